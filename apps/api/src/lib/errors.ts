@@ -1,0 +1,103 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { TErrorEnvelope, TErrorItem, TErrorType } from '@tourdesk/contracts';
+
+/**
+ * The one error model. Services throw `AppError(code, detail, attr?)`; this module alone
+ * maps a code to an HTTP status and writes the envelope `{ type, errors: [...] }`.
+ */
+const STATUS_BY_CODE = {
+  invalid: 400,
+  required: 400,
+  parse_error: 400,
+  not_authenticated: 401,
+  authentication_failed: 401,
+  permission_denied: 403,
+  plan_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  throttled: 429,
+  service_unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof STATUS_BY_CODE;
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly items: TErrorItem[];
+
+  constructor(code: ErrorCode, detail: string, attr: string | null = null, extra: TErrorItem[] = []) {
+    super(detail);
+    this.name = 'AppError';
+    this.status = STATUS_BY_CODE[code];
+    this.items = [{ code, detail, attr }, ...extra];
+  }
+}
+
+export const notFound = (detail = 'Not found.') => new AppError('not_found', detail);
+
+const SERVER_ERROR_DETAIL = 'A server error occurred. It has been logged; please try again.';
+
+export function envelope(type: TErrorType, errors: TErrorItem[]): TErrorEnvelope {
+  return { type, errors };
+}
+
+function typeFor(status: number, items: TErrorItem[]): TErrorType {
+  if (status >= 500) return 'server_error';
+  if (status === 400 && items.some((i) => i.attr !== null)) return 'validation_error';
+  return 'client_error';
+}
+
+/** Zod issues from request validation, one item per bad field; `attr` is the dotted path. */
+function validationItems(error: FastifyError): TErrorItem[] {
+  if (!hasZodFastifySchemaValidationErrors(error)) return [];
+  return error.validation.map((issue) => {
+    const attr = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.') || null;
+    const message = issue.message ?? 'Invalid value.';
+    const missing = /received undefined/.test(message);
+    return {
+      code: missing ? 'required' : ['invalid_type', 'custom'].includes(issue.keyword) ? 'invalid' : issue.keyword,
+      detail: missing ? 'This field is required.' : message,
+      attr,
+    };
+  });
+}
+
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'parse_error',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'parse_error',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid',
+  FST_ERR_RATE_LIMIT: 'throttled',
+};
+
+export function sendError(reply: FastifyReply, status: number, items: TErrorItem[]) {
+  return reply.status(status).type('application/json; charset=utf-8').send(envelope(typeFor(status, items), items));
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return sendError(reply, error.status, error.items);
+    }
+    const items = validationItems(error);
+    if (items.length > 0) {
+      return sendError(reply, 400, items);
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return sendError(reply, 500, [{ code: 'error', detail: SERVER_ERROR_DETAIL, attr: null }]);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = FASTIFY_CODES[error.code] ?? (status === 404 ? 'not_found' : 'invalid');
+      if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
+      return sendError(reply, status, [{ code, detail: error.message, attr: null }]);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, [{ code: 'error', detail: SERVER_ERROR_DETAIL, attr: null }]);
+  });
+}

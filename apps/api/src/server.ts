@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { DEMO, seedDemo } from './seed/demo';
+
+/** The default web build location, relative to this file in src/ or dist/. */
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  config.WEB_DIST_DIR ??= DEFAULT_WEB_DIST;
+
+  let database;
+  if (config.DATABASE_URL) {
+    database = await openDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  } else {
+    mkdirSync(config.dataDir, { recursive: true });
+    database = await openDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
+  }
+  await database.migrate();
+  const seeded = config.SEED_DEMO ? await seedDemo(database.db) : false;
+
+  const app = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+      app.log.info('shutdown complete: server and database closed');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const origin = `http://${config.BASE_DOMAIN}:${config.PORT}`;
+  const demoOrigin = `http://${DEMO.subdomain}.${config.BASE_DOMAIN}:${config.PORT}`;
+  const store = database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL server (DATABASE_URL)';
+  process.stdout.write(
+    [
+      '',
+      `  Tourdesk is running at ${origin}`,
+      `  Demo organisation:  ${demoOrigin}/dashboard${seeded ? ' (created now)' : ''}`,
+      `  Demo sign-in:       ${DEMO.email} / ${DEMO.password}`,
+      `  API docs:           ${origin}/api/docs/`,
+      `  Database:           ${store}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
