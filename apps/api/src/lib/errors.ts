@@ -74,6 +74,12 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_RATE_LIMIT: 'throttled',
 };
 
+const CODE_BY_STATUS: Record<number, string> = Object.fromEntries(
+  Object.entries(STATUS_BY_CODE)
+    .reverse()
+    .map(([code, status]) => [status, code]),
+);
+
 export function sendError(reply: FastifyReply, status: number, items: TErrorItem[]) {
   return reply.status(status).type('application/json; charset=utf-8').send(envelope(typeFor(status, items), items));
 }
@@ -93,7 +99,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = FASTIFY_CODES[error.code] ?? (status === 404 ? 'not_found' : 'invalid');
+      const code = FASTIFY_CODES[error.code] ?? CODE_BY_STATUS[status] ?? 'invalid';
       if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
       return sendError(reply, status, [{ code, detail: error.message, attr: null }]);
     }

@@ -21,7 +21,7 @@ export async function registerWeb(app: FastifyInstance, distDir: string | undefi
     await app.register(fastifyStatic, {
       root,
       prefix: '/',
-      index: false,
+      index: 'index.html',
       wildcard: true,
       setHeaders(reply, filePath) {
         const isHashedAsset = filePath.startsWith(path.join(root, 'assets') + path.sep);

@@ -22,8 +22,8 @@ const NOTIFICATIONS = [
     days_ago: 0,
   },
   {
-    title: 'Daylight-saving time ends in Europe on 25 October',
-    body: 'Start times stay in local time: a 09:00 tour is still at 09:00 after the change.',
+    title: 'Start times stay in local time',
+    body: 'Across daylight-saving changes a 09:00 tour stays at 09:00 in its own time zone.',
     level: 'warning',
     days_ago: 2,
   },

@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness';
+
+/** The API serves a built web app from its own origin; this builds a tiny one on disk. */
+let t: TestApp;
+let dist: string;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'tourdesk-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  t = await createTestApp({ env: { WEB_DIST_DIR: dist } });
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('serving the web app', () => {
+  it('answers client routes with index.html, revalidated', async () => {
+    for (const url of ['/', '/dashboard', '/orders/editor/42/details?x=1']) {
+      const res = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('caches hashed assets for a year and compresses them', async () => {
+    const res = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('revalidates unhashed files', async () => {
+    const res = await t.app.inject({ url: '/favicon.svg' });
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a missing asset with 404, not index.html', async () => {
+    const res = await t.app.inject({ url: '/assets/missing-999.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().errors[0].code).toBe('not_found');
+  });
+
+  it('never answers an unknown /api/ path with the web app', async () => {
+    const res = await t.app.inject({ url: '/api/unknown/', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().type).toBe('client_error');
+  });
+});

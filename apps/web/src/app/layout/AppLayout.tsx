@@ -1,0 +1,88 @@
+import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconMountain } from '@tabler/icons-react';
+import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
+import { Suspense } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
+import { NAVIGATION } from './navigation';
+import { ThemeToggle } from './ThemeToggle';
+
+/** The back-office shell: header, side navigation for the spec's sections, and the page. */
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const inSection = (prefixes: string[]) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <ThemeIcon size="lg" radius="md" variant="filled" aria-hidden>
+              <IconMountain size={20} />
+            </ThemeIcon>
+            <Text fw={700} size="lg">
+              Tourdesk
+            </Text>
+          </Group>
+          <ThemeToggle />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          {NAVIGATION.map((item) => {
+            const icon = <item.icon size={18} stroke={1.6} />;
+            if (!item.children) {
+              return (
+                <NavLink
+                  key={item.label}
+                  label={item.label}
+                  leftSection={icon}
+                  component={RouterNavLink}
+                  to={item.to}
+                  active={inSection(item.match)}
+                  onClick={close}
+                />
+              );
+            }
+            return (
+              <NavLink
+                key={item.label}
+                label={item.label}
+                leftSection={icon}
+                childrenOffset={28}
+                defaultOpened={inSection(item.match)}
+              >
+                {item.children.map((child) => (
+                  <NavLink
+                    key={child.to}
+                    label={child.label}
+                    component={RouterNavLink}
+                    to={child.to}
+                    active={inSection([child.to])}
+                    onClick={close}
+                  />
+                ))}
+              </NavLink>
+            );
+          })}
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Box maw={LAYOUT_WIDTHS.content} mx="auto">
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

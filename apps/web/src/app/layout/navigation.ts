@@ -1,0 +1,74 @@
+import {
+  IconBuildingStore,
+  IconCalendarEvent,
+  IconChartBar,
+  IconGauge,
+  IconReceipt,
+  IconRepeat,
+  IconSettings,
+  IconTicket,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { ITEM_LABEL, type PermissionSetTitle } from '@tourdesk/contracts';
+
+export interface NavItem {
+  label: string;
+  icon: Icon;
+  /** Where the section opens. */
+  to: string;
+  /** Paths that count as "inside" this section, for highlighting. */
+  match: string[];
+  permissions?: PermissionSetTitle[];
+  children?: { label: string; to: string }[];
+}
+
+/** The spec's sections, in the order of its section 2. */
+export const NAVIGATION: NavItem[] = [
+  { label: 'Dashboard', icon: IconGauge, to: '/dashboard', match: ['/dashboard'] },
+  {
+    label: ITEM_LABEL.plural,
+    icon: IconTicket,
+    to: '/products/experiences/overview',
+    match: ['/products'],
+    permissions: ['View experiences'],
+  },
+  {
+    label: 'Stores and sales',
+    icon: IconBuildingStore,
+    to: '/sales/stores',
+    match: ['/sales'],
+    children: [
+      { label: 'Stores', to: '/sales/stores' },
+      { label: 'QR codes', to: '/sales/qr-codes' },
+      { label: 'Partners', to: '/sales/partners' },
+    ],
+  },
+  {
+    label: 'Bookings',
+    icon: IconCalendarEvent,
+    to: '/bookings/overview',
+    match: ['/bookings'],
+    children: [
+      { label: 'Overview', to: '/bookings/overview' },
+      { label: 'Checkout', to: '/bookings/checkout-editor' },
+    ],
+  },
+  { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
+  { label: 'Resales', icon: IconRepeat, to: '/resales/overview', match: ['/resales'] },
+  { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'], permissions: ['Manage orders'] },
+  { label: 'Customers', icon: IconUsers, to: '/customers/list', match: ['/customers'], permissions: ['Manage customers'] },
+  {
+    label: 'Settings',
+    icon: IconSettings,
+    to: '/settings/organization/contact',
+    match: ['/settings'],
+    children: [
+      { label: 'Organization', to: '/settings/organization/contact' },
+      { label: 'Payment providers', to: '/settings/payment-providers' },
+      { label: 'Subscription', to: '/settings/subscription/supplier-plans' },
+      { label: 'Team', to: '/settings/team/members' },
+      { label: 'Product configuration', to: '/settings/product-configuration' },
+    ],
+  },
+];

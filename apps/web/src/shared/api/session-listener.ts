@@ -1,0 +1,38 @@
+import { createListenerMiddleware, isRejectedWithValue } from '@reduxjs/toolkit';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { sessionEnded, type AuthState } from '../auth/auth-slice';
+import { notifyError, notifyErrors } from '../lib/toast';
+import { api } from './api';
+import { errorMessages } from './errors';
+
+export const SESSION_EXPIRED_MESSAGE = 'Refresh token expired. Log in again!';
+
+/** Endpoints whose failures are part of normal flow (the session check) or shown by their caller. */
+const silentEndpoints = new Set<string>();
+export const silenceErrorToasts = (...endpointNames: string[]) =>
+  endpointNames.forEach((name) => silentEndpoints.add(name));
+
+export const sessionListener = createListenerMiddleware();
+
+// The session ended after a failed refresh: forget every cached response, and tell a user
+// who was signed in (someone who never was needs no toast).
+sessionListener.startListening({
+  actionCreator: sessionEnded,
+  effect: (_action, listenerApi) => {
+    const before = listenerApi.getOriginalState() as { auth: AuthState };
+    listenerApi.dispatch(api.util.resetApiState());
+    if (before.auth.status === 'authenticated') notifyError(SESSION_EXPIRED_MESSAGE, { toastId: 'session-expired' });
+  },
+});
+
+// Every other failed call: one toast per item of the errors list.
+sessionListener.startListening({
+  matcher: isRejectedWithValue,
+  effect: (action) => {
+    const meta = action.meta as { arg?: { endpointName?: string } };
+    if (meta.arg?.endpointName && silentEndpoints.has(meta.arg.endpointName)) return;
+    const error = action.payload as FetchBaseQueryError;
+    if (error?.status === 401) return; // handled by the refresh flow
+    notifyErrors(errorMessages(error));
+  },
+});

@@ -1,0 +1,43 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+import {
+  DATE_DISPLAY_FORMAT,
+  DATE_FORMAT,
+  TIME_FORMAT_12H,
+  TIME_FORMAT_24H,
+} from '@tourdesk/contracts';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export type TimeFormat = '24h' | '12h';
+type DateInput = string | number | Date | dayjs.Dayjs;
+
+/**
+ * Instants arrive from the API in UTC; they are shown in the experience's (or account's)
+ * IANA time zone. Without a zone, the browser's own zone is used.
+ */
+const inZone = (value: DateInput, timeZone?: string) => (timeZone ? dayjs(value).tz(timeZone) : dayjs(value));
+
+/** 2026-03-29: the format of dates in URLs, filters and the API. */
+export const formatDate = (value: DateInput, timeZone?: string) => inZone(value, timeZone).format(DATE_FORMAT);
+
+/** "29. March 2026": the display format. */
+export const formatDisplayDate = (value: DateInput, timeZone?: string) =>
+  inZone(value, timeZone).format(DATE_DISPLAY_FORMAT);
+
+/** "14:30" (24-hour) or "02:30 PM" (12-hour). */
+export const formatTime = (value: DateInput, timeZone?: string, format: TimeFormat = '24h') =>
+  inZone(value, timeZone).format(format === '24h' ? TIME_FORMAT_24H : TIME_FORMAT_12H);
+
+/** "29. March 2026, 14:30". */
+export const formatDateTime = (value: DateInput, timeZone?: string, format: TimeFormat = '24h') =>
+  `${formatDisplayDate(value, timeZone)}, ${formatTime(value, timeZone, format)}`;
+
+/** Parses a YYYY-MM-DD string strictly; anything else is null. */
+export function parseDate(value: string | null | undefined): dayjs.Dayjs | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const parsed = dayjs(value, DATE_FORMAT);
+  return parsed.isValid() && parsed.format(DATE_FORMAT) === value ? parsed : null;
+}
