@@ -7,7 +7,15 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessCatalog } from './lib/access';
 import { registerErrorHandling } from './lib/errors';
+import { createMailer, type Mailer } from './lib/mailer';
+import { appInfoRoutes } from './modules/app-info/routes';
+import { registerGuard } from './modules/auth/guard';
+import { loadSigningKey } from './modules/auth/keys';
+import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
+import { oidcRoutes } from './modules/oidc/routes';
+import { roleRoutes } from './modules/roles/routes';
+import { userRoutes } from './modules/users/routes';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
@@ -16,6 +24,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    mailer: Mailer;
   }
 }
 
@@ -24,10 +33,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export interface BuildAppOptions {
   config: Config;
   database: Database;
+  /** Tests pass their own to read what was sent; by default SMTP or the log (see lib/mailer.ts). */
+  mailer?: Mailer;
 }
 
 /** Builds the whole HTTP application without listening: `server.ts` listens, tests `inject()`. */
-export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -44,12 +55,16 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     },
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
+    trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('mailer', mailer ?? createMailer(config, app.log));
+  app.decorate('signingKey', await loadSigningKey(database.db, config.JWT_SECRET));
+  app.addHook('onClose', async () => app.mailer.close());
 
   registerAccessCatalog(app);
   registerErrorHandling(app);
@@ -59,10 +74,16 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
+  registerGuard(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);
   await app.register(systemNotificationRoutes);
+  await app.register(authRoutes);
+  await app.register(oidcRoutes);
+  await app.register(userRoutes);
+  await app.register(roleRoutes);
+  await app.register(appInfoRoutes);
 
   await registerWeb(app, config.WEB_DIST_DIR);
   return app;

@@ -33,9 +33,38 @@ const ZConfig = z.object({
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** The bare origin users reach, e.g. https://example.com; defaults to http://BASE_DOMAIN:PORT. */
+  PUBLIC_URL: z.url({ error: 'must be a URL such as https://example.com' }).optional(),
+  /** Trust X-Forwarded-* from a load balancer in front (the client's address for throttling). */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Signing key for access tokens; when unset one is generated once and kept in the database. */
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** smtp://user:pass@host:port or smtps://…; when unset, e-mails are written to the log. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().optional(),
+  RECAPTCHA_SECRET: z.string().optional(),
+  RECAPTCHA_SITE_KEY: z.string().optional(),
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(8),
+  LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Sign-in with an OpenID Connect provider, on when all three are set. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_DISPLAY_NAME: z.string().default('single sign-on'),
 });
 
-export type Config = z.infer<typeof ZConfig> & { dataDir: string };
+export type Config = z.infer<typeof ZConfig> & {
+  dataDir: string;
+  /** The bare origin, without a trailing slash. */
+  publicUrl: URL;
+};
 
 export class ConfigError extends Error {}
 
@@ -51,5 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const data = parsed.data;
+  const publicUrl = new URL(data.PUBLIC_URL ?? `http://${data.BASE_DOMAIN}:${data.PORT}`);
+  return { ...data, dataDir: path.resolve(data.DATA_DIR), publicUrl };
 }

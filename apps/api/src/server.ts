@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
+import { tenantOrigin } from './lib/host';
 import { DEMO, seedDemo } from './seed/demo';
+import { ensureReferenceData } from './seed/reference';
 
 /** The default web build location, relative to this file in src/ or dist/. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -33,6 +35,7 @@ async function main() {
     database = await openDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
   }
   await database.migrate();
+  await ensureReferenceData(database.db);
   const seeded = config.SEED_DEMO ? await seedDemo(database.db) : false;
 
   const app = await buildApp({ config, database });
@@ -47,8 +50,13 @@ async function main() {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
+    // Node closes idle keep-alive connections once, when closing starts; a connection whose
+    // request was still running becomes idle later and would hold the close open until its
+    // keep-alive timeout. Sweep idle connections until every request has drained.
+    const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
     try {
       await app.close();
+      clearInterval(sweeper);
       await database.close();
       app.log.info('shutdown complete: server and database closed');
       process.exit(0);
@@ -61,15 +69,15 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
-  const origin = `http://${config.BASE_DOMAIN}:${config.PORT}`;
-  const demoOrigin = `http://${DEMO.subdomain}.${config.BASE_DOMAIN}:${config.PORT}`;
+  const origin = config.publicUrl.origin;
+  const demoOrigin = tenantOrigin(config, DEMO.subdomain);
   const store = database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL server (DATABASE_URL)';
   process.stdout.write(
     [
       '',
       `  Tourdesk is running at ${origin}`,
-      `  Demo organisation:  ${demoOrigin}/dashboard${seeded ? ' (created now)' : ''}`,
-      `  Demo sign-in:       ${DEMO.email} / ${DEMO.password}`,
+      `  Sign in:            ${origin}/auth/login`,
+      `  Demo sign-in:       ${DEMO.email} / ${DEMO.password}  (organisation ${demoOrigin}${seeded ? ', created now' : ''})`,
       `  API docs:           ${origin}/api/docs/`,
       `  Database:           ${store}`,
       '',

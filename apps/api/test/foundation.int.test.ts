@@ -234,7 +234,7 @@ describe('demo seed', () => {
     const accounts = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
     expect(accounts).toHaveLength(1);
     const people = await t.database.db.select().from(users).where(eq(users.account_id, accounts[0]!.id));
-    expect(people).toHaveLength(1);
+    expect(people).toHaveLength(3);
     expect(people[0]!.password_hash).toMatch(/^\$argon2id\$/);
   });
 });

@@ -2,3 +2,4 @@ export * from './constants';
 export * from './errors';
 export * from './pagination';
 export * from './system';
+export * from './identity';

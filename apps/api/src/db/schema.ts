@@ -1,10 +1,47 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgPolicy,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Row-level security: every tenant table has this policy. `app_current_account()` reads the
+ * per-transaction setting `app.account_id` (see src/lib/tenancy.ts); with no setting, no row
+ * matches. FORCE ROW LEVEL SECURITY (migration 0003) applies it to the table owner too; only the
+ * auth module's system queries (sign-in by e-mail, sign-up) run outside a tenant.
+ */
+const tenantPolicy = (column = sql`account_id`) =>
+  pgPolicy('tenant_isolation', {
+    as: 'permissive',
+    for: 'all',
+    using: sql`${column} = app_current_account()`,
+    withCheck: sql`${column} = app_current_account()`,
+  });
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
+
+/** Plans: which subscription features an account has. Reference data, seeded at start. */
+export const subscriptionTier = pgTable('subscription_tier', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  kind: text('kind').notNull(),
+  features: text('features').array().notNull(),
+  monthly_price: integer('monthly_price').notNull().default(0),
+  currency: text('currency').notNull().default('EUR'),
+  sort_order: integer('sort_order').notNull().default(0),
+});
 
 /** An organisation (tenant). Every tenant table carries its id as account_id. */
 export const baseAccount = pgTable(
@@ -17,12 +54,33 @@ export const baseAccount = pgTable(
     time_zone: text('time_zone').notNull().default('UTC'),
     currency: text('currency').notNull().default('EUR'),
     locale: text('locale').notNull().default('en'),
+    subscription_tier_id: text('subscription_tier_id').references(() => subscriptionTier.id),
     ...timestamps,
   },
   (t) => [
+    tenantPolicy(sql`id`),
     uniqueIndex('base_account_subdomain_key').on(t.subdomain),
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+/** A named set of permission sets inside one organisation. */
+export const role = pgTable(
+  'role',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: uuid('account_id')
+      .notNull()
+      .references(() => baseAccount.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    permission_set_ids: text('permission_set_ids').array().notNull().default(sql`'{}'::text[]`),
+    is_owner: boolean('is_owner').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('role_account_name_key').on(t.account_id, sql`lower(${t.name})`),
   ],
 );
 
@@ -39,13 +97,88 @@ export const users = pgTable(
     last_name: text('last_name').notNull().default(''),
     password_hash: text('password_hash'),
     is_active: boolean('is_active').notNull().default(false),
+    role_id: uuid('role_id').references(() => role.id, { onDelete: 'restrict' }),
+    /** Set for a member invited by e-mail until they accept. */
+    invited_at: timestamp('invited_at', { withTimezone: true }),
+    activated_at: timestamp('activated_at', { withTimezone: true }),
+    last_login: timestamp('last_login', { withTimezone: true }),
+    password_changed_at: timestamp('password_changed_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
+    tenantPolicy(),
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     index('users_account_id_idx').on(t.account_id, t.id),
+    index('users_role_idx').on(t.account_id, t.role_id),
   ],
 );
+
+/**
+ * A signed-in browser. The refresh token is `{session id}.{secret}`; only the secret's hash is
+ * kept, and each refresh replaces it. Presenting an older secret is a replay: the session is revoked.
+ */
+export const authSession = pgTable(
+  'auth_session',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: uuid('account_id')
+      .notNull()
+      .references(() => baseAccount.id, { onDelete: 'cascade' }),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    previous_token_hash: text('previous_token_hash'),
+    rotated_at: timestamp('rotated_at', { withTimezone: true }),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    revoked_reason: text('revoked_reason'),
+    user_agent: text('user_agent'),
+    ip: text('ip'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [tenantPolicy(), index('auth_session_user_idx').on(t.account_id, t.user_id)],
+);
+
+/** One-time links and codes: activation, password reset, invitation, e-mail reset, sign-in hand-off. */
+export const actionToken = pgTable(
+  'action_token',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: uuid('account_id')
+      .notNull()
+      .references(() => baseAccount.id, { onDelete: 'cascade' }),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    token_hash: text('token_hash').notNull(),
+    payload: jsonb('payload').$type<Record<string, string>>().notNull().default({}),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    tenantPolicy(),
+    index('action_token_user_idx').on(t.account_id, t.user_id, t.purpose),
+    check('action_token_purpose_check', sql`${t.purpose} in ('activation', 'password_reset', 'invitation', 'email_reset', 'handoff')`),
+  ],
+);
+
+/** Fixed-window counters shared by every API instance (sign-in throttling). */
+export const rateLimit = pgTable('rate_limit', {
+  key: text('key').primaryKey(),
+  window_start: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/** Platform settings kept in the database so every instance agrees (the token signing key). */
+export const systemSetting = pgTable('system_setting', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Platform-wide announcements shown to every signed-in user. */
 export const systemNotification = pgTable(

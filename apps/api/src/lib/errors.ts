@@ -27,6 +27,8 @@ export type ErrorCode = keyof typeof STATUS_BY_CODE;
 export class AppError extends Error {
   readonly status: number;
   readonly items: TErrorItem[];
+  /** Extra response headers, e.g. Retry-After on a 429. */
+  headers: Record<string, string> = {};
 
   constructor(code: ErrorCode, detail: string, attr: string | null = null, extra: TErrorItem[] = []) {
     super(detail);
@@ -87,6 +89,7 @@ export function sendError(reply: FastifyReply, status: number, items: TErrorItem
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.status, error.items);
     }
     const items = validationItems(error);

@@ -1,7 +1,9 @@
-import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
+import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
-import { baseAccount, systemNotification, users } from '../db/schema';
+import { baseAccount, role, systemNotification, users } from '../db/schema';
+import { hashPassword } from '../modules/auth/crypto';
+import { DEFAULT_TIER } from './reference';
 
 export const DEMO = {
   accountName: 'Alpine Trails & Tours',
@@ -9,10 +11,6 @@ export const DEMO = {
   email: 'owner@demo.tourdesk.test',
   password: 'tourdesk-demo',
 } as const;
-
-/** argon2id with OWASP's recommended minimum cost (19 MiB, 2 passes). */
-export const hashPassword = (password: string) =>
-  hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
 
 const NOTIFICATIONS = [
   {
@@ -35,12 +33,16 @@ const NOTIFICATIONS = [
   },
 ] as const;
 
+const ALL_SETS = PERMISSION_SETS.map((s) => s.id);
+
 /**
- * Seeds the demo organisation once. Every insert is keyed on a natural unique key and
- * skips on conflict, so running it on every start changes nothing the second time.
+ * Seeds the demo organisation once: its owner (the printed sign-in), two more roles, a guide who
+ * can only view offers, and a pending invitation. The organisation is keyed on its subdomain and
+ * skipped on conflict, so running this on every start changes nothing the second time.
  * Returns true when it created the organisation.
  */
 export async function seedDemo(db: Db): Promise<boolean> {
+  const passwordHash = await hashPassword(DEMO.password);
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(baseAccount)
@@ -50,23 +52,58 @@ export async function seedDemo(db: Db): Promise<boolean> {
         kind: 'supplier',
         time_zone: 'Europe/Zurich',
         currency: 'CHF',
+        subscription_tier_id: DEFAULT_TIER.supplier,
       })
       .onConflictDoNothing({ target: baseAccount.subdomain })
       .returning({ id: baseAccount.id });
-    const created = inserted[0];
-    if (!created) return false;
+    const account = inserted[0];
+    if (!account) return false;
 
-    await tx
-      .insert(users)
-      .values({
-        account_id: created.id,
+    const [owner, frontDesk, guide] = await tx
+      .insert(role)
+      .values([
+        { account_id: account.id, name: 'Owner', is_owner: true, permission_set_ids: ALL_SETS },
+        {
+          account_id: account.id,
+          name: 'Front desk',
+          permission_set_ids: ['manage_orders', 'manage_customers', 'manage_cart', 'view_experiences'],
+        },
+        { account_id: account.id, name: 'Guide', permission_set_ids: ['view_experiences'] },
+      ])
+      .returning();
+
+    const now = new Date();
+    await tx.insert(users).values([
+      {
+        account_id: account.id,
         email: DEMO.email,
         first_name: 'Dana',
         last_name: 'Demo',
-        password_hash: await hashPassword(DEMO.password),
+        password_hash: passwordHash,
+        role_id: owner!.id,
         is_active: true,
-      })
-      .onConflictDoNothing();
+        activated_at: now,
+      },
+      {
+        account_id: account.id,
+        email: 'guide@demo.tourdesk.test',
+        first_name: 'Gian',
+        last_name: 'Guide',
+        password_hash: passwordHash,
+        role_id: guide!.id,
+        is_active: true,
+        activated_at: now,
+      },
+      {
+        account_id: account.id,
+        email: 'frontdesk@demo.tourdesk.test',
+        first_name: 'Fiona',
+        last_name: 'Front',
+        role_id: frontDesk!.id,
+        is_active: false,
+        invited_at: now,
+      },
+    ]);
 
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({

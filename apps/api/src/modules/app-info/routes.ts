@@ -1,0 +1,93 @@
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  PERMISSION_SETS,
+  SUBSCRIPTION_FEATURES,
+  ZAppInfo,
+  ZErrorEnvelope,
+  ZRecaptchaResult,
+  ZRecaptchaVerify,
+  ZSubscriptionTier,
+  type TSubscriptionTier,
+} from '@tourdesk/contracts';
+import { subscriptionTier } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { recaptchaEnabled, verifyRecaptcha } from '../../lib/recaptcha';
+import { oidcEnabled } from '../oidc/service';
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope };
+const toTier = (t: typeof subscriptionTier.$inferSelect): TSubscriptionTier => ({
+  id: t.id,
+  name: t.name,
+  kind: t.kind as TSubscriptionTier['kind'],
+  features: t.features,
+  monthly_price: t.monthly_price,
+  currency: t.currency,
+});
+
+export const ZPublicConfig = z
+  .object({
+    base_domain: z.string(),
+    public_url: z.string(),
+    recaptcha_site_key: z.string().nullable(),
+    oidc: z.object({ enabled: z.boolean(), name: z.string() }),
+  })
+  .meta({ id: 'PublicConfig' });
+
+export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/app-info/',
+    { config: { access: { permissions: [] } }, schema: { tags: ['app'], summary: 'Permission sets and plan features', response: { 200: ZAppInfo, ...errors } } },
+    async () => ({
+      permission_sets: PERMISSION_SETS.map(({ id, title, codenames }) => ({ id, title, codenames })),
+      subscription_features: [...SUBSCRIPTION_FEATURES],
+      base_domain: app.config.BASE_DOMAIN,
+    }),
+  );
+
+  app.get(
+    '/api/public-config/',
+    {
+      config: { access: { public: true, reason: 'what the sign-in and sign-up pages need before anyone signs in' } },
+      schema: { tags: ['app'], summary: 'Settings the sign-in pages need', response: { 200: ZPublicConfig } },
+    },
+    async () => ({
+      base_domain: app.config.BASE_DOMAIN,
+      public_url: app.config.publicUrl.origin,
+      recaptcha_site_key: recaptchaEnabled(app.config) ? (app.config.RECAPTCHA_SITE_KEY ?? null) : null,
+      oidc: { enabled: oidcEnabled(app.config), name: app.config.OIDC_DISPLAY_NAME },
+    }),
+  );
+
+  app.post(
+    '/api/recaptcha/verify/',
+    {
+      config: { access: { public: true, reason: 'checks a reCAPTCHA answer before sign-up' } },
+      schema: { tags: ['app'], summary: 'Verify a reCAPTCHA token', body: ZRecaptchaVerify, response: { 200: ZRecaptchaResult, ...errors } },
+    },
+    async (request) => ({
+      enabled: recaptchaEnabled(app.config),
+      success: await verifyRecaptcha(app.config, request.body.token, request.ip),
+    }),
+  );
+
+  const tierAccess = { access: { public: true as const, reason: 'plans and prices are public' } };
+  app.get(
+    '/api/subscription-tiers/',
+    { config: tierAccess, schema: { tags: ['subscription'], summary: 'Subscription plans', response: { 200: z.array(ZSubscriptionTier) } } },
+    async () => (await app.database.db.select().from(subscriptionTier).orderBy(asc(subscriptionTier.sort_order))).map(toTier),
+  );
+  app.get(
+    '/api/subscription-tiers/:id/',
+    {
+      config: tierAccess,
+      schema: { tags: ['subscription'], summary: 'One subscription plan', params: z.object({ id: z.string().max(64) }), response: { 200: ZSubscriptionTier, ...errors } },
+    },
+    async (request) => {
+      const [tier] = await app.database.db.select().from(subscriptionTier).where(eq(subscriptionTier.id, request.params.id));
+      if (!tier) throw notFound('No plan with this id.');
+      return toTier(tier);
+    },
+  );
+};

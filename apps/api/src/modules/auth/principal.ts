@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import { jwtVerify, SignJWT } from 'jose';
+import { PERMISSION_SETS } from '@tourdesk/contracts';
+import { AppError } from '../../lib/errors';
+import { requestHost } from '../../lib/host';
+import { ACCESS_COOKIE } from './cookies';
+import { loadPrincipalRow } from './queries';
+
+/** Who is calling: the signed-in user, their organisation, role codenames and plan features. */
+export interface Principal {
+  userId: string;
+  accountId: string;
+  sessionId: string;
+  email: string;
+  subdomain: string;
+  roleId: string | null;
+  isOwner: boolean;
+  codenames: Set<string>;
+  features: Set<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyInstance {
+    signingKey: Uint8Array;
+  }
+}
+
+const ISSUER = 'tourdesk';
+const SETS_BY_ID = new Map(PERMISSION_SETS.map((s) => [s.id, s]));
+const SETS_BY_TITLE = new Map(PERMISSION_SETS.map((s) => [s.title, s]));
+
+export const codenamesOf = (permissionSetIds: readonly string[]) =>
+  new Set(permissionSetIds.flatMap((id) => SETS_BY_ID.get(id)?.codenames ?? []));
+
+/** The spec's rule: every codename of every required set is among the role's codenames. */
+export function holdsPermissionSets(codenames: Set<string>, titles: readonly string[]) {
+  return titles.every((title) => {
+    const set = SETS_BY_TITLE.get(title as never);
+    return set !== undefined && set.codenames.every((c) => codenames.has(c));
+  });
+}
+
+export async function signAccessToken(
+  key: Uint8Array,
+  claims: { userId: string; accountId: string; sessionId: string },
+  ttlSeconds: number,
+) {
+  return new SignJWT({ acc: claims.accountId, sid: claims.sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(key);
+}
+
+export const notAuthenticated = (detail = 'Authentication credentials were not provided.') =>
+  new AppError('not_authenticated', detail);
+
+/** Reads the access cookie and loads the caller; 401 when there is no valid, live session. */
+export async function authenticate(request: FastifyRequest): Promise<Principal> {
+  if (request.principal) return request.principal;
+  const token = request.cookies[ACCESS_COOKIE];
+  if (!token) throw notAuthenticated();
+  let claims: { sub?: string; sid?: unknown };
+  try {
+    ({ payload: claims } = await jwtVerify(token, request.server.signingKey, { issuer: ISSUER, algorithms: ['HS256'] }));
+  } catch {
+    throw notAuthenticated('Your session has expired. Please sign in again.');
+  }
+  if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw notAuthenticated();
+  const row = await loadPrincipalRow(request.server.database.db, claims.sid, claims.sub);
+  if (!row || row.revoked_at || row.expires_at < new Date() || !row.is_active) {
+    throw notAuthenticated('Your session has ended. Please sign in again.');
+  }
+  const host = requestHost(request);
+  if (host.subdomain && host.subdomain !== row.subdomain) {
+    throw notAuthenticated('This session belongs to another organisation.');
+  }
+  request.principal = {
+    userId: row.user_id,
+    accountId: row.account_id,
+    sessionId: claims.sid,
+    email: row.email,
+    subdomain: row.subdomain,
+    roleId: row.role_id,
+    isOwner: row.is_owner ?? false,
+    codenames: codenamesOf(row.permission_set_ids ?? []),
+    features: new Set(row.features ?? []),
+  };
+  return request.principal;
+}
+
+/** The principal of a route that declared permissions (the guard has authenticated it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw notAuthenticated();
+  return request.principal;
+}

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZErrorEnvelope, ZSessionResult } from '@tourdesk/contracts';
+import { beginOidc, completeOidc } from './service';
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope, 503: ZErrorEnvelope };
+const access = { access: { public: true as const, reason: 'sign-in with an OpenID Connect provider' } };
+
+/** The spec's generic OAuth retrieve (start) and create (finish), for the provider "oidc". */
+export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/o/oidc/',
+    {
+      config: access,
+      schema: { tags: ['auth'], summary: 'Start signing in with the OpenID Connect provider', response: { 200: z.object({ authorization_url: z.string() }), ...errors } },
+    },
+    (request, reply) => beginOidc(request, reply),
+  );
+  app.post(
+    '/api/o/oidc/',
+    {
+      config: access,
+      schema: {
+        tags: ['auth'],
+        summary: 'Finish signing in with the code the provider returned',
+        body: z.object({ code: z.string().min(1).max(2000), state: z.string().min(1).max(500), iss: z.string().max(500).optional() }),
+        response: { 200: ZSessionResult, ...errors },
+      },
+    },
+    (request, reply) => completeOidc(request, reply, request.body),
+  );
+};

@@ -1,0 +1,165 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { PERMISSION_SETS, ZSubdomain, type TRegisterInput } from '@tourdesk/contracts';
+import { baseAccount, role, users } from '../../db/schema';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { AppError } from '../../lib/errors';
+import type { Mail } from '../../lib/mailer';
+import { requireRecaptcha } from '../../lib/recaptcha';
+import { hit, ThrottledError } from '../../lib/throttle';
+import { DEFAULT_TIER } from '../../seed/reference';
+import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
+import { hashPassword } from '../auth/crypto';
+import { findUserByEmail, revokeUserSessions } from '../auth/queries';
+import { activationMail, emailResetMail, passwordResetMail } from './emails';
+import { emailTaken } from './queries';
+
+/**
+ * The flows of people who are not signed in: sign-up, activation, password and e-mail resets,
+ * accepting an invitation. They run as the system (no tenant is known until the token or the
+ * e-mail names the user) and answer the same whether or not an e-mail address exists.
+ */
+
+async function sendAll(request: FastifyRequest, outbox: Mail[]) {
+  for (const mail of outbox) await request.server.mailer.send(mail);
+}
+
+async function throttleIp(request: FastifyRequest, action: string) {
+  const { config, database } = request.server;
+  const { count, retryAfter } = await hit(database.db, `${action}:ip:${request.ip}`, config.LOGIN_LIMIT_WINDOW_SECONDS);
+  if (count > config.LOGIN_LIMIT_PER_IP) throw new ThrottledError(retryAfter);
+}
+
+export async function subdomainAvailability(request: FastifyRequest, raw: string) {
+  const parsed = ZSubdomain.safeParse(raw);
+  if (!parsed.success) return { subdomain: raw, available: false, reason: parsed.error.issues[0]!.message };
+  const [row] = await request.server.database.db
+    .select({ id: baseAccount.id })
+    .from(baseAccount)
+    .where(eq(baseAccount.subdomain, parsed.data));
+  return { subdomain: parsed.data, available: !row, reason: row ? 'This subdomain is taken.' : null };
+}
+
+export async function register(request: FastifyRequest, input: TRegisterInput) {
+  const { config, database } = request.server;
+  await throttleIp(request, 'register');
+  await requireRecaptcha(config, input.recaptcha_token, request.ip);
+  if (await emailTaken(database.db, input.email)) {
+    throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
+  }
+  const passwordHash = await hashPassword(input.password);
+  const outbox: Mail[] = [];
+  try {
+    const user = await database.db.transaction(async (tx) => {
+      const [account] = await tx
+        .insert(baseAccount)
+        .values({
+          name: input.organisation_name,
+          subdomain: input.subdomain,
+          kind: input.kind,
+          subscription_tier_id: DEFAULT_TIER[input.kind],
+        })
+        .returning();
+      const [owner] = await tx
+        .insert(role)
+        .values({ account_id: account!.id, name: 'Owner', is_owner: true, permission_set_ids: PERMISSION_SETS.map((s) => s.id) })
+        .returning();
+      const [created] = await tx
+        .insert(users)
+        .values({
+          account_id: account!.id,
+          email: input.email,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          password_hash: passwordHash,
+          role_id: owner!.id,
+          is_active: false,
+        })
+        .returning();
+      const token = await issueActionToken(tx, created!, 'activation');
+      outbox.push(activationMail(config, created!.email, created!.id, token));
+      return created!;
+    });
+    await sendAll(request, outbox);
+    return { id: user.id, email: user.email, subdomain: input.subdomain };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const detail = String((error as { cause?: { detail?: string } }).cause?.detail ?? (error as { detail?: string }).detail ?? '');
+      if (/email/.test(detail)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
+      throw new AppError('invalid', 'This subdomain is taken.', 'subdomain');
+    }
+    throw error;
+  }
+}
+
+export async function activate(request: FastifyRequest, uid: string, token: string) {
+  const db = request.server.database.db;
+  await db.transaction(async (tx) => {
+    const row = await redeemActionToken(tx, token, 'activation', uid);
+    await tx.update(users).set({ is_active: true, activated_at: new Date(), updated_at: new Date() }).where(eq(users.id, row.user_id));
+  });
+}
+
+export async function resendActivation(request: FastifyRequest, email: string) {
+  const { config, database } = request.server;
+  await throttleIp(request, 'resend');
+  const found = await findUserByEmail(database.db, email);
+  if (!found || found.user.is_active || found.user.invited_at || found.user.activated_at) return;
+  const token = await issueActionToken(database.db, found.user, 'activation');
+  await sendAll(request, [activationMail(config, found.user.email, found.user.id, token)]);
+}
+
+export async function resetPassword(request: FastifyRequest, email: string, recaptchaToken?: string) {
+  const { config, database } = request.server;
+  await throttleIp(request, 'reset');
+  await requireRecaptcha(config, recaptchaToken, request.ip);
+  const found = await findUserByEmail(database.db, email);
+  if (!found || !found.user.is_active) return;
+  const token = await issueActionToken(database.db, found.user, 'password_reset');
+  await sendAll(request, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+}
+
+export async function resetPasswordConfirm(request: FastifyRequest, uid: string, token: string, password: string) {
+  const db = request.server.database.db;
+  const hashed = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const row = await redeemActionToken(tx, token, 'password_reset', uid);
+    await tx
+      .update(users)
+      .set({ password_hash: hashed, password_changed_at: new Date(), updated_at: new Date() })
+      .where(eq(users.id, row.user_id));
+    await revokeUserSessions(tx, row.user_id, 'password_reset');
+  });
+}
+
+export async function acceptInvitation(request: FastifyRequest, uid: string, token: string, password: string) {
+  const db = request.server.database.db;
+  const hashed = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const row = await redeemActionToken(tx, token, 'invitation', uid);
+    await tx
+      .update(users)
+      .set({ password_hash: hashed, is_active: true, invited_at: null, activated_at: new Date(), password_changed_at: new Date(), updated_at: new Date() })
+      .where(eq(users.id, row.user_id));
+  });
+}
+
+export async function resetEmail(request: FastifyRequest, email: string) {
+  const { config, database } = request.server;
+  await throttleIp(request, 'reset');
+  const found = await findUserByEmail(database.db, email);
+  if (!found || !found.user.is_active) return;
+  const token = await issueActionToken(database.db, found.user, 'email_reset');
+  await sendAll(request, [emailResetMail(config, found.user.email, found.user.id, token)]);
+}
+
+export async function resetEmailConfirm(request: FastifyRequest, uid: string, token: string, newEmail: string) {
+  const db = request.server.database.db;
+  if (await emailTaken(db, newEmail, uid)) {
+    throw new AppError('invalid', 'A user with this e-mail address already exists.', 'new_email');
+  }
+  await db.transaction(async (tx) => {
+    const row = await redeemActionToken(tx, token, 'email_reset', uid);
+    await tx.update(users).set({ email: newEmail, updated_at: new Date() }).where(sql`${users.id} = ${row.user_id}`);
+  });
+}

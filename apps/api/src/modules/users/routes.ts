@@ -1,0 +1,194 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZDetail,
+  ZEmailOnly,
+  ZErrorEnvelope,
+  ZIdParam,
+  ZMeDelete,
+  ZMeUpdate,
+  ZPaginationQuery,
+  ZRegisterInput,
+  ZResetEmailConfirm,
+  ZResetPasswordConfirm,
+  ZSetEmail,
+  ZSetPassword,
+  ZSubdomainCheck,
+  ZTeamMember,
+  ZTeamMemberInvite,
+  ZTeamMemberListQuery,
+  ZTeamMemberUpdate,
+  ZUidToken,
+  ZUser,
+  paginated,
+} from '@tourdesk/contracts';
+import * as flows from './public-flows';
+import * as svc from './service';
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 429: ZErrorEnvelope };
+const none = { 204: z.undefined(), ...errors };
+const pub = (reason: string) => ({ access: { public: true as const, reason } });
+const signedIn = { access: { permissions: [] } };
+const manageUsers = { access: { permissions: ['Manage users' as const], features: ['team'] } };
+const tags = ['users'];
+
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  // --- people who are not signed in -------------------------------------------------------
+  app.post(
+    '/api/users/register/',
+    {
+      config: pub('sign-up'),
+      schema: {
+        tags,
+        summary: 'Sign up: a new organisation with its owner (inactive until the e-mailed link is opened)',
+        body: ZRegisterInput,
+        response: { 201: z.object({ id: z.uuid(), email: z.string(), subdomain: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await flows.register(request, request.body)),
+  );
+
+  app.get(
+    '/api/subdomains/check/',
+    {
+      config: pub('sign-up form checks a subdomain as the user types'),
+      schema: { tags, summary: 'Is this subdomain free?', querystring: z.object({ subdomain: z.string().max(100) }), response: { 200: ZSubdomainCheck, ...errors } },
+    },
+    (request) => flows.subdomainAvailability(request, request.query.subdomain),
+  );
+
+  const publicFlow = <T extends z.ZodType>(
+    path: string,
+    summary: string,
+    body: T,
+    run: (request: Parameters<typeof flows.activate>[0], body: z.infer<T>) => Promise<void>,
+  ) =>
+    app.post(
+      path,
+      { config: pub(summary), schema: { tags, summary, body, response: none } },
+      async (request, reply) => {
+        await run(request, request.body as z.infer<T>);
+        return reply.status(204).send();
+      },
+    );
+
+  publicFlow('/api/users/activation/', 'Activate an account from the e-mailed link', ZUidToken, (r, b) => flows.activate(r, b.uid, b.token));
+  publicFlow('/api/users/resend_activation/', 'Send the activation e-mail again (same answer for any address)', ZEmailOnly, (r, b) =>
+    flows.resendActivation(r, b.email),
+  );
+  publicFlow('/api/users/reset_password/', 'E-mail a password reset link (same answer for any address)', ZEmailOnly, (r, b) =>
+    flows.resetPassword(r, b.email, b.recaptcha_token),
+  );
+  publicFlow('/api/users/reset_password_confirm/', 'Choose a new password from the e-mailed link', ZResetPasswordConfirm, (r, b) =>
+    flows.resetPasswordConfirm(r, b.uid, b.token, b.new_password),
+  );
+  publicFlow('/api/users/accept_invitation/', 'Accept an invitation by choosing a password', ZResetPasswordConfirm, (r, b) =>
+    flows.acceptInvitation(r, b.uid, b.token, b.new_password),
+  );
+  publicFlow('/api/users/reset_email/', 'E-mail a link to change the sign-in address (same answer for any address)', ZEmailOnly, (r, b) =>
+    flows.resetEmail(r, b.email),
+  );
+  publicFlow('/api/users/reset_email_confirm/', 'Set a new sign-in address from the e-mailed link', ZResetEmailConfirm, (r, b) =>
+    flows.resetEmailConfirm(r, b.uid, b.token, b.new_email),
+  );
+
+  // --- the signed-in user -----------------------------------------------------------------
+  app.get('/api/users/me/', { config: signedIn, schema: { tags, summary: 'The signed-in user', response: { 200: ZUser, ...errors } } }, (request) =>
+    svc.getMe(request),
+  );
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/api/users/me/',
+      config: signedIn,
+      schema: { tags, summary: 'Update your name', body: method === 'PUT' ? ZMeUpdate : ZMeUpdate.partial(), response: { 200: ZUser, ...errors } },
+      handler: (request) => svc.updateMe(request, request.body as z.infer<typeof ZMeUpdate>),
+    });
+  }
+  app.delete(
+    '/api/users/me/',
+    { config: signedIn, schema: { tags, summary: 'Delete your own account (asks for the password)', body: ZMeDelete, response: none } },
+    async (request, reply) => {
+      await svc.deleteMe(request, request.body.current_password);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/api/users/set_password/',
+    { config: signedIn, schema: { tags, summary: 'Change your password (other sessions are signed out)', body: ZSetPassword, response: none } },
+    async (request, reply) => {
+      await svc.setPassword(request, request.body.current_password, request.body.new_password);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/api/users/set_email/',
+    { config: signedIn, schema: { tags, summary: 'Change your sign-in e-mail address', body: ZSetEmail, response: none } },
+    async (request, reply) => {
+      await svc.setEmail(request, request.body.current_password, request.body.new_email);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/api/users/me/logout_others/',
+    { config: signedIn, schema: { tags, summary: 'Sign out of every other session', response: { 200: ZDetail, ...errors } } },
+    (request) => svc.logoutOtherSessions(request),
+  );
+
+  // --- the organisation's users (also served as team members) -----------------------------
+  const ZMemberList = paginated(ZTeamMember);
+  for (const base of ['/api/users/', '/api/team-members/']) {
+    const resource = base === '/api/users/' ? ['users'] : ['team-members'];
+    app.get(
+      base,
+      {
+        config: manageUsers,
+        schema: {
+          tags: resource,
+          summary: 'The organisation’s members',
+          querystring: ZPaginationQuery.extend(ZTeamMemberListQuery.shape),
+          response: { 200: ZMemberList, ...errors },
+        },
+      },
+      (request) => svc.listTeam(request, request.query),
+    );
+    app.post(
+      base,
+      { config: manageUsers, schema: { tags: resource, summary: 'Invite a member by e-mail with a role', body: ZTeamMemberInvite, response: { 201: ZTeamMember, ...errors } } },
+      async (request, reply) => reply.status(201).send(await svc.inviteMember(request, request.body)),
+    );
+    app.get(
+      `${base}:id/`,
+      { config: manageUsers, schema: { tags: resource, summary: 'One member', params: ZIdParam, response: { 200: ZTeamMember, ...errors } } },
+      (request) => svc.getTeamMember(request, request.params.id),
+    );
+    for (const method of ['PUT', 'PATCH'] as const) {
+      app.route({
+        method,
+        url: `${base}:id/`,
+        config: manageUsers,
+        schema: {
+          tags: resource,
+          summary: 'Change a member’s name, role or active flag',
+          params: ZIdParam,
+          body: method === 'PUT' ? ZTeamMemberUpdate.required() : ZTeamMemberUpdate,
+          response: { 200: ZTeamMember, ...errors },
+        },
+        handler: (request) => svc.updateMember(request, (request.params as { id: string }).id, request.body as z.infer<typeof ZTeamMemberUpdate>),
+      });
+    }
+    app.delete(
+      `${base}:id/`,
+      { config: manageUsers, schema: { tags: resource, summary: 'Remove a member', params: ZIdParam, response: none } },
+      async (request, reply) => {
+        await svc.removeMember(request, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+    app.post(
+      `${base}:id/resend_invitation/`,
+      { config: manageUsers, schema: { tags: resource, summary: 'Send the invitation e-mail again', params: ZIdParam, response: { 200: ZDetail, ...errors } } },
+      (request) => svc.resendInvitation(request, request.params.id),
+    );
+  }
+};

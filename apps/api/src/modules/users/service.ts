@@ -1,0 +1,272 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import {
+  PERMISSION_SETS,
+  type TPaginated,
+  type TPaginationQuery,
+  type TPermissionSet,
+  type TTeamMember,
+  type TTeamMemberUpdate,
+  type TUser,
+} from '@tourdesk/contracts';
+import type { Db } from '../../db/client';
+import { baseAccount, users } from '../../db/schema';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { AppError, notFound } from '../../lib/errors';
+import type { Mail } from '../../lib/mailer';
+import { paginate } from '../../lib/pagination';
+import { inTenant } from '../../lib/tenancy';
+import { issueActionToken } from '../auth/action-tokens';
+import { hashPassword, verifyPassword } from '../auth/crypto';
+import { principalOf, type Principal } from '../auth/principal';
+import { revokeUserSessions } from '../auth/queries';
+import { emailChangedMail, invitationMail, passwordChangedMail } from './emails';
+import * as q from './queries';
+
+export const permissionSetsOf = (ids: readonly string[]): TPermissionSet[] =>
+  PERMISSION_SETS.filter((s) => ids.includes(s.id)).map(({ id, title, codenames }) => ({ id, title, codenames }));
+
+/** Runs `fn` in the caller's organisation (query filter + row-level security), then sends its mail. */
+async function tenantWork<T>(request: FastifyRequest, fn: (tx: Db, me: Principal, outbox: Mail[]) => Promise<T>) {
+  const me = principalOf(request);
+  const outbox: Mail[] = [];
+  const result = await inTenant(request.server.database.db, me.accountId, (tx) => fn(tx, me, outbox));
+  for (const mail of outbox) await request.server.mailer.send(mail);
+  return result;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toMember(row: q.MemberRow): TTeamMember {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    is_active: row.is_active,
+    status: row.is_active ? 'active' : row.invited_at ? 'invited' : 'deactivated',
+    role: row.role_id ? { id: row.role_id, name: row.role_name!, is_owner: row.role_is_owner! } : null,
+    last_login: iso(row.last_login),
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function listTeam(
+  request: FastifyRequest,
+  query: TPaginationQuery & q.MemberFilter,
+): Promise<TPaginated<TTeamMember>> {
+  return tenantWork(request, (tx, me) =>
+    paginate(
+      request,
+      query,
+      () => q.countMembers(tx, me.accountId, query),
+      async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
+    ),
+  );
+}
+
+async function memberOr404(tx: Db, accountId: string, id: string) {
+  const row = await q.findMember(tx, accountId, id);
+  if (!row) throw notFound('No team member with this id.');
+  return row;
+}
+
+export function getTeamMember(request: FastifyRequest, id: string) {
+  return tenantWork(request, async (tx, me) => toMember(await memberOr404(tx, me.accountId, id)));
+}
+
+async function roleOr400(tx: Db, accountId: string, roleId: string) {
+  const found = await q.findRole(tx, accountId, roleId);
+  if (!found) throw new AppError('invalid', 'No role with this id in your organisation.', 'role');
+  return found;
+}
+
+async function invitationFor(tx: Db, me: Principal, user: { id: string; account_id: string; email: string }) {
+  const [account] = await tx.select().from(baseAccount).where(eq(baseAccount.id, me.accountId));
+  const token = await issueActionToken(tx, user, 'invitation');
+  return { account: account!, token };
+}
+
+/**
+ * E-mail addresses are unique across organisations, so this check runs outside the tenant
+ * (and before its transaction: PGlite has one connection). The unique index is the final word.
+ */
+async function assertEmailFree(request: FastifyRequest, email: string, attr: string, exceptUserId?: string) {
+  if (await q.emailTaken(request.server.database.db, email, exceptUserId)) {
+    throw new AppError('invalid', 'A user with this e-mail address already exists.', attr);
+  }
+}
+
+export async function inviteMember(
+  request: FastifyRequest,
+  input: { email: string; first_name: string; last_name: string; role: string },
+) {
+  await assertEmailFree(request, input.email, 'email');
+  return tenantWork(request, async (tx, me, outbox) => {
+    await roleOr400(tx, me.accountId, input.role);
+    let created;
+    try {
+      [created] = await tx
+        .insert(users)
+        .values({
+          account_id: me.accountId,
+          email: input.email,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          role_id: input.role,
+          is_active: false,
+          invited_at: new Date(),
+        })
+        .returning();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
+      throw error;
+    }
+    const { account, token } = await invitationFor(tx, me, created!);
+    outbox.push(invitationMail(request.server.config, created!.email, account.subdomain, account.name, me.email, created!.id, token));
+    return toMember((await q.findMember(tx, me.accountId, created!.id))!);
+  });
+}
+
+export function resendInvitation(request: FastifyRequest, id: string) {
+  return tenantWork(request, async (tx, me, outbox) => {
+    const user = await q.findUser(tx, me.accountId, id);
+    if (!user) throw notFound('No team member with this id.');
+    if (user.is_active || !user.invited_at) throw new AppError('conflict', 'This member has already accepted the invitation.');
+    const { account, token } = await invitationFor(tx, me, user);
+    outbox.push(invitationMail(request.server.config, user.email, account.subdomain, account.name, me.email, user.id, token));
+    return { detail: `Invitation sent again to ${user.email}.` };
+  });
+}
+
+/** The last active owner can be neither demoted, deactivated nor removed. */
+async function guardLastOwner(tx: Db, accountId: string, userId: string, stillOwnerAfter: boolean) {
+  const owners = await q.lockActiveOwners(tx, accountId);
+  if (owners.includes(userId) && !stillOwnerAfter && owners.length === 1) {
+    throw new AppError('conflict', 'This is the last owner of the organisation: make someone else an owner first.');
+  }
+}
+
+export function updateMember(request: FastifyRequest, id: string, patch: TTeamMemberUpdate) {
+  return tenantWork(request, async (tx, me) => {
+    const user = await q.findUser(tx, me.accountId, id);
+    if (!user) throw notFound('No team member with this id.');
+    const nextRole = patch.role ? await roleOr400(tx, me.accountId, patch.role) : user.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
+    const willBeActive = patch.is_active ?? user.is_active;
+    if (patch.is_active === true && user.invited_at) {
+      throw new AppError('invalid', 'An invited member becomes active by accepting the invitation.', 'is_active');
+    }
+    await guardLastOwner(tx, me.accountId, id, Boolean(nextRole?.is_owner) && willBeActive);
+    await tx
+      .update(users)
+      .set({
+        ...(patch.first_name !== undefined ? { first_name: patch.first_name } : {}),
+        ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
+        ...(patch.role !== undefined ? { role_id: patch.role } : {}),
+        ...(patch.is_active !== undefined ? { is_active: patch.is_active } : {}),
+        updated_at: new Date(),
+      })
+      .where(and(eq(users.account_id, me.accountId), eq(users.id, id)));
+    if (patch.is_active === false) await revokeUserSessions(tx, id, 'deactivated');
+    return toMember((await q.findMember(tx, me.accountId, id))!);
+  });
+}
+
+export function removeMember(request: FastifyRequest, id: string) {
+  return tenantWork(request, async (tx, me) => {
+    await memberOr404(tx, me.accountId, id);
+    await guardLastOwner(tx, me.accountId, id, false);
+    await tx.delete(users).where(and(eq(users.account_id, me.accountId), eq(users.id, id)));
+  });
+}
+
+export function getMe(request: FastifyRequest): Promise<TUser> {
+  return tenantWork(request, async (tx, me) => {
+    const row = await q.loadMe(tx, me.accountId, me.userId);
+    if (!row) throw notFound();
+    return {
+      id: row.user.id,
+      email: row.user.email,
+      first_name: row.user.first_name,
+      last_name: row.user.last_name,
+      is_active: row.user.is_active,
+      role: row.role
+        ? { id: row.role.id, name: row.role.name, is_owner: row.role.is_owner, permission_sets: permissionSetsOf(row.role.permission_set_ids) }
+        : null,
+      base_account: {
+        id: row.account.id,
+        name: row.account.name,
+        subdomain: row.account.subdomain,
+        kind: row.account.kind as 'supplier' | 'affiliate',
+        time_zone: row.account.time_zone,
+        currency: row.account.currency,
+        locale: row.account.locale,
+        subscription_tier: row.tier ? { id: row.tier.id, name: row.tier.name } : null,
+        active_subscription_features: row.tier?.features ?? [],
+      },
+      cart: null,
+    };
+  });
+}
+
+export async function updateMe(request: FastifyRequest, patch: { first_name?: string; last_name?: string }) {
+  await tenantWork(request, (tx, me) =>
+    tx
+      .update(users)
+      .set({ ...patch, updated_at: new Date() })
+      .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId))),
+  );
+  return getMe(request);
+}
+
+async function checkPassword(tx: Db, me: Principal, password: string) {
+  const user = await q.findUser(tx, me.accountId, me.userId);
+  if (!user || !(await verifyPassword(user.password_hash, password))) {
+    throw new AppError('invalid', 'The current password is not correct.', 'current_password');
+  }
+  return user;
+}
+
+export function deleteMe(request: FastifyRequest, password: string) {
+  return tenantWork(request, async (tx, me) => {
+    await checkPassword(tx, me, password);
+    await guardLastOwner(tx, me.accountId, me.userId, false);
+    await tx.delete(users).where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+  });
+}
+
+export function setPassword(request: FastifyRequest, current: string, next: string) {
+  return tenantWork(request, async (tx, me, outbox) => {
+    const user = await checkPassword(tx, me, current);
+    await tx
+      .update(users)
+      .set({ password_hash: await hashPassword(next), password_changed_at: new Date(), updated_at: new Date() })
+      .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+    await revokeUserSessions(tx, me.userId, 'password_changed', me.sessionId);
+    outbox.push(passwordChangedMail(user.email));
+  });
+}
+
+export async function setEmail(request: FastifyRequest, current: string, newEmail: string) {
+  await assertEmailFree(request, newEmail, 'new_email', principalOf(request).userId);
+  return tenantWork(request, async (tx, me, outbox) => {
+    const user = await checkPassword(tx, me, current);
+    try {
+      await tx
+        .update(users)
+        .set({ email: newEmail, updated_at: new Date() })
+        .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'new_email');
+      throw error;
+    }
+    if (user.email.toLowerCase() !== newEmail) outbox.push(emailChangedMail(user.email, newEmail));
+  });
+}
+
+export function logoutOtherSessions(request: FastifyRequest) {
+  return tenantWork(request, async (tx, me) => {
+    const n = await revokeUserSessions(tx, me.userId, 'logout_all', me.sessionId);
+    return { detail: `Signed out of ${n} other session(s).` };
+  });
+}

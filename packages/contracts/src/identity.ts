@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { ACCOUNT_KINDS, type PermissionSetTitle } from './constants';
+
+/**
+ * The nine permission sets of the spec, each a list of Django-style codenames. A role holds
+ * permission sets; a user passes a check when the role's codenames contain every codename of
+ * every required set (so "Manage experiences" includes "View experiences").
+ */
+const crud = (model: string) => [`view_${model}`, `add_${model}`, `change_${model}`, `delete_${model}`];
+
+export const PERMISSION_SETS: { id: string; title: PermissionSetTitle; codenames: string[] }[] = [
+  {
+    id: 'manage_account',
+    title: 'Manage account',
+    codenames: ['view_base_account', 'change_base_account', 'view_subscription', 'change_subscription', ...crud('payment_provider')],
+  },
+  { id: 'manage_users', title: 'Manage users', codenames: [...crud('user'), ...crud('role')] },
+  {
+    id: 'manage_experiences',
+    title: 'Manage experiences',
+    codenames: [
+      ...crud('experience'),
+      ...crud('pricing_category'),
+      ...crud('pricing_rate'),
+      ...crud('meeting_point'),
+      ...crud('video'),
+      ...crud('booking_question'),
+      ...crud('cancellation_policy'),
+      ...crud('start_time'),
+    ],
+  },
+  { id: 'manage_customers', title: 'Manage customers', codenames: crud('customer') },
+  { id: 'manage_cart', title: 'Manage cart', codenames: [...crud('cart'), ...crud('cart_line')] },
+  { id: 'manage_stores', title: 'Manage stores', codenames: [...crud('store'), ...crud('qr_code'), ...crud('partnership')] },
+  { id: 'manage_inventory', title: 'Manage inventory', codenames: [...crud('inventory_item'), ...crud('inventory_item_category')] },
+  {
+    id: 'manage_orders',
+    title: 'Manage orders',
+    codenames: [...crud('order'), ...crud('order_line'), 'view_order_payment', 'add_order_payment', 'view_resale'],
+  },
+  { id: 'view_experiences', title: 'View experiences', codenames: ['view_experience'] },
+];
+
+/** What a subscription plan can switch on. Routes and pages name the ones they need. */
+export const SUBSCRIPTION_FEATURES = [
+  'experiences',
+  'bookings',
+  'orders',
+  'customers',
+  'stores',
+  'web_store',
+  'inventory',
+  'team',
+  'resales',
+  'partners',
+  'qr_codes',
+  'analytics',
+] as const;
+export type SubscriptionFeature = (typeof SUBSCRIPTION_FEATURES)[number];
+
+export const RESERVED_SUBDOMAINS = [
+  'www', 'api', 'admin', 'app', 'apps', 'auth', 'login', 'mail', 'smtp', 'static', 'assets', 'cdn', 'help',
+  'support', 'status', 'docs', 'blog', 'dashboard', 'billing', 'store', 'shop', 'web', 'dev', 'staging', 'test',
+  'demo-admin', 'root', 'system', 'tourdesk',
+] as const;
+
+export const ZSubdomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3, { error: 'A subdomain has at least 3 characters.' })
+  .max(63, { error: 'A subdomain has at most 63 characters.' })
+  .regex(/^[a-z0-9-]+$/, { error: 'Use only lowercase letters, digits and hyphens.' })
+  .regex(/^[a-z0-9].*[a-z0-9]$/, { error: 'A subdomain starts and ends with a letter or a digit.' })
+  .refine((s) => !(RESERVED_SUBDOMAINS as readonly string[]).includes(s), { error: 'This subdomain is reserved.' });
+
+export const ZEmail = z.email({ error: 'Enter a valid e-mail address.' }).trim().toLowerCase().max(254);
+export const ZPassword = z
+  .string()
+  .min(8, { error: 'A password has at least 8 characters.' })
+  .max(128, { error: 'A password has at most 128 characters.' });
+const ZName = z.string().trim().max(150);
+
+export const ZPermissionSet = z
+  .object({ id: z.string(), title: z.string(), codenames: z.array(z.string()) })
+  .meta({ id: 'PermissionSet' });
+export type TPermissionSet = z.infer<typeof ZPermissionSet>;
+
+export const ZAppInfo = z
+  .object({
+    permission_sets: z.array(ZPermissionSet),
+    subscription_features: z.array(z.string()),
+    base_domain: z.string(),
+  })
+  .meta({ id: 'AppInfo' });
+export type TAppInfo = z.infer<typeof ZAppInfo>;
+
+export const ZRole = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    is_owner: z.boolean(),
+    permission_sets: z.array(ZPermissionSet),
+    member_count: z.number().int(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Role' });
+export type TRole = z.infer<typeof ZRole>;
+
+export const ZRoleInput = z.object({
+  name: z.string().trim().min(1, { error: 'A role needs a name.' }).max(100),
+  permission_sets: z.array(z.string()).max(PERMISSION_SETS.length),
+});
+export type TRoleInput = z.infer<typeof ZRoleInput>;
+
+export const ZBaseAccount = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    subdomain: z.string(),
+    kind: z.enum(ACCOUNT_KINDS),
+    time_zone: z.string(),
+    currency: z.string(),
+    locale: z.string(),
+    subscription_tier: z.object({ id: z.string(), name: z.string() }).nullable(),
+    active_subscription_features: z.array(z.string()),
+  })
+  .meta({ id: 'BaseAccount' });
+
+export const ZUser = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    is_active: z.boolean(),
+    role: z.object({ id: z.uuid(), name: z.string(), is_owner: z.boolean(), permission_sets: z.array(ZPermissionSet) }).nullable(),
+    base_account: ZBaseAccount,
+    /** The back-office cart arrives with the availability module. */
+    cart: z.object({ id: z.uuid() }).nullable(),
+  })
+  .meta({ id: 'User' });
+export type TUser = z.infer<typeof ZUser>;
+
+export const TEAM_MEMBER_STATUSES = ['invited', 'active', 'deactivated'] as const;
+export const ZTeamMember = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    is_active: z.boolean(),
+    status: z.enum(TEAM_MEMBER_STATUSES),
+    role: z.object({ id: z.uuid(), name: z.string(), is_owner: z.boolean() }).nullable(),
+    last_login: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'TeamMember' });
+export type TTeamMember = z.infer<typeof ZTeamMember>;
+
+export const ZTeamMemberInvite = z.object({
+  email: ZEmail,
+  first_name: ZName.default(''),
+  last_name: ZName.default(''),
+  role: z.uuid({ error: 'Choose a role.' }),
+});
+export const ZTeamMemberUpdate = z
+  .object({
+    first_name: ZName,
+    last_name: ZName,
+    role: z.uuid({ error: 'Choose a role.' }),
+    is_active: z.boolean(),
+  })
+  .partial();
+export type TTeamMemberUpdate = z.infer<typeof ZTeamMemberUpdate>;
+
+export const ZTeamMemberListQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  status: z.enum(TEAM_MEMBER_STATUSES).optional(),
+  role: z.uuid().optional(),
+});
+
+export const ZRegisterInput = z.object({
+  email: ZEmail,
+  password: ZPassword,
+  first_name: ZName.default(''),
+  last_name: ZName.default(''),
+  organisation_name: z.string().trim().min(2, { error: 'Enter your organisation’s name.' }).max(120),
+  kind: z.enum(ACCOUNT_KINDS, { error: 'Choose supplier or affiliate.' }),
+  subdomain: ZSubdomain,
+  recaptcha_token: z.string().max(4000).optional(),
+});
+export type TRegisterInput = z.infer<typeof ZRegisterInput>;
+
+export const ZSubdomainCheck = z
+  .object({ subdomain: z.string(), available: z.boolean(), reason: z.string().nullable() })
+  .meta({ id: 'SubdomainCheck' });
+
+export const ZLoginInput = z.object({ email: ZEmail, password: z.string().min(1, { error: 'Enter your password.' }).max(128) });
+export const ZSessionResult = z
+  .object({ redirect_url: z.string(), subdomain: z.string() })
+  .meta({ id: 'SessionResult' });
+export type TSessionResult = z.infer<typeof ZSessionResult>;
+
+export const ZUidToken = z.object({ uid: z.uuid({ error: 'This link is not valid.' }), token: z.string().min(10).max(200) });
+export const ZEmailOnly = z.object({ email: ZEmail, recaptcha_token: z.string().max(4000).optional() });
+export const ZResetPasswordConfirm = ZUidToken.extend({ new_password: ZPassword });
+export const ZSetPassword = z.object({ current_password: z.string().min(1).max(128), new_password: ZPassword });
+export const ZSetEmail = z.object({ current_password: z.string().min(1).max(128), new_email: ZEmail });
+export const ZResetEmailConfirm = ZUidToken.extend({ new_email: ZEmail });
+export const ZHandoff = z.object({ code: z.string().min(10).max(200) });
+export const ZMeUpdate = z.object({ first_name: ZName, last_name: ZName });
+export const ZMeDelete = z.object({ current_password: z.string().min(1).max(128) });
+export const ZDetail = z.object({ detail: z.string() }).meta({ id: 'Detail' });
+
+export const ZSubscriptionTier = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(ACCOUNT_KINDS),
+    features: z.array(z.string()),
+    monthly_price: z.number().int(),
+    currency: z.string(),
+  })
+  .meta({ id: 'SubscriptionTier' });
+export type TSubscriptionTier = z.infer<typeof ZSubscriptionTier>;
+
+export const ZRecaptchaVerify = z.object({ token: z.string().min(1).max(4000) });
+export const ZRecaptchaResult = z.object({ success: z.boolean(), enabled: z.boolean() }).meta({ id: 'RecaptchaResult' });
