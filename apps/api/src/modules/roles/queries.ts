@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { role, users } from '../../db/schema';
 
-const memberCount = sql<number>`(select count(*)::int from ${users} where ${users.role_id} = ${role.id})`;
+const memberCount = sql<number>`(select count(*)::int from users m where m.role_id = "role"."id")`;
 
 export async function countRoles(tx: Db, accountId: string) {
   const [row] = await tx.select({ n: count() }).from(role).where(eq(role.account_id, accountId));

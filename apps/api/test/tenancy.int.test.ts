@@ -1,0 +1,170 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/client';
+import { baseAccount, role, subscriptionTier, users } from '../src/db/schema';
+import { isApiPath } from '../src/lib/access';
+import { inTenant } from '../src/lib/tenancy';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation, inviteMember } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+let t: TestApp;
+let sink: MailSink;
+let a: Browser;
+let b: Browser;
+const A: Record<string, string> = {};
+const B: Record<string, string> = {};
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  a = await createOrganisation(t.app, sink, { subdomain: 'first' });
+  b = await createOrganisation(t.app, sink, { subdomain: 'second' });
+  for (const [browser, ids, sub] of [[a, A, 'first'], [b, B, 'second']] as const) {
+    const me = (await browser.get('/api/users/me/')).json();
+    ids.account = me.base_account.id;
+    ids.owner = me.id;
+    ids.role = (await browser.post('/api/roles/', { name: `${sub} guides`, permission_sets: ['view_experiences'] })).json().id;
+    ids.member = (await inviteMember(t.app, sink, browser, sub, `guide@${sub}.test`, ids.role)).id;
+  }
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+/**
+ * Which of organisation A's ids each route takes. Every signed-in route with an :id must be
+ * listed here, so a new route cannot skip the cross-tenant check.
+ */
+const ID_OF: Record<string, keyof typeof A> = {
+  '/api/roles/:id/': 'role',
+  '/api/users/:id/': 'member',
+  '/api/team-members/:id/': 'member',
+  '/api/users/:id/resend_invitation/': 'member',
+  '/api/team-members/:id/resend_invitation/': 'member',
+};
+const BODY: Record<string, () => unknown> = {
+  'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
+  'PATCH /api/roles/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/users/:id/': () => ({ first_name: 'X', last_name: 'Y', role: B.role, is_active: true }),
+  'PATCH /api/users/:id/': () => ({ first_name: 'Hijacked' }),
+  'PUT /api/team-members/:id/': () => ({ first_name: 'X', last_name: 'Y', role: B.role, is_active: true }),
+  'PATCH /api/team-members/:id/': () => ({ first_name: 'Hijacked' }),
+};
+
+const signedInRoutes = () =>
+  t.app.routeCatalog.filter((r) => isApiPath(r.url) && r.access && !('public' in r.access) && r.method !== 'HEAD');
+
+describe('cross-tenant access', () => {
+  it('answers 404 to every signed-in route called with another organisation’s id', async () => {
+    const withId = signedInRoutes().filter((r) => r.url.includes(':id'));
+    expect(withId.length).toBeGreaterThanOrEqual(Object.keys(ID_OF).length);
+    for (const route of withId) {
+      const kind = ID_OF[route.url];
+      expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
+      const url = route.url.replace(':id', A[kind!]!);
+      const body = BODY[`${route.method} ${route.url}`]?.();
+      const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
+      expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);
+    }
+    // Nothing of A's changed.
+    const roles = (await a.get('/api/roles/')).json().results.map((r: { name: string }) => r.name);
+    expect(roles).toContain('first guides');
+    const member = (await a.get(`/api/team-members/${A.member}/`)).json();
+    expect(member).toMatchObject({ first_name: 'Mia', status: 'active' });
+  });
+
+  it('never lists another organisation’s rows', async () => {
+    const lists = signedInRoutes().filter((r) => r.method === 'GET' && !r.url.includes(':id'));
+    expect(lists.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/roles/', '/api/team-members/', '/api/users/']));
+    for (const route of lists) {
+      const res = await b.get(route.url);
+      expect(res.statusCode, route.url).toBe(200);
+      for (const id of Object.values(A)) expect(res.body, `${route.url} leaks ${id}`).not.toContain(id);
+      expect(res.body).not.toContain('first.test');
+    }
+  });
+
+  it('does not let a role of one organisation be given to a member of another', async () => {
+    const res = await b.patch(`/api/team-members/${B.member}/`, { role: A.role });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].attr).toBe('role');
+  });
+});
+
+describe('row-level security', () => {
+  const db = () => t.database.db;
+  const ids = async (tx: Db, table: 'users' | 'role') =>
+    ((await tx.execute(sql.raw(`select account_id from ${table}`))) as unknown as { rows: { account_id: string }[] }).rows.map((r) => r.account_id);
+
+  it('returns only the tenant’s rows to a query that forgot its filter', async () => {
+    for (const table of ['users', 'role'] as const) {
+      const seen = await inTenant(db(), A.account!, (tx) => ids(tx, table));
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set([A.account]));
+      const seenB = await inTenant(db(), B.account!, (tx) => ids(tx, table));
+      expect(new Set(seenB)).toEqual(new Set([B.account]));
+      // Outside any tenant (the system role) both organisations' rows are there: only RLS hides them.
+      const all = new Set(await ids(db(), table));
+      expect(all.has(A.account!) && all.has(B.account!)).toBe(true);
+    }
+  });
+
+  it('returns nothing when the tenant setting is missing', async () => {
+    const seen = await db().transaction(async (tx) => {
+      await tx.execute(sql`set local role tourdesk_app`);
+      return ids(tx as unknown as Db, 'users');
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses to write a row into another organisation', async () => {
+    await expect(
+      inTenant(db(), A.account!, (tx) => tx.insert(role).values({ account_id: B.account!, name: 'Planted', permission_set_ids: [] })),
+    ).rejects.toThrow();
+    await expect(
+      inTenant(db(), A.account!, (tx) => tx.update(users).set({ first_name: 'Hacked' }).where(eq(users.account_id, B.account!)).returning()),
+    ).resolves.toEqual([]);
+  });
+
+  it('covers every table that belongs to an organisation', async () => {
+    const result = (await db().execute(sql`
+      select c.relname as table, c.relrowsecurity as rls,
+             exists (select 1 from pg_policies p where p.tablename = c.relname and p.policyname = 'tenant_isolation') as policy
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'
+        and (c.relname = 'base_account' or exists (
+          select 1 from information_schema.columns col
+          where col.table_schema = 'public' and col.table_name = c.relname and col.column_name = 'account_id'))
+    `)) as unknown as { rows: { table: string; rls: boolean; policy: boolean }[] };
+    expect(result.rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of result.rows) expect(row, row.table).toMatchObject({ rls: true, policy: true });
+  });
+});
+
+describe('plan features', () => {
+  it('refuses a route whose plan feature the organisation’s plan lacks, with the spec’s message', async () => {
+    await t.database.db.insert(subscriptionTier).values({ id: 'test-no-team', name: 'No team', kind: 'supplier', features: ['experiences'] });
+    await t.database.db.update(baseAccount).set({ subscription_tier_id: 'test-no-team' }).where(eq(baseAccount.id, B.account!));
+    const res = await b.get('/api/roles/');
+    expect(res.statusCode).toBe(403);
+    expect(res.json().errors[0]).toMatchObject({
+      code: 'plan_required',
+      detail: 'Your current subscription plan does not grant access to this feature!',
+    });
+    expect((await b.get('/api/users/me/')).json().base_account.active_subscription_features).toEqual(['experiences']);
+    expect((await a.get('/api/roles/')).statusCode).toBe(200);
+  });
+
+  it('answers 401 without a session on every signed-in route', async () => {
+    const { Browser } = await import('./http-client');
+    const anonymous = new Browser(t.app, 'first.localhost');
+    for (const route of signedInRoutes()) {
+      const url = route.url.replace(':id', A.role!);
+      const res = await anonymous.request(route.method, url, route.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+});
