@@ -26,7 +26,7 @@ beforeAll(async () => {
     ids.account = me.base_account.id;
     ids.owner = me.id;
     ids.role = (await browser.post('/api/roles/', { name: `${sub} guides`, permission_sets: ['view_experiences'] })).json().id;
-    ids.member = (await inviteMember(t.app, sink, browser, sub, `guide@${sub}.test`, ids.role)).id;
+    ids.member = (await inviteMember(t.app, sink, browser, sub, `guide@${sub}.test`, ids.role!)).id;
   }
 });
 afterAll(async () => {

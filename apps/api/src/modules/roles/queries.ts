@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { role, users } from '../../db/schema';
+import { role } from '../../db/schema';
 
 const memberCount = sql<number>`(select count(*)::int from users m where m.role_id = "role"."id")`;
 
