@@ -5,10 +5,15 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Browser tests run against the built app, started the way `npm start` starts it
- * (dist/server.js, PGlite, demo data) on a temporary data folder and its own port.
+ * (dist/server.js, PGlite, demo data) on a temporary data folder and its own port, beside a
+ * local SMTP sink and OpenID Connect provider (apps/web/e2e/support/server.mjs).
+ * The access token lives 4 seconds, so every test also runs through silent refreshes.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3107);
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tourdesk-e2e-'));
+const work = process.env.E2E_WORK_DIR ?? mkdtempSync(path.join(tmpdir(), 'tourdesk-e2e-'));
+process.env.E2E_WORK_DIR = work;
+process.env.MAIL_DIR = path.join(work, 'mail');
+process.env.E2E_PORT = String(PORT);
 
 export default defineConfig({
   testDir: './apps/web/e2e',
@@ -17,7 +22,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,
     browserName: 'chromium',
@@ -29,11 +35,20 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: 'node apps/api/dist/server.js',
+    command: 'node apps/web/e2e/support/server.mjs',
     url: `http://localhost:${PORT}/api/health/`,
     reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    timeout: 90_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: path.join(work, 'data'),
+      MAIL_DIR: process.env.MAIL_DIR,
+      SMTP_PORT: String(PORT + 1),
+      OIDC_PORT: String(PORT + 2),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ACCESS_TOKEN_TTL_SECONDS: '4',
+    },
     stdout: 'pipe',
   },
 });

@@ -6,6 +6,8 @@ import { isApiPath } from '../lib/access';
 import { sendError } from '../lib/errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A path ending like a file (app.js, logo.svg) is a missing file, not a client route; e-mailed tokens contain dots too. */
+const FILE_EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
 
 /**
  * Serves the built web app from the API's own origin: hashed assets cached for a year,
@@ -36,7 +38,7 @@ export async function registerWeb(app: FastifyInstance, distDir: string | undefi
       root !== undefined &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !isApiPath(pathname) &&
-      !path.posix.basename(pathname).includes('.');
+      !FILE_EXTENSION.test(path.posix.basename(pathname));
     if (isClientRoute) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -3,10 +3,12 @@ import { Navigate, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../shared/components/FullPageSpinner';
 import { RouteGuard, type AccessRequirements } from '../shared/components/RouteGuard';
 import { AppLayout } from './layout/AppLayout';
+import { AuthLayout } from './layout/AuthLayout';
+import { AuthPages, HostGate, RequireSession } from './session-gates';
 
 /**
- * Every page is a route declared as data: its path, what it needs (permission sets, plan
- * features) and a loader that imports its code on first visit (one chunk per page).
+ * Every back-office page is a route declared as data: its path, what it needs (permission sets,
+ * plan features) and a loader that imports its code on first visit (one chunk per page).
  */
 export interface PageRoute extends AccessRequirements {
   path: string;
@@ -15,6 +17,19 @@ export interface PageRoute extends AccessRequirements {
 
 export const PAGES: PageRoute[] = [
   { path: '/dashboard', load: () => import('../features/dashboard/DashboardPage') },
+  { path: '/profile', load: () => import('../features/profile/ProfilePage') },
+  {
+    path: '/settings/team/roles',
+    permissions: ['Manage users'],
+    features: ['team'],
+    load: () => import('../features/team/RolesPage'),
+  },
+  {
+    path: '/settings/team/members',
+    permissions: ['Manage users'],
+    features: ['team'],
+    load: () => import('../features/team/MembersPage'),
+  },
 ];
 
 function toRouteObject({ path, permissions, features, load }: PageRoute): RouteObject {
@@ -33,14 +48,53 @@ function toRouteObject({ path, permissions, features, load }: PageRoute): RouteO
   };
 }
 
+/** Sign-in pages, on the bare host and on every organisation's host. */
+const authPage = (path: string, load: () => Promise<ComponentType>): RouteObject => ({
+  path,
+  lazy: async () => ({ Component: await load() }),
+});
+const auth = () => import('../features/auth/pages');
+
 export const routeObjects: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: <HostGate />,
     HydrateFallback: FullPageSpinner,
     children: [
-      { index: true, element: <Navigate to="/dashboard" replace /> },
-      ...PAGES.map(toRouteObject),
-      { path: '*', lazy: async () => ({ Component: (await import('../features/errors/NotFoundPage')).default }) },
+      {
+        path: '/auth',
+        element: <AuthLayout />,
+        children: [
+          {
+            element: <AuthPages />,
+            children: [
+              { index: true, element: <Navigate to="/auth/login" replace /> },
+              authPage('login', async () => (await auth()).LoginPage),
+              authPage('register', async () => (await auth()).RegisterPage),
+              authPage('activate/:uid/:token', async () => (await auth()).ActivatePage),
+              authPage('resend-activation', async () => (await auth()).ResendActivationPage),
+              authPage('forgot-password', async () => (await auth()).ForgotPasswordPage),
+              authPage('reset-password/:uid/:token', async () => (await auth()).ResetPasswordPage),
+              authPage('invite/:uid/:token', async () => (await auth()).AcceptInvitationPage),
+              authPage('reset-email/:uid/:token', async () => (await auth()).ResetEmailPage),
+              authPage('handoff', async () => (await auth()).HandoffPage),
+              authPage('oidc/callback', async () => (await auth()).OidcCallbackPage),
+            ],
+          },
+        ],
+      },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { index: true, element: <Navigate to="/dashboard" replace /> },
+              ...PAGES.map(toRouteObject),
+              { path: '*', lazy: async () => ({ Component: (await import('../features/errors/NotFoundPage')).default }) },
+            ],
+          },
+        ],
+      },
     ],
   },
 ];

@@ -83,14 +83,19 @@ export async function completeOidc(
   reply.clearCookie(FLOW_COOKIE, { path: '/api/o/' });
   const current = new URL(callbackUrl(config));
   for (const [key, value] of Object.entries(params)) if (value) current.searchParams.set(key, value);
-  let claims: oidc.IDToken | undefined;
+  let claims: Record<string, unknown> | undefined;
   try {
     const tokens = await oidc.authorizationCodeGrant(provider, current, {
       pkceCodeVerifier: String(flow.verifier),
       expectedState: String(flow.state),
       expectedNonce: String(flow.nonce),
     });
-    claims = tokens.claims();
+    const idToken = tokens.claims();
+    claims = idToken;
+    // Many providers keep the e-mail out of the ID token and answer it from the userinfo endpoint.
+    if (idToken && typeof idToken.email !== 'string') {
+      claims = await oidc.fetchUserInfo(provider, tokens.access_token, idToken.sub);
+    }
   } catch (err) {
     request.log.warn({ err }, 'OpenID Connect code exchange failed');
     throw failed('The sign-on provider did not confirm this sign-in. Start again.');

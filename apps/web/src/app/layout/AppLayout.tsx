@@ -5,13 +5,21 @@ import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
+import { useAppSelector } from '../../shared/hooks/store';
+import { hasPermissions } from '../../shared/lib/permissions';
 import { NAVIGATION } from './navigation';
 import { ThemeToggle } from './ThemeToggle';
+import { UserMenu } from './UserMenu';
 
 /** The back-office shell: header, side navigation for the spec's sections, and the page. */
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  const organisation = useAppSelector((s) => s.auth.user?.base_account?.name);
+  const user = useAppSelector((s) => s.auth.user);
+  const appInfo = useAppSelector((s) => s.auth.appInfo);
+  // Hide what the user may not open; the server refuses it anyway.
+  const visible = NAVIGATION.filter((item) => hasPermissions(user, appInfo, item.permissions ?? []));
   const inSection = (prefixes: string[]) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (
@@ -30,14 +38,22 @@ export function AppLayout() {
             <Text fw={700} size="lg">
               Tourdesk
             </Text>
+            {organisation && (
+              <Text c="dimmed" size="sm" visibleFrom="sm">
+                {organisation}
+              </Text>
+            )}
           </Group>
-          <ThemeToggle />
+          <Group gap="sm" wrap="nowrap">
+            <ThemeToggle />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <AppShell.Section grow component={ScrollArea}>
-          {NAVIGATION.map((item) => {
+          {visible.map((item) => {
             const icon = <item.icon size={18} stroke={1.6} />;
             if (!item.children) {
               return (

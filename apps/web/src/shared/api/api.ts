@@ -13,6 +13,6 @@ export const api = createApi({
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,
-  tagTypes: ['SystemNotification', 'Health'],
+  tagTypes: ['SystemNotification', 'Health', 'Me', 'Role', 'TeamMember'],
   endpoints: () => ({}),
 });

@@ -129,6 +129,18 @@ describe('session refresh', () => {
     expect(await screen.findByText(SESSION_EXPIRED_MESSAGE)).toBeInTheDocument();
   });
 
+  it('says nothing to someone who was never signed in, and keeps the cache', async () => {
+    const store = makeStore({ apiBaseUrl: baseUrl, refreshBackoffMs: 5 });
+    render(<ToastContainer />);
+    state.accessValid = false;
+    state.refreshPlan = [401];
+    await store.dispatch(testApi.endpoints.probe.initiate({ path: 'protected/' }));
+    expect(store.getState().auth.status).toBe('unauthenticated');
+    expect(Object.keys(store.getState().api.queries)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText(SESSION_EXPIRED_MESSAGE)).toBeNull();
+  });
+
   it('repeats the original request only once', async () => {
     const { call } = setup();
     state.accessValid = false;

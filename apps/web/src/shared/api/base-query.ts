@@ -12,8 +12,8 @@ export interface ApiExtra {
 }
 
 const REFRESH_URL = 'jwt/refresh/';
-/** Calls whose 401 means "wrong credentials" or "no session", never "refresh and retry". */
-const NO_REFRESH = [REFRESH_URL, 'jwt/create/', 'logout/'];
+/** Sign-in calls: their 401 means "not signed in that way", never "refresh and retry". */
+const NO_REFRESH = [REFRESH_URL, 'jwt/create/', 'jwt/handoff/', 'logout/', 'o/oidc/'];
 
 const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : args.url).replace(/^\//, '');
 

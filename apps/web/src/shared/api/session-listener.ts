@@ -14,14 +14,19 @@ export const silenceErrorToasts = (...endpointNames: string[]) =>
 
 export const sessionListener = createListenerMiddleware();
 
-// The session ended after a failed refresh: forget every cached response, and tell a user
-// who was signed in (someone who never was needs no toast).
+// The session check answers 401 in the normal course of things; a failed user load logs out.
+silenceErrorToasts('verifySession', 'me', 'appInfo');
+
+// The session ended after a failed refresh. A user who was signed in is told, and every cached
+// response of theirs is forgotten; someone who never was signed in has nothing to forget (and
+// resetting then would remount the page that asked, which would ask again).
 sessionListener.startListening({
   actionCreator: sessionEnded,
   effect: (_action, listenerApi) => {
     const before = listenerApi.getOriginalState() as { auth: AuthState };
+    if (before.auth.status !== 'authenticated') return;
     listenerApi.dispatch(api.util.resetApiState());
-    if (before.auth.status === 'authenticated') notifyError(SESSION_EXPIRED_MESSAGE, { toastId: 'session-expired' });
+    notifyError(SESSION_EXPIRED_MESSAGE, { toastId: 'session-expired' });
   },
 });
 

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { TUser } from '@tourdesk/contracts';
 import type { AppInfo, SessionUser } from '../lib/permissions';
 
 /**
@@ -9,7 +10,8 @@ export type AuthStatus = 'initial' | 'authenticated' | 'unauthenticated';
 
 export interface AuthState {
   status: AuthStatus;
-  user: (SessionUser & Record<string, unknown>) | null;
+  /** The `me` payload (tests may set just what the guards read). */
+  user: (SessionUser & Partial<Omit<TUser, 'role' | 'base_account'>>) | null;
   appInfo: AppInfo | null;
 }
 

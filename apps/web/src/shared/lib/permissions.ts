@@ -4,6 +4,7 @@
  */
 
 export interface PermissionSet {
+  id?: string;
   title: string;
   codenames: string[];
 }
@@ -14,7 +15,7 @@ export interface AppInfo {
 
 export interface SessionUser {
   role: { name?: string; permission_sets: PermissionSet[] } | null;
-  base_account: { subdomain: string; active_subscription_features: string[] } | null;
+  base_account: { subdomain: string; active_subscription_features: string[]; name?: string } | null;
 }
 
 /**

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const PORT = Number(process.env.E2E_PORT ?? 3107);
+export const bare = (p = '') => `http://localhost:${PORT}${p}`;
+export const org = (subdomain: string, p = '') => `http://${subdomain}.localhost:${PORT}${p}`;
+export const DEMO = { email: 'owner@demo.tourdesk.test', password: 'tourdesk-demo' };
+
+interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** The newest e-mail the SMTP sink captured for `address`, waiting for it to arrive. */
+export async function mailTo(address: string, subject: RegExp): Promise<{ mail: Mail; link: string }> {
+  const dir = process.env.MAIL_DIR!;
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      () => {
+        const files = readdirSync(dir).sort().reverse();
+        found = files
+          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Mail)
+          .find((m) => m.to.includes(address) && subject.test(m.subject));
+        return Boolean(found);
+      },
+      { timeout: 10_000, message: `e-mail to ${address} matching ${subject}` },
+    )
+    .toBe(true);
+  const link = found!.text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error(`no link in ${found!.text}`);
+  return { mail: found!, link };
+}
+
+/** Signs in on the bare host and waits for the organisation's dashboard. */
+export async function signIn(page: Page, email: string, password: string, subdomain: string) {
+  await page.goto(bare('/auth/login'));
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(org(subdomain, '/dashboard'));
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}

@@ -1,0 +1,70 @@
+// Starts what the browser tests talk to, the way `npm start` runs the product, plus two local
+// stand-ins for the outside world: an SMTP sink that writes every e-mail to MAIL_DIR as JSON,
+// and an OpenID Connect provider (the `oidc-provider` package) for single sign-on.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import Provider from 'oidc-provider';
+import { SMTPServer } from 'smtp-server';
+
+const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT } = process.env;
+mkdirSync(MAIL_DIR, { recursive: true });
+
+let seq = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, _session, callback) {
+    simpleParser(stream)
+      .then((mail) => {
+        const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
+        seq += 1;
+        writeFileSync(path.join(MAIL_DIR, `${Date.now()}-${String(seq).padStart(4, '0')}.json`), JSON.stringify({ to, subject: mail.subject, text: mail.text }));
+        callback();
+      })
+      .catch(callback);
+  },
+});
+await new Promise((resolve) => smtp.listen(Number(SMTP_PORT), '127.0.0.1', resolve));
+
+const issuer = `http://127.0.0.1:${OIDC_PORT}`;
+const provider = new Provider(issuer, {
+  clients: [
+    {
+      client_id: 'tourdesk',
+      client_secret: 'tourdesk-e2e-secret',
+      redirect_uris: [`http://localhost:${PORT}/auth/oidc/callback`],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    },
+  ],
+  pkce: { required: () => true },
+  claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+  // The development login form accepts any login; the login is taken as the e-mail address.
+  async findAccount(_ctx, id) {
+    return { accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true }) };
+  },
+});
+provider.proxy = false;
+await new Promise((resolve) => provider.listen(Number(OIDC_PORT), '127.0.0.1', resolve));
+
+const api = spawn(process.execPath, ['apps/api/dist/server.js'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: 'tourdesk',
+    OIDC_CLIENT_SECRET: 'tourdesk-e2e-secret',
+    OIDC_DISPLAY_NAME: 'Test SSO',
+  },
+});
+const stop = () => {
+  api.kill('SIGTERM');
+  smtp.close(() => undefined);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+api.on('exit', (code) => process.exit(code ?? 0));

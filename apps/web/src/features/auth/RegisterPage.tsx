@@ -1,0 +1,135 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { ZRegisterInput } from '@tourdesk/contracts';
+import { useEffect, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { useHost } from '../../shared/auth/host-context';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useLazyCheckSubdomainQuery, useRegisterMutation } from './api';
+import { AuthCard, AuthLink } from './AuthCard';
+
+const ZForm = ZRegisterInput.omit({ recaptcha_token: true });
+type RegisterForm = z.input<typeof ZForm>;
+const FIELDS = ['email', 'password', 'first_name', 'last_name', 'organisation_name', 'kind', 'subdomain'] as const;
+
+export const ACCOUNT_CREATED_MESSAGE = 'Account created! Check your e-mail to activate it.';
+
+/** Suggests a subdomain from the organisation's name: "Alpine Trails & Tours" → "alpine-trails-tours". */
+const slugify = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63);
+
+export default function RegisterPage() {
+  const { config } = useHost();
+  const [register, { isLoading }] = useRegisterMutation();
+  const [check, availability] = useLazyCheckSubdomainQuery();
+  const [done, setDone] = useState<string | null>(null);
+  const form = useForm<RegisterForm>({
+    resolver: zodResolver(ZForm),
+    defaultValues: { kind: 'supplier', organisation_name: '', subdomain: '', first_name: '', last_name: '', email: '', password: '' },
+    mode: 'onTouched',
+  });
+  const subdomain = useWatch({ control: form.control, name: 'subdomain' }) ?? '';
+  const [debounced] = useDebouncedValue(subdomain, 400);
+  useEffect(() => {
+    if (debounced.length >= 3) void check(debounced);
+  }, [debounced, check]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const result = await register(ZForm.parse(values));
+    if ('data' in result && result.data) {
+      notifySuccess(ACCOUNT_CREATED_MESSAGE);
+      setDone(result.data.email);
+    } else {
+      applyFieldErrors(result.error, form.setError, FIELDS);
+    }
+  });
+
+  if (done) {
+    return (
+      <AuthCard title="Check your e-mail" footer={<AuthLink to="/auth/login">Back to sign in</AuthLink>}>
+        <Alert color="green" variant="light" role="status">
+          {ACCOUNT_CREATED_MESSAGE} We sent the link to <b>{done}</b>.
+        </Alert>
+      </AuthCard>
+    );
+  }
+
+  const current = availability.data?.subdomain === subdomain.trim().toLowerCase() ? availability.data : undefined;
+  return (
+    <AuthCard title="Create your organisation" subtitle="Tourdesk for tour and activity operators and their resellers." footer={<AuthLink to="/auth/login">Already have an account? Sign in</AuthLink>}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <Controller
+            control={form.control}
+            name="kind"
+            render={({ field }) => (
+              <Stack gap={4}>
+                <Text size="sm" fw={500}>
+                  You are
+                </Text>
+                <SegmentedControl
+                  value={field.value}
+                  onChange={field.onChange}
+                  data={[
+                    { value: 'supplier', label: 'An operator (supplier)' },
+                    { value: 'affiliate', label: 'A reseller (affiliate)' },
+                  ]}
+                />
+              </Stack>
+            )}
+          />
+          <TextInput
+            label="Organisation name"
+            {...form.register('organisation_name', {
+              onBlur: (e) => {
+                if (!form.getValues('subdomain')) form.setValue('subdomain', slugify(e.target.value), { shouldValidate: true });
+              },
+            })}
+            error={form.formState.errors.organisation_name?.message}
+          />
+          <TextInput
+            label="Subdomain"
+            description={`Your back office will live at ${subdomain || 'your-name'}.${config.base_domain}`}
+            rightSection={
+              current ? current.available ? <IconCheck size={16} color="green" aria-label="available" /> : <IconX size={16} color="red" aria-label="not available" /> : null
+            }
+            {...form.register('subdomain')}
+            error={
+              form.formState.errors.subdomain?.message ?? (current && !current.available ? current.reason ?? 'Not available.' : undefined)
+            }
+          />
+          {current?.available && (
+            <Text size="xs" c="green" mt={-10} role="status">
+              {current.subdomain}.{config.base_domain} is available
+            </Text>
+          )}
+          <Group grow>
+            <TextInput label="First name" autoComplete="given-name" {...form.register('first_name')} />
+            <TextInput label="Last name" autoComplete="family-name" {...form.register('last_name')} />
+          </Group>
+          <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
+          <PasswordInput
+            label="Password"
+            description="At least 8 characters."
+            autoComplete="new-password"
+            {...form.register('password')}
+            error={form.formState.errors.password?.message}
+          />
+          <Button type="submit" loading={isLoading} fullWidth>
+            Create account
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

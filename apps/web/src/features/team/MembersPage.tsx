@@ -1,0 +1,264 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Badge, Button, Group, Menu, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconDots, IconMailForward, IconPlus, IconSearch, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
+import { PAGE_SIZE_OPTIONS, ZTeamMemberInvite, type TTeamMember } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDisplayDate } from '../../shared/lib/dates';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useInviteMemberMutation, useMembersQuery, useRemoveMemberMutation, useResendInvitationMutation, useRolesQuery, useUpdateMemberMutation } from './api';
+
+const STATUS_COLOR: Record<TTeamMember['status'], string> = { active: 'green', invited: 'blue', deactivated: 'gray' };
+type InviteForm = z.input<typeof ZTeamMemberInvite>;
+
+function InviteMember({ onClose }: { onClose: () => void }) {
+  const { data: roles } = useRolesQuery();
+  const [invite, { isLoading }] = useInviteMemberMutation();
+  const form = useForm<InviteForm>({
+    resolver: zodResolver(ZTeamMemberInvite),
+    defaultValues: { email: '', first_name: '', last_name: '', role: '' },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const res = await invite(ZTeamMemberInvite.parse(values));
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, ['email', 'role', 'first_name', 'last_name']);
+    notifySuccess(`Invitation sent to ${res.data.email}.`);
+    onClose();
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <TextInput label="E-mail" type="email" data-autofocus {...form.register('email')} error={form.formState.errors.email?.message} />
+        <Group grow>
+          <TextInput label="First name" {...form.register('first_name')} />
+          <TextInput label="Last name" {...form.register('last_name')} />
+        </Group>
+        <Controller
+          control={form.control}
+          name="role"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Role"
+              placeholder="Choose a role"
+              data={(roles?.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
+              value={field.value || null}
+              onChange={(v) => field.onChange(v ?? '')}
+              error={fieldState.error?.message}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isLoading}>
+            Send invitation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOptions: { value: string; label: string }[]; isMe: boolean }) {
+  const [update] = useUpdateMemberMutation();
+  const [remove] = useRemoveMemberMutation();
+  const [resend] = useResendInvitationMutation();
+  const name = [member.first_name, member.last_name].filter(Boolean).join(' ');
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={500}>{name || member.email}</Text>
+        {name && (
+          <Text size="sm" c="dimmed">
+            {member.email}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td w={220}>
+        <Select
+          aria-label={`Role of ${member.email}`}
+          data={roleOptions}
+          value={member.role?.id ?? null}
+          allowDeselect={false}
+          onChange={async (role) => {
+            if (!role || role === member.role?.id) return;
+            const res = await update({ id: member.id, role });
+            if (!('error' in res)) notifySuccess(`${member.email} is now ${res.data.role?.name}.`);
+          }}
+          comboboxProps={{ withinPortal: true }}
+        />
+      </Table.Td>
+      <Table.Td>
+        <Badge color={STATUS_COLOR[member.status]} variant="light">
+          {member.status}
+        </Badge>
+        {isMe && (
+          <Badge ml={4} variant="outline" size="sm">
+            you
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>{member.last_login ? formatDisplayDate(member.last_login) : '—'}</Table.Td>
+      <Table.Td w={60}>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={`Actions for ${member.email}`}>
+              <IconDots size={16} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {member.status === 'invited' && (
+              <Menu.Item
+                leftSection={<IconMailForward size={16} />}
+                onClick={async () => {
+                  const res = await resend(member.id);
+                  if ('data' in res && res.data) notifySuccess(res.data.detail);
+                }}
+              >
+                Send invitation again
+              </Menu.Item>
+            )}
+            {member.status === 'active' && (
+              <Menu.Item
+                leftSection={<IconUserOff size={16} />}
+                onClick={async () => {
+                  const res = await update({ id: member.id, is_active: false });
+                  if (!('error' in res)) notifySuccess(`${member.email} was deactivated.`);
+                }}
+              >
+                Deactivate
+              </Menu.Item>
+            )}
+            {member.status === 'deactivated' && (
+              <Menu.Item
+                leftSection={<IconUserCheck size={16} />}
+                onClick={async () => {
+                  const res = await update({ id: member.id, is_active: true });
+                  if (!('error' in res)) notifySuccess(`${member.email} is active again.`);
+                }}
+              >
+                Reactivate
+              </Menu.Item>
+            )}
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={async () => {
+                if (!window.confirm(`Remove ${member.email} from the team?`)) return;
+                const res = await remove(member.id);
+                if (!('error' in res)) notifySuccess(`${member.email} was removed.`);
+              }}
+            >
+              Remove
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export default function MembersPage() {
+  const filters = useListFilters();
+  const { data, isFetching } = useMembersQuery(filters.apiParams);
+  const { data: roles } = useRolesQuery();
+  const myId = useAppSelector((s) => s.auth.user?.id);
+  const [inviting, setInviting] = useState(false);
+  const roleOptions = (roles?.results ?? []).map((r) => ({ value: r.id, label: r.name }));
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>Team members</Title>
+          <Text c="dimmed">Who works in this organisation, and with which role.</Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
+          Invite member
+        </Button>
+      </Group>
+
+      <Group>
+        <TextInput
+          placeholder="Search name or e-mail"
+          leftSection={<IconSearch size={16} />}
+          value={filters.searchInput}
+          onChange={(e) => filters.setSearch(e.currentTarget.value)}
+          aria-label="Search members"
+          w={280}
+        />
+        <Select
+          aria-label="Status"
+          data={['All', 'active', 'invited', 'deactivated']}
+          value={filters.filters.status ?? 'All'}
+          onChange={(v) => filters.setFilter('status', v)}
+          w={160}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Role filter"
+          data={[{ value: 'All', label: 'All roles' }, ...roleOptions]}
+          value={filters.filters.role ?? 'All'}
+          onChange={(v) => filters.setFilter('role', v)}
+          w={180}
+          allowDeselect={false}
+        />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+
+      <Table.ScrollContainer minWidth={760}>
+        <Table verticalSpacing="sm" aria-label="Team members" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Member</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Last sign-in</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>
+                  <Text c="dimmed">No member matches these filters.</Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {data?.results.map((m) => (
+              <MemberRow key={m.id} member={m} roleOptions={roleOptions} isMe={m.id === myId} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {data ? `${data.count} member${data.count === 1 ? '' : 's'}` : ''}
+        </Text>
+        <Group>
+          <Select
+            aria-label="Page size"
+            data={PAGE_SIZE_OPTIONS.map(String)}
+            value={String(filters.pageSize)}
+            onChange={(v) => v && filters.setPageSize(Number(v))}
+            w={90}
+            allowDeselect={false}
+          />
+          <Pagination total={data?.total_pages ?? 1} value={filters.page} onChange={filters.setPage} />
+        </Group>
+      </Group>
+
+      <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a team member">
+        {inviting && <InviteMember onClose={() => setInviting(false)} />}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,174 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { ZRoleInput, type TRole } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useAppSelector } from '../../shared/hooks/store';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCreateRoleMutation, useDeleteRoleMutation, useRolesQuery, useUpdateRoleMutation } from './api';
+
+type RoleForm = z.infer<typeof ZRoleInput>;
+
+function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void }) {
+  const sets = useAppSelector((s) => s.auth.appInfo?.permission_sets ?? []);
+  const [create, creating] = useCreateRoleMutation();
+  const [update, updating] = useUpdateRoleMutation();
+  const form = useForm<RoleForm>({
+    resolver: zodResolver(ZRoleInput),
+    defaultValues: { name: role?.name ?? '', permission_sets: role?.permission_sets.map((s) => s.id) ?? [] },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const res = role ? await update({ id: role.id, ...values }) : await create(values);
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, ['name', 'permission_sets']);
+    notifySuccess(role ? 'Role updated.' : 'Role created.');
+    onClose();
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <TextInput label="Name" data-autofocus {...form.register('name')} error={form.formState.errors.name?.message} />
+        <Controller
+          control={form.control}
+          name="permission_sets"
+          render={({ field, fieldState }) => (
+            <Checkbox.Group label="Permission sets" value={field.value} onChange={field.onChange} error={fieldState.error?.message}>
+              <Stack gap="xs" mt="xs">
+                {sets.map((set) => (
+                  <Checkbox
+                    key={set.title}
+                    value={set.id ?? set.title}
+                    label={set.title}
+                    description={`${set.codenames.length} permission${set.codenames.length === 1 ? '' : 's'}`}
+                    disabled={role?.is_owner}
+                  />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          )}
+        />
+        {role?.is_owner && (
+          <Text size="sm" c="dimmed">
+            The Owner role always holds every permission set.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={creating.isLoading || updating.isLoading}>
+            {role ? 'Save role' : 'Create role'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export default function RolesPage() {
+  const { data, isLoading } = useRolesQuery();
+  const [editing, setEditing] = useState<TRole | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<TRole | null>(null);
+  const [remove, removal] = useDeleteRoleMutation();
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>Roles</Title>
+          <Text c="dimmed">A role grants permission sets to the team members who hold it.</Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          New role
+        </Button>
+      </Group>
+
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label="Roles">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Permission sets</Table.Th>
+              <Table.Th ta="right">Members</Table.Th>
+              <Table.Th w={100} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {isLoading && (
+              <Table.Tr>
+                <Table.Td colSpan={4}>Loading…</Table.Td>
+              </Table.Tr>
+            )}
+            {data?.results.map((role) => (
+              <Table.Tr key={role.id}>
+                <Table.Td>
+                  <Group gap="xs">
+                    <Text fw={500}>{role.name}</Text>
+                    {role.is_owner && <Badge size="xs">Owner</Badge>}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {role.permission_sets.length === 0 && <Text c="dimmed" size="sm">None</Text>}
+                    {role.permission_sets.map((s) => (
+                      <Badge key={s.id} variant="light" color="gray" size="sm">
+                        {s.title}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right">{role.member_count}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Tooltip label="Edit">
+                      <ActionIcon variant="subtle" aria-label={`Edit ${role.name}`} onClick={() => setEditing(role)}>
+                        <IconPencil size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    {!role.is_owner && (
+                      <Tooltip label="Delete">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${role.name}`} onClick={() => setDeleting(role)}>
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New role' : 'Edit role'}>
+        {editing !== null && <RoleEditor role={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      </Modal>
+
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete role">
+        <Stack>
+          <Text>
+            Delete the role <b>{deleting?.name}</b>? This cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={removal.isLoading}
+              onClick={async () => {
+                const res = await remove(deleting!.id);
+                setDeleting(null);
+                if (!('error' in res)) notifySuccess('Role deleted.');
+              }}
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,54 @@
+import type { TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
+import { api } from '../../shared/api/api';
+
+export const teamApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    roles: build.query<TPaginated<TRole>, void>({
+      query: () => ({ url: 'roles/', params: { page_size: 50 } }),
+      providesTags: ['Role'],
+    }),
+    createRole: build.mutation<TRole, TRoleInput>({
+      query: (body) => ({ url: 'roles/', method: 'POST', body }),
+      invalidatesTags: ['Role'],
+    }),
+    updateRole: build.mutation<TRole, { id: string } & Partial<TRoleInput>>({
+      query: ({ id, ...body }) => ({ url: `roles/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: ['Role', 'TeamMember'],
+    }),
+    deleteRole: build.mutation<void, string>({
+      query: (id) => ({ url: `roles/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Role'],
+    }),
+    members: build.query<TPaginated<TTeamMember>, Record<string, string | number>>({
+      query: (params) => ({ url: 'team-members/', params }),
+      providesTags: ['TeamMember'],
+    }),
+    inviteMember: build.mutation<TTeamMember, { email: string; first_name: string; last_name: string; role: string }>({
+      query: (body) => ({ url: 'team-members/', method: 'POST', body }),
+      invalidatesTags: ['TeamMember', 'Role'],
+    }),
+    updateMember: build.mutation<TTeamMember, { id: string } & TTeamMemberUpdate>({
+      query: ({ id, ...body }) => ({ url: `team-members/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: ['TeamMember', 'Role'],
+    }),
+    removeMember: build.mutation<void, string>({
+      query: (id) => ({ url: `team-members/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['TeamMember', 'Role'],
+    }),
+    resendInvitation: build.mutation<{ detail: string }, string>({
+      query: (id) => ({ url: `team-members/${id}/resend_invitation/`, method: 'POST', body: {} }),
+    }),
+  }),
+});
+
+export const {
+  useRolesQuery,
+  useCreateRoleMutation,
+  useUpdateRoleMutation,
+  useDeleteRoleMutation,
+  useMembersQuery,
+  useInviteMemberMutation,
+  useUpdateMemberMutation,
+  useRemoveMemberMutation,
+  useResendInvitationMutation,
+} = teamApi;

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'react';
+import { useAppDispatch, useAppSelector } from '../hooks/store';
+import { sessionApi } from '../api/session-api';
+import { clearUser, setAppInfo, setUser } from './auth-slice';
+
+/**
+ * The spec's session check on an organisation's host: verify the session (the API layer
+ * refreshes it once on a 401), then load the user and the app info. Any failure marks the user
+ * not authenticated. Runs once, and again whenever `recheck` is called (after a sign-in).
+ */
+export function useSessionBootstrap(enabled: boolean) {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector((s) => s.auth.status);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!enabled || started.current) return;
+    started.current = true;
+    void checkSession(dispatch);
+  }, [enabled, dispatch]);
+
+  return status;
+}
+
+export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) {
+  const verified = await dispatch(sessionApi.endpoints.verifySession.initiate());
+  if ('error' in verified) {
+    dispatch(clearUser());
+    return false;
+  }
+  const [me, info] = await Promise.all([
+    dispatch(sessionApi.endpoints.me.initiate(undefined, { forceRefetch: true })),
+    dispatch(sessionApi.endpoints.appInfo.initiate()),
+  ]);
+  if (!me.data || !info.data) {
+    dispatch(clearUser());
+    return false;
+  }
+  dispatch(setAppInfo(info.data));
+  dispatch(setUser(me.data));
+  return true;
+}
