@@ -35,13 +35,16 @@ export interface BuildAppOptions {
   database: Database;
   /** Tests pass their own to read what was sent; by default SMTP or the log (see lib/mailer.ts). */
   mailer?: Mailer;
+  /** Where log lines go (stdout by default); tests read them. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole HTTP application without listening: `server.ts` listens, tests `inject()`. */
-export async function buildApp({ config, database, mailer }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer, logStream }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
+      ...(logStream ? { stream: logStream } : {}),
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.token'],
         censor: '[redacted]',

@@ -61,10 +61,14 @@ export interface TestApp {
  * app is ready (used to exercise the error handler with deliberately failing routes).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; configure?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    configure?: (app: FastifyInstance) => void;
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(options.env), database: testDb.database });
+  const app = await buildApp({ config: testConfig(options.env), database: testDb.database, logStream: options.logStream });
   options.configure?.(app);
   await app.ready();
   return {

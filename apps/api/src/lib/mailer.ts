@@ -22,6 +22,9 @@ export interface Mailer {
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const from = config.MAIL_FROM ?? `Tourdesk <no-reply@${config.BASE_DOMAIN}>`;
   const transport: Transporter | null = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : null;
+  if (!transport && config.NODE_ENV === 'production') {
+    log.warn('SMTP_URL is not set: e-mails (with their one-time links) go to the log. Set SMTP_URL in production.');
+  }
   return {
     async send(mail) {
       if (!transport) {
