@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -26,6 +27,16 @@ const tenantPolicy = (column = sql`account_id`) =>
     using: sql`${column} = app_current_account()`,
     withCheck: sql`${column} = app_current_account()`,
   });
+
+/** The owning organisation: every tenant table has it; deleting the organisation deletes its rows. */
+const accountId = () =>
+  uuid('account_id')
+    .notNull()
+    .references((): AnyPgColumn => baseAccount.id, { onDelete: 'cascade' });
+const userId = () =>
+  uuid('user_id')
+    .notNull()
+    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' });
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -70,9 +81,7 @@ export const role = pgTable(
   'role',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    account_id: uuid('account_id')
-      .notNull()
-      .references(() => baseAccount.id, { onDelete: 'cascade' }),
+    account_id: accountId(),
     name: text('name').notNull(),
     permission_set_ids: text('permission_set_ids').array().notNull().default(sql`'{}'::text[]`),
     is_owner: boolean('is_owner').notNull().default(false),
@@ -89,9 +98,7 @@ export const users = pgTable(
   'users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    account_id: uuid('account_id')
-      .notNull()
-      .references(() => baseAccount.id, { onDelete: 'cascade' }),
+    account_id: accountId(),
     email: text('email').notNull(),
     first_name: text('first_name').notNull().default(''),
     last_name: text('last_name').notNull().default(''),
@@ -121,12 +128,8 @@ export const authSession = pgTable(
   'auth_session',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    account_id: uuid('account_id')
-      .notNull()
-      .references(() => baseAccount.id, { onDelete: 'cascade' }),
-    user_id: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    account_id: accountId(),
+    user_id: userId(),
     token_hash: text('token_hash').notNull(),
     previous_token_hash: text('previous_token_hash'),
     rotated_at: timestamp('rotated_at', { withTimezone: true }),
@@ -146,12 +149,8 @@ export const actionToken = pgTable(
   'action_token',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    account_id: uuid('account_id')
-      .notNull()
-      .references(() => baseAccount.id, { onDelete: 'cascade' }),
-    user_id: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    account_id: accountId(),
+    user_id: userId(),
     purpose: text('purpose').notNull(),
     token_hash: text('token_hash').notNull(),
     payload: jsonb('payload').$type<Record<string, string>>().notNull().default({}),

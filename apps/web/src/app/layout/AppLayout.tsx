@@ -1,12 +1,12 @@
-import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mantine/core';
+import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconMountain } from '@tabler/icons-react';
 import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
 import { hasPermissions } from '../../shared/lib/permissions';
+import { Brand } from './Brand';
 import { NAVIGATION } from './navigation';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
@@ -32,12 +32,7 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <ThemeIcon size="lg" radius="md" variant="filled" aria-hidden>
-              <IconMountain size={20} />
-            </ThemeIcon>
-            <Text fw={700} size="lg">
-              Tourdesk
-            </Text>
+            <Brand />
             {organisation && (
               <Text c="dimmed" size="sm" visibleFrom="sm">
                 {organisation}
