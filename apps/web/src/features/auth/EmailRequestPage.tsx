@@ -3,6 +3,8 @@ import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { useHost } from '../../shared/auth/host-context';
+import { Recaptcha } from '../../shared/components/Recaptcha';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useResendActivationMutation, useResetPasswordMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
@@ -20,18 +22,22 @@ function EmailRequest({
   sentMessage,
   send,
   loading,
+  recaptchaSiteKey,
 }: {
   title: string;
   subtitle: string;
   button: string;
   sentMessage: string;
-  send: (email: string) => Promise<boolean>;
+  send: (email: string, recaptchaToken?: string) => Promise<boolean>;
   loading: boolean;
+  /** Show the robot check (password reset does, when the server has a site key). */
+  recaptchaSiteKey?: string | null;
 }) {
   const [sent, setSent] = useState(false);
+  const [recaptchaToken, setRecaptchaToken] = useState<string>('');
   const form = useForm<z.infer<typeof ZEmail>>({ resolver: zodResolver(ZEmail), defaultValues: { email: '' } });
   const onSubmit = form.handleSubmit(async ({ email }) => {
-    if (await send(email)) {
+    if (await send(email, recaptchaToken || undefined)) {
       notifySuccess(sentMessage);
       setSent(true);
     }
@@ -46,6 +52,7 @@ function EmailRequest({
         <form onSubmit={onSubmit} noValidate>
           <Stack>
             <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
+            {recaptchaSiteKey && <Recaptcha siteKey={recaptchaSiteKey} onToken={setRecaptchaToken} />}
             <Button type="submit" loading={loading} fullWidth>
               {button}
             </Button>
@@ -58,14 +65,16 @@ function EmailRequest({
 
 export function ForgotPasswordPage() {
   const [reset, { isLoading }] = useResetPasswordMutation();
+  const { config } = useHost();
   return (
     <EmailRequest
+      recaptchaSiteKey={config.recaptcha_site_key}
       title="Forgot your password?"
       subtitle="We will e-mail you a link to choose a new one."
       button="Send reset link"
       sentMessage={RESET_LINK_SENT}
       loading={isLoading}
-      send={async (email) => !('error' in (await reset({ email })))}
+      send={async (email, recaptcha_token) => !('error' in (await reset({ email, recaptcha_token })))}
     />
   );
 }

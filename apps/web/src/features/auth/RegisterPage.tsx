@@ -3,18 +3,19 @@ import { Alert, Button, Group, PasswordInput, SegmentedControl, Stack, Text, Tex
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { ZRegisterInput } from '@tourdesk/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { useHost } from '../../shared/auth/host-context';
+import { Recaptcha } from '../../shared/components/Recaptcha';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useLazyCheckSubdomainQuery, useRegisterMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 
-const ZForm = ZRegisterInput.omit({ recaptcha_token: true });
+const ZForm = ZRegisterInput;
 type RegisterForm = z.input<typeof ZForm>;
-const FIELDS = ['email', 'password', 'first_name', 'last_name', 'organisation_name', 'kind', 'subdomain'] as const;
+const FIELDS = ['email', 'password', 'first_name', 'last_name', 'organisation_name', 'kind', 'subdomain', 'recaptcha_token'] as const;
 
 export const ACCOUNT_CREATED_MESSAGE = 'Account created! Check your e-mail to activate it.';
 
@@ -38,6 +39,7 @@ export default function RegisterPage() {
     defaultValues: { kind: 'supplier', organisation_name: '', subdomain: '', first_name: '', last_name: '', email: '', password: '' },
     mode: 'onTouched',
   });
+  const onRecaptcha = useCallback((token: string) => form.setValue('recaptcha_token', token || undefined), [form]);
   const subdomain = useWatch({ control: form.control, name: 'subdomain' }) ?? '';
   const [debounced] = useDebouncedValue(subdomain, 400);
   useEffect(() => {
@@ -125,6 +127,9 @@ export default function RegisterPage() {
             {...form.register('password')}
             error={form.formState.errors.password?.message}
           />
+          {config.recaptcha_site_key && (
+            <Recaptcha siteKey={config.recaptcha_site_key} onToken={onRecaptcha} error={form.formState.errors.recaptcha_token?.message} />
+          )}
           <Button type="submit" loading={isLoading} fullWidth>
             Create account
           </Button>

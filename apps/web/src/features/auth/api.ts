@@ -14,7 +14,7 @@ export const authApi = api.injectEndpoints({
     resendActivation: build.mutation<void, { email: string }>({
       query: (body) => ({ url: 'users/resend_activation/', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<void, { email: string }>({ query: (body) => ({ url: 'users/reset_password/', method: 'POST', body }) }),
+    resetPassword: build.mutation<void, { email: string; recaptcha_token?: string }>({ query: (body) => ({ url: 'users/reset_password/', method: 'POST', body }) }),
     resetPasswordConfirm: build.mutation<void, { uid: string; token: string; new_password: string }>({
       query: (body) => ({ url: 'users/reset_password_confirm/', method: 'POST', body }),
     }),
