@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { usePublicConfigQuery } from '../shared/api/session-api';
 import { subdomainOf } from '../shared/auth/host';
 import { HostProvider, useHost } from '../shared/auth/host-context';
+import { markSsoChecked, ssoChecked } from '../shared/auth/sso';
 import { useSessionBootstrap } from '../shared/auth/use-session-bootstrap';
 import { ErrorPanel } from '../shared/components/ErrorPanel';
 import { FullPageSpinner } from '../shared/components/FullPageSpinner';
@@ -21,8 +22,6 @@ export function HostGate() {
   );
 }
 
-const SSO_FLAG = 'tourdesk-sso-checked';
-
 /**
  * The back office needs a session on the organisation's own host. The bare host never runs the
  * session check: it shows sign-in. On a subdomain, a visitor without a session is sent once to
@@ -33,11 +32,11 @@ export function RequireSession() {
   const { subdomain, config } = useHost();
   const location = useLocation();
   const status = useSessionBootstrap(subdomain !== null);
-  const mustCheckSso = subdomain !== null && status === 'unauthenticated' && !sessionStorage.getItem(SSO_FLAG);
+  const mustCheckSso = subdomain !== null && status === 'unauthenticated' && !ssoChecked();
 
   useEffect(() => {
     if (!mustCheckSso) return;
-    sessionStorage.setItem(SSO_FLAG, '1');
+    markSsoChecked();
     window.location.assign(`${config.public_url}/api/sso/resume/?next=${encodeURIComponent(window.location.href)}`);
   }, [mustCheckSso, config.public_url]);
 

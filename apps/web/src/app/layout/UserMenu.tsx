@@ -5,6 +5,7 @@ import { api } from '../../shared/api/api';
 import { useLogoutMutation } from '../../shared/api/session-api';
 import { clearUser } from '../../shared/auth/auth-slice';
 import { useHost } from '../../shared/auth/host-context';
+import { markSsoChecked } from '../../shared/auth/sso';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 
 export function UserMenu() {
@@ -26,7 +27,7 @@ export function UserMenu() {
     await logout();
     dispatch(clearUser());
     dispatch(api.util.resetApiState());
-    sessionStorage.setItem('tourdesk-sso-checked', '1');
+    markSsoChecked();
     // Forget this organisation on the bare host too, then come back to this host's sign-in page.
     const next = `${window.location.origin}/auth/login`;
     window.location.assign(`${config.public_url}/api/sso/forget/?next=${encodeURIComponent(next)}`);
