@@ -70,6 +70,12 @@ function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void
 export default function RolesPage() {
   const { data, isLoading } = useRolesQuery();
   const [editing, setEditing] = useState<TRole | 'new' | null>(null);
+  // The dialog keeps its title while it fades out after closing.
+  const [editorTitle, setEditorTitle] = useState('New role');
+  const openEditor = (target: TRole | 'new') => {
+    setEditorTitle(target === 'new' ? 'New role' : 'Edit role');
+    setEditing(target);
+  };
   const [deleting, setDeleting] = useState<TRole | null>(null);
   const [remove, removal] = useDeleteRoleMutation();
 
@@ -80,7 +86,7 @@ export default function RolesPage() {
           <Title order={2}>Roles</Title>
           <Text c="dimmed">A role grants permission sets to the team members who hold it.</Text>
         </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => openEditor('new')}>
           New role
         </Button>
       </Group>
@@ -123,7 +129,7 @@ export default function RolesPage() {
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     <Tooltip label="Edit">
-                      <ActionIcon variant="subtle" aria-label={`Edit ${role.name}`} onClick={() => setEditing(role)}>
+                      <ActionIcon variant="subtle" aria-label={`Edit ${role.name}`} onClick={() => openEditor(role)}>
                         <IconPencil size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -142,7 +148,7 @@ export default function RolesPage() {
         </Table>
       </Table.ScrollContainer>
 
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New role' : 'Edit role'}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editorTitle}>
         {editing !== null && <RoleEditor role={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
 
