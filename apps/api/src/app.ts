@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,6 +17,12 @@ import { healthRoutes } from './modules/health/routes';
 import { oidcRoutes } from './modules/oidc/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { userRoutes } from './modules/users/routes';
+import { registerPricingRates } from './modules/catalog/pricing-rates';
+import { registerCatalogResources } from './modules/catalog/resources';
+import { experienceRoutes } from './modules/experiences/routes';
+import { registerImages } from './modules/media/images';
+import { registerVideos } from './modules/media/videos';
+import { localStorage } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
@@ -67,6 +74,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('database', database);
   app.decorate('mailer', mailer ?? createMailer(config, app.log));
   app.decorate('signingKey', await loadSigningKey(database.db, config.JWT_SECRET));
+  app.decorate('storage', localStorage(path.join(config.dataDir, 'media')));
   app.addHook('onClose', async () => app.mailer.close());
 
   registerAccessCatalog(app);
@@ -87,6 +95,13 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(userRoutes);
   await app.register(roleRoutes);
   await app.register(appInfoRoutes);
+  await app.register(experienceRoutes);
+  await app.register(async (scope) => {
+    registerCatalogResources(scope);
+    registerPricingRates(scope);
+    registerImages(scope);
+    registerVideos(scope);
+  });
 
   await registerWeb(app, config.WEB_DIST_DIR);
   return app;

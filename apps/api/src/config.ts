@@ -58,6 +58,8 @@ const ZConfig = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_DISPLAY_NAME: z.string().default('single sign-on'),
+  /** Where video titles and thumbnails are looked up: an oEmbed URL with {url} in it; unset uses YouTube's and Vimeo's own. */
+  OEMBED_ENDPOINT: z.string().regex(/^https?:\/\/.*\{url\}/, { error: 'must be an http(s) URL containing {url}' }).optional(),
 });
 
 export type Config = z.infer<typeof ZConfig> & {

@@ -6,6 +6,7 @@ import { isApiPath } from '../src/lib/access';
 import { inTenant } from '../src/lib/tenancy';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
+import { sellableExperience } from './catalog-fixtures';
 import { createOrganisation, inviteMember } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
@@ -27,6 +28,19 @@ beforeAll(async () => {
     ids.owner = me.id;
     ids.role = (await browser.post('/api/roles/', { name: `${sub} guides`, permission_sets: ['view_experiences'] })).json().id;
     ids.member = (await inviteMember(t.app, sink, browser, sub, `guide@${sub}.test`, ids.role!)).id;
+    const made = await sellableExperience(browser, `${sub} tour`);
+    ids.experience = made.id;
+    ids.category = made.category;
+    ids.rate = made.rate;
+    ids.image = (await browser.get(`/api/experiences/${made.id}/`)).json().images[0].id;
+    ids.pendingImage = (await browser.post('/api/images/', { original_name: 'later.png', experience: made.id })).json().id;
+    ids.video = (await browser.post('/api/videos/', { url: 'https://example.com/clip', experience: made.id })).json().id;
+    ids.meetingPoint = (await browser.post('/api/meeting-points/', { name: `${sub} harbour` })).json().id;
+    ids.question = (await browser.post('/api/booking-questions/', { question: 'Diet?', answer_type: 'text' })).json().id;
+    ids.policy = (await browser.post('/api/cancellation-policies/', { name: `${sub} flexible` })).json().id;
+    ids.itemCategory = (await browser.post('/api/inventory-item-categories/', { name: `${sub} boats` })).json().id;
+    ids.item = (await browser.post('/api/inventory-items/', { type: 'Extras', name: `${sub} lunch`, price: 900 })).json().id;
+    ids.folder = (await browser.post('/api/file-folders/', { name: `${sub} photos` })).json().id;
   }
 });
 afterAll(async () => {
@@ -44,6 +58,20 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/team-members/:id/': 'member',
   '/api/users/:id/resend_invitation/': 'member',
   '/api/team-members/:id/resend_invitation/': 'member',
+  '/api/experiences/:id/': 'experience',
+  '/api/experiences/:id/duplicate/': 'experience',
+  '/api/experiences/:id/reorder-images/': 'experience',
+  '/api/pricing-categories/:id/': 'category',
+  '/api/pricing-rates/:id/': 'rate',
+  '/api/images/:id/': 'image',
+  '/api/images/:id/upload/': 'pendingImage',
+  '/api/videos/:id/': 'video',
+  '/api/meeting-points/:id/': 'meetingPoint',
+  '/api/booking-questions/:id/': 'question',
+  '/api/cancellation-policies/:id/': 'policy',
+  '/api/inventory-item-categories/:id/': 'itemCategory',
+  '/api/inventory-items/:id/': 'item',
+  '/api/file-folders/:id/': 'folder',
 };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
@@ -52,6 +80,28 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/users/:id/': () => ({ first_name: 'Hijacked' }),
   'PUT /api/team-members/:id/': () => ({ first_name: 'X', last_name: 'Y', role: B.role, is_active: true }),
   'PATCH /api/team-members/:id/': () => ({ first_name: 'Hijacked' }),
+  'PUT /api/experiences/:id/': () => ({ title: 'Hijacked', type: 'Transfer' }),
+  'PATCH /api/experiences/:id/': () => ({ title: 'Hijacked' }),
+  'PATCH /api/experiences/:id/reorder-images/': () => ({ images: [] }),
+  'PUT /api/pricing-categories/:id/': () => ({ type: 'Adult', label: 'Hijacked' }),
+  'PATCH /api/pricing-categories/:id/': () => ({ label: 'Hijacked' }),
+  'PUT /api/pricing-rates/:id/': () => ({ experience: B.experience, pricing_category: B.category, retail_price: 1 }),
+  'PATCH /api/pricing-rates/:id/': () => ({ retail_price: 1 }),
+  'PATCH /api/images/:id/': () => ({ folder: null }),
+  'PUT /api/videos/:id/': () => ({ url: 'https://example.com/hijack' }),
+  'PATCH /api/videos/:id/': () => ({ title: 'Hijacked' }),
+  'PUT /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
+  'PATCH /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/booking-questions/:id/': () => ({ question: 'Hijacked?', answer_type: 'text' }),
+  'PATCH /api/booking-questions/:id/': () => ({ question: 'Hijacked?' }),
+  'PUT /api/cancellation-policies/:id/': () => ({ name: 'Hijacked' }),
+  'PATCH /api/cancellation-policies/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/inventory-item-categories/:id/': () => ({ name: 'Hijacked' }),
+  'PATCH /api/inventory-item-categories/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/inventory-items/:id/': () => ({ type: 'Extras', name: 'Hijacked', price: 1 }),
+  'PATCH /api/inventory-items/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/file-folders/:id/': () => ({ name: 'Hijacked' }),
+  'PATCH /api/file-folders/:id/': () => ({ name: 'Hijacked' }),
 };
 
 const signedInRoutes = () =>
@@ -74,6 +124,11 @@ describe('cross-tenant access', () => {
     expect(roles).toContain('first guides');
     const member = (await a.get(`/api/team-members/${A.member}/`)).json();
     expect(member).toMatchObject({ first_name: 'Mia', status: 'active' });
+    const exp = (await a.get(`/api/experiences/${A.experience}/`)).json();
+    expect(exp).toMatchObject({ title: 'first tour', status: 'Draft' });
+    expect(exp.images).toHaveLength(2);
+    expect(exp.prices[0].retail_price).toBe(4900);
+    expect((await a.get(`/api/inventory-items/${A.item}/`)).json().name).toBe('first lunch');
   });
 
   it('never lists another organisation’s rows', async () => {

@@ -36,3 +36,17 @@ export type TPaginated<T> = {
   previous: string | null;
   results: T[];
 };
+
+/**
+ * The PATCH form of an input schema: every field optional and without its default, so that
+ * fields left out of a partial update keep their stored values (zod applies a field's default
+ * even when `.partial()` made it optional).
+ */
+export function patchOf<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const bare = field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType);
+    shape[key] = bare.optional();
+  }
+  return z.object(shape) as unknown as z.ZodObject<{ [K in keyof T]: z.ZodOptional<T[K]> }>;
+}

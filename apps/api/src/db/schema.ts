@@ -1,47 +1,17 @@
 import { sql } from 'drizzle-orm';
+import { accountId, tenantPolicy, timestamps, userId } from './columns';
 import {
-  type AnyPgColumn,
   boolean,
   check,
   index,
   integer,
   jsonb,
-  pgPolicy,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-
-/**
- * Row-level security: every tenant table has this policy. `app_current_account()` reads the
- * per-transaction setting `app.account_id` (see src/lib/tenancy.ts); with no setting, no row
- * matches. FORCE ROW LEVEL SECURITY (migration 0003) applies it to the table owner too; only the
- * auth module's system queries (sign-in by e-mail, sign-up) run outside a tenant.
- */
-const tenantPolicy = (column = sql`account_id`) =>
-  pgPolicy('tenant_isolation', {
-    as: 'permissive',
-    for: 'all',
-    using: sql`${column} = app_current_account()`,
-    withCheck: sql`${column} = app_current_account()`,
-  });
-
-/** The owning organisation: every tenant table has it; deleting the organisation deletes its rows. */
-const accountId = () =>
-  uuid('account_id')
-    .notNull()
-    .references((): AnyPgColumn => baseAccount.id, { onDelete: 'cascade' });
-const userId = () =>
-  uuid('user_id')
-    .notNull()
-    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' });
-
-const timestamps = {
-  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
 
 /** Plans: which subscription features an account has. Reference data, seeded at start. */
 export const subscriptionTier = pgTable('subscription_tier', {
@@ -191,7 +161,9 @@ export const systemNotification = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('system_notification_published_idx').on(t.published_at.desc(), t.id.desc()),
+    index('system_notification_published_idx').on(t.published_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('system_notification_level_check', sql`${t.level} in ('info', 'warning', 'critical')`),
   ],
 );
+
+export * from './catalog-schema';

@@ -13,6 +13,9 @@ export interface Principal {
   sessionId: string;
   email: string;
   subdomain: string;
+  /** The organisation's currency: every price it sets is in it. */
+  currency: string;
+  timeZone: string;
   roleId: string | null;
   isOwner: boolean;
   codenames: Set<string>;
@@ -86,6 +89,8 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
     sessionId: claims.sid,
     email: row.email,
     subdomain: row.subdomain,
+    currency: row.currency,
+    timeZone: row.time_zone,
     roleId: row.role_id,
     isOwner: row.is_owner ?? false,
     codenames: codenamesOf(row.permission_set_ids ?? []),

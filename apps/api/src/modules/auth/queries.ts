@@ -76,6 +76,8 @@ export async function loadPrincipalRow(db: Db, sessionId: string, userId: string
       is_active: users.is_active,
       account_id: users.account_id,
       subdomain: baseAccount.subdomain,
+      currency: baseAccount.currency,
+      time_zone: baseAccount.time_zone,
       role_id: role.id,
       is_owner: role.is_owner,
       permission_set_ids: role.permission_set_ids,

@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accountId, tenantPolicy, timestamps } from './columns';
+
+/** The catalogue: what a supplier sells. Every table is a tenant table. */
+
+export const pricingCategory = pgTable(
+  'pricing_category',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    type: text('type').notNull(),
+    label: text('label').notNull(),
+    min_age: integer('min_age'),
+    max_age: integer('max_age'),
+    occupies_seat: boolean('occupies_seat').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('pricing_category_label_key').on(t.account_id, sql`lower(${t.label})`)],
+);
+
+export const meetingPoint = pgTable(
+  'meeting_point',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    name: text('name').notNull(),
+    address: text('address').notNull().default(''),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    instructions: text('instructions').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('meeting_point_account_idx').on(t.account_id, t.name)],
+);
+
+export const bookingQuestion = pgTable(
+  'booking_question',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    question: text('question').notNull(),
+    answer_type: text('answer_type').notNull(),
+    choices: text('choices').array().notNull().default(sql`'{}'::text[]`),
+    required: boolean('required').notNull().default(false),
+    per_participant: boolean('per_participant').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('booking_question_account_idx').on(t.account_id, t.created_at)],
+);
+
+export const cancellationPolicy = pgTable(
+  'cancellation_policy',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    rules: jsonb('rules').$type<{ hours_before: number; refund_percent: number }[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('cancellation_policy_account_idx').on(t.account_id, t.name)],
+);
+
+export const inventoryItemCategory = pgTable(
+  'inventory_item_category',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('inventory_item_category_name_key').on(t.account_id, sql`lower(${t.name})`)],
+);
+
+export const inventoryItem = pgTable(
+  'inventory_item',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    category_id: uuid('category_id').references(() => inventoryItemCategory.id, { onDelete: 'set null' }),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    price: integer('price').notNull(),
+    currency: text('currency').notNull(),
+    stock: integer('stock'),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    index('inventory_item_account_idx').on(t.account_id, t.name),
+    check('inventory_item_type_check', sql`${t.type} in ('Equipment', 'Extras', 'Package')`),
+    check('inventory_item_price_check', sql`${t.price} >= 0`),
+  ],
+);
+
+export const experience = pgTable(
+  'experience',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    status: text('status').notNull().default('Draft'),
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    short_description: text('short_description').notNull().default(''),
+    categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
+    duration_minutes: integer('duration_minutes'),
+    meeting_point_ids: uuid('meeting_point_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    long_description: text('long_description').notNull().default(''),
+    highlights: text('highlights').array().notNull().default(sql`'{}'::text[]`),
+    inclusions: text('inclusions').array().notNull().default(sql`'{}'::text[]`),
+    exclusions: text('exclusions').array().notNull().default(sql`'{}'::text[]`),
+    what_to_bring: text('what_to_bring').array().notNull().default(sql`'{}'::text[]`),
+    important_information: text('important_information').notNull().default(''),
+    min_participants: integer('min_participants').notNull().default(1),
+    max_participants: integer('max_participants'),
+    booking_cutoff_minutes: integer('booking_cutoff_minutes').notNull().default(0),
+    confirmation_mode: text('confirmation_mode').notNull().default('instant'),
+    cancellation_policy_id: uuid('cancellation_policy_id').references(() => cancellationPolicy.id, { onDelete: 'set null' }),
+    booking_question_ids: uuid('booking_question_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    extra_item_ids: uuid('extra_item_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    meeting_instructions: text('meeting_instructions').notNull().default(''),
+    voucher_text: text('voucher_text').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    // The catalogue's default order and every status filter are served by these.
+    index('experience_account_updated_idx').on(t.account_id, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('experience_account_status_idx').on(t.account_id, t.status, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('experience_account_title_idx').on(t.account_id, sql`lower(${t.title})`, t.id),
+    check('experience_status_check', sql`${t.status} in ('Draft', 'Active', 'Inactive')`),
+    check('experience_type_check', sql`${t.type} in ('Rental', 'Ticket & Passes', 'Transfer')`),
+  ],
+);
+
+export const pricingRate = pgTable(
+  'pricing_rate',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    pricing_category_id: uuid('pricing_category_id')
+      .notNull()
+      .references(() => pricingCategory.id, { onDelete: 'restrict' }),
+    retail_price: integer('retail_price').notNull(),
+    net_price: integer('net_price'),
+    currency: text('currency').notNull(),
+    valid_from: date('valid_from'),
+    valid_to: date('valid_to'),
+    weekdays: integer('weekdays').array().notNull().default(sql`'{}'::integer[]`),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    index('pricing_rate_experience_idx').on(t.account_id, t.experience_id, t.pricing_category_id),
+    check('pricing_rate_price_check', sql`${t.retail_price} >= 0 and (${t.net_price} is null or ${t.net_price} >= 0)`),
+  ],
+);
+
+export const fileFolder = pgTable(
+  'file_folder',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('file_folder_name_key').on(t.account_id, sql`lower(${t.name})`)],
+);
+
+export const image = pgTable(
+  'image',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id').references(() => experience.id, { onDelete: 'cascade' }),
+    folder_id: uuid('folder_id').references(() => fileFolder.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('pending'),
+    original_name: text('original_name').notNull(),
+    content_type: text('content_type'),
+    width: integer('width'),
+    height: integer('height'),
+    size_bytes: integer('size_bytes'),
+    storage_key: text('storage_key'),
+    thumbnail_key: text('thumbnail_key'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('image_experience_idx').on(t.account_id, t.experience_id, t.position)],
+);
+
+export const video = pgTable(
+  'video',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id').references(() => experience.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    provider: text('provider'),
+    title: text('title').notNull().default(''),
+    thumbnail_url: text('thumbnail_url'),
+    notice: text('notice'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('video_experience_idx').on(t.account_id, t.experience_id, t.position)],
+);

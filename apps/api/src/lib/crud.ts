@@ -1,0 +1,199 @@
+import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, type TPaginationQuery } from '@tourdesk/contracts';
+import type { Db } from '../db/client';
+import { principalOf } from '../modules/auth/principal';
+import type { RouteAccess } from './access';
+import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
+import { AppError, notFound } from './errors';
+import { paginate } from './pagination';
+import { inTenant } from './tenancy';
+
+/**
+ * Full create/read/update/delete for a simple tenant resource, following every convention:
+ * paginated SQL list with search and filters, declared access, tenant transaction with RLS,
+ * 404 for another tenant's ids, unique and in-use conflicts as clear errors.
+ * Resources with richer rules (experiences, media) write their own service instead.
+ */
+type TenantTable = PgTable & { id: PgColumn; account_id: PgColumn };
+type Row<T extends TenantTable> = T['$inferSelect'];
+
+export interface TenantCtx {
+  tx: Db;
+  accountId: string;
+  currency: string;
+}
+
+export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType> {
+  /** '/api/pricing-categories/' */
+  path: string;
+  tag: string;
+  noun: string;
+  table: T;
+  read: RouteAccess;
+  write: RouteAccess;
+  input: TInput;
+  patch: TPatch;
+  output: TOut;
+  /** Columns the `search` parameter looks in (ILIKE). */
+  search?: PgColumn[];
+  /** Filters from the query string: name → (value) → condition. */
+  filters?: Record<string, { schema: z.ZodType<string>; where: (value: string) => SQL }>;
+  orderBy: (SQL | PgColumn)[];
+  /** Input → column values (account_id is added here). May check references (throw AppError). */
+  values: (ctx: TenantCtx, input: Partial<z.output<TInput>>, existing?: Row<T>) => Promise<Partial<T['$inferInsert']>>;
+  /** Rows → responses; one call per page (so it may run one extra query, never one per row). */
+  present: (ctx: TenantCtx, rows: Row<T>[]) => Promise<z.output<TOut>[]>;
+  /** Refuse a deletion that would break something (throw AppError('conflict', …)). */
+  beforeDelete?: (ctx: TenantCtx, row: Row<T>) => Promise<void>;
+  /** What a unique-index violation means, for the user. */
+  unique?: { attr: string; detail: string };
+  inUse?: string;
+}
+
+export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>) {
+  const me = principalOf(request);
+  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency }));
+}
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
+
+export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType>(
+  appIn: FastifyInstance,
+  spec: CrudSpec<T, TInput, TPatch, TOut>,
+) {
+  // Generic over its schemas, so handlers see loosely typed requests; the zod schemas still
+  // validate every request and serialise every response.
+  const app = appIn;
+  const t = spec.table;
+  const byId = (ctx: TenantCtx, id: string) => and(eq(t.account_id, ctx.accountId), eq(t.id, id));
+  const tags = [spec.tag];
+
+  async function load(ctx: TenantCtx, id: string): Promise<Row<T>> {
+    const [row] = await ctx.tx.select().from(t as PgTable).where(byId(ctx, id));
+    if (!row) throw notFound(`No ${spec.noun} with this id.`);
+    return row as Row<T>;
+  }
+  async function one(ctx: TenantCtx, id: string) {
+    const [dto] = await spec.present(ctx, [await load(ctx, id)]);
+    return dto!;
+  }
+  async function write<R>(fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isUniqueViolation(error) && spec.unique) throw new AppError('invalid', spec.unique.detail, spec.unique.attr);
+      if (isForeignKeyViolation(error)) throw new AppError('conflict', spec.inUse ?? `This ${spec.noun} is in use.`);
+      throw error;
+    }
+  }
+
+  const filterShape = Object.fromEntries(Object.entries(spec.filters ?? {}).map(([k, f]) => [k, f.schema.optional()]));
+  const listQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional(), ...filterShape });
+
+  app.get(
+    spec.path,
+    { config: { access: spec.read }, schema: { tags, summary: `List ${spec.noun}s`, querystring: listQuery, response: { 200: paginated(spec.output), ...errors } } },
+    (request) =>
+      tenantScope(request, (ctx) => {
+        const q = request.query as TPaginationQuery & Record<string, string | undefined>;
+        const term = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+        const where = and(
+          eq(t.account_id, ctx.accountId),
+          term && spec.search?.length ? or(...spec.search.map((c) => ilike(c, term))) : undefined,
+          ...Object.entries(spec.filters ?? {}).map(([k, f]) => (q[k] ? f.where(q[k]!) : undefined)),
+        );
+        return paginate(
+          request,
+          q,
+          async () => (await ctx.tx.select({ n: count() }).from(t as PgTable).where(where))[0]?.n ?? 0,
+          async (limit, offset) => {
+            const rows = await ctx.tx
+              .select()
+              .from(t as PgTable)
+              .where(where)
+              .orderBy(...spec.orderBy)
+              .limit(limit)
+              .offset(offset);
+            return spec.present(ctx, rows as Row<T>[]);
+          },
+        );
+      }),
+  );
+
+  app.post(
+    spec.path,
+    { config: { access: spec.write }, schema: { tags, summary: `Create a ${spec.noun}`, body: spec.input, response: { 201: spec.output, ...errors } } },
+    async (request, reply) => {
+      const dto = await tenantScope(request, async (ctx) => {
+        const values = await spec.values(ctx, request.body as z.output<TInput>);
+        const [row] = await write(() =>
+          ctx.tx
+            .insert(t)
+            .values({ ...values, account_id: ctx.accountId } as T['$inferInsert'])
+            .returning(),
+        );
+        return (await spec.present(ctx, [row as Row<T>]))[0];
+      });
+      return reply.status(201).send(dto);
+    },
+  );
+
+  const itemPath = `${spec.path}:id/`;
+  app.get(
+    itemPath,
+    { config: { access: spec.read }, schema: { tags, summary: `One ${spec.noun}`, params: ZIdParam, response: { 200: spec.output, ...errors } } },
+    (request) => tenantScope(request, (ctx) => one(ctx, (request.params as { id: string }).id)),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: itemPath,
+      config: { access: spec.write },
+      schema: {
+        tags,
+        summary: method === 'PUT' ? `Replace a ${spec.noun}` : `Change some fields of a ${spec.noun}`,
+        params: ZIdParam,
+        body: method === 'PUT' ? spec.input : spec.patch,
+        response: { 200: spec.output, ...errors },
+      },
+      handler: (request) =>
+        tenantScope(request, async (ctx) => {
+          const id = (request.params as { id: string }).id;
+          const existing = await load(ctx, id);
+          const values = await spec.values(ctx, request.body as Partial<z.output<TInput>>, existing);
+          await write(() =>
+            ctx.tx
+              .update(t)
+              .set({ ...values, ...('updated_at' in t ? { updated_at: new Date() } : {}) } as Partial<T['$inferInsert']>)
+              .where(byId(ctx, id)),
+          );
+          return one(ctx, id);
+        }),
+    });
+  }
+
+  app.delete(
+    itemPath,
+    { config: { access: spec.write }, schema: { tags, summary: `Delete a ${spec.noun}`, params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      await tenantScope(request, async (ctx) => {
+        const row = await load(ctx, id);
+        await spec.beforeDelete?.(ctx, row);
+        await write(() => ctx.tx.delete(t).where(byId(ctx, id)));
+      });
+      return reply.status(204).send();
+    },
+  );
+}
+
+/** Only the keys that were sent: PATCH leaves the others alone. */
+export function pick<T extends object, K extends keyof T>(input: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (input[k] !== undefined) out[k] = input[k];
+  return out;
+}

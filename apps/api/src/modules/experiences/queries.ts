@@ -1,0 +1,86 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { experience, image, pricingRate, video } from '../../db/schema';
+
+export interface ExperienceFilter {
+  search?: string;
+  status?: string;
+  type?: string;
+  ordering: string;
+}
+
+const ORDER: Record<string, SQL[]> = {
+  title: [asc(sql`lower(${experience.title})`), asc(experience.id)],
+  '-title': [desc(sql`lower(${experience.title})`), desc(experience.id)],
+  created_at: [asc(experience.created_at), asc(experience.id)],
+  '-created_at': [desc(experience.created_at), desc(experience.id)],
+  updated_at: [asc(experience.updated_at), asc(experience.id)],
+  '-updated_at': [desc(experience.updated_at), desc(experience.id)],
+  status: [asc(experience.status), desc(experience.updated_at), desc(experience.id)],
+  '-status': [desc(experience.status), desc(experience.updated_at), desc(experience.id)],
+};
+
+export function listWhere(accountId: string, f: ExperienceFilter) {
+  const term = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return and(
+    eq(experience.account_id, accountId),
+    f.status ? eq(experience.status, f.status) : undefined,
+    f.type ? eq(experience.type, f.type) : undefined,
+    term ? or(ilike(experience.title, term), ilike(experience.short_description, term)) : undefined,
+  );
+}
+
+export async function countExperiences(tx: Db, accountId: string, f: ExperienceFilter) {
+  const [row] = await tx.select({ n: count() }).from(experience).where(listWhere(accountId, f));
+  return row?.n ?? 0;
+}
+
+/** One statement per page: the cover picture and the lowest price come from indexed subqueries. */
+export function listExperiences(tx: Db, accountId: string, f: ExperienceFilter, limit: number, offset: number) {
+  return tx
+    .select({
+      id: experience.id,
+      status: experience.status,
+      type: experience.type,
+      title: experience.title,
+      short_description: experience.short_description,
+      duration_minutes: experience.duration_minutes,
+      created_at: experience.created_at,
+      updated_at: experience.updated_at,
+      cover_key: sql<string | null>`(select i.thumbnail_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`,
+      from_price: sql<number | null>`(select min(r.retail_price) from ${pricingRate} r where r.account_id = ${experience.account_id} and r.experience_id = ${experience.id})`,
+    })
+    .from(experience)
+    .where(listWhere(accountId, f))
+    .orderBy(...(ORDER[f.ordering] ?? ORDER['-updated_at']!))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function findExperience(tx: Db, accountId: string, id: string, forUpdate = false) {
+  const query = tx.select().from(experience).where(and(eq(experience.account_id, accountId), eq(experience.id, id)));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function experienceMedia(tx: Db, accountId: string, id: string) {
+  const [images, videos, rates] = [
+    await tx.select().from(image).where(and(eq(image.account_id, accountId), eq(image.experience_id, id))).orderBy(asc(image.position), asc(image.created_at)),
+    await tx.select().from(video).where(and(eq(video.account_id, accountId), eq(video.experience_id, id))).orderBy(asc(video.position)),
+    await tx.select().from(pricingRate).where(and(eq(pricingRate.account_id, accountId), eq(pricingRate.experience_id, id))).orderBy(asc(pricingRate.pricing_category_id), asc(pricingRate.valid_from)),
+  ];
+  return { images, videos, rates };
+}
+
+type IdTable = PgTable & { id: PgColumn; account_id: PgColumn };
+
+/** Which of `ids` are rows of this organisation in `table`. */
+export async function ownedIds(tx: Db, table: IdTable, accountId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = (await tx
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(and(eq(table.account_id, accountId), inArray(table.id, ids)))) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
+}

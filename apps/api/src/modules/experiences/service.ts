@@ -1,0 +1,250 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { TExperience, TExperienceSummary, TPaginated, TPaginationQuery } from '@tourdesk/contracts';
+import { bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
+import { tenantScope, type TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { paginate } from '../../lib/pagination';
+import { presentRate } from '../catalog/pricing-rates';
+import { copyImages, mediaUrl, presentImage, reorderImages } from '../media/images';
+import { presentVideo } from '../media/videos';
+import * as q from './queries';
+import { plainText, sanitizeRichText } from './sanitize';
+
+type Row = typeof experience.$inferSelect;
+type Status = TExperience['status'];
+
+/** What the API takes for an experience (create, replace or change), as stored. */
+export interface ExperienceInput {
+  status?: Status;
+  title?: string;
+  type?: string;
+  short_description?: string;
+  categories?: string[];
+  tags?: string[];
+  languages?: string[];
+  duration_minutes?: number | null;
+  meeting_points?: string[];
+  long_description?: string;
+  highlights?: string[];
+  inclusions?: string[];
+  exclusions?: string[];
+  what_to_bring?: string[];
+  important_information?: string;
+  min_participants?: number;
+  max_participants?: number | null;
+  booking_cutoff_minutes?: number;
+  confirmation_mode?: string;
+  cancellation_policy?: string | null;
+  booking_questions?: string[];
+  extras?: string[];
+  meeting_instructions?: string;
+  voucher_text?: string;
+}
+
+const SIMPLE = [
+  'title', 'type', 'short_description', 'categories', 'tags', 'languages', 'duration_minutes', 'highlights', 'inclusions',
+  'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes',
+  'confirmation_mode', 'meeting_instructions', 'voucher_text',
+] as const;
+
+/** Turns API input into columns, checking that every referenced row is the organisation's own. */
+async function toColumns(ctx: TenantCtx, input: ExperienceInput, existing?: Row): Promise<Partial<typeof experience.$inferInsert>> {
+  const out: Partial<typeof experience.$inferInsert> = {};
+  for (const key of SIMPLE) if (input[key] !== undefined) (out as Record<string, unknown>)[key] = input[key];
+  if (out.tags) out.tags = [...new Set(out.tags)];
+  if (out.categories) out.categories = [...new Set(out.categories)];
+  if (input.long_description !== undefined) out.long_description = sanitizeRichText(input.long_description);
+
+  const refs = [
+    ['meeting_points', 'meeting_point_ids', meetingPoint, 'meeting point'],
+    ['booking_questions', 'booking_question_ids', bookingQuestion, 'booking question'],
+    ['extras', 'extra_item_ids', inventoryItem, 'inventory item'],
+  ] as const;
+  for (const [attr, column, table, noun] of refs) {
+    const ids = input[attr];
+    if (ids === undefined) continue;
+    const unique = [...new Set(ids)];
+    const owned = await q.ownedIds(ctx.tx, table, ctx.accountId, unique);
+    const missing = unique.filter((id) => !owned.has(id));
+    if (missing.length) throw new AppError('invalid', `Unknown ${noun}: ${missing.join(', ')}.`, attr);
+    out[column] = unique;
+  }
+  if (input.cancellation_policy !== undefined) {
+    if (input.cancellation_policy) {
+      const owned = await q.ownedIds(ctx.tx, cancellationPolicy, ctx.accountId, [input.cancellation_policy]);
+      if (!owned.size) throw new AppError('invalid', 'No cancellation policy with this id in your organisation.', 'cancellation_policy');
+    }
+    out.cancellation_policy_id = input.cancellation_policy;
+  }
+  const min = out.min_participants ?? existing?.min_participants ?? 1;
+  const maxP = out.max_participants !== undefined ? out.max_participants : existing?.max_participants ?? null;
+  if (maxP !== null && maxP < min) throw new AppError('invalid', 'The maximum must not be below the minimum.', 'max_participants');
+  return out;
+}
+
+/** What keeps an experience from being sold, in words for the operator. */
+function missingForActivation(row: Row, media: Awaited<ReturnType<typeof q.experienceMedia>>): string[] {
+  const missing: string[] = [];
+  if (!plainText(row.long_description) && !row.short_description.trim()) missing.push('a description');
+  if (media.rates.length === 0) missing.push('a price');
+  if (!media.images.some((i) => i.status === 'ready')) missing.push('an image');
+  return missing;
+}
+
+async function present(ctx: TenantCtx, row: Row): Promise<TExperience> {
+  const media = await q.experienceMedia(ctx.tx, ctx.accountId, row.id);
+  return {
+    id: row.id,
+    status: row.status as Status,
+    type: row.type as TExperience['type'],
+    title: row.title,
+    short_description: row.short_description,
+    categories: row.categories,
+    tags: row.tags,
+    languages: row.languages,
+    duration_minutes: row.duration_minutes,
+    meeting_points: row.meeting_point_ids,
+    long_description: row.long_description,
+    highlights: row.highlights,
+    inclusions: row.inclusions,
+    exclusions: row.exclusions,
+    what_to_bring: row.what_to_bring,
+    important_information: row.important_information,
+    min_participants: row.min_participants,
+    max_participants: row.max_participants,
+    booking_cutoff_minutes: row.booking_cutoff_minutes,
+    confirmation_mode: row.confirmation_mode as TExperience['confirmation_mode'],
+    cancellation_policy: row.cancellation_policy_id,
+    booking_questions: row.booking_question_ids,
+    extras: row.extra_item_ids,
+    meeting_instructions: row.meeting_instructions,
+    voucher_text: row.voucher_text,
+    images: media.images.map(presentImage),
+    videos: media.videos.map(presentVideo),
+    prices: media.rates.map(presentRate),
+    missing_for_activation: missingForActivation(row, media),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function rowOr404(ctx: TenantCtx, id: string, forUpdate = false) {
+  const row = await q.findExperience(ctx.tx, ctx.accountId, id, forUpdate);
+  if (!row) throw notFound('No experience with this id.');
+  return row;
+}
+
+/** Draft → Active only when complete; Active ↔ Inactive. Each missing thing is its own error item. */
+async function checkTransition(ctx: TenantCtx, row: Row, next: Status) {
+  if (next === row.status) return;
+  const allowed: Record<Status, Status[]> = { Draft: ['Active'], Active: ['Inactive'], Inactive: ['Active'] };
+  if (!allowed[row.status as Status].includes(next)) {
+    throw new AppError('invalid', `An experience cannot go from ${row.status} to ${next}.`, 'status');
+  }
+  if (next === 'Active') {
+    const missing = missingForActivation(row, await q.experienceMedia(ctx.tx, ctx.accountId, row.id));
+    if (missing.length) {
+      const [first, ...rest] = missing.map((m) => ({ code: 'incomplete', detail: `To sell this experience, add ${m}.`, attr: 'status' }));
+      throw new AppError('invalid', first!.detail, 'status', rest);
+    }
+  }
+}
+
+export function listExperiences(
+  request: FastifyRequest,
+  query: TPaginationQuery & q.ExperienceFilter,
+): Promise<TPaginated<TExperienceSummary>> {
+  return tenantScope(request, (ctx) =>
+    paginate(
+      request,
+      query,
+      () => q.countExperiences(ctx.tx, ctx.accountId, query),
+      async (limit, offset) =>
+        (await q.listExperiences(ctx.tx, ctx.accountId, query, limit, offset)).map((r) => ({
+          id: r.id,
+          status: r.status as Status,
+          type: r.type as TExperience['type'],
+          title: r.title,
+          short_description: r.short_description,
+          cover_url: mediaUrl(r.cover_key),
+          from_price: r.from_price === null ? null : Number(r.from_price),
+          currency: ctx.currency,
+          duration_minutes: r.duration_minutes,
+          created_at: r.created_at.toISOString(),
+          updated_at: r.updated_at.toISOString(),
+        })),
+    ),
+  );
+}
+
+export function getExperience(request: FastifyRequest, id: string) {
+  return tenantScope(request, async (ctx) => present(ctx, await rowOr404(ctx, id)));
+}
+
+export function createExperience(request: FastifyRequest, input: ExperienceInput) {
+  return tenantScope(request, async (ctx) => {
+    const columns = await toColumns(ctx, input);
+    const [row] = await ctx.tx
+      .insert(experience)
+      .values({ ...columns, title: input.title!, type: input.type!, account_id: ctx.accountId, status: 'Draft' })
+      .returning();
+    return present(ctx, row!);
+  });
+}
+
+export function updateExperience(request: FastifyRequest, id: string, input: ExperienceInput) {
+  return tenantScope(request, async (ctx) => {
+    const row = await rowOr404(ctx, id, true);
+    const columns = await toColumns(ctx, input, row);
+    if (input.status) await checkTransition(ctx, { ...row, ...columns } as Row, input.status);
+    const [updated] = await ctx.tx
+      .update(experience)
+      .set({ ...columns, ...(input.status ? { status: input.status } : {}), updated_at: new Date() })
+      .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)))
+      .returning();
+    return present(ctx, updated!);
+  });
+}
+
+export async function deleteExperience(request: FastifyRequest, id: string) {
+  const keys = await tenantScope(request, async (ctx) => {
+    await rowOr404(ctx, id, true);
+    const { images } = await q.experienceMedia(ctx.tx, ctx.accountId, id);
+    await ctx.tx.delete(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
+    return images.flatMap((i) => [i.storage_key, i.thumbnail_key]);
+  });
+  for (const key of keys) if (key) await request.server.storage.remove(key);
+}
+
+/** A Draft copy with its descriptions, prices, media and settings; never its bookings. */
+export function duplicateExperience(request: FastifyRequest, id: string) {
+  return tenantScope(request, async (ctx) => {
+    const source = await rowOr404(ctx, id);
+    const { id: _id, created_at: _c, updated_at: _u, status: _s, ...fields } = source;
+    const [copy] = await ctx.tx
+      .insert(experience)
+      .values({ ...fields, title: `${source.title} (copy)`.slice(0, 150), status: 'Draft' })
+      .returning();
+    const media = await q.experienceMedia(ctx.tx, ctx.accountId, id);
+    for (const rate of media.rates) {
+      const { id: _r, created_at: _rc, updated_at: _ru, ...r } = rate;
+      await ctx.tx.insert(pricingRate).values({ ...r, experience_id: copy!.id });
+    }
+    for (const v of media.videos) {
+      const { id: _v, created_at: _vc, updated_at: _vu, ...rest } = v;
+      await ctx.tx.insert(video).values({ ...rest, experience_id: copy!.id });
+    }
+    await copyImages(ctx, request.server.storage, id, copy!.id);
+    return present(ctx, copy!);
+  });
+}
+
+export function reorderExperienceImages(request: FastifyRequest, id: string, ids: string[]) {
+  return tenantScope(request, async (ctx) => {
+    await rowOr404(ctx, id, true);
+    await reorderImages(ctx, id, ids);
+    await ctx.tx.update(experience).set({ updated_at: new Date() }).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
+    return present(ctx, (await rowOr404(ctx, id))!);
+  });
+}

@@ -1,0 +1,335 @@
+import { z } from 'zod';
+import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, INVENTORY_TYPES, PRICING_CATEGORY_TYPES } from './constants';
+import { patchOf } from './pagination';
+
+/** Money is integer minor units (cents) in the account's currency. */
+export const ZMinorUnits = z
+  .number({ error: 'A price is a whole number of minor units (cents).' })
+  .int({ error: 'A price is a whole number of minor units (cents), without decimals.' })
+  .min(0, { error: 'A price cannot be negative.' })
+  .max(100_000_000, { error: 'That price is too high.' });
+export const ZCurrency = z.string().regex(/^[A-Z]{3}$/, { error: 'Use a three-letter ISO currency code such as EUR.' });
+const ZText = (max: number) => z.string().trim().max(max);
+const ZList = z.array(z.string().trim().min(1).max(300)).max(50);
+const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });
+const ZUuid = z.uuid({ error: 'Not a valid id.' });
+
+// --- pricing categories -------------------------------------------------------------------
+export const ZPricingCategoryInput = z
+  .object({
+    type: z.enum(PRICING_CATEGORY_TYPES, { error: `Choose one of: ${PRICING_CATEGORY_TYPES.join(', ')}.` }),
+    label: ZText(80).min(1, { error: 'A category needs a label.' }),
+    min_age: z.number().int().min(0).max(120).nullable().default(null),
+    max_age: z.number().int().min(0).max(120).nullable().default(null),
+    occupies_seat: z.boolean().default(true),
+  })
+  .refine((v) => v.min_age === null || v.max_age === null || v.min_age <= v.max_age, {
+    error: 'The youngest age must not be above the oldest.',
+    path: ['max_age'],
+  });
+export const ZPricingCategory = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(PRICING_CATEGORY_TYPES),
+    label: z.string(),
+    min_age: z.number().nullable(),
+    max_age: z.number().nullable(),
+    occupies_seat: z.boolean(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'PricingCategory' });
+export type TPricingCategory = z.infer<typeof ZPricingCategory>;
+
+// --- pricing rates ------------------------------------------------------------------------
+export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const; // ISO: 1 = Monday
+export const ZPricingRateInput = z
+  .object({
+    experience: ZUuid,
+    pricing_category: ZUuid,
+    retail_price: ZMinorUnits,
+    net_price: ZMinorUnits.nullable().default(null),
+    currency: ZCurrency.optional(),
+    valid_from: ZDate.nullable().default(null),
+    valid_to: ZDate.nullable().default(null),
+    weekdays: z.array(z.number().int().min(1).max(7)).max(7).default([]),
+  })
+  .refine((v) => !v.valid_from || !v.valid_to || v.valid_from <= v.valid_to, {
+    error: 'The end of the validity comes before its start.',
+    path: ['valid_to'],
+  })
+  .refine((v) => v.net_price === null || v.net_price <= v.retail_price, {
+    error: 'The net (reseller) price cannot be above the retail price.',
+    path: ['net_price'],
+  });
+export const ZPricingRate = z
+  .object({
+    id: z.uuid(),
+    experience: z.uuid(),
+    pricing_category: z.uuid(),
+    retail_price: z.number().int(),
+    net_price: z.number().int().nullable(),
+    currency: z.string(),
+    valid_from: z.string().nullable(),
+    valid_to: z.string().nullable(),
+    weekdays: z.array(z.number().int()),
+  })
+  .meta({ id: 'PricingRate' });
+export type TPricingRate = z.infer<typeof ZPricingRate>;
+
+// --- inventory ----------------------------------------------------------------------------
+export const ZInventoryCategoryInput = z.object({ name: ZText(80).min(1, { error: 'A category needs a name.' }) });
+export const ZInventoryCategory = z
+  .object({ id: z.uuid(), name: z.string(), item_count: z.number().int(), created_at: z.iso.datetime() })
+  .meta({ id: 'InventoryItemCategory' });
+export type TInventoryCategory = z.infer<typeof ZInventoryCategory>;
+
+export const ZInventoryItemInput = z.object({
+  type: z.enum(INVENTORY_TYPES, { error: `Choose one of: ${INVENTORY_TYPES.join(', ')}.` }),
+  name: ZText(120).min(1, { error: 'An item needs a name.' }),
+  description: ZText(2000).default(''),
+  category: ZUuid.nullable().default(null),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(20).default([]),
+  price: ZMinorUnits,
+  stock: z.number().int().min(0, { error: 'Stock cannot be negative.' }).nullable().default(null),
+});
+export const ZInventoryItem = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(INVENTORY_TYPES),
+    name: z.string(),
+    description: z.string(),
+    category: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    tags: z.array(z.string()),
+    price: z.number().int(),
+    currency: z.string(),
+    stock: z.number().int().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'InventoryItem' });
+export type TInventoryItem = z.infer<typeof ZInventoryItem>;
+
+// --- meeting points, booking questions, cancellation policies -----------------------------
+export const ZMeetingPointInput = z.object({
+  name: ZText(120).min(1, { error: 'A meeting point needs a name.' }),
+  address: ZText(300).default(''),
+  latitude: z.number().min(-90).max(90).nullable().default(null),
+  longitude: z.number().min(-180).max(180).nullable().default(null),
+  instructions: ZText(2000).default(''),
+});
+export const ZMeetingPoint = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    address: z.string(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    instructions: z.string(),
+  })
+  .meta({ id: 'MeetingPoint' });
+export type TMeetingPoint = z.infer<typeof ZMeetingPoint>;
+
+export const ANSWER_TYPES = ['text', 'number', 'yes_no', 'choice'] as const;
+export const ZBookingQuestionInput = z
+  .object({
+    question: ZText(300).min(1, { error: 'Write the question.' }),
+    answer_type: z.enum(ANSWER_TYPES),
+    choices: z.array(z.string().trim().min(1).max(100)).max(30).default([]),
+    required: z.boolean().default(false),
+    per_participant: z.boolean().default(false),
+  })
+  .refine((v) => v.answer_type !== 'choice' || v.choices.length >= 2, { error: 'A choice needs at least two options.', path: ['choices'] });
+export const ZBookingQuestion = z
+  .object({
+    id: z.uuid(),
+    question: z.string(),
+    answer_type: z.enum(ANSWER_TYPES),
+    choices: z.array(z.string()),
+    required: z.boolean(),
+    per_participant: z.boolean(),
+  })
+  .meta({ id: 'BookingQuestion' });
+export type TBookingQuestion = z.infer<typeof ZBookingQuestion>;
+
+export const ZRefundRule = z.object({
+  hours_before: z.number().int().min(0).max(24 * 365),
+  refund_percent: z.number().int().min(0).max(100),
+});
+export const ZCancellationPolicyInput = z.object({
+  name: ZText(120).min(1, { error: 'A policy needs a name.' }),
+  description: ZText(2000).default(''),
+  rules: z.array(ZRefundRule).max(10).default([]),
+});
+export const ZCancellationPolicy = z
+  .object({ id: z.uuid(), name: z.string(), description: z.string(), rules: z.array(ZRefundRule) })
+  .meta({ id: 'CancellationPolicy' });
+export type TCancellationPolicy = z.infer<typeof ZCancellationPolicy>;
+
+// --- media --------------------------------------------------------------------------------
+export const IMAGE_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  minWidth: 200,
+  minHeight: 200,
+  maxPixels: 50_000_000,
+  types: ['image/jpeg', 'image/png', 'image/webp'] as const,
+} as const;
+
+export const ZImage = z
+  .object({
+    id: z.uuid(),
+    experience: z.uuid().nullable(),
+    folder: z.uuid().nullable(),
+    status: z.enum(['pending', 'ready']),
+    original_name: z.string(),
+    content_type: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    size_bytes: z.number().int().nullable(),
+    position: z.number().int(),
+    url: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    upload_url: z.string().nullable(),
+  })
+  .meta({ id: 'Image' });
+export type TImage = z.infer<typeof ZImage>;
+export const ZImageCreate = z.object({
+  original_name: ZText(200).min(1),
+  experience: ZUuid.nullable().default(null),
+  folder: ZUuid.nullable().default(null),
+});
+
+export const ZFileFolderInput = z.object({ name: ZText(80).min(1, { error: 'A folder needs a name.' }) });
+export const ZFileFolder = z
+  .object({ id: z.uuid(), name: z.string(), image_count: z.number().int() })
+  .meta({ id: 'FileFolder' });
+
+export const ZVideoInput = z.object({
+  url: z.url({ error: 'Enter the full address of the video (https://…).' }).max(500),
+  experience: ZUuid.nullable().default(null),
+  title: ZText(200).optional(),
+});
+export const ZVideo = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    experience: z.uuid().nullable(),
+    provider: z.string().nullable(),
+    title: z.string(),
+    thumbnail_url: z.string().nullable(),
+    position: z.number().int(),
+    /** Why the title and thumbnail are missing, when the video platform could not be reached. */
+    notice: z.string().nullable(),
+  })
+  .meta({ id: 'Video' });
+export type TVideo = z.infer<typeof ZVideo>;
+
+// --- experiences --------------------------------------------------------------------------
+export const CONFIRMATION_MODES = ['instant', 'manual'] as const;
+
+/** Every field an experience's editor steps edit. */
+export const ZExperienceFields = z.object({
+  // basic info
+  title: ZText(150).min(3, { error: 'A title has at least 3 characters.' }),
+  type: z.enum(EXPERIENCE_TYPES, { error: `Choose one of: ${EXPERIENCE_TYPES.join(', ')}.` }),
+  short_description: ZText(300).default(''),
+  categories: z.array(z.string().trim().min(1).max(60)).max(10).default([]),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(30).default([]),
+  languages: z.array(z.string().regex(/^[a-z]{2}$/, { error: 'Use two-letter language codes such as en.' })).max(20).default([]),
+  duration_minutes: z.number().int().min(5, { error: 'At least 5 minutes.' }).max(60 * 24 * 30).nullable().default(null),
+  meeting_points: z.array(ZUuid).max(20).default([]),
+  // description
+  long_description: z.string().max(50_000).default(''),
+  highlights: ZList.default([]),
+  inclusions: ZList.default([]),
+  exclusions: ZList.default([]),
+  what_to_bring: ZList.default([]),
+  important_information: ZText(5000).default(''),
+  // settings
+  min_participants: z.number().int().min(1).max(1000).default(1),
+  max_participants: z.number().int().min(1).max(1000).nullable().default(null),
+  booking_cutoff_minutes: z.number().int().min(0).max(60 * 24 * 60).default(0),
+  confirmation_mode: z.enum(CONFIRMATION_MODES).default('instant'),
+  cancellation_policy: ZUuid.nullable().default(null),
+  booking_questions: z.array(ZUuid).max(30).default([]),
+  extras: z.array(ZUuid).max(50).default([]),
+  // booking info
+  meeting_instructions: ZText(5000).default(''),
+  voucher_text: ZText(5000).default(''),
+});
+const participantsRule = <T extends z.ZodType<{ min_participants?: number; max_participants?: number | null }>>(schema: T) =>
+  schema.refine((v) => v.max_participants == null || v.min_participants == null || v.min_participants <= v.max_participants, {
+    error: 'The maximum must not be below the minimum.',
+    path: ['max_participants'],
+  });
+/** Create and PUT take every field; the ones left out get their defaults. */
+export const ZExperienceCreate = participantsRule(ZExperienceFields);
+export const ZExperienceUpdate = participantsRule(ZExperienceFields);
+export const ZExperiencePatch = participantsRule(
+  patchOf(ZExperienceFields).extend({ status: z.enum(EXPERIENCE_STATUSES).optional() }),
+);
+export type TExperienceFields = z.input<typeof ZExperienceFields>;
+export type TExperiencePatch = z.input<typeof ZExperiencePatch>;
+
+export const ZExperience = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(EXPERIENCE_STATUSES),
+    type: z.enum(EXPERIENCE_TYPES),
+    title: z.string(),
+    short_description: z.string(),
+    categories: z.array(z.string()),
+    tags: z.array(z.string()),
+    languages: z.array(z.string()),
+    duration_minutes: z.number().nullable(),
+    meeting_points: z.array(z.uuid()),
+    long_description: z.string(),
+    highlights: z.array(z.string()),
+    inclusions: z.array(z.string()),
+    exclusions: z.array(z.string()),
+    what_to_bring: z.array(z.string()),
+    important_information: z.string(),
+    min_participants: z.number(),
+    max_participants: z.number().nullable(),
+    booking_cutoff_minutes: z.number(),
+    confirmation_mode: z.enum(CONFIRMATION_MODES),
+    cancellation_policy: z.uuid().nullable(),
+    booking_questions: z.array(z.uuid()),
+    extras: z.array(z.uuid()),
+    meeting_instructions: z.string(),
+    voucher_text: z.string(),
+    images: z.array(ZImage),
+    videos: z.array(ZVideo),
+    prices: z.array(ZPricingRate),
+    /** What still keeps a Draft from going Active (empty when it can). */
+    missing_for_activation: z.array(z.string()),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Experience' });
+export type TExperience = z.infer<typeof ZExperience>;
+
+export const ZExperienceSummary = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(EXPERIENCE_STATUSES),
+    type: z.enum(EXPERIENCE_TYPES),
+    title: z.string(),
+    short_description: z.string(),
+    cover_url: z.string().nullable(),
+    from_price: z.number().int().nullable(),
+    currency: z.string(),
+    duration_minutes: z.number().nullable(),
+    updated_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'ExperienceSummary' });
+export type TExperienceSummary = z.infer<typeof ZExperienceSummary>;
+
+export const EXPERIENCE_ORDERINGS = ['title', '-title', 'created_at', '-created_at', 'updated_at', '-updated_at', 'status', '-status'] as const;
+export const ZExperienceListQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  status: z.enum(EXPERIENCE_STATUSES, { error: `status is one of ${EXPERIENCE_STATUSES.join(', ')}.` }).optional(),
+  type: z.enum(EXPERIENCE_TYPES, { error: `type is one of ${EXPERIENCE_TYPES.join(', ')}.` }).optional(),
+  ordering: z.enum(EXPERIENCE_ORDERINGS, { error: `ordering is one of ${EXPERIENCE_ORDERINGS.join(', ')}.` }).default('-updated_at'),
+});
+
+export const ZReorderImages = z.object({ images: z.array(ZUuid).max(200) });
