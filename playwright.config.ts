@@ -45,6 +45,7 @@ export default defineConfig({
       MAIL_DIR: process.env.MAIL_DIR,
       SMTP_PORT: String(PORT + 1),
       OIDC_PORT: String(PORT + 2),
+      OEMBED_PORT: String(PORT + 3),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       ACCESS_TOKEN_TTL_SECONDS: '4',

@@ -1,7 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
-import { baseAccount, role, systemNotification, users } from '../db/schema';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import {
+  baseAccount,
+  bookingQuestion,
+  cancellationPolicy,
+  experience,
+  image,
+  inventoryItem,
+  inventoryItemCategory,
+  meetingPoint,
+  pricingCategory,
+  pricingRate,
+  role,
+  systemNotification,
+  users,
+} from '../db/schema';
+import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
 
@@ -41,7 +58,7 @@ const ALL_SETS = PERMISSION_SETS.map((s) => s.id);
  * skipped on conflict, so running this on every start changes nothing the second time.
  * Returns true when it created the organisation.
  */
-export async function seedDemo(db: Db): Promise<boolean> {
+export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO.password);
   return db.transaction(async (tx) => {
     const inserted = await tx
@@ -105,6 +122,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
       },
     ]);
 
+    await seedCatalogue(tx as unknown as Db, account.id, storage);
+
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
         title: n.title,
@@ -115,4 +134,149 @@ export async function seedDemo(db: Db): Promise<boolean> {
     );
     return true;
   });
+}
+
+/** A picture for a demo offer: a sky-to-water gradient with a sun, drawn here. */
+async function demoPicture(hue: number) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},70%,75%)"/><stop offset="0.55" stop-color="hsl(${hue + 20},60%,55%)"/>
+      <stop offset="0.56" stop-color="hsl(${hue + 180},45%,35%)"/><stop offset="1" stop-color="hsl(${hue + 190},50%,20%)"/></linearGradient></defs>
+    <rect width="1200" height="800" fill="url(#g)"/><circle cx="860" cy="300" r="90" fill="hsl(45,95%,70%)"/>
+    <polygon points="0,450 260,250 480,450" fill="hsl(${hue + 200},25%,30%)"/><polygon points="300,450 620,180 900,450" fill="hsl(${hue + 210},20%,40%)"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
+}
+
+/**
+ * The demo's catalogue: pricing categories, a meeting point, a cancellation policy, a booking
+ * question, extras, and three offers — one on sale with pictures and prices, one Draft, one Inactive.
+ */
+async function seedCatalogue(tx: Db, accountId: string, storage?: Storage) {
+  const [adult, child, infant] = await tx
+    .insert(pricingCategory)
+    .values([
+      { account_id: accountId, type: 'Adult', label: 'Adult', min_age: 16 },
+      { account_id: accountId, type: 'Child', label: 'Child', min_age: 4, max_age: 15 },
+      { account_id: accountId, type: 'Infant', label: 'Infant', max_age: 3, occupies_seat: false },
+    ])
+    .returning();
+  const [harbour] = await tx
+    .insert(meetingPoint)
+    .values({ account_id: accountId, name: 'Lucerne boat station, pier 3', address: 'Werftestrasse 5, 6002 Luzern', latitude: 47.0502, longitude: 8.3105, instructions: 'Look for the orange Alpine Trails flag.' })
+    .returning();
+  const [flexible] = await tx
+    .insert(cancellationPolicy)
+    .values({ account_id: accountId, name: 'Flexible', description: 'Full refund up to 24 hours before.', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })
+    .returning();
+  const [diet] = await tx
+    .insert(bookingQuestion)
+    .values({ account_id: accountId, question: 'Any dietary requirements?', answer_type: 'text', per_participant: true })
+    .returning();
+  const [food] = await tx.insert(inventoryItemCategory).values({ account_id: accountId, name: 'Food & drink' }).returning();
+  const [gear] = await tx.insert(inventoryItemCategory).values({ account_id: accountId, name: 'Gear' }).returning();
+  const [lunch] = await tx
+    .insert(inventoryItem)
+    .values([
+      { account_id: accountId, type: 'Extras', name: 'Picnic lunch', price: 1800, currency: 'CHF', category_id: food!.id, tags: ['food', 'local'] },
+      { account_id: accountId, type: 'Equipment', name: 'Hiking poles (pair)', price: 800, currency: 'CHF', category_id: gear!.id, tags: ['hiking'], stock: 30 },
+      { account_id: accountId, type: 'Package', name: 'Photo package', price: 3500, currency: 'CHF', tags: ['photo'] },
+    ])
+    .returning();
+
+  const offers = [
+    {
+      title: 'Sunrise Kayak on Lake Lucerne',
+      status: 'Active',
+      type: 'Ticket & Passes',
+      short_description: 'Paddle out at dawn as the Alps turn pink.',
+      long_description: '<p>Glide across the still morning water with a local guide, stop for coffee on a quiet beach, and be back before the town wakes up.</p>',
+      highlights: ['Sunrise over the Alps', 'Coffee stop on the beach', 'Small groups of 8'],
+      inclusions: ['Kayak and paddle', 'Life jacket', 'Guide'],
+      what_to_bring: ['Warm layer', 'Water bottle'],
+      duration_minutes: 150,
+      languages: ['en', 'de'],
+      max_participants: 8,
+      prices: [[adult!.id, 8900, 7100], [child!.id, 4900, 3900], [infant!.id, 0, 0]] as const,
+      pictures: [200, 20],
+    },
+    {
+      title: 'Glacier Hike with a Mountain Guide',
+      status: 'Inactive',
+      type: 'Ticket & Passes',
+      short_description: 'Crampons on, into the blue ice of the Titlis glacier.',
+      long_description: '<p>A full day on the ice with a certified mountain guide. All technical gear included.</p>',
+      highlights: ['Blue ice caves', 'Certified guide'],
+      inclusions: ['Crampons, harness, helmet'],
+      what_to_bring: ['Hiking boots'],
+      duration_minutes: 420,
+      languages: ['en'],
+      max_participants: 10,
+      prices: [[adult!.id, 19500, 16000]] as const,
+      pictures: [190],
+    },
+    {
+      title: 'E-bike Rental, half day',
+      status: 'Draft',
+      type: 'Rental',
+      short_description: 'Explore the lakeside villages at your own pace.',
+      long_description: '',
+      highlights: [],
+      inclusions: ['Helmet', 'Lock'],
+      what_to_bring: [],
+      duration_minutes: 240,
+      languages: ['en', 'de', 'fr'],
+      max_participants: 4,
+      prices: [] as const,
+      pictures: [],
+    },
+  ];
+  for (const offer of offers) {
+    const [row] = await tx
+      .insert(experience)
+      .values({
+        account_id: accountId,
+        title: offer.title,
+        status: offer.status,
+        type: offer.type,
+        short_description: offer.short_description,
+        long_description: offer.long_description,
+        highlights: offer.highlights,
+        inclusions: offer.inclusions,
+        what_to_bring: offer.what_to_bring,
+        duration_minutes: offer.duration_minutes,
+        languages: offer.languages,
+        max_participants: offer.max_participants,
+        meeting_point_ids: [harbour!.id],
+        cancellation_policy_id: flexible!.id,
+        booking_question_ids: [diet!.id],
+        extra_item_ids: [lunch!.id],
+        meeting_instructions: 'Meet 15 minutes before the start at the boat station, pier 3.',
+      })
+      .returning();
+    for (const [categoryId, retail, net] of offer.prices) {
+      await tx.insert(pricingRate).values({ account_id: accountId, experience_id: row!.id, pricing_category_id: categoryId, retail_price: retail, net_price: net, currency: 'CHF' });
+    }
+    if (!storage) continue;
+    for (const [position, hue] of offer.pictures.entries()) {
+      const data = await demoPicture(hue);
+      const thumb = await sharp(data).resize({ width: 480 }).webp({ quality: 80 }).toBuffer();
+      const key = `${accountId}/${randomBytes(12).toString('base64url')}.jpg`;
+      const thumbKey = `${accountId}/${randomBytes(12).toString('base64url')}.webp`;
+      await storage.put(key, data);
+      await storage.put(thumbKey, thumb);
+      await tx.insert(image).values({
+        account_id: accountId,
+        experience_id: row!.id,
+        status: 'ready',
+        original_name: `demo-${position + 1}.jpg`,
+        content_type: 'image/jpeg',
+        width: 1200,
+        height: 800,
+        size_bytes: data.length,
+        storage_key: key,
+        thumbnail_key: thumbKey,
+        position,
+      });
+    }
+  }
 }

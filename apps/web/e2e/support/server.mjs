@@ -3,12 +3,13 @@
 // and an OpenID Connect provider (the `oidc-provider` package) for single sign-on.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import Provider from 'oidc-provider';
 import { SMTPServer } from 'smtp-server';
 
-const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT } = process.env;
+const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT, OEMBED_PORT } = process.env;
 mkdirSync(MAIL_DIR, { recursive: true });
 
 let seq = 0;
@@ -50,6 +51,14 @@ const provider = new Provider(issuer, {
 provider.proxy = false;
 await new Promise((resolve) => provider.listen(Number(OIDC_PORT), '127.0.0.1', resolve));
 
+// A stand-in for a video platform's oEmbed endpoint.
+const oembed = createServer((req, res) => {
+  const url = new URL(req.url, 'http://x').searchParams.get('url') ?? '';
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ title: `Video ${url.split('=').pop()}`, thumbnail_url: null, provider_name: 'YouTube' }));
+});
+await new Promise((resolve) => oembed.listen(Number(OEMBED_PORT), '127.0.0.1', resolve));
+
 const api = spawn(process.execPath, ['apps/api/dist/server.js'], {
   stdio: 'inherit',
   env: {
@@ -59,11 +68,13 @@ const api = spawn(process.execPath, ['apps/api/dist/server.js'], {
     OIDC_CLIENT_ID: 'tourdesk',
     OIDC_CLIENT_SECRET: 'tourdesk-e2e-secret',
     OIDC_DISPLAY_NAME: 'Test SSO',
+    OEMBED_ENDPOINT: `http://127.0.0.1:${OEMBED_PORT}/oembed?url={url}`,
   },
 });
 const stop = () => {
   api.kill('SIGTERM');
   smtp.close(() => undefined);
+  oembed.close();
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -19,6 +19,48 @@ export const PAGES: PageRoute[] = [
   { path: '/dashboard', load: () => import('../features/dashboard/DashboardPage') },
   { path: '/profile', load: () => import('../features/profile/ProfilePage') },
   {
+    path: '/products/experiences/overview',
+    permissions: ['View experiences'],
+    features: ['experiences'],
+    load: () => import('../features/experiences/OverviewPage'),
+  },
+  {
+    path: '/products/experiences/editor/:experienceID/:step?',
+    permissions: ['Manage experiences'],
+    features: ['experiences'],
+    load: () => import('../features/experiences/EditorPage'),
+  },
+  {
+    path: '/products/experiences/pricing-categories',
+    permissions: ['Manage experiences'],
+    features: ['experiences'],
+    load: () => import('../features/experiences/PricingCategoriesPage'),
+  },
+  {
+    path: '/products/experiences/pricing-catalogue',
+    permissions: ['Manage experiences'],
+    features: ['experiences'],
+    load: () => import('../features/experiences/PricingCataloguePage'),
+  },
+  {
+    path: '/products/experiences/inventory/overview',
+    permissions: ['Manage inventory'],
+    features: ['inventory'],
+    load: () => import('../features/inventory/ItemsPage'),
+  },
+  {
+    path: '/products/experiences/inventory/categories',
+    permissions: ['Manage inventory'],
+    features: ['inventory'],
+    load: () => import('../features/inventory/CategoriesPage'),
+  },
+  {
+    path: '/products/experiences/inventory/tags',
+    permissions: ['Manage inventory'],
+    features: ['inventory'],
+    load: () => import('../features/inventory/TagsPage'),
+  },
+  {
     path: '/settings/team/roles',
     permissions: ['Manage users'],
     features: ['team'],

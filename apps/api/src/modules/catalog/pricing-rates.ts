@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ZMinorUnits, ZPricingRate, ZPricingRateInput, type TPricingRate } from '@tourdesk/contracts';
@@ -90,6 +90,11 @@ export function registerPricingRates(app: FastifyInstance) {
     filters: {
       experience: { schema: z.uuid(), where: (v) => eq(pricingRate.experience_id, v) },
       pricing_category: { schema: z.uuid(), where: (v) => eq(pricingRate.pricing_category_id, v) },
+      /** Several experiences at once (comma-separated ids): the pricing catalogue's page. */
+      experiences: {
+        schema: z.string().regex(/^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,49}$/, { error: 'A comma-separated list of at most 50 ids.' }),
+        where: (v) => inArray(pricingRate.experience_id, v.split(',')),
+      },
     },
     orderBy: [asc(pricingRate.experience_id), asc(pricingRate.pricing_category_id), asc(pricingRate.valid_from), asc(pricingRate.id)],
     values: async (ctx, input, existing) => {

@@ -32,7 +32,7 @@ import {
   pricingCategory,
   pricingRate,
 } from '../../db/schema';
-import { pick, registerCrud, type TenantCtx } from '../../lib/crud';
+import { pick, registerCrud, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { manageCatalog, manageInventory, viewCatalog } from './access';
 
@@ -246,6 +246,25 @@ export function registerCatalogResources(app: FastifyInstance) {
     },
     beforeDelete: (ctx, row) => forgetInExperiences(ctx, 'extra_item_ids', row.id),
   });
+
+  app.get(
+    '/api/inventory-item-tags/',
+    {
+      config: { access: manageInventory },
+      schema: {
+        tags: ['inventory'],
+        summary: 'Every tag used on inventory items, with how many items carry it',
+        response: { 200: z.array(z.object({ tag: z.string(), item_count: z.number().int() })) },
+      },
+    },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        const rows = (await ctx.tx.execute(sql`
+          select tag, count(*)::int as item_count from ${inventoryItem}, unnest(${inventoryItem.tags}) as tag
+          where ${inventoryItem.account_id} = ${ctx.accountId} group by tag order by tag`)) as unknown as { rows: { tag: string; item_count: number }[] };
+        return rows.rows;
+      }),
+  );
 
   registerCrud(app, {
     path: '/api/file-folders/',

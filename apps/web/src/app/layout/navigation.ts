@@ -32,6 +32,11 @@ export const NAVIGATION: NavItem[] = [
     to: '/products/experiences/overview',
     match: ['/products'],
     permissions: ['View experiences'],
+    children: [
+      { label: 'Catalog', to: '/products/experiences/overview' },
+      { label: 'Pricing', to: '/products/experiences/pricing-catalogue' },
+      { label: 'Inventory', to: '/products/experiences/inventory/overview' },
+    ],
   },
   {
     label: 'Stores and sales',

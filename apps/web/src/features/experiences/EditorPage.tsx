@@ -1,0 +1,128 @@
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconCopy } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useDuplicateExperienceMutation, useExperienceQuery, useUpdateExperienceMutation } from './api';
+import { EDITOR_STEPS, editorPath, OFFER_COPIED, STATUS_COLOR, type EditorStep } from './constants';
+import { BasicInfoStep } from './steps/BasicInfoStep';
+import { BookingInfoStep } from './steps/BookingInfoStep';
+import { DescriptionStep } from './steps/DescriptionStep';
+import { MediaStep } from './steps/MediaStep';
+import { PreviewStep } from './steps/PreviewStep';
+import { PricingStep } from './steps/PricingStep';
+import { SettingsStep } from './steps/SettingsStep';
+
+const OVERVIEW = '/products/experiences/overview';
+const STEPS = {
+  'basic-info': BasicInfoStep,
+  description: DescriptionStep,
+  pricing: PricingStep,
+  media: MediaStep,
+  settings: SettingsStep,
+  'booking-info': BookingInfoStep,
+  preview: PreviewStep,
+} as const;
+
+/** /products/experiences/editor/{experienceID}/{step}: one experience, step by step. */
+export default function EditorPage() {
+  const { experienceID = '', step = 'basic-info' } = useParams();
+  const navigate = useNavigate();
+  const { data: experience, isError, isLoading } = useExperienceQuery(experienceID, { skip: !experienceID });
+  const [update, updating] = useUpdateExperienceMutation();
+  const [duplicate, duplicating] = useDuplicateExperienceMutation();
+
+  // The spec: an experience that fails to load sends the user back to the overview (the error is toasted).
+  useEffect(() => {
+    if (isError) navigate(OVERVIEW, { replace: true });
+  }, [isError, navigate]);
+
+  if (!(step in STEPS) && step !== 'schedule') return <Navigate to={editorPath(experienceID)} replace />;
+  if (isLoading || !experience) return <Loader />;
+  const Step = STEPS[step as keyof typeof STEPS];
+  const missing = experience.missing_for_activation;
+
+  const setStatus = async (status: 'Active' | 'Inactive') => {
+    const res = await update({ id: experience.id, status });
+    if (!('error' in res)) notifySuccess(status === 'Active' ? 'The offer is on sale.' : 'The offer is no longer on sale.');
+  };
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={OVERVIEW} size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} /> All offers
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Group gap="sm">
+            <Title order={2}>{experience.title}</Title>
+            <Badge color={STATUS_COLOR[experience.status]} variant="light" data-testid="experience-status">
+              {experience.status}
+            </Badge>
+          </Group>
+          <Text c="dimmed" size="sm">
+            {experience.type}
+          </Text>
+        </div>
+        <Group>
+          <Button
+            variant="default"
+            leftSection={<IconCopy size={16} />}
+            loading={duplicating.isLoading}
+            onClick={async () => {
+              const res = await duplicate(experience.id);
+              if (!('error' in res)) {
+                notifySuccess(OFFER_COPIED);
+                navigate(editorPath(res.data.id));
+              }
+            }}
+          >
+            Duplicate
+          </Button>
+          {experience.status === 'Active' ? (
+            <Button variant="light" color="orange" loading={updating.isLoading} onClick={() => setStatus('Inactive')}>
+              Deactivate
+            </Button>
+          ) : (
+            <Tooltip label={`Still missing: ${missing.join(', ')}`} disabled={missing.length === 0}>
+              <Button loading={updating.isLoading} onClick={() => setStatus('Active')}>
+                Activate
+              </Button>
+            </Tooltip>
+          )}
+        </Group>
+      </Group>
+      {experience.status !== 'Active' && missing.length > 0 && (
+        <Alert variant="light" color="blue" title="Before it can go on sale">
+          Add {missing.join(', ')}.
+        </Alert>
+      )}
+      <Tabs value={step} onChange={(v) => v && navigate(editorPath(experience.id, v as EditorStep))} keepMounted={false}>
+        <Tabs.List>
+          {EDITOR_STEPS.map((s) =>
+            s.step === 'schedule' ? (
+              <Tooltip key={s.step} label="Schedules and availability come with the availability module.">
+                <Tabs.Tab value={s.step} disabled>
+                  {s.label}
+                </Tabs.Tab>
+              </Tooltip>
+            ) : (
+              <Tabs.Tab key={s.step} value={s.step}>
+                {s.label}
+              </Tabs.Tab>
+            ),
+          )}
+        </Tabs.List>
+      </Tabs>
+      {step === 'schedule' ? (
+        <Alert color="gray" variant="light">
+          Schedules and availability come with the availability module.
+        </Alert>
+      ) : (
+        <Step key={step} experience={experience} />
+      )}
+    </Stack>
+  );
+}

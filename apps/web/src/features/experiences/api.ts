@@ -1,0 +1,124 @@
+import type {
+  TExperience,
+  TExperienceFields,
+  TExperiencePatch,
+  TExperienceSummary,
+  TImage,
+  TPaginated,
+  TPricingCategory,
+  TPricingRate,
+  TVideo,
+} from '@tourdesk/contracts';
+import { api } from '../../shared/api/api';
+
+export type RateInput = {
+  experience: string;
+  pricing_category: string;
+  retail_price: number;
+  net_price?: number | null;
+  valid_from?: string | null;
+  valid_to?: string | null;
+  weekdays?: number[];
+};
+
+export const experiencesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    experiences: build.query<TPaginated<TExperienceSummary>, Record<string, string | number>>({
+      query: (params) => ({ url: 'experiences/', params }),
+      providesTags: ['Experience'],
+    }),
+    experience: build.query<TExperience, string>({
+      query: (id) => `experiences/${id}/`,
+      providesTags: (_r, _e, id) => [{ type: 'Experience', id }],
+    }),
+    createExperience: build.mutation<TExperience, Partial<TExperienceFields> & Pick<TExperienceFields, 'title' | 'type'>>({
+      query: (body) => ({ url: 'experiences/', method: 'POST', body }),
+      invalidatesTags: ['Experience'],
+    }),
+    updateExperience: build.mutation<TExperience, { id: string } & TExperiencePatch>({
+      query: ({ id, ...body }) => ({ url: `experiences/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: ['Experience'],
+    }),
+    deleteExperience: build.mutation<void, string>({
+      query: (id) => ({ url: `experiences/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Experience'],
+    }),
+    duplicateExperience: build.mutation<TExperience, string>({
+      query: (id) => ({ url: `experiences/${id}/duplicate/`, method: 'POST', body: {} }),
+      invalidatesTags: ['Experience'],
+    }),
+    reorderImages: build.mutation<TExperience, { id: string; images: string[] }>({
+      query: ({ id, images }) => ({ url: `experiences/${id}/reorder-images/`, method: 'PATCH', body: { images } }),
+      invalidatesTags: ['Experience'],
+    }),
+    createImage: build.mutation<TImage, { original_name: string; experience: string }>({
+      query: (body) => ({ url: 'images/', method: 'POST', body }),
+    }),
+    deleteImage: build.mutation<void, string>({
+      query: (id) => ({ url: `images/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Experience'],
+    }),
+    addVideo: build.mutation<TVideo, { url: string; experience: string }>({
+      query: (body) => ({ url: 'videos/', method: 'POST', body }),
+      invalidatesTags: ['Experience'],
+    }),
+    deleteVideo: build.mutation<void, string>({
+      query: (id) => ({ url: `videos/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Experience'],
+    }),
+    pricingCategories: build.query<TPaginated<TPricingCategory>, void>({
+      query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }),
+      providesTags: ['PricingCategory'],
+    }),
+    createPricingCategory: build.mutation<TPricingCategory, Omit<TPricingCategory, 'id' | 'created_at'>>({
+      query: (body) => ({ url: 'pricing-categories/', method: 'POST', body }),
+      invalidatesTags: ['PricingCategory'],
+    }),
+    updatePricingCategory: build.mutation<TPricingCategory, Partial<TPricingCategory> & { id: string }>({
+      query: ({ id, created_at: _c, ...body }) => ({ url: `pricing-categories/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: ['PricingCategory'],
+    }),
+    deletePricingCategory: build.mutation<void, string>({
+      query: (id) => ({ url: `pricing-categories/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['PricingCategory'],
+    }),
+    pricingRates: build.query<TPaginated<TPricingRate>, Record<string, string | number>>({
+      query: (params) => ({ url: 'pricing-rates/', params }),
+      providesTags: ['PricingRate'],
+    }),
+    createRate: build.mutation<TPricingRate, RateInput>({
+      query: (body) => ({ url: 'pricing-rates/', method: 'POST', body }),
+      invalidatesTags: ['PricingRate', 'Experience'],
+    }),
+    updateRate: build.mutation<TPricingRate, { id: string } & Partial<RateInput>>({
+      query: ({ id, experience: _e, pricing_category: _p, ...body }) => ({ url: `pricing-rates/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: ['PricingRate', 'Experience'],
+    }),
+    deleteRate: build.mutation<void, string>({
+      query: (id) => ({ url: `pricing-rates/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['PricingRate', 'Experience'],
+    }),
+  }),
+});
+
+export const {
+  useExperiencesQuery,
+  useExperienceQuery,
+  useCreateExperienceMutation,
+  useUpdateExperienceMutation,
+  useDeleteExperienceMutation,
+  useDuplicateExperienceMutation,
+  useReorderImagesMutation,
+  useCreateImageMutation,
+  useDeleteImageMutation,
+  useAddVideoMutation,
+  useDeleteVideoMutation,
+  usePricingCategoriesQuery,
+  useCreatePricingCategoryMutation,
+  useUpdatePricingCategoryMutation,
+  useDeletePricingCategoryMutation,
+  usePricingRatesQuery,
+  useCreateRateMutation,
+  useUpdateRateMutation,
+  useDeleteRateMutation,
+} = experiencesApi;

@@ -1,0 +1,90 @@
+import { MultiSelect, NumberInput, Select, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { EXPERIENCE_TYPES, ZExperienceFields, type TExperience, type TMeetingPoint, type TPaginated } from '@tourdesk/contracts';
+import { Controller } from 'react-hook-form';
+import { api } from '../../../shared/api/api';
+import { StepForm } from './StepForm';
+import { useStepForm } from './use-step-form';
+
+const schema = ZExperienceFields.pick({
+  title: true,
+  type: true,
+  short_description: true,
+  categories: true,
+  tags: true,
+  languages: true,
+  duration_minutes: true,
+  meeting_points: true,
+});
+
+const LANGUAGES = [
+  ['en', 'English'], ['de', 'German'], ['fr', 'French'], ['it', 'Italian'], ['es', 'Spanish'], ['pt', 'Portuguese'],
+  ['nl', 'Dutch'], ['zh', 'Chinese'], ['ja', 'Japanese'], ['ko', 'Korean'], ['ru', 'Russian'], ['ar', 'Arabic'],
+].map(([value, label]) => ({ value: value!, label: label! }));
+
+const meetingPointsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    meetingPoints: build.query<TPaginated<TMeetingPoint>, void>({ query: () => ({ url: 'meeting-points/', params: { page_size: 50 } }) }),
+  }),
+});
+
+export function BasicInfoStep({ experience }: { experience: TExperience }) {
+  const { data: points } = meetingPointsApi.useMeetingPointsQuery();
+  const { form, save, saving, hasNext } = useStepForm(experience, 'basic-info', schema, {
+    title: experience.title,
+    type: experience.type,
+    short_description: experience.short_description,
+    categories: experience.categories,
+    tags: experience.tags,
+    languages: experience.languages,
+    duration_minutes: experience.duration_minutes,
+    meeting_points: experience.meeting_points,
+  });
+  const errors = form.formState.errors;
+  return (
+    <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
+      <TextInput label="Title" {...form.register('title')} error={errors.title?.message} />
+      <Controller
+        control={form.control}
+        name="type"
+        render={({ field }) => <Select label="Type" data={[...EXPERIENCE_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
+      />
+      <Textarea label="Short description" description="One or two sentences shown in lists and search results." autosize minRows={2} {...form.register('short_description')} error={errors.short_description?.message} />
+      <Controller
+        control={form.control}
+        name="categories"
+        render={({ field }) => <TagsInput label="Categories" placeholder="Type and press Enter" value={field.value ?? []} onChange={field.onChange} />}
+      />
+      <Controller
+        control={form.control}
+        name="tags"
+        render={({ field }) => <TagsInput label="Tags" placeholder="Type and press Enter" value={field.value ?? []} onChange={field.onChange} />}
+      />
+      <Controller
+        control={form.control}
+        name="languages"
+        render={({ field }) => <MultiSelect label="Languages" data={LANGUAGES} value={field.value ?? []} onChange={field.onChange} searchable />}
+      />
+      <Controller
+        control={form.control}
+        name="duration_minutes"
+        render={({ field, fieldState }) => (
+          <NumberInput label="Duration (minutes)" min={5} step={15} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="meeting_points"
+        render={({ field, fieldState }) => (
+          <MultiSelect
+            label="Meeting points"
+            data={(points?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            value={field.value ?? []}
+            onChange={field.onChange}
+            error={fieldState.error?.message}
+            nothingFoundMessage="No meeting point yet"
+          />
+        )}
+      />
+    </StepForm>
+  );
+}

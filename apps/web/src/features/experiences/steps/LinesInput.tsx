@@ -1,0 +1,29 @@
+import { Textarea } from '@mantine/core';
+
+/** A list of short texts edited as one per line (highlights, inclusions, …). */
+export function LinesInput({
+  label,
+  description,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  description?: string;
+  value: string[];
+  onChange: (lines: string[]) => void;
+  error?: string;
+}) {
+  return (
+    <Textarea
+      label={label}
+      description={description ?? 'One per line.'}
+      autosize
+      minRows={3}
+      value={value.join('\n')}
+      onChange={(e) => onChange(e.currentTarget.value.split('\n').map((l) => l.replace(/^\s+/, '')).filter((l, i, all) => l !== '' || i === all.length - 1))}
+      onBlur={() => onChange(value.map((l) => l.trim()).filter(Boolean))}
+      error={error}
+    />
+  );
+}

@@ -1,0 +1,109 @@
+import { Badge, Card, Group, Image, List, SimpleGrid, Stack, Text, Title, Typography } from '@mantine/core';
+import type { TExperience } from '@tourdesk/contracts';
+import { useAppSelector } from '../../../shared/hooks/store';
+import { formatMoney } from '../../../shared/lib/money';
+import { usePricingCategoriesQuery } from '../api';
+
+const duration = (m: number | null) => (m === null ? null : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`);
+
+/** The experience as a customer will see it in the web store. */
+export function PreviewStep({ experience }: { experience: TExperience }) {
+  const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
+  const { data } = usePricingCategoriesQuery();
+  const label = (id: string) => data?.results.find((c) => c.id === id)?.label ?? '';
+  const images = experience.images.filter((i) => i.status === 'ready');
+  const base = experience.prices.filter((p) => !p.valid_from && !p.valid_to && p.weekdays.length === 0);
+  const lists = [
+    ['Highlights', experience.highlights],
+    ['Included', experience.inclusions],
+    ['Not included', experience.exclusions],
+    ['What to bring', experience.what_to_bring],
+  ] as const;
+  return (
+    <Card withBorder padding="xl" maw={1100} aria-label="Preview">
+      <Stack gap="md">
+        {images.length > 0 && (
+          <SimpleGrid cols={{ base: 1, sm: images.length > 1 ? 2 : 1 }} spacing="xs">
+            <Image src={images[0]!.url ?? undefined} h={320} radius="md" fit="cover" alt={experience.title} />
+            {images.length > 1 && (
+              <SimpleGrid cols={2} spacing="xs">
+                {images.slice(1, 5).map((i) => (
+                  <Image key={i.id} src={i.thumbnail_url ?? undefined} h={155} radius="md" fit="cover" alt="" />
+                ))}
+              </SimpleGrid>
+            )}
+          </SimpleGrid>
+        )}
+        <Group justify="space-between" align="flex-start">
+          <div>
+            <Title order={2}>{experience.title}</Title>
+            <Group gap="xs" mt={4}>
+              <Badge variant="light">{experience.type}</Badge>
+              {duration(experience.duration_minutes) && <Badge variant="light" color="gray">{duration(experience.duration_minutes)}</Badge>}
+              {experience.languages.map((l) => (
+                <Badge key={l} variant="outline" color="gray">
+                  {l.toUpperCase()}
+                </Badge>
+              ))}
+            </Group>
+          </div>
+          {base.length > 0 && (
+            <Stack gap={0} align="flex-end">
+              <Text size="sm" c="dimmed">
+                from
+              </Text>
+              <Text size="xl" fw={700}>
+                {formatMoney(Math.min(...base.map((p) => p.retail_price)), currency)}
+              </Text>
+            </Stack>
+          )}
+        </Group>
+        {experience.short_description && <Text size="lg">{experience.short_description}</Text>}
+        {experience.long_description && (
+          <Typography>
+            <div dangerouslySetInnerHTML={{ __html: experience.long_description }} />
+          </Typography>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {lists
+            .filter(([, items]) => items.length > 0)
+            .map(([title, items]) => (
+              <div key={title}>
+                <Text fw={600} mb={4}>
+                  {title}
+                </Text>
+                <List size="sm">
+                  {items.map((item) => (
+                    <List.Item key={item}>{item}</List.Item>
+                  ))}
+                </List>
+              </div>
+            ))}
+        </SimpleGrid>
+        {base.length > 0 && (
+          <div>
+            <Text fw={600} mb={4}>
+              Prices
+            </Text>
+            {base.map((p) => (
+              <Group key={p.id} justify="space-between" maw={320}>
+                <Text size="sm">{label(p.pricing_category)}</Text>
+                <Text size="sm">{formatMoney(p.retail_price, currency)}</Text>
+              </Group>
+            ))}
+          </div>
+        )}
+        {experience.important_information && (
+          <div>
+            <Text fw={600} mb={4}>
+              Important information
+            </Text>
+            <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+              {experience.important_information}
+            </Text>
+          </div>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
+import { Controller } from 'react-hook-form';
+import { api } from '../../../shared/api/api';
+import { useAppSelector } from '../../../shared/hooks/store';
+import { hasPermissions } from '../../../shared/lib/permissions';
+import { StepForm } from './StepForm';
+import { useStepForm } from './use-step-form';
+
+const schema = ZExperienceFields.pick({
+  min_participants: true,
+  max_participants: true,
+  booking_cutoff_minutes: true,
+  confirmation_mode: true,
+  cancellation_policy: true,
+  booking_questions: true,
+  extras: true,
+}).refine((v) => v.max_participants == null || v.min_participants == null || v.min_participants <= v.max_participants, {
+  error: 'The maximum must not be below the minimum.',
+  path: ['max_participants'],
+});
+
+const settingsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    policies: build.query<TPaginated<TCancellationPolicy>, void>({ query: () => ({ url: 'cancellation-policies/', params: { page_size: 50 } }) }),
+    questions: build.query<TPaginated<TBookingQuestion>, void>({ query: () => ({ url: 'booking-questions/', params: { page_size: 50 } }) }),
+    extras: build.query<TPaginated<TInventoryItem>, void>({ query: () => ({ url: 'inventory-items/', params: { page_size: 50 } }) }),
+  }),
+});
+
+export function SettingsStep({ experience }: { experience: TExperience }) {
+  const user = useAppSelector((s) => s.auth.user);
+  const appInfo = useAppSelector((s) => s.auth.appInfo);
+  const canSeeInventory = hasPermissions(user, appInfo, ['Manage inventory']);
+  const { data: policies } = settingsApi.usePoliciesQuery();
+  const { data: questions } = settingsApi.useQuestionsQuery();
+  const { data: extras } = settingsApi.useExtrasQuery(undefined, { skip: !canSeeInventory });
+  const { form, save, saving, hasNext } = useStepForm(experience, 'settings', schema, {
+    min_participants: experience.min_participants,
+    max_participants: experience.max_participants,
+    booking_cutoff_minutes: experience.booking_cutoff_minutes,
+    confirmation_mode: experience.confirmation_mode,
+    cancellation_policy: experience.cancellation_policy,
+    booking_questions: experience.booking_questions,
+    extras: experience.extras,
+  });
+  const num = (name: 'min_participants' | 'max_participants' | 'booking_cutoff_minutes', label: string, description?: string, nullable = false) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <NumberInput
+          label={label}
+          description={description}
+          min={name === 'booking_cutoff_minutes' ? 0 : 1}
+          value={field.value ?? ''}
+          onChange={(v) => field.onChange(v === '' ? (nullable ? null : undefined) : Number(v))}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+  return (
+    <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
+      {num('min_participants', 'Minimum participants per booking')}
+      {num('max_participants', 'Maximum participants per booking', 'Empty: no maximum.', true)}
+      {num('booking_cutoff_minutes', 'Booking cutoff (minutes before the start)', 'Bookings close this long before each start time.')}
+      <Controller
+        control={form.control}
+        name="confirmation_mode"
+        render={({ field }) => (
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              Confirmation
+            </Text>
+            <SegmentedControl value={field.value ?? 'instant'} onChange={field.onChange} data={[{ value: 'instant', label: 'Instant' }, { value: 'manual', label: 'Manual (you confirm each booking)' }]} />
+          </Stack>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="cancellation_policy"
+        render={({ field }) => (
+          <Select
+            label="Cancellation policy"
+            data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            value={field.value ?? null}
+            onChange={(v) => field.onChange(v)}
+            clearable
+            placeholder="None"
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="booking_questions"
+        render={({ field }) => (
+          <MultiSelect label="Booking questions" data={(questions?.results ?? []).map((q) => ({ value: q.id, label: q.question }))} value={field.value ?? []} onChange={field.onChange} />
+        )}
+      />
+      {canSeeInventory && (
+        <Controller
+          control={form.control}
+          name="extras"
+          render={({ field }) => (
+            <MultiSelect
+              label="Extras sold with a booking"
+              data={(extras?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.type})` }))}
+              value={field.value ?? []}
+              onChange={field.onChange}
+            />
+          )}
+        />
+      )}
+    </StepForm>
+  );
+}

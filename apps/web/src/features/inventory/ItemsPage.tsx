@@ -1,0 +1,174 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { INVENTORY_TYPES, PAGE_SIZE_OPTIONS, type TInventoryItem } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { useAppSelector } from '../../shared/hooks/store';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
+import { InventoryTabs } from './InventoryTabs';
+
+const ZForm = z.object({
+  type: z.enum(INVENTORY_TYPES),
+  name: z.string().trim().min(1, { error: 'An item needs a name.' }).max(120),
+  description: z.string().max(2000),
+  category: z.string().nullable(),
+  tags: z.array(z.string()),
+  price: z.string().regex(/^\d+([.,]\d{1,2})?$/, { error: 'Enter an amount such as 12.50.' }),
+  stock: z.number().int().min(0, { error: 'Stock cannot be negative.' }).nullable(),
+});
+type Form = z.infer<typeof ZForm>;
+
+function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: () => void }) {
+  const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
+  const { data: categories } = useCategoriesQuery();
+  const [save, { isLoading }] = useSaveItemMutation();
+  const form = useForm<Form>({
+    resolver: zodResolver(ZForm),
+    defaultValues: item
+      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorUnits(item.price, currency).toFixed(2), stock: item.stock }
+      : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null },
+  });
+  const onSubmit = form.handleSubmit(async (v) => {
+    const res = await save({ id: item?.id, ...v, price: toMinorUnits(v.price, currency)! });
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, ['type', 'name', 'category', 'price', 'stock']);
+    notifySuccess(item ? 'Item updated.' : 'Item created.');
+    onClose();
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <Controller control={form.control} name="type" render={({ field }) => <Select label="Type" data={[...INVENTORY_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />} />
+        <TextInput label="Name" {...form.register('name')} error={form.formState.errors.name?.message} />
+        <Textarea label="Description" autosize minRows={2} {...form.register('description')} />
+        <Controller
+          control={form.control}
+          name="category"
+          render={({ field, fieldState }) => (
+            <Select label="Category" clearable data={(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+          )}
+        />
+        <Controller control={form.control} name="tags" render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} />} />
+        <Group grow>
+          <TextInput label={`Price (${currency})`} inputMode="decimal" {...form.register('price')} error={form.formState.errors.price?.message} />
+          <Controller
+            control={form.control}
+            name="stock"
+            render={({ field, fieldState }) => (
+              <NumberInput label="Stock" description="Empty: unlimited" min={0} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
+            )}
+          />
+        </Group>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isLoading}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export default function ItemsPage() {
+  const filters = useListFilters();
+  const { data, isFetching } = useItemsQuery(filters.apiParams);
+  const { data: categories } = useCategoriesQuery();
+  const [remove] = useDeleteItemMutation();
+  const [editing, setEditing] = useState<TInventoryItem | 'new' | null>(null);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2}>Inventory</Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          New item
+        </Button>
+      </Group>
+      <InventoryTabs />
+      <Group>
+        <TextInput aria-label="Search items" placeholder="Search items" leftSection={<IconSearch size={16} />} value={filters.searchInput} onChange={(e) => filters.setSearch(e.currentTarget.value)} w={240} />
+        <Select aria-label="Type filter" data={['All', ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
+        <Select
+          aria-label="Category filter"
+          data={[{ value: 'All', label: 'All categories' }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+          value={filters.filters.category ?? 'All'}
+          onChange={(v) => filters.setFilter('category', v)}
+          w={190}
+          allowDeselect={false}
+        />
+        {filters.filters.tag && (
+          <Badge size="lg" variant="light" rightSection={<ActionIcon size="xs" variant="transparent" aria-label="Clear tag" onClick={() => filters.setFilter('tag', null)}>×</ActionIcon>}>
+            #{filters.filters.tag}
+          </Badge>
+        )}
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      <Table verticalSpacing="sm" aria-label="Inventory items" style={{ opacity: isFetching ? 0.6 : 1 }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Item</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Category</Table.Th>
+            <Table.Th>Tags</Table.Th>
+            <Table.Th ta="right">Price</Table.Th>
+            <Table.Th ta="right">Stock</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data?.results.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={7}>
+                <Text c="dimmed">No item matches these filters.</Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {data?.results.map((i) => (
+            <Table.Tr key={i.id}>
+              <Table.Td fw={500}>{i.name}</Table.Td>
+              <Table.Td>{i.type}</Table.Td>
+              <Table.Td>{i.category?.name ?? '—'}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {i.tags.map((t) => (
+                    <Badge key={t} size="sm" variant="outline" style={{ cursor: 'pointer' }} onClick={() => filters.setFilter('tag', t)}>
+                      {t}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td ta="right">{formatMoney(i.price, i.currency)}</Table.Td>
+              <Table.Td ta="right">{i.stock ?? '∞'}</Table.Td>
+              <Table.Td w={90}>
+                <Group gap={4} wrap="nowrap">
+                  <ActionIcon variant="subtle" aria-label={`Edit ${i.name}`} onClick={() => setEditing(i)}>
+                    <IconPencil size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" aria-label={`Delete ${i.name}`} onClick={async () => !('error' in (await remove(i.id))) && notifySuccess(`${i.name} deleted.`)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group justify="flex-end">
+        <Select aria-label="Page size" data={PAGE_SIZE_OPTIONS.map(String)} value={String(filters.pageSize)} onChange={(v) => v && filters.setPageSize(Number(v))} w={90} allowDeselect={false} />
+        <Pagination total={data?.total_pages || 1} value={filters.page} onChange={filters.setPage} />
+      </Group>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New item' : 'Edit item'}>
+        {editing !== null && <ItemEditor item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      </Modal>
+    </Stack>
+  );
+}
