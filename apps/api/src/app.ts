@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -22,7 +21,7 @@ import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
 import { registerImages } from './modules/media/images';
 import { registerVideos } from './modules/media/videos';
-import { localStorage } from './lib/storage';
+import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
@@ -74,7 +73,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('database', database);
   app.decorate('mailer', mailer ?? createMailer(config, app.log));
   app.decorate('signingKey', await loadSigningKey(database.db, config.JWT_SECRET));
-  app.decorate('storage', localStorage(path.join(config.dataDir, 'media')));
+  app.decorate('storage', storageFor(config));
   app.addHook('onClose', async () => app.mailer.close());
 
   registerAccessCatalog(app);

@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { tenantOrigin } from './lib/host';
-import { localStorage } from './lib/storage';
+import { storageFor } from './lib/storage';
 import { DEMO, seedDemo } from './seed/demo';
 import { ensureReferenceData } from './seed/reference';
 
@@ -37,7 +37,7 @@ async function main() {
   }
   await database.migrate();
   await ensureReferenceData(database.db);
-  const seeded = config.SEED_DEMO ? await seedDemo(database.db, localStorage(path.join(config.dataDir, 'media'))) : false;
+  const seeded = config.SEED_DEMO ? await seedDemo(database.db, storageFor(config)) : false;
 
   const app = await buildApp({ config, database });
 

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Config } from '../config';
 
 /**
  * Where uploaded media lives. Keys are `{account id}/{random}.{ext}` and never reused, so what a
@@ -42,3 +45,51 @@ export function localStorage(root: string): Storage {
 }
 
 export const isStorageKey = (key: string) => SAFE_KEY.test(key);
+
+const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** An S3-compatible bucket (S3_BUCKET, with S3_ENDPOINT for MinIO, R2 and the like). */
+export function s3Storage(config: Config): Storage {
+  const bucket = config.S3_BUCKET!;
+  const client = new S3Client({
+    region: config.S3_REGION,
+    ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
+      : {}),
+  });
+  return {
+    async put(key, data) {
+      if (!SAFE_KEY.test(key)) throw new Error(`unsafe storage key: ${key}`);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: data,
+          ContentType: CONTENT_TYPES[key.split('.').pop()!],
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+    },
+    async read(key) {
+      if (!SAFE_KEY.test(key)) return null;
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (!res.Body) return null;
+        return { stream: res.Body as Readable, size: Number(res.ContentLength ?? 0) };
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      if (!SAFE_KEY.test(key)) return;
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
+  };
+}
+
+/** S3 when a bucket is configured, otherwise DATA_DIR/media on local disk. */
+export const storageFor = (config: Config): Storage =>
+  config.S3_BUCKET ? s3Storage(config) : localStorage(path.join(config.dataDir, 'media'));
