@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconCopy, IconDots, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, PAGE_SIZE_OPTIONS, type TExperienceSummary } from '@tourdesk/contracts';
+import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, type TExperienceSummary } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -189,26 +190,12 @@ export default function OverviewPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={7}>
-                  <Text c="dimmed">No offer matches these filters.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
+            {data?.results.length === 0 && <EmptyRow colSpan={7}>No offer matches these filters.</EmptyRow>}
             {data?.results.map((exp) => <Row key={exp.id} exp={exp} />)}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {data ? `${data.count} offer${data.count === 1 ? '' : 's'}` : ''}
-        </Text>
-        <Group>
-          <Select aria-label="Page size" data={PAGE_SIZE_OPTIONS.map(String)} value={String(filters.pageSize)} onChange={(v) => v && filters.setPageSize(Number(v))} w={90} allowDeselect={false} />
-          <Pagination total={data?.total_pages || 1} value={filters.page} onChange={filters.setPage} />
-        </Group>
-      </Group>
+      <ListFooter count={data?.count} noun="offer" totalPages={data?.total_pages} filters={filters} />
       <Modal opened={creating} onClose={() => setCreating(false)} title={`New ${ITEM_LABEL.singular.toLowerCase()}`}>
         {creating && <CreateOffer onClose={() => setCreating(false)} />}
       </Modal>

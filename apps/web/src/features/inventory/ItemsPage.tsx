@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TagsInput, Textarea, TextInput, Title } from '@mantine/core';
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { INVENTORY_TYPES, PAGE_SIZE_OPTIONS, type TInventoryItem } from '@tourdesk/contracts';
+import { INVENTORY_TYPES, type TInventoryItem } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -125,13 +126,7 @@ export default function ItemsPage() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {data?.results.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={7}>
-                <Text c="dimmed">No item matches these filters.</Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
+          {data?.results.length === 0 && <EmptyRow colSpan={7}>No item matches these filters.</EmptyRow>}
           {data?.results.map((i) => (
             <Table.Tr key={i.id}>
               <Table.Td fw={500}>{i.name}</Table.Td>
@@ -162,10 +157,7 @@ export default function ItemsPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Group justify="flex-end">
-        <Select aria-label="Page size" data={PAGE_SIZE_OPTIONS.map(String)} value={String(filters.pageSize)} onChange={(v) => v && filters.setPageSize(Number(v))} w={90} allowDeselect={false} />
-        <Pagination total={data?.total_pages || 1} value={filters.page} onChange={filters.setPage} />
-      </Group>
+      <ListFooter count={data?.count} noun="item" totalPages={data?.total_pages} filters={filters} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New item' : 'Edit item'}>
         {editing !== null && <ItemEditor item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>

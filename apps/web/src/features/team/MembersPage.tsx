@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Menu, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconDots, IconMailForward, IconPlus, IconSearch, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
-import { PAGE_SIZE_OPTIONS, ZTeamMemberInvite, type TTeamMember } from '@tourdesk/contracts';
+import { ZTeamMemberInvite, type TTeamMember } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDisplayDate } from '../../shared/lib/dates';
@@ -225,13 +226,7 @@ export default function MembersPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text c="dimmed">No member matches these filters.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
+            {data?.results.length === 0 && <EmptyRow colSpan={5}>No member matches these filters.</EmptyRow>}
             {data?.results.map((m) => (
               <MemberRow key={m.id} member={m} roleOptions={roleOptions} isMe={m.id === myId} />
             ))}
@@ -239,22 +234,7 @@ export default function MembersPage() {
         </Table>
       </Table.ScrollContainer>
 
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {data ? `${data.count} member${data.count === 1 ? '' : 's'}` : ''}
-        </Text>
-        <Group>
-          <Select
-            aria-label="Page size"
-            data={PAGE_SIZE_OPTIONS.map(String)}
-            value={String(filters.pageSize)}
-            onChange={(v) => v && filters.setPageSize(Number(v))}
-            w={90}
-            allowDeselect={false}
-          />
-          <Pagination total={data?.total_pages ?? 1} value={filters.page} onChange={filters.setPage} />
-        </Group>
-      </Group>
+      <ListFooter count={data?.count} noun="member" totalPages={data?.total_pages} filters={filters} />
 
       <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a team member">
         {inviting && <InviteMember onClose={() => setInviting(false)} />}
