@@ -19,6 +19,7 @@ import { userRoutes } from './modules/users/routes';
 import { registerPricingRates } from './modules/catalog/pricing-rates';
 import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
+import { availabilityRoutes } from './modules/availability/routes';
 import { registerImages } from './modules/media/images';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
@@ -95,6 +96,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(roleRoutes);
   await app.register(appInfoRoutes);
   await app.register(experienceRoutes);
+  await app.register(availabilityRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

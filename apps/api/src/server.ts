@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -40,6 +41,16 @@ async function main() {
   const seeded = config.SEED_DEMO ? await seedDemo(database.db, storageFor(config)) : false;
 
   const app = await buildApp({ config, database });
+
+  // Expired holds already stop counting (every seat count reads only unexpired lines); this
+  // sweep only deletes them, in small batches that never wait on a slot's lock.
+  const sweep = setInterval(() => {
+    database.db
+      .execute(sql`delete from cart_line where id in (select id from cart_line where expires_at < now() - interval '1 minute' limit 1000)`)
+      .catch((err: unknown) => app.log.warn({ err }, 'sweeping expired holds failed'));
+  }, 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
 
   let closing = false;
   const shutdown = async (signal: string) => {

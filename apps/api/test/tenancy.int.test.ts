@@ -41,6 +41,17 @@ beforeAll(async () => {
     ids.itemCategory = (await browser.post('/api/inventory-item-categories/', { name: `${sub} boats` })).json().id;
     ids.item = (await browser.post('/api/inventory-items/', { type: 'Extras', name: `${sub} lunch`, price: 900 })).json().id;
     ids.folder = (await browser.post('/api/file-folders/', { name: `${sub} photos` })).json().id;
+    // Availability: a rule, its slots, a booking (order) and a held cart line.
+    await browser.patch(`/api/experiences/${made.id}/`, { status: 'Active' });
+    const today = new Date().toISOString().slice(0, 10);
+    ids.rule = (await browser.post('/api/schedule-rules/', { experience: made.id, valid_from: today, start_times: ['10:00'], capacity: 8 })).json().id;
+    const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    ids.slot = (await browser.get(`/api/bookings/check-availability/?experience=${made.id}&date=${later}`)).json()[0].id;
+    await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } });
+    const order = (await browser.post('/api/cart/checkout/', { customer: { email: `guest@${sub}.test`, first_name: 'Guest' } })).json();
+    ids.order = order.id;
+    ids.booking = order.bookings[0].id;
+    ids.cartLine = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json().lines[0].id;
   }
 });
 afterAll(async () => {
@@ -72,6 +83,13 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/inventory-item-categories/:id/': 'itemCategory',
   '/api/inventory-items/:id/': 'item',
   '/api/file-folders/:id/': 'folder',
+  '/api/schedule-rules/:id/': 'rule',
+  '/api/start-times/:id/': 'slot',
+  '/api/cart/lines/:id/': 'cartLine',
+  '/api/bookings/:id/': 'booking',
+  '/api/bookings/:id/cancel/': 'booking',
+  '/api/bookings/:id/attendance/': 'booking',
+  '/api/orders/:id/': 'order',
 };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
@@ -102,6 +120,11 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/inventory-items/:id/': () => ({ name: 'Hijacked' }),
   'PUT /api/file-folders/:id/': () => ({ name: 'Hijacked' }),
   'PATCH /api/file-folders/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/schedule-rules/:id/': () => ({ experience: B.experience, valid_from: '2030-01-01', start_times: ['09:00'], capacity: 1 }),
+  'PATCH /api/start-times/:id/': () => ({ closed: true }),
+  'PUT /api/start-times/:id/': () => ({ capacity: 0, closed: true }),
+  'PATCH /api/cart/lines/:id/': () => ({ quantities: { [B.category!]: 1 } }),
+  'PATCH /api/bookings/:id/attendance/': () => ({ attendance: 'No show' }),
 };
 
 const signedInRoutes = () =>
@@ -125,17 +148,28 @@ describe('cross-tenant access', () => {
     const member = (await a.get(`/api/team-members/${A.member}/`)).json();
     expect(member).toMatchObject({ first_name: 'Mia', status: 'active' });
     const exp = (await a.get(`/api/experiences/${A.experience}/`)).json();
-    expect(exp).toMatchObject({ title: 'first tour', status: 'Draft' });
+    expect(exp).toMatchObject({ title: 'first tour', status: 'Active' });
     expect(exp.images).toHaveLength(2);
     expect(exp.prices[0].retail_price).toBe(4900);
     expect((await a.get(`/api/inventory-items/${A.item}/`)).json().name).toBe('first lunch');
+    expect((await a.get(`/api/bookings/${A.booking}/`)).json()).toMatchObject({ status: 'Confirmed', attendance: 'Open' });
+    expect((await a.get('/api/cart/')).json().lines).toHaveLength(1);
   });
 
   it('never lists another organisation’s rows', async () => {
     const lists = signedInRoutes().filter((r) => r.method === 'GET' && !r.url.includes(':id'));
     expect(lists.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/roles/', '/api/team-members/', '/api/users/']));
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    // Lists that need a parameter get the second organisation's own.
+    const query: Record<string, () => string> = {
+      '/api/schedule-rules/': () => `?experience=${B.experience}`,
+      '/api/bookings/check-availability/': () => `?experience=${B.experience}&date=${day}`,
+      '/api/capacity/calendar/': () => `?from=${day}&to=${day}`,
+      '/api/capacity/by-date/': () => `?date=${day}`,
+      '/api/bookings/by-date/': () => `?date=${day}`,
+    };
     for (const route of lists) {
-      const res = await b.get(route.url);
+      const res = await b.get(`${route.url}${query[route.url]?.() ?? ''}`);
       expect(res.statusCode, route.url).toBe(200);
       for (const id of Object.values(A)) expect(res.body, `${route.url} leaks ${id}`).not.toContain(id);
       expect(res.body).not.toContain('first.test');

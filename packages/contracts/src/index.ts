@@ -4,3 +4,4 @@ export * from './pagination';
 export * from './system';
 export * from './identity';
 export * from './catalog';
+export * from './availability';

@@ -36,6 +36,9 @@ export const baseAccount = pgTable(
     currency: text('currency').notNull().default('EUR'),
     locale: text('locale').notNull().default('en'),
     subscription_tier_id: text('subscription_tier_id').references(() => subscriptionTier.id),
+    /** How long a cart holds its seats (the spec's MIN 10 to MAX 60 minutes). */
+    hold_minutes: integer('hold_minutes').notNull().default(15),
+    default_cutoff_minutes: integer('default_cutoff_minutes').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -43,6 +46,7 @@ export const baseAccount = pgTable(
     uniqueIndex('base_account_subdomain_key').on(t.subdomain),
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('base_account_hold_check', sql`${t.hold_minutes} between 10 and 60`),
   ],
 );
 
@@ -167,3 +171,4 @@ export const systemNotification = pgTable(
 );
 
 export * from './catalog-schema';
+export * from './availability-schema';

@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { experience } from './catalog-schema';
+import { accountId, tenantPolicy, timestamps } from './columns';
+import { users } from './schema';
+
+/** Schedules, slots, carts with their holds, customers, orders and bookings. */
+
+export const scheduleRule = pgTable(
+  'schedule_rule',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().default('start_times'),
+    valid_from: date('valid_from').notNull(),
+    valid_to: date('valid_to'),
+    weekdays: integer('weekdays').array().notNull().default(sql`'{}'::integer[]`),
+    start_times: text('start_times').array().notNull(),
+    closing_time: text('closing_time'),
+    capacity: integer('capacity').notNull(),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('schedule_rule_experience_idx').on(t.account_id, t.experience_id)],
+);
+
+export const closedDate = pgTable(
+  'closed_date',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    date: date('date').notNull(),
+    reason: text('reason').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('closed_date_key').on(t.account_id, t.experience_id, t.date)],
+);
+
+/**
+ * One occurrence of an experience: one capacity pool shared by all pricing categories.
+ * `booked` counts seats of confirmed bookings and changes only under this row's lock;
+ * seats held by carts are summed from their unexpired lines under the same lock.
+ */
+export const slot = pgTable(
+  'slot',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    rule_id: uuid('rule_id').references(() => scheduleRule.id, { onDelete: 'set null' }),
+    starts_at: timestamp('starts_at', { withTimezone: true }).notNull(),
+    ends_at: timestamp('ends_at', { withTimezone: true }).notNull(),
+    local_date: date('local_date').notNull(),
+    local_time: text('local_time').notNull(),
+    capacity: integer('capacity').notNull(),
+    booked: integer('booked').notNull().default(0),
+    closed: boolean('closed').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('slot_experience_start_key').on(t.account_id, t.experience_id, t.starts_at),
+    index('slot_account_day_idx').on(t.account_id, t.local_date),
+    check('slot_capacity_check', sql`${t.capacity} >= 0 and ${t.booked} >= 0`),
+  ],
+);
+
+export const cart = pgTable(
+  'cart',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id)],
+);
+
+/** A line holds its seats until `expires_at`; an expired line stops counting at once. */
+export const cartLine = pgTable(
+  'cart_line',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    cart_id: uuid('cart_id')
+      .notNull()
+      .references(() => cart.id, { onDelete: 'cascade' }),
+    slot_id: uuid('slot_id')
+      .notNull()
+      .references(() => slot.id, { onDelete: 'cascade' }),
+    quantities: jsonb('quantities').$type<Record<string, number>>().notNull(),
+    extras: jsonb('extras').$type<Record<string, number>>().notNull().default({}),
+    seats: integer('seats').notNull(),
+    total: integer('total').notNull(),
+    currency: text('currency').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [tenantPolicy(), index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id)],
+);
+
+export const customer = pgTable(
+  'customer',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    email: text('email').notNull(),
+    first_name: text('first_name').notNull().default(''),
+    last_name: text('last_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    country: text('country'),
+    marketing_consent: boolean('marketing_consent').notNull().default(false),
+    notes: text('notes').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('customer_email_key').on(t.account_id, sql`lower(${t.email})`)],
+);
+
+export const order = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    reference: text('reference').notNull(),
+    status: text('status').notNull().default('Created'),
+    payment_status: text('payment_status').notNull().default('Not paid'),
+    customer_id: uuid('customer_id')
+      .notNull()
+      .references(() => customer.id, { onDelete: 'restrict' }),
+    total: integer('total').notNull(),
+    currency: text('currency').notNull(),
+    created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), uniqueIndex('orders_reference_key').on(t.account_id, t.reference), index('orders_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst())],
+);
+
+export const booking = pgTable(
+  'booking',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    order_id: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'restrict' }),
+    slot_id: uuid('slot_id')
+      .notNull()
+      .references(() => slot.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('Confirmed'),
+    attendance: text('attendance').notNull().default('Open'),
+    ticket_code: text('ticket_code').notNull(),
+    quantities: jsonb('quantities').$type<Record<string, number>>().notNull(),
+    extras: jsonb('extras').$type<Record<string, number>>().notNull().default({}),
+    answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
+    seats: integer('seats').notNull(),
+    total: integer('total').notNull(),
+    currency: text('currency').notNull(),
+    checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
+    canceled_at: timestamp('canceled_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('booking_ticket_key').on(t.ticket_code),
+    index('booking_slot_idx').on(t.account_id, t.slot_id),
+    index('booking_order_idx').on(t.account_id, t.order_id),
+    check('booking_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
+    check('booking_attendance_check', sql`${t.attendance} in ('Open', 'Arrived', 'No show')`),
+  ],
+);

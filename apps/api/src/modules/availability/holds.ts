@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { TBooking, TCart, TOrder } from '@tourdesk/contracts';
+import { booking, cart, cartLine, customer, experience, order, pricingCategory, slot } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { accountSettings, heldBySlot, lockSlot, pricesOn, type SlotRow } from './slots';
+
+/** The signed-in user's cart (the spec's `user.cart`), made on first use. */
+export async function userCart(ctx: TenantCtx, userId: string) {
+  await ctx.tx.insert(cart).values({ account_id: ctx.accountId, user_id: userId }).onConflictDoNothing();
+  const [row] = await ctx.tx.select().from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.user_id, userId)));
+  return row!;
+}
+
+async function seatsAndTotal(ctx: TenantCtx, s: SlotRow, quantities: Record<string, number>) {
+  const ids = Object.keys(quantities).filter((id) => quantities[id]! > 0);
+  const categories = ids.length
+    ? await ctx.tx.select().from(pricingCategory).where(and(eq(pricingCategory.account_id, ctx.accountId), inArray(pricingCategory.id, ids)))
+    : [];
+  const unknown = ids.filter((id) => !categories.some((c) => c.id === id));
+  if (unknown.length) throw new AppError('invalid', 'Unknown pricing category.', 'quantities');
+  const prices = (await pricesOn(ctx.tx, ctx.accountId, s.experience_id, [s.local_date])).get(s.local_date) ?? [];
+  let seats = 0;
+  let total = 0;
+  for (const c of categories) {
+    const n = quantities[c.id]!;
+    const price = prices.find((p) => p.pricing_category === c.id);
+    if (!price) throw new AppError('invalid', `${c.label} cannot be booked on this date: it has no price.`, 'quantities');
+    if (c.occupies_seat) seats += n;
+    total += n * price.retail_price;
+  }
+  return { seats, total, participants: ids.reduce((sum, id) => sum + quantities[id]!, 0) };
+}
+
+/**
+ * Holds seats in a slot for a cart line, under the slot's row lock: seats of confirmed bookings
+ * plus seats held by unexpired lines never exceed the slot's capacity.
+ */
+export async function holdSeats(ctx: TenantCtx, cartId: string, input: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }, lineId?: string) {
+  const s = await lockSlot(ctx, input.slot);
+  const [exp] = await ctx.tx.select().from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, s.experience_id)));
+  const settings = await accountSettings(ctx.tx, ctx.accountId);
+  if (exp!.status !== 'Active') throw new AppError('invalid', 'This offer is not on sale.', 'slot');
+  if (s.closed) throw new AppError('invalid', 'This time slot is closed.', 'slot');
+  const cutoff = (exp!.booking_cutoff_minutes || settings.default_cutoff_minutes) * 60_000;
+  if (s.starts_at.getTime() - cutoff <= Date.now()) throw new AppError('invalid', 'Bookings for this time slot have closed.', 'slot');
+  const { seats, total, participants } = await seatsAndTotal(ctx, s, input.quantities);
+  if (participants < exp!.min_participants) throw new AppError('invalid', `Book at least ${exp!.min_participants} participants.`, 'quantities');
+  if (exp!.max_participants !== null && participants > exp!.max_participants) {
+    throw new AppError('invalid', `Book at most ${exp!.max_participants} participants.`, 'quantities');
+  }
+  const heldRows = await ctx.tx
+    .select({ seats: sql<number>`coalesce(sum(${cartLine.seats}), 0)::int` })
+    .from(cartLine)
+    .where(and(eq(cartLine.slot_id, s.id), gt(cartLine.expires_at, sql`now()`), lineId ? sql`${cartLine.id} <> ${lineId}` : undefined));
+  const remaining = s.capacity - s.booked - Number(heldRows[0]?.seats ?? 0);
+  if (seats > remaining) {
+    throw new AppError('sold_out', remaining <= 0 ? 'Sold out: no seats are left in this time slot.' : `Sold out: only ${remaining} seat${remaining === 1 ? '' : 's'} left in this time slot.`, 'quantities');
+  }
+  const expiresAt = sql`now() + make_interval(mins => ${settings.hold_minutes})`;
+  const values = { slot_id: s.id, quantities: input.quantities, extras: input.extras, seats, total, currency: settings.currency, expires_at: expiresAt as unknown as Date };
+  if (lineId) {
+    const [row] = await ctx.tx.update(cartLine).set(values).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId))).returning();
+    return row!;
+  }
+  const [row] = await ctx.tx.insert(cartLine).values({ ...values, account_id: ctx.accountId, cart_id: cartId }).returning();
+  return row!;
+}
+
+export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
+  const settings = await accountSettings(ctx.tx, ctx.accountId);
+  const lines = await ctx.tx
+    .select({ line: cartLine, starts_at: slot.starts_at, experience_id: slot.experience_id, title: experience.title })
+    .from(cartLine)
+    .innerJoin(slot, eq(slot.id, cartLine.slot_id))
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), gt(cartLine.expires_at, sql`now()`)))
+    .orderBy(asc(cartLine.created_at));
+  return {
+    id: cartId,
+    lines: lines.map(({ line, starts_at, experience_id, title }) => ({
+      id: line.id,
+      slot: line.slot_id,
+      experience: experience_id,
+      experience_title: title,
+      starts_at: starts_at.toISOString(),
+      quantities: line.quantities,
+      extras: line.extras,
+      seats: line.seats,
+      total: line.total,
+      currency: line.currency,
+      expires_at: line.expires_at.toISOString(),
+    })),
+    total: lines.reduce((sum, l) => sum + l.line.total, 0),
+    currency: settings.currency,
+    expires_at: lines.length ? new Date(Math.min(...lines.map((l) => l.line.expires_at.getTime()))).toISOString() : null,
+  };
+}
+
+/** The customer with this e-mail (in any case), updated with the latest details, or a new one. */
+async function upsertCustomer(ctx: TenantCtx, details: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }) {
+  const byEmail = and(eq(customer.account_id, ctx.accountId), sql`lower(${customer.email}) = lower(${details.email})`);
+  const [existing] = await ctx.tx.select().from(customer).where(byEmail).for('update');
+  if (existing) {
+    const [row] = await ctx.tx
+      .update(customer)
+      .set({ first_name: details.first_name, last_name: details.last_name || existing.last_name, phone: details.phone || existing.phone, country: details.country ?? existing.country, updated_at: new Date() })
+      .where(eq(customer.id, existing.id))
+      .returning();
+    return row!;
+  }
+  const [row] = await ctx.tx.insert(customer).values({ account_id: ctx.accountId, ...details }).returning();
+  return row!;
+}
+
+/** An unguessable ticket code, readable from a QR code or over the phone. */
+const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').toUpperCase().slice(0, 12);
+const orderReference = () => `TD-${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/**
+ * Turns every held line of a cart into bookings, all or none, in one transaction. The slots are
+ * locked in a fixed order (no deadlock between two checkouts); an expired hold is re-checked
+ * against the seats that are left, and refused if they are gone.
+ */
+export async function checkout(
+  ctx: TenantCtx,
+  cartId: string,
+  userId: string,
+  input: { customer: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }; answers: Record<string, string> },
+) {
+  const lines = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId))).orderBy(asc(cartLine.slot_id));
+  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty.');
+  const slots = new Map<string, SlotRow>();
+  for (const id of [...new Set(lines.map((l) => l.slot_id))].sort()) slots.set(id, await lockSlot(ctx, id));
+  const now = Date.now();
+  for (const line of lines.filter((l) => l.expires_at.getTime() <= now)) {
+    // The hold ran out: the seats count only if they are still free.
+    const s = slots.get(line.slot_id)!;
+    const held = (await heldBySlot(ctx.tx, [s.id])).get(s.id) ?? 0;
+    if (s.capacity - s.booked - held < line.seats) {
+      throw new AppError('hold_expired', 'Your hold expired and the seats have been taken meanwhile. Choose another time.');
+    }
+  }
+  const found = await upsertCustomer(ctx, input.customer);
+  const settings = await accountSettings(ctx.tx, ctx.accountId);
+  const total = lines.reduce((sum, l) => sum + l.total, 0);
+  const [created] = await ctx.tx
+    .insert(order)
+    .values({ account_id: ctx.accountId, reference: orderReference(), status: 'Confirmed', payment_status: 'Not paid', customer_id: found.id, total, currency: settings.currency, created_by: userId })
+    .returning();
+  for (const line of lines) {
+    const s = slots.get(line.slot_id)!;
+    await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, s.id));
+    await ctx.tx.insert(booking).values({
+      account_id: ctx.accountId,
+      order_id: created!.id,
+      experience_id: s.experience_id,
+      slot_id: s.id,
+      status: 'Confirmed',
+      ticket_code: ticketCode(),
+      quantities: line.quantities,
+      extras: line.extras,
+      answers: input.answers,
+      seats: line.seats,
+      total: line.total,
+      currency: line.currency,
+    });
+  }
+  await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+  return presentOrder(ctx, created!.id);
+}
+
+async function bookingRows(ctx: TenantCtx, where: ReturnType<typeof and>) {
+  return ctx.tx
+    .select({ b: booking, o: order, c: customer, starts_at: slot.starts_at, title: experience.title })
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .innerJoin(customer, eq(customer.id, order.customer_id))
+    .innerJoin(slot, eq(slot.id, booking.slot_id))
+    .innerJoin(experience, eq(experience.id, booking.experience_id))
+    .where(where)
+    .orderBy(asc(slot.starts_at), asc(booking.created_at));
+}
+
+const presentBooking = ({ b, o, c, starts_at, title }: Awaited<ReturnType<typeof bookingRows>>[number]): TBooking => ({
+  id: b.id,
+  order: o.id,
+  order_reference: o.reference,
+  experience: b.experience_id,
+  experience_title: title,
+  slot: b.slot_id,
+  starts_at: starts_at.toISOString(),
+  status: b.status as TBooking['status'],
+  attendance: b.attendance as TBooking['attendance'],
+  ticket_code: b.ticket_code,
+  quantities: b.quantities,
+  seats: b.seats,
+  total: b.total,
+  currency: b.currency,
+  customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
+  checked_in_at: b.checked_in_at?.toISOString() ?? null,
+  created_at: b.created_at.toISOString(),
+});
+
+export async function listBookings(ctx: TenantCtx, filter: { slot?: string; date?: string; order?: string }) {
+  const rows = await bookingRows(
+    ctx,
+    and(
+      eq(booking.account_id, ctx.accountId),
+      filter.slot ? eq(booking.slot_id, filter.slot) : undefined,
+      filter.date ? eq(slot.local_date, filter.date) : undefined,
+      filter.order ? eq(booking.order_id, filter.order) : undefined,
+    ),
+  );
+  return rows.map(presentBooking);
+}
+
+export async function getBooking(ctx: TenantCtx, id: string) {
+  const [row] = await bookingRows(ctx, and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
+  if (!row) throw notFound('No booking with this id.');
+  return presentBooking(row);
+}
+
+export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
+  const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
+  if (!o) throw notFound('No order with this id.');
+  return {
+    id: o.o.id,
+    reference: o.o.reference,
+    status: o.o.status as TOrder['status'],
+    payment_status: o.o.payment_status as TOrder['payment_status'],
+    total: o.o.total,
+    currency: o.o.currency,
+    customer: { id: o.c.id, email: o.c.email, first_name: o.c.first_name, last_name: o.c.last_name },
+    bookings: await listBookings(ctx, { order: id }),
+    created_at: o.o.created_at.toISOString(),
+  };
+}
+
+/** Cancelling releases the booking's seats at once (under the slot's lock). */
+export async function cancelBooking(ctx: TenantCtx, id: string) {
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
+  if (!b) throw notFound('No booking with this id.');
+  if (b.status === 'Canceled') throw new AppError('conflict', 'This booking is already cancelled.');
+  await lockSlot(ctx, b.slot_id);
+  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(eq(booking.id, id));
+  return getBooking(ctx, id);
+}
+
+export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Open' | 'Arrived' | 'No show') {
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
+  if (!b) throw notFound('No booking with this id.');
+  if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled booking has no attendance.', 'attendance');
+  await ctx.tx
+    .update(booking)
+    .set({ attendance, checked_in_at: attendance === 'Arrived' ? b.checked_in_at ?? new Date() : null, updated_at: new Date() })
+    .where(eq(booking.id, id));
+  return getBooking(ctx, id);
+}
+
+/** Scanning a ticket: Arrived the first time; a second scan says when. */
+export async function checkIn(ctx: TenantCtx, code: string, zone: string) {
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase())));
+  if (!b) throw new AppError('not_found', 'Unknown ticket: it is not a booking of this organisation.');
+  if (b.status === 'Canceled') throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
+  if (b.attendance === 'Arrived' && b.checked_in_at) {
+    const at = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(b.checked_in_at);
+    throw new AppError('already_checked_in', `Already checked in at ${at}.`, 'ticket_code');
+  }
+  await ctx.tx.update(booking).set({ attendance: 'Arrived', checked_in_at: new Date(), updated_at: new Date() }).where(eq(booking.id, b.id));
+  return getBooking(ctx, b.id);
+}

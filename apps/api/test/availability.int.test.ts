@@ -1,0 +1,201 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseAccount, cartLine, slot } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let other: Browser;
+let exp: { id: string; category: string };
+let accountId: string;
+const ZONE = 'Europe/Zurich';
+const err = (res: { json(): unknown }) => (res.json() as { errors: { code: string; detail: string; attr: string | null }[] }).errors[0]!;
+const customer = { email: 'guest@example.com', first_name: 'Gina', last_name: 'Guest' };
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'slots' });
+  other = await createOrganisation(t.app, sink, { subdomain: 'elsewhere' });
+  accountId = (await owner.get('/api/users/me/')).json().base_account.id;
+  await t.database.db.update(baseAccount).set({ time_zone: ZONE }).where(eq(baseAccount.id, accountId));
+  exp = await sellableExperience(owner, 'Boat tour');
+  expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active', duration_minutes: 90 })).statusCode).toBe(200);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+const tomorrow = () => addDays(todayIn(ZONE), 1);
+async function slotsOn(date: string) {
+  const res = await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${date}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { id: string; local_time: string; starts_at: string; capacity: number; booked: number; held: number; remaining: number; status: string; bookable: boolean; prices: unknown[] }[];
+}
+
+describe('schedules and slots', () => {
+  it('creates slots from a rule, in local time across a daylight-saving change', async () => {
+    const rule = await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['09:00', '14:30'], capacity: 4 });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const day = await slotsOn(tomorrow());
+    expect(day.map((s) => s.local_time)).toEqual(['09:00', '14:30']);
+    expect(day[0]).toMatchObject({ capacity: 4, booked: 0, held: 0, remaining: 4, status: 'available', bookable: true });
+    expect(day[0]!.prices).toHaveLength(1);
+    // The last Sunday of March and of October (both within the horizon): 09:00 stays 09:00.
+    for (const date of ['2027-03-27', '2027-03-28', '2027-10-30', '2027-10-31']) {
+      const [nine] = await slotsOn(date);
+      expect(nine?.local_time).toBe('09:00');
+      const utcHour = new Date(nine!.starts_at).getUTCHours();
+      expect(utcHour).toBe(date === '2027-03-28' || date === '2027-10-30' ? 7 : 8);
+    }
+  });
+
+  it('closes and reopens a slot, and never lowers its capacity below what is booked and held', async () => {
+    const [s] = await slotsOn(tomorrow());
+    expect((await owner.patch(`/api/start-times/${s!.id}/`, { closed: true })).json()).toMatchObject({ closed: true, status: 'closed', bookable: false });
+    expect((await owner.patch(`/api/start-times/${s!.id}/`, { closed: false, capacity: 6 })).json()).toMatchObject({ closed: false, capacity: 6 });
+    expect((await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 3 } })).statusCode).toBe(200);
+    const lower = await owner.patch(`/api/start-times/${s!.id}/`, { capacity: 2 });
+    expect(lower.statusCode).toBe(400);
+    expect(err(lower).detail).toMatch(/3 seats are booked or held/);
+    await owner.delete(`/api/cart/lines/${(await owner.get('/api/cart/')).json().lines[0].id}/`);
+    expect((await owner.patch(`/api/start-times/${s!.id}/`, { capacity: 4 })).statusCode).toBe(200);
+  });
+});
+
+describe('holds, checkout and cancellation', () => {
+  it('holds seats, refuses more than remain with "sold out", books them, and releases them on cancel', async () => {
+    const [s] = await slotsOn(tomorrow());
+    const held = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 3 } });
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json().lines[0]).toMatchObject({ seats: 3, total: 3 * 4900 });
+    expect((await slotsOn(tomorrow()))[0]).toMatchObject({ held: 3, remaining: 1, status: 'limited' });
+
+    const again = await other.get('/api/users/me/');
+    expect(again.statusCode).toBe(200);
+    const tooMany = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 2 } });
+    expect(tooMany.statusCode).toBe(409);
+    expect(err(tooMany)).toMatchObject({ code: 'sold_out', detail: 'Sold out: only 1 seat left in this time slot.' });
+
+    const order = await owner.post('/api/cart/checkout/', { customer });
+    expect(order.statusCode, order.body).toBe(201);
+    const o = order.json();
+    expect(o).toMatchObject({ status: 'Confirmed', payment_status: 'Not paid', total: 3 * 4900, customer: { email: 'guest@example.com' } });
+    expect(o.bookings).toHaveLength(1);
+    expect(o.bookings[0].ticket_code).toMatch(/^[A-Z0-9]{12}$/);
+    expect((await slotsOn(tomorrow()))[0]).toMatchObject({ booked: 3, held: 0, remaining: 1 });
+    expect((await owner.get('/api/cart/')).json().lines).toEqual([]);
+
+    const canceled = await owner.post(`/api/bookings/${o.bookings[0].id}/cancel/`);
+    expect(canceled.json().status).toBe('Canceled');
+    expect((await slotsOn(tomorrow()))[0]).toMatchObject({ booked: 0, remaining: 4 });
+    expect((await owner.post(`/api/bookings/${o.bookings[0].id}/cancel/`)).statusCode).toBe(409);
+  });
+
+  it('stops counting an expired hold at once', async () => {
+    const [, s] = await slotsOn(tomorrow());
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 4 } });
+    expect((await slotsOn(tomorrow()))[1]).toMatchObject({ held: 4, remaining: 0, status: 'sold_out' });
+    await t.database.db.update(cartLine).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(cartLine.slot_id, s!.id));
+    expect((await slotsOn(tomorrow()))[1]).toMatchObject({ held: 0, remaining: 4, status: 'available' });
+    expect((await owner.get('/api/cart/')).json().lines).toEqual([]);
+    // A checkout of the expired line still works while the seats are free…
+    const order = await owner.post('/api/cart/checkout/', { customer });
+    expect(order.statusCode, order.body).toBe(201);
+    expect((await slotsOn(tomorrow()))[1]).toMatchObject({ booked: 4, remaining: 0 });
+  });
+
+  it('refuses an expired hold whose seats were taken meanwhile, and books nothing', async () => {
+    const day = addDays(todayIn(ZONE), 2);
+    const [s] = await slotsOn(day);
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 3 } });
+    await t.database.db.update(cartLine).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(cartLine.slot_id, s!.id));
+    await t.database.db.update(slot).set({ booked: 2 }).where(eq(slot.id, s!.id)); // someone else booked meanwhile
+    const res = await owner.post('/api/cart/checkout/', { customer });
+    expect(res.statusCode).toBe(409);
+    expect(err(res).code).toBe('hold_expired');
+    expect((await slotsOn(day))[0]!.booked).toBe(2);
+    await t.database.db.update(slot).set({ booked: 0 }).where(eq(slot.id, s!.id));
+    await t.database.db.delete(cartLine).where(eq(cartLine.slot_id, s!.id));
+  });
+
+  it('refuses a slot past its cutoff, a closed offer, and participants outside the limits', async () => {
+    const [s] = await slotsOn(tomorrow());
+    await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 60 * 24 * 3, max_participants: 5 });
+    const late = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } });
+    expect(err(late).detail).toBe('Bookings for this time slot have closed.');
+    await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 0 });
+    const far = (await slotsOn(addDays(todayIn(ZONE), 5)))[0]!;
+    expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 6 } })).detail).toBe('Book at most 5 participants.');
+    expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 0 } })).attr).toBe('quantities');
+    await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Inactive' });
+    expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 1 } })).detail).toBe('This offer is not on sale.');
+    await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active', max_participants: null });
+  });
+});
+
+describe('check-in and attendance', () => {
+  let ticket: string;
+  let bookingId: string;
+  beforeAll(async () => {
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 3));
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 2 } });
+    const o = (await owner.post('/api/cart/checkout/', { customer })).json();
+    ticket = o.bookings[0].ticket_code;
+    bookingId = o.bookings[0].id;
+  });
+
+  it('marks a scanned ticket Arrived, and says when on a second scan', async () => {
+    const first = await owner.post('/api/bookings/check-in/', { ticket_code: ticket });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ attendance: 'Arrived' });
+    const second = await owner.post('/api/bookings/check-in/', { ticket_code: ticket });
+    expect(second.statusCode).toBe(409);
+    expect(err(second).detail).toMatch(/^Already checked in at \d{2}:\d{2}\.$/);
+  });
+
+  it('refuses another organisation’s ticket and a cancelled booking', async () => {
+    expect((await other.post('/api/bookings/check-in/', { ticket_code: ticket })).statusCode).toBe(404);
+    await owner.patch(`/api/bookings/${bookingId}/attendance/`, { attendance: 'Open' });
+    await owner.post(`/api/bookings/${bookingId}/cancel/`);
+    const res = await owner.post('/api/bookings/check-in/', { ticket_code: ticket });
+    expect(res.statusCode).toBe(400);
+    expect(err(res).detail).toMatch(/cancelled/);
+  });
+
+  it('moves attendance Open → No show → Open, and lists the manifest of a day', async () => {
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 4));
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } });
+    const o = (await owner.post('/api/cart/checkout/', { customer: { ...customer, email: 'GUEST@example.com', first_name: 'Gina' } })).json();
+    const id = o.bookings[0].id;
+    expect((await owner.patch(`/api/bookings/${id}/attendance/`, { attendance: 'No show' })).json().attendance).toBe('No show');
+    expect((await owner.patch(`/api/bookings/${id}/attendance/`, { attendance: 'Open' })).json().attendance).toBe('Open');
+    const manifest = (await owner.get(`/api/bookings/by-date/?date=${addDays(todayIn(ZONE), 4)}`)).json();
+    expect(manifest.map((b: { id: string }) => b.id)).toContain(id);
+    // The same customer (matched by e-mail in any case) for every order.
+    expect(new Set((await owner.get(`/api/bookings/by-date/?date=${addDays(todayIn(ZONE), 3)}`)).json().map((b: { customer: { id: string } }) => b.customer.id)).has(o.customer.id)).toBe(true);
+  });
+});
+
+describe('rule changes', () => {
+  it('keeps a slot that holds bookings when its rule goes away', async () => {
+    const e2 = await sellableExperience(owner, 'Sunset cruise');
+    await owner.patch(`/api/experiences/${e2.id}/`, { status: 'Active' });
+    const rule = (await owner.post('/api/schedule-rules/', { experience: e2.id, valid_from: todayIn(ZONE), start_times: ['18:00'], capacity: 10 })).json();
+    const date = addDays(todayIn(ZONE), 2);
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${e2.id}&date=${date}`)).json();
+    await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [e2.category]: 2 } });
+    await owner.post('/api/cart/checkout/', { customer });
+    expect((await owner.delete(`/api/schedule-rules/${rule.id}/`)).statusCode).toBe(204);
+    const left = await t.database.db.select().from(slot).where(and(eq(slot.experience_id, e2.id)));
+    expect(left.map((x) => x.id)).toEqual([s.id]);
+    expect(left[0]).toMatchObject({ booked: 2, closed: true, rule_id: null });
+  });
+});

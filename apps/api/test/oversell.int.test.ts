@@ -1,0 +1,97 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseAccount, cartLine } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { capacityLock } from '../src/modules/availability/slots';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+/**
+ * Many parallel reservations over real HTTP at slots of small capacity: exactly the capacity
+ * succeeds, everyone else hears "sold out", and no seat is lost or doubled. With the per-slot lock
+ * switched off the same traffic oversells, which proves the test can fail. PGlite runs one
+ * transaction at a time, so the race itself exists only on the PostgreSQL server (npm run test:db).
+ */
+const CAPACITY = 5;
+const REQUESTS = 40;
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let origin: string;
+let exp: { id: string; category: string };
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'rush' });
+  const me = (await owner.get('/api/users/me/')).json();
+  await t.database.db.update(baseAccount).set({ time_zone: 'Europe/Zurich' }).where(eq(baseAccount.id, me.base_account.id));
+  exp = await sellableExperience(owner, 'Hot tour');
+  await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' });
+  const times = Array.from({ length: 12 }, (_, i) => `${String(8 + i).padStart(2, '0')}:00`);
+  await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn('Europe/Zurich'), start_times: times, capacity: CAPACITY });
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = address.replace('127.0.0.1', 'rush.localhost');
+});
+afterAll(async () => {
+  capacityLock.enabled = true;
+  await t?.close();
+  await sink?.close();
+});
+
+async function slotIds() {
+  const res = await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn('Europe/Zurich'), 2)}`);
+  return (res.json() as { id: string }[]).map((s) => s.id);
+}
+
+/** REQUESTS parallel one-seat holds on one slot, over HTTP, as the signed-in user. */
+async function rush(slotId: string) {
+  const cookie = `access_token=${owner.cookie('access_token')}`;
+  const port = new URL(origin).port;
+  const results = await Promise.all(
+    Array.from({ length: REQUESTS }, () =>
+      fetch(`http://127.0.0.1:${port}/api/cart/lines/`, {
+        method: 'POST',
+        headers: { origin: `http://127.0.0.1:${port}`, cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ slot: slotId, quantities: { [exp.category]: 1 } }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { errors?: { code: string }[] } })),
+    ),
+  );
+  const held = ((await t.database.db.execute(sql`select coalesce(sum(seats), 0)::int as held from ${cartLine} where slot_id = ${slotId} and expires_at > now()`)) as unknown as { rows: { held: number }[] }).rows[0]!.held;
+  return {
+    ok: results.filter((r) => r.status === 200).length,
+    soldOut: results.filter((r) => r.status === 409 && r.body.errors?.[0]?.code === 'sold_out').length,
+    other: results.filter((r) => r.status !== 200 && !(r.status === 409 && r.body.errors?.[0]?.code === 'sold_out')),
+    held: Number(held),
+  };
+}
+
+describe('reservations under concurrency', () => {
+  it('sells exactly the capacity and tells everyone else "sold out"', async () => {
+    capacityLock.enabled = true;
+    const [first, second] = await slotIds();
+    for (const id of [first!, second!]) {
+      const r = await rush(id);
+      expect(r.other.slice(0, 2)).toEqual([]);
+      expect(r.ok).toBe(CAPACITY);
+      expect(r.soldOut).toBe(REQUESTS - CAPACITY);
+      expect(r.held).toBe(CAPACITY);
+    }
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the per-slot lock switched off', async () => {
+    capacityLock.enabled = false;
+    const ids = (await slotIds()).slice(2, 8);
+    let worst = 0;
+    for (const id of ids) {
+      const r = await rush(id);
+      worst = Math.max(worst, r.held);
+      if (worst > CAPACITY) break;
+    }
+    capacityLock.enabled = true;
+    expect(worst).toBeGreaterThan(CAPACITY);
+  });
+});

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { ATTENDANCE_STATUSES, BOOKING_STATUSES, HOLD_MINUTES, ORDER_STATUSES, PAYMENT_STATUSES } from './constants';
+
+const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
+const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });
+const ZUuid = z.uuid({ error: 'Not a valid id.' });
+
+// --- schedules ----------------------------------------------------------------------------
+export const SCHEDULE_KINDS = ['start_times', 'opening_hours'] as const;
+export const ZScheduleRuleInput = z
+  .object({
+    experience: ZUuid,
+    kind: z.enum(SCHEDULE_KINDS).default('start_times'),
+    valid_from: ZDate,
+    valid_to: ZDate.nullable().default(null),
+    weekdays: z.array(z.number().int().min(1).max(7)).max(7).default([]),
+    /** Local start times for `start_times`; for `opening_hours`, the opening time. */
+    start_times: z.array(ZLocalTime).min(1, { error: 'Add at least one start time.' }).max(48),
+    /** For `opening_hours`: when the day's single slot ends. */
+    closing_time: ZLocalTime.nullable().default(null),
+    capacity: z.number().int().min(1, { error: 'Capacity is at least 1.' }).max(100_000),
+  })
+  .refine((v) => !v.valid_to || v.valid_from <= v.valid_to, { error: 'The end date comes before the start date.', path: ['valid_to'] })
+  .refine((v) => v.kind === 'start_times' || (v.start_times.length === 1 && v.closing_time !== null && v.closing_time > v.start_times[0]!), {
+    error: 'Opening hours need one opening time and a later closing time.',
+    path: ['closing_time'],
+  });
+export const ZScheduleRule = z
+  .object({
+    id: z.uuid(),
+    experience: z.uuid(),
+    kind: z.enum(SCHEDULE_KINDS),
+    valid_from: z.string(),
+    valid_to: z.string().nullable(),
+    weekdays: z.array(z.number().int()),
+    start_times: z.array(z.string()),
+    closing_time: z.string().nullable(),
+    capacity: z.number().int(),
+  })
+  .meta({ id: 'ScheduleRule' });
+export type TScheduleRule = z.infer<typeof ZScheduleRule>;
+
+export const ZClosedDateInput = z.object({ experience: ZUuid, date: ZDate, reason: z.string().trim().max(200).default('') });
+
+// --- slots and availability ---------------------------------------------------------------
+export const SLOT_STATUSES = ['available', 'limited', 'sold_out', 'closed'] as const;
+export const ZSlot = z
+  .object({
+    id: z.uuid(),
+    experience: z.uuid(),
+    starts_at: z.iso.datetime(),
+    ends_at: z.iso.datetime(),
+    local_date: z.string(),
+    local_time: z.string(),
+    time_zone: z.string(),
+    capacity: z.number().int(),
+    booked: z.number().int(),
+    held: z.number().int(),
+    remaining: z.number().int(),
+    closed: z.boolean(),
+    bookable: z.boolean(),
+    status: z.enum(SLOT_STATUSES),
+    prices: z.array(z.object({ pricing_category: z.uuid(), retail_price: z.number().int(), currency: z.string() })),
+  })
+  .meta({ id: 'Slot' });
+export type TSlot = z.infer<typeof ZSlot>;
+
+export const ZAvailabilityQuery = z.object({
+  experience: ZUuid,
+  date: ZDate.optional(),
+  from: ZDate.optional(),
+  to: ZDate.optional(),
+});
+export const ZSlotUpdate = z
+  .object({ capacity: z.number().int().min(0).max(100_000), closed: z.boolean() })
+  .partial();
+
+export const ZBookingConfig = z
+  .object({
+    hold_minutes: z.number().int().min(HOLD_MINUTES.MIN).max(HOLD_MINUTES.MAX),
+    default_cutoff_minutes: z.number().int().min(0).max(60 * 24 * 30),
+    time_zone: z.string(),
+  })
+  .meta({ id: 'BookingConfig' });
+
+// --- carts, orders and bookings -----------------------------------------------------------
+export const ZQuantities = z
+  .record(z.uuid(), z.number().int().min(0).max(1000))
+  .refine((q) => Object.values(q).some((n) => n > 0), { error: 'Choose at least one participant.' });
+export const ZCartLineInput = z.object({ slot: ZUuid, quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}) });
+export const ZCartLine = z
+  .object({
+    id: z.uuid(),
+    slot: z.uuid(),
+    experience: z.uuid(),
+    experience_title: z.string(),
+    starts_at: z.iso.datetime(),
+    quantities: z.record(z.string(), z.number().int()),
+    extras: z.record(z.string(), z.number().int()),
+    seats: z.number().int(),
+    total: z.number().int(),
+    currency: z.string(),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: 'CartLine' });
+export const ZCart = z
+  .object({ id: z.uuid(), lines: z.array(ZCartLine), total: z.number().int(), currency: z.string(), expires_at: z.iso.datetime().nullable() })
+  .meta({ id: 'Cart' });
+export type TCart = z.infer<typeof ZCart>;
+
+export const ZCustomerInput = z.object({
+  email: z.email({ error: 'Enter a valid e-mail address.' }).trim().toLowerCase(),
+  first_name: z.string().trim().min(1, { error: 'Enter the first name.' }).max(100),
+  last_name: z.string().trim().max(100).default(''),
+  phone: z.string().trim().max(40).default(''),
+  country: z.string().regex(/^[A-Z]{2}$/, { error: 'Use a two-letter country code.' }).nullable().default(null),
+  marketing_consent: z.boolean().default(false),
+});
+export const ZCheckoutInput = z.object({
+  customer: ZCustomerInput,
+  /** Answers to booking questions, by question id. */
+  answers: z.record(z.uuid(), z.string().max(1000)).default({}),
+});
+
+export const ZBooking = z
+  .object({
+    id: z.uuid(),
+    order: z.uuid(),
+    order_reference: z.string(),
+    experience: z.uuid(),
+    experience_title: z.string(),
+    slot: z.uuid(),
+    starts_at: z.iso.datetime(),
+    status: z.enum(BOOKING_STATUSES),
+    attendance: z.enum(ATTENDANCE_STATUSES),
+    ticket_code: z.string(),
+    quantities: z.record(z.string(), z.number().int()),
+    seats: z.number().int(),
+    total: z.number().int(),
+    currency: z.string(),
+    customer: z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() }),
+    checked_in_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Booking' });
+export type TBooking = z.infer<typeof ZBooking>;
+
+export const ZOrder = z
+  .object({
+    id: z.uuid(),
+    reference: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    payment_status: z.enum(PAYMENT_STATUSES),
+    total: z.number().int(),
+    currency: z.string(),
+    customer: z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() }),
+    bookings: z.array(ZBooking),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Order' });
+export type TOrder = z.infer<typeof ZOrder>;
+
+export const ZAttendanceInput = z.object({ attendance: z.enum(ATTENDANCE_STATUSES) });
+export const ZCheckIn = z.object({ ticket_code: z.string().trim().min(6).max(64) });
