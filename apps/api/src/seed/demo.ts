@@ -1,7 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { checkout, holdSeats, userCart } from '../modules/availability/holds';
+import { regenerateSlots } from '../modules/availability/slots';
+import { addDays, todayIn } from '../lib/local-time';
 import sharp from 'sharp';
 import {
   baseAccount,
@@ -15,6 +18,8 @@ import {
   pricingCategory,
   pricingRate,
   role,
+  scheduleRule,
+  slot,
   systemNotification,
   users,
 } from '../db/schema';
@@ -58,6 +63,8 @@ const ALL_SETS = PERMISSION_SETS.map((s) => s.id);
  * skipped on conflict, so running this on every start changes nothing the second time.
  * Returns true when it created the organisation.
  */
+let ownerId = '';
+
 export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO.password);
   return db.transaction(async (tx) => {
@@ -90,8 +97,10 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
       .returning();
 
     const now = new Date();
+    ownerId = randomUUID();
     await tx.insert(users).values([
       {
+        id: ownerId,
         account_id: account.id,
         email: DEMO.email,
         first_name: 'Dana',
@@ -122,7 +131,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
       },
     ]);
 
-    await seedCatalogue(tx as unknown as Db, account.id, storage);
+    const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
+    await seedBookings(tx as unknown as Db, account.id, kayak);
 
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
@@ -151,7 +161,7 @@ async function demoPicture(hue: number) {
  * The demo's catalogue: pricing categories, a meeting point, a cancellation policy, a booking
  * question, extras, and three offers — one on sale with pictures and prices, one Draft, one Inactive.
  */
-async function seedCatalogue(tx: Db, accountId: string, storage?: Storage) {
+async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Promise<{ id: string; adult: string; child: string }> {
   const [adult, child, infant] = await tx
     .insert(pricingCategory)
     .values([
@@ -230,6 +240,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage) {
       pictures: [],
     },
   ];
+  let first: { id: string; adult: string; child: string } | undefined;
   for (const offer of offers) {
     const [row] = await tx
       .insert(experience)
@@ -253,6 +264,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage) {
         meeting_instructions: 'Meet 15 minutes before the start at the boat station, pier 3.',
       })
       .returning();
+    first ??= { id: row!.id, adult: adult!.id, child: child!.id };
     for (const [categoryId, retail, net] of offer.prices) {
       await tx.insert(pricingRate).values({ account_id: accountId, experience_id: row!.id, pricing_category_id: categoryId, retail_price: retail, net_price: net, currency: 'CHF' });
     }
@@ -278,5 +290,30 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage) {
         position,
       });
     }
+  }
+  return first!;
+}
+
+/** The kayak tour runs at 07:00 and 09:30 every day with 12 seats; two days are partly booked. */
+async function seedBookings(tx: Db, accountId: string, kayak: { id: string; adult: string; child: string }) {
+  const ctx = { tx, accountId, currency: 'CHF' };
+  const zone = 'Europe/Zurich';
+  await tx.insert(scheduleRule).values({ account_id: accountId, experience_id: kayak.id, valid_from: todayIn(zone), start_times: ['07:00', '09:30'], capacity: 12 });
+  await regenerateSlots(ctx, kayak.id);
+  const cartRow = await userCart(ctx, ownerId);
+  const guests = [
+    { email: 'amelie.martin@example.com', first_name: 'Amélie', last_name: 'Martin', adults: 2, children: 1, day: 1 },
+    { email: 'jonas.weber@example.com', first_name: 'Jonas', last_name: 'Weber', adults: 4, children: 0, day: 1 },
+    { email: 'sara.rossi@example.com', first_name: 'Sara', last_name: 'Rossi', adults: 2, children: 2, day: 2 },
+  ];
+  for (const g of guests) {
+    const date = addDays(todayIn(zone), g.day);
+    const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
+    if (!s) continue;
+    await holdSeats(ctx, cartRow.id, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: {} });
+    await checkout(ctx, cartRow.id, ownerId, {
+      customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: null, marketing_consent: false },
+      answers: {},
+    });
   }
 }

@@ -34,11 +34,15 @@ async function seatsAndTotal(ctx: TenantCtx, s: SlotRow, quantities: Record<stri
 }
 
 /**
- * Holds seats in a slot for a cart line, under the slot's row lock: seats of confirmed bookings
- * plus seats held by unexpired lines never exceed the slot's capacity.
+ * Holds seats in a slot for a cart line. Everything that needs no lock is checked first (the
+ * offer, cutoff, participants, prices); then one statement locks the slot's row, adds up what is
+ * booked and held in it, and writes the line only if the seats are there — seats of confirmed
+ * bookings plus seats held by unexpired lines never exceed the slot's capacity, and the lock is
+ * held for that one statement and the commit.
  */
 export async function holdSeats(ctx: TenantCtx, cartId: string, input: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }, lineId?: string) {
-  const s = await lockSlot(ctx, input.slot);
+  const [s] = await ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, input.slot)));
+  if (!s) throw new AppError('not_found', 'No such time slot.');
   const [exp] = await ctx.tx.select().from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, s.experience_id)));
   const settings = await accountSettings(ctx.tx, ctx.accountId);
   if (exp!.status !== 'Active') throw new AppError('invalid', 'This offer is not on sale.', 'slot');
@@ -50,22 +54,36 @@ export async function holdSeats(ctx: TenantCtx, cartId: string, input: { slot: s
   if (exp!.max_participants !== null && participants > exp!.max_participants) {
     throw new AppError('invalid', `Book at most ${exp!.max_participants} participants.`, 'quantities');
   }
-  const heldRows = await ctx.tx
-    .select({ seats: sql<number>`coalesce(sum(${cartLine.seats}), 0)::int` })
-    .from(cartLine)
-    .where(and(eq(cartLine.slot_id, s.id), gt(cartLine.expires_at, sql`now()`), lineId ? sql`${cartLine.id} <> ${lineId}` : undefined));
-  const remaining = s.capacity - s.booked - Number(heldRows[0]?.seats ?? 0);
-  if (seats > remaining) {
+
+  // The slot's row lock first, in its own statement: the statement that counts must start after
+  // the lock is ours, or (in READ COMMITTED) it would count with a snapshot taken before the
+  // previous holder committed, and oversell. The test in test/oversell.int.test.ts caught that.
+  await lockSlot(ctx, s.id);
+  const others = lineId ? sql`and l.id <> ${lineId}::uuid` : sql``;
+  const quantities = JSON.stringify(input.quantities);
+  const extras = JSON.stringify(input.extras);
+  const write = lineId
+    ? sql`update ${cartLine} set quantities = ${quantities}::jsonb, extras = ${extras}::jsonb, seats = ${seats}, total = ${total},
+            expires_at = now() + make_interval(mins => ${settings.hold_minutes})
+          from free where free.remaining >= ${seats} and ${cartLine.id} = ${lineId}::uuid returning ${cartLine.id} as id, free.remaining`
+    : sql`insert into ${cartLine} (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at)
+          select ${ctx.accountId}::uuid, ${cartId}::uuid, ${s.id}::uuid, ${quantities}::jsonb, ${extras}::jsonb, ${seats}, ${total}, ${settings.currency},
+                 now() + make_interval(mins => ${settings.hold_minutes})
+          from free where free.remaining >= ${seats} returning id, (select remaining from free)`;
+  const result = (await ctx.tx.execute(sql`
+      with locked as (select capacity, booked from ${slot} where id = ${s.id}::uuid),
+      free as (
+        select locked.capacity - locked.booked - coalesce((
+          select sum(l.seats) from ${cartLine} l where l.slot_id = ${s.id}::uuid and l.expires_at > now() ${others}), 0)::int as remaining
+        from locked)
+      ${write}`)) as unknown as { rows: { id: string | null; remaining: number }[] };
+  if (result.rows.length === 0) {
+    const held = (await heldBySlot(ctx.tx, [s.id])).get(s.id) ?? 0;
+    const [own] = lineId ? await ctx.tx.select({ seats: cartLine.seats }).from(cartLine).where(eq(cartLine.id, lineId)) : [];
+    const [fresh] = await ctx.tx.select({ capacity: slot.capacity, booked: slot.booked }).from(slot).where(eq(slot.id, s.id));
+    const remaining = Math.max(0, fresh!.capacity - fresh!.booked - held + (own?.seats ?? 0));
     throw new AppError('sold_out', remaining <= 0 ? 'Sold out: no seats are left in this time slot.' : `Sold out: only ${remaining} seat${remaining === 1 ? '' : 's'} left in this time slot.`, 'quantities');
   }
-  const expiresAt = sql`now() + make_interval(mins => ${settings.hold_minutes})`;
-  const values = { slot_id: s.id, quantities: input.quantities, extras: input.extras, seats, total, currency: settings.currency, expires_at: expiresAt as unknown as Date };
-  if (lineId) {
-    const [row] = await ctx.tx.update(cartLine).set(values).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId))).returning();
-    return row!;
-  }
-  const [row] = await ctx.tx.insert(cartLine).values({ ...values, account_id: ctx.accountId, cart_id: cartId }).returning();
-  return row!;
 }
 
 export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart> {

@@ -1,0 +1,171 @@
+/**
+ * npm run bench — figures for the capacity engine, on the PostgreSQL server (BENCH_DATABASE_URL,
+ * default postgres://postgres@127.0.0.1:5432/postgres). It prints; it asserts nothing.
+ *
+ * 1. Holds on one hot slot from 64 concurrent HTTP clients (each its own user and cart):
+ *    holds per second, p50/p99 latency, and the oversold count (must be 0); beside it, the
+ *    machine's ceiling: pgbench running a single-row conditional decrement with 64 clients.
+ * 2. The month availability calendar of one experience, against a bare Fastify handler that runs
+ *    one indexed SELECT on the same database.
+ * All traffic goes to 127.0.0.1; every run is bounded in time.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { openDatabase } from '../apps/api/src/db/client';
+import { baseAccount, role, users } from '../apps/api/src/db/schema';
+import { hashPassword } from '../apps/api/src/modules/auth/crypto';
+import { ensureReferenceData } from '../apps/api/src/seed/reference';
+import { PERMISSION_SETS } from '../packages/contracts/src';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CLIENTS = 64;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const dbName = `tourdesk_bench_${randomBytes(3).toString('hex')}`;
+
+function run(opts: autocannon.Options) {
+  return new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, duration: SECONDS }, (err, res) => (err ? reject(err) : resolve(res))));
+}
+const line = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
+
+async function main() {
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  admin.on('error', () => undefined);
+  await admin.query(`create database ${dbName}`);
+  const url = new URL(SERVER);
+  url.pathname = `/${dbName}`;
+  try {
+    const database = await openDatabase({ url: url.toString(), poolSize: 20 });
+    await database.migrate();
+    await ensureReferenceData(database.db);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tourdesk-bench-')),
+      LOGIN_LIMIT_PER_IP: '100000',
+      LOGIN_LIMIT_PER_EMAIL: '100000',
+    });
+    const app = await buildApp({ config, database });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const origin = address;
+
+    // One organisation with 64 staff users, each with their own cart.
+    const [account] = await database.db.insert(baseAccount).values({ name: 'Bench Tours', subdomain: 'bench', kind: 'supplier', subscription_tier_id: 'supplier-standard', time_zone: 'Europe/Zurich' }).returning();
+    const [owner] = await database.db.insert(role).values({ account_id: account!.id, name: 'Owner', is_owner: true, permission_set_ids: PERMISSION_SETS.map((s) => s.id) }).returning();
+    const hash = await hashPassword('bench-password');
+    const emails = Array.from({ length: CLIENTS }, (_, i) => `staff${i}@bench.test`);
+    await database.db.insert(users).values(emails.map((email) => ({ account_id: account!.id, email, password_hash: hash, role_id: owner!.id, is_active: true })));
+    const cookies: string[] = [];
+    for (const email of emails) {
+      const res = await app.inject({ method: 'POST', url: '/api/jwt/create/', headers: { host: 'bench.localhost', origin: 'http://bench.localhost' }, payload: { email, password: 'bench-password' } });
+      const access = res.cookies.find((c) => c.name === 'access_token')!.value;
+      cookies.push(`access_token=${access}`);
+    }
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await app.inject({ method: method as 'POST', url, headers: { host: 'bench.localhost', origin: 'http://bench.localhost', cookie: cookies[0]! }, payload: body as object });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const exp = await call('POST', '/api/experiences/', { title: 'Hot slot', type: 'Ticket & Passes', short_description: 'Bench' });
+    const cat = await call('POST', '/api/pricing-categories/', { type: 'Adult', label: 'Adult' });
+    await call('POST', '/api/pricing-rates/', { experience: exp.id, pricing_category: cat.id, retail_price: 1000 });
+    await database.db.execute(sql`insert into image (account_id, experience_id, status, original_name) values (${account!.id}, ${exp.id}, 'ready', 'x.jpg')`);
+    await call('PATCH', `/api/experiences/${exp.id}/`, { status: 'Active' });
+    const today = new Date().toISOString().slice(0, 10);
+    await call('POST', '/api/schedule-rules/', { experience: exp.id, valid_from: today, start_times: ['08:00', '10:00', '12:00', '14:00', '16:00', '18:00'], capacity: 100_000 });
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const [hot, sellout] = await call('GET', `/api/bookings/check-availability/?experience=${exp.id}&date=${inTwoDays}`);
+    const SELLOUT_CAPACITY = 500;
+    await call('PATCH', `/api/start-times/${sellout.id}/`, { capacity: SELLOUT_CAPACITY });
+
+    console.log(`\nTourdesk capacity benchmark — PostgreSQL server, ${CLIENTS} clients, ${SECONDS} s each\n`);
+
+    // 1. Holds on one hot slot.
+    let client = 0;
+    const holds = await run({
+      url: `${origin}/api/cart/lines/`,
+      connections: CLIENTS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }),
+      setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+    });
+    const seatsIn = async (slotId: string) =>
+      Number(((await database.db.execute(sql`select coalesce(sum(seats), 0)::int as n from cart_line where slot_id = ${slotId}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    console.log('1. Holds on one slot (POST /api/cart/lines/)');
+    line('holds per second', holds.requests.average.toFixed(0));
+    line('latency p50 / p99 (ms)', `${holds.latency.p50} / ${holds.latency.p99}`);
+    line('non-2xx answers', String(holds.non2xx));
+    line('seats held in the slot', String(await seatsIn(hot.id)));
+
+    // The same traffic on a slot of 500 seats, until it sells out.
+    client = 0;
+    const rush = await run({
+      url: `${origin}/api/cart/lines/`,
+      connections: CLIENTS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ slot: sellout.id, quantities: { [cat.id]: 1 } }),
+      setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+    });
+    const sold = await seatsIn(sellout.id);
+    line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush['2xx']} answered 2xx, ${rush.non2xx} sold out)`);
+    line('oversold (seats held − capacity, must be ≤ 0)', String(Math.max(0, sold - SELLOUT_CAPACITY)));
+
+    // 2. The month calendar vs a bare handler with one indexed SELECT.
+    const monthEnd = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const calendar = await run({
+      url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`,
+      connections: CLIENTS,
+      headers: { cookie: cookies[1]! },
+    });
+    const bare = Fastify();
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 40 });
+    bare.get('/slots', async () => (await pool.query('select id, starts_at, capacity, booked from slot where account_id = $1 and experience_id = $2 and local_date between $3 and $4 order by starts_at', [account!.id, exp.id, today, monthEnd])).rows);
+    const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+    const baseline = await run({ url: `${bareUrl}/slots`, connections: CLIENTS });
+    console.log('\n2. Month availability calendar (GET /api/bookings/check-availability/, 31 days)');
+    line('requests per second', calendar.requests.average.toFixed(0));
+    line('latency p50 / p99 (ms)', `${calendar.latency.p50} / ${calendar.latency.p99}`);
+    line('bare Fastify + one indexed SELECT (req/s)', baseline.requests.average.toFixed(0));
+    line('calendar as a share of the bare handler', `${((calendar.requests.average / baseline.requests.average) * 100).toFixed(0)}%  (target ≥ 60%)`);
+    await bare.close();
+    await pool.end();
+    await app.close();
+    await database.close();
+
+    // The machine's ceiling, with the app's connections closed.
+    // The ceiling: pgbench, single-row conditional decrement, 64 clients.
+    await admin.query(`create table if not exists bench_ceiling (id int primary key, remaining bigint)`);
+    await admin.query(`insert into bench_ceiling values (1, 1000000000) on conflict (id) do update set remaining = 1000000000`);
+    const script = path.join(mkdtempSync(path.join(tmpdir(), 'pgbench-')), 'decrement.sql');
+    (await import('node:fs')).writeFileSync(script, 'UPDATE bench_ceiling SET remaining = remaining - 1 WHERE id = 1 AND remaining > 0;\n');
+    const server = new URL(SERVER);
+    const out = execFileSync('pgbench', ['-n', '-h', server.hostname, '-p', server.port || '5432', '-U', decodeURIComponent(server.username || 'postgres'), '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-f', script, server.pathname.slice(1) || 'postgres'], { encoding: 'utf8' });
+    const tps = Number(out.match(/tps = ([\d.]+)/)?.[1] ?? NaN);
+    await admin.query('drop table bench_ceiling');
+    console.log('\n3. The ceiling of this machine');
+    line('pgbench single-row conditional decrement (tps)', tps.toFixed(0));
+    line('holds as a share of the ceiling', `${((holds.requests.average / tps) * 100).toFixed(0)}%  (target ≥ 50%)`);
+    console.log('');
+
+
+  } finally {
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
