@@ -12,7 +12,7 @@ let t: TestApp;
 let sink: MailSink;
 let owner: Browser;
 let other: Browser;
-let exp: { id: string; category: string };
+let exp: { id: string; category: string; rule: string };
 let accountId: string;
 const ZONE = 'Europe/Zurich';
 const err = (res: { json(): unknown }) => (res.json() as { errors: { code: string; detail: string; attr: string | null }[] }).errors[0]!;
@@ -27,6 +27,8 @@ beforeAll(async () => {
   await t.database.db.update(baseAccount).set({ time_zone: ZONE }).where(eq(baseAccount.id, accountId));
   exp = await sellableExperience(owner, 'Boat tour');
   expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active', duration_minutes: 90 })).statusCode).toBe(200);
+  // The tests below bring their own schedule.
+  expect((await owner.delete(`/api/schedule-rules/${exp.rule}/`)).statusCode).toBe(204);
 });
 afterAll(async () => {
   await t?.close();
@@ -188,6 +190,7 @@ describe('rule changes', () => {
   it('keeps a slot that holds bookings when its rule goes away', async () => {
     const e2 = await sellableExperience(owner, 'Sunset cruise');
     await owner.patch(`/api/experiences/${e2.id}/`, { status: 'Active' });
+    await owner.delete(`/api/schedule-rules/${e2.rule}/`);
     const rule = (await owner.post('/api/schedule-rules/', { experience: e2.id, valid_from: todayIn(ZONE), start_times: ['18:00'], capacity: 10 })).json();
     const date = addDays(todayIn(ZONE), 2);
     const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${e2.id}&date=${date}`)).json();

@@ -33,5 +33,8 @@ export async function sellableExperience(browser: Browser, title = 'Sunset kayak
   expect(rate.statusCode, rate.body).toBe(201);
   const { res } = await uploadImage(browser, id, await picture());
   expect(res.statusCode, res.body).toBe(200);
-  return { id, category: category.json().id as string, rate: rate.json().id as string };
+  const today = new Date().toISOString().slice(0, 10);
+  const rule = await browser.post('/api/schedule-rules/', { experience: id, valid_from: today, start_times: ['10:00'], capacity: 8 });
+  expect(rule.statusCode, rule.body).toBe(201);
+  return { id, category: category.json().id as string, rate: rate.json().id as string, rule: rule.json().id as string };
 }

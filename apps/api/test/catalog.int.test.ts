@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { experience } from '../src/db/schema';
+import { booking, experience } from '../src/db/schema';
 import { inTenant } from '../src/lib/tenancy';
 import { picture, sellableExperience, uploadImage } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
@@ -107,7 +107,7 @@ describe('experiences', () => {
     expect(created.statusCode, created.body).toBe(201);
     const exp = created.json();
     expect(exp).toMatchObject({ status: 'Draft', title: 'Glacier hike', languages: ['en', 'de'], duration_minutes: 240 });
-    expect(exp.missing_for_activation).toEqual(['a description', 'a price', 'an image']);
+    expect(exp.missing_for_activation).toEqual(['a description', 'a price', 'an image', 'future availability (a schedule)']);
 
     const patched = await owner.patch(`/api/experiences/${exp.id}/`, {
       short_description: 'On the ice.',
@@ -158,6 +158,7 @@ describe('experiences', () => {
       'To sell this experience, add a description.',
       'To sell this experience, add a price.',
       'To sell this experience, add an image.',
+      'To sell this experience, add future availability (a schedule).',
     ]);
     expect((await owner.get(`/api/experiences/${exp}/`)).json().status).toBe('Draft');
   });
@@ -247,6 +248,7 @@ describe('experiences', () => {
     const { id } = await sellableExperience(owner, 'Original tour');
     await owner.post('/api/videos/', { url: 'https://www.youtube.com/watch?v=abc', experience: id });
     await owner.patch(`/api/experiences/${id}/`, { status: 'Active', highlights: ['Views'] });
+    const original = (await owner.get(`/api/experiences/${id}/`)).json();
     const copy = await owner.post(`/api/experiences/${id}/duplicate/`);
     expect(copy.statusCode, copy.body).toBe(201);
     const c = copy.json();
@@ -254,8 +256,16 @@ describe('experiences', () => {
     expect(c.prices).toHaveLength(1);
     expect(c.images).toHaveLength(1);
     expect(c.videos).toHaveLength(1);
-    const original = (await owner.get(`/api/experiences/${id}/`)).json();
     expect(c.images[0].url).not.toBe(original.images[0].url);
+    // An offer with bookings cannot be deleted.
+    const slots = (await owner.get(`/api/bookings/check-availability/?experience=${id}&date=${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}`)).json();
+    const rateCategory = original.prices[0].pricing_category;
+    await owner.post('/api/cart/lines/', { slot: slots[0].id, quantities: { [rateCategory]: 1 } });
+    const booked = (await owner.post('/api/cart/checkout/', { customer: { email: 'x@example.com', first_name: 'X' } })).json();
+    const refused = await owner.delete(`/api/experiences/${id}/`);
+    expect(refused.statusCode).toBe(409);
+    expect(err(refused)[0]!.detail).toBe('This offer has 1 booking: it cannot be deleted. Deactivate it instead.');
+    await t.database.db.delete(booking).where(eq(booking.order_id, booked.id));
     // Deleting the original leaves the copy's picture in place.
     expect((await owner.delete(`/api/experiences/${id}/`)).statusCode).toBe(204);
     expect((await owner.get(c.images[0].url)).statusCode).toBe(200);

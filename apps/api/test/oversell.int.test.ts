@@ -21,7 +21,7 @@ let t: TestApp;
 let sink: MailSink;
 let owner: Browser;
 let origin: string;
-let exp: { id: string; category: string };
+let exp: { id: string; category: string; rule: string };
 
 beforeAll(async () => {
   sink = await startMailSink();
@@ -31,6 +31,7 @@ beforeAll(async () => {
   await t.database.db.update(baseAccount).set({ time_zone: 'Europe/Zurich' }).where(eq(baseAccount.id, me.base_account.id));
   exp = await sellableExperience(owner, 'Hot tour');
   await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' });
+  await owner.delete(`/api/schedule-rules/${exp.rule}/`);
   const times = Array.from({ length: 12 }, (_, i) => `${String(8 + i).padStart(2, '0')}:00`);
   await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn('Europe/Zurich'), start_times: times, capacity: CAPACITY });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -75,6 +75,16 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByText('This step has changes that are not saved.')).toBeVisible();
     await page.getByRole('button', { name: 'Stay' }).click();
     await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page).toHaveURL(/\/schedule$/);
+
+    // Schedule: a daily 09:00 start with 10 seats; the next slots appear at once.
+    await page.getByRole('combobox', { name: 'Start times (local)' }).fill('09:00');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Add schedule' }).click();
+    await expect(page.getByText('Schedule added: its time slots are ready.')).toBeVisible();
+    await expect(page.getByTestId('schedule-rule')).toContainText('09:00 · 10 seats');
+    await expect(page.getByLabel('Next time slots').getByText('10/10').first()).toBeVisible();
+    await page.getByRole('tab', { name: 'Pricing' }).click();
     await expect(page).toHaveURL(/\/pricing$/);
 
     // Pricing: Adult and Child, saved when the field is left.

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { experience, image, pricingRate, video } from '../../db/schema';
+import { booking, experience, image, pricingRate, slot, video } from '../../db/schema';
 
 export interface ExperienceFilter {
   search?: string;
@@ -65,12 +65,22 @@ export async function findExperience(tx: Db, accountId: string, id: string, forU
 }
 
 export async function experienceMedia(tx: Db, accountId: string, id: string) {
+  const [future] = await tx
+    .select({ id: slot.id })
+    .from(slot)
+    .where(and(eq(slot.account_id, accountId), eq(slot.experience_id, id), eq(slot.closed, false), gt(slot.starts_at, new Date())))
+    .limit(1);
   const [images, videos, rates] = [
     await tx.select().from(image).where(and(eq(image.account_id, accountId), eq(image.experience_id, id))).orderBy(asc(image.position), asc(image.created_at)),
     await tx.select().from(video).where(and(eq(video.account_id, accountId), eq(video.experience_id, id))).orderBy(asc(video.position)),
     await tx.select().from(pricingRate).where(and(eq(pricingRate.account_id, accountId), eq(pricingRate.experience_id, id))).orderBy(asc(pricingRate.pricing_category_id), asc(pricingRate.valid_from)),
   ];
-  return { images, videos, rates };
+  return { images, videos, rates, hasFutureSlots: Boolean(future) };
+}
+
+export async function countBookings(tx: Db, accountId: string, experienceId: string) {
+  const [row] = await tx.select({ n: count() }).from(booking).where(and(eq(booking.account_id, accountId), eq(booking.experience_id, experienceId)));
+  return row?.n ?? 0;
 }
 
 type IdTable = PgTable & { id: PgColumn; account_id: PgColumn };

@@ -89,6 +89,7 @@ function missingForActivation(row: Row, media: Awaited<ReturnType<typeof q.exper
   if (!plainText(row.long_description) && !row.short_description.trim()) missing.push('a description');
   if (media.rates.length === 0) missing.push('a price');
   if (!media.images.some((i) => i.status === 'ready')) missing.push('an image');
+  if (!media.hasFutureSlots) missing.push('future availability (a schedule)');
   return missing;
 }
 
@@ -210,6 +211,10 @@ export function updateExperience(request: FastifyRequest, id: string, input: Exp
 export async function deleteExperience(request: FastifyRequest, id: string) {
   const keys = await tenantScope(request, async (ctx) => {
     await rowOr404(ctx, id, true);
+    const bookings = await q.countBookings(ctx.tx, ctx.accountId, id);
+    if (bookings > 0) {
+      throw new AppError('conflict', `This offer has ${bookings} booking${bookings === 1 ? '' : 's'}: it cannot be deleted. Deactivate it instead.`);
+    }
     const { images } = await q.experienceMedia(ctx.tx, ctx.accountId, id);
     await ctx.tx.delete(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
     return images.flatMap((i) => [i.storage_key, i.thumbnail_key]);

@@ -11,12 +11,14 @@ import { DescriptionStep } from './steps/DescriptionStep';
 import { MediaStep } from './steps/MediaStep';
 import { PreviewStep } from './steps/PreviewStep';
 import { PricingStep } from './steps/PricingStep';
+import { ScheduleStep } from './steps/ScheduleStep';
 import { SettingsStep } from './steps/SettingsStep';
 
 const OVERVIEW = '/products/experiences/overview';
 const STEPS = {
   'basic-info': BasicInfoStep,
   description: DescriptionStep,
+  schedule: ScheduleStep,
   pricing: PricingStep,
   media: MediaStep,
   settings: SettingsStep,
@@ -37,7 +39,7 @@ export default function EditorPage() {
     if (isError) navigate(OVERVIEW, { replace: true });
   }, [isError, navigate]);
 
-  if (!(step in STEPS) && step !== 'schedule') return <Navigate to={editorPath(experienceID)} replace />;
+  if (!(step in STEPS)) return <Navigate to={editorPath(experienceID)} replace />;
   if (isLoading || !experience) return <Loader />;
   const Step = STEPS[step as keyof typeof STEPS];
   const missing = experience.missing_for_activation;
@@ -101,28 +103,14 @@ export default function EditorPage() {
       )}
       <Tabs value={step} onChange={(v) => v && navigate(editorPath(experience.id, v as EditorStep))} keepMounted={false}>
         <Tabs.List>
-          {EDITOR_STEPS.map((s) =>
-            s.step === 'schedule' ? (
-              <Tooltip key={s.step} label="Schedules and availability come with the availability module.">
-                <Tabs.Tab value={s.step} disabled>
-                  {s.label}
-                </Tabs.Tab>
-              </Tooltip>
-            ) : (
-              <Tabs.Tab key={s.step} value={s.step}>
-                {s.label}
-              </Tabs.Tab>
-            ),
-          )}
+          {EDITOR_STEPS.map((s) => (
+            <Tabs.Tab key={s.step} value={s.step}>
+              {s.label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
       </Tabs>
-      {step === 'schedule' ? (
-        <Alert color="gray" variant="light">
-          Schedules and availability come with the availability module.
-        </Alert>
-      ) : (
-        <Step key={step} experience={experience} />
-      )}
+      <Step key={step} experience={experience} />
     </Stack>
   );
 }

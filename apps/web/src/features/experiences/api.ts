@@ -7,6 +7,8 @@ import type {
   TPaginated,
   TPricingCategory,
   TPricingRate,
+  TScheduleRule,
+  TSlot,
   TVideo,
 } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
@@ -23,6 +25,26 @@ export type RateInput = {
 
 export const experiencesApi = api.injectEndpoints({
   endpoints: (build) => ({
+    scheduleRules: build.query<TScheduleRule[], string>({
+      query: (experience) => ({ url: 'schedule-rules/', params: { experience } }),
+      providesTags: ['Schedule'],
+    }),
+    createScheduleRule: build.mutation<TScheduleRule, Omit<TScheduleRule, 'id'>>({
+      query: (body) => ({ url: 'schedule-rules/', method: 'POST', body }),
+      invalidatesTags: ['Schedule', 'Experience'],
+    }),
+    deleteScheduleRule: build.mutation<void, string>({
+      query: (id) => ({ url: `schedule-rules/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Schedule', 'Experience'],
+    }),
+    closeDate: build.mutation<void, { experience: string; date: string; reason?: string }>({
+      query: (body) => ({ url: 'closed-dates/', method: 'POST', body }),
+      invalidatesTags: ['Schedule', 'Experience'],
+    }),
+    upcomingSlots: build.query<TSlot[], { experience: string; from: string; to: string }>({
+      query: (params) => ({ url: 'bookings/check-availability/', params }),
+      providesTags: ['Schedule'],
+    }),
     experiences: build.query<TPaginated<TExperienceSummary>, Record<string, string | number>>({
       query: (params) => ({ url: 'experiences/', params }),
       providesTags: ['Experience'],
@@ -102,6 +124,11 @@ export const experiencesApi = api.injectEndpoints({
 });
 
 export const {
+  useScheduleRulesQuery,
+  useCreateScheduleRuleMutation,
+  useDeleteScheduleRuleMutation,
+  useCloseDateMutation,
+  useUpcomingSlotsQuery,
   useExperiencesQuery,
   useExperienceQuery,
   useCreateExperienceMutation,

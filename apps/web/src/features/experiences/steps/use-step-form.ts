@@ -26,7 +26,7 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
     resetOptions: { keepDirtyValues: false },
   });
   const index = EDITOR_STEPS.findIndex((s) => s.step === step);
-  const next = EDITOR_STEPS.slice(index + 1).find((s) => s.step !== 'schedule');
+  const next = EDITOR_STEPS[index + 1];
 
   const save = (goNext: boolean) =>
     form.handleSubmit(async (data) => {

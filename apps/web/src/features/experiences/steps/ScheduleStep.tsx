@@ -1,0 +1,160 @@
+import { ActionIcon, Badge, Button, Card, Chip, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import type { TExperience } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { formatDisplayDate } from '../../../shared/lib/dates';
+import { notifyError, notifySuccess } from '../../../shared/lib/toast';
+import { useCloseDateMutation, useCreateScheduleRuleMutation, useDeleteScheduleRuleMutation, useScheduleRulesQuery, useUpcomingSlotsQuery } from '../api';
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+function RuleForm({ experience }: { experience: TExperience }) {
+  const [create, { isLoading }] = useCreateScheduleRuleMutation();
+  const [kind, setKind] = useState<'start_times' | 'opening_hours'>('start_times');
+  const [from, setFrom] = useState(today());
+  const [to, setTo] = useState('');
+  const [weekdays, setWeekdays] = useState<string[]>([]);
+  const [times, setTimes] = useState<string[]>([]);
+  const [closing, setClosing] = useState('');
+  const [capacity, setCapacity] = useState<number | ''>(10);
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    const bad = times.find((t) => !TIME.test(t));
+    if (bad) return setError(`"${bad}" is not a time such as 09:00.`);
+    if (times.length === 0) return setError('Add at least one start time.');
+    setError(undefined);
+    const res = await create({
+      experience: experience.id,
+      kind,
+      valid_from: from,
+      valid_to: to || null,
+      weekdays: weekdays.map(Number),
+      start_times: times,
+      closing_time: kind === 'opening_hours' ? closing || null : null,
+      capacity: Number(capacity),
+    });
+    if ('error' in res) return;
+    notifySuccess('Schedule added: its time slots are ready.');
+    setTimes([]);
+  };
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="sm">
+        Add a schedule
+      </Title>
+      <Stack>
+        <SegmentedControl value={kind} onChange={(v) => setKind(v as typeof kind)} data={[{ value: 'start_times', label: 'Start times' }, { value: 'opening_hours', label: 'Opening hours' }]} />
+        <Group grow>
+          <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <TextInput label="Until (optional)" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+        </Group>
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            Weekdays (none chosen: every day)
+          </Text>
+          <Chip.Group multiple value={weekdays} onChange={setWeekdays}>
+            <Group gap={6}>
+              {WEEKDAYS.map((d, i) => (
+                <Chip key={d} value={String(i + 1)} size="sm">
+                  {d}
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+        </div>
+        <Group grow align="flex-start">
+          <TagsInput
+            label={kind === 'start_times' ? 'Start times (local)' : 'Opening time (local)'}
+            description="24-hour, e.g. 09:00 — press Enter after each"
+            value={times}
+            onChange={setTimes}
+            maxTags={kind === 'start_times' ? 48 : 1}
+            error={error}
+          />
+          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder="17:00" value={closing} onChange={(e) => setClosing(e.currentTarget.value)} />}
+          <NumberInput label={kind === 'start_times' ? 'Seats per start time' : 'Seats per day'} min={1} value={capacity} onChange={(v) => setCapacity(v === '' ? '' : Number(v))} />
+        </Group>
+        <Group justify="flex-end">
+          <Button loading={isLoading} onClick={submit}>
+            Add schedule
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The editor's schedule step: rules, closed dates, and the next slots they create. */
+export function ScheduleStep({ experience }: { experience: TExperience }) {
+  const { data: rules } = useScheduleRulesQuery(experience.id);
+  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, from: today(), to: inDays(14) });
+  const [remove] = useDeleteScheduleRuleMutation();
+  const [closeDate] = useCloseDateMutation();
+  const [closing, setClosing] = useState('');
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Card withBorder padding="lg">
+        <Title order={4} mb="sm">
+          Schedules
+        </Title>
+        {rules?.length === 0 && <Text c="dimmed">No schedule yet: add one below to create time slots.</Text>}
+        <Stack gap="xs">
+          {rules?.map((r) => (
+            <Group key={r.id} justify="space-between" data-testid="schedule-rule">
+              <Text size="sm">
+                {r.kind === 'opening_hours' ? `Open ${r.start_times[0]}–${r.closing_time}` : r.start_times.join(', ')} · {r.capacity} seats · from {formatDisplayDate(r.valid_from)}
+                {r.valid_to ? ` until ${formatDisplayDate(r.valid_to)}` : ''} · {r.weekdays.length ? r.weekdays.map((d) => WEEKDAYS[d - 1]).join(' ') : 'every day'}
+              </Text>
+              <ActionIcon variant="subtle" color="red" aria-label="Remove this schedule" onClick={async () => !('error' in (await remove(r.id))) && notifySuccess('Schedule removed. Time slots with bookings are kept.')}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Group>
+          ))}
+        </Stack>
+      </Card>
+      <RuleForm experience={experience} />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder padding="lg">
+          <Title order={4} mb="sm">
+            Next time slots
+          </Title>
+          <Stack gap={4} aria-label="Next time slots">
+            {slots?.length === 0 && <Text c="dimmed" size="sm">None in the next two weeks.</Text>}
+            {slots?.slice(0, 12).map((s) => (
+              <Group key={s.id} justify="space-between">
+                <Text size="sm">
+                  {formatDisplayDate(s.local_date)} · {s.local_time}
+                </Text>
+                <Badge variant="light" color={s.status === 'closed' ? 'gray' : s.status === 'sold_out' ? 'red' : s.status === 'limited' ? 'orange' : 'green'}>
+                  {s.remaining}/{s.capacity}
+                </Badge>
+              </Group>
+            ))}
+          </Stack>
+        </Card>
+        <Card withBorder padding="lg">
+          <Title order={4} mb="sm">
+            Closed dates
+          </Title>
+          <Group align="flex-end">
+            <TextInput label="Date" type="date" value={closing} onChange={(e) => setClosing(e.currentTarget.value)} />
+            <Button
+              variant="default"
+              disabled={!closing}
+              onClick={async () => {
+                const res = await closeDate({ experience: experience.id, date: closing });
+                if ('error' in res) notifyError('That date could not be closed.');
+                else notifySuccess(`Closed on ${formatDisplayDate(closing)}.`);
+              }}
+            >
+              Close this date
+            </Button>
+          </Group>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}
