@@ -186,6 +186,26 @@ describe('check-in and attendance', () => {
   });
 });
 
+describe('the bookings list', () => {
+  it('filters by the spec’s statuses, dates and search, paginated in SQL', async () => {
+    const all = (await owner.get('/api/bookings/?page_size=50')).json();
+    expect(all.count).toBeGreaterThanOrEqual(4);
+    const canceled = (await owner.get('/api/bookings/?status=Canceled')).json();
+    expect(canceled.results.every((b: { status: string }) => b.status === 'Canceled')).toBe(true);
+    expect(canceled.count).toBeGreaterThanOrEqual(2);
+    const upcoming = (await owner.get('/api/bookings/?status=Confirmed')).json();
+    expect(upcoming.results.every((b: { status: string; starts_at: string }) => b.status === 'Confirmed' && new Date(b.starts_at) > new Date())).toBe(true);
+    expect((await owner.get('/api/bookings/?status=Completed')).json().count).toBe(0);
+    const day = addDays(todayIn(ZONE), 4);
+    const onDay = (await owner.get(`/api/bookings/?from=${day}&to=${day}`)).json();
+    expect(onDay.count).toBe(1);
+    const byName = (await owner.get(`/api/bookings/?search=gina`)).json();
+    expect(byName.count).toBe(all.count);
+    expect((await owner.get(`/api/bookings/?search=nobody-at-all`)).json().count).toBe(0);
+    expect((await owner.get('/api/bookings/?status=Done')).statusCode).toBe(400);
+  });
+});
+
 describe('rule changes', () => {
   it('keeps a slot that holds bookings when its rule goes away', async () => {
     const e2 = await sellableExperience(owner, 'Sunset cruise');

@@ -43,6 +43,30 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/experiences/PricingCataloguePage'),
   },
   {
+    path: '/bookings/overview',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/bookings/BookingsOverviewPage'),
+  },
+  {
+    path: '/bookings/checkout-editor',
+    permissions: ['Manage cart', 'Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/bookings/CheckoutEditorPage'),
+  },
+  {
+    path: '/orders/editor/:orderID/booking/:bookingId',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/bookings/BookingDetailPage'),
+  },
+  {
+    path: '/capacity/overview',
+    permissions: ['View experiences'],
+    features: ['bookings'],
+    load: () => import('../features/bookings/CapacityPage'),
+  },
+  {
     path: '/products/experiences/inventory/overview',
     permissions: ['Manage inventory'],
     features: ['inventory'],

@@ -18,8 +18,12 @@ import {
   ZScheduleRuleInput,
   ZSlot,
   ZSlotUpdate,
+  BOOKING_STATUS_FILTERS,
+  paginated,
+  ZPaginationQuery,
   type TScheduleRule,
 } from '@tourdesk/contracts';
+import { paginate } from '../../lib/pagination';
 import { baseAccount, cartLine, closedDate, experience, scheduleRule, slot } from '../../db/schema';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
@@ -277,6 +281,33 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // --- bookings ---------------------------------------------------------------------------
+  app.get(
+    '/api/bookings/',
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['bookings'],
+        summary: 'Bookings, filtered by status (Confirmed, In progress, Canceled, Completed), dates, offer and search',
+        querystring: ZPaginationQuery.extend({
+          status: z.enum(BOOKING_STATUS_FILTERS).optional(),
+          from: z.iso.date().optional(),
+          to: z.iso.date().optional(),
+          experience: z.uuid().optional(),
+          search: z.string().trim().max(100).optional(),
+        }),
+        response: { 200: paginated(ZBooking), ...errors },
+      },
+    },
+    (request) =>
+      tenantScope(request, (ctx) =>
+        paginate(
+          request,
+          request.query,
+          () => holds.countBookingsWhere(ctx, request.query),
+          (limit, offset) => holds.pageBookings(ctx, request.query, limit, offset),
+        ),
+      ),
+  );
   app.get(
     '/api/bookings/by-date/',
     { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: z.object({ date: z.iso.date().optional(), slot: z.uuid().optional() }), response: { 200: z.array(ZBooking), ...errors } } },

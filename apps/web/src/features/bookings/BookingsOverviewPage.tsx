@@ -1,0 +1,159 @@
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconPrinter, IconScan, IconSearch } from '@tabler/icons-react';
+import { BOOKING_STATUS_FILTERS } from '@tourdesk/contracts';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDateTime, formatTime } from '../../shared/lib/dates';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useBookingsQuery, useCheckInMutation, useManifestQuery } from './api';
+import { ATTENDANCE_COLOR } from './constants';
+
+const detailPath = (order: string, booking: string) => `/orders/editor/${order}/booking/${booking}`;
+
+function CheckIn() {
+  const [code, setCode] = useState('');
+  const [checkIn, { isLoading }] = useCheckInMutation();
+  return (
+    <Group align="flex-end">
+      <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={260} leftSection={<IconScan size={16} />} />
+      <Button
+        loading={isLoading}
+        disabled={code.trim().length < 6}
+        onClick={async () => {
+          const res = await checkIn(code.trim());
+          if (!('error' in res)) {
+            notifySuccess(`${res.data.customer.first_name} ${res.data.customer.last_name} checked in (${res.data.seats} seat${res.data.seats === 1 ? '' : 's'}).`);
+            setCode('');
+          }
+        }}
+      >
+        Check in
+      </Button>
+    </Group>
+  );
+}
+
+/** A day's manifest: who comes when, printable. */
+function Manifest({ date }: { date: string }) {
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data } = useManifestQuery({ date });
+  const live = (data ?? []).filter((b) => b.status !== 'Canceled');
+  return (
+    <Card withBorder padding="lg" className="manifest" aria-label="Manifest">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Manifest for {dayjs(date).format('DD. MMMM YYYY')}</Title>
+        <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()} className="no-print">
+          Print
+        </Button>
+      </Group>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Time</Table.Th>
+            <Table.Th>Offer</Table.Th>
+            <Table.Th>Guest</Table.Th>
+            <Table.Th ta="right">Seats</Table.Th>
+            <Table.Th>Ticket</Table.Th>
+            <Table.Th>Attendance</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {live.length === 0 && <EmptyRow colSpan={6}>Nobody is booked on this day.</EmptyRow>}
+          {live.map((b) => (
+            <Table.Tr key={b.id}>
+              <Table.Td>{formatTime(b.starts_at, zone)}</Table.Td>
+              <Table.Td>{b.experience_title}</Table.Td>
+              <Table.Td>
+                {b.customer.first_name} {b.customer.last_name}
+              </Table.Td>
+              <Table.Td ta="right">{b.seats}</Table.Td>
+              <Table.Td ff="monospace">{b.ticket_code}</Table.Td>
+              <Table.Td>
+                <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
+                  {b.attendance}
+                </Badge>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } }'}</style>
+    </Card>
+  );
+}
+
+export default function BookingsOverviewPage() {
+  const filters = useListFilters();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data, isFetching } = useBookingsQuery(filters.apiParams);
+  const [manifestDate, setManifestDate] = useState(dayjs().format('YYYY-MM-DD'));
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2}>Bookings</Title>
+        <Button component={Link} to="/bookings/checkout-editor">
+          New booking
+        </Button>
+      </Group>
+      <CheckIn />
+      <Group>
+        <TextInput aria-label="Search bookings" placeholder="Guest, e-mail, order or ticket" leftSection={<IconSearch size={16} />} value={filters.searchInput} onChange={(e) => filters.setSearch(e.currentTarget.value)} w={260} />
+        <Select aria-label="Status filter" data={['All', ...BOOKING_STATUS_FILTERS]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
+        <TextInput aria-label="From" type="date" value={filters.filters.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value)} />
+        <TextInput aria-label="To" type="date" value={filters.filters.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value)} />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      <Table verticalSpacing="sm" aria-label="Bookings" style={{ opacity: isFetching ? 0.6 : 1 }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Starts</Table.Th>
+            <Table.Th>Offer</Table.Th>
+            <Table.Th>Guest</Table.Th>
+            <Table.Th ta="right">Seats</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Attendance</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data?.results.length === 0 && <EmptyRow colSpan={6}>No booking matches these filters.</EmptyRow>}
+          {data?.results.map((b) => (
+            <Table.Tr key={b.id}>
+              <Table.Td>
+                <Text component={Link} to={detailPath(b.order, b.id)} size="sm" fw={500}>
+                  {formatDateTime(b.starts_at, zone)}
+                </Text>
+              </Table.Td>
+              <Table.Td>{b.experience_title}</Table.Td>
+              <Table.Td>
+                {b.customer.first_name} {b.customer.last_name}
+              </Table.Td>
+              <Table.Td ta="right">{b.seats}</Table.Td>
+              <Table.Td>
+                <Badge color={b.status === 'Canceled' ? 'red' : 'green'} variant="light">
+                  {b.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
+                  {b.attendance}
+                </Badge>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter count={data?.count} noun="booking" totalPages={data?.total_pages} filters={filters} />
+      <Group align="flex-end">
+        <TextInput label="Manifest of" type="date" value={manifestDate} onChange={(e) => e.currentTarget.value && setManifestDate(e.currentTarget.value)} w={180} />
+      </Group>
+      <Manifest date={manifestDate} />
+      {!data && isFetching && <Text c="dimmed">Loading…</Text>}
+    </Stack>
+  );
+}

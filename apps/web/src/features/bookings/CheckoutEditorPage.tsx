@@ -1,0 +1,226 @@
+import { Alert, Badge, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconClock } from '@tabler/icons-react';
+import type { TSlot } from '@tourdesk/contracts';
+import dayjs from 'dayjs';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api } from '../../shared/api/api';
+import { MonthCalendar } from '../../shared/components/MonthCalendar';
+import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCartQuery, useCheckoutMutation, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
+import { ORDER_CREATED } from './constants';
+
+
+const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
+
+const catalogApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    activeOffers: build.query<{ results: { id: string; title: string }[] }, void>({ query: () => ({ url: 'experiences/', params: { status: 'Active', page_size: 50, ordering: 'title' } }) }),
+    categories: build.query<{ results: { id: string; label: string; occupies_seat: boolean }[] }, void>({ query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }) }),
+  }),
+});
+
+/** Minutes and seconds until the hold runs out, ticking. */
+function Countdown({ until }: { until: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, new Date(until).getTime() - now);
+  const text = `${Math.floor(left / 60_000)}:${String(Math.floor((left % 60_000) / 1000)).padStart(2, '0')}`;
+  return (
+    <Badge leftSection={<IconClock size={12} />} color={left < 120_000 ? 'red' : 'blue'} variant="light" aria-label="Hold countdown">
+      {left > 0 ? `Seats held for ${text}` : 'Hold expired'}
+    </Badge>
+  );
+}
+
+/** /bookings/checkout-editor: book at the counter — offer, day, time, quantities, customer. */
+export default function CheckoutEditorPage() {
+  const navigate = useNavigate();
+  const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
+  // Times are shown in the organisation's zone, whatever the browser's.
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data: offers } = catalogApi.useActiveOffersQuery();
+  const { data: categories } = catalogApi.useCategoriesQuery();
+  const [experience, setExperience] = useState<string | null>(null);
+  const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
+  const [date, setDate] = useState<string | null>(null);
+  const [slotId, setSlotId] = useState<string | null>(null);
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [guest, setGuest] = useState({ email: '', first_name: '', last_name: '', phone: '' });
+  const from = `${month}-01`;
+  const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
+  const { data: slots } = useSlotsQuery({ experience: experience ?? '', from, to }, { skip: !experience });
+  const { data: cart } = useCartQuery();
+  const [hold, holding] = useHoldSeatsMutation();
+  const [release] = useReleaseLineMutation();
+  const [checkout, checkingOut] = useCheckoutMutation();
+
+  const byDay = useMemo(() => {
+    const map = new Map<string, TSlot[]>();
+    for (const s of slots ?? []) map.set(s.local_date, [...(map.get(s.local_date) ?? []), s]);
+    return map;
+  }, [slots]);
+  const dayStatus = (d: string) => {
+    const list = byDay.get(d);
+    if (!list?.length) return undefined;
+    if (list.some((s) => s.status === 'available')) return 'green';
+    if (list.some((s) => s.status === 'limited')) return 'orange';
+    return list.every((s) => s.status === 'closed') ? 'gray' : 'red';
+  };
+  const slot = slots?.find((s) => s.id === slotId);
+  const priceOf = (category: string) => slot?.prices.find((p) => p.pricing_category === category)?.retail_price;
+  const total = Object.entries(quantities).reduce((sum, [c, n]) => sum + n * (priceOf(c) ?? 0), 0);
+  const seats = Object.entries(quantities).reduce((sum, [c, n]) => sum + (categories?.results.find((x) => x.id === c)?.occupies_seat ? n : 0), 0);
+
+  return (
+    <Stack gap="lg">
+      <Title order={2}>Checkout</Title>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Stack>
+          <Select
+            label="Offer"
+            placeholder="Choose an offer on sale"
+            data={(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))}
+            value={experience}
+            onChange={(v) => {
+              setExperience(v);
+              setDate(null);
+              setSlotId(null);
+            }}
+            searchable
+          />
+          {experience && (
+            <Card withBorder padding="md">
+              <MonthCalendar
+                month={month}
+                onMonth={setMonth}
+                selected={date}
+                onSelect={(d) => {
+                  setDate(d);
+                  setSlotId(null);
+                }}
+                color={dayStatus}
+                render={(d) => {
+                  const left = (byDay.get(d) ?? []).reduce((sum, s) => sum + (s.bookable ? s.remaining : 0), 0);
+                  return byDay.get(d)?.length ? (
+                    <Text size="xs" c="dimmed">
+                      {left} left
+                    </Text>
+                  ) : null;
+                }}
+              />
+            </Card>
+          )}
+          {date && (
+            <Group gap="xs" aria-label="Times">
+              {(byDay.get(date) ?? []).map((s) => (
+                <Button key={s.id} variant={slotId === s.id ? 'filled' : 'light'} color={STATUS_COLOR[s.status]} disabled={!s.bookable} onClick={() => setSlotId(s.id)}>
+                  {s.local_time} · {s.remaining} left
+                </Button>
+              ))}
+              {(byDay.get(date) ?? []).length === 0 && <Text c="dimmed">No time slot on this day.</Text>}
+            </Group>
+          )}
+        </Stack>
+        <Stack>
+          {slot && (
+            <Card withBorder padding="lg" aria-label="Quantities">
+              <Group justify="space-between" mb="sm">
+                <Text fw={600}>
+                  {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
+                </Text>
+                <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
+                  {slot.remaining} of {slot.capacity} seats left
+                </Badge>
+              </Group>
+              <Stack gap="xs">
+                {categories?.results
+                  .filter((c) => priceOf(c.id) !== undefined)
+                  .map((c) => (
+                    <Group key={c.id} justify="space-between">
+                      <Text size="sm">
+                        {c.label} · {formatMoney(priceOf(c.id)!, currency)}
+                      </Text>
+                      <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
+                    </Group>
+                  ))}
+              </Stack>
+              <Group justify="space-between" mt="md">
+                <Text fw={600}>Total {formatMoney(total, currency)}</Text>
+                <Button
+                  loading={holding.isLoading}
+                  disabled={seats === 0 && total === 0}
+                  onClick={async () => {
+                    const res = await hold({ slot: slot.id, quantities: Object.fromEntries(Object.entries(quantities).filter(([, n]) => n > 0)) });
+                    if (!('error' in res)) {
+                      notifySuccess('Seats held.');
+                      setQuantities({});
+                    }
+                  }}
+                >
+                  Hold seats
+                </Button>
+              </Group>
+            </Card>
+          )}
+          <Card withBorder padding="lg" aria-label="Cart">
+            <Group justify="space-between" mb="sm">
+              <Text fw={600}>Cart</Text>
+              {cart?.expires_at && <Countdown until={cart.expires_at} />}
+            </Group>
+            {cart?.lines.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
+            <Stack gap="xs">
+              {cart?.lines.map((l) => (
+                <Group key={l.id} justify="space-between" data-testid="cart-line">
+                  <Text size="sm">
+                    {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
+                  </Text>
+                  <Group gap="xs">
+                    <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
+                    <Button size="xs" variant="subtle" color="red" onClick={() => release(l.id)}>
+                      Release
+                    </Button>
+                  </Group>
+                </Group>
+              ))}
+            </Stack>
+            {cart && cart.lines.length > 0 && (
+              <Stack mt="md">
+                <Group grow>
+                  <TextInput label="Customer e-mail" value={guest.email} onChange={(e) => setGuest({ ...guest, email: e.currentTarget.value })} />
+                  <TextInput label="Phone" value={guest.phone} onChange={(e) => setGuest({ ...guest, phone: e.currentTarget.value })} />
+                </Group>
+                <Group grow>
+                  <TextInput label="First name" value={guest.first_name} onChange={(e) => setGuest({ ...guest, first_name: e.currentTarget.value })} />
+                  <TextInput label="Last name" value={guest.last_name} onChange={(e) => setGuest({ ...guest, last_name: e.currentTarget.value })} />
+                </Group>
+                <Group justify="space-between">
+                  <Text fw={700}>Total {formatMoney(cart.total, cart.currency)}</Text>
+                  <Button
+                    loading={checkingOut.isLoading}
+                    onClick={async () => {
+                      const res = await checkout({ customer: guest });
+                      if ('error' in res) return;
+                      notifySuccess(ORDER_CREATED);
+                      const first = res.data.bookings[0]!;
+                      navigate(`/orders/editor/${res.data.id}/booking/${first.id}`);
+                    }}
+                  >
+                    Check out
+                  </Button>
+                </Group>
+              </Stack>
+            )}
+          </Card>
+          {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
+        </Stack>
+      </SimpleGrid>
+    </Stack>
+  );
+}
