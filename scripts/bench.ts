@@ -79,9 +79,10 @@ async function main() {
     const cat = await call('POST', '/api/pricing-categories/', { type: 'Adult', label: 'Adult' });
     await call('POST', '/api/pricing-rates/', { experience: exp.id, pricing_category: cat.id, retail_price: 1000 });
     await database.db.execute(sql`insert into image (account_id, experience_id, status, original_name) values (${account!.id}, ${exp.id}, 'ready', 'x.jpg')`);
-    await call('PATCH', `/api/experiences/${exp.id}/`, { status: 'Active' });
     const today = new Date().toISOString().slice(0, 10);
     await call('POST', '/api/schedule-rules/', { experience: exp.id, valid_from: today, start_times: ['08:00', '10:00', '12:00', '14:00', '16:00', '18:00'], capacity: 100_000 });
+    await call('PATCH', `/api/experiences/${exp.id}/`, { status: 'Active' });
+
     const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const [hot, sellout] = await call('GET', `/api/bookings/check-availability/?experience=${exp.id}&date=${inTwoDays}`);
     const SELLOUT_CAPACITY = 500;

@@ -186,6 +186,20 @@ describe('check-in and attendance', () => {
   });
 });
 
+describe('calendars', () => {
+  it('gives each day of a month its best status and seats left, per experience and across the organisation', async () => {
+    const from = todayIn(ZONE);
+    const to = addDays(from, 20);
+    const days = (await owner.get(`/api/bookings/calendar/?experience=${exp.id}&from=${from}&to=${to}`)).json();
+    expect(days.length).toBeGreaterThan(15);
+    expect(days[days.length - 1]).toMatchObject({ slots: 2, remaining: 8, status: 'available' });
+    const capacity = (await owner.get(`/api/capacity/calendar/?from=${from}&to=${to}`)).json();
+    const last = capacity.find((d: { date: string }) => d.date === days[days.length - 1].date);
+    expect(last).toMatchObject({ capacity: 8, booked: 0, held: 0, remaining: 8 });
+    expect((await owner.get(`/api/bookings/calendar/?experience=${exp.id}&from=${from}&to=${addDays(from, 200)}`)).statusCode).toBe(400);
+  });
+});
+
 describe('the bookings list', () => {
   it('filters by the spec’s statuses, dates and search, paginated in SQL', async () => {
     const all = (await owner.get('/api/bookings/?page_size=50')).json();

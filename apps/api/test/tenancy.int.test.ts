@@ -165,6 +165,7 @@ describe('cross-tenant access', () => {
       '/api/schedule-rules/': () => `?experience=${B.experience}`,
       '/api/bookings/check-availability/': () => `?experience=${B.experience}&date=${day}`,
       '/api/capacity/calendar/': () => `?from=${day}&to=${day}`,
+      '/api/bookings/calendar/': () => `?experience=${B.experience}&from=${day}&to=${day}`,
       '/api/capacity/by-date/': () => `?date=${day}`,
       '/api/bookings/by-date/': () => `?date=${day}`,
     };

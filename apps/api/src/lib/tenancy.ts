@@ -9,8 +9,11 @@ import type { Db } from '../db/client';
  */
 export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('app.account_id', ${accountId}, true)`);
-    await tx.execute(sql`set local role tourdesk_app`);
+    // One round trip: the tenant, the role (as SET LOCAL ROLE would) and a lock timeout, for this
+    // transaction only. No lock is ever waited for longer than 5 s.
+    await tx.execute(
+      sql`select set_config('app.account_id', ${accountId}, true), set_config('role', 'tourdesk_app', true), set_config('lock_timeout', '5s', true)`,
+    );
     return fn(tx as unknown as Db);
   });
 }

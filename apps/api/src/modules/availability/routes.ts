@@ -139,6 +139,34 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
   );
   app.get(
+    '/api/bookings/calendar/',
+    {
+      config: { access: viewBookings },
+      schema: {
+        tags: ['availability'],
+        summary: 'Per day of an experience: how many slots, seats left, and the best status (for a month calendar)',
+        querystring: z.object({ experience: z.uuid(), from: z.iso.date(), to: z.iso.date() }),
+        response: { 200: z.array(z.object({ date: z.string(), slots: z.number().int(), remaining: z.number().int(), status: z.enum(['available', 'limited', 'sold_out', 'closed']) })), ...errors },
+      },
+    },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        const q = request.query;
+        if (addDays(q.from, 93) < q.to) throw new AppError('invalid', 'Ask for at most three months at a time.', 'to');
+        const slots = await availability(ctx, q.experience, q.from, q.to);
+        const days = new Map<string, { date: string; slots: number; remaining: number; status: 'available' | 'limited' | 'sold_out' | 'closed' }>();
+        const rank = { available: 3, limited: 2, sold_out: 1, closed: 0 } as const;
+        for (const s of slots) {
+          const day = days.get(s.local_date) ?? { date: s.local_date, slots: 0, remaining: 0, status: 'closed' as const };
+          day.slots += 1;
+          day.remaining += s.bookable ? s.remaining : 0;
+          if (rank[s.status] > rank[day.status]) day.status = s.status;
+          days.set(s.local_date, day);
+        }
+        return [...days.values()];
+      }),
+  );
+  app.get(
     '/api/capacity/calendar/',
     {
       config: { access: viewBookings },
@@ -237,12 +265,15 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cart/lines/',
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } } },
-    (request) =>
-      tenantScope(request, async (ctx) => {
+    async (request) => {
+      // The hold commits first (releasing the slot's lock); the cart is read afterwards.
+      const cartId = await tenantScope(request, async (ctx) => {
         const c = await holds.userCart(ctx, principalOf(request).userId);
         await holds.holdSeats(ctx, c.id, request.body);
-        return holds.presentCart(ctx, c.id);
-      }),
+        return c.id;
+      });
+      return tenantScope(request, (ctx) => holds.presentCart(ctx, cartId));
+    },
   );
   app.patch(
     '/api/cart/lines/:id/',

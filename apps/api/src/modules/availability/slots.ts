@@ -119,7 +119,7 @@ export async function heldBySlot(tx: Db, slotIds: string[]) {
 
 /** Locks one slot's row for the rest of the transaction (the per-slot lock), with a timeout. */
 export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow> {
-  await ctx.tx.execute(sql`set local lock_timeout = '5s'`);
+  // The transaction's lock_timeout (5 s) is set by inTenant().
   const query = ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
   try {
     const [row] = capacityLock.enabled ? await query.for('update') : await query;

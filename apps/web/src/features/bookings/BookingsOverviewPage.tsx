@@ -4,6 +4,7 @@ import { BOOKING_STATUS_FILTERS } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { api } from '../../shared/api/api';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -11,6 +12,12 @@ import { formatDateTime, formatTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingsQuery, useCheckInMutation, useManifestQuery } from './api';
 import { ATTENDANCE_COLOR } from './constants';
+
+const offersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    offerOptions: build.query<{ results: { id: string; title: string }[] }, void>({ query: () => ({ url: 'experiences/', params: { page_size: 50, ordering: 'title' } }) }),
+  }),
+});
 
 const detailPath = (order: string, booking: string) => `/orders/editor/${order}/booking/${booking}`;
 
@@ -90,6 +97,7 @@ export default function BookingsOverviewPage() {
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useBookingsQuery(filters.apiParams);
+  const { data: offers } = offersApi.useOfferOptionsQuery();
   const [manifestDate, setManifestDate] = useState(dayjs().format('YYYY-MM-DD'));
   return (
     <Stack gap="md">
@@ -103,6 +111,15 @@ export default function BookingsOverviewPage() {
       <Group>
         <TextInput aria-label="Search bookings" placeholder="Guest, e-mail, order or ticket" leftSection={<IconSearch size={16} />} value={filters.searchInput} onChange={(e) => filters.setSearch(e.currentTarget.value)} w={260} />
         <Select aria-label="Status filter" data={['All', ...BOOKING_STATUS_FILTERS]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
+        <Select
+          aria-label="Offer filter"
+          data={[{ value: 'All', label: 'All offers' }, ...(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))]}
+          value={filters.filters.experience ?? 'All'}
+          onChange={(v) => filters.setFilter('experience', v)}
+          w={220}
+          allowDeselect={false}
+          searchable
+        />
         <TextInput aria-label="From" type="date" value={filters.filters.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value)} />
         <TextInput aria-label="To" type="date" value={filters.filters.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value)} />
         <Button variant="subtle" onClick={filters.reset}>
