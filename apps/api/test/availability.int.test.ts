@@ -186,6 +186,21 @@ describe('check-in and attendance', () => {
   });
 });
 
+describe('the itinerary', () => {
+  it('keeps agenda items in time order, for the organisation’s own experiences only', async () => {
+    for (const [minutes, title] of [[90, 'Swim stop'], [0, 'Welcome and safety briefing'], [45, 'Coffee on the beach']] as const) {
+      expect((await owner.post('/api/agenda-items/', { experience: exp.id, minutes_from_start: minutes, title })).statusCode).toBe(201);
+    }
+    const items = (await owner.get(`/api/agenda-items/?experience=${exp.id}`)).json().results;
+    expect(items.map((i: { title: string }) => i.title)).toEqual(['Welcome and safety briefing', 'Coffee on the beach', 'Swim stop']);
+    const renamed = await owner.patch(`/api/agenda-items/${items[2].id}/`, { title: 'Swim stop (weather permitting)' });
+    expect(renamed.json()).toMatchObject({ minutes_from_start: 90, title: 'Swim stop (weather permitting)' });
+    const foreign = await other.post('/api/agenda-items/', { experience: exp.id, title: 'Sneaky' });
+    expect(foreign.statusCode).toBe(400);
+    expect(err(foreign).attr).toBe('experience');
+  });
+});
+
 describe('calendars', () => {
   it('gives each day of a month its best status and seats left, per experience and across the organisation', async () => {
     const from = todayIn(ZONE);

@@ -41,6 +41,7 @@ beforeAll(async () => {
     ids.itemCategory = (await browser.post('/api/inventory-item-categories/', { name: `${sub} boats` })).json().id;
     ids.item = (await browser.post('/api/inventory-items/', { type: 'Extras', name: `${sub} lunch`, price: 900 })).json().id;
     ids.folder = (await browser.post('/api/file-folders/', { name: `${sub} photos` })).json().id;
+    ids.agenda = (await browser.post('/api/agenda-items/', { experience: made.id, title: 'Welcome', minutes_from_start: 0 })).json().id;
     // Availability: a rule, its slots, a booking (order) and a held cart line.
     await browser.patch(`/api/experiences/${made.id}/`, { status: 'Active' });
     const today = new Date().toISOString().slice(0, 10);
@@ -84,6 +85,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/inventory-items/:id/': 'item',
   '/api/file-folders/:id/': 'folder',
   '/api/schedule-rules/:id/': 'rule',
+  '/api/agenda-items/:id/': 'agenda',
   '/api/start-times/:id/': 'slot',
   '/api/cart/lines/:id/': 'cartLine',
   '/api/bookings/:id/': 'booking',
@@ -122,6 +124,8 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/file-folders/:id/': () => ({ name: 'Hijacked' }),
   'PUT /api/schedule-rules/:id/': () => ({ experience: B.experience, valid_from: '2030-01-01', start_times: ['09:00'], capacity: 1 }),
   'PATCH /api/start-times/:id/': () => ({ closed: true }),
+  'PUT /api/agenda-items/:id/': () => ({ experience: B.experience, title: 'Hijacked' }),
+  'PATCH /api/agenda-items/:id/': () => ({ title: 'Hijacked' }),
   'PUT /api/start-times/:id/': () => ({ capacity: 0, closed: true }),
   'PATCH /api/cart/lines/:id/': () => ({ quantities: { [B.category!]: 1 } }),
   'PATCH /api/bookings/:id/attendance/': () => ({ attendance: 'No show' }),

@@ -84,6 +84,9 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByText('Schedule added: its time slots are ready.')).toBeVisible();
     await expect(page.getByTestId('schedule-rule')).toContainText('09:00 · 10 seats');
     await expect(page.getByLabel('Next time slots').getByText('10/10').first()).toBeVisible();
+    await page.getByLabel('What happens').fill('Safety briefing on the beach');
+    await page.getByRole('button', { name: 'Add stop' }).click();
+    await expect(page.getByTestId('agenda-item')).toContainText('+0:00 Safety briefing on the beach');
     await page.getByRole('tab', { name: 'Pricing' }).click();
     await expect(page).toHaveURL(/\/pricing$/);
 

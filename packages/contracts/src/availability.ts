@@ -162,3 +162,14 @@ export type TOrder = z.infer<typeof ZOrder>;
 
 export const ZAttendanceInput = z.object({ attendance: z.enum(ATTENDANCE_STATUSES) });
 export const ZCheckIn = z.object({ ticket_code: z.string().trim().min(6).max(64) });
+
+export const ZAgendaItemInput = z.object({
+  experience: ZUuid,
+  minutes_from_start: z.number().int().min(0).max(60 * 24 * 30).default(0),
+  title: z.string().trim().min(1, { error: 'Give the stop a title.' }).max(150),
+  description: z.string().trim().max(2000).default(''),
+});
+export const ZAgendaItem = z
+  .object({ id: z.uuid(), experience: z.uuid(), minutes_from_start: z.number().int(), title: z.string(), description: z.string() })
+  .meta({ id: 'AgendaItem' });
+export type TAgendaItem = z.infer<typeof ZAgendaItem>;

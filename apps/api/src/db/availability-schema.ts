@@ -41,6 +41,23 @@ export const closedDate = pgTable(
   (t) => [tenantPolicy(), uniqueIndex('closed_date_key').on(t.account_id, t.experience_id, t.date)],
 );
 
+/** The itinerary: what happens when, from the start. */
+export const agendaItem = pgTable(
+  'agenda_item',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    minutes_from_start: integer('minutes_from_start').notNull().default(0),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [tenantPolicy(), index('agenda_item_experience_idx').on(t.account_id, t.experience_id, t.minutes_from_start)],
+);
+
 /**
  * One occurrence of an experience: one capacity pool shared by all pricing categories.
  * `booked` counts seats of confirmed bookings and changes only under this row's lock;

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   INVENTORY_TYPES,
   PRICING_CATEGORY_TYPES,
+  ZAgendaItem,
+  ZAgendaItemInput,
   ZBookingQuestion,
   ZBookingQuestionInput,
   ZCancellationPolicy,
@@ -21,6 +23,7 @@ import {
   patchOf,
 } from '@tourdesk/contracts';
 import {
+  agendaItem,
   bookingQuestion,
   cancellationPolicy,
   experience,
@@ -265,6 +268,28 @@ export function registerCatalogResources(app: FastifyInstance) {
         return rows.rows;
       }),
   );
+
+  registerCrud(app, {
+    path: '/api/agenda-items/',
+    tag: 'schedules',
+    noun: 'agenda item',
+    table: agendaItem,
+    read: viewCatalog,
+    write: manageCatalog,
+    input: ZAgendaItemInput,
+    patch: patchOf(ZAgendaItemInput).omit({ experience: true }),
+    output: ZAgendaItem,
+    search: [agendaItem.title],
+    filters: { experience: { schema: z.uuid(), where: (v) => eq(agendaItem.experience_id, v) } },
+    orderBy: [asc(agendaItem.experience_id), asc(agendaItem.minutes_from_start), asc(agendaItem.id)],
+    values: async (ctx, input) => {
+      const experienceId = (input as { experience?: string }).experience;
+      if (experienceId) await assertOwned(ctx, experience as never, experienceId, 'experience', 'experience');
+      return { ...pick(input, ['minutes_from_start', 'title', 'description'] as const), ...(experienceId ? { experience_id: experienceId } : {}) };
+    },
+    present: async (_ctx, rows) =>
+      rows.map((r) => ({ id: r.id, experience: r.experience_id, minutes_from_start: r.minutes_from_start, title: r.title, description: r.description })),
+  });
 
   registerCrud(app, {
     path: '/api/file-folders/',

@@ -7,6 +7,7 @@ import type {
   TPaginated,
   TPricingCategory,
   TPricingRate,
+  TAgendaItem,
   TScheduleRule,
   TSlot,
   TVideo,
@@ -40,6 +41,18 @@ export const experiencesApi = api.injectEndpoints({
     closeDate: build.mutation<void, { experience: string; date: string; reason?: string }>({
       query: (body) => ({ url: 'closed-dates/', method: 'POST', body }),
       invalidatesTags: ['Schedule', 'Experience'],
+    }),
+    agenda: build.query<{ results: TAgendaItem[] }, string>({
+      query: (experience) => ({ url: 'agenda-items/', params: { experience, page_size: 50 } }),
+      providesTags: ['Schedule'],
+    }),
+    addAgendaItem: build.mutation<TAgendaItem, Omit<TAgendaItem, 'id'>>({
+      query: (body) => ({ url: 'agenda-items/', method: 'POST', body }),
+      invalidatesTags: ['Schedule'],
+    }),
+    deleteAgendaItem: build.mutation<void, string>({
+      query: (id) => ({ url: `agenda-items/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['Schedule'],
     }),
     upcomingSlots: build.query<TSlot[], { experience: string; from: string; to: string }>({
       query: (params) => ({ url: 'bookings/check-availability/', params }),
@@ -129,6 +142,9 @@ export const {
   useDeleteScheduleRuleMutation,
   useCloseDateMutation,
   useUpcomingSlotsQuery,
+  useAgendaQuery,
+  useAddAgendaItemMutation,
+  useDeleteAgendaItemMutation,
   useExperiencesQuery,
   useExperienceQuery,
   useCreateExperienceMutation,

@@ -4,7 +4,16 @@ import type { TExperience } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { formatDisplayDate } from '../../../shared/lib/dates';
 import { notifyError, notifySuccess } from '../../../shared/lib/toast';
-import { useCloseDateMutation, useCreateScheduleRuleMutation, useDeleteScheduleRuleMutation, useScheduleRulesQuery, useUpcomingSlotsQuery } from '../api';
+import {
+  useAddAgendaItemMutation,
+  useAgendaQuery,
+  useCloseDateMutation,
+  useCreateScheduleRuleMutation,
+  useDeleteAgendaItemMutation,
+  useDeleteScheduleRuleMutation,
+  useScheduleRulesQuery,
+  useUpcomingSlotsQuery,
+} from '../api';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const today = () => new Date().toISOString().slice(0, 10);
@@ -87,7 +96,51 @@ function RuleForm({ experience }: { experience: TExperience }) {
   );
 }
 
-/** The editor's schedule step: rules, closed dates, and the next slots they create. */
+/** The itinerary: what happens when, counted from the start. */
+function Itinerary({ experience }: { experience: TExperience }) {
+  const { data } = useAgendaQuery(experience.id);
+  const [add, { isLoading }] = useAddAgendaItemMutation();
+  const [remove] = useDeleteAgendaItemMutation();
+  const [minutes, setMinutes] = useState<number | ''>(0);
+  const [title, setTitle] = useState('');
+  return (
+    <Card withBorder padding="lg" aria-label="Itinerary">
+      <Title order={4} mb="sm">
+        Itinerary
+      </Title>
+      <Stack gap={4} mb="md">
+        {data?.results.length === 0 && <Text c="dimmed" size="sm">No stops yet.</Text>}
+        {data?.results.map((item) => (
+          <Group key={item.id} justify="space-between" data-testid="agenda-item">
+            <Text size="sm">
+              <b>+{Math.floor(item.minutes_from_start / 60)}:{String(item.minutes_from_start % 60).padStart(2, '0')}</b> {item.title}
+            </Text>
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${item.title}`} onClick={() => remove(item.id)}>
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Group>
+        ))}
+      </Stack>
+      <Group align="flex-end">
+        <NumberInput label="Minutes after the start" min={0} value={minutes} onChange={(v) => setMinutes(v === '' ? '' : Number(v))} w={170} />
+        <TextInput label="What happens" value={title} onChange={(e) => setTitle(e.currentTarget.value)} style={{ flex: 1 }} />
+        <Button
+          variant="default"
+          loading={isLoading}
+          disabled={!title.trim()}
+          onClick={async () => {
+            const res = await add({ experience: experience.id, minutes_from_start: Number(minutes) || 0, title: title.trim(), description: '' });
+            if (!('error' in res)) setTitle('');
+          }}
+        >
+          Add stop
+        </Button>
+      </Group>
+    </Card>
+  );
+}
+
+/** The editor's schedule step: rules, closed dates, the itinerary, and the next slots they create. */
 export function ScheduleStep({ experience }: { experience: TExperience }) {
   const { data: rules } = useScheduleRulesQuery(experience.id);
   const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, from: today(), to: inDays(14) });
@@ -155,6 +208,7 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
           </Group>
         </Card>
       </SimpleGrid>
+      <Itinerary experience={experience} />
     </Stack>
   );
 }
