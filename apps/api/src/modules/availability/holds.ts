@@ -189,16 +189,19 @@ export async function checkout(
   return presentOrder(ctx, created!.id);
 }
 
-async function bookingRows(ctx: TenantCtx, where: ReturnType<typeof and>) {
+/** A booking with its order, customer, slot start and experience title: one query, joined. */
+function selectBookings(ctx: TenantCtx) {
   return ctx.tx
     .select({ b: booking, o: order, c: customer, starts_at: slot.starts_at, title: experience.title })
     .from(booking)
     .innerJoin(order, eq(order.id, booking.order_id))
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .where(where)
-    .orderBy(asc(slot.starts_at), asc(booking.created_at));
+    .innerJoin(experience, eq(experience.id, booking.experience_id));
+}
+
+function bookingRows(ctx: TenantCtx, where: ReturnType<typeof and>) {
+  return selectBookings(ctx).where(where).orderBy(asc(slot.starts_at), asc(booking.created_at));
 }
 
 const presentBooking = ({ b, o, c, starts_at, title }: Awaited<ReturnType<typeof bookingRows>>[number]): TBooking => ({
@@ -253,17 +256,7 @@ function bookingListWhere(ctx: TenantCtx, f: BookingListFilter) {
 /** A page of bookings, newest start first, filtered in SQL. */
 export async function pageBookings(ctx: TenantCtx, f: BookingListFilter, limit: number, offset: number) {
   const where = bookingListWhere(ctx, f);
-  const rows = await ctx.tx
-    .select({ b: booking, o: order, c: customer, starts_at: slot.starts_at, title: experience.title })
-    .from(booking)
-    .innerJoin(order, eq(order.id, booking.order_id))
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .where(where)
-    .orderBy(sql`${slot.starts_at} desc`, sql`${booking.id} desc`)
-    .limit(limit)
-    .offset(offset);
+  const rows = await selectBookings(ctx).where(where).orderBy(sql`${slot.starts_at} desc`, sql`${booking.id} desc`).limit(limit).offset(offset);
   return rows.map(presentBooking);
 }
 
