@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -51,6 +51,24 @@ export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatc
   /** What a unique-index violation means, for the user. */
   unique?: { attr: string; detail: string };
   inUse?: string;
+}
+
+/** Which of `ids` are rows of this organisation in `table` (one query). */
+export async function ownedIds(tx: Db, table: TenantTable, accountId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = (await tx
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(and(eq(table.account_id, accountId), inArray(table.id, ids)))) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Refuses (400, naming the field) a reference to a row that is not this organisation's. */
+export async function assertOwned(ctx: TenantCtx, table: TenantTable, id: string | null | undefined, attr: string, noun: string) {
+  if (!id) return;
+  if (!(await ownedIds(ctx.tx, table, ctx.accountId, [id])).size) {
+    throw new AppError('invalid', `No ${noun} with this id in your organisation.`, attr);
+  }
 }
 
 export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>) {

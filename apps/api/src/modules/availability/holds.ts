@@ -328,12 +328,31 @@ export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Ope
   return getBooking(ctx, id);
 }
 
+/** A line of the user's cart, or 404. */
+async function ownLine(ctx: TenantCtx, cartId: string, lineId: string) {
+  const [line] = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), eq(cartLine.id, lineId)));
+  if (!line) throw notFound('No such line in your cart.');
+  return line;
+}
+
+/** Changes a held line: its seats are checked against the slot again. */
+export async function changeLine(ctx: TenantCtx, cartId: string, lineId: string, input: { quantities: Record<string, number>; extras: Record<string, number> }) {
+  const line = await ownLine(ctx, cartId, lineId);
+  await holdSeats(ctx, cartId, { slot: line.slot_id, ...input }, line.id);
+}
+
+export async function releaseLine(ctx: TenantCtx, cartId: string, lineId: string) {
+  await ownLine(ctx, cartId, lineId);
+  await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+}
+
 /** Scanning a ticket: Arrived the first time; a second scan says when. */
-export async function checkIn(ctx: TenantCtx, code: string, zone: string) {
+export async function checkIn(ctx: TenantCtx, code: string) {
   const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase())));
   if (!b) throw new AppError('not_found', 'Unknown ticket: it is not a booking of this organisation.');
   if (b.status === 'Canceled') throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
   if (b.attendance === 'Arrived' && b.checked_in_at) {
+    const zone = (await accountSettings(ctx.tx, ctx.accountId)).time_zone;
     const at = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(b.checked_in_at);
     throw new AppError('already_checked_in', `Already checked in at ${at}.`, 'ticket_code');
   }

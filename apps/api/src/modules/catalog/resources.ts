@@ -35,18 +35,11 @@ import {
   pricingCategory,
   pricingRate,
 } from '../../db/schema';
-import { pick, registerCrud, tenantScope, type TenantCtx } from '../../lib/crud';
+import { assertOwned, pick, registerCrud, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { manageCatalog, manageInventory, viewCatalog } from './access';
 
 const iso = (d: Date) => d.toISOString();
-
-/** Refuses a reference to a row that is not this organisation's. */
-export async function assertOwned(ctx: TenantCtx, table: typeof inventoryItemCategory, id: string | null | undefined, attr: string, noun: string) {
-  if (!id) return;
-  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(and(eq(table.account_id, ctx.accountId), eq(table.id, id)));
-  if (!row) throw new AppError('invalid', `No ${noun} with this id in your organisation.`, attr);
-}
 
 /** Drops a deleted id from every experience that lists it (array columns have no foreign keys). */
 async function forgetInExperiences(ctx: TenantCtx, column: 'meeting_point_ids' | 'booking_question_ids' | 'extra_item_ids', id: string) {
@@ -284,7 +277,7 @@ export function registerCatalogResources(app: FastifyInstance) {
     orderBy: [asc(agendaItem.experience_id), asc(agendaItem.minutes_from_start), asc(agendaItem.id)],
     values: async (ctx, input) => {
       const experienceId = (input as { experience?: string }).experience;
-      if (experienceId) await assertOwned(ctx, experience as never, experienceId, 'experience', 'experience');
+      if (experienceId) await assertOwned(ctx, experience, experienceId, 'experience', 'experience');
       return { ...pick(input, ['minutes_from_start', 'title', 'description'] as const), ...(experienceId ? { experience_id: experienceId } : {}) };
     },
     present: async (_ctx, rows) =>

@@ -1,5 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { booking, experience, image, pricingRate, slot, video } from '../../db/schema';
 
@@ -83,14 +82,3 @@ export async function countBookings(tx: Db, accountId: string, experienceId: str
   return row?.n ?? 0;
 }
 
-type IdTable = PgTable & { id: PgColumn; account_id: PgColumn };
-
-/** Which of `ids` are rows of this organisation in `table`. */
-export async function ownedIds(tx: Db, table: IdTable, accountId: string, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
-  const rows = (await tx
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(and(eq(table.account_id, accountId), inArray(table.id, ids)))) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
-}

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { TExperience, TExperienceSummary, TPaginated, TPaginationQuery } from '@tourdesk/contracts';
 import { bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
-import { tenantScope, type TenantCtx } from '../../lib/crud';
+import { ownedIds, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
 import { presentRate } from '../catalog/pricing-rates';
@@ -65,14 +65,14 @@ async function toColumns(ctx: TenantCtx, input: ExperienceInput, existing?: Row)
     const ids = input[attr];
     if (ids === undefined) continue;
     const unique = [...new Set(ids)];
-    const owned = await q.ownedIds(ctx.tx, table, ctx.accountId, unique);
+    const owned = await ownedIds(ctx.tx, table, ctx.accountId, unique);
     const missing = unique.filter((id) => !owned.has(id));
     if (missing.length) throw new AppError('invalid', `Unknown ${noun}: ${missing.join(', ')}.`, attr);
     out[column] = unique;
   }
   if (input.cancellation_policy !== undefined) {
     if (input.cancellation_policy) {
-      const owned = await q.ownedIds(ctx.tx, cancellationPolicy, ctx.accountId, [input.cancellation_policy]);
+      const owned = await ownedIds(ctx.tx, cancellationPolicy, ctx.accountId, [input.cancellation_policy]);
       if (!owned.size) throw new AppError('invalid', 'No cancellation policy with this id in your organisation.', 'cancellation_policy');
     }
     out.cancellation_policy_id = input.cancellation_policy;

@@ -4,9 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
 import { z } from 'zod';
 import { IMAGE_LIMITS, paginated, ZErrorEnvelope, ZIdParam, ZImage, ZImageCreate, ZPaginationQuery, type TImage } from '@tourdesk/contracts';
-import type { Db } from '../../db/client';
 import { experience, fileFolder, image } from '../../db/schema';
-import { tenantScope, type TenantCtx } from '../../lib/crud';
+import { assertOwned, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
 import { isStorageKey, type Storage } from '../../lib/storage';
@@ -80,12 +79,6 @@ async function imageOr404(ctx: TenantCtx, id: string) {
   return row;
 }
 
-async function assertRef(tx: Db, table: typeof experience | typeof fileFolder, accountId: string, id: string | null, attr: string, noun: string) {
-  if (!id) return;
-  const [row] = await tx.select({ id: table.id }).from(table).where(and(eq(table.account_id, accountId), eq(table.id, id)));
-  if (!row) throw new AppError('invalid', `No ${noun} with this id in your organisation.`, attr);
-}
-
 /** Copies an experience's images (their files too, so deleting one copy never breaks the other). */
 export async function copyImages(ctx: TenantCtx, storage: Storage, fromExperience: string, toExperience: string) {
   const rows = await ctx.tx
@@ -151,8 +144,8 @@ export function registerImages(app: FastifyInstance) {
     async (request, reply) => {
       const body = request.body as z.infer<typeof ZImageCreate>;
       const dto = await tenantScope(request, async (ctx) => {
-        await assertRef(ctx.tx, experience, ctx.accountId, body.experience, 'experience', 'experience');
-        await assertRef(ctx.tx, fileFolder, ctx.accountId, body.folder, 'folder', 'folder');
+        await assertOwned(ctx, experience, body.experience, 'experience', 'experience');
+        await assertOwned(ctx, fileFolder, body.folder, 'folder', 'folder');
         const [last] = body.experience
           ? await ctx.tx.select({ p: max(image.position) }).from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, body.experience)))
           : [{ p: null }];
@@ -233,7 +226,7 @@ export function registerImages(app: FastifyInstance) {
         const { id } = request.params as { id: string };
         const { folder } = request.body as { folder: string | null };
         await imageOr404(ctx, id);
-        await assertRef(ctx.tx, fileFolder, ctx.accountId, folder, 'folder', 'folder');
+        await assertOwned(ctx, fileFolder, folder, 'folder', 'folder');
         const [row] = await ctx.tx.update(image).set({ folder_id: folder, updated_at: new Date() }).where(and(eq(image.account_id, ctx.accountId), eq(image.id, id))).returning();
         return presentImage(row!);
       }),
