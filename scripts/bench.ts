@@ -9,14 +9,13 @@
  *    one indexed SELECT on the same database.
  * All traffic goes to 127.0.0.1; every run is bounded in time.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
@@ -30,6 +29,15 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const CLIENTS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const dbName = `tourdesk_bench_${randomBytes(3).toString('hex')}`;
+
+/** Starts scripts/bench-server.ts (`app` or `bare`) in a child process; resolves with its address. */
+function serve(mode: 'app' | 'bare', url: string, dataDir: string) {
+  const child = fork(path.join(import.meta.dirname, 'bench-server.ts'), [mode], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && mode === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])], env: { ...process.env, BENCH_URL: url, BENCH_DATA_DIR: dataDir } });
+  return new Promise<{ child: ChildProcess; address: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, address: (m as { address: string }).address }));
+    child.once('exit', (code) => reject(new Error(`bench server (${mode}) exited with ${code}`)));
+  });
+}
 
 function run(opts: autocannon.Options) {
   return new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, duration: SECONDS }, (err, res) => (err ? reject(err) : resolve(res))));
@@ -47,23 +55,23 @@ async function main() {
     const database = await openDatabase({ url: url.toString(), poolSize: 20 });
     await database.migrate();
     await ensureReferenceData(database.db);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tourdesk-bench-'));
     const config = loadConfig({
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tourdesk-bench-')),
+      DATA_DIR: dataDir,
       LOGIN_LIMIT_PER_IP: '100000',
       LOGIN_LIMIT_PER_EMAIL: '100000',
     });
+    // Set-up runs in this process; the load goes to servers in processes of their own.
     const app = await buildApp({ config, database });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = address;
 
     // One organisation with 64 staff users, each with their own cart.
     const [account] = await database.db.insert(baseAccount).values({ name: 'Bench Tours', subdomain: 'bench', kind: 'supplier', subscription_tier_id: 'supplier-standard', time_zone: 'Europe/Zurich' }).returning();
     const [owner] = await database.db.insert(role).values({ account_id: account!.id, name: 'Owner', is_owner: true, permission_set_ids: PERMISSION_SETS.map((s) => s.id) }).returning();
     const hash = await hashPassword('bench-password');
     const emails = Array.from({ length: CLIENTS }, (_, i) => `staff${i}@bench.test`);
-    await database.db.insert(users).values(emails.map((email) => ({ account_id: account!.id, email, password_hash: hash, role_id: owner!.id, is_active: true })));
+    const staff = await database.db.insert(users).values(emails.map((email) => ({ account_id: account!.id, email, password_hash: hash, role_id: owner!.id, is_active: true }))).returning({ id: users.id });
     const cookies: string[] = [];
     for (const email of emails) {
       const res = await app.inject({ method: 'POST', url: '/api/jwt/create/', headers: { host: 'bench.localhost', origin: 'http://bench.localhost' }, payload: { email, password: 'bench-password' } });
@@ -88,6 +96,8 @@ async function main() {
     const SELLOUT_CAPACITY = 500;
     await call('PATCH', `/api/start-times/${sellout.id}/`, { capacity: SELLOUT_CAPACITY });
 
+    const api = await serve('app', url.toString(), dataDir);
+    const origin = api.address;
     console.log(`\nTourdesk capacity benchmark — PostgreSQL server, ${CLIENTS} clients, ${SECONDS} s each\n`);
 
     // 1. Holds on one hot slot.
@@ -129,39 +139,43 @@ async function main() {
       connections: CLIENTS,
       headers: { cookie: cookies[1]! },
     });
-    const bare = Fastify();
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 40 });
-    bare.get('/slots', async () => (await pool.query('select id, starts_at, capacity, booked from slot where account_id = $1 and experience_id = $2 and local_date between $3 and $4 order by starts_at', [account!.id, exp.id, today, monthEnd])).rows);
-    const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-    const baseline = await run({ url: `${bareUrl}/slots`, connections: CLIENTS });
+    const bare = await serve('bare', url.toString(), dataDir);
+    const baseline = await run({ url: `${bare.address}/slots?account=${account!.id}&experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS });
     console.log('\n2. Month availability calendar (GET /api/bookings/check-availability/, 31 days)');
     line('requests per second', calendar.requests.average.toFixed(0));
     line('latency p50 / p99 (ms)', `${calendar.latency.p50} / ${calendar.latency.p99}`);
     line('bare Fastify + one indexed SELECT (req/s)', baseline.requests.average.toFixed(0));
     line('calendar as a share of the bare handler', `${((calendar.requests.average / baseline.requests.average) * 100).toFixed(0)}%  (target ≥ 60%)`);
-    await bare.close();
-    await pool.end();
+    bare.child.kill();
+    api.child.kill('SIGINT');
     await app.close();
     await database.close();
 
-    // The machine's ceiling, with the app's connections closed.
-    // The ceiling: pgbench, single-row conditional decrement, 64 clients.
+    // The machine's ceiling, with the app's connections closed: pgbench, 64 clients, a
+    // single-row conditional decrement; and the same pgbench calling the hold function itself
+    // (what the database does per hold, without HTTP and Node).
+    const pgbench = (sqlText: string, database_ = server.pathname.slice(1) || 'postgres') => {
+      const script = path.join(mkdtempSync(path.join(tmpdir(), 'pgbench-')), 'script.sql');
+      writeFileSync(script, `${sqlText}\n`);
+      const out = execFileSync('pgbench', ['-n', '-h', server.hostname, '-p', server.port || '5432', '-U', decodeURIComponent(server.username || 'postgres'), '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-f', script, database_], { encoding: 'utf8' });
+      return Number(out.match(/tps = ([\d.]+)/)?.[1] ?? NaN);
+    };
+    const server = new URL(SERVER);
     await admin.query(`create table if not exists bench_ceiling (id int primary key, remaining bigint)`);
     await admin.query(`insert into bench_ceiling values (1, 1000000000) on conflict (id) do update set remaining = 1000000000`);
-    const script = path.join(mkdtempSync(path.join(tmpdir(), 'pgbench-')), 'decrement.sql');
-    (await import('node:fs')).writeFileSync(script, 'UPDATE bench_ceiling SET remaining = remaining - 1 WHERE id = 1 AND remaining > 0;\n');
-    const server = new URL(SERVER);
-    const out = execFileSync('pgbench', ['-n', '-h', server.hostname, '-p', server.port || '5432', '-U', decodeURIComponent(server.username || 'postgres'), '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-f', script, server.pathname.slice(1) || 'postgres'], { encoding: 'utf8' });
-    const tps = Number(out.match(/tps = ([\d.]+)/)?.[1] ?? NaN);
+    const tps = pgbench('UPDATE bench_ceiling SET remaining = remaining - 1 WHERE id = 1 AND remaining > 0;');
     await admin.query('drop table bench_ceiling');
+    const holdTps = process.env.BENCH_SKIP_FN ? NaN : pgbench(`SELECT tourdesk_hold('${account!.id}', '${staff[0]!.id}', '${hot.id}', NULL, '{"${cat.id}": 1}', '{}');`, dbName);
     console.log('\n3. The ceiling of this machine');
     line('pgbench single-row conditional decrement (tps)', tps.toFixed(0));
+    line('the hold function alone, no HTTP (pgbench tps)', holdTps.toFixed(0));
     line('holds as a share of the ceiling', `${((holds.requests.average / tps) * 100).toFixed(0)}%  (target ≥ 50%)`);
     console.log('');
 
 
   } finally {
-    await admin.query(`drop database if exists ${dbName} with (force)`);
+    if (process.env.BENCH_KEEP) console.log(`kept database ${dbName}`);
+    else await admin.query(`drop database if exists ${dbName} with (force)`);
     await admin.end();
   }
 }

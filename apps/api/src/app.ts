@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from './lib/mailer';
 import { appInfoRoutes } from './modules/app-info/routes';
 import { registerGuard } from './modules/auth/guard';
 import { loadSigningKey } from './modules/auth/keys';
+import { forgetPrincipalsAfterWrites } from './modules/auth/principal';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
 import { oidcRoutes } from './modules/oidc/routes';
@@ -90,10 +91,14 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(healthRoutes);
   await app.register(systemNotificationRoutes);
-  await app.register(authRoutes);
-  await app.register(oidcRoutes);
-  await app.register(userRoutes);
-  await app.register(roleRoutes);
+  await app.register(async (identity) => {
+    // A write here can end a session or change a role: callers are loaded afresh after it.
+    forgetPrincipalsAfterWrites(identity);
+    await identity.register(authRoutes);
+    await identity.register(oidcRoutes);
+    await identity.register(userRoutes);
+    await identity.register(roleRoutes);
+  });
   await app.register(appInfoRoutes);
   await app.register(experienceRoutes);
   await app.register(availabilityRoutes);

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
+import { sweepExpiredHolds } from './modules/availability/holds';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { tenantOrigin } from './lib/host';
@@ -42,13 +42,10 @@ async function main() {
 
   const app = await buildApp({ config, database });
 
-  // Expired holds already stop counting (every seat count reads only unexpired lines); this
-  // sweep only deletes them, in small batches that never wait on a slot's lock.
+  // Expired holds already stop counting; this sweep deletes them, one slot at a time.
   const sweep = setInterval(() => {
-    database.db
-      .execute(sql`delete from cart_line where id in (select id from cart_line where expires_at < now() - interval '1 minute' limit 1000)`)
-      .catch((err: unknown) => app.log.warn({ err }, 'sweeping expired holds failed'));
-  }, 60_000);
+    sweepExpiredHolds(database.db).catch((err: unknown) => app.log.warn({ err }, 'sweeping expired holds failed'));
+  }, 15_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 

@@ -5,7 +5,8 @@ import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
-import { createOrganisation } from './identity-fixtures';
+import { createOrganisation, inviteMember } from './identity-fixtures';
+import { sweepExpiredHolds } from '../src/modules/availability/holds';
 import { startMailSink, type MailSink } from './mail-sink';
 
 let t: TestApp;
@@ -114,18 +115,26 @@ describe('holds, checkout and cancellation', () => {
     expect((await slotsOn(tomorrow()))[1]).toMatchObject({ booked: 4, remaining: 0 });
   });
 
-  it('refuses an expired hold whose seats were taken meanwhile, and books nothing', async () => {
+  it('gives the seats of an expired hold to the next one who needs them, and the first checkout then books nothing', async () => {
     const day = addDays(todayIn(ZONE), 2);
     const [s] = await slotsOn(day);
+    const roles = (await owner.get('/api/roles/')).json().results as { id: string; is_owner: boolean }[];
+    const { member } = await inviteMember(t.app, sink, owner, 'slots', 'colleague@example.com', roles.find((r) => r.is_owner)!.id);
     await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 3 } });
+    // Full while the hold lasts: the colleague cannot have the seats.
+    const refused = await member.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 4 } });
+    expect(err(refused)).toMatchObject({ code: 'sold_out', detail: 'Sold out: only 1 seat left in this time slot.' });
     await t.database.db.update(cartLine).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(cartLine.slot_id, s!.id));
-    await t.database.db.update(slot).set({ booked: 2 }).where(eq(slot.id, s!.id)); // someone else booked meanwhile
+    // Expired: the colleague's hold sweeps it and gets all four seats.
+    const taken = await member.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 4 } });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect((await slotsOn(day))[0]).toMatchObject({ held: 4, remaining: 0 });
     const res = await owner.post('/api/cart/checkout/', { customer });
-    expect(res.statusCode).toBe(409);
-    expect(err(res).code).toBe('hold_expired');
-    expect((await slotsOn(day))[0]!.booked).toBe(2);
-    await t.database.db.update(slot).set({ booked: 0 }).where(eq(slot.id, s!.id));
-    await t.database.db.delete(cartLine).where(eq(cartLine.slot_id, s!.id));
+    expect(res.statusCode).toBe(400);
+    expect(err(res).detail).toMatch(/The cart is empty/);
+    expect((await slotsOn(day))[0]).toMatchObject({ booked: 0, held: 4 });
+    expect((await member.delete(`/api/cart/lines/${taken.json().lines[0].id}/`)).statusCode).toBe(200);
+    expect((await slotsOn(day))[0]).toMatchObject({ booked: 0, held: 0, remaining: 4 });
   });
 
   it('refuses a slot past its cutoff, a closed offer, and participants outside the limits', async () => {
@@ -140,6 +149,44 @@ describe('holds, checkout and cancellation', () => {
     await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Inactive' });
     expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 1 } })).detail).toBe('This offer is not on sale.');
     await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active', max_participants: null });
+  });
+});
+
+describe('extras and the held-seat counter', () => {
+  it('prices extras offered with the experience and refuses the others', async () => {
+    const paddle = (await owner.post('/api/inventory-items/', { type: 'Extras', name: 'Dry bag', price: 500 })).json();
+    const other = (await owner.post('/api/inventory-items/', { type: 'Extras', name: 'Not offered', price: 900 })).json();
+    expect((await owner.patch(`/api/experiences/${exp.id}/`, { extras: [paddle.id] })).statusCode).toBe(200);
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 6));
+    const cart = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 2 }, extras: { [paddle.id]: 3 } });
+    expect(cart.statusCode, cart.body).toBe(200);
+    const line = cart.json().lines.find((l: { slot: string }) => l.slot === s!.id);
+    expect(line).toMatchObject({ seats: 2, total: 2 * 4900 + 3 * 500, extras: { [paddle.id]: 3 } });
+    const refused = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 }, extras: { [other.id]: 1 } });
+    expect(err(refused)).toMatchObject({ code: 'invalid', attr: 'extras', detail: 'This extra is not offered with this experience.' });
+    await owner.delete(`/api/cart/lines/${line.id}/`);
+  });
+
+  it('keeps slot.held equal to the seats of its cart lines through holds, changes, releases, checkouts and sweeps', async () => {
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 7));
+    const consistent = async () => {
+      const rows = (await t.database.db.execute(sql`
+        select s.held, coalesce((select sum(seats) from cart_line where slot_id = s.id), 0)::int as lines from slot s where s.id = ${s!.id}`)) as unknown as { rows: { held: number; lines: number }[] };
+      expect(rows.rows[0]!.held).toBe(rows.rows[0]!.lines);
+      return rows.rows[0]!.held;
+    };
+    const a = (await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } })).json().lines.at(-1);
+    expect(await consistent()).toBe(1);
+    expect((await owner.patch(`/api/cart/lines/${a.id}/`, { quantities: { [exp.category]: 3 } })).statusCode).toBe(200);
+    expect(await consistent()).toBe(3);
+    expect((await owner.post('/api/cart/checkout/', { customer })).statusCode).toBe(201);
+    expect(await consistent()).toBe(0);
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } });
+    await t.database.db.update(cartLine).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(cartLine.slot_id, s!.id));
+    expect(await consistent()).toBe(1);
+    expect((await slotsOn(addDays(todayIn(ZONE), 7)))[0]).toMatchObject({ held: 0, booked: 3, remaining: 1 });
+    expect(await sweepExpiredHolds(t.database.db)).toBeGreaterThanOrEqual(1);
+    expect(await consistent()).toBe(0);
   });
 });
 

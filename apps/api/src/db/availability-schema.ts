@@ -60,8 +60,12 @@ export const agendaItem = pgTable(
 
 /**
  * One occurrence of an experience: one capacity pool shared by all pricing categories.
- * `booked` counts seats of confirmed bookings and changes only under this row's lock;
- * seats held by carts are summed from their unexpired lines under the same lock.
+ * `booked` counts seats of confirmed bookings and changes only under this row's lock.
+ * `held` counts the seats of every cart line of the slot, kept by a trigger on cart_line
+ * (migration 0006), so a hold checks `capacity - booked - held` on this one row, like a
+ * single-row conditional decrement. It includes expired lines until they are swept; a hold
+ * that does not fit sweeps the slot's expired lines and tries once more, and every seat count
+ * shown subtracts expired lines, so an expired hold stops counting at once.
  */
 export const slot = pgTable(
   'slot',
@@ -78,6 +82,7 @@ export const slot = pgTable(
     local_time: text('local_time').notNull(),
     capacity: integer('capacity').notNull(),
     booked: integer('booked').notNull().default(0),
+    held: integer('held').notNull().default(0),
     closed: boolean('closed').notNull().default(false),
     ...timestamps,
   },
@@ -85,7 +90,8 @@ export const slot = pgTable(
     tenantPolicy(),
     uniqueIndex('slot_experience_start_key').on(t.account_id, t.experience_id, t.starts_at),
     index('slot_account_day_idx').on(t.account_id, t.local_date),
-    check('slot_capacity_check', sql`${t.capacity} >= 0 and ${t.booked} >= 0`),
+    index('slot_experience_day_idx').on(t.account_id, t.experience_id, t.local_date),
+    check('slot_capacity_check', sql`${t.capacity} >= 0 and ${t.booked} >= 0 and ${t.held} >= 0`),
   ],
 );
 

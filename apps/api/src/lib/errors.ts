@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { TErrorEnvelope, TErrorItem, TErrorType } from '@tourdesk/contracts';
+import { pgError } from './db-errors';
 
 /**
  * The one error model. Services throw `AppError(code, detail, attr?)`; this module alone
@@ -43,6 +44,21 @@ export class AppError extends Error {
 }
 
 export const notFound = (detail = 'Not found.') => new AppError('not_found', detail);
+
+/**
+ * Errors raised by the database functions of the capacity engine (migration 0006) carry their
+ * own SQLSTATE (TD400, TD404, TD409), message and field (the hint); a lock wait past the
+ * transaction's lock_timeout is 55P03.
+ */
+const CODE_BY_SQLSTATE: Record<string, ErrorCode> = { TD400: 'invalid', TD404: 'not_found', TD409: 'sold_out' };
+export function fromDatabase(error: unknown): AppError | undefined {
+  const pg = pgError(error);
+  if (!pg) return undefined;
+  const code = CODE_BY_SQLSTATE[pg.code];
+  if (code) return new AppError(code, pg.message, pg.hint ?? null);
+  if (pg.code === '55P03') return new AppError('lock_timeout', 'This time slot is very busy right now. Please try again.');
+  return undefined;
+}
 
 const SERVER_ERROR_DETAIL = 'A server error occurred. It has been logged; please try again.';
 
@@ -91,7 +107,8 @@ export function sendError(reply: FastifyReply, status: number, items: TErrorItem
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const error = (fromDatabase(thrown) ?? thrown) as FastifyError;
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.status, error.items);

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { checkout, holdSeats, userCart } from '../modules/availability/holds';
+import { checkout, hold, userCart } from '../modules/availability/holds';
 import { regenerateSlots } from '../modules/availability/slots';
 import { addDays, todayIn } from '../lib/local-time';
 import sharp from 'sharp';
@@ -132,8 +132,6 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     ]);
 
     const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
-    await seedBookings(tx as unknown as Db, account.id, kayak);
-
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
         title: n.title,
@@ -142,6 +140,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         published_at: sql`now() - make_interval(days => ${n.days_ago})`,
       })),
     );
+    // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
+    await seedBookings(tx as unknown as Db, account.id, kayak);
     return true;
   });
 }
@@ -310,7 +310,7 @@ async function seedBookings(tx: Db, accountId: string, kayak: { id: string; adul
     const date = addDays(todayIn(zone), g.day);
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
-    await holdSeats(ctx, cartRow.id, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: {} });
+    await hold(tx, { accountId, userId: ownerId }, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: {} });
     await checkout(ctx, cartRow.id, ownerId, {
       customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: null, marketing_consent: false },
       answers: {},

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import { AppError } from '../../lib/errors';
@@ -63,6 +63,27 @@ export async function signAccessToken(
 export const notAuthenticated = (detail = 'Authentication credentials were not provided.') =>
   new AppError('not_authenticated', detail);
 
+/**
+ * Recently loaded callers, by session, for PRINCIPAL_TTL_MS: a burst of requests from one
+ * session reads its user, role and plan once. Any write handled by the identity routes (sign-in
+ * and out, users, roles, team members, sessions) empties it at once in this process (see
+ * forgetPrincipalsAfterWrites); another process of the same deployment sees such a change within
+ * the TTL. A session's own expiry is still checked on every request.
+ */
+const PRINCIPAL_TTL_MS = 2_000;
+const recent = new Map<string, { principal: Principal; sessionExpires: number; loadedAt: number }>();
+
+export function forgetPrincipals() {
+  recent.clear();
+}
+
+/** Empties the principal cache after every write request handled inside `scope`. */
+export function forgetPrincipalsAfterWrites(scope: FastifyInstance) {
+  scope.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') forgetPrincipals();
+  });
+}
+
 /** Reads the access cookie and loads the caller; 401 when there is no valid, live session. */
 export async function authenticate(request: FastifyRequest): Promise<Principal> {
   if (request.principal) return request.principal;
@@ -75,14 +96,18 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
     throw notAuthenticated('Your session has expired. Please sign in again.');
   }
   if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw notAuthenticated();
+  const now = Date.now();
+  const cached = recent.get(claims.sid);
+  if (cached && cached.principal.userId === claims.sub && now - cached.loadedAt < PRINCIPAL_TTL_MS && cached.sessionExpires > now) {
+    checkHost(request, cached.principal.subdomain);
+    request.principal = cached.principal;
+    return cached.principal;
+  }
   const row = await loadPrincipalRow(request.server.database.db, claims.sid, claims.sub);
   if (!row || row.revoked_at || row.expires_at < new Date() || !row.is_active) {
     throw notAuthenticated('Your session has ended. Please sign in again.');
   }
-  const host = requestHost(request);
-  if (host.subdomain && host.subdomain !== row.subdomain) {
-    throw notAuthenticated('This session belongs to another organisation.');
-  }
+  checkHost(request, row.subdomain);
   request.principal = {
     userId: row.user_id,
     accountId: row.account_id,
@@ -96,7 +121,16 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
     codenames: codenamesOf(row.permission_set_ids ?? []),
     features: new Set(row.features ?? []),
   };
+  if (recent.size > 10_000) recent.clear();
+  recent.set(claims.sid, { principal: request.principal, sessionExpires: row.expires_at.getTime(), loadedAt: now });
   return request.principal;
+}
+
+function checkHost(request: FastifyRequest, subdomain: string) {
+  const host = requestHost(request);
+  if (host.subdomain && host.subdomain !== subdomain) {
+    throw notAuthenticated('This session belongs to another organisation.');
+  }
 }
 
 /** The principal of a route that declared permissions (the guard has authenticated it). */

@@ -1,10 +1,11 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { TSlot } from '@tourdesk/contracts';
-import { baseAccount, cartLine, experience, slot } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { baseAccount, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays } from '../../lib/local-time';
-import { accountSettings, availability, heldBySlot, lockSlot, present, pricesOn } from './slots';
+import { accountSettings, availabilityJson, lockSlot, slotsWhere, sweepSlot } from './slots';
 
 /** Calendars, one day's slots, editing a slot, and the organisation's booking settings. */
 
@@ -13,13 +14,16 @@ function checkRange(from: string, to: string) {
   if (addDays(from, MAX_RANGE_DAYS) < to) throw new AppError('invalid', 'Ask for at most three months at a time.', 'to');
 }
 
-/** Slots of an experience on a date, or between two dates (a month when only `from` is given). */
-export function checkAvailability(ctx: TenantCtx, q: { experience: string; date?: string; from?: string; to?: string }) {
+/**
+ * Slots of an experience on a date, or between two dates (a month when only `from` is given), as
+ * JSON text: the month calendar's hot path is one statement that enters the tenant scope itself.
+ */
+export function checkAvailability(db: Db, accountId: string, q: { experience: string; date?: string; from?: string; to?: string }) {
   const from = q.date ?? q.from;
   const to = q.date ?? q.to ?? (from ? addDays(from, 31) : undefined);
   if (!from || !to) throw new AppError('invalid', 'Give a date, or from and to.', 'date');
   checkRange(from, to);
-  return availability(ctx, q.experience, from, to);
+  return availabilityJson(db, accountId, q.experience, from, to);
 }
 
 type DayStatus = TSlot['status'];
@@ -29,7 +33,7 @@ const RANK: Record<DayStatus, number> = { available: 3, limited: 2, sold_out: 1,
 export async function bookingsCalendar(ctx: TenantCtx, q: { experience: string; from: string; to: string }) {
   checkRange(q.from, q.to);
   const days = new Map<string, { date: string; slots: number; remaining: number; status: DayStatus }>();
-  for (const s of await availability(ctx, q.experience, q.from, q.to)) {
+  for (const s of JSON.parse(await availabilityJson(ctx.tx, ctx.accountId, q.experience, q.from, q.to)) as TSlot[]) {
     const day = days.get(s.local_date) ?? { date: s.local_date, slots: 0, remaining: 0, status: 'closed' as DayStatus };
     day.slots += 1;
     day.remaining += s.bookable ? s.remaining : 0;
@@ -44,9 +48,9 @@ export async function capacityCalendar(ctx: TenantCtx, q: { from: string; to: st
   checkRange(q.from, q.to);
   const rows = (await ctx.tx.execute(sql`
     select s.local_date::text as date, count(*)::int as slots, sum(s.capacity)::int as capacity, sum(s.booked)::int as booked,
-           coalesce(sum(h.seats), 0)::int as held
+           (sum(s.held) - coalesce(sum(x.seats), 0))::int as held
     from ${slot} s
-    left join lateral (select sum(l.seats) as seats from ${cartLine} l where l.slot_id = s.id and l.expires_at > now()) h on true
+    left join lateral (select sum(l.seats) as seats from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now()) x on true
     where s.account_id = ${ctx.accountId} and s.local_date between ${q.from} and ${q.to} and not s.closed
       ${q.experience ? sql`and s.experience_id = ${q.experience}` : sql``}
     group by s.local_date order by s.local_date`)) as unknown as { rows: { date: string; slots: number; capacity: number; booked: number; held: number }[] };
@@ -54,34 +58,21 @@ export async function capacityCalendar(ctx: TenantCtx, q: { from: string; to: st
 }
 
 /** Every slot of one day, with its seats and its experience's title. */
-export async function slotsOnDay(ctx: TenantCtx, date: string) {
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  const rows = await ctx.tx
-    .select({ s: slot, title: experience.title, status: experience.status })
-    .from(slot)
-    .innerJoin(experience, eq(experience.id, slot.experience_id))
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.local_date, date)))
-    .orderBy(asc(slot.starts_at));
-  const held = await heldBySlot(ctx.tx, rows.map((r) => r.s.id));
-  const now = Date.now();
-  return rows.map((r) => ({
-    ...present(r.s, held.get(r.s.id) ?? 0, settings.time_zone, r.status === 'Active' && r.s.starts_at.getTime() > now, []),
-    experience_title: r.title,
-  }));
+export function slotsOnDay(ctx: TenantCtx, date: string) {
+  return slotsWhere(ctx.tx, sql`s.account_id = ${ctx.accountId} and s.local_date = ${date}`, true);
 }
 
 /** A slot's capacity never goes below what is booked and held; closing and reopening are free. */
 export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: number; closed?: boolean }) {
+  await sweepSlot(ctx.tx, id);
   const s = await lockSlot(ctx, id);
-  const held = (await heldBySlot(ctx.tx, [s.id])).get(s.id) ?? 0;
-  if (body.capacity !== undefined && body.capacity < s.booked + held) {
-    const taken = s.booked + held;
+  const taken = s.booked + s.held;
+  if (body.capacity !== undefined && body.capacity < taken) {
     throw new AppError('invalid', `${taken} seat${taken === 1 ? ' is' : 's are'} booked or held: the capacity cannot be lower.`, 'capacity');
   }
-  const [row] = await ctx.tx.update(slot).set({ ...body, updated_at: new Date() }).where(eq(slot.id, s.id)).returning();
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  const prices = (await pricesOn(ctx.tx, ctx.accountId, row!.experience_id, [row!.local_date])).get(row!.local_date) ?? [];
-  return present(row!, held, settings.time_zone, row!.starts_at.getTime() > Date.now(), prices);
+  await ctx.tx.update(slot).set({ ...body, updated_at: new Date() }).where(eq(slot.id, s.id));
+  const [row] = await slotsWhere(ctx.tx, sql`s.account_id = ${ctx.accountId} and s.id = ${s.id}`);
+  return row!;
 }
 
 export async function bookingConfig(ctx: TenantCtx) {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TBooking, TCart, TOrder } from '@tourdesk/contracts';
-import { booking, cart, cartLine, customer, experience, order, pricingCategory, slot } from '../../db/schema';
+import { booking, cart, cartLine, customer, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { accountSettings, heldBySlot, lockSlot, pricesOn, type SlotRow } from './slots';
+import type { Db } from '../../db/client';
+import { accountSettings, capacityLock, lockSlot, type SlotRow } from './slots';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
 export async function userCart(ctx: TenantCtx, userId: string) {
@@ -13,107 +14,44 @@ export async function userCart(ctx: TenantCtx, userId: string) {
   return row!;
 }
 
-async function seatsAndTotal(ctx: TenantCtx, s: SlotRow, quantities: Record<string, number>) {
-  const ids = Object.keys(quantities).filter((id) => quantities[id]! > 0);
-  const categories = ids.length
-    ? await ctx.tx.select().from(pricingCategory).where(and(eq(pricingCategory.account_id, ctx.accountId), inArray(pricingCategory.id, ids)))
-    : [];
-  const unknown = ids.filter((id) => !categories.some((c) => c.id === id));
-  if (unknown.length) throw new AppError('invalid', 'Unknown pricing category.', 'quantities');
-  const prices = (await pricesOn(ctx.tx, ctx.accountId, s.experience_id, [s.local_date])).get(s.local_date) ?? [];
-  let seats = 0;
-  let total = 0;
-  for (const c of categories) {
-    const n = quantities[c.id]!;
-    const price = prices.find((p) => p.pricing_category === c.id);
-    if (!price) throw new AppError('invalid', `${c.label} cannot be booked on this date: it has no price.`, 'quantities');
-    if (c.occupies_seat) seats += n;
-    total += n * price.retail_price;
-  }
-  return { seats, total, participants: ids.reduce((sum, id) => sum + quantities[id]!, 0) };
+/**
+ * Holds seats in a slot for a new cart line, or changes a held line (capacity checked again):
+ * one call of the database function tourdesk_hold (migration 0006), outside any transaction, so
+ * the statement commits on its own and the slot's lock is held only for its final write, like a
+ * single-row conditional decrement. It checks the offer, slot, cutoff, categories, prices,
+ * extras and participants before it locks; the cart it answers with is read afterwards.
+ */
+export async function hold(db: Db, who: { accountId: string; userId: string }, input: { slot?: string; quantities: Record<string, number>; extras: Record<string, number> }, lineId: string | null = null): Promise<TCart> {
+  const held = (await db.execute(sql`
+    select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${input.slot ?? null}::uuid, ${lineId}::uuid,
+                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb, ${capacityLock.enabled}) as cart`)) as unknown as { rows: { cart: string }[] };
+  // The lock is released: the cart is read in a statement of its own.
+  const result = (await db.execute(sql`select tourdesk_cart_scoped(${who.accountId}::uuid, ${held.rows[0]!.cart}::uuid) as cart`)) as unknown as { rows: { cart: TCart | string }[] };
+  const cart = result.rows[0]!.cart;
+  return typeof cart === 'string' ? JSON.parse(cart) : cart;
 }
 
 /**
- * Holds seats in a slot for a cart line. Everything that needs no lock is checked first (the
- * offer, cutoff, participants, prices); then one statement locks the slot's row, adds up what is
- * booked and held in it, and writes the line only if the seats are there — seats of confirmed
- * bookings plus seats held by unexpired lines never exceed the slot's capacity, and the lock is
- * held for that one statement and the commit.
+ * Deletes expired cart lines, one slot at a time (each delete takes only that slot's lock, for a
+ * moment, through the trigger that keeps slot.held). Expired lines already stop counting in every
+ * seat count shown, and a hold that needs their seats sweeps its slot itself; this keeps the
+ * tables small. Returns how many lines went.
  */
-export async function holdSeats(ctx: TenantCtx, cartId: string, input: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }, lineId?: string) {
-  const [s] = await ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, input.slot)));
-  if (!s) throw new AppError('not_found', 'No such time slot.');
-  const [exp] = await ctx.tx.select().from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, s.experience_id)));
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  if (exp!.status !== 'Active') throw new AppError('invalid', 'This offer is not on sale.', 'slot');
-  if (s.closed) throw new AppError('invalid', 'This time slot is closed.', 'slot');
-  const cutoff = (exp!.booking_cutoff_minutes || settings.default_cutoff_minutes) * 60_000;
-  if (s.starts_at.getTime() - cutoff <= Date.now()) throw new AppError('invalid', 'Bookings for this time slot have closed.', 'slot');
-  const { seats, total, participants } = await seatsAndTotal(ctx, s, input.quantities);
-  if (participants < exp!.min_participants) throw new AppError('invalid', `Book at least ${exp!.min_participants} participants.`, 'quantities');
-  if (exp!.max_participants !== null && participants > exp!.max_participants) {
-    throw new AppError('invalid', `Book at most ${exp!.max_participants} participants.`, 'quantities');
+export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
+  const slots = (await db.execute(sql`select distinct slot_id from ${cartLine} where expires_at <= now() limit ${maxSlots}`)) as unknown as { rows: { slot_id: string }[] };
+  let swept = 0;
+  for (const { slot_id } of slots.rows) {
+    const result = (await db.execute(sql`delete from ${cartLine} where slot_id = ${slot_id}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
+    swept += Number(result.rowCount ?? result.affectedRows ?? 0);
   }
-
-  // The slot's row lock first, in its own statement: the statement that counts must start after
-  // the lock is ours, or (in READ COMMITTED) it would count with a snapshot taken before the
-  // previous holder committed, and oversell. The test in test/oversell.int.test.ts caught that.
-  await lockSlot(ctx, s.id);
-  const others = lineId ? sql`and l.id <> ${lineId}::uuid` : sql``;
-  const quantities = JSON.stringify(input.quantities);
-  const extras = JSON.stringify(input.extras);
-  const write = lineId
-    ? sql`update ${cartLine} set quantities = ${quantities}::jsonb, extras = ${extras}::jsonb, seats = ${seats}, total = ${total},
-            expires_at = now() + make_interval(mins => ${settings.hold_minutes})
-          from free where free.remaining >= ${seats} and ${cartLine.id} = ${lineId}::uuid returning ${cartLine.id} as id, free.remaining`
-    : sql`insert into ${cartLine} (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at)
-          select ${ctx.accountId}::uuid, ${cartId}::uuid, ${s.id}::uuid, ${quantities}::jsonb, ${extras}::jsonb, ${seats}, ${total}, ${settings.currency},
-                 now() + make_interval(mins => ${settings.hold_minutes})
-          from free where free.remaining >= ${seats} returning id, (select remaining from free)`;
-  const result = (await ctx.tx.execute(sql`
-      with locked as (select capacity, booked from ${slot} where id = ${s.id}::uuid),
-      free as (
-        select locked.capacity - locked.booked - coalesce((
-          select sum(l.seats) from ${cartLine} l where l.slot_id = ${s.id}::uuid and l.expires_at > now() ${others}), 0)::int as remaining
-        from locked)
-      ${write}`)) as unknown as { rows: { id: string | null; remaining: number }[] };
-  if (result.rows.length === 0) {
-    const held = (await heldBySlot(ctx.tx, [s.id])).get(s.id) ?? 0;
-    const [own] = lineId ? await ctx.tx.select({ seats: cartLine.seats }).from(cartLine).where(eq(cartLine.id, lineId)) : [];
-    const [fresh] = await ctx.tx.select({ capacity: slot.capacity, booked: slot.booked }).from(slot).where(eq(slot.id, s.id));
-    const remaining = Math.max(0, fresh!.capacity - fresh!.booked - held + (own?.seats ?? 0));
-    throw new AppError('sold_out', remaining <= 0 ? 'Sold out: no seats are left in this time slot.' : `Sold out: only ${remaining} seat${remaining === 1 ? '' : 's'} left in this time slot.`, 'quantities');
-  }
+  return swept;
 }
 
+/** The cart as the API shows it (tourdesk_cart: its unexpired lines, total, first expiry). */
 export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  const lines = await ctx.tx
-    .select({ line: cartLine, starts_at: slot.starts_at, experience_id: slot.experience_id, title: experience.title })
-    .from(cartLine)
-    .innerJoin(slot, eq(slot.id, cartLine.slot_id))
-    .innerJoin(experience, eq(experience.id, slot.experience_id))
-    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), gt(cartLine.expires_at, sql`now()`)))
-    .orderBy(asc(cartLine.created_at));
-  return {
-    id: cartId,
-    lines: lines.map(({ line, starts_at, experience_id, title }) => ({
-      id: line.id,
-      slot: line.slot_id,
-      experience: experience_id,
-      experience_title: title,
-      starts_at: starts_at.toISOString(),
-      quantities: line.quantities,
-      extras: line.extras,
-      seats: line.seats,
-      total: line.total,
-      currency: line.currency,
-      expires_at: line.expires_at.toISOString(),
-    })),
-    total: lines.reduce((sum, l) => sum + l.line.total, 0),
-    currency: settings.currency,
-    expires_at: lines.length ? new Date(Math.min(...lines.map((l) => l.line.expires_at.getTime()))).toISOString() : null,
-  };
+  const result = (await ctx.tx.execute(sql`select tourdesk_cart(${ctx.accountId}::uuid, ${cartId}::uuid) as cart`)) as unknown as { rows: { cart: TCart | string }[] };
+  const cart = result.rows[0]!.cart;
+  return typeof cart === 'string' ? JSON.parse(cart) : cart;
 }
 
 /** The customer with this e-mail (in any case), updated with the latest details, or a new one. */
@@ -148,18 +86,12 @@ export async function checkout(
   input: { customer: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }; answers: Record<string, string> },
 ) {
   const lines = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId))).orderBy(asc(cartLine.slot_id));
-  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty.');
+  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
+  // A line counts in its slot's held seats until it is swept, expired or not: a line still in
+  // the cart still has its seats. Slots are locked in a fixed order (no deadlock between two
+  // checkouts); deleting the lines takes their seats out of slot.held (trigger) as they are booked.
   const slots = new Map<string, SlotRow>();
   for (const id of [...new Set(lines.map((l) => l.slot_id))].sort()) slots.set(id, await lockSlot(ctx, id));
-  const now = Date.now();
-  for (const line of lines.filter((l) => l.expires_at.getTime() <= now)) {
-    // The hold ran out: the seats count only if they are still free.
-    const s = slots.get(line.slot_id)!;
-    const held = (await heldBySlot(ctx.tx, [s.id])).get(s.id) ?? 0;
-    if (s.capacity - s.booked - held < line.seats) {
-      throw new AppError('hold_expired', 'Your hold expired and the seats have been taken meanwhile. Choose another time.');
-    }
-  }
   const found = await upsertCustomer(ctx, input.customer);
   const settings = await accountSettings(ctx.tx, ctx.accountId);
   const total = lines.reduce((sum, l) => sum + l.total, 0);
@@ -333,12 +265,6 @@ async function ownLine(ctx: TenantCtx, cartId: string, lineId: string) {
   const [line] = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), eq(cartLine.id, lineId)));
   if (!line) throw notFound('No such line in your cart.');
   return line;
-}
-
-/** Changes a held line: its seats are checked against the slot again. */
-export async function changeLine(ctx: TenantCtx, cartId: string, lineId: string, input: { quantities: Record<string, number>; extras: Record<string, number> }) {
-  const line = await ownLine(ctx, cartId, lineId);
-  await holdSeats(ctx, cartId, { slot: line.slot_id, ...input }, line.id);
 }
 
 export async function releaseLine(ctx: TenantCtx, cartId: string, lineId: string) {

@@ -76,7 +76,11 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/bookings/check-availability/',
     { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Slots of an experience on a date or between two dates, with seats and prices', querystring: ZAvailabilityQuery, response: { 200: z.array(ZSlot), ...errors } } },
-    (request) => tenantScope(request, (ctx) => capacity.checkAvailability(ctx, request.query)),
+    async (request, reply) => {
+      // Sent as the JSON text the database built (tourdesk_slot_json has the Slot schema).
+      const json = await capacity.checkAvailability(request.server.database.db, principalOf(request).accountId, request.query);
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   );
   app.get(
     '/api/bookings/calendar/',
@@ -143,25 +147,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cart/lines/',
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } } },
-    async (request) => {
-      // The hold commits first (releasing the slot's lock); the cart is read afterwards.
-      const cartId = await tenantScope(request, async (ctx) => {
-        const c = await holds.userCart(ctx, principalOf(request).userId);
-        await holds.holdSeats(ctx, c.id, request.body);
-        return c.id;
-      });
-      return tenantScope(request, (ctx) => holds.presentCart(ctx, cartId));
-    },
+    (request) => holds.hold(request.server.database.db, principalOf(request), request.body),
   );
   app.patch(
     '/api/cart/lines/:id/',
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Change a held line (capacity is checked again)', params: ZIdParam, body: ZCartLineInput.omit({ slot: true }), response: { 200: ZCart, ...errors } } },
     (request) =>
-      tenantScope(request, async (ctx) => {
-        const c = await holds.userCart(ctx, principalOf(request).userId);
-        await holds.changeLine(ctx, c.id, request.params.id, request.body);
-        return holds.presentCart(ctx, c.id);
-      }),
+      holds.hold(request.server.database.db, principalOf(request), request.body, request.params.id),
   );
   app.delete(
     '/api/cart/lines/:id/',

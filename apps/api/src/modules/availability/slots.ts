@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { baseAccount, cartLine, closedDate, experience, pricingRate, scheduleRule, slot } from '../../db/schema';
+import { baseAccount, cartLine, closedDate, experience, scheduleRule, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays, eachDay, localToUtc, todayIn } from '../../lib/local-time';
@@ -9,8 +9,6 @@ import { addDays, eachDay, localToUtc, todayIn } from '../../lib/local-time';
 export type SlotRow = typeof slot.$inferSelect;
 /** How far ahead slots exist, in days. */
 export const HORIZON_DAYS = 400;
-/** A slot with at most this share of seats left is "limited". */
-const LIMITED_SHARE = 0.2;
 
 /**
  * Test-only switch: with the lock off, reservations read a slot's seats without locking its row,
@@ -86,16 +84,16 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
       });
   }
 
-  // Future slots that no rule wants any more.
+  // Future slots that no rule wants any more (expired holds swept first: they keep nothing).
+  await ctx.tx.execute(sql`delete from ${cartLine} where expires_at <= now() and slot_id in (select id from ${slot} where account_id = ${ctx.accountId} and experience_id = ${experienceId})`);
   const existing = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at, booked: slot.booked })
+    .select({ id: slot.id, starts_at: slot.starts_at, booked: slot.booked, held: slot.held })
     .from(slot)
     .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, new Date(now))));
   const unwanted = existing.filter((s) => !wanted.has(s.starts_at.toISOString()));
   if (unwanted.length === 0) return { slots: wanted.size, kept: 0 };
-  const held = await heldBySlot(ctx.tx, unwanted.map((s) => s.id));
-  const removable = unwanted.filter((s) => s.booked === 0 && !held.get(s.id)).map((s) => s.id);
-  const kept = unwanted.filter((s) => s.booked > 0 || held.get(s.id)).map((s) => s.id);
+  const removable = unwanted.filter((s) => s.booked === 0 && s.held === 0).map((s) => s.id);
+  const kept = unwanted.filter((s) => s.booked > 0 || s.held > 0).map((s) => s.id);
   for (let i = 0; i < removable.length; i += 500) {
     await ctx.tx.delete(slot).where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, removable.slice(i, i + 500))));
   }
@@ -106,89 +104,40 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
   return { slots: wanted.size, kept: kept.length };
 }
 
-/** Seats held right now by unexpired cart lines, per slot. */
-export async function heldBySlot(tx: Db, slotIds: string[]) {
-  if (slotIds.length === 0) return new Map<string, number>();
-  const rows = await tx
-    .select({ slot_id: cartLine.slot_id, seats: sql<number>`sum(${cartLine.seats})::int` })
-    .from(cartLine)
-    .where(and(inArray(cartLine.slot_id, slotIds), sql`${cartLine.expires_at} > now()`))
-    .groupBy(cartLine.slot_id);
-  return new Map(rows.map((r) => [r.slot_id, Number(r.seats)]));
+/** Deletes a slot's expired cart lines (the trigger takes their seats out of slot.held). */
+export async function sweepSlot(tx: Db, slotId: string) {
+  await tx.execute(sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`);
 }
 
-/** Locks one slot's row for the rest of the transaction (the per-slot lock), with a timeout. */
+/**
+ * Locks one slot's row for the rest of the transaction (the per-slot lock). The transaction's
+ * lock_timeout (5 s, set by inTenant) bounds the wait; the error handler answers it with 503.
+ */
 export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow> {
-  // The transaction's lock_timeout (5 s) is set by inTenant().
   const query = ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
-  try {
-    const [row] = capacityLock.enabled ? await query.for('update') : await query;
-    if (!row) throw new AppError('not_found', 'No such time slot.');
-    return row;
-  } catch (error) {
-    if ((error as { code?: string; cause?: { code?: string } }).code === '55P03' || (error as { cause?: { code?: string } }).cause?.code === '55P03') {
-      throw new AppError('lock_timeout', 'This time slot is very busy right now. Please try again.');
-    }
-    throw error;
-  }
+  const [row] = capacityLock.enabled ? await query.for('update') : await query;
+  if (!row) throw new AppError('not_found', 'No such time slot.');
+  return row;
 }
 
-export function slotStatus(s: { capacity: number; closed: boolean }, remaining: number, bookable: boolean): TSlot['status'] {
-  if (s.closed || !bookable) return 'closed';
-  if (remaining <= 0) return 'sold_out';
-  return remaining <= Math.max(1, Math.floor(s.capacity * LIMITED_SHARE)) ? 'limited' : 'available';
-}
-
-/** The rate of each category that applies on a local date (overlapping rates are refused, so at most one). */
-export async function pricesOn(tx: Db, accountId: string, experienceId: string, dates: string[]) {
-  const rates = await tx.select().from(pricingRate).where(and(eq(pricingRate.account_id, accountId), eq(pricingRate.experience_id, experienceId)));
-  const out = new Map<string, { pricing_category: string; retail_price: number; currency: string }[]>();
-  for (const date of new Set(dates)) {
-    const weekday = ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
-    out.set(
-      date,
-      rates
-        .filter((r) => (!r.valid_from || r.valid_from <= date) && (!r.valid_to || r.valid_to >= date) && (r.weekdays.length === 0 || r.weekdays.includes(weekday)))
-        .map((r) => ({ pricing_category: r.pricing_category_id, retail_price: r.retail_price, currency: r.currency })),
-    );
-  }
-  return out;
-}
-
-/** Slots of one experience between two local dates, with their seats and prices. */
-export async function availability(ctx: TenantCtx, experienceId: string, from: string, to: string): Promise<TSlot[]> {
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  const [exp] = await ctx.tx.select().from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, experienceId)));
-  if (!exp) throw new AppError('not_found', 'No experience with this id.');
-  const rows = await ctx.tx
-    .select()
-    .from(slot)
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.local_date, from), lte(slot.local_date, to)))
-    .orderBy(asc(slot.starts_at));
-  const held = await heldBySlot(ctx.tx, rows.map((r) => r.id));
-  const prices = await pricesOn(ctx.tx, ctx.accountId, experienceId, rows.map((r) => r.local_date));
-  const cutoff = (exp.booking_cutoff_minutes || settings.default_cutoff_minutes) * 60_000;
-  const now = Date.now();
-  return rows.map((r) => present(r, held.get(r.id) ?? 0, settings.time_zone, exp.status === 'Active' && r.starts_at.getTime() - cutoff > now, prices.get(r.local_date) ?? []));
-}
-
-export function present(r: SlotRow, held: number, zone: string, bookable: boolean, prices: TSlot['prices']): TSlot {
-  const remaining = Math.max(0, r.capacity - r.booked - held);
-  return {
-    id: r.id,
-    experience: r.experience_id,
-    starts_at: r.starts_at.toISOString(),
-    ends_at: r.ends_at.toISOString(),
-    local_date: r.local_date,
-    local_time: r.local_time,
-    time_zone: zone,
-    capacity: r.capacity,
-    booked: r.booked,
-    held,
-    remaining,
-    closed: r.closed,
-    bookable: bookable && !r.closed && remaining > 0,
-    status: slotStatus(r, remaining, bookable),
-    prices,
+/** Slots as the API shows them, from the view slot_api (migration 0006): the one definition of a slot's state. */
+export async function slotsWhere(tx: Db, where: SQL): Promise<TSlot[]>;
+export async function slotsWhere(tx: Db, where: SQL, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
+export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
+  const rows = (await tx.execute(sql`select s.json, s.experience_title from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
+    rows: { json: TSlot | string; experience_title: string }[];
   };
+  return rows.rows.map((r) => {
+    const slot = typeof r.json === 'string' ? (JSON.parse(r.json) as TSlot) : r.json;
+    return withTitle ? { ...slot, experience_title: r.experience_title } : slot;
+  });
+}
+
+/**
+ * Slots of one experience between two local dates, with their seats and prices: one statement
+ * that enters the tenant scope itself (tourdesk_availability), returned as JSON text ready to send.
+ */
+export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
+  const result = (await db.execute(sql`select tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date) as json`)) as unknown as { rows: { json: string }[] };
+  return result.rows[0]!.json;
 }

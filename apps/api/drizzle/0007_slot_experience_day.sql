@@ -1,0 +1,1 @@
+CREATE INDEX "slot_experience_day_idx" ON "slot" USING btree ("account_id","experience_id","local_date");
