@@ -167,6 +167,23 @@ describe('extras and the held-seat counter', () => {
     await owner.delete(`/api/cart/lines/${line.id}/`);
   });
 
+  it('asks the experience’s booking questions at checkout: required ones answered, answers of the right kind', async () => {
+    const swim = (await owner.post('/api/booking-questions/', { question: 'Can everyone swim?', answer_type: 'yes_no', required: true })).json();
+    const size = (await owner.post('/api/booking-questions/', { question: 'Wetsuit size', answer_type: 'choice', choices: ['S', 'M', 'L'] })).json();
+    expect((await owner.patch(`/api/experiences/${exp.id}/`, { booking_questions: [swim.id, size.id] })).statusCode).toBe(200);
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 8));
+    await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } });
+    expect(err(await owner.post('/api/cart/checkout/', { customer }))).toMatchObject({ code: 'required', attr: `answers.${swim.id}`, detail: 'Please answer: Can everyone swim?' });
+    expect(err(await owner.post('/api/cart/checkout/', { customer, answers: { [swim.id]: 'maybe' } })).attr).toBe(`answers.${swim.id}`);
+    expect(err(await owner.post('/api/cart/checkout/', { customer, answers: { [swim.id]: 'yes', [size.id]: 'XL' } })).detail).toBe('Choose one of the options: Wetsuit size');
+    expect(err(await owner.post('/api/cart/checkout/', { customer, answers: { [swim.id]: 'yes', [exp.id]: 'x' } })).detail).toBe('This question is not asked for these bookings.');
+    const order = await owner.post('/api/cart/checkout/', { customer, answers: { [swim.id]: 'yes', [size.id]: 'M' } });
+    expect(order.statusCode, order.body).toBe(201);
+    const booking = (await owner.get(`/api/bookings/${order.json().bookings[0].id}/`)).json();
+    expect(booking.answers).toEqual({ [swim.id]: 'yes', [size.id]: 'M' });
+    await owner.patch(`/api/experiences/${exp.id}/`, { booking_questions: [] });
+  });
+
   it('keeps slot.held equal to the seats of its cart lines through holds, changes, releases, checkouts and sweeps', async () => {
     const [s] = await slotsOn(addDays(todayIn(ZONE), 7));
     const consistent = async () => {

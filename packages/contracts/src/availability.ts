@@ -135,6 +135,8 @@ export const ZBooking = z
     attendance: z.enum(ATTENDANCE_STATUSES),
     ticket_code: z.string(),
     quantities: z.record(z.string(), z.number().int()),
+    extras: z.record(z.string(), z.number().int()),
+    answers: z.record(z.string(), z.string()),
     seats: z.number().int(),
     total: z.number().int(),
     currency: z.string(),

@@ -161,7 +161,16 @@ async function demoPicture(hue: number) {
  * The demo's catalogue: pricing categories, a meeting point, a cancellation policy, a booking
  * question, extras, and three offers — one on sale with pictures and prices, one Draft, one Inactive.
  */
-async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Promise<{ id: string; adult: string; child: string }> {
+/** The offer the demo bookings are for, with its categories, its required question and its extra. */
+interface DemoKayak {
+  id: string;
+  adult: string;
+  child: string;
+  swim: string;
+  lunch: string;
+}
+
+async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Promise<DemoKayak> {
   const [adult, child, infant] = await tx
     .insert(pricingCategory)
     .values([
@@ -178,9 +187,12 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
     .insert(cancellationPolicy)
     .values({ account_id: accountId, name: 'Flexible', description: 'Full refund up to 24 hours before.', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })
     .returning();
-  const [diet] = await tx
+  const [diet, swim] = await tx
     .insert(bookingQuestion)
-    .values({ account_id: accountId, question: 'Any dietary requirements?', answer_type: 'text', per_participant: true })
+    .values([
+      { account_id: accountId, question: 'Any dietary requirements?', answer_type: 'text', per_participant: true },
+      { account_id: accountId, question: 'Can everyone in the group swim?', answer_type: 'yes_no', required: true },
+    ])
     .returning();
   const [food] = await tx.insert(inventoryItemCategory).values({ account_id: accountId, name: 'Food & drink' }).returning();
   const [gear] = await tx.insert(inventoryItemCategory).values({ account_id: accountId, name: 'Gear' }).returning();
@@ -240,7 +252,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
       pictures: [],
     },
   ];
-  let first: { id: string; adult: string; child: string } | undefined;
+  let first: DemoKayak | undefined;
   for (const offer of offers) {
     const [row] = await tx
       .insert(experience)
@@ -259,12 +271,12 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
         max_participants: offer.max_participants,
         meeting_point_ids: [harbour!.id],
         cancellation_policy_id: flexible!.id,
-        booking_question_ids: [diet!.id],
+        booking_question_ids: [diet!.id, swim!.id],
         extra_item_ids: [lunch!.id],
         meeting_instructions: 'Meet 15 minutes before the start at the boat station, pier 3.',
       })
       .returning();
-    first ??= { id: row!.id, adult: adult!.id, child: child!.id };
+    first ??= { id: row!.id, adult: adult!.id, child: child!.id, swim: swim!.id, lunch: lunch!.id };
     for (const [categoryId, retail, net] of offer.prices) {
       await tx.insert(pricingRate).values({ account_id: accountId, experience_id: row!.id, pricing_category_id: categoryId, retail_price: retail, net_price: net, currency: 'CHF' });
     }
@@ -295,7 +307,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
 }
 
 /** The kayak tour runs at 07:00 and 09:30 every day with 12 seats; two days are partly booked. */
-async function seedBookings(tx: Db, accountId: string, kayak: { id: string; adult: string; child: string }) {
+async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
   const ctx = { tx, accountId, currency: 'CHF' };
   const zone = 'Europe/Zurich';
   await tx.insert(scheduleRule).values({ account_id: accountId, experience_id: kayak.id, valid_from: todayIn(zone), start_times: ['07:00', '09:30'], capacity: 12 });
@@ -310,10 +322,10 @@ async function seedBookings(tx: Db, accountId: string, kayak: { id: string; adul
     const date = addDays(todayIn(zone), g.day);
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
-    await hold(tx, { accountId, userId: ownerId }, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: {} });
+    await hold(tx, { accountId, userId: ownerId }, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: g.children ? { [kayak.lunch]: g.adults + g.children } : {} });
     await checkout(ctx, cartRow.id, ownerId, {
       customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: null, marketing_consent: false },
-      answers: {},
+      answers: { [kayak.swim]: 'yes' },
     });
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TBooking, TCart, TOrder } from '@tourdesk/contracts';
-import { booking, cart, cartLine, customer, experience, order, slot } from '../../db/schema';
+import { booking, bookingQuestion, cart, cartLine, customer, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
@@ -75,6 +75,35 @@ const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 
 const orderReference = () => `TD-${randomBytes(4).toString('hex').toUpperCase()}`;
 
 /**
+ * The answers to the booking questions of the experiences being booked: every required question
+ * answered, nothing answered that was not asked, a number for a number, yes or no for yes/no, one
+ * of the choices for a choice. One query for the questions of all the cart's experiences.
+ */
+async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: Record<string, string>) {
+  const questions = await ctx.tx
+    .selectDistinct({ q: bookingQuestion })
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .innerJoin(bookingQuestion, sql`${bookingQuestion.id} = any(${experience.booking_question_ids})`)
+    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
+  const asked = new Map(questions.map(({ q }) => [q.id, q]));
+  for (const id of Object.keys(answers)) {
+    if (!asked.has(id)) throw new AppError('invalid', 'This question is not asked for these bookings.', `answers.${id}`);
+  }
+  for (const q of asked.values()) {
+    const answer = (answers[q.id] ?? '').trim();
+    const attr = `answers.${q.id}`;
+    if (!answer) {
+      if (q.required) throw new AppError('required', `Please answer: ${q.question}`, attr);
+      continue;
+    }
+    if (q.answer_type === 'number' && !/^-?\d+(\.\d+)?$/.test(answer)) throw new AppError('invalid', `Answer with a number: ${q.question}`, attr);
+    if (q.answer_type === 'yes_no' && !['yes', 'no'].includes(answer)) throw new AppError('invalid', `Answer yes or no: ${q.question}`, attr);
+    if (q.answer_type === 'choice' && !q.choices.includes(answer)) throw new AppError('invalid', `Choose one of the options: ${q.question}`, attr);
+  }
+}
+
+/**
  * Turns every held line of a cart into bookings, all or none, in one transaction. The slots are
  * locked in a fixed order (no deadlock between two checkouts); an expired hold is re-checked
  * against the seats that are left, and refused if they are gone.
@@ -87,6 +116,7 @@ export async function checkout(
 ) {
   const lines = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId))).orderBy(asc(cartLine.slot_id));
   if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
+  await checkAnswers(ctx, [...new Set(lines.map((l) => l.slot_id))], input.answers);
   // A line counts in its slot's held seats until it is swept, expired or not: a line still in
   // the cart still has its seats. Slots are locked in a fixed order (no deadlock between two
   // checkouts); deleting the lines takes their seats out of slot.held (trigger) as they are booked.
@@ -148,6 +178,8 @@ const presentBooking = ({ b, o, c, starts_at, title }: Awaited<ReturnType<typeof
   attendance: b.attendance as TBooking['attendance'],
   ticket_code: b.ticket_code,
   quantities: b.quantities,
+  extras: b.extras,
+  answers: b.answers,
   seats: b.seats,
   total: b.total,
   currency: b.currency,
