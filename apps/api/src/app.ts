@@ -21,6 +21,7 @@ import { registerPricingRates } from './modules/catalog/pricing-rates';
 import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
 import { availabilityRoutes } from './modules/availability/routes';
+import { orderRoutes } from './modules/orders/routes';
 import { registerImages } from './modules/media/images';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
@@ -102,6 +103,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(appInfoRoutes);
   await app.register(experienceRoutes);
   await app.register(availabilityRoutes);
+  await app.register(orderRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

@@ -52,6 +52,9 @@ beforeAll(async () => {
     const order = (await browser.post('/api/cart/checkout/', { customer: { email: `guest@${sub}.test`, first_name: 'Guest' } })).json();
     ids.order = order.id;
     ids.booking = order.bookings[0].id;
+    ids.customer = order.customer.id;
+    ids.payment = (await browser.post(`/api/orders/${order.id}/payments/`, { amount: 100, currency: order.currency, method: 'cash' })).json().id;
+    await browser.post(`/api/orders/${order.id}/invoice/`);
     ids.cartLine = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json().lines[0].id;
   }
 });
@@ -92,6 +95,17 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/bookings/:id/cancel/': 'booking',
   '/api/bookings/:id/attendance/': 'booking',
   '/api/orders/:id/': 'order',
+  '/api/orders/:id/detail/': 'order',
+  '/api/orders/:id/cancel/': 'order',
+  '/api/orders/:id/lines/': 'order',
+  '/api/orders/:id/lines/:lineId/': 'order',
+  '/api/orders/:id/lines/:lineId/cancel/': 'order',
+  '/api/orders/:id/payments/': 'order',
+  '/api/orders/:id/payments/:paymentId/': 'order',
+  '/api/orders/:id/invoice/': 'order',
+  '/api/orders/:id/invoice.pdf': 'order',
+  '/api/orders/:id/audit/': 'order',
+  '/api/customers/:id/': 'customer',
 };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
@@ -129,6 +143,12 @@ const BODY: Record<string, () => unknown> = {
   'PUT /api/start-times/:id/': () => ({ capacity: 0, closed: true }),
   'PATCH /api/cart/lines/:id/': () => ({ quantities: { [B.category!]: 1 } }),
   'PATCH /api/bookings/:id/attendance/': () => ({ attendance: 'No show' }),
+  'PUT /api/orders/:id/': () => ({ notes: 'Hijacked' }),
+  'PATCH /api/orders/:id/': () => ({ notes: 'Hijacked' }),
+  'PATCH /api/orders/:id/lines/:lineId/': () => ({ quantities: { [B.category!]: 2 } }),
+  'POST /api/orders/:id/payments/': () => ({ amount: 100, currency: 'EUR', method: 'cash' }),
+  'PUT /api/customers/:id/': () => ({ email: 'hijack@example.com', first_name: 'Hijacked' }),
+  'PATCH /api/customers/:id/': () => ({ first_name: 'Hijacked' }),
 };
 
 const signedInRoutes = () =>
@@ -141,7 +161,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!);
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!);
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);
@@ -157,6 +177,8 @@ describe('cross-tenant access', () => {
     expect(exp.prices[0].retail_price).toBe(4900);
     expect((await a.get(`/api/inventory-items/${A.item}/`)).json().name).toBe('first lunch');
     expect((await a.get(`/api/bookings/${A.booking}/`)).json()).toMatchObject({ status: 'Confirmed', attendance: 'Open' });
+    expect((await a.get(`/api/orders/${A.order}/`)).json()).toMatchObject({ status: 'Confirmed', notes: '', paid: 100, payment_status: 'Partially paid' });
+    expect((await a.get(`/api/customers/${A.customer}/`)).json().first_name).toBe('Guest');
     expect((await a.get('/api/cart/')).json().lines).toHaveLength(1);
   });
 

@@ -3,6 +3,8 @@ import dayjs from 'dayjs';
 import { DEMO, org, signIn } from './support/helpers';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
+const SWIM = 'Can everyone in the group swim?';
+const DIET = 'Any dietary requirements?';
 
 /** Opens the checkout editor on the demo kayak tour, on a day `days` ahead, at 09:30. */
 async function pickSlot(page: Page, days: number) {
@@ -16,28 +18,60 @@ async function pickSlot(page: Page, days: number) {
   return day.format('YYYY-MM-DD');
 }
 
+/** Answers the kayak's required question (yes or no), as the checkout asks before it books. */
+async function answerSwim(page: Page, answer: 'Yes' | 'No') {
+  await page.getByRole('radiogroup', { name: SWIM }).getByRole('radio', { name: answer, exact: true }).check();
+}
+
 test.describe.serial('booking at the counter, cancelling and checking in', () => {
-  test('books two seats, sees the seats drop, cancels, and sees them return', async ({ page }) => {
+  test('books two seats with an extra, answers the questions, sees the seats drop, cancels, and sees them return', async ({ page }) => {
     page.on('dialog', (d) => void d.accept());
     await signIn(page, DEMO.email, DEMO.password, 'demo');
     const date = await pickSlot(page, 5);
     await expect(page.getByTestId('remaining')).toHaveText('12 of 12 seats left');
     await page.getByLabel('Adult quantity').fill('2');
+    await expect(page.getByTestId('line-total')).toHaveText('Total CHF 178.00');
+    // The offer's extra, at the item's price, counts in the total.
+    await expect(page.getByLabel('Extras')).toContainText('Picnic lunch · CHF 18.00');
+    await page.getByLabel('Picnic lunch quantity').fill('1');
+    await expect(page.getByTestId('line-total')).toHaveText('Total CHF 196.00');
     await page.getByRole('button', { name: 'Hold seats' }).click();
     await expect(page.getByTestId('cart-line')).toContainText('2 seats');
     await expect(page.getByTestId('cart-line')).toContainText('09:30'); // the tour's own time zone, not the browser's
+    await expect(page.getByTestId('cart-line')).toContainText('Picnic lunch × 1');
+    await expect(page.getByTestId('cart-line')).toContainText('CHF 196.00'); // the server's figure
     await expect(page.getByLabel('Hold countdown')).toContainText('Seats held for');
     await expect(page.getByTestId('remaining')).toHaveText('10 of 12 seats left');
     await page.getByLabel('Customer e-mail').fill('walk.in@example.com');
     await page.getByLabel('First name').fill('Walter');
     await page.getByLabel('Last name').fill('In');
+    // The required question is asked, and checked before anything is sent.
+    await expect(page.getByRole('radiogroup', { name: SWIM })).toBeVisible();
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await expect(page.getByText(`Please answer: ${SWIM}`)).toBeVisible();
+    await expect(page).toHaveURL(/\/bookings\/checkout-editor$/);
+    await answerSwim(page, 'Yes');
+    await expect(page.getByText(`Please answer: ${SWIM}`)).toBeHidden();
+    await page.getByLabel(DIET).fill('One vegetarian');
     await page.screenshot({ path: 'test-results/screenshots/checkout.png', fullPage: true });
     await page.getByRole('button', { name: 'Check out' }).click();
     await expect(page.getByText('Order created!')).toBeVisible();
     await expect(page).toHaveURL(/\/orders\/editor\/[0-9a-f-]+\/booking\/[0-9a-f-]+$/);
     await expect(page.getByTestId('booking-status')).toHaveText('Confirmed');
     await expect(page.getByAltText(/QR code of ticket/)).toBeVisible();
+    // The booking carries its extra and its answers, by name.
+    await expect(page.getByTestId('booking-extras')).toHaveText('Picnic lunch × 1');
+    await expect(page.getByTestId('booking-answer').filter({ hasText: SWIM })).toHaveText(`${SWIM} Yes`);
+    await expect(page.getByTestId('booking-answer').filter({ hasText: DIET })).toHaveText(`${DIET} One vegetarian`);
+    await page.screenshot({ path: 'test-results/screenshots/booking-detail.png', fullPage: true });
     const bookingUrl = page.url();
+
+    // The day's manifest shows them too.
+    await page.goto(org('demo', '/bookings/overview'));
+    await page.getByLabel('Manifest of').fill(date);
+    const manifestRow = page.getByTestId('manifest-row').filter({ hasText: 'Walter' });
+    await expect(manifestRow).toContainText('Picnic lunch × 1');
+    await expect(manifestRow).toContainText(`${SWIM} Yes`);
 
     // The capacity page shows the two seats gone…
     await page.goto(org('demo', '/capacity/overview'));
@@ -45,6 +79,30 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.getByRole('button', { name: date, exact: true }).click();
     const row = page.getByTestId('capacity-slot').filter({ hasText: '09:30' });
     await expect(row).toContainText('10 left');
+
+    // …in the week too: seven days, Monday first, the chosen day among them; the view is in the address.
+    await page.getByRole('radiogroup', { name: 'View' }).getByText('Week', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'Week' })).toBeChecked();
+    await expect(page).toHaveURL(/[?&]view=week/);
+    await expect(page.locator('section[data-date]')).toHaveCount(7);
+    expect(dayjs(await page.locator('section[data-date]').first().getAttribute('data-date')).day()).toBe(1);
+    const weekSlot = page.locator(`section[data-date="${date}"]`).getByTestId('week-slot').filter({ hasText: '09:30' });
+    await expect(weekSlot).toContainText('10/12 left');
+    await expect(weekSlot).toContainText(OFFER);
+    await page.screenshot({ path: 'test-results/screenshots/capacity-week.png', fullPage: true });
+    await page.reload();
+    await expect(weekSlot).toContainText('10/12 left');
+    // A slot opens the day list's controls: close it, and it shows closed.
+    await weekSlot.click();
+    await expect(page.getByLabel('Capacity at 09:30')).toHaveValue('12');
+    await page.getByLabel('Open at 09:30').click({ force: true });
+    await expect(page.getByText('09:30 closed.')).toBeVisible();
+    await expect(weekSlot).toContainText('Closed');
+    await page.getByLabel('Open at 09:30').click({ force: true });
+    await expect(page.getByText('09:30 reopened.')).toBeVisible();
+    await expect(weekSlot).toContainText('10/12 left');
+    await page.getByRole('button', { name: 'Next week' }).click();
+    await expect(page.locator(`section[data-date="${dayjs(date).add(7, 'day').format('YYYY-MM-DD')}"]`)).toBeVisible();
 
     // …and back after the booking is cancelled.
     await page.goto(bookingUrl);
@@ -63,6 +121,7 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.getByRole('button', { name: 'Hold seats' }).click();
     await page.getByLabel('Customer e-mail').fill('early.bird@example.com');
     await page.getByLabel('First name').fill('Early');
+    await answerSwim(page, 'No');
     await page.getByRole('button', { name: 'Check out' }).click();
     const code = (await page.getByTestId('ticket-code').textContent())!.trim();
 

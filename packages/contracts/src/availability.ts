@@ -147,20 +147,7 @@ export const ZBooking = z
   .meta({ id: 'Booking' });
 export type TBooking = z.infer<typeof ZBooking>;
 
-export const ZOrder = z
-  .object({
-    id: z.uuid(),
-    reference: z.string(),
-    status: z.enum(ORDER_STATUSES),
-    payment_status: z.enum(PAYMENT_STATUSES),
-    total: z.number().int(),
-    currency: z.string(),
-    customer: z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() }),
-    bookings: z.array(ZBooking),
-    created_at: z.iso.datetime(),
-  })
-  .meta({ id: 'Order' });
-export type TOrder = z.infer<typeof ZOrder>;
+
 
 export const ZAttendanceInput = z.object({ attendance: z.enum(ATTENDANCE_STATUSES) });
 export const ZCheckIn = z.object({ ticket_code: z.string().trim().min(6).max(64) });

@@ -5,3 +5,4 @@ export * from './system';
 export * from './identity';
 export * from './catalog';
 export * from './availability';
+export * from './orders';

@@ -157,12 +157,31 @@ export const order = pgTable(
     customer_id: uuid('customer_id')
       .notNull()
       .references(() => customer.id, { onDelete: 'restrict' }),
+    /** Gross (tax included) total of the lines not cancelled, and its VAT part. */
     total: integer('total').notNull(),
+    tax_total: integer('tax_total').notNull().default(0),
+    /** Sum of all payments (refunds are negative) and of the refunds alone (as a positive amount). */
+    paid: integer('paid').notNull().default(0),
+    refunded: integer('refunded').notNull().default(0),
     currency: text('currency').notNull(),
+    /** The team member who sold it (the spec's seller). */
     created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The store it was sold in (stores come with their own issue). */
+    store_id: uuid('store_id'),
+    notes: text('notes').notNull().default(''),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('orders_reference_key').on(t.account_id, t.reference), index('orders_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('orders_reference_key').on(t.account_id, t.reference),
+    index('orders_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_account_payment_idx').on(t.account_id, t.payment_status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_account_status_idx').on(t.account_id, t.status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_account_customer_idx').on(t.account_id, t.customer_id),
+    check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
+    check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refunded')`),
+    check('orders_money_check', sql`${t.total} >= 0 and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
+  ],
 );
 
 export const booking = pgTable(

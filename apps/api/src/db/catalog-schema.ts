@@ -125,6 +125,8 @@ export const experience = pgTable(
     extra_item_ids: uuid('extra_item_ids').array().notNull().default(sql`'{}'::uuid[]`),
     meeting_instructions: text('meeting_instructions').notNull().default(''),
     voucher_text: text('voucher_text').notNull().default(''),
+    /** This experience's VAT rate in basis points, when it differs from the organisation's. */
+    vat_rate_bp: integer('vat_rate_bp'),
     ...timestamps,
   },
   (t) => [

@@ -39,6 +39,14 @@ export const baseAccount = pgTable(
     /** How long a cart holds its seats (the spec's MIN 10 to MAX 60 minutes). */
     hold_minutes: integer('hold_minutes').notNull().default(15),
     default_cutoff_minutes: integer('default_cutoff_minutes').notNull().default(0),
+    /** Invoicing: the seller's legal and billing details and its VAT rate in basis points (810 = 8.1%). */
+    legal_name: text('legal_name').notNull().default(''),
+    billing_address: text('billing_address').notNull().default(''),
+    vat_number: text('vat_number').notNull().default(''),
+    billing_email: text('billing_email').notNull().default(''),
+    vat_rate_bp: integer('vat_rate_bp').notNull().default(0),
+    /** The next invoice number; taken under this row's lock, so numbers have no gaps. */
+    next_invoice_number: integer('next_invoice_number').notNull().default(1),
     ...timestamps,
   },
   (t) => [
@@ -47,6 +55,7 @@ export const baseAccount = pgTable(
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('base_account_hold_check', sql`${t.hold_minutes} between 10 and 60`),
+    check('base_account_vat_check', sql`${t.vat_rate_bp} between 0 and 10000`),
   ],
 );
 
@@ -172,3 +181,4 @@ export const systemNotification = pgTable(
 
 export * from './catalog-schema';
 export * from './availability-schema';
+export * from './orders-schema';

@@ -24,6 +24,8 @@ export interface TenantCtx {
   tx: Db;
   accountId: string;
   currency: string;
+  /** The signed-in user acting (for the audit trail), when there is one. */
+  userId?: string;
 }
 
 export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType> {
@@ -73,7 +75,7 @@ export async function assertOwned(ctx: TenantCtx, table: TenantTable, id: string
 
 export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>) {
   const me = principalOf(request);
-  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency }));
+  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId }));
 }
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };

@@ -61,6 +61,28 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/bookings/BookingDetailPage'),
   },
   {
+    path: '/orders/list',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/orders/OrdersListPage'),
+  },
+  {
+    path: '/orders/editor/:orderID/:tab?',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/orders/OrderEditorPage'),
+  },
+  {
+    path: '/customers/list',
+    permissions: ['Manage customers'],
+    load: () => import('../features/customers/CustomersListPage'),
+  },
+  {
+    path: '/customers/:customerId',
+    permissions: ['Manage customers'],
+    load: () => import('../features/customers/CustomerDetailPage'),
+  },
+  {
     path: '/capacity/overview',
     permissions: ['View experiences'],
     features: ['bookings'],

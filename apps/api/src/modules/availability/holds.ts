@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { TBooking, TCart, TOrder } from '@tourdesk/contracts';
-import { booking, bookingQuestion, cart, cartLine, customer, experience, order, slot } from '../../db/schema';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { TCart } from '@tourdesk/contracts';
+import { booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
+import { checkAnswers, presentOrder, recomputeOrder, recordAudit, writeOrder } from '../orders/records';
+import { getBooking } from './booking-rows';
 import { accountSettings, capacityLock, lockSlot, type SlotRow } from './slots';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
@@ -54,55 +55,6 @@ export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart
   return typeof cart === 'string' ? JSON.parse(cart) : cart;
 }
 
-/** The customer with this e-mail (in any case), updated with the latest details, or a new one. */
-async function upsertCustomer(ctx: TenantCtx, details: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }) {
-  const byEmail = and(eq(customer.account_id, ctx.accountId), sql`lower(${customer.email}) = lower(${details.email})`);
-  const [existing] = await ctx.tx.select().from(customer).where(byEmail).for('update');
-  if (existing) {
-    const [row] = await ctx.tx
-      .update(customer)
-      .set({ first_name: details.first_name, last_name: details.last_name || existing.last_name, phone: details.phone || existing.phone, country: details.country ?? existing.country, updated_at: new Date() })
-      .where(eq(customer.id, existing.id))
-      .returning();
-    return row!;
-  }
-  const [row] = await ctx.tx.insert(customer).values({ account_id: ctx.accountId, ...details }).returning();
-  return row!;
-}
-
-/** An unguessable ticket code, readable from a QR code or over the phone. */
-const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').toUpperCase().slice(0, 12);
-const orderReference = () => `TD-${randomBytes(4).toString('hex').toUpperCase()}`;
-
-/**
- * The answers to the booking questions of the experiences being booked: every required question
- * answered, nothing answered that was not asked, a number for a number, yes or no for yes/no, one
- * of the choices for a choice. One query for the questions of all the cart's experiences.
- */
-async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: Record<string, string>) {
-  const questions = await ctx.tx
-    .selectDistinct({ q: bookingQuestion })
-    .from(slot)
-    .innerJoin(experience, eq(experience.id, slot.experience_id))
-    .innerJoin(bookingQuestion, sql`${bookingQuestion.id} = any(${experience.booking_question_ids})`)
-    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
-  const asked = new Map(questions.map(({ q }) => [q.id, q]));
-  for (const id of Object.keys(answers)) {
-    if (!asked.has(id)) throw new AppError('invalid', 'This question is not asked for these bookings.', `answers.${id}`);
-  }
-  for (const q of asked.values()) {
-    const answer = (answers[q.id] ?? '').trim();
-    const attr = `answers.${q.id}`;
-    if (!answer) {
-      if (q.required) throw new AppError('required', `Please answer: ${q.question}`, attr);
-      continue;
-    }
-    if (q.answer_type === 'number' && !/^-?\d+(\.\d+)?$/.test(answer)) throw new AppError('invalid', `Answer with a number: ${q.question}`, attr);
-    if (q.answer_type === 'yes_no' && !['yes', 'no'].includes(answer)) throw new AppError('invalid', `Answer yes or no: ${q.question}`, attr);
-    if (q.answer_type === 'choice' && !q.choices.includes(answer)) throw new AppError('invalid', `Choose one of the options: ${q.question}`, attr);
-  }
-}
-
 /**
  * Turns every held line of a cart into bookings, all or none, in one transaction. The slots are
  * locked in a fixed order (no deadlock between two checkouts); an expired hold is re-checked
@@ -122,152 +74,14 @@ export async function checkout(
   // checkouts); deleting the lines takes their seats out of slot.held (trigger) as they are booked.
   const slots = new Map<string, SlotRow>();
   for (const id of [...new Set(lines.map((l) => l.slot_id))].sort()) slots.set(id, await lockSlot(ctx, id));
-  const found = await upsertCustomer(ctx, input.customer);
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
-  const total = lines.reduce((sum, l) => sum + l.total, 0);
-  const [created] = await ctx.tx
-    .insert(order)
-    .values({ account_id: ctx.accountId, reference: orderReference(), status: 'Confirmed', payment_status: 'Not paid', customer_id: found.id, total, currency: settings.currency, created_by: userId })
-    .returning();
-  for (const line of lines) {
-    const s = slots.get(line.slot_id)!;
-    await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, s.id));
-    await ctx.tx.insert(booking).values({
-      account_id: ctx.accountId,
-      order_id: created!.id,
-      experience_id: s.experience_id,
-      slot_id: s.id,
-      status: 'Confirmed',
-      ticket_code: ticketCode(),
-      quantities: line.quantities,
-      extras: line.extras,
-      answers: input.answers,
-      seats: line.seats,
-      total: line.total,
-      currency: line.currency,
-    });
-  }
+  const created = await writeOrder(ctx, {
+    userId,
+    customer: input.customer,
+    answers: input.answers,
+    lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total })),
+  });
   await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
-  return presentOrder(ctx, created!.id);
-}
-
-/** A booking with its order, customer, slot start and experience title: one query, joined. */
-function selectBookings(ctx: TenantCtx) {
-  return ctx.tx
-    .select({ b: booking, o: order, c: customer, starts_at: slot.starts_at, title: experience.title })
-    .from(booking)
-    .innerJoin(order, eq(order.id, booking.order_id))
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id));
-}
-
-function bookingRows(ctx: TenantCtx, where: ReturnType<typeof and>) {
-  return selectBookings(ctx).where(where).orderBy(asc(slot.starts_at), asc(booking.created_at));
-}
-
-const presentBooking = ({ b, o, c, starts_at, title }: Awaited<ReturnType<typeof bookingRows>>[number]): TBooking => ({
-  id: b.id,
-  order: o.id,
-  order_reference: o.reference,
-  experience: b.experience_id,
-  experience_title: title,
-  slot: b.slot_id,
-  starts_at: starts_at.toISOString(),
-  status: b.status as TBooking['status'],
-  attendance: b.attendance as TBooking['attendance'],
-  ticket_code: b.ticket_code,
-  quantities: b.quantities,
-  extras: b.extras,
-  answers: b.answers,
-  seats: b.seats,
-  total: b.total,
-  currency: b.currency,
-  customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
-  checked_in_at: b.checked_in_at?.toISOString() ?? null,
-  created_at: b.created_at.toISOString(),
-});
-
-export interface BookingListFilter {
-  status?: 'Confirmed' | 'In progress' | 'Canceled' | 'Completed';
-  from?: string;
-  to?: string;
-  experience?: string;
-  search?: string;
-}
-
-/** The spec's booking status filter: in progress and completed follow from the slot's times. */
-function bookingListWhere(ctx: TenantCtx, f: BookingListFilter) {
-  const term = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const byStatus = {
-    Confirmed: sql`${booking.status} = 'Confirmed' and ${slot.starts_at} > now()`,
-    'In progress': sql`${booking.status} = 'Confirmed' and ${slot.starts_at} <= now() and ${slot.ends_at} > now()`,
-    Completed: sql`${booking.status} = 'Confirmed' and ${slot.ends_at} <= now()`,
-    Canceled: sql`${booking.status} = 'Canceled'`,
-  } as const;
-  return and(
-    eq(booking.account_id, ctx.accountId),
-    f.status ? byStatus[f.status] : undefined,
-    f.from ? sql`${slot.local_date} >= ${f.from}` : undefined,
-    f.to ? sql`${slot.local_date} <= ${f.to}` : undefined,
-    f.experience ? eq(booking.experience_id, f.experience) : undefined,
-    term
-      ? sql`(${customer.email} ilike ${term} or ${customer.first_name} || ' ' || ${customer.last_name} ilike ${term} or ${order.reference} ilike ${term} or ${booking.ticket_code} ilike ${term})`
-      : undefined,
-  );
-}
-
-/** A page of bookings, newest start first, filtered in SQL. */
-export async function pageBookings(ctx: TenantCtx, f: BookingListFilter, limit: number, offset: number) {
-  const where = bookingListWhere(ctx, f);
-  const rows = await selectBookings(ctx).where(where).orderBy(sql`${slot.starts_at} desc`, sql`${booking.id} desc`).limit(limit).offset(offset);
-  return rows.map(presentBooking);
-}
-
-export async function countBookingsWhere(ctx: TenantCtx, f: BookingListFilter) {
-  const [row] = await ctx.tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(booking)
-    .innerJoin(order, eq(order.id, booking.order_id))
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .where(bookingListWhere(ctx, f));
-  return Number(row?.n ?? 0);
-}
-
-export async function listBookings(ctx: TenantCtx, filter: { slot?: string; date?: string; order?: string }) {
-  const rows = await bookingRows(
-    ctx,
-    and(
-      eq(booking.account_id, ctx.accountId),
-      filter.slot ? eq(booking.slot_id, filter.slot) : undefined,
-      filter.date ? eq(slot.local_date, filter.date) : undefined,
-      filter.order ? eq(booking.order_id, filter.order) : undefined,
-    ),
-  );
-  return rows.map(presentBooking);
-}
-
-export async function getBooking(ctx: TenantCtx, id: string) {
-  const [row] = await bookingRows(ctx, and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
-  if (!row) throw notFound('No booking with this id.');
-  return presentBooking(row);
-}
-
-export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
-  const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
-  if (!o) throw notFound('No order with this id.');
-  return {
-    id: o.o.id,
-    reference: o.o.reference,
-    status: o.o.status as TOrder['status'],
-    payment_status: o.o.payment_status as TOrder['payment_status'],
-    total: o.o.total,
-    currency: o.o.currency,
-    customer: { id: o.c.id, email: o.c.email, first_name: o.c.first_name, last_name: o.c.last_name },
-    bookings: await listBookings(ctx, { order: id }),
-    created_at: o.o.created_at.toISOString(),
-  };
+  return presentOrder(ctx, created);
 }
 
 /** Cancelling releases the booking's seats at once (under the slot's lock). */
@@ -278,6 +92,8 @@ export async function cancelBooking(ctx: TenantCtx, id: string) {
   await lockSlot(ctx, b.slot_id);
   await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
   await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(eq(booking.id, id));
+  await recomputeOrder(ctx, b.order_id);
+  await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'cancelled', changes: { status: ['Confirmed', 'Canceled'], seats_released: b.seats } });
   return getBooking(ctx, id);
 }
 

@@ -28,6 +28,7 @@ import { AppError } from '../../lib/errors';
 import { principalOf } from '../auth/principal';
 import { manageCatalog, viewCatalog } from '../catalog/access';
 import * as capacity from './capacity';
+import * as rows from './booking-rows';
 import * as holds from './holds';
 import * as schedules from './schedules';
 
@@ -201,8 +202,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         paginate(
           request,
           request.query,
-          () => holds.countBookingsWhere(ctx, request.query),
-          (limit, offset) => holds.pageBookings(ctx, request.query, limit, offset),
+          () => rows.countBookingsWhere(ctx, request.query),
+          (limit, offset) => rows.pageBookings(ctx, request.query, limit, offset),
         ),
       ),
   );
@@ -212,13 +213,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) =>
       tenantScope(request, (ctx) => {
         if (!request.query.date && !request.query.slot) throw new AppError('invalid', 'Give a date or a slot.', 'date');
-        return holds.listBookings(ctx, request.query);
+        return rows.listBookings(ctx, request.query);
       }),
   );
   app.get(
     '/api/bookings/:id/',
     { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'One booking', params: ZIdParam, response: { 200: ZBooking, ...errors } } },
-    (request) => tenantScope(request, (ctx) => holds.getBooking(ctx, request.params.id)),
+    (request) => tenantScope(request, (ctx) => rows.getBooking(ctx, request.params.id)),
   );
   app.post(
     '/api/bookings/:id/cancel/',
@@ -234,11 +235,6 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/bookings/check-in/',
     { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Scan a ticket: marks the booking Arrived', body: ZCheckIn, response: { 200: ZBooking, ...errors } } },
     (request) => tenantScope(request, (ctx) => holds.checkIn(ctx, request.body.ticket_code)),
-  );
-  app.get(
-    '/api/orders/:id/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One order with its bookings', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
-    (request) => tenantScope(request, (ctx) => holds.presentOrder(ctx, request.params.id)),
   );
 };
 

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Image, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Divider, Group, Image, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -7,16 +7,17 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useBookingQuery, useCancelBookingMutation, useSetAttendanceMutation } from './api';
+import { BookingAddOns } from './BookingAddOns';
 import { ATTENDANCE_COLOR } from './constants';
+import { useBookingCatalog } from './use-booking-catalog';
 
-
-
-/** /orders/editor/{orderID}/booking/{bookingId}: one booking — guests, attendance, cancel, the QR ticket. */
+/** /orders/editor/{orderID}/booking/{bookingId}: one booking — guests, extras, answers, attendance, cancel, the QR ticket. */
 export default function BookingDetailPage() {
   const { bookingId = '' } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: b, isError } = useBookingQuery(bookingId);
+  const catalog = useBookingCatalog();
   const [attend, attending] = useSetAttendanceMutation();
   const [cancel, canceling] = useCancelBookingMutation();
   const [qr, setQr] = useState<string>();
@@ -72,6 +73,8 @@ export default function BookingDetailPage() {
               </Table.Tr>
             </Table.Tbody>
           </Table>
+          <Divider my="md" />
+          <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} />
           <Group mt="lg">
             {(['Arrived', 'No show', 'Open'] as const).map((a) => (
               <Button

@@ -11,7 +11,9 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime, formatTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingsQuery, useCheckInMutation, useManifestQuery } from './api';
+import { BookingAddOns } from './BookingAddOns';
 import { ATTENDANCE_COLOR } from './constants';
+import { useBookingCatalog } from './use-booking-catalog';
 
 const offersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -44,10 +46,11 @@ function CheckIn() {
   );
 }
 
-/** A day's manifest: who comes when, printable. */
+/** A day's manifest: who comes when, with their extras and answers, printable. */
 function Manifest({ date }: { date: string }) {
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data } = useManifestQuery({ date });
+  const catalog = useBookingCatalog();
   const live = (data ?? []).filter((b) => b.status !== 'Canceled');
   return (
     <Card withBorder padding="lg" className="manifest" aria-label="Manifest">
@@ -64,20 +67,24 @@ function Manifest({ date }: { date: string }) {
             <Table.Th>Offer</Table.Th>
             <Table.Th>Guest</Table.Th>
             <Table.Th ta="right">Seats</Table.Th>
+            <Table.Th>Extras and answers</Table.Th>
             <Table.Th>Ticket</Table.Th>
             <Table.Th>Attendance</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {live.length === 0 && <EmptyRow colSpan={6}>Nobody is booked on this day.</EmptyRow>}
+          {live.length === 0 && <EmptyRow colSpan={7}>Nobody is booked on this day.</EmptyRow>}
           {live.map((b) => (
-            <Table.Tr key={b.id}>
+            <Table.Tr key={b.id} data-testid="manifest-row">
               <Table.Td>{formatTime(b.starts_at, zone)}</Table.Td>
               <Table.Td>{b.experience_title}</Table.Td>
               <Table.Td>
                 {b.customer.first_name} {b.customer.last_name}
               </Table.Td>
               <Table.Td ta="right">{b.seats}</Table.Td>
+              <Table.Td maw={320}>
+                <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} compact />
+              </Table.Td>
               <Table.Td ff="monospace">{b.ticket_code}</Table.Td>
               <Table.Td>
                 <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">

@@ -1,108 +1,311 @@
-import { Badge, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
+import { parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation } from './api';
+import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
+import { seatColor, weekOf } from './booking-logic';
 
-/** /capacity/overview: a month of seats, and one day's slots to edit. */
-export default function CapacityPage() {
-  const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
-  const [date, setDate] = useState(dayjs().format('YYYY-MM-DD'));
-  const from = `${month}-01`;
-  const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
-  const { data: days } = useCapacityCalendarQuery({ from, to });
-  const { data: slots } = useCapacityByDateQuery(date);
-  const [update] = useUpdateSlotMutation();
-  const byDate = new Map((days ?? []).map((d) => [d.date, d]));
+type View = 'month' | 'week';
+const VIEWS = [
+  { value: 'month', label: 'Month' },
+  { value: 'week', label: 'Week' },
+];
+
+/** The slot's capacity; saved when the field is left (or Enter is pressed), never below booked + held. */
+function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; withSave?: boolean }) {
+  const [update, { isLoading }] = useUpdateSlotMutation();
+  const [value, setValue] = useState<number | string>(s.capacity);
+  const save = async () => {
+    const capacity = Number(value);
+    if (!Number.isInteger(capacity) || capacity === s.capacity) return;
+    if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(`Capacity at ${s.local_time} is now ${capacity}.`);
+  };
+  const input = (
+    <NumberInput
+      aria-label={`Capacity at ${s.local_time}`}
+      min={s.booked + s.held}
+      value={value}
+      onChange={setValue}
+      onBlur={withSave ? undefined : save}
+      onKeyDown={(e) => e.key === 'Enter' && void save()}
+      w={withSave ? 110 : undefined}
+    />
+  );
+  if (!withSave) return input;
   return (
-    <Stack gap="md">
-      <Title order={2}>Capacity</Title>
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        <Card withBorder padding="md">
-          <MonthCalendar
-            month={month}
-            onMonth={setMonth}
-            selected={date}
-            onSelect={setDate}
-            color={(d) => {
-              const day = byDate.get(d);
-              if (!day) return undefined;
-              if (day.remaining === 0) return 'red';
-              return day.remaining <= day.capacity * 0.2 ? 'orange' : 'green';
-            }}
-            render={(d) => {
-              const day = byDate.get(d);
-              return day ? (
-                <Text size="xs" c="dimmed">
-                  {day.remaining}/{day.capacity}
-                </Text>
-              ) : null;
-            }}
-          />
-        </Card>
-        <Card withBorder padding="md" aria-label="Slots of the day">
-          <Title order={4} mb="sm">
-            {dayjs(date).format('dddd, DD. MMMM YYYY')}
-          </Title>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Offer</Table.Th>
-                <Table.Th ta="right">Booked / held</Table.Th>
-                <Table.Th>Capacity</Table.Th>
-                <Table.Th>Open</Table.Th>
+    <Group gap="xs" wrap="nowrap" align="flex-end">
+      {input}
+      <Button variant="light" onClick={save} loading={isLoading} disabled={Number(value) === s.capacity}>
+        Save
+      </Button>
+    </Group>
+  );
+}
+
+/** Open or closed: a closed slot sells nothing, and its bookings stay. */
+function OpenSwitch({ slot: s, withLabel = false }: { slot: CapacitySlot; withLabel?: boolean }) {
+  const [update] = useUpdateSlotMutation();
+  return (
+    <Switch
+      aria-label={`Open at ${s.local_time}`}
+      label={withLabel ? (s.closed ? 'Closed' : 'Open') : undefined}
+      checked={!s.closed}
+      onChange={async (e) => {
+        const closed = !e.currentTarget.checked;
+        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? `${s.local_time} closed.` : `${s.local_time} reopened.`);
+      }}
+    />
+  );
+}
+
+/** One day's slots in a table: seats, capacity and open state, all editable. */
+function DayTable({ date }: { date: string }) {
+  const { data: slots } = useCapacityByDateQuery(date);
+  return (
+    <Card withBorder padding="md" aria-label="Slots of the day">
+      <Title order={4} mb="sm">
+        {dayjs(date).format('dddd, DD. MMMM YYYY')}
+      </Title>
+      <Table.ScrollContainer minWidth={460}>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Offer</Table.Th>
+              <Table.Th ta="right">Booked / held</Table.Th>
+              <Table.Th>Capacity</Table.Th>
+              <Table.Th>Open</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {slots?.length === 0 && <EmptyRow colSpan={5}>No time slot on this day.</EmptyRow>}
+            {slots?.map((s) => (
+              <Table.Tr key={s.id} data-testid="capacity-slot">
+                <Table.Td>{s.local_time}</Table.Td>
+                <Table.Td>
+                  <Text size="sm">{s.experience_title}</Text>
+                  <Badge size="xs" variant="light" color={seatColor(s.remaining, s.capacity, s.closed)}>
+                    {s.closed ? 'closed · ' : ''}
+                    {s.remaining} left
+                  </Badge>
+                </Table.Td>
+                <Table.Td ta="right">
+                  {s.booked} / {s.held}
+                </Table.Td>
+                <Table.Td w={110}>
+                  <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} />
+                </Table.Td>
+                <Table.Td>
+                  <OpenSwitch slot={s} />
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {slots?.length === 0 && <EmptyRow colSpan={5}>No time slot on this day.</EmptyRow>}
-              {slots?.map((s) => (
-                <Table.Tr key={s.id} data-testid="capacity-slot">
-                  <Table.Td>{s.local_time}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{s.experience_title}</Text>
-                    <Badge size="xs" variant="light" color={s.remaining === 0 ? 'red' : 'green'}>
-                      {s.remaining} left
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {s.booked} / {s.held}
-                  </Table.Td>
-                  <Table.Td w={110}>
-                    <NumberInput
-                      aria-label={`Capacity at ${s.local_time}`}
-                      min={s.booked + s.held}
-                      defaultValue={s.capacity}
-                      onBlur={async (e) => {
-                        const capacity = Number(e.currentTarget.value);
-                        if (!Number.isInteger(capacity) || capacity === s.capacity) return;
-                        if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(`Capacity at ${s.local_time} is now ${capacity}.`);
-                      }}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      aria-label={`Open at ${s.local_time}`}
-                      checked={!s.closed}
-                      onChange={async (e) => {
-                        const closed = !e.currentTarget.checked;
-                        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? `${s.local_time} closed.` : `${s.local_time} reopened.`);
-                      }}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Group mt="sm">
-            <Text size="xs" c="dimmed">
-              Capacity can be lowered down to what is booked and held.
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group mt="sm">
+        <Text size="xs" c="dimmed">
+          Capacity can be lowered down to what is booked and held.
+        </Text>
+      </Group>
+    </Card>
+  );
+}
+
+/** A slot in the week: its time, offer and seats, coloured like the month; a click opens its controls. */
+function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
+  const [opened, setOpened] = useState(false);
+  const color = seatColor(s.remaining, s.capacity, s.closed);
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom" withArrow shadow="md" width={280} trapFocus>
+      <Popover.Target>
+        <UnstyledButton
+          data-testid="week-slot"
+          aria-label={`${s.local_time} ${s.experience_title}: ${s.closed ? 'closed' : `${s.remaining} of ${s.capacity} seats left`}`}
+          aria-expanded={opened}
+          onClick={() => setOpened((o) => !o)}
+          p={8}
+          w="100%"
+          style={{
+            borderRadius: 'var(--mantine-radius-sm)',
+            background: `var(--mantine-color-${color}-light)`,
+            borderLeft: `3px solid var(--mantine-color-${color}-filled)`,
+          }}
+        >
+          <Group justify="space-between" gap={4} wrap="nowrap">
+            <Text size="sm" fw={600}>
+              {s.local_time}
+            </Text>
+            <Text size="xs" fw={500} c={s.closed ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
+              {s.closed ? 'Closed' : `${s.remaining}/${s.capacity} left`}
             </Text>
           </Group>
-        </Card>
-      </SimpleGrid>
+          <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }} td={s.closed ? 'line-through' : undefined}>
+            {s.experience_title}
+          </Text>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown aria-label={`Slot at ${s.local_time}`}>
+        <Stack gap="sm">
+          <div>
+            <Text fw={600} size="sm">
+              {dayjs(s.local_date).format('ddd, DD. MMM')}, {s.local_time}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {s.experience_title}
+            </Text>
+          </div>
+          <Text size="sm">
+            {s.booked} booked · {s.held} held · {s.remaining} left
+          </Text>
+          <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} withSave />
+          <OpenSwitch slot={s} withLabel />
+          <Text size="xs" c="dimmed">
+            Capacity can be lowered down to what is booked and held.
+          </Text>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** One day of the week: its slots (one request per day: the API has no range of slots). */
+function WeekDay({ date, selected, onSelect }: { date: string; selected: boolean; onSelect: (date: string) => void }) {
+  const { data: slots, isLoading } = useCapacityByDateQuery(date);
+  const today = date === dayjs().format('YYYY-MM-DD');
+  return (
+    <Box component="section" aria-label={dayjs(date).format('dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
+      <UnstyledButton
+        onClick={() => onSelect(date)}
+        aria-pressed={selected}
+        w="100%"
+        p={6}
+        mb={6}
+        style={{
+          borderRadius: 'var(--mantine-radius-sm)',
+          outline: selected ? '2px solid var(--mantine-primary-color-filled)' : undefined,
+          textAlign: 'center',
+        }}
+      >
+        <Text size="xs" c="dimmed" tt="uppercase">
+          {dayjs(date).format('ddd')}
+        </Text>
+        <Text fw={600} c={today ? 'var(--mantine-primary-color-filled)' : undefined}>
+          {dayjs(date).format('D MMM')}
+        </Text>
+      </UnstyledButton>
+      <Stack gap={6}>
+        {isLoading && <Loader size="xs" mx="auto" />}
+        {slots?.length === 0 && (
+          <Text size="xs" c="dimmed" ta="center">
+            No slots
+          </Text>
+        )}
+        {slots?.map((s) => <WeekSlot key={s.id} slot={s} />)}
+      </Stack>
+    </Box>
+  );
+}
+
+function WeekView({ date, onDate }: { date: string; onDate: (date: string) => void }) {
+  const days = weekOf(date);
+  const first = dayjs(days[0]);
+  const last = dayjs(days[6]);
+  const range = first.month() === last.month() ? `${first.format('D')} – ${last.format('D MMMM YYYY')}` : `${first.format('D MMM')} – ${last.format('D MMM YYYY')}`;
+  return (
+    <Card withBorder padding="md" aria-label="Week">
+      <Group justify="space-between" mb="sm" wrap="nowrap">
+        <ActionIcon variant="subtle" aria-label="Previous week" onClick={() => onDate(dayjs(date).subtract(7, 'day').format('YYYY-MM-DD'))}>
+          <IconChevronLeft size={18} />
+        </ActionIcon>
+        <Group gap="sm">
+          <Text fw={600}>{range}</Text>
+          {!days.includes(dayjs().format('YYYY-MM-DD')) && (
+            <Button size="compact-xs" variant="subtle" onClick={() => onDate(dayjs().format('YYYY-MM-DD'))}>
+              This week
+            </Button>
+          )}
+        </Group>
+        <ActionIcon variant="subtle" aria-label="Next week" onClick={() => onDate(dayjs(date).add(7, 'day').format('YYYY-MM-DD'))}>
+          <IconChevronRight size={18} />
+        </ActionIcon>
+      </Group>
+      <Box style={{ overflowX: 'auto' }}>
+        <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(132px, 1fr))', gap: 8 }}>
+          {days.map((d) => (
+            <WeekDay key={d} date={d} selected={d === date} onSelect={onDate} />
+          ))}
+        </Box>
+      </Box>
+    </Card>
+  );
+}
+
+/** /capacity/overview: a month of seats or a week of slots, and one day's slots to edit. */
+export default function CapacityPage() {
+  const [params, setParams] = useSearchParams();
+  const view: View = params.get('view') === 'week' ? 'week' : 'month';
+  const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
+  const [month, setMonth] = useState(date.slice(0, 7));
+  const from = `${month}-01`;
+  const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
+  const { data: days } = useCapacityCalendarQuery({ from, to }, { skip: view !== 'month' });
+  const byDate = new Map((days ?? []).map((d) => [d.date, d]));
+
+  /** The view and the chosen day live in the address, so a reload or a shared link shows the same. */
+  const setParam = (name: 'view' | 'date', value: string, replace = false) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set(name, value);
+        return next;
+      },
+      { replace },
+    );
+  const setView = (v: string) => {
+    if (v === 'month') setMonth(date.slice(0, 7));
+    setParam('view', v);
+  };
+  const setDate = (d: string) => setParam('date', d, true);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2}>Capacity</Title>
+        <SegmentedControl aria-label="View" data={VIEWS} value={view} onChange={setView} />
+      </Group>
+      {view === 'month' ? (
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          <Card withBorder padding="md">
+            <MonthCalendar
+              month={month}
+              onMonth={setMonth}
+              selected={date}
+              onSelect={setDate}
+              color={(d) => {
+                const day = byDate.get(d);
+                return day ? seatColor(day.remaining, day.capacity) : undefined;
+              }}
+              render={(d) => {
+                const day = byDate.get(d);
+                return day ? (
+                  <Text size="xs" c="dimmed">
+                    {day.remaining}/{day.capacity}
+                  </Text>
+                ) : null;
+              }}
+            />
+          </Card>
+          <DayTable date={date} />
+        </SimpleGrid>
+      ) : (
+        <WeekView date={date} onDate={setDate} />
+      )}
     </Stack>
   );
 }

@@ -1,25 +1,27 @@
-import { Alert, Badge, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import type { TSlot } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api } from '../../shared/api/api';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCartQuery, useCheckoutMutation, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
-import { ORDER_CREATED } from './constants';
-
+import { useBookingOffersQuery, useCartQuery, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
+import { estimateTotal, positiveCounts } from './booking-logic';
+import { CustomerStep } from './CustomerStep';
+import { extraLines, useBookingCatalog } from './use-booking-catalog';
 
 const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
 
+// `checkoutPricingCategories`, not `categories`: endpoint names are global to the one api, and
+// the inventory feature's `categories` (item categories) would otherwise answer in its place.
 const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({
     activeOffers: build.query<{ results: { id: string; title: string }[] }, void>({ query: () => ({ url: 'experiences/', params: { status: 'Active', page_size: 50, ordering: 'title' } }) }),
-    categories: build.query<{ results: { id: string; label: string; occupies_seat: boolean }[] }, void>({ query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }) }),
+    checkoutPricingCategories: build.query<{ results: { id: string; label: string; occupies_seat: boolean }[] }, void>({ query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }) }),
   }),
 });
 
@@ -39,27 +41,29 @@ function Countdown({ until }: { until: string }) {
   );
 }
 
-/** /bookings/checkout-editor: book at the counter — offer, day, time, quantities, customer. */
+/** /bookings/checkout-editor: book at the counter — offer, day, time, quantities and extras, customer and answers. */
 export default function CheckoutEditorPage() {
-  const navigate = useNavigate();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   // Times are shown in the organisation's zone, whatever the browser's.
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: offers } = catalogApi.useActiveOffersQuery();
-  const { data: categories } = catalogApi.useCategoriesQuery();
+  const { data: categories } = catalogApi.useCheckoutPricingCategoriesQuery();
+  const catalog = useBookingCatalog();
   const [experience, setExperience] = useState<string | null>(null);
   const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
   const [date, setDate] = useState<string | null>(null);
   const [slotId, setSlotId] = useState<string | null>(null);
   const [quantities, setQuantities] = useState<Record<string, number>>({});
-  const [guest, setGuest] = useState({ email: '', first_name: '', last_name: '', phone: '' });
+  const [extras, setExtras] = useState<Record<string, number>>({});
   const from = `${month}-01`;
   const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
   const { data: slots } = useSlotsQuery({ experience: experience ?? '', from, to }, { skip: !experience });
   const { data: cart } = useCartQuery();
   const [hold, holding] = useHoldSeatsMutation();
   const [release] = useReleaseLineMutation();
-  const [checkout, checkingOut] = useCheckoutMutation();
+  const { data: offerSettings } = useBookingOffersQuery(experience ? [experience] : [], { skip: !experience || !catalog.canReadCatalog });
+  const offeredExtraIds = offerSettings?.[0]?.id === experience ? (offerSettings?.[0]?.extras ?? []) : [];
+  const offeredExtras = offeredExtraIds.flatMap((id) => catalog.items.get(id) ?? []);
 
   const byDay = useMemo(() => {
     const map = new Map<string, TSlot[]>();
@@ -75,8 +79,9 @@ export default function CheckoutEditorPage() {
   };
   const slot = slots?.find((s) => s.id === slotId);
   const priceOf = (category: string) => slot?.prices.find((p) => p.pricing_category === category)?.retail_price;
-  const total = Object.entries(quantities).reduce((sum, [c, n]) => sum + n * (priceOf(c) ?? 0), 0);
-  const seats = Object.entries(quantities).reduce((sum, [c, n]) => sum + (categories?.results.find((x) => x.id === c)?.occupies_seat ? n : 0), 0);
+  // Shown while choosing; once held, the cart line's total (the server's) is the one that counts.
+  const total = estimateTotal(quantities, priceOf, extras, (id) => catalog.items.get(id)?.price);
+  const participants = Object.values(quantities).reduce((sum, n) => sum + Math.max(0, n), 0);
 
   return (
     <Stack gap="lg">
@@ -92,6 +97,7 @@ export default function CheckoutEditorPage() {
               setExperience(v);
               setDate(null);
               setSlotId(null);
+              setExtras({});
             }}
             searchable
           />
@@ -151,16 +157,39 @@ export default function CheckoutEditorPage() {
                     </Group>
                   ))}
               </Stack>
+              {offeredExtras.length > 0 && (
+                <>
+                  <Divider my="sm" label="Extras" labelPosition="left" />
+                  <Stack gap="xs" aria-label="Extras">
+                    {offeredExtras.map((item) => (
+                      <Group key={item.id} justify="space-between" wrap="nowrap">
+                        <Text size="sm">
+                          {item.name} · {formatMoney(item.price, item.currency)}
+                        </Text>
+                        <NumberInput aria-label={`${item.name} quantity`} w={90} min={0} max={100} value={extras[item.id] ?? 0} onChange={(v) => setExtras({ ...extras, [item.id]: Number(v) || 0 })} />
+                      </Group>
+                    ))}
+                  </Stack>
+                </>
+              )}
+              {offeredExtraIds.length > 0 && !catalog.canReadInventory && (
+                <Text size="xs" c="dimmed" mt="sm">
+                  This offer sells extras; adding them needs the “Manage inventory” permission.
+                </Text>
+              )}
               <Group justify="space-between" mt="md">
-                <Text fw={600}>Total {formatMoney(total, currency)}</Text>
+                <Text fw={600} data-testid="line-total">
+                  Total {formatMoney(total, currency)}
+                </Text>
                 <Button
                   loading={holding.isLoading}
-                  disabled={seats === 0 && total === 0}
+                  disabled={participants === 0}
                   onClick={async () => {
-                    const res = await hold({ slot: slot.id, quantities: Object.fromEntries(Object.entries(quantities).filter(([, n]) => n > 0)) });
+                    const res = await hold({ slot: slot.id, quantities: positiveCounts(quantities), extras: positiveCounts(extras) });
                     if (!('error' in res)) {
                       notifySuccess('Seats held.');
                       setQuantities({});
+                      setExtras({});
                     }
                   }}
                 >
@@ -178,10 +207,17 @@ export default function CheckoutEditorPage() {
             <Stack gap="xs">
               {cart?.lines.map((l) => (
                 <Group key={l.id} justify="space-between" data-testid="cart-line">
-                  <Text size="sm">
-                    {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
-                  </Text>
-                  <Group gap="xs">
+                  <div style={{ minWidth: 0, flex: 1 }}>
+                    <Text size="sm">
+                      {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
+                    </Text>
+                    {extraLines(l.extras, catalog).map((e) => (
+                      <Text key={e.id} size="xs" c="dimmed">
+                        + {e.name} × {e.quantity}
+                      </Text>
+                    ))}
+                  </div>
+                  <Group gap="xs" wrap="nowrap">
                     <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
                     <Button size="xs" variant="subtle" color="red" onClick={() => release(l.id)}>
                       Release
@@ -190,33 +226,7 @@ export default function CheckoutEditorPage() {
                 </Group>
               ))}
             </Stack>
-            {cart && cart.lines.length > 0 && (
-              <Stack mt="md">
-                <Group grow>
-                  <TextInput label="Customer e-mail" value={guest.email} onChange={(e) => setGuest({ ...guest, email: e.currentTarget.value })} />
-                  <TextInput label="Phone" value={guest.phone} onChange={(e) => setGuest({ ...guest, phone: e.currentTarget.value })} />
-                </Group>
-                <Group grow>
-                  <TextInput label="First name" value={guest.first_name} onChange={(e) => setGuest({ ...guest, first_name: e.currentTarget.value })} />
-                  <TextInput label="Last name" value={guest.last_name} onChange={(e) => setGuest({ ...guest, last_name: e.currentTarget.value })} />
-                </Group>
-                <Group justify="space-between">
-                  <Text fw={700}>Total {formatMoney(cart.total, cart.currency)}</Text>
-                  <Button
-                    loading={checkingOut.isLoading}
-                    onClick={async () => {
-                      const res = await checkout({ customer: guest });
-                      if ('error' in res) return;
-                      notifySuccess(ORDER_CREATED);
-                      const first = res.data.bookings[0]!;
-                      navigate(`/orders/editor/${res.data.id}/booking/${first.id}`);
-                    }}
-                  >
-                    Check out
-                  </Button>
-                </Group>
-              </Stack>
-            )}
+            {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} />}
           </Card>
           {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
         </Stack>

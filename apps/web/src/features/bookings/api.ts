@@ -1,5 +1,31 @@
-import type { TBooking, TCart, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
+import type { FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { TBooking, TBookingQuestion, TCart, TExperience, TInventoryItem, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+
+/** What booking needs of an offer: its extras (inventory item ids) and its booking questions. */
+export type OfferBookingSettings = Pick<TExperience, 'id' | 'title' | 'extras' | 'booking_questions'>;
+
+export type CapacitySlot = TSlot & { experience_title: string };
+
+export interface CheckoutInput {
+  customer: { email: string; first_name: string; last_name: string; phone?: string };
+  answers: Record<string, string>;
+}
+
+/** The shared base query as a `queryFn` receives it (with the refresh-on-401 behaviour). */
+type BaseQuery = (arg: string | FetchArgs) => PromiseLike<{ data?: unknown; error?: FetchBaseQueryError }> | { data?: unknown; error?: FetchBaseQueryError };
+
+/** Every row of a list endpoint, page by page at the largest page size the API takes. */
+async function allPages<T>(url: string, baseQuery: BaseQuery): Promise<{ data: T[] } | { error: FetchBaseQueryError }> {
+  const rows: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await baseQuery({ url, params: { page, page_size: 50 } });
+    if (res.error) return { error: res.error };
+    const data = res.data as TPaginated<T>;
+    rows.push(...data.results);
+    if (!data.next || data.results.length === 0) return { data: rows };
+  }
+}
 
 export interface DayCapacity {
   date: string;
@@ -41,7 +67,7 @@ export const bookingsApi = api.injectEndpoints({
       query: (params) => ({ url: 'capacity/calendar/', params }),
       providesTags: ['Slot'],
     }),
-    capacityByDate: build.query<(TSlot & { experience_title: string })[], string>({
+    capacityByDate: build.query<CapacitySlot[], string>({
       query: (date) => ({ url: 'capacity/by-date/', params: { date } }),
       providesTags: ['Slot'],
     }),
@@ -50,7 +76,7 @@ export const bookingsApi = api.injectEndpoints({
       invalidatesTags: ['Slot'],
     }),
     cart: build.query<TCart, void>({ query: () => 'cart/', providesTags: ['Cart'] }),
-    holdSeats: build.mutation<TCart, { slot: string; quantities: Record<string, number> }>({
+    holdSeats: build.mutation<TCart, { slot: string; quantities: Record<string, number>; extras: Record<string, number> }>({
       query: (body) => ({ url: 'cart/lines/', method: 'POST', body }),
       invalidatesTags: ['Cart', 'Slot'],
     }),
@@ -58,9 +84,33 @@ export const bookingsApi = api.injectEndpoints({
       query: (id) => ({ url: `cart/lines/${id}/`, method: 'DELETE' }),
       invalidatesTags: ['Cart', 'Slot'],
     }),
-    checkout: build.mutation<TOrder, { customer: { email: string; first_name: string; last_name: string; phone?: string } }>({
+    checkout: build.mutation<TOrder, CheckoutInput>({
       query: (body) => ({ url: 'cart/checkout/', method: 'POST', body }),
       invalidatesTags: ['Cart', 'Slot', 'Booking'],
+    }),
+    // The catalogue as booking reads it. Names are prefixed: endpoint names are global to the one
+    // api, and other features define their own `extras`, `questions` and `categories`.
+    bookingOffers: build.query<OfferBookingSettings[], string[]>({
+      queryFn: async (ids, _api, _extra, baseQuery) => {
+        const answers = await Promise.all(ids.map((id) => baseQuery(`experiences/${id}/`)));
+        const failed = answers.find((a) => a.error);
+        if (failed?.error) return { error: failed.error };
+        return {
+          data: answers.map((a) => {
+            const e = a.data as TExperience;
+            return { id: e.id, title: e.title, extras: e.extras, booking_questions: e.booking_questions };
+          }),
+        };
+      },
+      providesTags: ['Experience'],
+    }),
+    bookingInventoryItems: build.query<TInventoryItem[], void>({
+      queryFn: (_arg, _api, _extra, baseQuery) => allPages<TInventoryItem>('inventory-items/', baseQuery),
+      providesTags: ['Inventory'],
+    }),
+    bookingQuestions: build.query<TBookingQuestion[], void>({
+      queryFn: (_arg, _api, _extra, baseQuery) => allPages<TBookingQuestion>('booking-questions/', baseQuery),
+      providesTags: ['Experience'],
     }),
   }),
 });
@@ -80,4 +130,7 @@ export const {
   useHoldSeatsMutation,
   useReleaseLineMutation,
   useCheckoutMutation,
+  useBookingOffersQuery,
+  useBookingInventoryItemsQuery,
+  useBookingQuestionsQuery,
 } = bookingsApi;

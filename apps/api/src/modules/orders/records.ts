@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { TOrder } from '@tourdesk/contracts';
+import { auditEvent, booking, bookingQuestion, customer, experience, invoice, order, slot, users } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { listBookings } from '../availability/booking-rows';
+
+/**
+ * Orders as records: writing one from booked lines, keeping its totals and payment status (only
+ * ever computed here, from its lines and payments), presenting it, and the audit trail.
+ */
+
+export interface CustomerDetails {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  country: string | null;
+  marketing_consent: boolean;
+}
+
+/** The customer with this e-mail (in any case), updated with the latest details, or a new one. */
+export async function upsertCustomer(ctx: TenantCtx, details: CustomerDetails) {
+  const byEmail = and(eq(customer.account_id, ctx.accountId), sql`lower(${customer.email}) = lower(${details.email})`);
+  const [existing] = await ctx.tx.select().from(customer).where(byEmail).for('update');
+  if (existing) {
+    const [row] = await ctx.tx
+      .update(customer)
+      .set({ first_name: details.first_name, last_name: details.last_name || existing.last_name, phone: details.phone || existing.phone, country: details.country ?? existing.country, updated_at: new Date() })
+      .where(eq(customer.id, existing.id))
+      .returning();
+    return row!;
+  }
+  const [row] = await ctx.tx.insert(customer).values({ account_id: ctx.accountId, ...details }).returning();
+  return row!;
+}
+
+/** An unguessable ticket code, readable from a QR code or over the phone. */
+const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').toUpperCase().slice(0, 12);
+const orderReference = () => `TD-${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/**
+ * The answers to the booking questions of the experiences being booked: every required question
+ * answered, nothing answered that was not asked, a number for a number, yes or no for yes/no, one
+ * of the choices for a choice. One query for the questions of all the cart's experiences.
+ */
+export async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: Record<string, string>) {
+  const questions = await ctx.tx
+    .selectDistinct({ q: bookingQuestion })
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .innerJoin(bookingQuestion, sql`${bookingQuestion.id} = any(${experience.booking_question_ids})`)
+    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
+  const asked = new Map(questions.map(({ q }) => [q.id, q]));
+  for (const id of Object.keys(answers)) {
+    if (!asked.has(id)) throw new AppError('invalid', 'This question is not asked for these bookings.', `answers.${id}`);
+  }
+  for (const q of asked.values()) {
+    const answer = (answers[q.id] ?? '').trim();
+    const attr = `answers.${q.id}`;
+    if (!answer) {
+      if (q.required) throw new AppError('required', `Please answer: ${q.question}`, attr);
+      continue;
+    }
+    if (q.answer_type === 'number' && !/^-?\d+(\.\d+)?$/.test(answer)) throw new AppError('invalid', `Answer with a number: ${q.question}`, attr);
+    if (q.answer_type === 'yes_no' && !['yes', 'no'].includes(answer)) throw new AppError('invalid', `Answer yes or no: ${q.question}`, attr);
+    if (q.answer_type === 'choice' && !q.choices.includes(answer)) throw new AppError('invalid', `Choose one of the options: ${q.question}`, attr);
+  }
+}
+
+/** One who/when/what entry of an order's audit trail; the actor is the signed-in user. */
+export async function recordAudit(ctx: TenantCtx, e: { order: string | null; subject: 'order' | 'line' | 'payment' | 'invoice'; subjectId: string; action: string; changes?: Record<string, unknown> }) {
+  await ctx.tx.insert(auditEvent).values({ account_id: ctx.accountId, order_id: e.order, subject: e.subject, subject_id: e.subjectId, action: e.action, changes: e.changes ?? {}, actor_id: ctx.userId ?? null });
+}
+
+/**
+ * VAT in a tax-inclusive amount, in integer minor units, rounded half up:
+ * tax = round(gross × rate / (10000 + rate)), rate in basis points. The same rule in SQL below.
+ */
+export function vatOf(gross: number, rateBp: number) {
+  if (rateBp === 0) return 0;
+  return Math.floor((2 * gross * rateBp + (10000 + rateBp)) / (2 * (10000 + rateBp)));
+}
+
+/**
+ * An order's totals and payment status from its lines and payments, in one statement: total of
+ * the lines not cancelled, their VAT (each line at its experience's rate, else the organisation's;
+ * vatOf()'s rounding), and the payment status — Not paid, Partially paid, Fully paid, or Refunded
+ * when everything paid was given back.
+ */
+export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
+  await ctx.tx.execute(sql`
+    update ${order} o set
+      total = x.total,
+      tax_total = x.tax,
+      status = case when o.status = 'Canceled' then 'Canceled' when x.open = 0 and x.lines > 0 then 'Canceled' else o.status end,
+      payment_status = case
+        when o.paid <= 0 and o.refunded > 0 then 'Refunded'
+        when o.paid <= 0 then 'Not paid'
+        when o.paid < x.total then 'Partially paid'
+        else 'Fully paid' end,
+      updated_at = now()
+    from (
+      select coalesce(sum(b.total) filter (where b.status <> 'Canceled'), 0)::int as total,
+             coalesce(sum((2 * b.total::bigint * r.rate + (10000 + r.rate)) / (2 * (10000 + r.rate))) filter (where b.status <> 'Canceled'), 0)::int as tax,
+             count(*) filter (where b.status <> 'Canceled')::int as open,
+             count(*)::int as lines
+      from ${booking} b
+      join ${experience} e on e.id = b.experience_id
+      cross join lateral (select coalesce(e.vat_rate_bp, (select vat_rate_bp from base_account where id = b.account_id)) as rate) r
+      where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}::uuid
+    ) x
+    where o.account_id = ${ctx.accountId} and o.id = ${orderId}::uuid`);
+}
+
+/**
+ * Writes an order (Confirmed) with one booking per line, for lines whose seats the caller has
+ * secured under their slots' locks: it adds them to the slots' booked seats.
+ */
+export async function writeOrder(
+  ctx: TenantCtx,
+  input: {
+    userId: string;
+    customer: CustomerDetails;
+    answers: Record<string, string>;
+    notes?: string;
+    lines: { slot_id: string; experience_id: string; quantities: Record<string, number>; extras: Record<string, number>; seats: number; total: number }[];
+  },
+) {
+  const found = await upsertCustomer(ctx, input.customer);
+  const [created] = await ctx.tx
+    .insert(order)
+    .values({ account_id: ctx.accountId, reference: orderReference(), status: 'Confirmed', payment_status: 'Not paid', customer_id: found.id, total: 0, currency: ctx.currency, created_by: input.userId, notes: input.notes ?? '' })
+    .returning({ id: order.id, reference: order.reference });
+  for (const line of input.lines) {
+    await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, line.slot_id));
+  }
+  const bookings = await ctx.tx
+    .insert(booking)
+    .values(
+      input.lines.map((line) => ({
+        account_id: ctx.accountId,
+        order_id: created!.id,
+        experience_id: line.experience_id,
+        slot_id: line.slot_id,
+        status: 'Confirmed',
+        ticket_code: ticketCode(),
+        quantities: line.quantities,
+        extras: line.extras,
+        answers: input.answers,
+        seats: line.seats,
+        total: line.total,
+        currency: ctx.currency,
+      })),
+    )
+    .returning({ id: booking.id });
+  await recomputeOrder(ctx, created!.id);
+  await recordAudit(ctx, { order: created!.id, subject: 'order', subjectId: created!.id, action: 'created', changes: { reference: created!.reference, customer: found.email, lines: bookings.length } });
+  return created!.id;
+}
+
+/** The order row, locked for the rest of the transaction (payments and line changes serialise on it). */
+export async function lockOrder(ctx: TenantCtx, id: string) {
+  const [row] = await ctx.tx.select().from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id))).for('update');
+  if (!row) throw notFound('No order with this id.');
+  return row;
+}
+
+export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
+  const [o] = await ctx.tx
+    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email, inv: invoice })
+    .from(order)
+    .innerJoin(customer, eq(customer.id, order.customer_id))
+    .leftJoin(users, eq(users.id, order.created_by))
+    .leftJoin(invoice, eq(invoice.order_id, order.id))
+    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
+  if (!o) throw notFound('No order with this id.');
+  const bookings = await listBookings(ctx, { order: id });
+  return {
+    id: o.o.id,
+    reference: o.o.reference,
+    status: o.o.status as TOrder['status'],
+    payment_status: o.o.payment_status as TOrder['payment_status'],
+    total: o.o.total,
+    tax_total: o.o.tax_total,
+    paid: o.o.paid,
+    refunded: o.o.refunded,
+    balance: o.o.total - o.o.paid,
+    currency: o.o.currency,
+    notes: o.o.notes,
+    customer: { id: o.c.id, email: o.c.email, first_name: o.c.first_name, last_name: o.c.last_name },
+    seller: o.o.created_by ? { id: o.o.created_by, name: personName(o.seller_first, o.seller_last, o.seller_email) } : null,
+    store: null,
+    lines: bookings.length,
+    invoice: o.inv ? { id: o.inv.id, number: invoiceNumber(o.inv.number), issued_at: o.inv.issued_at.toISOString() } : null,
+    bookings,
+    created_at: o.o.created_at.toISOString(),
+    updated_at: o.o.updated_at.toISOString(),
+  };
+}
+
+export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
+
+/** The printed invoice number: the organisation's gapless sequence number. */
+export const invoiceNumber = (n: number) => `INV-${String(n).padStart(5, '0')}`;
+

@@ -1,0 +1,215 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  paginated,
+  ZAuditEvent,
+  ZCustomer,
+  ZCustomerCreate,
+  ZCustomerListQuery,
+  ZCustomerPatch,
+  ZErrorEnvelope,
+  ZFilterOptions,
+  ZIdParam,
+  ZInvoice,
+  ZOrder,
+  ZOrderCreate,
+  ZOrderLinePatch,
+  ZOrderListQuery,
+  ZOrderPatch,
+  ZOrderSummary,
+  ZOrderUpdate,
+  ZPayment,
+  ZPaymentInput,
+} from '@tourdesk/contracts';
+import type { RouteAccess } from '../../lib/access';
+import { tenantScope } from '../../lib/crud';
+import { notFound } from '../../lib/errors';
+import { paginate } from '../../lib/pagination';
+import * as customers from './customers';
+import { idempotent } from './idempotency';
+import * as invoices from './invoices';
+import { presentOrder } from './records';
+import * as orders from './service';
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 503: ZErrorEnvelope };
+const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
+const manageCustomers: RouteAccess = { permissions: ['Manage customers'] };
+const ZOrderId = z.object({ id: z.uuid({ error: 'Must be a valid id.' }) });
+const ZLineParams = z.object({ id: z.uuid(), lineId: z.uuid() });
+const ZPaymentParams = z.object({ id: z.uuid(), paymentId: z.uuid() });
+const listFilters = ZOrderListQuery.omit({ page: true, page_size: true });
+const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
+
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/orders/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Orders, filtered (date range, payment status, status, seller, store, customer, search), ordered and paged in SQL', querystring: ZOrderListQuery, response: { 200: paginated(ZOrderSummary), ...errors } } },
+    (request) =>
+      tenantScope(request, (ctx) =>
+        paginate(request, request.query, () => orders.countOrders(ctx, request.query), (limit, offset) => orders.pageOrders(ctx, request.query, limit, offset)),
+      ),
+  );
+  app.get(
+    '/api/orders/export.csv',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: `The filtered orders list as CSV (at most ${orders.EXPORT_LIMIT} orders)`, querystring: listFilters, response: { 200: z.string(), ...errors } } },
+    async (request, reply) => {
+      const csv = await tenantScope(request, (ctx) => orders.ordersCsv(ctx, request.query));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .send(csv);
+    },
+  );
+  app.get(
+    '/api/orders/filter-options/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The sellers and stores that occur in this organisation’s orders', response: { 200: ZFilterOptions, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.filterOptions(ctx)),
+  );
+  app.post(
+    '/api/orders/',
+    {
+      config: { access: manageOrders },
+      schema: { tags: ['orders'], summary: 'Book lines directly into a new order, all or none (Idempotency-Key honoured)', headers: idempotencyHeader, body: ZOrderCreate, response: { 201: ZOrder, ...errors } },
+    },
+    (request, reply) => tenantScope(request, (ctx) => idempotent(ctx, request, reply, 'order:create', 201, () => orders.createOrder(ctx, request.body))),
+  );
+  app.get(
+    '/api/orders/:id/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One order with its lines (bookings), totals and payment status', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => presentOrder(ctx, request.params.id)),
+  );
+  app.get(
+    '/api/orders/:id/detail/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The single-order retrieve (the same order, for direct links)', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => presentOrder(ctx, request.params.id)),
+  );
+  app.put(
+    '/api/orders/:id/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Change an order’s notes and customer', params: ZIdParam, body: ZOrderUpdate, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.updateOrder(ctx, request.params.id, request.body)),
+  );
+  app.patch(
+    '/api/orders/:id/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Change some of an order’s fields', params: ZIdParam, body: ZOrderPatch, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.updateOrder(ctx, request.params.id, request.body)),
+  );
+  app.delete(
+    '/api/orders/:id/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Delete an order with no confirmed bookings and no payments', params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => orders.deleteOrder(ctx, request.params.id));
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/api/orders/:id/cancel/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel every line (seats released); payments stay, to be refunded', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.cancelOrder(ctx, request.params.id)),
+  );
+  app.get(
+    '/api/orders/:id/lines/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'An order’s lines (its bookings)', params: ZIdParam, response: { 200: ZOrder.shape.bookings, ...errors } } },
+    (request) => tenantScope(request, async (ctx) => (await presentOrder(ctx, request.params.id)).bookings),
+  );
+  app.get(
+    '/api/orders/:id/lines/:lineId/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One line of an order', params: ZLineParams, response: { 200: ZOrder.shape.bookings.element, ...errors } } },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        const line = (await presentOrder(ctx, request.params.id)).bookings.find((b) => b.id === request.params.lineId);
+        if (!line) throw notFound('No line with this id in this order.');
+        return line;
+      }),
+  );
+  app.patch(
+    '/api/orders/:id/lines/:lineId/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Change a line’s quantities: capacity checked again, totals recomputed, in one transaction', params: ZLineParams, body: ZOrderLinePatch, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.changeLine(ctx, request.params.id, request.params.lineId, request.body)),
+  );
+  app.post(
+    '/api/orders/:id/lines/:lineId/cancel/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel one line: its seats are released, the totals recomputed', params: ZLineParams, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.cancelLine(ctx, request.params.id, request.params.lineId)),
+  );
+  app.get(
+    '/api/orders/:id/payments/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'An order’s payments and refunds', params: ZOrderId, response: { 200: z.array(ZPayment), ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.listPayments(ctx, request.params.id)),
+  );
+  app.post(
+    '/api/orders/:id/payments/',
+    {
+      config: { access: manageOrders },
+      schema: { tags: ['orders'], summary: 'Record a payment, or a refund (a negative amount) (Idempotency-Key honoured)', params: ZOrderId, headers: idempotencyHeader, body: ZPaymentInput, response: { 201: ZPayment, ...errors } },
+    },
+    (request, reply) =>
+      tenantScope(request, (ctx) => idempotent(ctx, request, reply, `payment:${request.params.id}`, 201, () => orders.recordPayment(ctx, request.params.id, request.body))),
+  );
+  app.get(
+    '/api/orders/:id/payments/:paymentId/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One payment', params: ZPaymentParams, response: { 200: ZPayment, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.getPayment(ctx, request.params.id, request.params.paymentId)),
+  );
+  app.post(
+    '/api/orders/:id/invoice/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Issue the order’s invoice (the next number of the sequence); the existing one if already issued', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
+    (request) => tenantScope(request, (ctx) => invoices.issueInvoice(ctx, request.params.id)),
+  );
+  app.get(
+    '/api/orders/:id/invoice/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s invoice', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
+    (request) => tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id)),
+  );
+  app.get(
+    '/api/orders/:id/invoice.pdf',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s invoice as a PDF', params: ZOrderId, response: { 200: z.any(), ...errors } } },
+    async (request, reply) => {
+      const inv = await tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id));
+      const pdf = await invoices.invoicePdf(inv);
+      return reply.type('application/pdf').header('content-disposition', `attachment; filename="invoice-${inv.number}.pdf"`).send(Buffer.from(pdf));
+    },
+  );
+  app.get(
+    '/api/orders/:id/audit/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Who changed what in the order, its lines, payments and invoice, and when', params: ZOrderId, response: { 200: z.array(ZAuditEvent), ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.listAudit(ctx, request.params.id)),
+  );
+
+  // --- customers --------------------------------------------------------------------------
+  app.get(
+    '/api/customers/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'Customers, searched by name, e-mail or phone, paged in SQL', querystring: ZCustomerListQuery, response: { 200: paginated(ZCustomer), ...errors } } },
+    (request) =>
+      tenantScope(request, (ctx) =>
+        paginate(request, request.query, () => customers.countCustomers(ctx, request.query.search), (limit, offset) => customers.pageCustomers(ctx, request.query.search, limit, offset)),
+      ),
+  );
+  app.post(
+    '/api/customers/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'Add a customer (one per e-mail)', body: ZCustomerCreate, response: { 201: ZCustomer, ...errors } } },
+    async (request, reply) => reply.status(201).send(await tenantScope(request, (ctx) => customers.createCustomer(ctx, request.body))),
+  );
+  app.get(
+    '/api/customers/:id/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'One customer with their orders count and total spent', params: ZIdParam, response: { 200: ZCustomer, ...errors } } },
+    (request) => tenantScope(request, (ctx) => customers.getCustomer(ctx, request.params.id)),
+  );
+  app.put(
+    '/api/customers/:id/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'Replace a customer’s details', params: ZIdParam, body: ZCustomerCreate, response: { 200: ZCustomer, ...errors } } },
+    (request) => tenantScope(request, (ctx) => customers.updateCustomer(ctx, request.params.id, request.body)),
+  );
+  app.patch(
+    '/api/customers/:id/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'Change some of a customer’s details', params: ZIdParam, body: ZCustomerPatch, response: { 200: ZCustomer, ...errors } } },
+    (request) => tenantScope(request, (ctx) => customers.updateCustomer(ctx, request.params.id, request.body)),
+  );
+  app.delete(
+    '/api/customers/:id/',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'Delete a customer who has no orders', params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => customers.deleteCustomer(ctx, request.params.id));
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,337 @@
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { TOrderListQuery, TOrderSummary, TPayment } from '@tourdesk/contracts';
+import { auditEvent, booking, customer, order, orderPayment, slot, users } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { lockSlot, sweepSlot } from '../availability/slots';
+import { checkAnswers, lockOrder, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
+
+/** The orders list and everything an operator does to an order, its lines and its payments. */
+
+type ListFilter = Omit<TOrderListQuery, 'page' | 'page_size'>;
+
+const DAYS: Record<string, number> = { '7 days': 7, '30 days': 30, '2 months': 61 };
+const STATUS: Record<string, string> = { Confirmed: 'Confirmed', Unconfirmed: 'Created', Canceled: 'Canceled' };
+
+function listWhere(ctx: TenantCtx, f: ListFilter): SQL | undefined {
+  const term = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return and(
+    eq(order.account_id, ctx.accountId),
+    f.date_range && f.date_range !== 'all' ? sql`${order.created_at} >= now() - make_interval(days => ${DAYS[f.date_range]!})` : undefined,
+    f.payment_status ? eq(order.payment_status, f.payment_status) : undefined,
+    f.status ? eq(order.status, STATUS[f.status]!) : undefined,
+    f.seller ? eq(order.created_by, f.seller) : undefined,
+    f.store ? eq(order.store_id, f.store) : undefined,
+    f.customer ? eq(order.customer_id, f.customer) : undefined,
+    term
+      ? sql`(${order.reference} ilike ${term} or ${customer.email} ilike ${term} or (${customer.first_name} || ' ' || ${customer.last_name}) ilike ${term})`
+      : undefined,
+  );
+}
+
+const ORDERINGS = {
+  created_at: [asc(order.created_at), asc(order.id)],
+  '-created_at': [desc(order.created_at), desc(order.id)],
+  total: [asc(order.total), asc(order.id)],
+  '-total': [desc(order.total), desc(order.id)],
+  reference: [asc(order.reference)],
+  '-reference': [desc(order.reference)],
+} as const;
+
+export async function countOrders(ctx: TenantCtx, f: ListFilter) {
+  const query = ctx.tx.select({ n: sql<number>`count(*)::int` }).from(order);
+  const [row] = f.search ? await query.innerJoin(customer, eq(customer.id, order.customer_id)).where(listWhere(ctx, f)) : await query.where(listWhere(ctx, f));
+  return Number(row?.n ?? 0);
+}
+
+/** A page of orders, filtered, ordered and paged in SQL with the customer, seller and line count joined. */
+export async function pageOrders(ctx: TenantCtx, f: ListFilter, limit: number, offset: number): Promise<TOrderSummary[]> {
+  const rows = await ctx.tx
+    .select({
+      o: order,
+      c: { id: customer.id, email: customer.email, first_name: customer.first_name, last_name: customer.last_name },
+      seller_first: users.first_name,
+      seller_last: users.last_name,
+      seller_email: users.email,
+      lines: sql<number>`(select count(*)::int from ${booking} b where b.account_id = ${order.account_id} and b.order_id = ${order.id})`,
+    })
+    .from(order)
+    .innerJoin(customer, eq(customer.id, order.customer_id))
+    .leftJoin(users, eq(users.id, order.created_by))
+    .where(listWhere(ctx, f))
+    .orderBy(...ORDERINGS[f.ordering ?? '-created_at'])
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => ({
+    id: r.o.id,
+    reference: r.o.reference,
+    status: r.o.status as TOrderSummary['status'],
+    payment_status: r.o.payment_status as TOrderSummary['payment_status'],
+    total: r.o.total,
+    paid: r.o.paid,
+    currency: r.o.currency,
+    customer: r.c,
+    seller: r.o.created_by ? { id: r.o.created_by, name: personName(r.seller_first, r.seller_last, r.seller_email) } : null,
+    store: null,
+    lines: Number(r.lines),
+    created_at: r.o.created_at.toISOString(),
+  }));
+}
+
+/** The sellers (and stores) that occur in this organisation's orders, for the list's filters. */
+export async function filterOptions(ctx: TenantCtx) {
+  const sellers = await ctx.tx
+    .selectDistinct({ id: users.id, first: users.first_name, last: users.last_name, email: users.email })
+    .from(order)
+    .innerJoin(users, eq(users.id, order.created_by))
+    .where(eq(order.account_id, ctx.accountId));
+  return { sellers: sellers.map((s) => ({ id: s.id, name: personName(s.first, s.last, s.email) })).sort((a, b) => a.name.localeCompare(b.name)), stores: [] };
+}
+
+/**
+ * A back-office order made directly (not from a cart): every line priced and checked by
+ * tourdesk_price, its slot locked (in id order), its seats checked against capacity, booked and
+ * held, then written — all lines or none.
+ */
+export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string }) {
+  const priced = [];
+  for (const [i, line] of input.lines.entries()) {
+    const p = await priceLine(ctx, line.slot, line.quantities, line.extras).catch((error: unknown) => {
+      if (error instanceof AppError) error.items[0]!.attr = `lines.${i}.${error.items[0]!.attr ?? 'slot'}`;
+      throw error;
+    });
+    priced.push({ ...line, ...p });
+  }
+  await checkAnswers(ctx, [...new Set(input.lines.map((l) => l.slot))], input.answers);
+  const needed = new Map<string, number>();
+  for (const p of priced) needed.set(p.slot, (needed.get(p.slot) ?? 0) + p.seats);
+  for (const slotId of [...needed.keys()].sort()) await secureSeats(ctx, slotId, needed.get(slotId)!, 0);
+  const id = await writeOrder(ctx, {
+    userId: ctx.userId!,
+    customer: input.customer,
+    answers: input.answers,
+    notes: input.notes,
+    lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total })),
+  });
+  return presentOrder(ctx, id);
+}
+
+async function priceLine(ctx: TenantCtx, slotId: string, quantities: Record<string, number>, extras: Record<string, number>) {
+  const result = (await ctx.tx.execute(sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`)) as unknown as {
+    rows: { seats: number; total: number; experience_id: string }[];
+  };
+  return result.rows[0]!;
+}
+
+/**
+ * Locks a slot and checks that `seats` more fit (beside `released` seats this change gives back),
+ * sweeping the slot's expired holds first so they never block a sale.
+ */
+async function secureSeats(ctx: TenantCtx, slotId: string, seats: number, released: number) {
+  await sweepSlot(ctx.tx, slotId);
+  const s = await lockSlot(ctx, slotId);
+  const remaining = s.capacity - s.booked - s.held + released;
+  if (seats > remaining) {
+    throw new AppError('sold_out', remaining <= 0 ? 'Sold out: no seats are left in this time slot.' : `Sold out: only ${remaining} seat${remaining === 1 ? '' : 's'} left in this time slot.`, 'quantities');
+  }
+  return s;
+}
+
+export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: string; customer?: string }) {
+  const before = await lockOrder(ctx, id);
+  const set: Partial<typeof order.$inferInsert> = { updated_at: new Date() };
+  const changes: Record<string, unknown> = {};
+  if (patch.notes !== undefined && patch.notes !== before.notes) {
+    set.notes = patch.notes;
+    changes.notes = [before.notes, patch.notes];
+  }
+  if (patch.customer !== undefined && patch.customer !== before.customer_id) {
+    const [c] = await ctx.tx.select({ id: customer.id }).from(customer).where(and(eq(customer.account_id, ctx.accountId), eq(customer.id, patch.customer)));
+    if (!c) throw new AppError('invalid', 'No customer with this id in your organisation.', 'customer');
+    set.customer_id = c.id;
+    changes.customer = [before.customer_id, c.id];
+  }
+  await ctx.tx.update(order).set(set).where(eq(order.id, id));
+  if (Object.keys(changes).length) await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'updated', changes });
+  return presentOrder(ctx, id);
+}
+
+/** Only an order with no confirmed bookings and no payments can be deleted. */
+export async function deleteOrder(ctx: TenantCtx, id: string) {
+  await lockOrder(ctx, id);
+  const [open] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
+  const [paid] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(orderPayment).where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, id)));
+  if (Number(open!.n) > 0) throw new AppError('conflict', 'This order has confirmed bookings: it cannot be deleted. Cancel it instead.');
+  if (Number(paid!.n) > 0) throw new AppError('conflict', 'This order has payments: it cannot be deleted. Cancel it instead.');
+  await ctx.tx.execute(sql`delete from invoice where account_id = ${ctx.accountId} and order_id = ${id}::uuid`);
+  await ctx.tx.delete(order).where(eq(order.id, id));
+}
+
+/** Cancels one line: its seats go back to its slot at once; the order's totals follow. */
+export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string) {
+  await lockOrder(ctx, orderId);
+  const b = await ownLine(ctx, orderId, lineId);
+  if (b.status === 'Canceled') throw new AppError('conflict', 'This line is already cancelled.');
+  await lockSlot(ctx, b.slot_id);
+  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(eq(booking.id, b.id));
+  await recomputeOrder(ctx, orderId);
+  await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'cancelled', changes: { status: [b.status, 'Canceled'], seats_released: b.seats } });
+  return presentOrder(ctx, orderId);
+}
+
+/** Cancels every line still open (seats released) and the order; payments stay, to be refunded. */
+export async function cancelOrder(ctx: TenantCtx, id: string) {
+  const o = await lockOrder(ctx, id);
+  if (o.status === 'Canceled') throw new AppError('conflict', 'This order is already cancelled.');
+  const open = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`)).orderBy(asc(booking.slot_id));
+  for (const b of open) {
+    await lockSlot(ctx, b.slot_id);
+    await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  }
+  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
+  await ctx.tx.update(order).set({ status: 'Canceled', updated_at: new Date() }).where(eq(order.id, id));
+  await recomputeOrder(ctx, id);
+  await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'cancelled', changes: { status: [o.status, 'Canceled'], lines_cancelled: open.length } });
+  return presentOrder(ctx, id);
+}
+
+async function ownLine(ctx: TenantCtx, orderId: string, lineId: string) {
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.id, lineId)));
+  if (!b) throw notFound('No line with this id in this order.');
+  return b;
+}
+
+/**
+ * Changes a line's quantities (and extras): priced again, its slot locked and the seats it needs
+ * beyond its own checked against what is left, the slot's booked seats and the order's totals
+ * updated — one transaction.
+ */
+export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string, input: { quantities: Record<string, number>; extras?: Record<string, number> }) {
+  await lockOrder(ctx, orderId);
+  const b = await ownLine(ctx, orderId, lineId);
+  if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled line cannot be changed.', 'quantities');
+  const extras = input.extras ?? b.extras;
+  const p = await priceLine(ctx, b.slot_id, input.quantities, extras);
+  await secureSeats(ctx, b.slot_id, p.seats, b.seats);
+  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${p.seats - b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  await ctx.tx.update(booking).set({ quantities: input.quantities, extras, seats: p.seats, total: p.total, updated_at: new Date() }).where(eq(booking.id, b.id));
+  await recomputeOrder(ctx, orderId);
+  await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
+  return presentOrder(ctx, orderId);
+}
+
+// --- payments ---------------------------------------------------------------------------------
+
+function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: string | null; last: string | null; email: string | null }): TPayment {
+  return {
+    id: p.id,
+    order: p.order_id,
+    amount: p.amount,
+    currency: p.currency,
+    method: p.method as TPayment['method'],
+    reference: p.reference,
+    kind: p.amount < 0 ? 'refund' : 'payment',
+    recorded_by: p.recorded_by ? { id: p.recorded_by, name: personName(who.first, who.last, who.email) } : null,
+    created_at: p.created_at.toISOString(),
+  };
+}
+
+function selectPayments(ctx: TenantCtx, orderId: string, id?: string) {
+  return ctx.tx
+    .select({ p: orderPayment, first: users.first_name, last: users.last_name, email: users.email })
+    .from(orderPayment)
+    .leftJoin(users, eq(users.id, orderPayment.recorded_by))
+    .where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, orderId), id ? eq(orderPayment.id, id) : undefined));
+}
+
+export async function listPayments(ctx: TenantCtx, orderId: string) {
+  await presentOrderExists(ctx, orderId);
+  return (await selectPayments(ctx, orderId).orderBy(asc(orderPayment.created_at), asc(orderPayment.id))).map((r) => presentPayment(r.p, r));
+}
+
+export async function getPayment(ctx: TenantCtx, orderId: string, id: string) {
+  const [r] = await selectPayments(ctx, orderId, id);
+  if (!r) throw notFound('No payment with this id in this order.');
+  return presentPayment(r.p, r);
+}
+
+async function presentOrderExists(ctx: TenantCtx, orderId: string) {
+  const [o] = await ctx.tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  if (!o) throw notFound('No order with this id.');
+}
+
+const money = (minor: number, currency: string) => `${currency} ${(minor / 100).toFixed(2)}`;
+
+/**
+ * Records a payment (positive) or a refund (negative) under the order's lock: in the order's
+ * currency; a payment never above the balance (no overpayment), a refund never above what was
+ * paid; a cancelled order takes refunds only. Paid, refunded and the payment status follow.
+ */
+export async function recordPayment(ctx: TenantCtx, orderId: string, input: { amount: number; currency: string; method: string; reference: string }) {
+  const o = await lockOrder(ctx, orderId);
+  if (input.currency !== o.currency) throw new AppError('invalid', `This order is in ${o.currency}: record the payment in ${o.currency}.`, 'currency');
+  if (input.amount > 0) {
+    if (o.status === 'Canceled') throw new AppError('invalid', 'This order is cancelled: it takes refunds only.', 'amount');
+    const balance = o.total - o.paid;
+    if (input.amount > balance) {
+      throw new AppError('invalid', balance <= 0 ? 'This order is fully paid: nothing is left to pay.' : `That is more than is left to pay (${money(balance, o.currency)}).`, 'amount');
+    }
+  } else if (-input.amount > o.paid) {
+    throw new AppError('invalid', `A refund cannot be larger than what was paid (${money(o.paid, o.currency)}).`, 'amount');
+  }
+  const [p] = await ctx.tx
+    .insert(orderPayment)
+    .values({ account_id: ctx.accountId, order_id: orderId, amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, recorded_by: ctx.userId ?? null })
+    .returning();
+  await ctx.tx
+    .update(order)
+    .set({ paid: sql`${order.paid} + ${input.amount}`, refunded: sql`${order.refunded} + ${Math.max(0, -input.amount)}`, updated_at: new Date() })
+    .where(eq(order.id, orderId));
+  await recomputeOrder(ctx, orderId);
+  await recordAudit(ctx, { order: orderId, subject: 'payment', subjectId: p!.id, action: input.amount > 0 ? 'payment recorded' : 'refund recorded', changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference } });
+  return getPayment(ctx, orderId, p!.id);
+}
+
+// --- audit trail ------------------------------------------------------------------------------
+
+export async function listAudit(ctx: TenantCtx, orderId: string) {
+  await presentOrderExists(ctx, orderId);
+  const rows = await ctx.tx
+    .select({ e: auditEvent, first: users.first_name, last: users.last_name, email: users.email })
+    .from(auditEvent)
+    .leftJoin(users, eq(users.id, auditEvent.actor_id))
+    .where(and(eq(auditEvent.account_id, ctx.accountId), eq(auditEvent.order_id, orderId)))
+    .orderBy(asc(auditEvent.created_at), asc(auditEvent.id));
+  return rows.map(({ e, first, last, email }) => ({
+    id: e.id,
+    subject: e.subject as 'order' | 'line' | 'payment' | 'invoice',
+    subject_id: e.subject_id,
+    action: e.action,
+    changes: e.changes,
+    actor: e.actor_id ? { id: e.actor_id, name: personName(first, last, email) } : null,
+    created_at: e.created_at.toISOString(),
+  }));
+}
+
+// --- CSV export -------------------------------------------------------------------------------
+
+/** At most this many orders go into one export. */
+export const EXPORT_LIMIT = 50_000;
+const csvCell = (v: string | number) => {
+  const s = String(v);
+  // Quote what needs it; neutralise spreadsheet formulas.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The filtered list as CSV (amounts in major units with a dot, as spreadsheets read them). */
+export async function ordersCsv(ctx: TenantCtx, f: ListFilter) {
+  const rows = await pageOrders(ctx, f, EXPORT_LIMIT, 0);
+  const header = ['reference', 'created_at', 'status', 'payment_status', 'customer_name', 'customer_email', 'seller', 'lines', 'currency', 'total', 'paid', 'balance'];
+  const major = (minor: number) => (minor / 100).toFixed(2);
+  const lines = rows.map((o) =>
+    [o.reference, o.created_at, o.status, o.payment_status, `${o.customer.first_name} ${o.customer.last_name}`.trim(), o.customer.email, o.seller?.name ?? '', o.lines, o.currency, major(o.total), major(o.paid), major(o.total - o.paid)].map(csvCell).join(','),
+  );
+  return [header.join(','), ...lines].join('\r\n') + '\r\n';
+}

@@ -1,0 +1,279 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import dayjs from 'dayjs';
+import { DEMO, org, signIn } from './support/helpers';
+
+const OFFER = 'Sunrise Kayak on Lake Lucerne';
+const SWIM = 'Can everyone in the group swim?';
+const CUSTOMER = { email: 'olivia.order@example.com', first_name: 'Olivia', last_name: 'Order' };
+
+interface Slot {
+  id: string;
+  local_date: string;
+  local_time: string;
+  remaining: number;
+}
+
+/**
+ * A call to the API as the signed-in user, made by the page itself (Node cannot resolve
+ * *.localhost; Chromium can). The access token lives 4 seconds in these tests, so the session is
+ * refreshed first, with the same cookies the app uses.
+ */
+async function call<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  const res = await page.evaluate(
+    async ({ method, path, data }) => {
+      await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
+      const r = await fetch(`/api/${path}`, {
+        method,
+        credentials: 'include',
+        headers: data === undefined ? {} : { 'content-type': 'application/json' },
+        body: data === undefined ? undefined : JSON.stringify(data),
+      });
+      return { ok: r.ok, status: r.status, text: await r.text() };
+    },
+    { method, path, data },
+  );
+  expect(res.ok, `${method} ${path}: ${res.status} ${res.text}`).toBeTruthy();
+  return JSON.parse(res.text) as T;
+}
+
+/** The kayak's 09:30 slot `days` ahead. */
+async function kayakSlot(page: Page, experience: string, days: number): Promise<Slot> {
+  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
+  const slots = await call<Slot[]>(page, 'GET', `bookings/check-availability/?experience=${experience}&from=${date}&to=${date}`);
+  const slot = slots.find((s) => s.local_time === '09:30');
+  expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
+  return slot!;
+}
+
+/** Reads a file the browser downloaded after `click`. */
+async function downloaded(page: Page, click: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+}
+
+/** The text of every page of a PDF, with the pdf.js the repository already installs. */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: true }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n += 1) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    parts.push(content.items.map((i) => ('str' in i ? i.str : '')).join(' '));
+  }
+  return parts.join('\n');
+}
+
+test.describe.serial('orders: lines, payments, invoice, list and customers', () => {
+  let orderId = '';
+  let reference = '';
+
+  test('pays an order in two parts, issues its invoice, cancels a line and gets the seats back', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+
+    // An order of two kayak lines, made through the API (the checkout editor has its own spec).
+    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
+    const kayak = offers.results.find((o) => o.title === OFFER)!;
+    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
+    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
+    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    const first = await kayakSlot(page, kayak.id, 9);
+    const second = await kayakSlot(page, kayak.id, 10);
+    const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
+      customer: CUSTOMER,
+      lines: [
+        { slot: first.id, quantities: { [adult]: 2 } },
+        { slot: second.id, quantities: { [adult]: 1 } },
+      ],
+      answers: { [swim]: 'yes' },
+    });
+    orderId = order.id;
+    reference = order.reference;
+    const secondBooked = (await kayakSlot(page, kayak.id, 10)).remaining;
+    expect(secondBooked).toBe(second.remaining - 1);
+
+    // The list finds it; a row opens the editor on its details.
+    await page.goto(org('demo', '/orders/list'));
+    await page.getByLabel('Search orders').fill(reference);
+    await expect(page).toHaveURL(new RegExp(`[?&]search=${reference}`));
+    await expect(page.getByTestId('order-row')).toHaveCount(1);
+    await page.getByTestId('order-row').filter({ hasText: reference }).getByText('Olivia Order').click();
+    await expect(page).toHaveURL(org('demo', `/orders/editor/${orderId}/details`));
+    await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Audit trail' })).toBeDisabled();
+    await expect(page.getByTestId('order-line')).toHaveCount(2);
+    await expect(page.getByTestId('order-total')).toHaveText('CHF 267.00');
+    await expect(page.getByTestId('payment-status')).toHaveText('Not paid');
+    // A line links to its booking.
+    await expect(page.getByTestId('order-line').first().getByRole('link', { name: OFFER })).toHaveAttribute('href', /\/orders\/editor\/[0-9a-f-]+\/booking\/[0-9a-f-]+$/);
+
+    // Quantities change inline: three adults on the first line.
+    const firstLine = page.getByTestId('order-line').first();
+    await firstLine.getByRole('button', { name: 'Change quantities' }).click();
+    await firstLine.getByLabel('Adult quantity').fill('3');
+    await firstLine.getByRole('button', { name: 'Save quantities' }).click();
+    await expect(page.getByText('Quantities saved.')).toBeVisible();
+    await expect(firstLine.getByTestId('line-quantity')).toHaveText('× 3');
+    await expect(page.getByTestId('order-total')).toHaveText('CHF 356.00');
+    // Too many for the slot: the server's refusal is toasted, the line keeps its quantity.
+    await firstLine.getByRole('button', { name: 'Change quantities' }).click();
+    await firstLine.getByLabel('Adult quantity').fill('40');
+    await firstLine.getByRole('button', { name: 'Save quantities' }).click();
+    await expect(page.getByText(/^Sold out/)).toBeVisible();
+    await firstLine.getByRole('button', { name: 'Discard' }).click();
+    await expect(firstLine.getByTestId('line-quantity')).toHaveText('× 3');
+    await page.screenshot({ path: 'test-results/screenshots/order-details.png', fullPage: true });
+
+    // Payments: a part, then an overpayment refused, then the rest.
+    await page.getByRole('tab', { name: 'Payments' }).click();
+    await expect(page).toHaveURL(org('demo', `/orders/editor/${orderId}/payments`));
+    await page.getByLabel('Amount').fill('100.00');
+    await page.getByRole('combobox', { name: 'Method' }).click();
+    await page.getByRole('option', { name: 'Card terminal' }).click();
+    await page.getByLabel('Reference').fill('TERM-0001');
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await expect(page.getByText('Payment of CHF 100.00 recorded.')).toBeVisible();
+    await expect(page.getByTestId('payment-status')).toHaveText('Partially paid');
+    await expect(page.getByTestId('order-balance')).toHaveText('CHF 256.00');
+    await expect(page.getByTestId('payment-row')).toHaveCount(1);
+    await expect(page.getByTestId('payment-row')).toContainText('TERM-0001');
+    await page.getByLabel('Amount').fill('300.00');
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await expect(page.getByText('That is more than is left to pay (CHF 256.00).').first()).toBeVisible();
+    await expect(page.getByTestId('payment-row')).toHaveCount(1);
+    await page.getByLabel('Amount').fill('256.00');
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await expect(page.getByText('Payment of CHF 256.00 recorded.')).toBeVisible();
+    await expect(page.getByTestId('payment-status')).toHaveText('Fully paid');
+    await expect(page.getByTestId('order-balance')).toHaveText('CHF 0.00');
+    await expect(page.getByTestId('order-payment-status')).toHaveText('Fully paid');
+    await expect(page.getByTestId('payment-row')).toHaveCount(2);
+    await page.screenshot({ path: 'test-results/screenshots/order-payments.png', fullPage: true });
+
+    // The invoice: issued once, shown as a page, and as a PDF with its number and total.
+    await page.getByRole('tab', { name: 'Invoice' }).click();
+    await page.getByRole('button', { name: 'Issue invoice' }).click();
+    await expect(page.getByTestId('invoice')).toBeVisible();
+    const number = (await page.getByTestId('invoice-number').textContent())!.trim();
+    expect(number).not.toBe('');
+    await expect(page.getByText(`Invoice ${number} issued.`)).toBeVisible();
+    await expect(page.getByTestId('invoice-total')).toHaveText('CHF 356.00');
+    await expect(page.getByTestId('invoice-balance')).toHaveText('CHF 0.00');
+    await page.screenshot({ path: 'test-results/screenshots/order-invoice.png', fullPage: true });
+    const pdf = await downloaded(page, () => page.getByRole('link', { name: 'Download PDF' }).click());
+    expect(pdf.bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain(number);
+    expect(text).toMatch(/356\.00/);
+
+    // Cancelling the second line gives its seat back to the slot.
+    await page.getByRole('tab', { name: 'Details' }).click();
+    const secondLine = page.getByTestId('order-line').nth(1);
+    await secondLine.getByRole('button', { name: 'Cancel line' }).click();
+    await expect(page.getByRole('dialog', { name: 'Cancel this line?' })).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel line' }).click();
+    await expect(page.getByText('Line canceled: its seats are free again.')).toBeVisible();
+    await expect(secondLine.getByTestId('line-status')).toHaveText('Canceled');
+    await expect(page.getByTestId('order-total')).toHaveText('CHF 267.00');
+    expect((await kayakSlot(page, kayak.id, 10)).remaining).toBe(secondBooked + 1);
+    // Paid more than is now due: the balance shows what to refund, and the order can't be deleted.
+    await expect(page.getByTestId('order-balance')).toHaveText('-CHF 89.00');
+    await expect(page.getByRole('button', { name: 'Delete order' })).toHaveCount(0);
+  });
+
+  test('filters the list by payment status, keeps the filter on reload, and exports it', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    await page.goto(org('demo', '/orders/list'));
+    await expect(page.getByTestId('order-row').filter({ hasText: reference })).toBeVisible();
+    await page.getByRole('combobox', { name: 'Payment status' }).click();
+    await page.getByRole('option', { name: 'Fully paid' }).click();
+    await expect(page).toHaveURL(/[?&]payment_status=Fully(\+|%20)paid/);
+    await expect(page.getByTestId('order-row').filter({ hasText: reference })).toBeVisible();
+    await expect(page.getByTestId('payment-status').filter({ hasText: 'Not paid' })).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Payment status' })).toHaveValue('Fully paid');
+    await expect(page.getByTestId('order-row').filter({ hasText: reference })).toBeVisible();
+    await expect(page.getByTestId('payment-status').filter({ hasText: 'Not paid' })).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screenshots/orders-list.png', fullPage: true });
+
+    const csv = await downloaded(page, () => page.getByRole('link', { name: 'Export CSV' }).click());
+    expect(csv.name).toMatch(/\.csv$/);
+    const rows = csv.bytes.toString('utf8');
+    expect(rows).toContain(reference);
+    expect(rows).not.toContain('Not paid');
+
+    // Another filter leaves it out; resetting brings it back.
+    await page.getByRole('combobox', { name: 'Payment status' }).click();
+    await page.getByRole('option', { name: 'Not paid' }).click();
+    await expect(page.getByTestId('order-row').filter({ hasText: reference })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Reset filters' }).click();
+    await expect(page).toHaveURL(org('demo', '/orders/list'));
+    await expect(page.getByTestId('order-row').filter({ hasText: reference })).toBeVisible();
+
+    // In the dark, too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await expect(page.getByTestId('order-row').first()).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/orders-list-dark.png', fullPage: true });
+    await page.goto(org('demo', `/orders/editor/${orderId}/details`));
+    await expect(page.getByTestId('order-line')).toHaveCount(2);
+    await page.screenshot({ path: 'test-results/screenshots/order-details-dark.png', fullPage: true });
+    await page.goto(org('demo', `/orders/editor/${orderId}/invoice`));
+    await expect(page.getByTestId('invoice')).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/order-invoice-dark.png', fullPage: true });
+  });
+
+  test('an order that cannot be loaded sends the user back to the list', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    await page.goto(org('demo', '/orders/editor/00000000-0000-4000-8000-000000000000/details'));
+    await expect(page).toHaveURL(org('demo', '/orders/list'));
+    await expect(page.locator('.Toastify__toast--error')).toBeVisible();
+  });
+
+  test('customers: search, their orders, create, edit', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    await page.goto(org('demo', '/customers/list'));
+    await page.getByLabel('Search customers').fill('olivia.order');
+    await expect(page).toHaveURL(/[?&]search=olivia\.order/);
+    await expect(page.getByTestId('customer-row')).toHaveCount(1);
+    await page.getByRole('link', { name: 'Olivia Order' }).click();
+    await expect(page.getByRole('heading', { name: 'Olivia Order' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Customer orders' })).toContainText(reference);
+    // With an order, a customer cannot be deleted: the server says so.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete customer' }).click();
+    await expect(page.getByText(/cannot be deleted/).first()).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep it' }).click();
+
+    await page.goto(org('demo', '/customers/list'));
+    await page.getByRole('button', { name: 'New customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New customer' });
+    await dialog.getByLabel('E-mail').fill('nina.new@example.com');
+    await dialog.getByLabel('First name').fill('Nina');
+    await dialog.getByLabel('Last name').fill('New');
+    await dialog.getByLabel('Country').fill('x');
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    await expect(dialog.getByText('Use a two-letter country code such as CH.')).toBeVisible();
+    await dialog.getByLabel('Country').fill('ch');
+    await dialog.getByLabel('Agrees to receive marketing e-mails').check();
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    await expect(page.getByText('Customer created.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Nina New' })).toBeVisible();
+    await expect(page.getByLabel('Contact')).toContainText('CH');
+    await expect(page.getByLabel('Contact')).toContainText('Agreed');
+    await expect(page.getByRole('table', { name: 'Customer orders' })).toContainText('No order yet.');
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Edit customer' }).getByLabel('Phone').fill('+41 79 000 00 00');
+    await page.getByRole('dialog', { name: 'Edit customer' }).getByRole('button', { name: 'Save customer' }).click();
+    await expect(page.getByText('Customer updated.')).toBeVisible();
+    await expect(page.getByLabel('Contact')).toContainText('+41 79 000 00 00');
+    await page.screenshot({ path: 'test-results/screenshots/customer-detail.png', fullPage: true });
+    // Without orders, it can be deleted.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete customer' }).click();
+    await expect(page.getByText('Nina New deleted.')).toBeVisible();
+    await expect(page).toHaveURL(org('demo', '/customers/list'));
+    await page.screenshot({ path: 'test-results/screenshots/customers-list.png', fullPage: true });
+  });
+});

@@ -1,0 +1,169 @@
+import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import type { TBookingQuestion, TCart } from '@tourdesk/contracts';
+import { useMemo } from 'react';
+import { Controller, useForm, type Control } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useBookingOffersQuery, useCheckoutMutation } from './api';
+import { validateAnswer } from './booking-logic';
+import { ORDER_CREATED } from './constants';
+import type { BookingCatalog } from './use-booking-catalog';
+
+interface CheckoutForm {
+  customer: { email: string; first_name: string; last_name: string; phone: string };
+  /** Answers by question id; what is sent is trimmed, and blank answers are left out. */
+  answers: Record<string, string>;
+}
+
+const CUSTOMER_FIELDS = ['customer.email', 'customer.first_name', 'customer.last_name', 'customer.phone'];
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** One booking question, with the input its kind of answer needs. */
+function QuestionField({ question: q, control }: { question: TBookingQuestion; control: Control<CheckoutForm> }) {
+  return (
+    <Controller
+      control={control}
+      name={`answers.${q.id}`}
+      defaultValue=""
+      rules={{ validate: (value) => validateAnswer(q, value) }}
+      render={({ field, fieldState }) => {
+        const common = {
+          label: q.question,
+          withAsterisk: q.required,
+          error: fieldState.error?.message,
+          description: q.per_participant ? 'Answer for each participant.' : undefined,
+        };
+        switch (q.answer_type) {
+          case 'yes_no':
+            return (
+              <Radio.Group {...common} value={field.value ?? ''} onChange={field.onChange} name={field.name}>
+                <Group gap="lg" mt={6}>
+                  <Radio value="yes" label="Yes" ref={field.ref} onBlur={field.onBlur} />
+                  <Radio value="no" label="No" onBlur={field.onBlur} />
+                </Group>
+              </Radio.Group>
+            );
+          case 'number':
+            return (
+              <NumberInput
+                {...common}
+                ref={field.ref}
+                name={field.name}
+                value={field.value ?? ''}
+                onChange={(v) => field.onChange(v === '' ? '' : String(v))}
+                onBlur={field.onBlur}
+                hideControls
+              />
+            );
+          case 'choice':
+            return (
+              <Select
+                {...common}
+                ref={field.ref}
+                data={q.choices}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                clearable={!q.required}
+                placeholder="Choose an answer"
+              />
+            );
+          default:
+            return <TextInput {...common} {...field} value={field.value ?? ''} />;
+        }
+      }}
+    />
+  );
+}
+
+/**
+ * The customer step of the checkout: who books, and the booking questions of every offer in
+ * the cart (each asked once). Required answers and the kind of each answer are checked here
+ * before the server checks them again; its field errors land on the matching field.
+ */
+export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingCatalog }) {
+  const navigate = useNavigate();
+  const experienceIds = useMemo(() => [...new Set(cart.lines.map((l) => l.experience))].sort(), [cart.lines]);
+  const { data: offers, isFetching: offersLoading } = useBookingOffersQuery(experienceIds, { skip: !catalog.canReadCatalog || experienceIds.length === 0 });
+  const asked = useMemo(() => {
+    const seen = new Set<string>();
+    const out: TBookingQuestion[] = [];
+    for (const offer of offers ?? []) {
+      for (const id of offer.booking_questions) {
+        const q = catalog.questions.get(id);
+        if (q && !seen.has(id)) {
+          seen.add(id);
+          out.push(q);
+        }
+      }
+    }
+    return out;
+  }, [offers, catalog.questions]);
+  const form = useForm<CheckoutForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {} } });
+  const { errors } = form.formState;
+  const [checkout, { isLoading }] = useCheckoutMutation();
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const answers: Record<string, string> = {};
+    for (const q of asked) {
+      const answer = (values.answers[q.id] ?? '').trim();
+      if (answer) answers[q.id] = answer;
+    }
+    const res = await checkout({ customer: values.customer, answers });
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
+    notifySuccess(ORDER_CREATED);
+    const first = res.data.bookings[0]!;
+    navigate(`/orders/editor/${res.data.id}/booking/${first.id}`);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Customer">
+      <Stack mt="md">
+        <Group grow align="flex-start">
+          <TextInput
+            label="Customer e-mail"
+            type="email"
+            withAsterisk
+            {...form.register('customer.email', { validate: (v) => EMAIL.test(v.trim()) || 'Enter a valid e-mail address.' })}
+            error={errors.customer?.email?.message}
+          />
+          <TextInput label="Phone" {...form.register('customer.phone')} error={errors.customer?.phone?.message} />
+        </Group>
+        <Group grow align="flex-start">
+          <TextInput
+            label="First name"
+            withAsterisk
+            {...form.register('customer.first_name', { validate: (v) => v.trim() !== '' || 'Enter the first name.' })}
+            error={errors.customer?.first_name?.message}
+          />
+          <TextInput label="Last name" {...form.register('customer.last_name')} error={errors.customer?.last_name?.message} />
+        </Group>
+        {asked.length > 0 && (
+          <>
+            <Divider label="Booking questions" labelPosition="left" />
+            <Stack gap="sm" aria-label="Booking questions">
+              {asked.map((q) => (
+                <QuestionField key={q.id} question={q} control={form.control} />
+              ))}
+            </Stack>
+          </>
+        )}
+        {!catalog.canReadCatalog && (
+          <Text size="xs" c="dimmed">
+            Booking questions are shown to users who may view offers.
+          </Text>
+        )}
+        <Group justify="space-between">
+          <Text fw={700} data-testid="cart-total">
+            Total {formatMoney(cart.total, cart.currency)}
+          </Text>
+          <Button type="submit" loading={isLoading} disabled={offersLoading || catalog.isLoading}>
+            Check out
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

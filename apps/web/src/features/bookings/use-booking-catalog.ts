@@ -1,0 +1,43 @@
+import type { TBookingQuestion, TInventoryItem } from '@tourdesk/contracts';
+import { useMemo } from 'react';
+import { useAppSelector } from '../../shared/hooks/store';
+import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
+import { useBookingInventoryItemsQuery, useBookingQuestionsQuery } from './api';
+
+/**
+ * The names behind a booking's extras and answers: the organisation's inventory items and
+ * booking questions, each read once as a whole list (never per booking). A list the user may
+ * not read is not asked for (the server would refuse it), and its names stay unknown.
+ */
+export function useBookingCatalog() {
+  const user = useAppSelector((s) => s.auth.user);
+  const appInfo = useAppSelector((s) => s.auth.appInfo);
+  const canReadInventory = hasPermissions(user, appInfo, ['Manage inventory']) && hasFeatures(user, ['inventory']);
+  const canReadCatalog = hasPermissions(user, appInfo, ['View experiences']) && hasFeatures(user, ['experiences']);
+  const { data: itemList, isLoading: itemsLoading } = useBookingInventoryItemsQuery(undefined, { skip: !canReadInventory });
+  const { data: questionList, isLoading: questionsLoading } = useBookingQuestionsQuery(undefined, { skip: !canReadCatalog });
+  const items = useMemo(() => new Map<string, TInventoryItem>((itemList ?? []).map((i) => [i.id, i])), [itemList]);
+  const questions = useMemo(() => new Map<string, TBookingQuestion>((questionList ?? []).map((q) => [q.id, q])), [questionList]);
+  /** The position of each question in the organisation's list, to show answers in a stable order. */
+  const questionOrder = useMemo(() => new Map((questionList ?? []).map((q, i) => [q.id, i])), [questionList]);
+  return { canReadInventory, canReadCatalog, items, questions, questionOrder, isLoading: itemsLoading || questionsLoading };
+}
+
+export type BookingCatalog = ReturnType<typeof useBookingCatalog>;
+
+/** A booking's extras as "name × quantity", in the order of the item names. */
+export function extraLines(extras: Record<string, number>, catalog: BookingCatalog) {
+  return Object.entries(extras)
+    .filter(([, n]) => n > 0)
+    .map(([id, quantity]) => ({ id, name: catalog.items.get(id)?.name ?? 'Extra', quantity }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A booking's answers as question and answer, in the organisation's question order. */
+export function answerLines(answers: Record<string, string>, catalog: BookingCatalog) {
+  const last = Number.MAX_SAFE_INTEGER;
+  return Object.entries(answers)
+    .filter(([, answer]) => answer.trim() !== '')
+    .sort(([a], [b]) => (catalog.questionOrder.get(a) ?? last) - (catalog.questionOrder.get(b) ?? last))
+    .map(([id, answer]) => ({ id, question: catalog.questions.get(id), answer }));
+}

@@ -1,0 +1,172 @@
+import { Anchor, Badge, Button, Card, Grid, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { EmptyRow } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDateTime, formatDisplayDate } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCustomerOrdersQuery, useCustomerQuery, useDeleteCustomerMutation } from './api';
+import { CustomerForm } from './CustomerForm';
+import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR } from './constants';
+
+const ORDERS_PAGE_SIZE = 10;
+
+function Orders({ customer }: { customer: string }) {
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const { data, isFetching } = useCustomerOrdersQuery({ customer, page, page_size: ORDERS_PAGE_SIZE });
+  return (
+    <Stack>
+      <Title order={4}>Orders</Title>
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label="Customer orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Reference</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th ta="right">Lines</Table.Th>
+              <Table.Th ta="right">Total</Table.Th>
+              <Table.Th>Payment</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={6}>No order yet.</EmptyRow>}
+            {data?.results.map((o) => (
+              <Table.Tr key={o.id} onClick={() => navigate(orderPath(o.id))} style={{ cursor: 'pointer' }}>
+                <Table.Td>
+                  <Anchor component={Link} to={orderPath(o.id)} ff="monospace" fw={500} onClick={(e) => e.stopPropagation()}>
+                    {o.reference}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{formatDateTime(o.created_at, zone)}</Table.Td>
+                <Table.Td ta="right">{o.lines}</Table.Td>
+                <Table.Td ta="right">{formatMoney(o.total, o.currency)}</Table.Td>
+                <Table.Td>
+                  <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light">
+                    {o.payment_status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light">
+                    {o.status}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {(data?.total_pages ?? 1) > 1 && <Pagination total={data?.total_pages ?? 1} value={page} onChange={setPage} />}
+    </Stack>
+  );
+}
+
+const Field = ({ label, children }: { label: string; children: ReactNode }) => (
+  <Group justify="space-between" wrap="nowrap" align="flex-start">
+    <Text size="sm" c="dimmed">
+      {label}
+    </Text>
+    <Text size="sm" ta="right" style={{ wordBreak: 'break-word' }}>
+      {children}
+    </Text>
+  </Group>
+);
+
+/** /customers/{id}: one customer — contact, consent, notes, and their orders. */
+export default function CustomerDetailPage() {
+  const { customerId = '' } = useParams();
+  const navigate = useNavigate();
+  const { data: customer, isError } = useCustomerQuery(customerId, { skip: !customerId });
+  const [remove] = useDeleteCustomerMutation();
+  const [editing, setEditing] = useState(false);
+  useEffect(() => {
+    if (isError) navigate(CUSTOMERS_LIST, { replace: true });
+  }, [isError, navigate]);
+  if (!customer) return <Loader />;
+  const name = fullName(customer);
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={CUSTOMERS_LIST} size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} /> All customers
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>{name}</Title>
+          <Text c="dimmed" size="sm">
+            {customer.email}
+          </Text>
+        </div>
+        <Group>
+          <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+          <ConfirmButton
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            title={`Delete ${name}?`}
+            message={customer.orders > 0 ? `${name} has ${customer.orders} order${customer.orders === 1 ? '' : 's'}: a customer with orders cannot be deleted.` : 'The customer is removed for good.'}
+            confirmLabel="Delete customer"
+            onConfirm={async () => {
+              const res = await remove(customer.id);
+              if ('error' in res) return false;
+              notifySuccess(`${name} deleted.`);
+              navigate(CUSTOMERS_LIST, { replace: true });
+              return true;
+            }}
+          >
+            Delete
+          </ConfirmButton>
+        </Group>
+      </Group>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          <Stack>
+            <Card withBorder padding="lg" aria-label="Contact">
+              <Title order={4} mb="sm">
+                Contact
+              </Title>
+              <Stack gap={6}>
+                <Field label="E-mail">{customer.email}</Field>
+                <Field label="Phone">{customer.phone || '—'}</Field>
+                <Field label="Country">{customer.country ?? '—'}</Field>
+                <Field label="Marketing e-mails">{customer.marketing_consent ? 'Agreed' : 'Not agreed'}</Field>
+                <Field label="Customer since">{formatDisplayDate(customer.created_at)}</Field>
+              </Stack>
+            </Card>
+            <Card withBorder padding="lg" aria-label="Spending">
+              <Title order={4} mb="sm">
+                Spending
+              </Title>
+              <Stack gap={6}>
+                <Field label="Orders">{customer.orders}</Field>
+                <Field label="Total spent">{formatMoney(customer.total_spent, customer.currency)}</Field>
+              </Stack>
+            </Card>
+            <Card withBorder padding="lg" aria-label="Notes">
+              <Title order={4} mb="sm">
+                Notes
+              </Title>
+              <Text size="sm" c={customer.notes ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-wrap' }}>
+                {customer.notes || 'No notes.'}
+              </Text>
+            </Card>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+          <Orders customer={customer.id} />
+        </Grid.Col>
+      </Grid>
+      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit customer" size="lg">
+        {editing && <CustomerForm customer={customer} onCancel={() => setEditing(false)} onDone={() => setEditing(false)} />}
+      </Modal>
+    </Stack>
+  );
+}

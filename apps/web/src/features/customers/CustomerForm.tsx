@@ -1,0 +1,78 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Checkbox, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { ZCustomerCreate, type TCustomer } from '@tourdesk/contracts';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCreateCustomerMutation, useUpdateCustomerMutation } from './api';
+
+const ZForm = ZCustomerCreate.extend({
+  // Typed as two letters; an empty box is "no country".
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^([A-Z]{2})?$/, { error: 'Use a two-letter country code such as CH.' }),
+});
+type FormIn = z.input<typeof ZForm>;
+type FormOut = z.output<typeof ZForm>;
+const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'country', 'marketing_consent', 'notes'] as const;
+
+/** Create or edit a customer; `onDone` gets the saved customer. */
+export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustomer | null; onDone: (c: TCustomer) => void; onCancel: () => void }) {
+  const [create, c] = useCreateCustomerMutation();
+  const [update, u] = useUpdateCustomerMutation();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(ZForm),
+    defaultValues: {
+      email: customer?.email ?? '',
+      first_name: customer?.first_name ?? '',
+      last_name: customer?.last_name ?? '',
+      phone: customer?.phone ?? '',
+      country: customer?.country ?? '',
+      marketing_consent: customer?.marketing_consent ?? false,
+      notes: customer?.notes ?? '',
+    },
+  });
+  const errors = form.formState.errors;
+  const onSubmit = form.handleSubmit(async (values) => {
+    const body = { ...values, country: values.country || null };
+    const res = customer ? await update({ id: customer.id, ...body }) : await create(body);
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, FIELDS);
+    notifySuccess(customer ? 'Customer updated.' : 'Customer created.');
+    onDone(res.data);
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <TextInput label="E-mail" type="email" required data-autofocus {...form.register('email')} error={errors.email?.message} />
+        <Group grow align="flex-start">
+          <TextInput label="First name" required {...form.register('first_name')} error={errors.first_name?.message} />
+          <TextInput label="Last name" {...form.register('last_name')} error={errors.last_name?.message} />
+        </Group>
+        <Group grow align="flex-start">
+          <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
+          <TextInput
+            label="Country"
+            description="Two letters, e.g. CH"
+            maxLength={2}
+            styles={{ input: { textTransform: 'uppercase' } }}
+            {...form.register('country')}
+            error={errors.country?.message}
+          />
+        </Group>
+        <Checkbox label="Agrees to receive marketing e-mails" {...form.register('marketing_consent')} />
+        <Textarea label="Notes" autosize minRows={3} maxLength={5000} {...form.register('notes')} error={errors.notes?.message} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={c.isLoading || u.isLoading}>
+            {customer ? 'Save customer' : 'Create customer'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,122 @@
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import type { TCustomer } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { formatDisplayDate } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { useCustomersQuery } from './api';
+import { CustomerForm } from './CustomerForm';
+import { customerPath, fullName } from './constants';
+
+function Row({ customer, onEdit }: { customer: TCustomer; onEdit: () => void }) {
+  const navigate = useNavigate();
+  const to = customerPath(customer.id);
+  return (
+    <Table.Tr onClick={() => navigate(to)} style={{ cursor: 'pointer' }} data-testid="customer-row">
+      <Table.Td>
+        <Anchor component={Link} to={to} fw={500} onClick={(e) => e.stopPropagation()}>
+          {fullName(customer)}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          {customer.email}
+        </Text>
+      </Table.Td>
+      <Table.Td>{customer.phone || <Text c="dimmed">—</Text>}</Table.Td>
+      <Table.Td>{customer.country ?? <Text c="dimmed">—</Text>}</Table.Td>
+      <Table.Td>
+        {customer.marketing_consent ? (
+          <Badge variant="light" color="teal">
+            Yes
+          </Badge>
+        ) : (
+          <Text c="dimmed" size="sm">
+            No
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td ta="right">{customer.orders}</Table.Td>
+      <Table.Td ta="right">{formatMoney(customer.total_spent, customer.currency)}</Table.Td>
+      <Table.Td>{formatDisplayDate(customer.created_at)}</Table.Td>
+      <Table.Td w={50}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={`Edit ${fullName(customer)}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            onEdit();
+          }}
+        >
+          <IconPencil size={16} />
+        </ActionIcon>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /customers/list: who bought, searchable; create and edit in a dialog. */
+export default function CustomersListPage() {
+  const filters = useListFilters();
+  const navigate = useNavigate();
+  const { data, isFetching } = useCustomersQuery(filters.apiParams);
+  const [editing, setEditing] = useState<TCustomer | 'new' | null>(null);
+  const close = () => setEditing(null);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2}>Customers</Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          New customer
+        </Button>
+      </Group>
+      <Group>
+        <TextInput
+          aria-label="Search customers"
+          placeholder="Name, e-mail or phone"
+          leftSection={<IconSearch size={16} />}
+          value={filters.searchInput}
+          onChange={(e) => filters.setSearch(e.currentTarget.value)}
+          w={280}
+        />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={860}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label="Customers" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Phone</Table.Th>
+              <Table.Th>Country</Table.Th>
+              <Table.Th>Marketing</Table.Th>
+              <Table.Th ta="right">Orders</Table.Th>
+              <Table.Th ta="right">Spent</Table.Th>
+              <Table.Th>Since</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={8}>No customer matches this search.</EmptyRow>}
+            {data?.results.map((c) => <Row key={c.id} customer={c} onEdit={() => setEditing(c)} />)}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ListFooter count={data?.count} noun="customer" totalPages={data?.total_pages} filters={filters} />
+      <Modal opened={editing !== null} onClose={close} title={editing === 'new' ? 'New customer' : 'Edit customer'} size="lg">
+        {editing !== null && (
+          <CustomerForm
+            customer={editing === 'new' ? null : editing}
+            onCancel={close}
+            onDone={(c) => {
+              close();
+              if (editing === 'new') navigate(customerPath(c.id));
+            }}
+          />
+        )}
+      </Modal>
+    </Stack>
+  );
+}

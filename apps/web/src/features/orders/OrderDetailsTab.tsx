@@ -1,0 +1,295 @@
+import { Anchor, Badge, Button, Card, Divider, Grid, Group, NumberInput, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { IconPencil, IconX } from '@tabler/icons-react';
+import type { TBooking, TOrder } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDateTime } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import {
+  useCancelOrderLineMutation,
+  useOrderBookingQuestionsQuery,
+  useOrderInventoryItemsQuery,
+  useOrderPricingCategoriesQuery,
+  useUpdateOrderLineMutation,
+  useUpdateOrderNotesMutation,
+} from './api';
+import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
+
+/** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
+function useNames() {
+  const { data: categories } = useOrderPricingCategoriesQuery();
+  const { data: items } = useOrderInventoryItemsQuery();
+  const { data: questions } = useOrderBookingQuestionsQuery();
+  const category = (id: string) => categories?.results.find((c) => c.id === id)?.label ?? 'Category';
+  const item = (id: string) => items?.results.find((i) => i.id === id)?.name ?? 'Extra';
+  const question = (id: string) => questions?.results.find((q) => q.id === id)?.question ?? 'Question';
+  return { category, item, question };
+}
+
+function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: string }) {
+  const names = useNames();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<Record<string, number>>(line.quantities);
+  const [save, saving] = useUpdateOrderLineMutation();
+  const [cancel] = useCancelOrderLineMutation();
+  const canceled = line.status === 'Canceled';
+  const categoryIds = Object.keys(line.quantities);
+  const changed = categoryIds.some((id) => (draft[id] ?? 0) !== line.quantities[id]);
+  const extras = Object.entries(line.extras).filter(([, n]) => n > 0);
+  const answers = Object.entries(line.answers).filter(([, a]) => a !== '');
+
+  return (
+    <Card withBorder padding="lg" data-testid="order-line" aria-label={`Line ${line.experience_title}`}>
+      <Group justify="space-between" align="flex-start" mb="sm">
+        <div>
+          <Anchor component={Link} to={bookingPath(order.id, line.id)} fw={600}>
+            {line.experience_title}
+          </Anchor>
+          <Text size="sm" c="dimmed">
+            {formatDateTime(line.starts_at, zone)} · ticket <span style={{ fontFamily: 'monospace' }}>{line.ticket_code}</span>
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Badge color={LINE_STATUS_COLOR[line.status] ?? 'gray'} variant="light" data-testid="line-status">
+            {line.status}
+          </Badge>
+          {!canceled && (
+            <Badge color="gray" variant="outline">
+              {line.attendance}
+            </Badge>
+          )}
+        </Group>
+      </Group>
+      <Table verticalSpacing={6} aria-label="Quantities">
+        <Table.Tbody>
+          {categoryIds.map((id) => (
+            <Table.Tr key={id}>
+              <Table.Td>{names.category(id)}</Table.Td>
+              <Table.Td ta="right" w={140}>
+                {editing ? (
+                  <NumberInput
+                    aria-label={`${names.category(id)} quantity`}
+                    min={0}
+                    max={1000}
+                    allowDecimal={false}
+                    allowNegative={false}
+                    size="xs"
+                    value={draft[id] ?? 0}
+                    onChange={(v) => setDraft((d) => ({ ...d, [id]: typeof v === 'number' ? v : Number(v) || 0 }))}
+                  />
+                ) : (
+                  <Text size="sm" data-testid="line-quantity">
+                    × {line.quantities[id]}
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+          {extras.map(([id, n]) => (
+            <Table.Tr key={id}>
+              <Table.Td c="dimmed">{names.item(id)}</Table.Td>
+              <Table.Td ta="right" c="dimmed">
+                × {n}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+          <Table.Tr>
+            <Table.Td fw={500}>
+              {line.seats} seat{line.seats === 1 ? '' : 's'}
+            </Table.Td>
+            <Table.Td ta="right" fw={600}>
+              {formatMoney(line.total, line.currency)}
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      {answers.length > 0 && (
+        <Stack gap={2} mt="sm">
+          {answers.map(([id, a]) => (
+            <Text key={id} size="sm">
+              <Text span c="dimmed">
+                {names.question(id)}:
+              </Text>{' '}
+              {a}
+            </Text>
+          ))}
+        </Stack>
+      )}
+      {!canceled && (
+        <Group justify="flex-end" mt="md">
+          {editing ? (
+            <>
+              <Button
+                variant="default"
+                size="xs"
+                onClick={() => {
+                  setDraft(line.quantities);
+                  setEditing(false);
+                }}
+              >
+                Discard
+              </Button>
+              <Button
+                size="xs"
+                disabled={!changed}
+                loading={saving.isLoading}
+                onClick={async () => {
+                  const res = await save({ order: order.id, line: line.id, quantities: draft });
+                  if ('error' in res) return; // toasted: sold out, no price, …
+                  notifySuccess('Quantities saved.');
+                  setEditing(false);
+                }}
+              >
+                Save quantities
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconPencil size={14} />}
+                onClick={() => {
+                  setDraft(line.quantities);
+                  setEditing(true);
+                }}
+              >
+                Change quantities
+              </Button>
+              <ConfirmButton
+                variant="subtle"
+                color="red"
+                size="xs"
+                leftSection={<IconX size={14} />}
+                title="Cancel this line?"
+                message={`${line.experience_title}, ${formatDateTime(line.starts_at, zone)}: its ${line.seats} seat${line.seats === 1 ? ' is' : 's are'} released at once. Payments stay recorded: refund them on the Payments tab.`}
+                confirmLabel="Cancel line"
+                onConfirm={async () => {
+                  const res = await cancel({ order: order.id, line: line.id });
+                  if ('error' in res) return false;
+                  notifySuccess('Line canceled: its seats are free again.');
+                  return true;
+                }}
+              >
+                Cancel line
+              </ConfirmButton>
+            </>
+          )}
+        </Group>
+      )}
+    </Card>
+  );
+}
+
+function Notes({ order }: { order: TOrder }) {
+  const [text, setText] = useState(order.notes);
+  const [last, setLast] = useState(order.notes);
+  const [save, saving] = useUpdateOrderNotesMutation();
+  if (order.notes !== last) {
+    setLast(order.notes);
+    setText(order.notes);
+  }
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="sm">
+        Notes
+      </Title>
+      <Textarea aria-label="Notes" placeholder="Only the team sees these." autosize minRows={3} maxLength={2000} value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      <Group justify="flex-end" mt="sm">
+        <Button
+          size="xs"
+          disabled={text.trim() === order.notes}
+          loading={saving.isLoading}
+          onClick={async () => {
+            const res = await save({ id: order.id, notes: text.trim() });
+            if (!('error' in res)) notifySuccess('Notes saved.');
+          }}
+        >
+          Save notes
+        </Button>
+      </Group>
+    </Card>
+  );
+}
+
+/** Total, VAT, paid, refunded, balance and payment status, as the server computed them. */
+export function Totals({ order }: { order: TOrder }) {
+  const money = (n: number) => formatMoney(n, order.currency);
+  const row = (label: string, value: string, testId: string, strong = false) => (
+    <Group justify="space-between">
+      <Text size="sm" c={strong ? undefined : 'dimmed'} fw={strong ? 600 : undefined}>
+        {label}
+      </Text>
+      <Text size="sm" fw={strong ? 600 : 500} data-testid={testId}>
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Card withBorder padding="lg" aria-label="Totals">
+      <Title order={4} mb="sm">
+        Totals
+      </Title>
+      <Stack gap={6}>
+        {row('Total', money(order.total), 'order-total', true)}
+        {row('of which VAT', money(order.tax_total), 'order-tax')}
+        <Divider my={4} />
+        {row('Paid', money(order.paid), 'order-paid')}
+        {order.refunded !== 0 && row('Refunded', money(order.refunded), 'order-refunded')}
+        {row(order.balance < 0 ? 'Balance (to refund)' : 'Balance', money(order.balance), 'order-balance', true)}
+        <Group justify="space-between" mt={4}>
+          <Text size="sm" c="dimmed">
+            Payment status
+          </Text>
+          <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="payment-status">
+            {order.payment_status}
+          </Badge>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function OrderDetailsTab({ order }: { order: TOrder }) {
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+        <Stack>
+          <Title order={4}>Lines</Title>
+          {order.bookings.length === 0 && <Text c="dimmed">This order has no lines.</Text>}
+          {order.bookings.map((b) => (
+            <Line key={b.id} order={order} line={b} zone={zone} />
+          ))}
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+        <Stack>
+          <Card withBorder padding="lg" aria-label="Customer">
+            <Title order={4} mb="sm">
+              Customer
+            </Title>
+            <Anchor component={Link} to={customerPath(order.customer.id)} fw={500}>
+              {fullName(order.customer)}
+            </Anchor>
+            <Text size="sm" c="dimmed">
+              {order.customer.email}
+            </Text>
+            {(order.seller || order.store) && (
+              <Text size="sm" mt="sm">
+                {order.seller && `Sold by ${order.seller.name}`}
+                {order.seller && order.store && ' · '}
+                {order.store && `Store: ${order.store.name}`}
+              </Text>
+            )}
+          </Card>
+          <Totals order={order} />
+          <Notes order={order} />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}

@@ -1,0 +1,138 @@
+import { Anchor, Badge, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconBan, IconTrash } from '@tabler/icons-react';
+import type { TOrder } from '@tourdesk/contracts';
+import { useEffect, type ComponentType } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDateTime } from '../../shared/lib/dates';
+import { notifyError, notifySuccess } from '../../shared/lib/toast';
+import { useCancelOrderMutation, useDeleteOrderMutation, useOrderQuery } from './api';
+import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import {
+  fullName,
+  MISSING_ORDER_ID,
+  ORDER_STATUS_COLOR,
+  ORDER_TABS,
+  ORDERS_LIST,
+  orderPath,
+  PAYMENT_STATUS_COLOR,
+  type OrderTab,
+} from './constants';
+import { OrderDetailsTab } from './OrderDetailsTab';
+import { OrderInvoiceTab } from './OrderInvoiceTab';
+import { OrderPaymentsTab } from './OrderPaymentsTab';
+
+const TABS: Record<OrderTab, ComponentType<{ order: TOrder }>> = {
+  details: OrderDetailsTab,
+  invoice: OrderInvoiceTab,
+  payments: OrderPaymentsTab,
+};
+
+/** What the server will refuse to delete: an order with a confirmed line or any payment. It decides. */
+const deletable = (o: TOrder) => o.bookings.every((b) => b.status !== 'Confirmed') && o.paid === 0 && o.refunded === 0;
+
+function Actions({ order }: { order: TOrder }) {
+  const navigate = useNavigate();
+  const [cancel] = useCancelOrderMutation();
+  const [remove] = useDeleteOrderMutation();
+  const live = order.bookings.filter((b) => b.status !== 'Canceled').length;
+  return (
+    <Group className="no-print">
+      {order.status !== 'Canceled' && (
+        <ConfirmButton
+          variant="outline"
+          color="red"
+          leftSection={<IconBan size={16} />}
+          title={`Cancel order ${order.reference}?`}
+          message={`Every line is canceled and ${live === 1 ? 'its seats are' : `the seats of its ${live} lines are`} released at once. Payments stay recorded: refund them on the Payments tab.`}
+          confirmLabel="Cancel order"
+          onConfirm={async () => {
+            const res = await cancel(order.id);
+            if ('error' in res) return false;
+            notifySuccess(`Order ${order.reference} canceled: its seats are free again.`);
+            return true;
+          }}
+        >
+          Cancel order
+        </ConfirmButton>
+      )}
+      {deletable(order) && (
+        <ConfirmButton
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={16} />}
+          title={`Delete order ${order.reference}?`}
+          message="The order and its lines are removed for good. This cannot be undone."
+          confirmLabel="Delete order"
+          onConfirm={async () => {
+            const res = await remove(order.id);
+            if ('error' in res) return false;
+            notifySuccess(`Order ${order.reference} deleted.`);
+            navigate(ORDERS_LIST, { replace: true });
+            return true;
+          }}
+        >
+          Delete order
+        </ConfirmButton>
+      )}
+    </Group>
+  );
+}
+
+/** /orders/editor/{orderID}/{tab}: one order — its lines, invoice and payments. */
+export default function OrderEditorPage() {
+  const { orderID = '', tab = 'details' } = useParams();
+  const navigate = useNavigate();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data: order, isError } = useOrderQuery(orderID, { skip: !orderID });
+
+  // The spec: an order that fails to load sends the user back to the list (the error is toasted).
+  useEffect(() => {
+    if (!orderID) notifyError(MISSING_ORDER_ID);
+    if (isError || !orderID) navigate(ORDERS_LIST, { replace: true });
+  }, [isError, orderID, navigate]);
+
+  if (!(tab in TABS)) return <Navigate to={orderPath(orderID)} replace />;
+  if (!order) return <Loader />;
+  const Tab = TABS[tab as OrderTab];
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={ORDERS_LIST} size="sm" className="no-print">
+        <Group gap={4}>
+          <IconArrowLeft size={14} /> All orders
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" className="no-print">
+        <div>
+          <Group gap="sm">
+            <Title order={2}>Order {order.reference}</Title>
+            <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" data-testid="order-status">
+              {order.status}
+            </Badge>
+            <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="order-payment-status">
+              {order.payment_status}
+            </Badge>
+          </Group>
+          <Text c="dimmed" size="sm">
+            {fullName(order.customer)} · created {formatDateTime(order.created_at, zone)}
+          </Text>
+        </div>
+        <Actions order={order} />
+      </Group>
+      <Tabs value={tab} onChange={(v) => v && navigate(orderPath(order.id, v as OrderTab))} keepMounted={false} className="no-print">
+        <Tabs.List>
+          {ORDER_TABS.map((t) => (
+            <Tabs.Tab key={t.tab} value={t.tab}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+          <Tabs.Tab value="audit" disabled>
+            Audit trail
+          </Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <Tab key={tab} order={order} />
+    </Stack>
+  );
+}

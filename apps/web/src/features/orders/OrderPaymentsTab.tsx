@@ -1,0 +1,168 @@
+import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { PAYMENT_METHODS, type TOrder, type TPaymentInput } from '@tourdesk/contracts';
+import { useRef, useState } from 'react';
+import type { ApiError } from '../../shared/api/errors';
+import { fieldErrors } from '../../shared/api/errors';
+import { EmptyRow } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { formatDateTime } from '../../shared/lib/dates';
+import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useOrderPaymentsQuery, useRecordPaymentMutation } from './api';
+import { METHOD_LABELS } from './constants';
+import { Totals } from './OrderDetailsTab';
+
+type Method = TPaymentInput['method'];
+
+/** A failure without a definitive answer: the same submission may be retried under the same key. */
+const unanswered = (error: ApiError) =>
+  typeof error === 'object' && error !== null && 'status' in error && (typeof error.status !== 'number' || error.status >= 500);
+
+function PaymentForm({ order }: { order: TOrder }) {
+  const canceled = order.status === 'Canceled'; // a canceled order takes refunds only
+  const [kind, setKind] = useState<'payment' | 'refund'>(canceled ? 'refund' : 'payment');
+  const [amount, setAmount] = useState('');
+  const [method, setMethod] = useState<Method>('cash');
+  const [reference, setReference] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [record, { isLoading }] = useRecordPaymentMutation();
+  // One Idempotency-Key per submission; a retry of the very same submission reuses it.
+  const pending = useRef<{ body: string; key: string } | null>(null);
+  const refundable = order.paid;
+  const suggested = kind === 'payment' ? Math.max(order.balance, 0) : Math.max(refundable, 0);
+
+  const submit = async () => {
+    const minor = toMinorUnits(amount, order.currency);
+    if (minor === null || minor === 0) {
+      setErrors({ amount: `Enter an amount such as ${toMajorUnits(suggested || 4990, order.currency).toFixed(2)}.` });
+      return;
+    }
+    setErrors({});
+    const input: TPaymentInput = { amount: kind === 'refund' ? -minor : minor, currency: order.currency, method, reference: reference.trim() };
+    const body = JSON.stringify(input);
+    const key = pending.current?.body === body ? pending.current.key : crypto.randomUUID();
+    pending.current = { body, key };
+    const res = await record({ order: order.id, idempotencyKey: key, ...input });
+    if ('error' in res) {
+      if (!unanswered(res.error)) pending.current = null;
+      setErrors(fieldErrors(res.error));
+      return;
+    }
+    pending.current = null;
+    notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
+    setAmount('');
+    setReference('');
+  };
+
+  return (
+    <Card withBorder padding="lg" aria-label="Record a payment">
+      <Title order={4} mb="sm">
+        Record a {kind}
+      </Title>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <SegmentedControl
+            aria-label="Kind"
+            value={kind}
+            onChange={(v) => setKind(v as 'payment' | 'refund')}
+            data={[
+              { value: 'payment', label: 'Payment', disabled: canceled },
+              { value: 'refund', label: 'Refund' },
+            ]}
+          />
+          <TextInput
+            label="Amount"
+            description={kind === 'payment' ? `Balance due: ${formatMoney(order.balance, order.currency)}` : `Paid so far: ${formatMoney(refundable, order.currency)}`}
+            placeholder={toMajorUnits(suggested, order.currency).toFixed(2)}
+            leftSection={<Text size="xs">{order.currency}</Text>}
+            leftSectionWidth={44}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.currentTarget.value)}
+            error={errors.amount ?? errors.currency}
+          />
+          <Select
+            label="Method"
+            data={PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
+            value={method}
+            onChange={(v) => v && setMethod(v as Method)}
+            allowDeselect={false}
+            error={errors.method}
+          />
+          <TextInput
+            label="Reference"
+            placeholder="Receipt, transfer or terminal reference"
+            maxLength={200}
+            value={reference}
+            onChange={(e) => setReference(e.currentTarget.value)}
+            error={errors.reference}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={isLoading} color={kind === 'refund' ? 'orange' : undefined}>
+              {kind === 'refund' ? 'Record refund' : 'Record payment'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+export function OrderPaymentsTab({ order }: { order: TOrder }) {
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data: payments } = useOrderPaymentsQuery(order.id);
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+        <Stack>
+          <Title order={4}>Payments</Title>
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm" aria-label="Payments">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th>Kind</Table.Th>
+                  <Table.Th>Method</Table.Th>
+                  <Table.Th>Reference</Table.Th>
+                  <Table.Th>Recorded by</Table.Th>
+                  <Table.Th ta="right">Amount</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {payments?.length === 0 && <EmptyRow colSpan={6}>No payment recorded yet.</EmptyRow>}
+                {payments?.map((p) => (
+                  <Table.Tr key={p.id} data-testid="payment-row">
+                    <Table.Td>{formatDateTime(p.created_at, zone)}</Table.Td>
+                    <Table.Td>
+                      <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
+                        {p.kind === 'refund' ? 'Refund' : 'Payment'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{METHOD_LABELS[p.method]}</Table.Td>
+                    <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td ta="right" fw={500} c={p.amount < 0 ? 'orange' : undefined}>
+                      {formatMoney(p.amount, p.currency)}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+        <Stack>
+          <Totals order={order} />
+          <PaymentForm order={order} />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}

@@ -1,0 +1,182 @@
+import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload, IconPlus, IconSearch } from '@tabler/icons-react';
+import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUSES, type TOrderSummary } from '@tourdesk/contracts';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { formatDateTime } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { useOrderDownloadMutation, useOrderFilterOptionsQuery, useOrdersQuery } from './api';
+import {
+  DATE_RANGE_LABELS,
+  DEFAULT_ORDERING,
+  fullName,
+  ORDER_STATUS_COLOR,
+  orderPath,
+  ORDERINGS,
+  PAYMENT_STATUS_COLOR,
+} from './constants';
+
+const EXPORT_URL = 'orders/export.csv';
+
+function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
+  const navigate = useNavigate();
+  const to = orderPath(order.id);
+  return (
+    <Table.Tr onClick={() => navigate(to)} style={{ cursor: 'pointer' }} data-testid="order-row">
+      <Table.Td>
+        <Anchor component={Link} to={to} fw={500} ff="monospace" onClick={(e) => e.stopPropagation()}>
+          {order.reference}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {fullName(order.customer)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {order.customer.email}
+        </Text>
+      </Table.Td>
+      <Table.Td>{formatDateTime(order.created_at, zone)}</Table.Td>
+      <Table.Td ta="right">{order.lines}</Table.Td>
+      <Table.Td ta="right">{formatMoney(order.total, order.currency)}</Table.Td>
+      <Table.Td ta="right">{formatMoney(order.paid, order.currency)}</Table.Td>
+      <Table.Td>
+        <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="payment-status">
+          {order.payment_status}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
+          {order.status}
+        </Badge>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /orders/list: every order, filtered in the address, exportable as CSV. */
+export default function OrdersListPage() {
+  const filters = useListFilters();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const ordering = filters.filters.ordering ?? DEFAULT_ORDERING;
+  const { data, isFetching } = useOrdersQuery({ ...filters.apiParams, ordering });
+  const { data: options } = useOrderFilterOptionsQuery();
+  const [download, downloading] = useOrderDownloadMutation();
+
+  // The export takes the list's filters, not its page.
+  const exportParams: Record<string, string> = { ...filters.filters, ordering, ...(filters.search ? { search: filters.search } : {}) };
+  const exportHref = `/api/${EXPORT_URL}?${new URLSearchParams(exportParams).toString()}`;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2}>Orders</Title>
+        <Group>
+          <Button
+            component="a"
+            href={exportHref}
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            loading={downloading.isLoading}
+            onClick={(e: MouseEvent) => {
+              e.preventDefault();
+              void download({ url: EXPORT_URL, params: exportParams, fallbackName: 'orders.csv' });
+            }}
+          >
+            Export CSV
+          </Button>
+          <Button component={Link} to="/bookings/checkout-editor" leftSection={<IconPlus size={16} />}>
+            New order
+          </Button>
+        </Group>
+      </Group>
+      <Group>
+        <TextInput
+          aria-label="Search orders"
+          placeholder="Reference, customer or e-mail"
+          leftSection={<IconSearch size={16} />}
+          value={filters.searchInput}
+          onChange={(e) => filters.setSearch(e.currentTarget.value)}
+          w={260}
+        />
+        <Select
+          aria-label="Date range"
+          data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+          value={filters.filters.date_range ?? 'all'}
+          onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
+          w={160}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Payment status"
+          data={[{ value: 'All', label: 'Any payment' }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+          value={filters.filters.payment_status ?? 'All'}
+          onChange={(v) => filters.setFilter('payment_status', v)}
+          w={160}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Status"
+          data={[{ value: 'All', label: 'Any status' }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+          value={filters.filters.status ?? 'All'}
+          onChange={(v) => filters.setFilter('status', v)}
+          w={150}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Seller"
+          data={[{ value: 'All', label: 'All sellers' }, ...(options?.sellers ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+          value={filters.filters.seller ?? 'All'}
+          onChange={(v) => filters.setFilter('seller', v)}
+          w={180}
+          allowDeselect={false}
+          searchable
+        />
+        <Select
+          aria-label="Store"
+          data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+          value={filters.filters.store ?? 'All'}
+          onChange={(v) => filters.setFilter('store', v)}
+          w={180}
+          allowDeselect={false}
+          searchable
+        />
+        <Select
+          aria-label="Order by"
+          data={ORDERINGS}
+          value={ordering}
+          onChange={(v) => filters.setFilter('ordering', v === DEFAULT_ORDERING ? null : v)}
+          w={170}
+          allowDeselect={false}
+        />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={980}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label="Orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Reference</Table.Th>
+              <Table.Th>Customer</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th ta="right">Lines</Table.Th>
+              <Table.Th ta="right">Total</Table.Th>
+              <Table.Th ta="right">Paid</Table.Th>
+              <Table.Th>Payment</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={8}>No order matches these filters.</EmptyRow>}
+            {data?.results.map((o) => <Row key={o.id} order={o} zone={zone} />)}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ListFooter count={data?.count} noun="order" totalPages={data?.total_pages} filters={filters} />
+    </Stack>
+  );
+}

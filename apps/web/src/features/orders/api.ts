@@ -1,0 +1,145 @@
+import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type {
+  TBookingQuestion,
+  TInventoryItem,
+  TInvoice,
+  TOrder,
+  TOrderSummary,
+  TPaginated,
+  TPayment,
+  TPaymentInput,
+  TPricingCategory,
+} from '@tourdesk/contracts';
+import { api } from '../../shared/api/api';
+import { silenceErrorToasts } from '../../shared/api/session-listener';
+
+export interface FilterOptions {
+  sellers: { id: string; name: string }[];
+  stores: { id: string; name: string }[];
+}
+
+export interface PaymentSubmission extends TPaymentInput {
+  order: string;
+  /** One per form submission; the same one when that submission is retried. */
+  idempotencyKey: string;
+}
+
+// Names are global to the one api: everything here is prefixed with "order".
+// Names of the extras and questions a line shows are a nicety: a plan without inventory must not toast.
+silenceErrorToasts('orderInventoryItems', 'orderBookingQuestions');
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'Invoice', 'Customer'] });
+
+const orderTags = (id: string) => [
+  { type: 'Order' as const, id },
+  { type: 'Order' as const, id: 'LIST' },
+  { type: 'Invoice' as const, id },
+];
+
+export const ordersApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    orders: build.query<TPaginated<TOrderSummary>, Record<string, string | number>>({
+      query: (params) => ({ url: 'orders/', params }),
+      providesTags: [{ type: 'Order', id: 'LIST' }],
+    }),
+    orderFilterOptions: build.query<FilterOptions, void>({ query: () => 'orders/filter-options/' }),
+    order: build.query<TOrder, string>({
+      query: (id) => `orders/${id}/`,
+      providesTags: (_r, _e, id) => [{ type: 'Order', id }],
+    }),
+    updateOrderNotes: build.mutation<TOrder, { id: string; notes: string }>({
+      query: ({ id, notes }) => ({ url: `orders/${id}/`, method: 'PATCH', body: { notes } }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }, { type: 'Order', id: 'LIST' }],
+    }),
+    cancelOrder: build.mutation<TOrder, string>({
+      query: (id) => ({ url: `orders/${id}/cancel/`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, _e, id) => [...orderTags(id), 'Booking', 'Slot', 'Customer'],
+    }),
+    deleteOrder: build.mutation<void, string>({
+      query: (id) => ({ url: `orders/${id}/`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Order', id: 'LIST' }, 'Booking', 'Slot', 'Customer'],
+    }),
+    updateOrderLine: build.mutation<TOrder, { order: string; line: string; quantities: Record<string, number> }>({
+      query: ({ order, line, quantities }) => ({ url: `orders/${order}/lines/${line}/`, method: 'PATCH', body: { quantities } }),
+      invalidatesTags: (_r, _e, { order }) => [...orderTags(order), 'Booking', 'Slot', 'Customer'],
+    }),
+    cancelOrderLine: build.mutation<TOrder, { order: string; line: string }>({
+      query: ({ order, line }) => ({ url: `orders/${order}/lines/${line}/cancel/`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, _e, { order }) => [...orderTags(order), 'Booking', 'Slot', 'Customer'],
+    }),
+    orderPayments: build.query<TPayment[], string>({
+      query: (id) => `orders/${id}/payments/`,
+      providesTags: (_r, _e, id) => [{ type: 'OrderPayment', id }],
+    }),
+    recordPayment: build.mutation<TPayment, PaymentSubmission>({
+      query: ({ order, idempotencyKey, ...body }) => ({
+        url: `orders/${order}/payments/`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      // Paid, balance and payment status come only from the server: read the order again.
+      invalidatesTags: (_r, _e, { order }) => [...orderTags(order), { type: 'OrderPayment', id: order }, 'Customer'],
+    }),
+    orderInvoice: build.query<TInvoice, string>({
+      query: (id) => `orders/${id}/invoice/`,
+      providesTags: (_r, _e, id) => [{ type: 'Invoice', id }],
+    }),
+    issueInvoice: build.mutation<TInvoice, string>({
+      query: (id) => ({ url: `orders/${id}/invoice/`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Order', id }, { type: 'Invoice', id }],
+    }),
+    orderPricingCategories: build.query<TPaginated<TPricingCategory>, void>({
+      query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }),
+      providesTags: ['PricingCategory'],
+    }),
+    orderInventoryItems: build.query<TPaginated<TInventoryItem>, void>({
+      query: () => ({ url: 'inventory-items/', params: { page_size: 50 } }),
+      providesTags: ['Inventory'],
+    }),
+    orderBookingQuestions: build.query<TPaginated<TBookingQuestion>, void>({
+      query: () => ({ url: 'booking-questions/', params: { page_size: 50 } }),
+      providesTags: ['Experience'],
+    }),
+    /**
+     * A file download (CSV export, invoice PDF) through the api's base query, so an expired
+     * access token is refreshed first; the browser then saves the file. Answers its name.
+     */
+    orderDownload: build.mutation<string, { url: string; params?: Record<string, string | number>; fallbackName: string }>({
+      queryFn: async ({ url, params, fallbackName }, _api, _extra, baseQuery) => {
+        const res = await baseQuery({ url, params, responseHandler: (r) => (r.ok ? r.blob() : r.json()) });
+        if (res.error) return { error: res.error as FetchBaseQueryError };
+        const disposition = (res.meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('content-disposition') ?? '';
+        const name = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
+        const href = URL.createObjectURL(res.data as Blob);
+        const a = document.createElement('a');
+        a.href = href;
+        a.download = name;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(href), 10_000);
+        return { data: name };
+      },
+    }),
+  }),
+});
+
+export const {
+  useOrdersQuery,
+  useOrderFilterOptionsQuery,
+  useOrderQuery,
+  useUpdateOrderNotesMutation,
+  useCancelOrderMutation,
+  useDeleteOrderMutation,
+  useUpdateOrderLineMutation,
+  useCancelOrderLineMutation,
+  useOrderPaymentsQuery,
+  useRecordPaymentMutation,
+  useOrderInvoiceQuery,
+  useIssueInvoiceMutation,
+  useOrderPricingCategoriesQuery,
+  useOrderInventoryItemsQuery,
+  useOrderBookingQuestionsQuery,
+  useOrderDownloadMutation,
+} = ordersApi;

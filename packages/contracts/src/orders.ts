@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, ORDER_STATUSES, PAYMENT_STATUSES } from './constants';
+import { ZBooking, ZCustomerInput, ZQuantities } from './availability';
+import { patchOf, ZPaginationQuery } from './pagination';
+
+/** Orders, their lines (bookings) and payments, invoices, the audit trail and customers. */
+
+export const PAYMENT_METHODS = ['cash', 'card terminal', 'bank transfer', 'other'] as const;
+export const ORDER_ORDERINGS = ['created_at', '-created_at', 'total', '-total', 'reference', '-reference'] as const;
+
+const ZUuid = z.uuid({ error: 'Must be a valid id.' });
+const ZPerson = z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() });
+
+export const ZOrderListQuery = ZPaginationQuery.extend({
+  date_range: z.enum(DATE_RANGE_FILTERS).optional(),
+  payment_status: z.enum(PAYMENT_STATUSES).optional(),
+  status: z.enum(ORDER_STATUS_FILTERS).optional(),
+  seller: ZUuid.optional(),
+  store: ZUuid.optional(),
+  customer: ZUuid.optional(),
+  search: z.string().trim().max(100).optional(),
+  ordering: z.enum(ORDER_ORDERINGS).default('-created_at'),
+});
+export type TOrderListQuery = z.input<typeof ZOrderListQuery>;
+
+export const ZOrderSummary = z
+  .object({
+    id: z.uuid(),
+    reference: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    payment_status: z.enum(PAYMENT_STATUSES),
+    total: z.number().int(),
+    paid: z.number().int(),
+    currency: z.string(),
+    customer: ZPerson,
+    seller: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    store: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    lines: z.number().int(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'OrderSummary' });
+export type TOrderSummary = z.infer<typeof ZOrderSummary>;
+
+export const ZOrder = ZOrderSummary.extend({
+  tax_total: z.number().int(),
+  balance: z.number().int(),
+  refunded: z.number().int(),
+  notes: z.string(),
+  invoice: z.object({ id: z.uuid(), number: z.string(), issued_at: z.iso.datetime() }).nullable(),
+  bookings: z.array(ZBooking),
+  updated_at: z.iso.datetime(),
+}).meta({ id: 'Order' });
+export type TOrder = z.infer<typeof ZOrder>;
+
+export const ZOrderLineInput = z.object({ slot: ZUuid, quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}) });
+export const ZOrderCreate = z.object({
+  customer: ZCustomerInput,
+  lines: z.array(ZOrderLineInput).min(1, { error: 'Add at least one line.' }).max(20),
+  answers: z.record(z.uuid(), z.string().max(1000)).default({}),
+  notes: z.string().trim().max(2000).default(''),
+});
+export const ZOrderUpdate = z.object({ notes: z.string().trim().max(2000).default(''), customer: ZUuid.optional() });
+export const ZOrderPatch = patchOf(ZOrderUpdate);
+export const ZOrderLinePatch = z.object({ quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).optional() });
+
+export const ZPaymentInput = z.object({
+  amount: z
+    .number({ error: 'Enter the amount in minor units (cents).' })
+    .int({ error: 'Enter the amount in minor units (cents).' })
+    .refine((n) => n !== 0, { error: 'The amount cannot be zero.' }),
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'Use a three-letter currency code.' }),
+  method: z.enum(PAYMENT_METHODS),
+  reference: z.string().trim().max(200).default(''),
+});
+export type TPaymentInput = z.input<typeof ZPaymentInput>;
+export const ZPayment = z
+  .object({
+    id: z.uuid(),
+    order: z.uuid(),
+    amount: z.number().int(),
+    currency: z.string(),
+    method: z.enum(PAYMENT_METHODS),
+    reference: z.string(),
+    kind: z.enum(['payment', 'refund']),
+    recorded_by: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'OrderPayment' });
+export type TPayment = z.infer<typeof ZPayment>;
+
+export const ZFilterOptions = z
+  .object({ sellers: z.array(z.object({ id: z.uuid(), name: z.string() })), stores: z.array(z.object({ id: z.uuid(), name: z.string() })) })
+  .meta({ id: 'OrderFilterOptions' });
+
+export const ZAuditEvent = z
+  .object({
+    id: z.uuid(),
+    subject: z.enum(['order', 'line', 'payment', 'invoice']),
+    subject_id: z.uuid(),
+    action: z.string(),
+    changes: z.record(z.string(), z.unknown()),
+    actor: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'AuditEvent' });
+export type TAuditEvent = z.infer<typeof ZAuditEvent>;
+
+export const ZInvoiceLine = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_price: z.number().int(),
+  total: z.number().int(),
+  vat_rate_bp: z.number().int(),
+});
+export const ZInvoice = z
+  .object({
+    id: z.uuid(),
+    order: z.uuid(),
+    number: z.string(),
+    issued_at: z.iso.datetime(),
+    currency: z.string(),
+    seller: z.object({ name: z.string(), legal_name: z.string(), address: z.string(), vat_number: z.string(), email: z.string() }),
+    customer: z.object({ name: z.string(), email: z.string(), country: z.string().nullable() }),
+    lines: z.array(ZInvoiceLine),
+    taxes: z.array(z.object({ vat_rate_bp: z.number().int(), net: z.number().int(), tax: z.number().int(), gross: z.number().int() })),
+    net_total: z.number().int(),
+    tax_total: z.number().int(),
+    total: z.number().int(),
+    paid: z.number().int(),
+    balance: z.number().int(),
+  })
+  .meta({ id: 'Invoice' });
+export type TInvoice = z.infer<typeof ZInvoice>;
+
+export const ZCustomer = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string(),
+    country: z.string().nullable(),
+    marketing_consent: z.boolean(),
+    notes: z.string(),
+    orders: z.number().int(),
+    total_spent: z.number().int(),
+    currency: z.string(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Customer' });
+export type TCustomer = z.infer<typeof ZCustomer>;
+export const ZCustomerCreate = ZCustomerInput.extend({ notes: z.string().trim().max(5000).default('') });
+export const ZCustomerPatch = patchOf(ZCustomerCreate);
+export const ZCustomerListQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });
