@@ -23,7 +23,11 @@ export async function idempotent<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   const header = request.headers['idempotency-key'];
-  if (header === undefined) return run();
+  if (header === undefined) {
+    const result = await run();
+    reply.status(status);
+    return result;
+  }
   const key = Array.isArray(header) ? header[0]! : header;
   if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('invalid', 'An Idempotency-Key is 1 to 200 visible characters.', 'Idempotency-Key');
   const hash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TOrderListQuery, TOrderSummary, TPayment } from '@tourdesk/contracts';
 import { auditEvent, booking, customer, order, orderPayment, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { lockSlot, sweepSlot } from '../availability/slots';
 import { checkAnswers, lockOrder, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
@@ -96,7 +96,9 @@ export async function filterOptions(ctx: TenantCtx) {
 export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string }) {
   const priced = [];
   for (const [i, line] of input.lines.entries()) {
-    const p = await priceLine(ctx, line.slot, line.quantities, line.extras).catch((error: unknown) => {
+    const p = await priceLine(ctx, line.slot, line.quantities, line.extras).catch((thrown: unknown) => {
+      // Name the line in the field: lines.0.quantities.
+      const error = fromDatabase(thrown) ?? thrown;
       if (error instanceof AppError) error.items[0]!.attr = `lines.${i}.${error.items[0]!.attr ?? 'slot'}`;
       throw error;
     });

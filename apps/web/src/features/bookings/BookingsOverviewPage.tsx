@@ -60,42 +60,44 @@ function Manifest({ date }: { date: string }) {
           Print
         </Button>
       </Group>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Offer</Table.Th>
-            <Table.Th>Guest</Table.Th>
-            <Table.Th ta="right">Seats</Table.Th>
-            <Table.Th>Extras and answers</Table.Th>
-            <Table.Th>Ticket</Table.Th>
-            <Table.Th>Attendance</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {live.length === 0 && <EmptyRow colSpan={7}>Nobody is booked on this day.</EmptyRow>}
-          {live.map((b) => (
-            <Table.Tr key={b.id} data-testid="manifest-row">
-              <Table.Td>{formatTime(b.starts_at, zone)}</Table.Td>
-              <Table.Td>{b.experience_title}</Table.Td>
-              <Table.Td>
-                {b.customer.first_name} {b.customer.last_name}
-              </Table.Td>
-              <Table.Td ta="right">{b.seats}</Table.Td>
-              <Table.Td maw={320}>
-                <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} compact />
-              </Table.Td>
-              <Table.Td ff="monospace">{b.ticket_code}</Table.Td>
-              <Table.Td>
-                <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
-                  {b.attendance}
-                </Badge>
-              </Table.Td>
+      <Table.ScrollContainer minWidth={860}>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Offer</Table.Th>
+              <Table.Th>Guest</Table.Th>
+              <Table.Th ta="right">Seats</Table.Th>
+              <Table.Th>Extras and answers</Table.Th>
+              <Table.Th>Ticket</Table.Th>
+              <Table.Th>Attendance</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } }'}</style>
+          </Table.Thead>
+          <Table.Tbody>
+            {live.length === 0 && <EmptyRow colSpan={7}>Nobody is booked on this day.</EmptyRow>}
+            {live.map((b) => (
+              <Table.Tr key={b.id} data-testid="manifest-row">
+                <Table.Td>{formatTime(b.starts_at, zone)}</Table.Td>
+                <Table.Td>{b.experience_title}</Table.Td>
+                <Table.Td>
+                  {b.customer.first_name} {b.customer.last_name}
+                </Table.Td>
+                <Table.Td ta="right">{b.seats}</Table.Td>
+                <Table.Td maw={320}>
+                  <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} compact />
+                </Table.Td>
+                <Table.Td ff="monospace">{b.ticket_code}</Table.Td>
+                <Table.Td>
+                  <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
+                    {b.attendance}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } .manifest .mantine-Table-scrollContainerInner { min-width: 0 !important; } }'}</style>
     </Card>
   );
 }
@@ -133,45 +135,47 @@ export default function BookingsOverviewPage() {
           Reset filters
         </Button>
       </Group>
-      <Table verticalSpacing="sm" aria-label="Bookings" style={{ opacity: isFetching ? 0.6 : 1 }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Starts</Table.Th>
-            <Table.Th>Offer</Table.Th>
-            <Table.Th>Guest</Table.Th>
-            <Table.Th ta="right">Seats</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Attendance</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data?.results.length === 0 && <EmptyRow colSpan={6}>No booking matches these filters.</EmptyRow>}
-          {data?.results.map((b) => (
-            <Table.Tr key={b.id}>
-              <Table.Td>
-                <Text component={Link} to={detailPath(b.order, b.id)} size="sm" fw={500}>
-                  {formatDateTime(b.starts_at, zone)}
-                </Text>
-              </Table.Td>
-              <Table.Td>{b.experience_title}</Table.Td>
-              <Table.Td>
-                {b.customer.first_name} {b.customer.last_name}
-              </Table.Td>
-              <Table.Td ta="right">{b.seats}</Table.Td>
-              <Table.Td>
-                <Badge color={b.status === 'Canceled' ? 'red' : 'green'} variant="light">
-                  {b.status}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
-                  {b.attendance}
-                </Badge>
-              </Table.Td>
+      <Table.ScrollContainer minWidth={760}>
+        <Table verticalSpacing="sm" aria-label="Bookings" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Starts</Table.Th>
+              <Table.Th>Offer</Table.Th>
+              <Table.Th>Guest</Table.Th>
+              <Table.Th ta="right">Seats</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Attendance</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={6}>No booking matches these filters.</EmptyRow>}
+            {data?.results.map((b) => (
+              <Table.Tr key={b.id}>
+                <Table.Td>
+                  <Text component={Link} to={detailPath(b.order, b.id)} size="sm" fw={500}>
+                    {formatDateTime(b.starts_at, zone)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{b.experience_title}</Table.Td>
+                <Table.Td>
+                  {b.customer.first_name} {b.customer.last_name}
+                </Table.Td>
+                <Table.Td ta="right">{b.seats}</Table.Td>
+                <Table.Td>
+                  <Badge color={b.status === 'Canceled' ? 'red' : 'green'} variant="light">
+                    {b.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
+                    {b.attendance}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <ListFooter count={data?.count} noun="booking" totalPages={data?.total_pages} filters={filters} />
       <Group align="flex-end">
         <TextInput label="Manifest of" type="date" value={manifestDate} onChange={(e) => e.currentTarget.value && setManifestDate(e.currentTarget.value)} w={180} />

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton, useMatches } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -174,46 +174,60 @@ function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
   );
 }
 
-/** One day of the week: its slots (one request per day: the API has no range of slots). */
-function WeekDay({ date, selected, onSelect }: { date: string; selected: boolean; onSelect: (date: string) => void }) {
+/**
+ * One day of the week: its slots (one request per day: the API has no range of slots). A column
+ * on wide screens; on narrow ones the days are stacked, each with its slots beneath.
+ */
+function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected: boolean; onSelect: (date: string) => void; stacked: boolean }) {
   const { data: slots, isLoading } = useCapacityByDateQuery(date);
   const today = date === dayjs().format('YYYY-MM-DD');
+  const d = dayjs(date);
   return (
-    <Box component="section" aria-label={dayjs(date).format('dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
+    <Box component="section" aria-label={d.format('dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
       <UnstyledButton
         onClick={() => onSelect(date)}
         aria-pressed={selected}
-        w="100%"
-        p={6}
+        w={stacked ? undefined : '100%'}
+        px={stacked ? 8 : 6}
+        py={stacked ? 4 : 6}
         mb={6}
         style={{
           borderRadius: 'var(--mantine-radius-sm)',
           outline: selected ? '2px solid var(--mantine-primary-color-filled)' : undefined,
-          textAlign: 'center',
+          textAlign: stacked ? 'left' : 'center',
+          display: stacked ? 'flex' : 'block',
+          gap: 8,
+          alignItems: 'baseline',
         }}
       >
         <Text size="xs" c="dimmed" tt="uppercase">
-          {dayjs(date).format('ddd')}
+          {d.format('ddd')}
         </Text>
         <Text fw={600} c={today ? 'var(--mantine-primary-color-filled)' : undefined}>
-          {dayjs(date).format('D MMM')}
+          {d.format('D MMM')}
         </Text>
       </UnstyledButton>
-      <Stack gap={6}>
-        {isLoading && <Loader size="xs" mx="auto" />}
-        {slots?.length === 0 && (
-          <Text size="xs" c="dimmed" ta="center">
-            No slots
-          </Text>
-        )}
-        {slots?.map((s) => <WeekSlot key={s.id} slot={s} />)}
-      </Stack>
+      {isLoading && <Loader size="xs" mx="auto" display="block" />}
+      {slots?.length === 0 && (
+        <Text size="xs" c="dimmed" ta={stacked ? 'left' : 'center'} px={stacked ? 8 : 0}>
+          No slots
+        </Text>
+      )}
+      {slots && slots.length > 0 && (
+        <SimpleGrid cols={stacked ? { base: 1, xs: 2 } : 1} spacing={6} verticalSpacing={6}>
+          {slots.map((s) => (
+            <WeekSlot key={s.id} slot={s} />
+          ))}
+        </SimpleGrid>
+      )}
     </Box>
   );
 }
 
+/** Seven days, Monday first, of the week that holds `date`. */
 function WeekView({ date, onDate }: { date: string; onDate: (date: string) => void }) {
   const days = weekOf(date);
+  const stacked = useMatches({ base: true, md: false });
   const first = dayjs(days[0]);
   const last = dayjs(days[6]);
   const range = first.month() === last.month() ? `${first.format('D')} – ${last.format('D MMMM YYYY')}` : `${first.format('D MMM')} – ${last.format('D MMM YYYY')}`;
@@ -235,13 +249,21 @@ function WeekView({ date, onDate }: { date: string; onDate: (date: string) => vo
           <IconChevronRight size={18} />
         </ActionIcon>
       </Group>
-      <Box style={{ overflowX: 'auto' }}>
-        <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(132px, 1fr))', gap: 8 }}>
+      {stacked ? (
+        <Stack gap="md">
           {days.map((d) => (
-            <WeekDay key={d} date={d} selected={d === date} onSelect={onDate} />
+            <WeekDay key={d} date={d} selected={d === date} onSelect={onDate} stacked />
           ))}
+        </Stack>
+      ) : (
+        <Box style={{ overflowX: 'auto' }}>
+          <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(120px, 1fr))', gap: 8 }}>
+            {days.map((d) => (
+              <WeekDay key={d} date={d} selected={d === date} onSelect={onDate} stacked={false} />
+            ))}
+          </Box>
         </Box>
-      </Box>
+      )}
     </Card>
   );
 }

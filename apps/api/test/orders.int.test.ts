@@ -1,0 +1,212 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseAccount } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+/** Orders as a place to manage money and customers: lines, payments, invoices, audit, customers. */
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let exp: { id: string; category: string; rule: string };
+const ZONE = 'Europe/Zurich';
+const err = (res: { json(): unknown }) => (res.json() as { errors: { code: string; detail: string; attr: string | null }[] }).errors[0]!;
+const guest = (n: number) => ({ email: `guest${n}@example.com`, first_name: `Guest${n}`, last_name: 'Tester' });
+let slots: { id: string; remaining: number }[];
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'ledger' });
+  const me = (await owner.get('/api/users/me/')).json();
+  await t.database.db.update(baseAccount).set({ time_zone: ZONE, vat_rate_bp: 810, legal_name: 'Ledger Tours AG', billing_address: 'Seestrasse 1\n6000 Luzern', vat_number: 'CHE-123.456.789 MWST' }).where(eq(baseAccount.id, me.base_account.id));
+  exp = await sellableExperience(owner, 'Lake cruise');
+  expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' })).statusCode).toBe(200);
+  await owner.delete(`/api/schedule-rules/${exp.rule}/`);
+  await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00', '15:00'], capacity: 60 });
+  slots = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 3)}`)).json();
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+const remaining = async (slotId: string) =>
+  ((await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 3)}`)).json() as { id: string; remaining: number }[]).find((s) => s.id === slotId)!.remaining;
+
+async function newOrder(n: number, qty = 2) {
+  const res = await owner.post('/api/orders/', { customer: guest(n), lines: [{ slot: slots[0]!.id, quantities: { [exp.category]: qty } }] });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+describe('orders', () => {
+  it('books lines directly into an order with totals and VAT from the server', async () => {
+    const before = await remaining(slots[0]!.id);
+    const o = await newOrder(1, 3);
+    expect(o).toMatchObject({ status: 'Confirmed', payment_status: 'Not paid', total: 3 * 4900, paid: 0, balance: 3 * 4900, lines: 1 });
+    // 14700 × 810 / 10810 = 1101.48… → 1101; 9800 → 734.32… → 734 (half up, see vatOf()).
+    expect(o.tax_total).toBe(1101);
+    expect(await remaining(slots[0]!.id)).toBe(before - 3);
+  });
+
+  it('records partial and full payments and refunds; refuses overpayment, other currencies and oversized refunds', async () => {
+    const o = await newOrder(2);
+    const pay = (body: object) => owner.post(`/api/orders/${o.id}/payments/`, { currency: 'EUR', method: 'cash', ...body });
+    expect((await pay({ amount: 3000, method: 'card terminal', reference: 'T-1' })).statusCode).toBe(201);
+    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Partially paid', paid: 3000, balance: 6800 });
+    expect(err(await pay({ amount: 7000 }))).toMatchObject({ attr: 'amount', detail: 'That is more than is left to pay (EUR 68.00).' });
+    expect(err(await pay({ amount: 100, currency: 'CHF' }))).toMatchObject({ attr: 'currency' });
+    expect(err(await pay({ amount: 0 })).attr).toBe('amount');
+    expect((await pay({ amount: 6800, method: 'bank transfer' })).statusCode).toBe(201);
+    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Fully paid', balance: 0 });
+    expect(err(await pay({ amount: -9900 })).detail).toBe('A refund cannot be larger than what was paid (EUR 98.00).');
+    expect((await pay({ amount: -9800 })).json()).toMatchObject({ kind: 'refund', amount: -9800 });
+    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Refunded', paid: 0, refunded: 9800 });
+    const list = (await owner.get(`/api/orders/${o.id}/payments/`)).json();
+    expect(list.map((p: { amount: number }) => p.amount)).toEqual([3000, 6800, -9800]);
+    expect(list[0].recorded_by.name).toBeTruthy();
+  });
+
+  it('replays a retried payment with the same Idempotency-Key, even when the retries race, and refuses the key with another body', async () => {
+    const o = await newOrder(3);
+    const key = 'pay-3-first';
+    const send = (amount: number) => owner.request('POST', `/api/orders/${o.id}/payments/`, { amount, currency: 'EUR', method: 'cash' }, { 'idempotency-key': key });
+    const results = await Promise.all(Array.from({ length: 6 }, () => send(1000)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
+    expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(5);
+    expect((await owner.get(`/api/orders/${o.id}/payments/`)).json()).toHaveLength(1);
+    expect((await owner.get(`/api/orders/${o.id}/`)).json().paid).toBe(1000);
+    const other = await send(2000);
+    expect(other.statusCode).toBe(409);
+    expect(err(other).detail).toBe('This Idempotency-Key was already used for a different request.');
+  });
+
+  it('creates one order for concurrent retries of an order create with one Idempotency-Key', async () => {
+    const body = { customer: guest(4), lines: [{ slot: slots[1]!.id, quantities: { [exp.category]: 1 } }] };
+    const results = await Promise.all(Array.from({ length: 5 }, () => owner.request('POST', '/api/orders/', body, { 'idempotency-key': 'order-guest4' })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(5).fill(201));
+    expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
+    expect((await owner.get('/api/orders/?search=guest4@example.com')).json().count).toBe(1);
+  });
+
+  it('changes a line’s quantities under the capacity check and cancels lines, releasing seats', async () => {
+    const o = await newOrder(5, 2);
+    const line = o.bookings[0];
+    const before = await remaining(slots[0]!.id);
+    const changed = await owner.patch(`/api/orders/${o.id}/lines/${line.id}/`, { quantities: { [exp.category]: 4 } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ total: 4 * 4900 });
+    expect(await remaining(slots[0]!.id)).toBe(before - 2);
+    const tooMany = await owner.patch(`/api/orders/${o.id}/lines/${line.id}/`, { quantities: { [exp.category]: 4 + before } });
+    expect(err(tooMany).code).toBe('sold_out');
+    expect((await owner.get(`/api/orders/${o.id}/`)).json().total).toBe(4 * 4900);
+    const cancelled = await owner.post(`/api/orders/${o.id}/lines/${line.id}/cancel/`);
+    expect(cancelled.json()).toMatchObject({ total: 0, status: 'Canceled' });
+    expect(await remaining(slots[0]!.id)).toBe(before + 2);
+    expect(err(await owner.post(`/api/orders/${o.id}/lines/${line.id}/cancel/`)).detail).toBe('This line is already cancelled.');
+    expect(err(await owner.patch(`/api/orders/${o.id}/lines/${line.id}/`, { quantities: { [exp.category]: 1 } })).code).toBe('invalid');
+  });
+
+  it('refuses quantities outside the experience’s limits and lines of another organisation’s slots', async () => {
+    await owner.patch(`/api/experiences/${exp.id}/`, { min_participants: 2 });
+    const res = await owner.post('/api/orders/', { customer: guest(6), lines: [{ slot: slots[0]!.id, quantities: { [exp.category]: 1 } }] });
+    expect(err(res)).toMatchObject({ attr: 'lines.0.quantities', detail: 'Book at least 2 participants.' });
+    await owner.patch(`/api/experiences/${exp.id}/`, { min_participants: 1 });
+    const foreign = await owner.post('/api/orders/', { customer: guest(6), lines: [{ slot: exp.id, quantities: { [exp.category]: 1 } }] });
+    expect(err(foreign)).toMatchObject({ code: 'not_found', attr: 'lines.0.slot' });
+  });
+
+  it('cancels a whole order and keeps its payments to be refunded; deletes only an order without bookings and payments', async () => {
+    const o = await newOrder(7);
+    await owner.post(`/api/orders/${o.id}/payments/`, { amount: 500, currency: 'EUR', method: 'cash' });
+    expect(err(await owner.delete(`/api/orders/${o.id}/`)).detail).toBe('This order has confirmed bookings: it cannot be deleted. Cancel it instead.');
+    const cancelled = (await owner.post(`/api/orders/${o.id}/cancel/`)).json();
+    expect(cancelled).toMatchObject({ status: 'Canceled', total: 0, paid: 500 });
+    expect(cancelled.bookings.every((b: { status: string }) => b.status === 'Canceled')).toBe(true);
+    expect(err(await owner.post(`/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' })).detail).toBe('This order is cancelled: it takes refunds only.');
+    expect(err(await owner.delete(`/api/orders/${o.id}/`)).detail).toBe('This order has payments: it cannot be deleted. Cancel it instead.');
+    const bare = await newOrder(8);
+    await owner.post(`/api/orders/${bare.id}/cancel/`);
+    expect((await owner.delete(`/api/orders/${bare.id}/`)).statusCode).toBe(204);
+    expect((await owner.get(`/api/orders/${bare.id}/`)).statusCode).toBe(404);
+  });
+
+  it('issues invoices with gapless numbers, the seller’s details and VAT, and a PDF that shows them', async () => {
+    const first = await newOrder(9);
+    const second = await newOrder(10);
+    const a = (await owner.post(`/api/orders/${first.id}/invoice/`)).json();
+    const b = (await owner.post(`/api/orders/${second.id}/invoice/`)).json();
+    expect([a.number, b.number]).toEqual(['INV-00001', 'INV-00002']);
+    expect((await owner.post(`/api/orders/${first.id}/invoice/`)).json().number).toBe('INV-00001');
+    expect(a).toMatchObject({ seller: { legal_name: 'Ledger Tours AG', vat_number: 'CHE-123.456.789 MWST' }, total: 9800, tax_total: 734, net_total: 9066 });
+    expect(a.taxes).toEqual([{ vat_rate_bp: 810, net: 9066, tax: 734, gross: 9800 }]);
+    expect((await owner.get(`/api/orders/${first.id}/`)).json().invoice.number).toBe('INV-00001');
+    const pdf = await owner.get(`/api/orders/${first.id}/invoice.pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({ data: new Uint8Array(pdf.rawPayload) }).promise;
+    const content = await (await doc.getPage(1)).getTextContent();
+    const text = content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    expect(text).toContain('Invoice INV-00001');
+    expect(text).toContain('EUR 98.00');
+    expect(text).toContain('Ledger Tours AG');
+    expect((await owner.get(`/api/orders/${(await newOrder(11)).id}/invoice/`)).statusCode).toBe(404);
+  });
+
+  it('records who changed what in the audit trail', async () => {
+    const o = await newOrder(12);
+    await owner.patch(`/api/orders/${o.id}/`, { notes: 'Window seats' });
+    await owner.post(`/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' });
+    await owner.post(`/api/orders/${o.id}/lines/${o.bookings[0].id}/cancel/`);
+    const events = (await owner.get(`/api/orders/${o.id}/audit/`)).json();
+    expect(events.map((e: { subject: string; action: string }) => `${e.subject} ${e.action}`)).toEqual(['order created', 'order updated', 'payment payment recorded', 'line cancelled']);
+    expect(events[1].changes).toEqual({ notes: ['', 'Window seats'] });
+    expect(events.every((e: { actor: { name: string } | null }) => e.actor !== null)).toBe(true);
+  });
+
+  it('lists orders with the spec’s filters, ordering and pagination, exports CSV, and offers the sellers', async () => {
+    const all = (await owner.get('/api/orders/?page_size=50')).json();
+    expect(all.count).toBeGreaterThanOrEqual(10);
+    const paid = (await owner.get('/api/orders/?payment_status=Fully paid')).json();
+    expect(paid.results.every((o: { payment_status: string }) => o.payment_status === 'Fully paid')).toBe(true);
+    const cancelled = (await owner.get('/api/orders/?status=Canceled')).json();
+    expect(cancelled.count).toBeGreaterThanOrEqual(2);
+    expect((await owner.get('/api/orders/?status=Unconfirmed')).json().count).toBe(0);
+    expect((await owner.get('/api/orders/?date_range=7 days')).json().count).toBe(all.count);
+    expect((await owner.get('/api/orders/?search=Guest1 Tester')).json().results[0].customer.email).toBe('guest1@example.com');
+    const page = (await owner.get('/api/orders/?page_size=5&page=2&ordering=reference')).json();
+    expect(page.results).toHaveLength(5);
+    expect(err(await owner.get('/api/orders/?payment_status=Paid')).attr).toBe('payment_status');
+    expect((await owner.get('/api/orders/?page=99')).statusCode).toBe(404);
+    const options = (await owner.get('/api/orders/filter-options/')).json();
+    expect(options.sellers).toHaveLength(1);
+    expect((await owner.get(`/api/orders/?seller=${options.sellers[0].id}`)).json().count).toBe(all.count);
+    const csv = await owner.get('/api/orders/export.csv?payment_status=Fully paid');
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="orders-/);
+    const rows = csv.body.trim().split('\r\n');
+    expect(rows[0]).toBe('reference,created_at,status,payment_status,customer_name,customer_email,seller,lines,currency,total,paid,balance');
+    expect(rows).toHaveLength(paid.count + 1);
+  });
+});
+
+describe('customers', () => {
+  it('creates, finds, edits and deletes customers; one per e-mail; never one with orders', async () => {
+    const created = await owner.post('/api/customers/', { email: 'Nora@Example.com', first_name: 'Nora', last_name: 'North', country: 'CH', marketing_consent: true });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ email: 'nora@example.com', orders: 0, total_spent: 0 });
+    expect(err(await owner.post('/api/customers/', { email: 'nora@example.com', first_name: 'Again' }))).toMatchObject({ attr: 'email', detail: 'A customer with this e-mail already exists.' });
+    expect(err(await owner.post('/api/customers/', { email: 'x@example.com', first_name: 'X', country: 'Switzerland' })).attr).toBe('country');
+    expect((await owner.get('/api/customers/?search=north')).json().results.map((c: { email: string }) => c.email)).toEqual(['nora@example.com']);
+    expect((await owner.patch(`/api/customers/${created.json().id}/`, { phone: '+41 79 000 00 00' })).json().phone).toBe('+41 79 000 00 00');
+    expect((await owner.delete(`/api/customers/${created.json().id}/`)).statusCode).toBe(204);
+    const buyer = (await owner.get('/api/customers/?search=guest2@example.com')).json().results[0];
+    expect(buyer).toMatchObject({ orders: 1 });
+    expect(err(await owner.delete(`/api/customers/${buyer.id}/`)).detail).toBe('This customer has 1 order: they cannot be deleted.');
+  });
+});
