@@ -22,6 +22,7 @@ import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
 import { availabilityRoutes } from './modules/availability/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/images';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
@@ -99,6 +100,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     await identity.register(oidcRoutes);
     await identity.register(userRoutes);
     await identity.register(roleRoutes);
+    // The organisation's time zone is part of the cached caller too.
+    await identity.register(organizationRoutes);
   });
   await app.register(appInfoRoutes);
   await app.register(experienceRoutes);

@@ -210,3 +210,24 @@ describe('customers', () => {
     expect(err(await owner.delete(`/api/customers/${buyer.id}/`)).detail).toBe('This customer has 1 order: they cannot be deleted.');
   });
 });
+
+describe('the organisation’s details', () => {
+  it('keeps the legal and billing details and VAT rate that invoices show, and refuses bad ones', async () => {
+    const org = (await owner.get('/api/account/')).json();
+    expect(org).toMatchObject({ subdomain: 'ledger', legal_name: 'Ledger Tours AG', vat_rate_bp: 810, currency: 'EUR' });
+    const changed = await owner.patch('/api/account/', { legal_name: 'Ledger Lake Tours AG', billing_email: 'billing@ledger.test', vat_rate_bp: 770 });
+    expect(changed.json()).toMatchObject({ legal_name: 'Ledger Lake Tours AG', billing_email: 'billing@ledger.test', vat_rate_bp: 770, name: org.name });
+    expect(err(await owner.patch('/api/account/', { time_zone: 'Mars/Olympus' })).attr).toBe('time_zone');
+    expect(err(await owner.patch('/api/account/', { billing_email: 'nope' })).attr).toBe('billing_email');
+    expect(err(await owner.patch('/api/account/', { vat_rate_bp: 10001 })).attr).toBe('vat_rate_bp');
+    const o = await newOrder(20);
+    const inv = (await owner.post(`/api/orders/${o.id}/invoice/`)).json();
+    expect(inv.seller).toMatchObject({ legal_name: 'Ledger Lake Tours AG', email: 'billing@ledger.test' });
+    // 9800 × 770 / 10770 = 700.65… → 701.
+    expect(inv.taxes).toEqual([{ vat_rate_bp: 770, net: 9099, tax: 701, gross: 9800 }]);
+    // An experience's own rate wins over the organisation's.
+    await owner.patch(`/api/experiences/${exp.id}/`, { vat_rate_bp: 0 });
+    expect((await newOrder(21)).tax_total).toBe(0);
+    await owner.patch(`/api/experiences/${exp.id}/`, { vat_rate_bp: null });
+  });
+});

@@ -247,6 +247,8 @@ export const ZExperienceFields = z.object({
   min_participants: z.number().int().min(1).max(1000).default(1),
   max_participants: z.number().int().min(1).max(1000).nullable().default(null),
   booking_cutoff_minutes: z.number().int().min(0).max(60 * 24 * 60).default(0),
+  /** VAT in basis points (810 = 8.1 %) when it differs from the organisation's; null: the organisation's. */
+  vat_rate_bp: z.number().int({ error: 'Use at most two decimals.' }).min(0).max(10000).nullable().default(null),
   confirmation_mode: z.enum(CONFIRMATION_MODES).default('instant'),
   cancellation_policy: ZUuid.nullable().default(null),
   booking_questions: z.array(ZUuid).max(30).default([]),
@@ -290,6 +292,7 @@ export const ZExperience = z
     min_participants: z.number(),
     max_participants: z.number().nullable(),
     booking_cutoff_minutes: z.number(),
+    vat_rate_bp: z.number().nullable(),
     confirmation_mode: z.enum(CONFIRMATION_MODES),
     cancellation_policy: z.uuid().nullable(),
     booking_questions: z.array(z.uuid()),

@@ -6,3 +6,4 @@ export * from './identity';
 export * from './catalog';
 export * from './availability';
 export * from './orders';
+export * from './organization';

@@ -3,6 +3,8 @@ import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { checkout, hold, userCart } from '../modules/availability/holds';
+import { issueInvoice } from '../modules/orders/invoices';
+import { cancelOrder, recordPayment } from '../modules/orders/service';
 import { regenerateSlots } from '../modules/availability/slots';
 import { addDays, todayIn } from '../lib/local-time';
 import sharp from 'sharp';
@@ -14,6 +16,7 @@ import {
   image,
   inventoryItem,
   inventoryItemCategory,
+  order,
   meetingPoint,
   pricingCategory,
   pricingRate,
@@ -74,6 +77,11 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         name: DEMO.accountName,
         subdomain: DEMO.subdomain,
         kind: 'supplier',
+        legal_name: `${DEMO.accountName} AG`,
+        billing_address: 'Haldenstrasse 12\n6006 Luzern\nSwitzerland',
+        billing_email: 'billing@demo.tourdesk.test',
+        vat_number: 'CHE-109.322.551 MWST',
+        vat_rate_bp: 810,
         time_zone: 'Europe/Zurich',
         currency: 'CHF',
         subscription_tier_id: DEFAULT_TIER.supplier,
@@ -307,25 +315,46 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
 }
 
 /** The kayak tour runs at 07:00 and 09:30 every day with 12 seats; two days are partly booked. */
+/**
+ * The kayak tour runs at 07:00 and 09:30 every day with 12 seats. Six orders: booked at the
+ * counter over the last weeks, paid in full, in part or not yet, one invoiced, one cancelled and
+ * refunded.
+ */
 async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
-  const ctx = { tx, accountId, currency: 'CHF' };
+  const ctx = { tx, accountId, currency: 'CHF', userId: ownerId };
   const zone = 'Europe/Zurich';
   await tx.insert(scheduleRule).values({ account_id: accountId, experience_id: kayak.id, valid_from: todayIn(zone), start_times: ['07:00', '09:30'], capacity: 12 });
   await regenerateSlots(ctx, kayak.id);
   const cartRow = await userCart(ctx, ownerId);
   const guests = [
-    { email: 'amelie.martin@example.com', first_name: 'Amélie', last_name: 'Martin', adults: 2, children: 1, day: 1 },
-    { email: 'jonas.weber@example.com', first_name: 'Jonas', last_name: 'Weber', adults: 4, children: 0, day: 1 },
-    { email: 'sara.rossi@example.com', first_name: 'Sara', last_name: 'Rossi', adults: 2, children: 2, day: 2 },
-  ];
+    { email: 'amelie.martin@example.com', first_name: 'Amélie', last_name: 'Martin', country: 'FR', adults: 2, children: 1, day: 1, booked: 2, paid: 'all', invoice: true },
+    { email: 'jonas.weber@example.com', first_name: 'Jonas', last_name: 'Weber', country: 'DE', adults: 4, children: 0, day: 1, booked: 0, paid: 5000 },
+    { email: 'sara.rossi@example.com', first_name: 'Sara', last_name: 'Rossi', country: 'IT', adults: 2, children: 2, day: 2, booked: 0 },
+    { email: 'liam.oconnor@example.com', first_name: 'Liam', last_name: "O'Connor", country: 'IE', adults: 3, children: 0, day: 4, booked: 12, paid: 'all' },
+    { email: 'yuki.tanaka@example.com', first_name: 'Yuki', last_name: 'Tanaka', country: 'JP', adults: 2, children: 0, day: 6, booked: 25, paid: 2000 },
+    { email: 'emma.schmid@example.com', first_name: 'Emma', last_name: 'Schmid', country: 'CH', adults: 2, children: 0, day: 3, booked: 45, paid: 'all', cancel: true },
+  ] as const;
   for (const g of guests) {
     const date = addDays(todayIn(zone), g.day);
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
     await hold(tx, { accountId, userId: ownerId }, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: g.children ? { [kayak.lunch]: g.adults + g.children } : {} });
-    await checkout(ctx, cartRow.id, ownerId, {
-      customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: null, marketing_consent: false },
+    const made = await checkout(ctx, cartRow.id, ownerId, {
+      customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
       answers: { [kayak.swim]: 'yes' },
     });
+    if ('paid' in g) {
+      const amount = g.paid === 'all' ? made.total : g.paid;
+      await recordPayment(ctx, made.id, { amount, currency: 'CHF', method: g.paid === 'all' ? 'card terminal' : 'cash', reference: g.paid === 'all' ? 'Terminal 1' : '' });
+    }
+    if ('invoice' in g) await issueInvoice(ctx, made.id);
+    if ('cancel' in g) {
+      await cancelOrder(ctx, made.id);
+      await recordPayment(ctx, made.id, { amount: -made.total, currency: 'CHF', method: 'card terminal', reference: 'Refund: weather' });
+    }
+    if (g.booked) {
+      const at = sql`now() - make_interval(days => ${g.booked})`;
+      await tx.update(order).set({ created_at: at, updated_at: at }).where(eq(order.id, made.id));
+    }
   }
 }

@@ -34,6 +34,7 @@ export interface ExperienceInput {
   min_participants?: number;
   max_participants?: number | null;
   booking_cutoff_minutes?: number;
+  vat_rate_bp?: number | null;
   confirmation_mode?: string;
   cancellation_policy?: string | null;
   booking_questions?: string[];
@@ -44,7 +45,7 @@ export interface ExperienceInput {
 
 const SIMPLE = [
   'title', 'type', 'short_description', 'categories', 'tags', 'languages', 'duration_minutes', 'highlights', 'inclusions',
-  'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes',
+  'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes', 'vat_rate_bp',
   'confirmation_mode', 'meeting_instructions', 'voucher_text',
 ] as const;
 
@@ -115,6 +116,7 @@ async function present(ctx: TenantCtx, row: Row): Promise<TExperience> {
     min_participants: row.min_participants,
     max_participants: row.max_participants,
     booking_cutoff_minutes: row.booking_cutoff_minutes,
+    vat_rate_bp: row.vat_rate_bp,
     confirmation_mode: row.confirmation_mode as TExperience['confirmation_mode'],
     cancellation_policy: row.cancellation_policy_id,
     booking_questions: row.booking_question_ids,
