@@ -249,13 +249,13 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.goto(org('demo', '/customers/list'));
     await page.getByRole('button', { name: 'New customer' }).click();
     const dialog = page.getByRole('dialog', { name: 'New customer' });
-    await dialog.getByLabel('E-mail').fill('nina.new@example.com');
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('nina.new@example.com');
     await dialog.getByLabel('First name').fill('Nina');
     await dialog.getByLabel('Last name').fill('New');
-    await dialog.getByLabel('Country').fill('x');
+    await dialog.getByLabel('Country', { exact: true }).fill('x');
     await dialog.getByRole('button', { name: 'Create customer' }).click();
     await expect(dialog.getByText('Use a two-letter country code such as CH.')).toBeVisible();
-    await dialog.getByLabel('Country').fill('ch');
+    await dialog.getByLabel('Country', { exact: true }).fill('ch');
     await dialog.getByLabel('Agrees to receive marketing e-mails').check();
     await dialog.getByRole('button', { name: 'Create customer' }).click();
     await expect(page.getByText('Customer created.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES, BOOKING_STATUSES, HOLD_MINUTES, ORDER_STATUSES, PAYMENT_STATUSES } from './constants';
+import { ATTENDANCE_STATUSES, BOOKING_STATUSES, HOLD_MINUTES } from './constants';
 
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
 const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });

@@ -97,7 +97,7 @@ function Manifest({ date }: { date: string }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } .manifest .mantine-Table-scrollContainerInner { min-width: 0 !important; } }'}</style>
+      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } .mantine-TableScrollContainer-scrollContainer { --table-min-width: 0px !important; } }'}</style>
     </Card>
   );
 }

@@ -256,7 +256,7 @@ function WeekView({ date, onDate }: { date: string; onDate: (date: string) => vo
           ))}
         </Stack>
       ) : (
-        <Box style={{ overflowX: 'auto' }}>
+        <Box style={{ overflowX: 'auto', padding: 2 }}>
           <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(120px, 1fr))', gap: 8 }}>
             {days.map((d) => (
               <WeekDay key={d} date={d} selected={d === date} onSelect={onDate} stacked={false} />

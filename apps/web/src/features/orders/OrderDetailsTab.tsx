@@ -16,7 +16,7 @@ import {
   useUpdateOrderNotesMutation,
 } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
-import { bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
+import { answerText, bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
 
 /** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
 function useNames() {
@@ -113,7 +113,7 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
               <Text span c="dimmed">
                 {names.question(id)}:
               </Text>{' '}
-              {a}
+              {answerText(a)}
             </Text>
           ))}
         </Stack>

@@ -17,6 +17,8 @@ const PRINT_CSS = `@media print {
   .invoice-sheet * { color: #000 !important; }
 }`;
 
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+
 function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
   const money = (n: number) => formatMoney(n, invoice.currency);
   const { seller, customer } = invoice;
@@ -64,9 +66,15 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
             <Table.Tr key={i}>
               <Table.Td>{l.description}</Table.Td>
               <Table.Td ta="right">{l.quantity}</Table.Td>
-              <Table.Td ta="right">{money(l.unit_price)}</Table.Td>
-              <Table.Td ta="right">{vatRate(l.vat_rate_bp)}</Table.Td>
-              <Table.Td ta="right">{money(l.total)}</Table.Td>
+              <Table.Td ta="right" style={NOWRAP}>
+                {money(l.unit_price)}
+              </Table.Td>
+              <Table.Td ta="right" style={NOWRAP}>
+                {vatRate(l.vat_rate_bp)}
+              </Table.Td>
+              <Table.Td ta="right" style={NOWRAP}>
+                {money(l.total)}
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -75,7 +83,7 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
         <Table verticalSpacing={4} aria-label="VAT breakdown" fz="sm">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>VAT rate</Table.Th>
+              <Table.Th style={NOWRAP}>VAT rate</Table.Th>
               <Table.Th ta="right">Net</Table.Th>
               <Table.Th ta="right">VAT</Table.Th>
               <Table.Th ta="right">Gross</Table.Th>
@@ -84,10 +92,16 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
           <Table.Tbody>
             {invoice.taxes.map((t) => (
               <Table.Tr key={t.vat_rate_bp}>
-                <Table.Td>{vatRate(t.vat_rate_bp)}</Table.Td>
-                <Table.Td ta="right">{money(t.net)}</Table.Td>
-                <Table.Td ta="right">{money(t.tax)}</Table.Td>
-                <Table.Td ta="right">{money(t.gross)}</Table.Td>
+                <Table.Td style={NOWRAP}>{vatRate(t.vat_rate_bp)}</Table.Td>
+                <Table.Td ta="right" style={NOWRAP}>
+                  {money(t.net)}
+                </Table.Td>
+                <Table.Td ta="right" style={NOWRAP}>
+                  {money(t.tax)}
+                </Table.Td>
+                <Table.Td ta="right" style={NOWRAP}>
+                  {money(t.gross)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

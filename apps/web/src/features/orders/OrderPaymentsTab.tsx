@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { PAYMENT_METHODS, type TOrder, type TPaymentInput } from '@tourdesk/contracts';
 import { useRef, useState } from 'react';
 import type { ApiError } from '../../shared/api/errors';
@@ -76,6 +76,7 @@ function PaymentForm({ order }: { order: TOrder }) {
               { value: 'refund', label: 'Refund' },
             ]}
           />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="Amount"
             description={kind === 'payment' ? `Balance due: ${formatMoney(order.balance, order.currency)}` : `Paid so far: ${formatMoney(refundable, order.currency)}`}
@@ -95,6 +96,7 @@ function PaymentForm({ order }: { order: TOrder }) {
             allowDeselect={false}
             error={errors.method}
           />
+          </SimpleGrid>
           <TextInput
             label="Reference"
             placeholder="Receipt, transfer or terminal reference"
@@ -118,51 +120,49 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: payments } = useOrderPaymentsQuery(order.id);
   return (
-    <Grid gap="lg">
-      <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
-        <Stack>
-          <Title order={4}>Payments</Title>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" aria-label="Payments">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th>Reference</Table.Th>
-                  <Table.Th>Recorded by</Table.Th>
-                  <Table.Th ta="right">Amount</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {payments?.length === 0 && <EmptyRow colSpan={6}>No payment recorded yet.</EmptyRow>}
-                {payments?.map((p) => (
-                  <Table.Tr key={p.id} data-testid="payment-row">
-                    <Table.Td>{formatDateTime(p.created_at, zone)}</Table.Td>
-                    <Table.Td>
-                      <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
-                        {p.kind === 'refund' ? 'Refund' : 'Payment'}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{METHOD_LABELS[p.method]}</Table.Td>
-                    <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
-                    <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
-                    <Table.Td ta="right" fw={500} c={p.amount < 0 ? 'orange' : undefined}>
-                      {formatMoney(p.amount, p.currency)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Stack>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-        <Stack>
+    <Stack gap="lg">
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5 }}>
           <Totals order={order} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
           <PaymentForm order={order} />
-        </Stack>
-      </Grid.Col>
-    </Grid>
+        </Grid.Col>
+      </Grid>
+      <Title order={4}>Payments and refunds</Title>
+      <Table.ScrollContainer minWidth={720}>
+        <Table verticalSpacing="sm" aria-label="Payments">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Method</Table.Th>
+              <Table.Th>Reference</Table.Th>
+              <Table.Th>Recorded by</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {payments?.length === 0 && <EmptyRow colSpan={6}>No payment recorded yet.</EmptyRow>}
+            {payments?.map((p) => (
+              <Table.Tr key={p.id} data-testid="payment-row">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at, zone)}</Table.Td>
+                <Table.Td>
+                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
+                    {p.kind === 'refund' ? 'Refund' : 'Payment'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{METHOD_LABELS[p.method]}</Table.Td>
+                <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
+                <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
+                <Table.Td ta="right" fw={500} c={p.amount < 0 ? 'orange' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                  {formatMoney(p.amount, p.currency)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
   );
 }

@@ -48,4 +48,7 @@ export const MISSING_ORDER_ID = 'handleGetOrder function error: order ID was not
 export const fullName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
 
 /** "21.00 %" from basis points. */
-export const vatRate = (bp: number) => `${(bp / 100).toFixed(bp % 100 === 0 ? 0 : 2)} %`;
+export const vatRate = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+
+/** A yes/no answer reads "Yes" / "No"; other answers as given. */
+export const answerText = (a: string) => (a === 'yes' ? 'Yes' : a === 'no' ? 'No' : a);

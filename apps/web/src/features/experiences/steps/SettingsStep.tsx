@@ -11,6 +11,7 @@ const schema = ZExperienceFields.pick({
   min_participants: true,
   max_participants: true,
   booking_cutoff_minutes: true,
+  vat_rate_bp: true,
   confirmation_mode: true,
   cancellation_policy: true,
   booking_questions: true,
@@ -39,6 +40,7 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
     min_participants: experience.min_participants,
     max_participants: experience.max_participants,
     booking_cutoff_minutes: experience.booking_cutoff_minutes,
+    vat_rate_bp: experience.vat_rate_bp,
     confirmation_mode: experience.confirmation_mode,
     cancellation_policy: experience.cancellation_policy,
     booking_questions: experience.booking_questions,
@@ -65,6 +67,23 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
       {num('min_participants', 'Minimum participants per booking')}
       {num('max_participants', 'Maximum participants per booking', 'Empty: no maximum.', true)}
       {num('booking_cutoff_minutes', 'Booking cutoff (minutes before the start)', 'Bookings close this long before each start time.')}
+      <Controller
+        control={form.control}
+        name="vat_rate_bp"
+        render={({ field, fieldState }) => (
+          <NumberInput
+            label="VAT rate (%)"
+            description="Empty: the organisation’s rate. Prices include VAT; invoices show it."
+            min={0}
+            max={100}
+            decimalScale={2}
+            suffix=" %"
+            value={field.value == null ? '' : field.value / 100}
+            onChange={(v) => field.onChange(v === '' ? null : Math.round(Number(v) * 100))}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
       <Controller
         control={form.control}
         name="confirmation_mode"
