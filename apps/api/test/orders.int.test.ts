@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
+import { idempotencyGuard } from '../src/modules/orders/idempotency';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -85,6 +86,20 @@ describe('orders', () => {
     const other = await send(2000);
     expect(other.statusCode).toBe(409);
     expect(err(other).detail).toBe('This Idempotency-Key was already used for a different request.');
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('records the payment more than once when the key is checked before it is written (the guard off)', async () => {
+    const o = await newOrder(13);
+    idempotencyGuard.enabled = false;
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => owner.request('POST', `/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' }, { 'idempotency-key': 'racing' })),
+      );
+      expect(results.every((r) => r.statusCode === 201)).toBe(true);
+    } finally {
+      idempotencyGuard.enabled = true;
+    }
+    expect((await owner.get(`/api/orders/${o.id}/payments/`)).json().length).toBeGreaterThan(1);
   });
 
   it('creates one order for concurrent retries of an order create with one Idempotency-Key', async () => {

@@ -14,6 +14,12 @@ import { AppError } from '../../lib/errors';
  * same key wait until the first transaction ends; if it committed, the second finds the kept
  * response; if it rolled back (the request failed), the second runs as if first.
  */
+/**
+ * Test-only switch: with the guard off, a request looks for its key first and writes it only after
+ * running (check, then act), and concurrent retries each run — test/orders.int.test.ts proves it.
+ */
+export const idempotencyGuard = { enabled: true };
+
 export async function idempotent<T>(
   ctx: TenantCtx,
   request: FastifyRequest,
@@ -32,6 +38,17 @@ export async function idempotent<T>(
   if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('invalid', 'An Idempotency-Key is 1 to 200 visible characters.', 'Idempotency-Key');
   const hash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
   const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
+  if (!idempotencyGuard.enabled) {
+    const [seen] = await ctx.tx.select().from(idempotencyKey).where(and(eq(idempotencyKey.account_id, who.account_id), eq(idempotencyKey.user_id, who.user_id), eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key)));
+    if (seen) {
+      reply.status(seen.status);
+      return seen.response as T;
+    }
+    const result = await run();
+    await ctx.tx.insert(idempotencyKey).values({ ...who, request_hash: hash, status, response: result as object }).onConflictDoNothing();
+    reply.status(status);
+    return result;
+  }
   const inserted = await ctx.tx
     .insert(idempotencyKey)
     .values({ ...who, request_hash: hash, status: 0, response: sql`'null'::jsonb` })
