@@ -315,3 +315,16 @@ describe('rule changes', () => {
     expect(left[0]).toMatchObject({ booked: 2, closed: true, rule_id: null });
   });
 });
+
+describe('carts', () => {
+  it('lists the organisation’s carts that hold seats, and retrieves one', async () => {
+    const [s] = await slotsOn(addDays(todayIn(ZONE), 9));
+    const mine = (await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } })).json();
+    const list = (await owner.get('/api/carts/')).json();
+    expect(list.results.map((c: { id: string }) => c.id)).toContain(mine.id);
+    expect(list.results.every((c: { lines: unknown[] }) => c.lines.length > 0)).toBe(true);
+    expect((await owner.get(`/api/carts/${mine.id}/`)).json()).toMatchObject({ id: mine.id, total: mine.total });
+    expect((await other.get(`/api/carts/${mine.id}/`)).statusCode).toBe(404);
+    await owner.delete(`/api/cart/lines/${mine.lines.at(-1).id}/`);
+  });
+});

@@ -55,7 +55,9 @@ beforeAll(async () => {
     ids.customer = order.customer.id;
     ids.payment = (await browser.post(`/api/orders/${order.id}/payments/`, { amount: 100, currency: order.currency, method: 'cash' })).json().id;
     await browser.post(`/api/orders/${order.id}/invoice/`);
-    ids.cartLine = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json().lines[0].id;
+    const held = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json();
+    ids.cartLine = held.lines[0].id;
+    ids.cart = held.id;
   }
 });
 afterAll(async () => {
@@ -106,6 +108,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/invoice.pdf': 'order',
   '/api/orders/:id/audit/': 'order',
   '/api/customers/:id/': 'customer',
+  '/api/carts/:id/': 'cart',
 };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),

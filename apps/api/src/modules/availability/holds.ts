@@ -48,6 +48,30 @@ export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
   return swept;
 }
 
+/** The organisation's carts that hold something right now, newest hold first, paged in SQL. */
+export async function pageCarts(ctx: TenantCtx, limit: number, offset: number): Promise<TCart[]> {
+  const rows = (await ctx.tx.execute(sql`
+    select tourdesk_cart(${ctx.accountId}::uuid, c.id) as cart
+    from ${cart} c
+    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())
+    order by (select max(l.created_at) from ${cartLine} l where l.cart_id = c.id) desc, c.id
+    limit ${limit} offset ${offset}`)) as unknown as { rows: { cart: TCart | string }[] };
+  return rows.rows.map((r) => (typeof r.cart === 'string' ? JSON.parse(r.cart) : r.cart));
+}
+
+export async function countCarts(ctx: TenantCtx) {
+  const rows = (await ctx.tx.execute(sql`
+    select count(*)::int as n from ${cart} c
+    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())`)) as unknown as { rows: { n: number }[] };
+  return Number(rows.rows[0]!.n);
+}
+
+export async function getCart(ctx: TenantCtx, id: string) {
+  const [row] = await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, id)));
+  if (!row) throw notFound('No cart with this id.');
+  return presentCart(ctx, row.id);
+}
+
 /** The cart as the API shows it (tourdesk_cart: its unexpired lines, total, first expiry). */
 export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
   const result = (await ctx.tx.execute(sql`select tourdesk_cart(${ctx.accountId}::uuid, ${cartId}::uuid) as cart`)) as unknown as { rows: { cart: TCart | string }[] };

@@ -145,6 +145,16 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Your cart and its holds', response: { 200: ZCart, ...errors } } },
     (request) => tenantScope(request, async (ctx) => holds.presentCart(ctx, (await holds.userCart(ctx, principalOf(request).userId)).id)),
   );
+  app.get(
+    '/api/carts/',
+    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'The organisation’s carts that hold seats right now (who holds what), newest first', querystring: ZPaginationQuery, response: { 200: paginated(ZCart), ...errors } } },
+    (request) => tenantScope(request, (ctx) => paginate(request, request.query, () => holds.countCarts(ctx), (limit, offset) => holds.pageCarts(ctx, limit, offset))),
+  );
+  app.get(
+    '/api/carts/:id/',
+    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'One cart with its unexpired lines', params: ZIdParam, response: { 200: ZCart, ...errors } } },
+    (request) => tenantScope(request, (ctx) => holds.getCart(ctx, request.params.id)),
+  );
   app.post(
     '/api/cart/lines/',
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } } },

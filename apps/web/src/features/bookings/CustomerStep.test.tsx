@@ -1,0 +1,129 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { TCart } from '@tourdesk/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { renderWithApp } from '../../test/render';
+import { setAppInfo, setUser } from '../../shared/auth/auth-slice';
+import { makeStore } from '../../shared/store';
+import { CustomerStep } from './CustomerStep';
+import { useBookingCatalog } from './use-booking-catalog';
+
+/**
+ * The checkout's customer step against a real HTTP server: the offer's questions are read from
+ * the question list (all of its pages), required answers are checked before anything is sent,
+ * what is sent is trimmed, and the server's `answers.<id>` errors land on their field.
+ */
+const EXP = '00000000-0000-4000-8000-00000000000e';
+const SWIM = '00000000-0000-4000-8000-000000000001';
+const DIET = '00000000-0000-4000-8000-000000000002';
+const AGE = '00000000-0000-4000-8000-000000000003';
+const OTHER = '00000000-0000-4000-8000-000000000004';
+
+const question = (id: string, text: string, answer_type: string, required = false) => ({ id, question: text, answer_type, choices: [], required, per_participant: false });
+/** 51 questions: the offer's are on the second page of 50. */
+const QUESTIONS = [
+  ...Array.from({ length: 48 }, (_, i) => question(`00000000-0000-4000-8000-1000000000${String(i).padStart(2, '0')}`, `Filler ${i}`, 'text')),
+  question(OTHER, 'Not asked here', 'text', true),
+  question(DIET, 'Any dietary requirements?', 'text'),
+  question(SWIM, 'Can everyone swim?', 'yes_no', true),
+  question(AGE, 'Youngest age', 'number'),
+];
+
+const cart: TCart = {
+  id: '00000000-0000-4000-8000-0000000000ca',
+  currency: 'CHF',
+  total: 19600,
+  expires_at: new Date(Date.now() + 600_000).toISOString(),
+  lines: [
+    {
+      id: '00000000-0000-4000-8000-0000000000c1',
+      slot: '00000000-0000-4000-8000-0000000000c2',
+      experience: EXP,
+      experience_title: 'Kayak',
+      starts_at: new Date().toISOString(),
+      quantities: {},
+      extras: {},
+      seats: 2,
+      total: 19600,
+      currency: 'CHF',
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+    },
+  ],
+};
+
+let server: FastifyInstance;
+let baseUrl: string;
+const state = { checkouts: [] as unknown[], pages: [] as number[] };
+
+beforeAll(async () => {
+  server = Fastify();
+  server.get(`/api/experiences/${EXP}/`, async () => ({ id: EXP, title: 'Kayak', extras: [], booking_questions: [DIET, SWIM, AGE] }));
+  server.get('/api/booking-questions/', async (req) => {
+    const { page = '1', page_size = '25' } = req.query as Record<string, string>;
+    const size = Number(page_size);
+    const p = Number(page);
+    state.pages.push(p);
+    const results = QUESTIONS.slice((p - 1) * size, p * size);
+    const more = p * size < QUESTIONS.length;
+    return { count: QUESTIONS.length, total_pages: Math.ceil(QUESTIONS.length / size), current_page_number: p, next: more ? `next?page=${p + 1}` : null, previous: null, results };
+  });
+  server.post('/api/cart/checkout/', async (req, reply) => {
+    state.checkouts.push(req.body);
+    return reply.status(400).send({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Answer with a number: Youngest age', attr: `answers.${AGE}` }] });
+  });
+  baseUrl = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api`;
+});
+afterAll(() => server.close());
+beforeEach(() => Object.assign(state, { checkouts: [], pages: [] }));
+
+function Step() {
+  const catalog = useBookingCatalog();
+  return <CustomerStep cart={cart} catalog={catalog} />;
+}
+
+function setup() {
+  const store = makeStore({ apiBaseUrl: baseUrl });
+  store.dispatch(setAppInfo({ permission_sets: [{ title: 'View experiences', codenames: ['view_experience'] }] }));
+  // No "Manage inventory": the item list is not asked for (the server would refuse it).
+  store.dispatch(setUser({ role: { permission_sets: [{ title: 'Front desk', codenames: ['view_experience'] }] }, base_account: { subdomain: 'demo', active_subscription_features: ['experiences', 'bookings', 'inventory'] } }));
+  return renderWithApp(<Step />, { store, path: '/bookings/checkout-editor' });
+}
+
+describe('CustomerStep', () => {
+  it('asks the offer’s questions, read from every page of the list, required ones first checked here', async () => {
+    setup();
+    expect(await screen.findByRole('radiogroup', { name: 'Can everyone swim?' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Any dietary requirements?')).toBeInTheDocument();
+    expect(screen.getByLabelText('Youngest age')).toBeInTheDocument();
+    expect(screen.queryByText('Not asked here')).toBeNull();
+    expect(state.pages).toEqual([1, 2]);
+
+    await userEvent.type(screen.getByLabelText(/Customer e-mail/), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText(/First name/), 'Ann');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Check out' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Check out' }));
+    expect(await screen.findByText('Please answer: Can everyone swim?')).toBeInTheDocument();
+    expect(state.checkouts).toEqual([]);
+  });
+
+  it('sends trimmed answers without the blank ones, and shows the server’s answer error on its field', async () => {
+    setup();
+    await screen.findByRole('radiogroup', { name: 'Can everyone swim?' });
+    await userEvent.type(screen.getByLabelText(/Customer e-mail/), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText(/First name/), 'Ann');
+    await userEvent.click(screen.getByRole('radio', { name: 'No' }));
+    await userEvent.type(screen.getByLabelText('Any dietary requirements?'), '  vegan  ');
+    await userEvent.type(screen.getByLabelText('Youngest age'), '7');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Check out' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Check out' }));
+    await waitFor(() => expect(state.checkouts).toHaveLength(1));
+    expect(state.checkouts[0]).toEqual({
+      customer: { email: 'ann@example.com', first_name: 'Ann', last_name: '', phone: '' },
+      answers: { [SWIM]: 'no', [DIET]: 'vegan', [AGE]: '7' },
+    });
+    const age = screen.getByLabelText('Youngest age');
+    expect(await screen.findByText('Answer with a number: Youngest age')).toBeInTheDocument();
+    await waitFor(() => expect(age).toHaveAttribute('aria-invalid', 'true'));
+  });
+});
