@@ -162,6 +162,8 @@ describe('extras and the held-seat counter', () => {
     expect(cart.statusCode, cart.body).toBe(200);
     const line = cart.json().lines.find((l: { slot: string }) => l.slot === s!.id);
     expect(line).toMatchObject({ seats: 2, total: 2 * 4900 + 3 * 500, extras: { [paddle.id]: 3 } });
+    const options = (await owner.get('/api/bookings/options/')).json();
+    expect(options.extras).toEqual([{ id: paddle.id, name: 'Dry bag', price: 500, currency: 'EUR' }]);
     const refused = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 }, extras: { [other.id]: 1 } });
     expect(err(refused)).toMatchObject({ code: 'invalid', attr: 'extras', detail: 'This extra is not offered with this experience.' });
     await owner.delete(`/api/cart/lines/${line.id}/`);

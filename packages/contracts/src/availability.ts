@@ -162,3 +162,14 @@ export const ZAgendaItem = z
   .object({ id: z.uuid(), experience: z.uuid(), minutes_from_start: z.number().int(), title: z.string(), description: z.string() })
   .meta({ id: 'AgendaItem' });
 export type TAgendaItem = z.infer<typeof ZAgendaItem>;
+
+/** What selling needs to show, readable by anyone who may sell: the extras offered with experiences and the booking questions. */
+export const ZBookingOptions = z
+  .object({
+    extras: z.array(z.object({ id: z.uuid(), name: z.string(), price: z.number().int(), currency: z.string() })),
+    questions: z.array(
+      z.object({ id: z.uuid(), question: z.string(), answer_type: z.enum(['text', 'number', 'yes_no', 'choice']), choices: z.array(z.string()), required: z.boolean(), per_participant: z.boolean() }),
+    ),
+  })
+  .meta({ id: 'BookingOptions' });
+export type TBookingOptions = z.infer<typeof ZBookingOptions>;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { baseAccount, cartLine, slot } from '../../db/schema';
+import { baseAccount, bookingQuestion, cartLine, experience, inventoryItem, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays } from '../../lib/local-time';
@@ -83,4 +83,23 @@ export async function bookingConfig(ctx: TenantCtx) {
 export async function updateBookingConfig(ctx: TenantCtx, patch: { hold_minutes?: number; default_cutoff_minutes?: number }) {
   await ctx.tx.update(baseAccount).set({ ...patch, updated_at: new Date() }).where(eq(baseAccount.id, ctx.accountId));
   return bookingConfig(ctx);
+}
+
+/**
+ * The extras offered with the organisation's experiences (name and price) and its booking
+ * questions: what the checkout, the manifest and a booking show, for anyone who may sell (the
+ * inventory itself needs Manage inventory).
+ */
+export async function bookingOptions(ctx: TenantCtx) {
+  const extras = (await ctx.tx.execute(sql`
+    select i.id, i.name, i.price, i.currency from ${inventoryItem} i
+    where i.account_id = ${ctx.accountId}
+      and exists (select 1 from ${experience} e where e.account_id = i.account_id and i.id = any(e.extra_item_ids))
+    order by lower(i.name), i.id`)) as unknown as { rows: { id: string; name: string; price: number; currency: string }[] };
+  const questions = await ctx.tx
+    .select({ id: bookingQuestion.id, question: bookingQuestion.question, answer_type: bookingQuestion.answer_type, choices: bookingQuestion.choices, required: bookingQuestion.required, per_participant: bookingQuestion.per_participant })
+    .from(bookingQuestion)
+    .where(eq(bookingQuestion.account_id, ctx.accountId))
+    .orderBy(bookingQuestion.created_at, bookingQuestion.id);
+  return { extras: extras.rows, questions: questions as { id: string; question: string; answer_type: 'text' | 'number' | 'yes_no' | 'choice'; choices: string[]; required: boolean; per_participant: boolean }[] };
 }

@@ -5,6 +5,7 @@ import {
   ZAvailabilityQuery,
   ZBooking,
   ZBookingConfig,
+  ZBookingOptions,
   ZCart,
   ZCartLineInput,
   ZCheckIn,
@@ -125,6 +126,11 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) => tenantScope(request, (ctx) => capacity.updateSlot(ctx, request.params.id, request.body)),
   );
 
+  app.get(
+    '/api/bookings/options/',
+    { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'The extras offered with experiences (names, prices) and the booking questions, for selling', response: { 200: ZBookingOptions, ...errors } } },
+    (request) => tenantScope(request, (ctx) => capacity.bookingOptions(ctx)),
+  );
   app.get(
     '/api/bookings/config/',
     { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'The organisation’s booking settings', response: { 200: ZBookingConfig, ...errors } } },

@@ -172,11 +172,6 @@ export default function CheckoutEditorPage() {
                   </Stack>
                 </>
               )}
-              {offeredExtraIds.length > 0 && !catalog.canReadInventory && (
-                <Text size="xs" c="dimmed" mt="sm">
-                  This offer sells extras; adding them needs the “Manage inventory” permission.
-                </Text>
-              )}
               <Group justify="space-between" mt="md">
                 <Text fw={600} data-testid="line-total">
                   Total {formatMoney(total, currency)}

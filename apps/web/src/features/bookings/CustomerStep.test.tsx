@@ -11,7 +11,7 @@ import { useBookingCatalog } from './use-booking-catalog';
 
 /**
  * The checkout's customer step against a real HTTP server: the offer's questions are read from
- * the question list (all of its pages), required answers are checked before anything is sent,
+ * the booking options (once), required answers are checked before anything is sent,
  * what is sent is trimmed, and the server's `answers.<id>` errors land on their field.
  */
 const EXP = '00000000-0000-4000-8000-00000000000e';
@@ -21,7 +21,7 @@ const AGE = '00000000-0000-4000-8000-000000000003';
 const OTHER = '00000000-0000-4000-8000-000000000004';
 
 const question = (id: string, text: string, answer_type: string, required = false) => ({ id, question: text, answer_type, choices: [], required, per_participant: false });
-/** 51 questions: the offer's are on the second page of 50. */
+/** 52 questions; the offer asks three of them. */
 const QUESTIONS = [
   ...Array.from({ length: 48 }, (_, i) => question(`00000000-0000-4000-8000-1000000000${String(i).padStart(2, '0')}`, `Filler ${i}`, 'text')),
   question(OTHER, 'Not asked here', 'text', true),
@@ -54,19 +54,14 @@ const cart: TCart = {
 
 let server: FastifyInstance;
 let baseUrl: string;
-const state = { checkouts: [] as unknown[], pages: [] as number[] };
+const state = { checkouts: [] as unknown[], optionReads: 0 };
 
 beforeAll(async () => {
   server = Fastify();
   server.get(`/api/experiences/${EXP}/`, async () => ({ id: EXP, title: 'Kayak', extras: [], booking_questions: [DIET, SWIM, AGE] }));
-  server.get('/api/booking-questions/', async (req) => {
-    const { page = '1', page_size = '25' } = req.query as Record<string, string>;
-    const size = Number(page_size);
-    const p = Number(page);
-    state.pages.push(p);
-    const results = QUESTIONS.slice((p - 1) * size, p * size);
-    const more = p * size < QUESTIONS.length;
-    return { count: QUESTIONS.length, total_pages: Math.ceil(QUESTIONS.length / size), current_page_number: p, next: more ? `next?page=${p + 1}` : null, previous: null, results };
+  server.get('/api/bookings/options/', async () => {
+    state.optionReads += 1;
+    return { extras: [], questions: QUESTIONS };
   });
   server.post('/api/cart/checkout/', async (req, reply) => {
     state.checkouts.push(req.body);
@@ -75,7 +70,7 @@ beforeAll(async () => {
   baseUrl = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api`;
 });
 afterAll(() => server.close());
-beforeEach(() => Object.assign(state, { checkouts: [], pages: [] }));
+beforeEach(() => Object.assign(state, { checkouts: [], optionReads: 0 }));
 
 function Step() {
   const catalog = useBookingCatalog();
@@ -91,13 +86,13 @@ function setup() {
 }
 
 describe('CustomerStep', () => {
-  it('asks the offer’s questions, read from every page of the list, required ones first checked here', async () => {
+  it('asks the offer’s questions, read once from the booking options, required ones first checked here', async () => {
     setup();
     expect(await screen.findByRole('radiogroup', { name: 'Can everyone swim?' })).toBeInTheDocument();
     expect(screen.getByLabelText('Any dietary requirements?')).toBeInTheDocument();
     expect(screen.getByLabelText('Youngest age')).toBeInTheDocument();
     expect(screen.queryByText('Not asked here')).toBeNull();
-    expect(state.pages).toEqual([1, 2]);
+    expect(state.optionReads).toBe(1);
 
     await userEvent.type(screen.getByLabelText(/Customer e-mail/), 'ann@example.com');
     await userEvent.type(screen.getByLabelText(/First name/), 'Ann');

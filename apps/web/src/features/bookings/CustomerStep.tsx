@@ -1,5 +1,5 @@
 import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
-import type { TBookingQuestion, TCart } from '@tourdesk/contracts';
+import type { TCart } from '@tourdesk/contracts';
 import { useMemo } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -9,7 +9,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingOffersQuery, useCheckoutMutation } from './api';
 import { validateAnswer } from './booking-logic';
 import { ORDER_CREATED } from './constants';
-import type { BookingCatalog } from './use-booking-catalog';
+import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
 
 interface CheckoutForm {
   customer: { email: string; first_name: string; last_name: string; phone: string };
@@ -21,7 +21,7 @@ const CUSTOMER_FIELDS = ['customer.email', 'customer.first_name', 'customer.last
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One booking question, with the input its kind of answer needs. */
-function QuestionField({ question: q, control }: { question: TBookingQuestion; control: Control<CheckoutForm> }) {
+function QuestionField({ question: q, control }: { question: BookingQuestion; control: Control<CheckoutForm> }) {
   return (
     <Controller
       control={control}
@@ -89,7 +89,7 @@ export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingC
   const { data: offers, isFetching: offersLoading } = useBookingOffersQuery(experienceIds, { skip: !catalog.canReadCatalog || experienceIds.length === 0 });
   const asked = useMemo(() => {
     const seen = new Set<string>();
-    const out: TBookingQuestion[] = [];
+    const out: BookingQuestion[] = [];
     for (const offer of offers ?? []) {
       for (const id of offer.booking_questions) {
         const q = catalog.questions.get(id);

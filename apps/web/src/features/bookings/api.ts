@@ -1,5 +1,4 @@
-import type { FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import type { TBooking, TBookingQuestion, TCart, TExperience, TInventoryItem, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
+import type { TBooking, TBookingOptions, TCart, TExperience, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 /** What booking needs of an offer: its extras (inventory item ids) and its booking questions. */
@@ -12,20 +11,6 @@ export interface CheckoutInput {
   answers: Record<string, string>;
 }
 
-/** The shared base query as a `queryFn` receives it (with the refresh-on-401 behaviour). */
-type BaseQuery = (arg: string | FetchArgs) => PromiseLike<{ data?: unknown; error?: FetchBaseQueryError }> | { data?: unknown; error?: FetchBaseQueryError };
-
-/** Every row of a list endpoint, page by page at the largest page size the API takes. */
-async function allPages<T>(url: string, baseQuery: BaseQuery): Promise<{ data: T[] } | { error: FetchBaseQueryError }> {
-  const rows: T[] = [];
-  for (let page = 1; ; page += 1) {
-    const res = await baseQuery({ url, params: { page, page_size: 50 } });
-    if (res.error) return { error: res.error };
-    const data = res.data as TPaginated<T>;
-    rows.push(...data.results);
-    if (!data.next || data.results.length === 0) return { data: rows };
-  }
-}
 
 export interface DayCapacity {
   date: string;
@@ -104,14 +89,8 @@ export const bookingsApi = api.injectEndpoints({
       },
       providesTags: ['Experience'],
     }),
-    bookingInventoryItems: build.query<TInventoryItem[], void>({
-      queryFn: (_arg, _api, _extra, baseQuery) => allPages<TInventoryItem>('inventory-items/', baseQuery),
-      providesTags: ['Inventory'],
-    }),
-    bookingQuestions: build.query<TBookingQuestion[], void>({
-      queryFn: (_arg, _api, _extra, baseQuery) => allPages<TBookingQuestion>('booking-questions/', baseQuery),
-      providesTags: ['Experience'],
-    }),
+    /** The extras offered with the offers (names, prices) and the booking questions: readable by anyone who sells. */
+    bookingOptions: build.query<TBookingOptions, void>({ query: () => 'bookings/options/', providesTags: ['Inventory', 'Experience'] }),
   }),
 });
 
@@ -131,6 +110,5 @@ export const {
   useReleaseLineMutation,
   useCheckoutMutation,
   useBookingOffersQuery,
-  useBookingInventoryItemsQuery,
-  useBookingQuestionsQuery,
+  useBookingOptionsQuery,
 } = bookingsApi;

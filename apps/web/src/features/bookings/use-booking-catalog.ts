@@ -1,26 +1,29 @@
-import type { TBookingQuestion, TInventoryItem } from '@tourdesk/contracts';
+import type { TBookingOptions } from '@tourdesk/contracts';
 import { useMemo } from 'react';
 import { useAppSelector } from '../../shared/hooks/store';
 import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
-import { useBookingInventoryItemsQuery, useBookingQuestionsQuery } from './api';
+import { useBookingOptionsQuery } from './api';
+
+export type BookingExtra = TBookingOptions['extras'][number];
+export type BookingQuestion = TBookingOptions['questions'][number];
 
 /**
- * The names behind a booking's extras and answers: the organisation's inventory items and
- * booking questions, each read once as a whole list (never per booking). A list the user may
- * not read is not asked for (the server would refuse it), and its names stay unknown.
+ * The names behind a booking's extras and answers: the extras offered with the offers and the
+ * booking questions, read once (never per booking) from /api/bookings/options/, which anyone who
+ * sells may read (the inventory itself needs Manage inventory).
  */
 export function useBookingCatalog() {
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
-  const canReadInventory = hasPermissions(user, appInfo, ['Manage inventory']) && hasFeatures(user, ['inventory']);
   const canReadCatalog = hasPermissions(user, appInfo, ['View experiences']) && hasFeatures(user, ['experiences']);
-  const { data: itemList, isLoading: itemsLoading } = useBookingInventoryItemsQuery(undefined, { skip: !canReadInventory });
-  const { data: questionList, isLoading: questionsLoading } = useBookingQuestionsQuery(undefined, { skip: !canReadCatalog });
-  const items = useMemo(() => new Map<string, TInventoryItem>((itemList ?? []).map((i) => [i.id, i])), [itemList]);
-  const questions = useMemo(() => new Map<string, TBookingQuestion>((questionList ?? []).map((q) => [q.id, q])), [questionList]);
+  const { data: options, isLoading } = useBookingOptionsQuery();
+  const itemList = options?.extras;
+  const questionList = options?.questions;
+  const items = useMemo(() => new Map<string, BookingExtra>((itemList ?? []).map((i) => [i.id, i])), [itemList]);
+  const questions = useMemo(() => new Map<string, BookingQuestion>((questionList ?? []).map((q) => [q.id, q])), [questionList]);
   /** The position of each question in the organisation's list, to show answers in a stable order. */
   const questionOrder = useMemo(() => new Map((questionList ?? []).map((q, i) => [q.id, i])), [questionList]);
-  return { canReadInventory, canReadCatalog, items, questions, questionOrder, isLoading: itemsLoading || questionsLoading };
+  return { canReadCatalog, items, questions, questionOrder, isLoading };
 }
 
 export type BookingCatalog = ReturnType<typeof useBookingCatalog>;
