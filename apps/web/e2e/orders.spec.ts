@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { DEMO, org, signIn } from './support/helpers';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const SWIM = 'Can everyone in the group swim?';
 const CUSTOMER = { email: 'olivia.order@example.com', first_name: 'Olivia', last_name: 'Order' };
 
@@ -123,7 +124,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.locator('.Toastify__toast--error').last()).toContainText('Book at most 8 participants.');
     await firstLine.getByRole('button', { name: 'Discard' }).click();
     await expect(firstLine.getByTestId('line-quantity')).toHaveText('× 3');
-    await page.screenshot({ path: 'test-results/screenshots/order-details.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/order-details.png`, fullPage: true });
 
     // Payments: a part, then an overpayment refused, then the rest.
     await page.getByRole('tab', { name: 'Payments' }).click();
@@ -149,7 +150,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByTestId('order-balance')).toHaveText('CHF 0.00');
     await expect(page.getByTestId('order-payment-status')).toHaveText('Fully paid');
     await expect(page.getByTestId('payment-row')).toHaveCount(2);
-    await page.screenshot({ path: 'test-results/screenshots/order-payments.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/order-payments.png`, fullPage: true });
 
     // The invoice: issued once, shown as a page, and as a PDF with its number and total.
     await page.getByRole('tab', { name: 'Invoice' }).click();
@@ -160,7 +161,10 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByText(`Invoice ${number} issued.`)).toBeVisible();
     await expect(page.getByTestId('invoice-total')).toHaveText('CHF 356.00');
     await expect(page.getByTestId('invoice-balance')).toHaveText('CHF 0.00');
-    await page.screenshot({ path: 'test-results/screenshots/order-invoice.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/order-invoice.png`, fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    await page.screenshot({ path: `${SHOTS}/order-invoice-print.png`, fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
     const pdf = await downloaded(page, () => page.getByRole('link', { name: 'Download PDF' }).click());
     expect(pdf.bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
     const text = await pdfText(pdf.bytes);
@@ -180,6 +184,60 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     // Paid more than is now due: the balance shows what to refund, and the order can't be deleted.
     await expect(page.getByTestId('order-balance')).toHaveText('-CHF 89.00');
     await expect(page.getByRole('button', { name: 'Delete order' })).toHaveCount(0);
+
+    // The overpaid part goes back as a refund; the balance is even again.
+    await page.getByRole('tab', { name: 'Payments' }).click();
+    await page.getByLabel('Record a payment').getByText('Refund', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'Refund' })).toBeChecked();
+    await page.getByLabel('Amount').fill('89.00');
+    await page.getByRole('combobox', { name: 'Method' }).click();
+    await page.getByRole('option', { name: 'Cash' }).click();
+    await page.getByRole('button', { name: 'Record refund' }).click();
+    await expect(page.getByText('Refund of CHF 89.00 recorded.')).toBeVisible();
+    await expect(page.getByTestId('order-balance')).toHaveText('CHF 0.00');
+    await expect(page.getByTestId('order-paid')).toHaveText('CHF 267.00');
+    await expect(page.getByTestId('payment-status')).toHaveText('Fully paid');
+    await expect(page.getByTestId('payment-row')).toHaveCount(3);
+    await expect(page.getByTestId('payment-row').filter({ hasText: 'Refund' })).toContainText('-CHF 89.00');
+  });
+
+  test('cancels a whole order, which gives its seats back, then deletes it', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
+    const kayak = offers.results.find((o) => o.title === OFFER)!;
+    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
+    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
+    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    const before = await kayakSlot(page, kayak.id, 11);
+    const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
+      customer: { email: 'chris.cancel@example.com', first_name: 'Chris', last_name: 'Cancel' },
+      lines: [{ slot: before.id, quantities: { [adult]: 2 } }],
+      answers: { [swim]: 'no' },
+    });
+    expect((await kayakSlot(page, kayak.id, 11)).remaining).toBe(before.remaining - 2);
+
+    // The bare editor address lands on the details.
+    await page.goto(org('demo', `/orders/editor/${order.id}/`));
+    await expect(page).toHaveURL(org('demo', `/orders/editor/${order.id}/details`));
+    // With a confirmed line it cannot be deleted, only cancelled.
+    await expect(page.getByRole('button', { name: 'Delete order' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel order ${order.reference}?` });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel order' }).click();
+    await expect(page.getByText(`Order ${order.reference} canceled: its seats are free again.`)).toBeVisible();
+    await expect(page.getByTestId('order-status')).toHaveText('Canceled');
+    await expect(page.getByTestId('line-status')).toHaveText('Canceled');
+    expect((await kayakSlot(page, kayak.id, 11)).remaining).toBe(before.remaining);
+
+    // Nothing confirmed and nothing paid: now it can go.
+    await page.getByRole('button', { name: 'Delete order' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete order' }).click();
+    await expect(page.getByText(`Order ${order.reference} deleted.`)).toBeVisible();
+    await expect(page).toHaveURL(org('demo', '/orders/list'));
+    await page.getByLabel('Search orders').fill(order.reference);
+    await expect(page.getByText('No order matches these filters.')).toBeVisible();
   });
 
   test('filters the list by payment status, keeps the filter on reload, and exports it', async ({ page }) => {
@@ -195,7 +253,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByRole('combobox', { name: 'Payment status' })).toHaveValue('Fully paid');
     await expect(page.getByTestId('order-row').filter({ hasText: reference })).toBeVisible();
     await expect(page.getByTestId('payment-status').filter({ hasText: 'Not paid' })).toHaveCount(0);
-    await page.screenshot({ path: 'test-results/screenshots/orders-list.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/orders-list.png`, fullPage: true });
 
     const csv = await downloaded(page, () => page.getByRole('link', { name: 'Export CSV' }).click());
     expect(csv.name).toMatch(/\.csv$/);
@@ -215,13 +273,13 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await expect(page.getByTestId('order-row').first()).toBeVisible();
-    await page.screenshot({ path: 'test-results/screenshots/orders-list-dark.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/orders-list-dark.png`, fullPage: true });
     await page.goto(org('demo', `/orders/editor/${orderId}/details`));
     await expect(page.getByTestId('order-line')).toHaveCount(2);
-    await page.screenshot({ path: 'test-results/screenshots/order-details-dark.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/order-details-dark.png`, fullPage: true });
     await page.goto(org('demo', `/orders/editor/${orderId}/invoice`));
     await expect(page.getByTestId('invoice')).toBeVisible();
-    await page.screenshot({ path: 'test-results/screenshots/order-invoice-dark.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/order-invoice-dark.png`, fullPage: true });
   });
 
   test('an order that cannot be loaded sends the user back to the list', async ({ page }) => {
@@ -268,12 +326,12 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.getByRole('dialog', { name: 'Edit customer' }).getByRole('button', { name: 'Save customer' }).click();
     await expect(page.getByText('Customer updated.')).toBeVisible();
     await expect(page.getByLabel('Contact')).toContainText('+41 79 000 00 00');
-    await page.screenshot({ path: 'test-results/screenshots/customer-detail.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/customer-detail.png`, fullPage: true });
     // Without orders, it can be deleted.
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete customer' }).click();
     await expect(page.getByText('Nina New deleted.')).toBeVisible();
     await expect(page).toHaveURL(org('demo', '/customers/list'));
-    await page.screenshot({ path: 'test-results/screenshots/customers-list.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/customers-list.png`, fullPage: true });
   });
 });

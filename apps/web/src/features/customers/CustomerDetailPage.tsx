@@ -5,12 +5,12 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
-import { formatDateTime, formatDisplayDate } from '../../shared/lib/dates';
+import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCustomerOrdersQuery, useCustomerQuery, useDeleteCustomerMutation } from './api';
 import { CustomerForm } from './CustomerForm';
-import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR } from './constants';
+import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR, WHOLE } from './constants';
 
 const ORDERS_PAGE_SIZE = 10;
 
@@ -22,37 +22,37 @@ function Orders({ customer }: { customer: string }) {
   return (
     <Stack>
       <Title order={4}>Orders</Title>
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={520}>
         <Table verticalSpacing="sm" highlightOnHover aria-label="Customer orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Reference</Table.Th>
               <Table.Th>Created</Table.Th>
-              <Table.Th ta="right">Lines</Table.Th>
               <Table.Th ta="right">Total</Table.Th>
               <Table.Th>Payment</Table.Th>
               <Table.Th>Status</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={6}>No order yet.</EmptyRow>}
+            {data?.results.length === 0 && <EmptyRow colSpan={5}>No order yet.</EmptyRow>}
             {data?.results.map((o) => (
               <Table.Tr key={o.id} onClick={() => navigate(orderPath(o.id))} style={{ cursor: 'pointer' }}>
                 <Table.Td>
-                  <Anchor component={Link} to={orderPath(o.id)} ff="monospace" fw={500} onClick={(e) => e.stopPropagation()}>
+                  <Anchor component={Link} to={orderPath(o.id)} ff="monospace" fw={500} style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
                     {o.reference}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{formatDateTime(o.created_at, zone)}</Table.Td>
-                <Table.Td ta="right">{o.lines}</Table.Td>
-                <Table.Td ta="right">{formatMoney(o.total, o.currency)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDisplayDate(o.created_at, zone)}</Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {formatMoney(o.total, o.currency)}
+                </Table.Td>
                 <Table.Td>
-                  <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light">
+                  <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light" style={WHOLE}>
                     {o.payment_status}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light">
+                  <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light" style={WHOLE}>
                     {o.status}
                   </Badge>
                 </Table.Td>
@@ -84,6 +84,7 @@ export default function CustomerDetailPage() {
   const { data: customer, isError } = useCustomerQuery(customerId, { skip: !customerId });
   const [remove] = useDeleteCustomerMutation();
   const [editing, setEditing] = useState(false);
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   useEffect(() => {
     if (isError) navigate(CUSTOMERS_LIST, { replace: true });
   }, [isError, navigate]);
@@ -138,7 +139,7 @@ export default function CustomerDetailPage() {
                 <Field label="Phone">{customer.phone || '—'}</Field>
                 <Field label="Country">{customer.country ?? '—'}</Field>
                 <Field label="Marketing e-mails">{customer.marketing_consent ? 'Agreed' : 'Not agreed'}</Field>
-                <Field label="Customer since">{formatDisplayDate(customer.created_at)}</Field>
+                <Field label="Customer since">{formatDisplayDate(customer.created_at, zone)}</Field>
               </Stack>
             </Card>
             <Card withBorder padding="lg" aria-label="Spending">

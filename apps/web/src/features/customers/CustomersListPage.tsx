@@ -4,6 +4,7 @@ import type { TCustomer } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
@@ -11,7 +12,7 @@ import { useCustomersQuery } from './api';
 import { CustomerForm } from './CustomerForm';
 import { customerPath, fullName } from './constants';
 
-function Row({ customer, onEdit }: { customer: TCustomer; onEdit: () => void }) {
+function Row({ customer, zone, onEdit }: { customer: TCustomer; zone?: string; onEdit: () => void }) {
   const navigate = useNavigate();
   const to = customerPath(customer.id);
   return (
@@ -39,7 +40,7 @@ function Row({ customer, onEdit }: { customer: TCustomer; onEdit: () => void }) 
       </Table.Td>
       <Table.Td ta="right">{customer.orders}</Table.Td>
       <Table.Td ta="right">{formatMoney(customer.total_spent, customer.currency)}</Table.Td>
-      <Table.Td>{formatDisplayDate(customer.created_at)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDisplayDate(customer.created_at, zone)}</Table.Td>
       <Table.Td w={50}>
         <ActionIcon
           variant="subtle"
@@ -60,6 +61,7 @@ function Row({ customer, onEdit }: { customer: TCustomer; onEdit: () => void }) 
 export default function CustomersListPage() {
   const filters = useListFilters();
   const navigate = useNavigate();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useCustomersQuery(filters.apiParams);
   const [editing, setEditing] = useState<TCustomer | 'new' | null>(null);
   const close = () => setEditing(null);
@@ -100,7 +102,7 @@ export default function CustomersListPage() {
           </Table.Thead>
           <Table.Tbody>
             {data?.results.length === 0 && <EmptyRow colSpan={8}>No customer matches this search.</EmptyRow>}
-            {data?.results.map((c) => <Row key={c.id} customer={c} onEdit={() => setEditing(c)} />)}
+            {data?.results.map((c) => <Row key={c.id} customer={c} zone={zone} onEdit={() => setEditing(c)} />)}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

@@ -81,7 +81,7 @@ function Actions({ order }: { order: TOrder }) {
 
 /** /orders/editor/{orderID}/{tab}: one order — its lines, invoice and payments. */
 export default function OrderEditorPage() {
-  const { orderID = '', tab = 'details' } = useParams();
+  const { orderID = '', tab } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: order, isError } = useOrderQuery(orderID, { skip: !orderID });
@@ -92,7 +92,8 @@ export default function OrderEditorPage() {
     if (isError || !orderID) navigate(ORDERS_LIST, { replace: true });
   }, [isError, orderID, navigate]);
 
-  if (!(tab in TABS)) return <Navigate to={orderPath(orderID)} replace />;
+  // /orders/editor/{orderID}/ lands on details; an unknown tab too.
+  if (!tab || !(tab in TABS)) return <Navigate to={orderPath(orderID)} replace />;
   if (!order) return <Loader />;
   const Tab = TABS[tab as OrderTab];
 

@@ -80,7 +80,7 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
         </Table.Tbody>
       </Table>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
-        <Table verticalSpacing={4} aria-label="VAT breakdown" fz="sm">
+        <Table verticalSpacing={4} aria-label="VAT breakdown" fz="sm" style={{ alignSelf: 'start' }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th style={NOWRAP}>VAT rate</Table.Th>

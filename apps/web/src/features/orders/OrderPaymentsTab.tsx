@@ -1,7 +1,6 @@
 import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { PAYMENT_METHODS, type TOrder, type TPaymentInput } from '@tourdesk/contracts';
 import { useRef, useState } from 'react';
-import type { ApiError } from '../../shared/api/errors';
 import { fieldErrors } from '../../shared/api/errors';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -9,14 +8,11 @@ import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useRecordPaymentMutation } from './api';
-import { METHOD_LABELS } from './constants';
+import { METHOD_LABELS, WHOLE } from './constants';
+import { keyFor, unanswered, type Submission } from './idempotency';
 import { Totals } from './OrderDetailsTab';
 
 type Method = TPaymentInput['method'];
-
-/** A failure without a definitive answer: the same submission may be retried under the same key. */
-const unanswered = (error: ApiError) =>
-  typeof error === 'object' && error !== null && 'status' in error && (typeof error.status !== 'number' || error.status >= 500);
 
 function PaymentForm({ order }: { order: TOrder }) {
   const canceled = order.status === 'Canceled'; // a canceled order takes refunds only
@@ -27,9 +23,10 @@ function PaymentForm({ order }: { order: TOrder }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [record, { isLoading }] = useRecordPaymentMutation();
   // One Idempotency-Key per submission; a retry of the very same submission reuses it.
-  const pending = useRef<{ body: string; key: string } | null>(null);
+  const pending = useRef<Submission | null>(null);
   const refundable = order.paid;
-  const suggested = kind === 'payment' ? Math.max(order.balance, 0) : Math.max(refundable, 0);
+  // A refund suggests what was overpaid (after a cancellation), else everything paid.
+  const suggested = kind === 'payment' ? Math.max(order.balance, 0) : order.balance < 0 ? -order.balance : Math.max(refundable, 0);
 
   const submit = async () => {
     const minor = toMinorUnits(amount, order.currency);
@@ -40,9 +37,8 @@ function PaymentForm({ order }: { order: TOrder }) {
     setErrors({});
     const input: TPaymentInput = { amount: kind === 'refund' ? -minor : minor, currency: order.currency, method, reference: reference.trim() };
     const body = JSON.stringify(input);
-    const key = pending.current?.body === body ? pending.current.key : crypto.randomUUID();
-    pending.current = { body, key };
-    const res = await record({ order: order.id, idempotencyKey: key, ...input });
+    pending.current = keyFor(pending.current, body);
+    const res = await record({ order: order.id, idempotencyKey: pending.current.key, ...input });
     if ('error' in res) {
       if (!unanswered(res.error)) pending.current = null;
       setErrors(fieldErrors(res.error));
@@ -148,7 +144,7 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
               <Table.Tr key={p.id} data-testid="payment-row">
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at, zone)}</Table.Td>
                 <Table.Td>
-                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
+                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light" style={WHOLE}>
                     {p.kind === 'refund' ? 'Refund' : 'Payment'}
                   </Badge>
                 </Table.Td>

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
-import { formatDateTime } from '../../shared/lib/dates';
+import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useOrderDownloadMutation, useOrderFilterOptionsQuery, useOrdersQuery } from './api';
 import {
@@ -17,6 +17,7 @@ import {
   orderPath,
   ORDERINGS,
   PAYMENT_STATUS_COLOR,
+  WHOLE,
 } from './constants';
 
 const EXPORT_URL = 'orders/export.csv';
@@ -27,7 +28,7 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
   return (
     <Table.Tr onClick={() => navigate(to)} style={{ cursor: 'pointer' }} data-testid="order-row">
       <Table.Td>
-        <Anchor component={Link} to={to} fw={500} ff="monospace" onClick={(e) => e.stopPropagation()}>
+        <Anchor component={Link} to={to} fw={500} ff="monospace" style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
           {order.reference}
         </Anchor>
       </Table.Td>
@@ -39,17 +40,26 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
           {order.customer.email}
         </Text>
       </Table.Td>
-      <Table.Td>{formatDateTime(order.created_at, zone)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">{formatDisplayDate(order.created_at, zone)}</Text>
+        <Text size="xs" c="dimmed">
+          {formatTime(order.created_at, zone)}
+        </Text>
+      </Table.Td>
       <Table.Td ta="right">{order.lines}</Table.Td>
-      <Table.Td ta="right">{formatMoney(order.total, order.currency)}</Table.Td>
-      <Table.Td ta="right">{formatMoney(order.paid, order.currency)}</Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(order.total, order.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(order.paid, order.currency)}
+      </Table.Td>
       <Table.Td>
-        <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="payment-status">
+        <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" size="sm" style={WHOLE} data-testid="payment-status">
           {order.payment_status}
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
+        <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" size="sm" style={WHOLE}>
           {order.status}
         </Badge>
       </Table.Td>
@@ -157,7 +167,7 @@ export default function OrdersListPage() {
         </Button>
       </Group>
       <Table.ScrollContainer minWidth={980}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
+        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Reference</Table.Th>

@@ -52,3 +52,6 @@ export const vatRate = (bp: number) => `${(bp / 100).toLocaleString('en', { maxi
 
 /** A yes/no answer reads "Yes" / "No"; other answers as given. */
 export const answerText = (a: string) => (a === 'yes' ? 'Yes' : a === 'no' ? 'No' : a);
+
+/** A badge in a table cell keeps its whole text (its label would otherwise shrink to an ellipsis). */
+export const WHOLE = { minWidth: 'max-content' } as const;
