@@ -56,6 +56,10 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.screenshot({ path: 'test-results/screenshots/checkout.png', fullPage: true });
     await page.getByRole('button', { name: 'Check out' }).click();
     await expect(page.getByText('Order created!')).toBeVisible();
+    // The new order opens on its details; its line leads to the booking.
+    await expect(page).toHaveURL(/\/orders\/editor\/[0-9a-f-]+\/details$/);
+    await expect(page.getByTestId('order-line')).toContainText('Picnic lunch');
+    await page.getByTestId('order-line').getByRole('link', { name: OFFER }).click();
     await expect(page).toHaveURL(/\/orders\/editor\/[0-9a-f-]+\/booking\/[0-9a-f-]+$/);
     await expect(page.getByTestId('booking-status')).toHaveText('Confirmed');
     await expect(page.getByAltText(/QR code of ticket/)).toBeVisible();
@@ -123,6 +127,7 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.getByLabel('First name').fill('Early');
     await answerSwim(page, 'No');
     await page.getByRole('button', { name: 'Check out' }).click();
+    await page.getByTestId('order-line').getByRole('link', { name: OFFER }).click();
     const code = (await page.getByTestId('ticket-code').textContent())!.trim();
 
     await page.goto(org('demo', '/bookings/overview'));

@@ -114,8 +114,7 @@ export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingC
     const res = await checkout({ customer: values.customer, answers });
     if ('error' in res) return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
     notifySuccess(ORDER_CREATED);
-    const first = res.data.bookings[0]!;
-    navigate(`/orders/editor/${res.data.id}/booking/${first.id}`);
+    navigate(`/orders/editor/${res.data.id}/details`);
   });
 
   return (

@@ -9,8 +9,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import {
   useCancelOrderLineMutation,
-  useOrderBookingQuestionsQuery,
-  useOrderInventoryItemsQuery,
+  useOrderBookingOptionsQuery,
   useOrderPricingCategoriesQuery,
   useUpdateOrderLineMutation,
   useUpdateOrderNotesMutation,
@@ -21,11 +20,10 @@ import { answerText, bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAY
 /** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
 function useNames() {
   const { data: categories } = useOrderPricingCategoriesQuery();
-  const { data: items } = useOrderInventoryItemsQuery();
-  const { data: questions } = useOrderBookingQuestionsQuery();
+  const { data: options } = useOrderBookingOptionsQuery();
   const category = (id: string) => categories?.results.find((c) => c.id === id)?.label ?? 'Category';
-  const item = (id: string) => items?.results.find((i) => i.id === id)?.name ?? 'Extra';
-  const question = (id: string) => questions?.results.find((q) => q.id === id)?.question ?? 'Question';
+  const item = (id: string) => options?.extras.find((i) => i.id === id)?.name ?? 'Extra';
+  const question = (id: string) => options?.questions.find((q) => q.id === id)?.question ?? 'Question';
   return { category, item, question };
 }
 

@@ -1,7 +1,6 @@
 import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type {
-  TBookingQuestion,
-  TInventoryItem,
+  TBookingOptions,
   TInvoice,
   TOrder,
   TOrderSummary,
@@ -93,14 +92,8 @@ export const ordersApi = tagged.injectEndpoints({
       query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }),
       providesTags: ['PricingCategory'],
     }),
-    orderInventoryItems: build.query<TPaginated<TInventoryItem>, void>({
-      query: () => ({ url: 'inventory-items/', params: { page_size: 50 } }),
-      providesTags: ['Inventory'],
-    }),
-    orderBookingQuestions: build.query<TPaginated<TBookingQuestion>, void>({
-      query: () => ({ url: 'booking-questions/', params: { page_size: 50 } }),
-      providesTags: ['Experience'],
-    }),
+    /** Names of the extras offered with the offers and of the booking questions (readable by anyone who sells). */
+    orderBookingOptions: build.query<TBookingOptions, void>({ query: () => 'bookings/options/', providesTags: ['Inventory', 'Experience'] }),
     /**
      * A file download (CSV export, invoice PDF) through the api's base query, so an expired
      * access token is refreshed first; the browser then saves the file. Answers its name.
@@ -139,7 +132,6 @@ export const {
   useOrderInvoiceQuery,
   useIssueInvoiceMutation,
   useOrderPricingCategoriesQuery,
-  useOrderInventoryItemsQuery,
-  useOrderBookingQuestionsQuery,
+  useOrderBookingOptionsQuery,
   useOrderDownloadMutation,
 } = ordersApi;
