@@ -126,7 +126,7 @@ export const cartLine = pgTable(
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id)],
+  (t) => [tenantPolicy(), index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id), index('cart_line_expires_idx').on(t.expires_at)],
 );
 
 export const customer = pgTable(

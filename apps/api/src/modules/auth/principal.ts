@@ -71,6 +71,8 @@ export const notAuthenticated = (detail = 'Authentication credentials were not p
  * the TTL. A session's own expiry is still checked on every request.
  */
 const PRINCIPAL_TTL_MS = 2_000;
+/** Access tokens whose signature was checked, until they expire (the token is the key). */
+const verified = new Map<string, { sub?: string; sid?: unknown; exp: number }>();
 const recent = new Map<string, { principal: Principal; sessionExpires: number; loadedAt: number }>();
 
 export function forgetPrincipals() {
@@ -89,11 +91,18 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
   if (request.principal) return request.principal;
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) throw notAuthenticated();
-  let claims: { sub?: string; sid?: unknown };
-  try {
-    ({ payload: claims } = await jwtVerify(token, request.server.signingKey, { issuer: ISSUER, algorithms: ['HS256'] }));
-  } catch {
-    throw notAuthenticated('Your session has expired. Please sign in again.');
+  let claims: { sub?: string; sid?: unknown; exp?: number };
+  const known = verified.get(token);
+  if (known && known.exp * 1000 > Date.now()) {
+    claims = known;
+  } else {
+    try {
+      ({ payload: claims } = await jwtVerify(token, request.server.signingKey, { issuer: ISSUER, algorithms: ['HS256'] }));
+    } catch {
+      throw notAuthenticated('Your session has expired. Please sign in again.');
+    }
+    if (verified.size > 10_000) verified.clear();
+    if (typeof claims.exp === 'number') verified.set(token, claims as { exp: number });
   }
   if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw notAuthenticated();
   const now = Date.now();
