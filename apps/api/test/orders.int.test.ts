@@ -178,9 +178,18 @@ describe('orders', () => {
     const o = await newOrder(12);
     await owner.patch(`/api/orders/${o.id}/`, { notes: 'Window seats' });
     await owner.post(`/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' });
+    await owner.post('/api/bookings/check-in/', { ticket_code: o.bookings[0].ticket_code });
+    await owner.patch(`/api/bookings/${o.bookings[0].id}/attendance/`, { attendance: 'Open' });
     await owner.post(`/api/orders/${o.id}/lines/${o.bookings[0].id}/cancel/`);
     const events = (await owner.get(`/api/orders/${o.id}/audit/`)).json();
-    expect(events.map((e: { subject: string; action: string }) => `${e.subject} ${e.action}`)).toEqual(['order created', 'order updated', 'payment payment recorded', 'line cancelled']);
+    expect(events.map((e: { subject: string; action: string }) => `${e.subject} ${e.action}`)).toEqual([
+      'order created',
+      'order updated',
+      'payment payment recorded',
+      'line checked in',
+      'line attendance changed',
+      'line cancelled',
+    ]);
     expect(events[1].changes).toEqual({ notes: ['', 'Window seats'] });
     expect(events.every((e: { actor: { name: string } | null }) => e.actor !== null)).toBe(true);
   });

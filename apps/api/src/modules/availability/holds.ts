@@ -129,6 +129,7 @@ export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Ope
     .update(booking)
     .set({ attendance, checked_in_at: attendance === 'Arrived' ? b.checked_in_at ?? new Date() : null, updated_at: new Date() })
     .where(eq(booking.id, id));
+  if (attendance !== b.attendance) await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'attendance changed', changes: { attendance: [b.attendance, attendance] } });
   return getBooking(ctx, id);
 }
 
@@ -155,5 +156,6 @@ export async function checkIn(ctx: TenantCtx, code: string) {
     throw new AppError('already_checked_in', `Already checked in at ${at}.`, 'ticket_code');
   }
   await ctx.tx.update(booking).set({ attendance: 'Arrived', checked_in_at: new Date(), updated_at: new Date() }).where(eq(booking.id, b.id));
+  await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: b.id, action: 'checked in', changes: { attendance: [b.attendance, 'Arrived'], ticket_code: b.ticket_code } });
   return getBooking(ctx, b.id);
 }
