@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TCart } from '@tourdesk/contracts';
-import { booking, cart, cartLine, slot } from '../../db/schema';
+import { baseAccount, booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
@@ -27,9 +27,55 @@ export async function hold(db: Db, who: { accountId: string; userId: string }, i
     select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${input.slot ?? null}::uuid, ${lineId}::uuid,
                          ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb, ${capacityLock.enabled}) as cart`)) as unknown as { rows: { cart: string }[] };
   // The lock is released: the cart is read in a statement of its own.
-  const result = (await db.execute(sql`select tourdesk_cart_scoped(${who.accountId}::uuid, ${held.rows[0]!.cart}::uuid) as cart`)) as unknown as { rows: { cart: TCart | string }[] };
-  const cart = result.rows[0]!.cart;
-  return typeof cart === 'string' ? JSON.parse(cart) : cart;
+  const cartId = held.rows[0]!.cart;
+  const lines = (await db.execute(sql`select * from tourdesk_cart_lines(${who.accountId}::uuid, ${cartId}::uuid)`)) as unknown as { rows: CartLineRow[] };
+  return presentCart(cartId, lines.rows, await currencyOf(db, who.accountId, lines.rows));
+}
+
+/** A row of the view cart_line_api (migration 0013): an unexpired line with its slot's start. */
+interface CartLineRow {
+  id: string;
+  cart_id: string;
+  slot_id: string;
+  experience_id: string;
+  experience_title: string;
+  starts_ms: number;
+  quantities: Record<string, number>;
+  extras: Record<string, number>;
+  seats: number;
+  total: number;
+  currency: string;
+  expires_ms: number;
+}
+
+/** The organisation's currency: a line's, or (an empty cart) the organisation's own. */
+async function currencyOf(db: Db, accountId: string, lines: CartLineRow[]) {
+  if (lines.length) return lines[0]!.currency;
+  const [row] = await db.select({ currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
+  return row?.currency ?? 'EUR';
+}
+
+/** A cart as the API shows it: its unexpired lines, their total and the first expiry. */
+function presentCart(id: string, lines: CartLineRow[], currency: string): TCart {
+  return {
+    id,
+    lines: lines.map((l) => ({
+      id: l.id,
+      slot: l.slot_id,
+      experience: l.experience_id,
+      experience_title: l.experience_title,
+      starts_at: new Date(l.starts_ms).toISOString(),
+      quantities: l.quantities,
+      extras: l.extras,
+      seats: l.seats,
+      total: l.total,
+      currency: l.currency,
+      expires_at: new Date(l.expires_ms).toISOString(),
+    })),
+    total: lines.reduce((sum, l) => sum + l.total, 0),
+    currency,
+    expires_at: lines.length ? new Date(Math.min(...lines.map((l) => l.expires_ms))).toISOString() : null,
+  };
 }
 
 /**
@@ -50,13 +96,20 @@ export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
 
 /** The organisation's carts that hold something right now, newest hold first, paged in SQL. */
 export async function pageCarts(ctx: TenantCtx, limit: number, offset: number): Promise<TCart[]> {
-  const rows = (await ctx.tx.execute(sql`
-    select tourdesk_cart(${ctx.accountId}::uuid, c.id) as cart
-    from ${cart} c
+  const ids = (await ctx.tx.execute(sql`
+    select c.id from ${cart} c
     where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())
     order by (select max(l.created_at) from ${cartLine} l where l.cart_id = c.id) desc, c.id
-    limit ${limit} offset ${offset}`)) as unknown as { rows: { cart: TCart | string }[] };
-  return rows.rows.map((r) => (typeof r.cart === 'string' ? JSON.parse(r.cart) : r.cart));
+    limit ${limit} offset ${offset}`)) as unknown as { rows: { id: string }[] };
+  if (ids.rows.length === 0) return [];
+  const lines = await cartLines(ctx, ids.rows.map((r) => r.id));
+  return ids.rows.map((r) => presentCart(r.id, lines.filter((l) => l.cart_id === r.id), ctx.currency));
+}
+
+/** The unexpired lines of some carts: one query. */
+async function cartLines(ctx: TenantCtx, cartIds: string[]) {
+  const rows = (await ctx.tx.execute(sql`select * from cart_line_api v where v.account_id = ${ctx.accountId} and v.cart_id in ${cartIds} order by v.created_at, v.id`)) as unknown as { rows: CartLineRow[] };
+  return rows.rows;
 }
 
 export async function countCarts(ctx: TenantCtx) {
@@ -69,14 +122,12 @@ export async function countCarts(ctx: TenantCtx) {
 export async function getCart(ctx: TenantCtx, id: string) {
   const [row] = await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, id)));
   if (!row) throw notFound('No cart with this id.');
-  return presentCart(ctx, row.id);
+  return readCart(ctx, row.id);
 }
 
-/** The cart as the API shows it (tourdesk_cart: its unexpired lines, total, first expiry). */
-export async function presentCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
-  const result = (await ctx.tx.execute(sql`select tourdesk_cart(${ctx.accountId}::uuid, ${cartId}::uuid) as cart`)) as unknown as { rows: { cart: TCart | string }[] };
-  const cart = result.rows[0]!.cart;
-  return typeof cart === 'string' ? JSON.parse(cart) : cart;
+/** The cart as the API shows it. */
+export async function readCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
+  return presentCart(cartId, await cartLines(ctx, [cartId]), ctx.currency);
 }
 
 /**

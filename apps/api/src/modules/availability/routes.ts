@@ -150,7 +150,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/cart/',
     { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Your cart and its holds', response: { 200: ZCart, ...errors } } },
-    (request) => tenantScope(request, async (ctx) => holds.presentCart(ctx, (await holds.userCart(ctx, principalOf(request).userId)).id)),
+    (request) => tenantScope(request, async (ctx) => holds.readCart(ctx, (await holds.userCart(ctx, principalOf(request).userId)).id)),
   );
   app.get(
     '/api/carts/',
@@ -180,7 +180,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       tenantScope(request, async (ctx) => {
         const c = await holds.userCart(ctx, principalOf(request).userId);
         await holds.releaseLine(ctx, c.id, request.params.id);
-        return holds.presentCart(ctx, c.id);
+        return holds.readCart(ctx, c.id);
       }),
   );
   app.post(
