@@ -1,4 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ZSlot, type TSlot } from '@tourdesk/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount, cartLine, slot } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
@@ -328,5 +330,20 @@ describe('carts', () => {
     expect((await owner.get(`/api/carts/${mine.id}/`)).json()).toMatchObject({ id: mine.id, total: mine.total });
     expect((await other.get(`/api/carts/${mine.id}/`)).statusCode).toBe(404);
     await owner.delete(`/api/cart/lines/${mine.lines.at(-1).id}/`);
+  });
+});
+
+describe('the slot text', () => {
+  it('sends the month calendar in the Slot schema, the same slots the other endpoints show', async () => {
+    const from = addDays(todayIn(ZONE), 1);
+    const res = await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&from=${from}&to=${addDays(from, 30)}`);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const slots = z.array(ZSlot).parse(res.json());
+    expect(slots.length).toBeGreaterThan(0);
+    const [first] = slots;
+    const byDate = (await owner.get(`/api/capacity/by-date/?date=${first!.local_date}`)).json() as (TSlot & { experience_title: string })[];
+    const same = byDate.find((s) => s.id === first!.id)!;
+    expect({ ...same, experience_title: undefined }).toEqual({ ...first, experience_title: undefined });
+    expect(first!.prices.map((p) => p.retail_price)).toEqual([4900]);
   });
 });

@@ -5,7 +5,7 @@ import { baseAccount, bookingQuestion, cartLine, experience, inventoryItem, slot
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays } from '../../lib/local-time';
-import { accountSettings, availability, lockSlot, slotsWhere, sweepSlot } from './slots';
+import { accountSettings, availabilityJson, lockSlot, slotsWhere, sweepSlot } from './slots';
 
 /** Calendars, one day's slots, editing a slot, and the organisation's booking settings. */
 
@@ -15,15 +15,15 @@ function checkRange(from: string, to: string) {
 }
 
 /**
- * Slots of an experience on a date, or between two dates (a month when only `from` is given):
- * the month calendar's hot path is one statement that enters the tenant scope itself.
+ * Slots of an experience on a date, or between two dates (a month when only `from` is given), as
+ * JSON text: the month calendar's hot path is one statement that enters the tenant scope itself.
  */
 export function checkAvailability(db: Db, accountId: string, q: { experience: string; date?: string; from?: string; to?: string }) {
   const from = q.date ?? q.from;
   const to = q.date ?? q.to ?? (from ? addDays(from, 31) : undefined);
   if (!from || !to) throw new AppError('invalid', 'Give a date, or from and to.', 'date');
   checkRange(from, to);
-  return availability(db, accountId, q.experience, from, to);
+  return availabilityJson(db, accountId, q.experience, from, to);
 }
 
 type DayStatus = TSlot['status'];
@@ -33,7 +33,7 @@ const RANK: Record<DayStatus, number> = { available: 3, limited: 2, sold_out: 1,
 export async function bookingsCalendar(ctx: TenantCtx, q: { experience: string; from: string; to: string }) {
   checkRange(q.from, q.to);
   const days = new Map<string, { date: string; slots: number; remaining: number; status: DayStatus }>();
-  for (const s of await availability(ctx.tx, ctx.accountId, q.experience, q.from, q.to)) {
+  for (const s of JSON.parse(await availabilityJson(ctx.tx, ctx.accountId, q.experience, q.from, q.to)) as TSlot[]) {
     const day = days.get(s.local_date) ?? { date: s.local_date, slots: 0, remaining: 0, status: 'closed' as DayStatus };
     day.slots += 1;
     day.remaining += s.bookable ? s.remaining : 0;

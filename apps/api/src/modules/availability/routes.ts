@@ -79,10 +79,9 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/bookings/check-availability/',
     { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Slots of an experience on a date or between two dates, with seats and prices', querystring: ZAvailabilityQuery, response: { 200: z.array(ZSlot), ...errors } } },
     async (request, reply) => {
-      // Built by presentSlot() to the Slot schema; sent as text, skipping a second pass of
-      // validation over a month of slots.
-      const slots = await capacity.checkAvailability(request.server.database.db, principalOf(request).accountId, request.query);
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(slots) as never);
+      // JSON text in the Slot schema (the view slot_api and slotTexts()), sent as it is.
+      const json = await capacity.checkAvailability(request.server.database.db, principalOf(request).accountId, request.query);
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
   app.get(

@@ -120,25 +120,6 @@ export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow>
   return row;
 }
 
-/** A slot with at most this share of its seats left is "limited". */
-const LIMITED_SHARE = 0.2;
-
-/** A row of the view slot_api (migration 0012). */
-interface SlotApiRow {
-  id: string;
-  experience_id: string;
-  starts_ms: number;
-  ends_ms: number;
-  day: string;
-  local_time: string;
-  time_zone: string;
-  capacity: number;
-  booked: number;
-  held: number;
-  closed: boolean;
-  open: boolean;
-}
-
 /** A price rate as the database hands it over with the slots. */
 interface Rate {
   pricing_category: string;
@@ -160,41 +141,25 @@ function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
     .map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
 }
 
-/**
- * A slot as the API shows it — the one definition of its state: seats left, "bookable" (open and
- * a seat left), and its status: closed (closed, offer not on sale, or past its cutoff), sold out,
- * limited (at most a fifth of the capacity left) or available; and the day's prices.
- */
-function presentSlot(r: SlotApiRow, prices: TSlot['prices']): TSlot {
-  const remaining = Math.max(0, r.capacity - r.booked - r.held);
-  const status: TSlot['status'] = !r.open ? 'closed' : remaining <= 0 ? 'sold_out' : remaining <= Math.max(1, Math.floor(r.capacity * LIMITED_SHARE)) ? 'limited' : 'available';
-  return {
-    id: r.id,
-    experience: r.experience_id,
-    starts_at: new Date(r.starts_ms).toISOString(),
-    ends_at: new Date(r.ends_ms).toISOString(),
-    local_date: r.day,
-    local_time: r.local_time,
-    time_zone: r.time_zone,
-    capacity: r.capacity,
-    booked: r.booked,
-    held: r.held,
-    remaining,
-    closed: r.closed,
-    bookable: r.open && remaining > 0,
-    status,
-    prices,
-  };
+/** A row of slot_api: the slot as JSON text without its prices (`head`, ending before the closing brace). */
+interface SlotTextRow {
+  head: string;
+  day: string;
+  experience_id?: string;
 }
 
-/** Rows of slot_api → slots, with each day's prices from the rates of their experiences. */
-function presentSlots<R extends SlotApiRow>(rows: R[], ratesOf: (experienceId: string) => Rate[]) {
-  const memo = new Map<string, TSlot['prices']>();
+/**
+ * Slot rows → the JSON text of each slot with its day's prices added (the prices of one
+ * experience and day are serialised once). The state itself is defined once, in the view
+ * slot_api (migration 0014).
+ */
+function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefined) => Rate[]) {
+  const memo = new Map<string, string>();
   return rows.map((r) => {
     const key = `${r.experience_id} ${r.day}`;
     let prices = memo.get(key);
-    if (!prices) memo.set(key, (prices = pricesOn(ratesOf(r.experience_id), r.day)));
-    return { row: r, slot: presentSlot(r, prices) };
+    if (prices === undefined) memo.set(key, (prices = JSON.stringify(pricesOn(ratesOf(r.experience_id), r.day))));
+    return `${r.head},"prices":${prices}}`;
   });
 }
 
@@ -202,8 +167,8 @@ function presentSlots<R extends SlotApiRow>(rows: R[], ratesOf: (experienceId: s
 export async function slotsWhere(tx: Db, where: SQL): Promise<TSlot[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
-  const rows = ((await tx.execute(sql`select s.* from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
-    rows: (SlotApiRow & { experience_title: string; account_id: string })[];
+  const rows = ((await tx.execute(sql`select s.head, s.day, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
+    rows: (SlotTextRow & { experience_id: string; experience_title: string; account_id: string })[];
   }).rows;
   if (rows.length === 0) return [];
   const experiences = [...new Set(rows.map((r) => r.experience_id))];
@@ -211,20 +176,22 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
     select experience_id, pricing_category_id as pricing_category, retail_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
     from pricing_rate where account_id = ${rows[0]!.account_id}::uuid and experience_id in ${experiences}
     order by pricing_category_id`)) as unknown as { rows: (Rate & { experience_id: string })[] }).rows;
-  const byExperience = (id: string) => rates.filter((r) => r.experience_id === id);
-  return presentSlots(rows, byExperience).map(({ row, slot }) => (withTitle ? { ...slot, experience_title: row.experience_title } : slot));
+  const texts = slotTexts(rows, (id) => rates.filter((r) => r.experience_id === id));
+  return texts.map((text, i) => {
+    const slot = JSON.parse(text) as TSlot;
+    return withTitle ? { ...slot, experience_title: rows[i]!.experience_title } : slot;
+  });
 }
 
 /**
- * Slots of one experience between two local dates, with their seats and prices: one statement
- * that enters the tenant scope itself (tourdesk_availability) and hands over plain rows; the JSON
- * is built here, where there is CPU to spare, not in the database.
+ * Slots of one experience between two local dates, with their seats and prices, as JSON text:
+ * one statement that enters the tenant scope itself (tourdesk_availability).
  */
-export async function availability(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<TSlot[]> {
+export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
   const rows = ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
-    rows: (SlotApiRow & { rates: string })[];
+    rows: (SlotTextRow & { rates: string })[];
   }).rows;
-  if (rows.length === 0) return [];
+  if (rows.length === 0) return '[]';
   const rates = JSON.parse(rows[0]!.rates) as Rate[];
-  return presentSlots(rows, () => rates).map(({ slot }) => slot);
+  return `[${slotTexts(rows, () => rates).join(',')}]`;
 }
