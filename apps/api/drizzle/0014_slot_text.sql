@@ -36,8 +36,8 @@ FROM (
 ) b;
 --> statement-breakpoint
 -- The month calendar's hot path: one statement that enters the tenant scope itself and returns
--- an experience's slots between two local dates as JSON text, each row carrying the experience's
--- price rates (the same text on every row, computed once) for the API to add the day's prices.
+-- first the experience's price rates (one row, head null), then its slots between two local
+-- dates as JSON text, for the API to add each day's prices.
 CREATE FUNCTION tourdesk_availability(p_account uuid, p_experience uuid, p_from date, p_to date)
   RETURNS TABLE (head text, day text, rates text)
   LANGUAGE plpgsql AS $$
@@ -47,11 +47,12 @@ BEGIN
     RAISE EXCEPTION 'No experience with this id.' USING ERRCODE = 'TD404';
   END IF;
   RETURN QUERY
-    SELECT v.head, v.day, r.rates
+    SELECT NULL::text, NULL::text, coalesce(json_agg(json_build_object('pricing_category', pr.pricing_category_id, 'retail_price', pr.retail_price, 'currency', pr.currency,
+             'valid_from', pr.valid_from, 'valid_to', pr.valid_to, 'weekdays', pr.weekdays) ORDER BY pr.pricing_category_id), '[]')::text
+    FROM pricing_rate pr WHERE pr.account_id = p_account AND pr.experience_id = p_experience;
+  RETURN QUERY
+    SELECT v.head, v.day, NULL::text
     FROM slot_api v
-    CROSS JOIN (SELECT coalesce(json_agg(json_build_object('pricing_category', pr.pricing_category_id, 'retail_price', pr.retail_price, 'currency', pr.currency,
-                  'valid_from', pr.valid_from, 'valid_to', pr.valid_to, 'weekdays', pr.weekdays) ORDER BY pr.pricing_category_id), '[]')::text AS rates
-                FROM pricing_rate pr WHERE pr.account_id = p_account AND pr.experience_id = p_experience) r
     WHERE v.account_id = p_account AND v.experience_id = p_experience AND v.local_date BETWEEN p_from AND p_to
     ORDER BY v.starts_at, v.id;
 END $$;

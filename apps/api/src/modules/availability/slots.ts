@@ -189,9 +189,9 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
  */
 export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
   const rows = ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
-    rows: (SlotTextRow & { rates: string })[];
+    rows: (SlotTextRow & { rates: string | null })[];
   }).rows;
-  if (rows.length === 0) return '[]';
-  const rates = JSON.parse(rows[0]!.rates) as Rate[];
-  return `[${slotTexts(rows, () => rates).join(',')}]`;
+  // The first row carries the experience's rates; the slots follow.
+  const rates = JSON.parse(rows[0]!.rates!) as Rate[];
+  return `[${slotTexts(rows.slice(1), () => rates).join(',')}]`;
 }
