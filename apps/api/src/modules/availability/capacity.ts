@@ -64,6 +64,7 @@ export function slotsOnDay(ctx: TenantCtx, date: string) {
 
 /** A slot's capacity never goes below what is booked and held; closing and reopening are free. */
 export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: number; closed?: boolean }) {
+  await lockSlot(ctx, id);
   await sweepSlot(ctx.tx, id);
   const s = await lockSlot(ctx, id);
   const taken = s.booked + s.held;

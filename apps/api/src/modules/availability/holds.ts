@@ -1,10 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCart } from '@tourdesk/contracts';
 import { baseAccount, booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
-import { checkAnswers, presentOrder, recomputeOrder, recordAudit, writeOrder } from '../orders/records';
+import { checkAnswers, lockOrder, presentOrder, recomputeOrder, recordAudit, writeOrder } from '../orders/records';
 import { getBooking } from './booking-rows';
 import { accountSettings, capacityLock, lockSlot, type SlotRow } from './slots';
 
@@ -79,8 +79,8 @@ function presentCart(id: string, lines: CartLineRow[], currency: string): TCart 
 }
 
 /**
- * Deletes expired cart lines, one slot at a time (each delete takes only that slot's lock, for a
- * moment, through the trigger that keeps slot.held). Expired lines already stop counting in every
+ * Deletes expired cart lines, one slot at a time (each takes that slot's lock for a moment, then
+ * its lines; the trigger takes their seats out of slot.held). Expired lines already stop counting in every
  * seat count shown, and a hold that needs their seats sweeps its slot itself; this keeps the
  * tables small. Returns how many lines went.
  */
@@ -88,8 +88,12 @@ export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
   const slots = (await db.execute(sql`select distinct slot_id from ${cartLine} where expires_at <= now() limit ${maxSlots}`)) as unknown as { rows: { slot_id: string }[] };
   let swept = 0;
   for (const { slot_id } of slots.rows) {
-    const result = (await db.execute(sql`delete from ${cartLine} where slot_id = ${slot_id}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
-    swept += Number(result.rowCount ?? result.affectedRows ?? 0);
+    // The slot's row first, then its lines: the order every other writer takes them in.
+    swept += await db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from ${slot} where id = ${slot_id}::uuid for update`);
+      const result = (await tx.execute(sql`delete from ${cartLine} where slot_id = ${slot_id}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
+      return Number(result.rowCount ?? result.affectedRows ?? 0);
+    });
   }
   return swept;
 }
@@ -132,8 +136,11 @@ export async function readCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
 
 /**
  * Turns every held line of a cart into bookings, all or none, in one transaction. The slots are
- * locked in a fixed order (no deadlock between two checkouts); an expired hold is re-checked
- * against the seats that are left, and refused if they are gone.
+ * locked first, in id order (no deadlock between two checkouts, nor with the sweep, which locks a
+ * slot before its lines); then the lines read are deleted and only those that were still there
+ * are booked — a second checkout of the same cart, a release or a sweep in between takes them
+ * away, and their seats are never booked twice. A line still in the cart still holds its seats,
+ * expired or not (they count in slot.held until deleted); a slot closed since the hold refuses.
  */
 export async function checkout(
   ctx: TenantCtx,
@@ -141,39 +148,56 @@ export async function checkout(
   userId: string,
   input: { customer: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }; answers: Record<string, string> },
 ) {
-  const lines = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId))).orderBy(asc(cartLine.slot_id));
-  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
-  await checkAnswers(ctx, [...new Set(lines.map((l) => l.slot_id))], input.answers);
-  // A line counts in its slot's held seats until it is swept, expired or not: a line still in
-  // the cart still has its seats. Slots are locked in a fixed order (no deadlock between two
-  // checkouts); deleting the lines takes their seats out of slot.held (trigger) as they are booked.
+  const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
+  const read = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+  if (read.length === 0) throw empty();
+  const slotIds = [...new Set(read.map((l) => l.slot_id))].sort();
+  await checkAnswers(ctx, slotIds, input.answers);
   const slots = new Map<string, SlotRow>();
-  for (const id of [...new Set(lines.map((l) => l.slot_id))].sort()) slots.set(id, await lockSlot(ctx, id));
+  for (const id of slotIds) slots.set(id, await lockSlot(ctx, id));
+  const closed = [...slots.values()].find((s) => s.closed);
+  if (closed) throw new AppError('invalid', `The time slot at ${closed.local_time} on ${closed.local_date} was closed after your hold. Remove it from the cart.`);
+  // Deleting the lines takes their seats out of slot.held (trigger); writeOrder adds them to booked.
+  const lines = await ctx.tx
+    .delete(cartLine)
+    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), inArray(cartLine.id, read.map((l) => l.id))))
+    .returning();
+  if (lines.length === 0) throw empty();
+  lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   const created = await writeOrder(ctx, {
     userId,
     customer: input.customer,
     answers: input.answers,
     lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total })),
   });
-  await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
   return presentOrder(ctx, created);
 }
 
-/** Cancelling releases the booking's seats at once (under the slot's lock). */
+/**
+ * Cancelling releases the booking's seats at once. The order's row is locked first, then the
+ * booking changes only if it is not cancelled yet (so two cancels never release twice), then its
+ * slot — the same order as every other change to an order's lines.
+ */
 export async function cancelBooking(ctx: TenantCtx, id: string) {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
-  if (!b) throw notFound('No booking with this id.');
-  if (b.status === 'Canceled') throw new AppError('conflict', 'This booking is already cancelled.');
+  const [found] = await ctx.tx.select({ order_id: booking.order_id }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
+  if (!found) throw notFound('No booking with this id.');
+  await lockOrder(ctx, found.order_id);
+  const [b] = await ctx.tx
+    .update(booking)
+    .set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() })
+    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id), sql`${booking.status} <> 'Canceled'`))
+    .returning();
+  if (!b) throw new AppError('conflict', 'This booking is already cancelled.');
   await lockSlot(ctx, b.slot_id);
   await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
-  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(eq(booking.id, id));
   await recomputeOrder(ctx, b.order_id);
   await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'cancelled', changes: { status: ['Confirmed', 'Canceled'], seats_released: b.seats } });
   return getBooking(ctx, id);
 }
 
+/** Attendance, under the booking's row lock (two changes at once are applied one after the other). */
 export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Open' | 'Arrived' | 'No show') {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id))).for('update');
   if (!b) throw notFound('No booking with this id.');
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled booking has no attendance.', 'attendance');
   await ctx.tx
@@ -196,9 +220,9 @@ export async function releaseLine(ctx: TenantCtx, cartId: string, lineId: string
   await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
 }
 
-/** Scanning a ticket: Arrived the first time; a second scan says when. */
+/** Scanning a ticket: Arrived the first time; a second scan — even at the same moment — says when. */
 export async function checkIn(ctx: TenantCtx, code: string) {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase())));
+  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase()))).for('update');
   if (!b) throw new AppError('not_found', 'Unknown ticket: it is not a booking of this organisation.');
   if (b.status === 'Canceled') throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
   if (b.attendance === 'Arrived' && b.checked_in_at) {

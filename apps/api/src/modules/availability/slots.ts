@@ -78,33 +78,39 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
         set: {
           rule_id: sql`excluded.rule_id`,
           ends_at: sql`excluded.ends_at`,
-          capacity: sql`greatest(excluded.capacity, ${slot.booked})`,
+          // Never below what is booked and held: such a slot keeps the seats it has sold.
+          capacity: sql`greatest(excluded.capacity, ${slot.booked} + ${slot.held})`,
           updated_at: new Date(),
         },
       });
   }
 
-  // Future slots that no rule wants any more (expired holds swept first: they keep nothing).
-  await ctx.tx.execute(sql`delete from ${cartLine} where expires_at <= now() and slot_id in (select id from ${slot} where account_id = ${ctx.accountId} and experience_id = ${experienceId})`);
+  // Future slots that no rule wants any more. Each is locked (in id order), its expired holds
+  // swept, and then removed only if nothing is booked or held in it; otherwise it is kept,
+  // closed for new bookings and visible to the operator.
   const existing = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at, booked: slot.booked, held: slot.held })
+    .select({ id: slot.id, starts_at: slot.starts_at })
     .from(slot)
     .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, new Date(now))));
-  const unwanted = existing.filter((s) => !wanted.has(s.starts_at.toISOString()));
-  if (unwanted.length === 0) return { slots: wanted.size, kept: 0 };
-  const removable = unwanted.filter((s) => s.booked === 0 && s.held === 0).map((s) => s.id);
-  const kept = unwanted.filter((s) => s.booked > 0 || s.held > 0).map((s) => s.id);
-  for (let i = 0; i < removable.length; i += 500) {
-    await ctx.tx.delete(slot).where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, removable.slice(i, i + 500))));
+  const unwanted = existing.filter((s) => !wanted.has(s.starts_at.toISOString())).map((s) => s.id).sort();
+  const kept: string[] = [];
+  for (const id of unwanted) {
+    await lockSlot(ctx, id);
+    await sweepSlot(ctx.tx, id);
+    const [row] = await ctx.tx.select({ booked: slot.booked, held: slot.held }).from(slot).where(eq(slot.id, id));
+    if (row!.booked === 0 && row!.held === 0) await ctx.tx.delete(slot).where(eq(slot.id, id));
+    else kept.push(id);
   }
   if (kept.length) {
-    // Kept because people are booked in it; closed for new bookings, visible to the operator.
     await ctx.tx.update(slot).set({ rule_id: null, closed: true, updated_at: new Date() }).where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, kept)));
   }
   return { slots: wanted.size, kept: kept.length };
 }
 
-/** Deletes a slot's expired cart lines (the trigger takes their seats out of slot.held). */
+/**
+ * Deletes a slot's expired cart lines (the trigger takes their seats out of slot.held). Call it
+ * with the slot's row already locked (lockSlot): the slot first, then its lines, as every writer.
+ */
 export async function sweepSlot(tx: Db, slotId: string) {
   await tx.execute(sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`);
 }

@@ -14,6 +14,18 @@ import { AppError } from '../../lib/errors';
  * same key wait until the first transaction ends; if it committed, the second finds the kept
  * response; if it rolled back (the request failed), the second runs as if first.
  */
+/** JSON with object keys sorted: the same request with its keys in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /**
  * Test-only switch: with the guard off, a request looks for its key first and writes it only after
  * running (check, then act), and concurrent retries each run — test/orders.int.test.ts proves it.
@@ -36,7 +48,7 @@ export async function idempotent<T>(
   }
   const key = Array.isArray(header) ? header[0]! : header;
   if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('invalid', 'An Idempotency-Key is 1 to 200 visible characters.', 'Idempotency-Key');
-  const hash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+  const hash = createHash('sha256').update(canonical(request.body ?? null)).digest('hex');
   const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
   if (!idempotencyGuard.enabled) {
     const [seen] = await ctx.tx.select().from(idempotencyKey).where(and(eq(idempotencyKey.account_id, who.account_id), eq(idempotencyKey.user_id, who.user_id), eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key)));

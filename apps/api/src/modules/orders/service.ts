@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TOrderListQuery, TOrderSummary, TPayment } from '@tourdesk/contracts';
-import { auditEvent, booking, customer, order, orderPayment, slot, users } from '../../db/schema';
+import { auditEvent, booking, customer, invoice, order, orderPayment, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { lockSlot, sweepSlot } from '../availability/slots';
@@ -137,6 +137,7 @@ async function priceLine(ctx: TenantCtx, slotId: string, quantities: Record<stri
  * sweeping the slot's expired holds first so they never block a sale.
  */
 async function secureSeats(ctx: TenantCtx, slotId: string, seats: number, released: number) {
+  await lockSlot(ctx, slotId);
   await sweepSlot(ctx.tx, slotId);
   const s = await lockSlot(ctx, slotId);
   const remaining = s.capacity - s.booked - s.held + released;
@@ -172,7 +173,9 @@ export async function deleteOrder(ctx: TenantCtx, id: string) {
   const [paid] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(orderPayment).where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, id)));
   if (Number(open!.n) > 0) throw new AppError('conflict', 'This order has confirmed bookings: it cannot be deleted. Cancel it instead.');
   if (Number(paid!.n) > 0) throw new AppError('conflict', 'This order has payments: it cannot be deleted. Cancel it instead.');
-  await ctx.tx.execute(sql`delete from invoice where account_id = ${ctx.accountId} and order_id = ${id}::uuid`);
+  const [invoiced] = await ctx.tx.select({ id: invoice.id }).from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, id)));
+  // An issued invoice keeps its number: the sequence has no gaps.
+  if (invoiced) throw new AppError('conflict', 'This order has an invoice: it cannot be deleted. Cancel it instead.');
   await ctx.tx.delete(order).where(eq(order.id, id));
 }
 

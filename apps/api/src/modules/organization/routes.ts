@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZErrorEnvelope, ZOrganization, ZOrganizationPatch, type TOrganization } from '@tourdesk/contracts';
-import { baseAccount } from '../../db/schema';
+import { baseAccount, scheduleRule } from '../../db/schema';
+import { regenerateSlots } from '../availability/slots';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
 
@@ -39,7 +40,14 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: manageAccount }, schema: { tags: ['organization'], summary: 'Change your organisation’s details (the next invoices show them)', body: ZOrganizationPatch, response: { 200: ZOrganization, ...errors } } },
     (request) =>
       tenantScope(request, async (ctx) => {
+        const before = await load(ctx);
         await ctx.tx.update(baseAccount).set({ ...request.body, updated_at: new Date() }).where(eq(baseAccount.id, ctx.accountId));
+        if (request.body.time_zone && request.body.time_zone !== before.time_zone) {
+          // Start times are local: every scheduled experience's future slots follow the new zone
+          // (slots with bookings keep their instant and are closed, as on any rule change).
+          const scheduled = await ctx.tx.selectDistinct({ id: scheduleRule.experience_id }).from(scheduleRule).where(eq(scheduleRule.account_id, ctx.accountId));
+          for (const { id } of scheduled) await regenerateSlots(ctx, id);
+        }
         return load(ctx);
       }),
   );

@@ -1,0 +1,121 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseAccount, slot } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+/**
+ * Two requests that change the same thing at the same moment — each found by a review of the
+ * orders and holds code. On PostgreSQL they really run side by side; PGlite runs them one after
+ * the other, so there the same tests check the plain outcome.
+ */
+const ZONE = 'Europe/Zurich';
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let exp: { id: string; category: string; rule: string };
+let slots: { id: string }[];
+const err = (res: { json(): unknown }) => (res.json() as { errors: { code: string; detail: string; attr: string | null }[] }).errors[0]!;
+const guest = (n: number) => ({ email: `racer${n}@example.com`, first_name: `Racer${n}` });
+const bookedIn = async (slotId: string) => (await t.database.db.select({ booked: slot.booked, held: slot.held, capacity: slot.capacity }).from(slot).where(eq(slot.id, slotId)))[0]!;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'races' });
+  const me = (await owner.get('/api/users/me/')).json();
+  await t.database.db.update(baseAccount).set({ time_zone: ZONE }).where(eq(baseAccount.id, me.base_account.id));
+  exp = await sellableExperience(owner, 'Race tour');
+  await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' });
+  await owner.delete(`/api/schedule-rules/${exp.rule}/`);
+  exp.rule = (await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00', '15:00'], capacity: 8 })).json().id;
+  slots = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 3)}`)).json();
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+describe('the same change twice at once', () => {
+  it('checks a cart out once: the second checkout finds it empty, and the seats are booked once', async () => {
+    const s = slots[0]!.id;
+    await owner.post('/api/cart/lines/', { slot: s, quantities: { [exp.category]: 2 } });
+    const before = await bookedIn(s);
+    const results = await Promise.all([1, 2].map(() => owner.post('/api/cart/checkout/', { customer: guest(1) })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
+    expect(await bookedIn(s)).toMatchObject({ booked: before.booked + 2, held: 0 });
+  });
+
+  it('cancels a booking once: the second cancel is refused, and the seats come back once', async () => {
+    const s = slots[0]!.id;
+    const o = (await owner.post('/api/orders/', { customer: guest(2), lines: [{ slot: s, quantities: { [exp.category]: 2 } }] })).json();
+    const before = await bookedIn(s);
+    const results = await Promise.all([owner.post(`/api/bookings/${o.bookings[0].id}/cancel/`), owner.post(`/api/orders/${o.id}/lines/${o.bookings[0].id}/cancel/`)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await bookedIn(s)).booked).toBe(before.booked - 2);
+  });
+
+  it('keeps an order’s totals right when one line changes while another is cancelled', async () => {
+    const [a, b] = [slots[0]!.id, slots[1]!.id];
+    for (let i = 0; i < 3; i++) {
+      const o = (await owner.post('/api/orders/', { customer: guest(3), lines: [{ slot: a, quantities: { [exp.category]: 1 } }, { slot: b, quantities: { [exp.category]: 1 } }] })).json();
+      const results = await Promise.all([
+        owner.patch(`/api/orders/${o.id}/lines/${o.bookings[0].id}/`, { quantities: { [exp.category]: 2 } }),
+        owner.post(`/api/bookings/${o.bookings[1].id}/cancel/`),
+      ]);
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+      expect((await owner.get(`/api/orders/${o.id}/`)).json().total).toBe(2 * 4900);
+      await owner.post(`/api/orders/${o.id}/cancel/`);
+    }
+  });
+
+  it('makes one customer of two sales to the same new e-mail', async () => {
+    const s = slots[1]!.id;
+    const results = await Promise.all([1, 2].map(() => owner.post('/api/orders/', { customer: guest(4), lines: [{ slot: s, quantities: { [exp.category]: 1 } }] })));
+    expect(results.map((r) => r.statusCode)).toEqual([201, 201]);
+    expect(results[0]!.json().customer.id).toBe(results[1]!.json().customer.id);
+    expect((await owner.get('/api/customers/?search=racer4@example.com')).json().count).toBe(1);
+  });
+
+  it('checks a ticket in once: the second scan at the same moment says when', async () => {
+    const o = (await owner.post('/api/orders/', { customer: guest(5), lines: [{ slot: slots[1]!.id, quantities: { [exp.category]: 1 } }] })).json();
+    const results = await Promise.all([1, 2].map(() => owner.post('/api/bookings/check-in/', { ticket_code: o.bookings[0].ticket_code })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(err(results.find((r) => r.statusCode === 409)!).code).toBe('already_checked_in');
+  });
+});
+
+describe('limits found in review', () => {
+  it('keeps an invoiced order: deleting it would leave a gap in the invoice numbers', async () => {
+    const o = (await owner.post('/api/orders/', { customer: guest(6), lines: [{ slot: slots[1]!.id, quantities: { [exp.category]: 1 } }] })).json();
+    await owner.post(`/api/orders/${o.id}/invoice/`);
+    await owner.post(`/api/orders/${o.id}/cancel/`);
+    expect(err(await owner.delete(`/api/orders/${o.id}/`)).detail).toBe('This order has an invoice: it cannot be deleted. Cancel it instead.');
+  });
+
+  it('refuses an order whose total would not fit, with a clear error', async () => {
+    const rates = (await owner.get(`/api/pricing-rates/?experience=${exp.id}`)).json().results;
+    await owner.patch(`/api/pricing-rates/${rates[0].id}/`, { retail_price: 100_000_000 });
+    await t.database.db.execute(sql`update slot set capacity = 100 where id = ${slots[1]!.id}::uuid`);
+    const res = await owner.post('/api/orders/', { customer: guest(7), lines: [{ slot: slots[1]!.id, quantities: { [exp.category]: 15 } }, { slot: slots[1]!.id, quantities: { [exp.category]: 15 } }] });
+    expect(res.statusCode).toBe(400);
+    expect(err(res).detail).toMatch(/cannot exceed/);
+    await owner.patch(`/api/pricing-rates/${rates[0].id}/`, { retail_price: 4900 });
+  });
+  it('never lowers a slot below its held seats when its rule’s capacity goes down', async () => {
+    const day = addDays(todayIn(ZONE), 6);
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${day}`)).json();
+    await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [exp.category]: 6 } });
+    expect((await owner.put(`/api/schedule-rules/${exp.rule}/`, { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00', '15:00'], capacity: 2 })).statusCode).toBe(200);
+    const after = await bookedIn(s.id);
+    expect(after.capacity).toBeGreaterThanOrEqual(after.booked + after.held);
+    expect(after.capacity).toBe(6);
+    const cart = (await owner.get('/api/cart/')).json();
+    for (const line of cart.lines) await owner.delete(`/api/cart/lines/${line.id}/`);
+  });
+
+});
