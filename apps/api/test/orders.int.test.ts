@@ -140,7 +140,7 @@ describe('orders', () => {
   it('cancels a whole order and keeps its payments to be refunded; deletes only an order without bookings and payments', async () => {
     const o = await newOrder(7);
     await owner.post(`/api/orders/${o.id}/payments/`, { amount: 500, currency: 'EUR', method: 'cash' });
-    expect(err(await owner.delete(`/api/orders/${o.id}/`)).detail).toBe('This order has confirmed bookings: it cannot be deleted. Cancel it instead.');
+    expect(err(await owner.delete(`/api/orders/${o.id}/`)).detail).toBe('This order has bookings that are not cancelled: it cannot be deleted. Cancel it instead.');
     const cancelled = (await owner.post(`/api/orders/${o.id}/cancel/`)).json();
     expect(cancelled).toMatchObject({ status: 'Canceled', total: 0, paid: 500 });
     expect(cancelled.bookings.every((b: { status: string }) => b.status === 'Canceled')).toBe(true);
@@ -172,6 +172,23 @@ describe('orders', () => {
     expect(text).toContain('EUR 98.00');
     expect(text).toContain('Ledger Tours AG');
     expect((await owner.get(`/api/orders/${(await newOrder(11)).id}/invoice/`)).statusCode).toBe(404);
+  });
+
+  it('keeps an order for an experience confirmed by hand Unconfirmed, with its seats, until it is confirmed', async () => {
+    await owner.patch(`/api/experiences/${exp.id}/`, { confirmation_mode: 'manual' });
+    const before = await remaining(slots[0]!.id);
+    const o = await newOrder(14);
+    await owner.patch(`/api/experiences/${exp.id}/`, { confirmation_mode: 'instant' });
+    expect(o).toMatchObject({ status: 'Created' });
+    expect(o.bookings[0].status).toBe('Created');
+    expect(await remaining(slots[0]!.id)).toBe(before - 2);
+    expect((await owner.get(`/api/orders/?status=Unconfirmed&search=guest14@example.com`)).json().count).toBe(1);
+    expect(err(await owner.post('/api/bookings/check-in/', { ticket_code: o.bookings[0].ticket_code })).detail).toBe('This booking is not confirmed yet: confirm its order first.');
+    const confirmed = (await owner.post(`/api/orders/${o.id}/confirm/`)).json();
+    expect(confirmed).toMatchObject({ status: 'Confirmed' });
+    expect(confirmed.bookings[0].status).toBe('Confirmed');
+    expect(err(await owner.post(`/api/orders/${o.id}/confirm/`)).detail).toBe('This order is already confirmed.');
+    expect((await owner.get(`/api/orders/${o.id}/audit/`)).json().map((e: { action: string }) => e.action)).toContain('confirmed');
   });
 
   it('records who changed what in the audit trail', async () => {

@@ -99,6 +99,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/': 'order',
   '/api/orders/:id/detail/': 'order',
   '/api/orders/:id/cancel/': 'order',
+  '/api/orders/:id/confirm/': 'order',
   '/api/orders/:id/lines/': 'order',
   '/api/orders/:id/lines/:lineId/': 'order',
   '/api/orders/:id/lines/:lineId/cancel/': 'order',

@@ -20,7 +20,7 @@ interface Slot {
  * *.localhost; Chromium can). The access token lives 4 seconds in these tests, so the session is
  * refreshed first, with the same cookies the app uses.
  */
-async function call<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+async function call<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<T> {
   const res = await page.evaluate(
     async ({ method, path, data }) => {
       await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
@@ -238,6 +238,36 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page).toHaveURL(org('demo', '/orders/list'));
     await page.getByLabel('Search orders').fill(order.reference);
     await expect(page.getByText('No order matches these filters.')).toBeVisible();
+  });
+
+  test('an order for an offer confirmed by hand waits, Unconfirmed, until it is confirmed', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
+    const kayak = offers.results.find((o) => o.title === OFFER)!;
+    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
+    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
+    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    await call(page, 'PATCH', `experiences/${kayak.id}/`, { confirmation_mode: 'manual' });
+    try {
+      const slot = await kayakSlot(page, kayak.id, 12);
+      const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
+        customer: { email: 'maya.manual@example.com', first_name: 'Maya', last_name: 'Manual' },
+        lines: [{ slot: slot.id, quantities: { [adult]: 1 } }],
+        answers: { [swim]: 'yes' },
+      });
+      await page.goto(org('demo', '/orders/list?status=Unconfirmed'));
+      await expect(page.getByTestId('order-row').filter({ hasText: order.reference })).toBeVisible();
+      await page.goto(org('demo', `/orders/editor/${order.id}/details`));
+      await expect(page.getByTestId('order-status')).toHaveText('Created');
+      await page.getByRole('button', { name: 'Confirm order' }).click();
+      await expect(page.getByText(`Order ${order.reference} confirmed.`)).toBeVisible();
+      await expect(page.getByTestId('order-status')).toHaveText('Confirmed');
+      await expect(page.getByTestId('line-status')).toHaveText('Confirmed');
+      await expect(page.getByRole('button', { name: 'Confirm order' })).toHaveCount(0);
+    } finally {
+      await call(page, 'PATCH', `experiences/${kayak.id}/`, { confirmation_mode: 'instant' });
+    }
   });
 
   test('filters the list by payment status, keeps the filter on reload, and exports it', async ({ page }) => {

@@ -225,6 +225,7 @@ export async function checkIn(ctx: TenantCtx, code: string) {
   const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase()))).for('update');
   if (!b) throw new AppError('not_found', 'Unknown ticket: it is not a booking of this organisation.');
   if (b.status === 'Canceled') throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
+  if (b.status === 'Created') throw new AppError('invalid', 'This booking is not confirmed yet: confirm its order first.', 'ticket_code');
   if (b.attendance === 'Arrived' && b.checked_in_at) {
     const zone = (await accountSettings(ctx.tx, ctx.accountId)).time_zone;
     const at = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(b.checked_in_at);

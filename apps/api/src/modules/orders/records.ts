@@ -137,9 +137,16 @@ export async function writeOrder(
   },
 ) {
   const found = await upsertCustomer(ctx, input.customer);
+  // An experience confirmed by hand (confirmation_mode 'manual') makes the order wait, as
+  // Created ("Unconfirmed"), with its seats reserved, until the operator confirms it.
+  const manual = await ctx.tx
+    .select({ id: experience.id })
+    .from(experience)
+    .where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...new Set(input.lines.map((l) => l.experience_id))]), eq(experience.confirmation_mode, 'manual')));
+  const status = manual.length > 0 ? 'Created' : 'Confirmed';
   const [created] = await ctx.tx
     .insert(order)
-    .values({ account_id: ctx.accountId, reference: orderReference(), status: 'Confirmed', payment_status: 'Not paid', customer_id: found.id, total: 0, currency: ctx.currency, created_by: input.userId, notes: input.notes ?? '' })
+    .values({ account_id: ctx.accountId, reference: orderReference(), status, payment_status: 'Not paid', customer_id: found.id, total: 0, currency: ctx.currency, created_by: input.userId, notes: input.notes ?? '' })
     .returning({ id: order.id, reference: order.reference });
   for (const line of input.lines) {
     await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, line.slot_id));
@@ -152,7 +159,7 @@ export async function writeOrder(
         order_id: created!.id,
         experience_id: line.experience_id,
         slot_id: line.slot_id,
-        status: 'Confirmed',
+        status,
         ticket_code: ticketCode(),
         quantities: line.quantities,
         extras: line.extras,
@@ -164,7 +171,7 @@ export async function writeOrder(
     )
     .returning({ id: booking.id });
   await recomputeOrder(ctx, created!.id);
-  await recordAudit(ctx, { order: created!.id, subject: 'order', subjectId: created!.id, action: 'created', changes: { reference: created!.reference, customer: found.email, lines: bookings.length } });
+  await recordAudit(ctx, { order: created!.id, subject: 'order', subjectId: created!.id, action: 'created', changes: { reference: created!.reference, customer: found.email, lines: bookings.length, status } });
   return created!.id;
 }
 

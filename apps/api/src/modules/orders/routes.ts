@@ -106,6 +106,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel every line (seats released); payments stay, to be refunded', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.cancelOrder(ctx, request.params.id)),
   );
+  app.post(
+    '/api/orders/:id/confirm/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Confirm an order that waits for it (an experience confirmed by hand)', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
+    (request) => tenantScope(request, (ctx) => orders.confirmOrder(ctx, request.params.id)),
+  );
   app.get(
     '/api/orders/:id/lines/',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'An order’s lines (its bookings)', params: ZIdParam, response: { 200: ZOrder.shape.bookings, ...errors } } },

@@ -171,12 +171,23 @@ export async function deleteOrder(ctx: TenantCtx, id: string) {
   await lockOrder(ctx, id);
   const [open] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
   const [paid] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(orderPayment).where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, id)));
-  if (Number(open!.n) > 0) throw new AppError('conflict', 'This order has confirmed bookings: it cannot be deleted. Cancel it instead.');
+  if (Number(open!.n) > 0) throw new AppError('conflict', 'This order has bookings that are not cancelled: it cannot be deleted. Cancel it instead.');
   if (Number(paid!.n) > 0) throw new AppError('conflict', 'This order has payments: it cannot be deleted. Cancel it instead.');
   const [invoiced] = await ctx.tx.select({ id: invoice.id }).from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, id)));
   // An issued invoice keeps its number: the sequence has no gaps.
   if (invoiced) throw new AppError('conflict', 'This order has an invoice: it cannot be deleted. Cancel it instead.');
   await ctx.tx.delete(order).where(eq(order.id, id));
+}
+
+/** Confirms an order that waits for it (an experience confirmed by hand): it and its lines become Confirmed. */
+export async function confirmOrder(ctx: TenantCtx, id: string) {
+  const o = await lockOrder(ctx, id);
+  if (o.status === 'Canceled') throw new AppError('conflict', 'This order is cancelled: it cannot be confirmed.');
+  if (o.status === 'Confirmed') throw new AppError('conflict', 'This order is already confirmed.');
+  await ctx.tx.update(booking).set({ status: 'Confirmed', updated_at: new Date() }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), eq(booking.status, 'Created')));
+  await ctx.tx.update(order).set({ status: 'Confirmed', updated_at: new Date() }).where(eq(order.id, id));
+  await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'confirmed', changes: { status: [o.status, 'Confirmed'] } });
+  return presentOrder(ctx, id);
 }
 
 /** Cancels one line: its seats go back to its slot at once; the order's totals follow. */

@@ -1,12 +1,12 @@
-import { Anchor, Badge, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconBan, IconTrash } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconBan, IconCheck, IconTrash } from '@tabler/icons-react';
 import type { TOrder } from '@tourdesk/contracts';
 import { useEffect, type ComponentType } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { notifyError, notifySuccess } from '../../shared/lib/toast';
-import { useCancelOrderMutation, useDeleteOrderMutation, useOrderQuery } from './api';
+import { useCancelOrderMutation, useConfirmOrderMutation, useDeleteOrderMutation, useOrderQuery } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import {
   fullName,
@@ -28,16 +28,29 @@ const TABS: Record<OrderTab, ComponentType<{ order: TOrder }>> = {
   payments: OrderPaymentsTab,
 };
 
-/** What the server will refuse to delete: an order with a confirmed line or any payment. It decides. */
-const deletable = (o: TOrder) => o.bookings.every((b) => b.status !== 'Confirmed') && o.paid === 0 && o.refunded === 0;
+/** What the server will refuse to delete: an order with a line not cancelled, a payment or an invoice. It decides. */
+const deletable = (o: TOrder) => o.bookings.every((b) => b.status === 'Canceled') && o.paid === 0 && o.refunded === 0 && !o.invoice;
 
 function Actions({ order }: { order: TOrder }) {
   const navigate = useNavigate();
   const [cancel] = useCancelOrderMutation();
+  const [confirm, confirming] = useConfirmOrderMutation();
   const [remove] = useDeleteOrderMutation();
   const live = order.bookings.filter((b) => b.status !== 'Canceled').length;
   return (
     <Group className="no-print">
+      {order.status === 'Created' && (
+        <Button
+          leftSection={<IconCheck size={16} />}
+          loading={confirming.isLoading}
+          onClick={async () => {
+            const res = await confirm(order.id);
+            if (!('error' in res)) notifySuccess(`Order ${order.reference} confirmed.`);
+          }}
+        >
+          Confirm order
+        </Button>
+      )}
       {order.status !== 'Canceled' && (
         <ConfirmButton
           variant="outline"

@@ -54,6 +54,10 @@ export const ordersApi = tagged.injectEndpoints({
       query: (id) => ({ url: `orders/${id}/cancel/`, method: 'POST', body: {} }),
       invalidatesTags: (_r, _e, id) => [...orderTags(id), 'Booking', 'Slot', 'Customer'],
     }),
+    confirmOrder: build.mutation<TOrder, string>({
+      query: (id) => ({ url: `orders/${id}/confirm/`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, _e, id) => [...orderTags(id), 'Booking'],
+    }),
     deleteOrder: build.mutation<void, string>({
       query: (id) => ({ url: `orders/${id}/`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'Order', id: 'LIST' }, 'Booking', 'Slot', 'Customer'],
@@ -124,6 +128,7 @@ export const {
   useOrderQuery,
   useUpdateOrderNotesMutation,
   useCancelOrderMutation,
+  useConfirmOrderMutation,
   useDeleteOrderMutation,
   useUpdateOrderLineMutation,
   useCancelOrderLineMutation,
