@@ -107,6 +107,11 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/inventory/TagsPage'),
   },
   {
+    path: '/settings/organization/:tab?',
+    permissions: ['Manage account'],
+    load: () => import('../features/organization/OrganizationPage'),
+  },
+  {
     path: '/settings/team/roles',
     permissions: ['Manage users'],
     features: ['team'],

@@ -26,3 +26,9 @@ window.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
+// jsdom has no FontFaceSet; Mantine's autosize Textarea listens to it for font loads.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined, ready: Promise.resolve() },
+  });
+}

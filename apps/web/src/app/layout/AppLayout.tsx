@@ -77,7 +77,7 @@ export function AppLayout() {
                     label={child.label}
                     component={RouterNavLink}
                     to={child.to}
-                    active={inSection([child.to])}
+                    active={inSection([child.match ?? child.to])}
                     onClick={close}
                   />
                 ))}

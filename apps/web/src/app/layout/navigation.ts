@@ -20,7 +20,8 @@ export interface NavItem {
   /** Paths that count as "inside" this section, for highlighting. */
   match: string[];
   permissions?: PermissionSetTitle[];
-  children?: { label: string; to: string }[];
+  /** `match`: the path prefix that counts as inside the child (its tabs), when not just `to`. */
+  children?: { label: string; to: string; match?: string }[];
 }
 
 /** The spec's sections, in the order of its section 2. */
@@ -69,7 +70,7 @@ export const NAVIGATION: NavItem[] = [
     to: '/settings/organization/contact',
     match: ['/settings'],
     children: [
-      { label: 'Organization', to: '/settings/organization/contact' },
+      { label: 'Organisation', to: '/settings/organization/contact', match: '/settings/organization' },
       { label: 'Payment providers', to: '/settings/payment-providers' },
       { label: 'Subscription', to: '/settings/subscription/supplier-plans' },
       { label: 'Team members', to: '/settings/team/members' },

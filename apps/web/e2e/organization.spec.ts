@@ -1,0 +1,186 @@
+import { expect, test, type Page } from '@playwright/test';
+import dayjs from 'dayjs';
+import { DEMO, org, signIn } from './support/helpers';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
+const OFFER = 'Sunrise Kayak on Lake Lucerne';
+const SWIM = 'Can everyone in the group swim?';
+/** The demo's details as seeded; restored at the end so the other specs see them. */
+const ORIGINAL = { vat_rate_bp: 810, billing_email: 'billing@demo.tourdesk.test', legal_name: 'Alpine Trails & Tours AG' };
+const NEW_LEGAL_NAME = 'Alpine Trails & Tours Holding AG';
+const NEW_BILLING_EMAIL = 'accounts@demo.tourdesk.test';
+
+interface Organization {
+  name: string;
+  time_zone: string;
+  legal_name: string;
+  billing_email: string;
+  vat_rate_bp: number;
+  next_invoice_number: number;
+}
+
+/**
+ * A call to the API as the signed-in user, made by the page itself (Node cannot resolve
+ * *.localhost; Chromium can). The access token lives 4 seconds in these tests, so the session is
+ * refreshed first, with the same cookies the app uses. (As in orders.spec.ts.)
+ */
+async function call<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<T> {
+  const res = await page.evaluate(
+    async ({ method, path, data }) => {
+      await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
+      const r = await fetch(`/api/${path}`, {
+        method,
+        credentials: 'include',
+        headers: data === undefined ? {} : { 'content-type': 'application/json' },
+        body: data === undefined ? undefined : JSON.stringify(data),
+      });
+      return { ok: r.ok, status: r.status, text: await r.text() };
+    },
+    { method, path, data },
+  );
+  expect(res.ok, `${method} ${path}: ${res.status} ${res.text}`).toBeTruthy();
+  return JSON.parse(res.text) as T;
+}
+
+/** An order of one adult on the kayak's 09:30 slot `days` ahead, made through the API. */
+async function kayakOrder(page: Page, days: number) {
+  const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
+  const kayak = offers.results.find((o) => o.title === OFFER)!;
+  const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+  const adult = categories.results.find((c) => c.label === 'Adult')!.id;
+  const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
+  const swim = questions.results.find((q) => q.question === SWIM)!.id;
+  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
+  const slots = await call<{ id: string; local_time: string }[]>(page, 'GET', `bookings/check-availability/?experience=${kayak.id}&from=${date}&to=${date}`);
+  const slot = slots.find((s) => s.local_time === '09:30');
+  expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
+  return call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
+    customer: { email: 'ida.invoice@example.com', first_name: 'Ida', last_name: 'Invoice' },
+    lines: [{ slot: slot!.id, quantities: { [adult]: 1 } }],
+    answers: { [swim]: 'yes' },
+  });
+}
+
+test.describe.serial('organisation settings: contact, legal and billing info', () => {
+  test('billing and legal details are saved, checked, kept, and shown on the next invoice', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    try {
+      // Settings → Organisation opens the contact info; the billing tab has its own address.
+      await page.getByRole('navigation', { name: 'Main navigation' }).getByText('Settings', { exact: true }).click();
+      await page.getByRole('link', { name: 'Organisation' }).click();
+      await expect(page).toHaveURL(org('demo', '/settings/organization/contact'));
+      await expect(page.getByRole('tab', { name: 'Contact info' })).toHaveAttribute('aria-selected', 'true');
+      await page.goto(org('demo', '/settings/organization/billing'));
+      await expect(page.getByRole('tab', { name: 'Billing info' })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByRole('link', { name: 'Organisation' })).toHaveAttribute('data-active', 'true');
+
+      const form = page.getByRole('form', { name: 'Billing info' });
+      const vat = form.getByLabel('VAT rate');
+      const email = form.getByLabel('Billing e-mail');
+      const save = form.getByRole('button', { name: 'Save' });
+      await expect(vat).toHaveValue('8.1 %');
+      await expect(email).toHaveValue(ORIGINAL.billing_email);
+      await expect(form.getByLabel('Billing address')).toHaveValue('Haldenstrasse 12\n6006 Luzern\nSwitzerland');
+      await expect(form.getByLabel('Next invoice number')).toHaveAttribute('readonly');
+      const next = Number(await form.getByLabel('Next invoice number').inputValue());
+      await expect(form).toContainText('Invoices show these details. Prices include VAT');
+      await expect(save).toBeDisabled();
+
+      // VAT 7.7 % and another billing e-mail: saved, and kept after a reload.
+      await vat.fill('7.7');
+      await email.fill(NEW_BILLING_EMAIL);
+      await expect(save).toBeEnabled();
+      await save.click();
+      await expect(page.getByText('Organisation details saved.')).toBeVisible();
+      await expect(save).toBeDisabled();
+      expect((await call<Organization>(page, 'GET', 'account/')).vat_rate_bp).toBe(770);
+      await page.reload();
+      await expect(vat).toHaveValue('7.7 %');
+      await expect(email).toHaveValue(NEW_BILLING_EMAIL);
+      await expect(save).toBeDisabled();
+
+      // Not an e-mail address: the field says so and nothing is sent.
+      await email.fill('not-an-address');
+      await save.click();
+      await expect(form.getByText('Enter a valid e-mail address.')).toBeVisible();
+      await expect(email).toHaveAttribute('aria-invalid', 'true');
+      expect((await call<Organization>(page, 'GET', 'account/')).billing_email).toBe(NEW_BILLING_EMAIL);
+      await page.screenshot({ path: `${SHOTS}/organization-billing-error.png`, fullPage: true });
+
+      // Leaving with changes asks first; leaving without saving drops them.
+      await page.getByRole('tab', { name: 'Legal info' }).click();
+      const leave = page.getByRole('dialog', { name: 'Unsaved changes' });
+      await expect(leave).toBeVisible();
+      await leave.getByRole('button', { name: 'Leave without saving' }).click();
+      await expect(page).toHaveURL(org('demo', '/settings/organization/profile'));
+      await expect(page.getByRole('tab', { name: 'Legal info' })).toHaveAttribute('aria-selected', 'true');
+
+      // The legal name changes.
+      const legal = page.getByRole('form', { name: 'Legal info' });
+      await expect(legal.getByLabel('Legal name')).toHaveValue(ORIGINAL.legal_name);
+      await legal.getByLabel('Legal name').fill(NEW_LEGAL_NAME);
+      await legal.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('Organisation details saved.')).toBeVisible();
+      await expect(legal.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+      // The next invoice shows the new details, with the next number of the sequence.
+      const order = await kayakOrder(page, 16);
+      await page.goto(org('demo', `/orders/editor/${order.id}/invoice`));
+      await page.getByRole('button', { name: 'Issue invoice' }).click();
+      const invoice = page.getByTestId('invoice');
+      await expect(invoice).toBeVisible();
+      await expect(invoice.getByRole('heading', { name: NEW_LEGAL_NAME })).toBeVisible();
+      await expect(invoice).toContainText(NEW_BILLING_EMAIL);
+      await expect(page.getByTestId('invoice-number')).toHaveText(new RegExp(`(^|\\D)0*${next}$`)); // e.g. INV-00002
+      await expect(page.getByRole('table', { name: 'VAT breakdown' })).toContainText('7.7 %');
+      await page.screenshot({ path: `${SHOTS}/organization-invoice.png`, fullPage: true });
+      expect((await call<Organization>(page, 'GET', 'account/')).next_invoice_number).toBe(next + 1);
+    } finally {
+      await call(page, 'PATCH', 'account/', ORIGINAL);
+    }
+    const restored = await call<Organization>(page, 'GET', 'account/');
+    expect({ vat_rate_bp: restored.vat_rate_bp, billing_email: restored.billing_email, legal_name: restored.legal_name }).toEqual(ORIGINAL);
+  });
+
+  test('contact info: the time zone is picked from a searchable list; each tab in light and dark', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    await page.goto(org('demo', '/settings/organization'));
+    await expect(page).toHaveURL(org('demo', '/settings/organization/contact'));
+    const form = page.getByRole('form', { name: 'Contact info' });
+    await expect(form.getByLabel('Organisation name')).toHaveValue('Alpine Trails & Tours');
+    await expect(form.getByLabel('Subdomain')).toHaveValue('demo');
+    await expect(form.getByLabel('Subdomain')).toHaveAttribute('readonly');
+    await expect(form.getByLabel('Currency')).toHaveValue('CHF');
+    await expect(form.getByLabel('Currency')).toHaveAttribute('readonly');
+    await expect(form).toContainText('Changing the time zone moves the future start times of your schedules to the new zone');
+    const zone = form.getByRole('combobox', { name: 'Time zone' });
+    await expect(zone).toHaveValue('Europe/Zurich');
+
+    // Searching finds a zone; choosing it makes the form savable; discarding puts the old one back
+    // (saving would move every schedule's slots, which the other specs count on).
+    await zone.click();
+    await zone.fill('Lisb');
+    await expect(page.getByRole('option')).toHaveCount(1);
+    await page.getByRole('option', { name: 'Europe/Lisbon' }).click();
+    await expect(zone).toHaveValue('Europe/Lisbon');
+    await expect(form.getByRole('button', { name: 'Save' })).toBeEnabled();
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(zone).toHaveValue('Europe/Zurich');
+    await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    // An empty name is refused on the field.
+    await form.getByLabel('Organisation name').fill('  ');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Give the organisation a name.')).toBeVisible();
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const tab of ['contact', 'profile', 'billing']) {
+        await page.goto(org('demo', `/settings/organization/${tab}`));
+        await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+        await page.screenshot({ path: `${SHOTS}/organization-${tab}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true });
+      }
+    }
+  });
+});
