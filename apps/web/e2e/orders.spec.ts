@@ -1,51 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import dayjs from 'dayjs';
+import { call, demoKayak, KAYAK as OFFER, kayakSlot } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
-const OFFER = 'Sunrise Kayak on Lake Lucerne';
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
-const SWIM = 'Can everyone in the group swim?';
 const CUSTOMER = { email: 'olivia.order@example.com', first_name: 'Olivia', last_name: 'Order' };
-
-interface Slot {
-  id: string;
-  local_date: string;
-  local_time: string;
-  remaining: number;
-}
-
-/**
- * A call to the API as the signed-in user, made by the page itself (Node cannot resolve
- * *.localhost; Chromium can). The access token lives 4 seconds in these tests, so the session is
- * refreshed first, with the same cookies the app uses.
- */
-async function call<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<T> {
-  const res = await page.evaluate(
-    async ({ method, path, data }) => {
-      await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
-      const r = await fetch(`/api/${path}`, {
-        method,
-        credentials: 'include',
-        headers: data === undefined ? {} : { 'content-type': 'application/json' },
-        body: data === undefined ? undefined : JSON.stringify(data),
-      });
-      return { ok: r.ok, status: r.status, text: await r.text() };
-    },
-    { method, path, data },
-  );
-  expect(res.ok, `${method} ${path}: ${res.status} ${res.text}`).toBeTruthy();
-  return JSON.parse(res.text) as T;
-}
-
-/** The kayak's 09:30 slot `days` ahead. */
-async function kayakSlot(page: Page, experience: string, days: number): Promise<Slot> {
-  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
-  const slots = await call<Slot[]>(page, 'GET', `bookings/check-availability/?experience=${experience}&from=${date}&to=${date}`);
-  const slot = slots.find((s) => s.local_time === '09:30');
-  expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
-  return slot!;
-}
 
 /** Reads a file the browser downloaded after `click`. */
 async function downloaded(page: Page, click: () => Promise<void>) {
@@ -73,12 +32,8 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await signIn(page, DEMO.email, DEMO.password, 'demo');
 
     // An order of two kayak lines, made through the API (the checkout editor has its own spec).
-    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
-    const kayak = offers.results.find((o) => o.title === OFFER)!;
-    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
-    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
-    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
-    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    const kayak = await demoKayak(page);
+    const { adult, swim } = kayak;
     const first = await kayakSlot(page, kayak.id, 9);
     const second = await kayakSlot(page, kayak.id, 10);
     const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
@@ -203,12 +158,8 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
 
   test('cancels a whole order, which gives its seats back, then deletes it', async ({ page }) => {
     await signIn(page, DEMO.email, DEMO.password, 'demo');
-    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
-    const kayak = offers.results.find((o) => o.title === OFFER)!;
-    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
-    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
-    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
-    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    const kayak = await demoKayak(page);
+    const { adult, swim } = kayak;
     const before = await kayakSlot(page, kayak.id, 11);
     const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
       customer: { email: 'chris.cancel@example.com', first_name: 'Chris', last_name: 'Cancel' },
@@ -242,12 +193,8 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
 
   test('an order for an offer confirmed by hand waits, Unconfirmed, until it is confirmed', async ({ page }) => {
     await signIn(page, DEMO.email, DEMO.password, 'demo');
-    const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
-    const kayak = offers.results.find((o) => o.title === OFFER)!;
-    const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
-    const adult = categories.results.find((c) => c.label === 'Adult')!.id;
-    const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
-    const swim = questions.results.find((q) => q.question === SWIM)!.id;
+    const kayak = await demoKayak(page);
+    const { adult, swim } = kayak;
     await call(page, 'PATCH', `experiences/${kayak.id}/`, { confirmation_mode: 'manual' });
     try {
       const slot = await kayakSlot(page, kayak.id, 12);

@@ -1,10 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import dayjs from 'dayjs';
+import { call, demoKayak, kayakSlot } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
-const OFFER = 'Sunrise Kayak on Lake Lucerne';
-const SWIM = 'Can everyone in the group swim?';
 /** The demo's details as seeded; restored at the end so the other specs see them. */
 const ORIGINAL = { vat_rate_bp: 810, billing_email: 'billing@demo.tourdesk.test', legal_name: 'Alpine Trails & Tours AG' };
 const NEW_LEGAL_NAME = 'Alpine Trails & Tours Holding AG';
@@ -19,45 +17,14 @@ interface Organization {
   next_invoice_number: number;
 }
 
-/**
- * A call to the API as the signed-in user, made by the page itself (Node cannot resolve
- * *.localhost; Chromium can). The access token lives 4 seconds in these tests, so the session is
- * refreshed first, with the same cookies the app uses. (As in orders.spec.ts.)
- */
-async function call<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<T> {
-  const res = await page.evaluate(
-    async ({ method, path, data }) => {
-      await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
-      const r = await fetch(`/api/${path}`, {
-        method,
-        credentials: 'include',
-        headers: data === undefined ? {} : { 'content-type': 'application/json' },
-        body: data === undefined ? undefined : JSON.stringify(data),
-      });
-      return { ok: r.ok, status: r.status, text: await r.text() };
-    },
-    { method, path, data },
-  );
-  expect(res.ok, `${method} ${path}: ${res.status} ${res.text}`).toBeTruthy();
-  return JSON.parse(res.text) as T;
-}
-
 /** An order of one adult on the kayak's 09:30 slot `days` ahead, made through the API. */
 async function kayakOrder(page: Page, days: number) {
-  const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
-  const kayak = offers.results.find((o) => o.title === OFFER)!;
-  const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
-  const adult = categories.results.find((c) => c.label === 'Adult')!.id;
-  const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
-  const swim = questions.results.find((q) => q.question === SWIM)!.id;
-  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
-  const slots = await call<{ id: string; local_time: string }[]>(page, 'GET', `bookings/check-availability/?experience=${kayak.id}&from=${date}&to=${date}`);
-  const slot = slots.find((s) => s.local_time === '09:30');
-  expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
+  const kayak = await demoKayak(page);
+  const slot = await kayakSlot(page, kayak.id, days);
   return call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
     customer: { email: 'ida.invoice@example.com', first_name: 'Ida', last_name: 'Invoice' },
-    lines: [{ slot: slot!.id, quantities: { [adult]: 1 } }],
-    answers: { [swim]: 'yes' },
+    lines: [{ slot: slot.id, quantities: { [kayak.adult]: 1 } }],
+    answers: { [kayak.swim]: 'yes' },
   });
 }
 

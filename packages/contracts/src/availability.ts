@@ -116,6 +116,8 @@ export const ZCustomerInput = z.object({
   country: z.string().regex(/^[A-Z]{2}$/, { error: 'Use a two-letter country code.' }).nullable().default(null),
   marketing_consent: z.boolean().default(false),
 });
+/** A customer's details as a sale gives them (the customer is found by e-mail, or made). */
+export type TCustomerDetails = z.output<typeof ZCustomerInput>;
 export const ZCheckoutInput = z.object({
   customer: ZCustomerInput,
   /** Answers to booking questions, by question id. */

@@ -1,13 +1,5 @@
-/** PostgreSQL error codes, whether the driver's error arrives bare or wrapped by Drizzle. */
-export function pgErrorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+/** A PostgreSQL error's code, whether the driver's error arrives bare or wrapped by Drizzle. */
+export const pgErrorCode = (error: unknown): string | undefined => pgError(error)?.code;
 
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { TCart } from '@tourdesk/contracts';
+import type { TCart, TCustomerDetails } from '@tourdesk/contracts';
 import { baseAccount, booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -146,7 +146,7 @@ export async function checkout(
   ctx: TenantCtx,
   cartId: string,
   userId: string,
-  input: { customer: { email: string; first_name: string; last_name: string; phone: string; country: string | null; marketing_consent: boolean }; answers: Record<string, string> },
+  input: { customer: TCustomerDetails; answers: Record<string, string> },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const read = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { TOrder } from '@tourdesk/contracts';
+import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
 import { auditEvent, booking, bookingQuestion, customer, experience, invoice, order, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -11,14 +11,7 @@ import { listBookings } from '../availability/booking-rows';
  * ever computed here, from its lines and payments), presenting it, and the audit trail.
  */
 
-export interface CustomerDetails {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string;
-  country: string | null;
-  marketing_consent: boolean;
-}
+export type CustomerDetails = TCustomerDetails;
 
 /** The customer with this e-mail (in any case), updated with the latest details, or a new one. */
 export async function upsertCustomer(ctx: TenantCtx, details: CustomerDetails) {
@@ -193,25 +186,37 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
   if (!o) throw notFound('No order with this id.');
   const bookings = await listBookings(ctx, { order: id });
   return {
-    id: o.o.id,
-    reference: o.o.reference,
-    status: o.o.status as TOrder['status'],
-    payment_status: o.o.payment_status as TOrder['payment_status'],
-    total: o.o.total,
+    ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length),
     tax_total: o.o.tax_total,
-    paid: o.o.paid,
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
-    currency: o.o.currency,
     notes: o.o.notes,
-    customer: { id: o.c.id, email: o.c.email, first_name: o.c.first_name, last_name: o.c.last_name },
-    seller: o.o.created_by ? { id: o.o.created_by, name: personName(o.seller_first, o.seller_last, o.seller_email) } : null,
-    store: null,
-    lines: bookings.length,
     invoice: o.inv ? { id: o.inv.id, number: invoiceNumber(o.inv.number), issued_at: o.inv.issued_at.toISOString() } : null,
     bookings,
-    created_at: o.o.created_at.toISOString(),
     updated_at: o.o.updated_at.toISOString(),
+  };
+}
+
+/** An order as the list shows it (the order page adds its lines, money details and invoice). */
+export function orderSummary(
+  o: typeof order.$inferSelect,
+  c: { id: string; email: string; first_name: string; last_name: string },
+  seller: { first: string | null; last: string | null; email: string | null },
+  lines: number,
+): TOrderSummary {
+  return {
+    id: o.id,
+    reference: o.reference,
+    status: o.status as TOrderSummary['status'],
+    payment_status: o.payment_status as TOrderSummary['payment_status'],
+    total: o.total,
+    paid: o.paid,
+    currency: o.currency,
+    customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
+    seller: o.created_by ? { id: o.created_by, name: personName(seller.first, seller.last, seller.email) } : null,
+    store: null,
+    lines,
+    created_at: o.created_at.toISOString(),
   };
 }
 

@@ -4,7 +4,7 @@ import { auditEvent, booking, customer, invoice, order, orderPayment, slot, user
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { lockSlot, sweepSlot } from '../availability/slots';
-import { checkAnswers, lockOrder, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
+import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
 
@@ -69,20 +69,7 @@ export async function pageOrders(ctx: TenantCtx, f: ListFilter, limit: number, o
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .leftJoin(users, eq(users.id, order.created_by))
     .orderBy(...ordering);
-  return rows.map((r) => ({
-    id: r.o.id,
-    reference: r.o.reference,
-    status: r.o.status as TOrderSummary['status'],
-    payment_status: r.o.payment_status as TOrderSummary['payment_status'],
-    total: r.o.total,
-    paid: r.o.paid,
-    currency: r.o.currency,
-    customer: r.c,
-    seller: r.o.created_by ? { id: r.o.created_by, name: personName(r.seller_first, r.seller_last, r.seller_email) } : null,
-    store: null,
-    lines: Number(r.lines),
-    created_at: r.o.created_at.toISOString(),
-  }));
+  return rows.map((r) => orderSummary(r.o, r.c, { first: r.seller_first, last: r.seller_last, email: r.seller_email }, Number(r.lines)));
 }
 
 /** The sellers (and stores) that occur in this organisation's orders, for the list's filters. */

@@ -1,15 +1,9 @@
-import type { TCustomer, TOrderSummary, TPaginated } from '@tourdesk/contracts';
+import type { TCustomer, TOrderSummary, TPaginated, ZCustomerCreate } from '@tourdesk/contracts';
+import type { z } from 'zod';
 import { api } from '../../shared/api/api';
 
-export interface CustomerInput {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string;
-  country: string | null;
-  marketing_consent: boolean;
-  notes: string;
-}
+/** What the customer form sends: the contract's customer fields. */
+export type CustomerInput = z.output<typeof ZCustomerCreate>;
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['Customer', 'Order'] });
 

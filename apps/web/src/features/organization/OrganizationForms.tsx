@@ -1,9 +1,9 @@
-import { Alert, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { ZOrganizationPatch, type TOrganization } from '@tourdesk/contracts';
 import { useMemo, type FormEventHandler, type ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
-import { useBlocker } from 'react-router';
+import { UnsavedChangesGuard } from '../../shared/components/UnsavedChangesGuard';
 import { bpToPercent, percentToBp, timeZones } from './constants';
 import { useOrganizationForm } from './use-organization-form';
 
@@ -35,7 +35,6 @@ function TabForm({
   onDiscard: () => void;
   children: ReactNode;
 }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
   return (
     <Card withBorder padding="lg" component="form" onSubmit={onSubmit} noValidate aria-label={label}>
       <Stack>
@@ -51,19 +50,7 @@ function TabForm({
           </Button>
         </Group>
       </Stack>
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
-        <Stack>
-          <Text>These details have changes that are not saved. Leave anyway?</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => blocker.reset?.()}>
-              Stay
-            </Button>
-            <Button color="red" onClick={() => blocker.proceed?.()}>
-              Leave without saving
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <UnsavedChangesGuard dirty={dirty} message="These details have changes that are not saved. Leave anyway?" />
     </Card>
   );
 }

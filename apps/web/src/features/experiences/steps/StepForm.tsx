@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useBlocker } from 'react-router';
+import { UnsavedChangesGuard } from '../../../shared/components/UnsavedChangesGuard';
 
 /**
  * The frame of an editor step: its fields, and "Save" / "Save and continue". Continuing happens
@@ -19,7 +19,6 @@ export function StepForm({
   onSave: (goNext: boolean) => void;
   hasNext: boolean;
 }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
   return (
     <form
       noValidate
@@ -41,19 +40,7 @@ export function StepForm({
           )}
         </Group>
       </Stack>
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
-        <Stack>
-          <Text>This step has changes that are not saved. Leave it anyway?</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => blocker.reset?.()}>
-              Stay
-            </Button>
-            <Button color="red" onClick={() => blocker.proceed?.()}>
-              Leave without saving
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <UnsavedChangesGuard dirty={dirty} message="This step has changes that are not saved. Leave it anyway?" />
     </form>
   );
 }

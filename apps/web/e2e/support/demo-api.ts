@@ -1,0 +1,57 @@
+import { expect, type Page } from '@playwright/test';
+import dayjs from 'dayjs';
+
+/**
+ * The demo organisation's API as the signed-in user, for specs that prepare data without the UI.
+ * Calls are made by the page itself (Node cannot resolve *.localhost; Chromium can). The access
+ * token lives 4 seconds in these tests, so the session is refreshed first, with the same cookies
+ * the app uses.
+ */
+export async function call<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<T> {
+  const res = await page.evaluate(
+    async ({ method, path, data }) => {
+      await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
+      const r = await fetch(`/api/${path}`, {
+        method,
+        credentials: 'include',
+        headers: data === undefined ? {} : { 'content-type': 'application/json' },
+        body: data === undefined ? undefined : JSON.stringify(data),
+      });
+      return { ok: r.ok, status: r.status, text: await r.text() };
+    },
+    { method, path, data },
+  );
+  expect(res.ok, `${method} ${path}: ${res.status} ${res.text}`).toBeTruthy();
+  return JSON.parse(res.text) as T;
+}
+
+export const KAYAK = 'Sunrise Kayak on Lake Lucerne';
+export const SWIM = 'Can everyone in the group swim?';
+
+/** The demo kayak tour with the ids an order needs: its Adult category and its required swim question. */
+export async function demoKayak(page: Page) {
+  const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent('Sunrise Kayak')}`);
+  const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+  const questions = await call<{ results: { id: string; question: string }[] }>(page, 'GET', 'booking-questions/?page_size=50');
+  return {
+    id: offers.results.find((o) => o.title === KAYAK)!.id,
+    adult: categories.results.find((c) => c.label === 'Adult')!.id,
+    swim: questions.results.find((q) => q.question === SWIM)!.id,
+  };
+}
+
+export interface Slot {
+  id: string;
+  local_date: string;
+  local_time: string;
+  remaining: number;
+}
+
+/** The kayak's 09:30 slot `days` ahead. */
+export async function kayakSlot(page: Page, experience: string, days: number): Promise<Slot> {
+  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
+  const slots = await call<Slot[]>(page, 'GET', `bookings/check-availability/?experience=${experience}&from=${date}&to=${date}`);
+  const slot = slots.find((s) => s.local_time === '09:30');
+  expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
+  return slot!;
+}
