@@ -24,8 +24,9 @@ async function main() {
     process.send!({ address: await bare.listen({ port: 0, host: '127.0.0.1' }) });
     return;
   }
-  const database = await openDatabase({ url, poolSize: 20 });
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: process.env.BENCH_DATA_DIR!, LOGIN_LIMIT_PER_IP: '100000', LOGIN_LIMIT_PER_EMAIL: '100000' });
+  // The API as it is deployed: its configuration's pool size (DATABASE_POOL_SIZE, or its default).
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: process.env.BENCH_DATA_DIR!, LOGIN_LIMIT_PER_IP: '100000', LOGIN_LIMIT_PER_EMAIL: '100000', ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}) });
+  const database = await openDatabase({ url, poolSize: config.DATABASE_POOL_SIZE });
   const app = await buildApp({ config, database });
   process.send!({ address: await app.listen({ port: 0, host: '127.0.0.1' }) });
 }

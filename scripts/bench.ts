@@ -198,7 +198,7 @@ async function main() {
     await admin.query(`insert into bench_ceiling values (1, 1000000000) on conflict (id) do update set remaining = 1000000000`);
     const tps = pgbench('UPDATE bench_ceiling SET remaining = remaining - 1 WHERE id = 1 AND remaining > 0;');
     await admin.query('drop table bench_ceiling');
-    const holdTps = process.env.BENCH_SKIP_FN ? NaN : pgbench(`SELECT tourdesk_hold('${account!.id}', '${staff[0]!.id}', '${hot.id}', NULL, '{"${cat.id}": 1}', '{}');`, dbName);
+    const holdTps = process.env.BENCH_SKIP_FN ? NaN : pgbench(`SELECT count(*) FROM tourdesk_hold_many('${account!.id}', '${hot.id}', '[{"user": "${staff[0]!.id}", "quantities": {"${cat.id}": 1}}]');`, dbName);
     console.log('\n3. The ceiling of this machine');
     line('pgbench single-row conditional decrement (tps)', tps.toFixed(0));
     line('the hold function alone, no HTTP (pgbench tps)', holdTps.toFixed(0));

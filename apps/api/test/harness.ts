@@ -50,7 +50,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tourdesk-data-'));
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATA_DIR: dataDir, ...overrides });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SEED_DEMO: 'false', DATA_DIR: dataDir, ...overrides });
 }
 
 export interface TestApp {

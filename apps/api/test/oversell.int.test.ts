@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount, cartLine } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
+import { holdGathering } from '../src/modules/availability/holds';
 import { capacityLock } from '../src/modules/availability/slots';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
@@ -71,8 +72,14 @@ async function rush(slotId: string) {
 }
 
 describe('reservations under concurrency', () => {
+  afterAll(() => {
+    holdGathering.gather = true;
+  });
+
+  // Each hold its own statement: the database's per-slot lock is the only protection.
   it('sells exactly the capacity and tells everyone else "sold out"', async () => {
     capacityLock.enabled = true;
+    holdGathering.gather = false;
     const [first, second] = await slotIds();
     for (const id of [first!, second!]) {
       const r = await rush(id);
@@ -83,8 +90,23 @@ describe('reservations under concurrency', () => {
     }
   });
 
+  // As the API runs: holds arriving together for a slot go in one statement (granted in order).
+  it('sells exactly the capacity when holds are gathered per slot', async () => {
+    capacityLock.enabled = true;
+    holdGathering.gather = true;
+    const ids = (await slotIds()).slice(8, 10);
+    for (const id of ids) {
+      const r = await rush(id);
+      expect(r.other.slice(0, 2)).toEqual([]);
+      expect(r.ok).toBe(CAPACITY);
+      expect(r.soldOut).toBe(REQUESTS - CAPACITY);
+      expect(r.held).toBe(CAPACITY);
+    }
+  });
+
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the per-slot lock switched off', async () => {
     capacityLock.enabled = false;
+    holdGathering.gather = false;
     const ids = (await slotIds()).slice(2, 8);
     let worst = 0;
     for (const id of ids) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience } from './catalog-schema';
 import { accountId, tenantPolicy, timestamps } from './columns';
 import { users } from './schema';
@@ -103,21 +103,23 @@ export const cart = pgTable(
     user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id)],
+  (t) => [tenantPolicy(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id), uniqueIndex('cart_account_key').on(t.account_id, t.id)],
 );
 
-/** A line holds its seats until `expires_at`; an expired line stops counting at once. */
+/**
+ * A line holds its seats until `expires_at`; an expired line stops counting at once.
+ * No foreign key to the slot or the organisation (migration 0016): a key's check would take a
+ * share lock on the hot slot's row (and on the organisation's) before the hold's own write. The
+ * slot's row is instead written by the line's trigger (no slot, no line) and a deleted slot's
+ * trigger deletes its lines; the organisation comes through the cart (account_id, cart_id).
+ */
 export const cartLine = pgTable(
   'cart_line',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    account_id: accountId(),
-    cart_id: uuid('cart_id')
-      .notNull()
-      .references(() => cart.id, { onDelete: 'cascade' }),
-    slot_id: uuid('slot_id')
-      .notNull()
-      .references(() => slot.id, { onDelete: 'cascade' }),
+    account_id: uuid('account_id').notNull(),
+    cart_id: uuid('cart_id').notNull(),
+    slot_id: uuid('slot_id').notNull(),
     quantities: jsonb('quantities').$type<Record<string, number>>().notNull(),
     extras: jsonb('extras').$type<Record<string, number>>().notNull().default({}),
     seats: integer('seats').notNull(),
@@ -126,7 +128,11 @@ export const cartLine = pgTable(
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id), index('cart_line_expires_idx').on(t.expires_at)],
+  (t) => [
+    tenantPolicy(),
+    foreignKey({ name: 'cart_line_cart_fk', columns: [t.account_id, t.cart_id], foreignColumns: [cart.account_id, cart.id] }).onDelete('cascade'),
+    index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id), index('cart_line_expires_idx').on(t.expires_at),
+  ],
 );
 
 export const customer = pgTable(

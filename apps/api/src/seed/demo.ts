@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { checkout, hold, userCart } from '../modules/availability/holds';
+import { checkout, holdAlone, userCart } from '../modules/availability/holds';
 import { issueInvoice } from '../modules/orders/invoices';
 import { cancelOrder, recordPayment } from '../modules/orders/service';
 import { regenerateSlots } from '../modules/availability/slots';
@@ -338,7 +338,7 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     const date = addDays(todayIn(zone), g.day);
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
-    await hold(tx, { accountId, userId: ownerId }, { slot: s.id, quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: g.children ? { [kayak.lunch]: g.adults + g.children } : {} });
+    await holdAlone(tx, { accountId, userId: ownerId }, s.id, { quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: g.children ? { [kayak.lunch]: g.adults + g.children } : {} });
     const made = await checkout(ctx, cartRow.id, ownerId, {
       customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
       answers: { [kayak.swim]: 'yes' },

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCart, TCustomerDetails } from '@tourdesk/contracts';
 import { baseAccount, booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
 import { checkAnswers, lockOrder, presentOrder, recomputeOrder, recordAudit, writeOrder } from '../orders/records';
 import { getBooking } from './booking-rows';
@@ -15,21 +15,101 @@ export async function userCart(ctx: TenantCtx, userId: string) {
   return row!;
 }
 
+interface HoldInput {
+  quantities: Record<string, number>;
+  extras: Record<string, number>;
+}
+interface WaitingHold extends HoldInput {
+  userId: string;
+  resolve: (cart: TCart) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * Holds seats in a slot for a new cart line, or changes a held line (capacity checked again):
- * one call of the database function tourdesk_hold (migration 0006), outside any transaction, so
- * the statement commits on its own and the slot's lock is held only for its final write, like a
- * single-row conditional decrement. It checks the offer, slot, cutoff, categories, prices,
- * extras and participants before it locks; the cart it answers with is read afterwards.
+ * How new holds reach the database. `gather` on: the holds that arrive for a slot while that
+ * slot's previous statement is running in this process wait for it and go together in the next
+ * one (like a group commit: one lock of the slot's row for all of them, and no wait at all when
+ * the slot is quiet). Off (a test switch): every hold is its own statement, so the database's
+ * lock is the only thing between concurrent holds — what tests of the lock switch it to.
  */
-export async function hold(db: Db, who: { accountId: string; userId: string }, input: { slot?: string; quantities: Record<string, number>; extras: Record<string, number> }, lineId: string | null = null): Promise<TCart> {
+export const holdGathering = { gather: true, maxBatch: 64, lanes: Number(process.env.HOLD_LANES ?? 2) };
+/** Holds waiting for one of their slot's running statements, by organisation and slot. */
+const waiting = new Map<string, { queue: WaitingHold[]; running: number }>();
+
+/**
+ * Holds seats in a slot for a new cart line of the signed-in user, and answers with their cart:
+ * through tourdesk_hold_many (migration 0016), outside any transaction, so each statement
+ * commits on its own and the slot's row is locked by its last write only.
+ */
+export function holdNew(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<TCart> {
+  if (!holdGathering.gather) return holdAlone(db, who, slotId, input);
+  return new Promise<TCart>((resolve, reject) => {
+    const hold: WaitingHold = { userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject };
+    const key = `${who.accountId}/${slotId}`;
+    let slotHolds = waiting.get(key);
+    if (!slotHolds) waiting.set(key, (slotHolds = { queue: [], running: 0 }));
+    slotHolds.queue.push(hold);
+    if (slotHolds.running < holdGathering.lanes) {
+      slotHolds.running++;
+      void drain(db, who.accountId, slotId, key, slotHolds);
+    }
+  });
+}
+
+/** One hold in a statement of its own (the demo's seeding, inside its transaction, uses it too). */
+export function holdAlone(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<TCart> {
+  return new Promise<TCart>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
+}
+
+async function drain(db: Db, accountId: string, slotId: string, key: string, slotHolds: { queue: WaitingHold[]; running: number }) {
+  for (;;) {
+    const batch = slotHolds.queue.splice(0, holdGathering.maxBatch);
+    if (batch.length === 0) {
+      if (--slotHolds.running === 0) waiting.delete(key);
+      return;
+    }
+    await runHolds(db, accountId, slotId, batch);
+  }
+}
+
+/** One statement for a batch of holds on one slot; settles each hold with its cart or its own error. */
+async function runHolds(db: Db, accountId: string, slotId: string, batch: WaitingHold[]) {
+  try {
+    const items = JSON.stringify(batch.map((h) => ({ user: h.userId, quantities: h.quantities, extras: h.extras })));
+    const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb, ${capacityLock.enabled})`)) as unknown as {
+      rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
+    };
+    const byItem = new Map<number, typeof result.rows>();
+    for (const row of result.rows) byItem.set(row.item, [...(byItem.get(row.item) ?? []), row]);
+    batch.forEach((hold, i) => {
+      const rows = byItem.get(i) ?? [];
+      const failed = rows.find((r) => r.error_code);
+      if (failed) hold.reject(fromDatabase({ code: failed.error_code, message: failed.error_message, hint: failed.error_hint }) ?? new Error(failed.error_message ?? 'hold failed'));
+      else if (rows.length === 0) hold.reject(new Error('The hold statement answered nothing for this hold.'));
+      else hold.resolve(presentCart(rows[0]!.cart_id, rows, rows[0]!.currency));
+    });
+  } catch (error) {
+    for (const hold of batch) hold.reject(error);
+  }
+}
+
+/**
+ * Changes a held line (capacity checked again, the line's own seats counted as free): the
+ * database function tourdesk_hold, then the cart in a statement of its own.
+ */
+export async function changeHold(db: Db, who: { accountId: string; userId: string }, lineId: string, input: HoldInput): Promise<TCart> {
   const held = (await db.execute(sql`
-    select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${input.slot ?? null}::uuid, ${lineId}::uuid,
+    select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${lineId}::uuid,
                          ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb, ${capacityLock.enabled}) as cart`)) as unknown as { rows: { cart: string }[] };
-  // The lock is released: the cart is read in a statement of its own.
   const cartId = held.rows[0]!.cart;
   const lines = (await db.execute(sql`select * from tourdesk_cart_lines(${who.accountId}::uuid, ${cartId}::uuid)`)) as unknown as { rows: CartLineRow[] };
-  return presentCart(cartId, lines.rows, await currencyOf(db, who.accountId, lines.rows));
+  return presentCart(cartId, lines.rows, lines.rows[0]?.currency ?? (await currencyOf(db, who.accountId)));
+}
+
+/** The organisation's currency (the currency of an empty cart). */
+async function currencyOf(db: Db, accountId: string) {
+  const [row] = await db.select({ currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
+  return row?.currency ?? 'EUR';
 }
 
 /** A row of the view cart_line_api (migration 0013): an unexpired line with its slot's start. */
@@ -46,13 +126,6 @@ interface CartLineRow {
   total: number;
   currency: string;
   expires_ms: number;
-}
-
-/** The organisation's currency: a line's, or (an empty cart) the organisation's own. */
-async function currencyOf(db: Db, accountId: string, lines: CartLineRow[]) {
-  if (lines.length) return lines[0]!.currency;
-  const [row] = await db.select({ currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
-  return row?.currency ?? 'EUR';
 }
 
 /** A cart as the API shows it: its unexpired lines, their total and the first expiry. */

@@ -23,6 +23,7 @@ import {
   ZPaginationQuery,
 } from '@tourdesk/contracts';
 import { paginate } from '../../lib/pagination';
+import { plainJson } from '../../lib/plain-json';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -163,14 +164,14 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/cart/lines/',
-    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } } },
-    (request) => holds.hold(request.server.database.db, principalOf(request), request.body),
+    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } }, ...plainJson },
+    (request) => holds.holdNew(request.server.database.db, principalOf(request), request.body.slot, request.body),
   );
   app.patch(
     '/api/cart/lines/:id/',
-    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Change a held line (capacity is checked again)', params: ZIdParam, body: ZCartLineInput.omit({ slot: true }), response: { 200: ZCart, ...errors } } },
+    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Change a held line (capacity is checked again)', params: ZIdParam, body: ZCartLineInput.omit({ slot: true }), response: { 200: ZCart, ...errors } }, ...plainJson },
     (request) =>
-      holds.hold(request.server.database.db, principalOf(request), request.body, request.params.id),
+      holds.changeHold(request.server.database.db, principalOf(request), request.params.id, request.body),
   );
   app.delete(
     '/api/cart/lines/:id/',
