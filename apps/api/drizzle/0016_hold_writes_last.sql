@@ -34,6 +34,9 @@ BEGIN
     UPDATE slot SET held = held + NEW.seats
     WHERE id = NEW.slot_id AND account_id = NEW.account_id AND NOT closed AND capacity - booked - held >= NEW.seats;
     IF NOT FOUND THEN
+      IF NOT EXISTS (SELECT 1 FROM slot WHERE id = NEW.slot_id AND account_id = NEW.account_id) THEN
+        RAISE EXCEPTION 'No such time slot.' USING ERRCODE = 'TD404', HINT = 'slot';
+      END IF;
       RAISE EXCEPTION 'Sold out: the seats of this line do not fit in its time slot.' USING ERRCODE = 'TD409', HINT = 'quantities';
     END IF;
     RETURN NULL;
@@ -186,9 +189,10 @@ BEGIN
       v_err_hint := v_err_hint || nullif(v_hint, '');
       CONTINUE;
     END;
-    INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at)
+    -- created_at from the clock, not the statement's start: the lines of one batch keep their order.
+    INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at, created_at)
     VALUES (p_account, v_cart, p_slot, coalesce(v_item -> 'quantities', '{}'), coalesce(v_item -> 'extras', '{}'), v_price.seats, v_price.total,
-            v_price.currency, now() + make_interval(mins => v_price.hold_minutes))
+            v_price.currency, now() + make_interval(mins => v_price.hold_minutes), clock_timestamp())
     RETURNING * INTO v_line;
     v_new_id := v_new_id || v_line.id;
     v_new_item := v_new_item || v_i;

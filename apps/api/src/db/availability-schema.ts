@@ -84,6 +84,8 @@ export const slot = pgTable(
     booked: integer('booked').notNull().default(0),
     held: integer('held').notNull().default(0),
     closed: boolean('closed').notNull().default(false),
+    /** The slot's fixed part as JSON text, written by a trigger (migration 0017); never set by the API. */
+    api_head: text('api_head').notNull().default(''),
     ...timestamps,
   },
   (t) => [

@@ -32,7 +32,7 @@ interface WaitingHold extends HoldInput {
  * the slot is quiet). Off (a test switch): every hold is its own statement, so the database's
  * lock is the only thing between concurrent holds — what tests of the lock switch it to.
  */
-export const holdGathering = { gather: true, maxBatch: 64, lanes: Number(process.env.HOLD_LANES ?? 2) };
+export const holdGathering = { gather: true, maxBatch: 64, lanes: 4 };
 /** Holds waiting for one of their slot's running statements, by organisation and slot. */
 const waiting = new Map<string, { queue: WaitingHold[]; running: number }>();
 

@@ -147,17 +147,26 @@ function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
     .map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
 }
 
-/** A row of slot_api: the slot as JSON text without its prices (`head`, ending before the closing brace). */
+/** A row of slot_api: the slot's fixed part as JSON text (`api_head`) and its state as columns. */
 interface SlotTextRow {
-  head: string;
+  api_head: string;
+  time_zone: string;
+  capacity: number;
+  booked: number;
+  held: number;
+  remaining: number;
+  closed: boolean;
+  bookable: boolean;
+  status: string;
   day: string;
   experience_id?: string;
 }
 
 /**
- * Slot rows → the JSON text of each slot with its day's prices added (the prices of one
- * experience and day are serialised once). The state itself is defined once, in the view
- * slot_api (migration 0014).
+ * Slot rows → the JSON text of each slot (the Slot schema) with its day's prices (the prices of
+ * one experience and day are serialised once). The state itself is defined once, in the view
+ * slot_api (migration 0017); every value is a number, a boolean, an id, an ISO time, a date, a
+ * zone name or a status word: nothing to escape.
  */
 function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefined) => Rate[]) {
   const memo = new Map<string, string>();
@@ -165,7 +174,7 @@ function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefin
     const key = `${r.experience_id} ${r.day}`;
     let prices = memo.get(key);
     if (prices === undefined) memo.set(key, (prices = JSON.stringify(pricesOn(ratesOf(r.experience_id), r.day))));
-    return `${r.head},"prices":${prices}}`;
+    return `${r.api_head},"time_zone":"${r.time_zone}","capacity":${r.capacity},"booked":${r.booked},"held":${r.held},"remaining":${r.remaining},"closed":${r.closed},"bookable":${r.bookable},"status":"${r.status}","prices":${prices}}`;
   });
 }
 
@@ -173,7 +182,7 @@ function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefin
 export async function slotsWhere(tx: Db, where: SQL): Promise<TSlot[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
-  const rows = ((await tx.execute(sql`select s.head, s.day, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
+  const rows = ((await tx.execute(sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.day, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
     rows: (SlotTextRow & { experience_id: string; experience_title: string; account_id: string })[];
   }).rows;
   if (rows.length === 0) return [];

@@ -63,11 +63,14 @@ export const bookingsApi = api.injectEndpoints({
     cart: build.query<TCart, void>({ query: () => 'cart/', providesTags: ['Cart'] }),
     holdSeats: build.mutation<TCart, { slot: string; quantities: Record<string, number>; extras: Record<string, number> }>({
       query: (body) => ({ url: 'cart/lines/', method: 'POST', body }),
-      invalidatesTags: ['Cart', 'Slot'],
+      // The answer is the cart as it is now: it becomes the cached one, without a second read.
+      onQueryStarted: (_body, { dispatch, queryFulfilled }) => cartFromAnswer(dispatch, queryFulfilled),
+      invalidatesTags: ['Slot'],
     }),
     releaseLine: build.mutation<TCart, string>({
       query: (id) => ({ url: `cart/lines/${id}/`, method: 'DELETE' }),
-      invalidatesTags: ['Cart', 'Slot'],
+      onQueryStarted: (_id, { dispatch, queryFulfilled }) => cartFromAnswer(dispatch, queryFulfilled),
+      invalidatesTags: ['Slot'],
     }),
     checkout: build.mutation<TOrder, CheckoutInput>({
       query: (body) => ({ url: 'cart/checkout/', method: 'POST', body }),
@@ -93,6 +96,16 @@ export const bookingsApi = api.injectEndpoints({
     bookingOptions: build.query<TBookingOptions, void>({ query: () => 'bookings/options/', providesTags: ['Inventory', 'Experience'] }),
   }),
 });
+
+/** A cart mutation's answer is the whole cart: cache it as the user's cart. */
+async function cartFromAnswer(dispatch: (action: unknown) => unknown, queryFulfilled: Promise<{ data: TCart }>) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(bookingsApi.util.upsertQueryData('cart', undefined, data));
+  } catch {
+    // The error is toasted where the mutation was called.
+  }
+}
 
 export const {
   useBookingsQuery,
