@@ -26,11 +26,11 @@ interface WaitingHold extends HoldInput {
 }
 
 /**
- * How new holds reach the database. `gather` on: the holds that arrive for a slot while that
- * slot's previous statement is running in this process wait for it and go together in the next
- * one (like a group commit: one lock of the slot's row for all of them, and no wait at all when
- * the slot is quiet). Off (a test switch): every hold is its own statement, so the database's
- * lock is the only thing between concurrent holds — what tests of the lock switch it to.
+ * How new holds reach the database. `gather` on: while `lanes` statements for a slot are running
+ * in this process, the holds that arrive for it wait and go together (up to `maxBatch`) in the
+ * next one — like a group commit: one write of the slot's row, one lock, for all of them, and no
+ * wait at all when the slot is quiet. Off (a test switch): every hold is its own statement, so the
+ * database's lock is the only thing between concurrent holds — what tests of the lock switch it to.
  */
 export const holdGathering = { gather: true, maxBatch: 64, lanes: 4 };
 /** Holds waiting for one of their slot's running statements, by organisation and slot. */
@@ -80,7 +80,11 @@ async function runHolds(db: Db, accountId: string, slotId: string, batch: Waitin
       rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
     };
     const byItem = new Map<number, typeof result.rows>();
-    for (const row of result.rows) byItem.set(row.item, [...(byItem.get(row.item) ?? []), row]);
+    for (const row of result.rows) {
+      const rows = byItem.get(row.item);
+      if (rows) rows.push(row);
+      else byItem.set(row.item, [row]);
+    }
     batch.forEach((hold, i) => {
       const rows = byItem.get(i) ?? [];
       const failed = rows.find((r) => r.error_code);
