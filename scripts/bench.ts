@@ -80,7 +80,7 @@ async function main() {
     const [owner] = await database.db.insert(role).values({ account_id: account!.id, name: 'Owner', is_owner: true, permission_set_ids: PERMISSION_SETS.map((s) => s.id) }).returning();
     const hash = await hashPassword('bench-password');
     const emails = Array.from({ length: CLIENTS }, (_, i) => `staff${i}@bench.test`);
-    const staff = await database.db.insert(users).values(emails.map((email) => ({ account_id: account!.id, email, password_hash: hash, role_id: owner!.id, is_active: true }))).returning({ id: users.id });
+    await database.db.insert(users).values(emails.map((email) => ({ account_id: account!.id, email, password_hash: hash, role_id: owner!.id, is_active: true })));
     const cookies: string[] = [];
     for (const email of emails) {
       const res = await app.inject({ method: 'POST', url: '/api/jwt/create/', headers: { host: 'bench.localhost', origin: 'http://bench.localhost' }, payload: { email, password: 'bench-password' } });
