@@ -155,6 +155,7 @@ DECLARE
   v_free int;
   v_closed boolean;
   v_sum int := 0;
+  v_at timestamptz := '-infinity';
   v_granted int := 0;
   -- output: the carts' lines, errors, and what was refused
   v_rows cart_line_api[] := '{}';
@@ -189,10 +190,12 @@ BEGIN
       v_err_hint := v_err_hint || nullif(v_hint, '');
       CONTINUE;
     END;
-    -- created_at from the clock, not the statement's start: the lines of one batch keep their order.
+    -- created_at from the clock, not the statement's start, and always later than the batch's
+    -- previous line (a clock may tick coarsely): the lines of one batch keep their order.
+    v_at := greatest(clock_timestamp(), v_at + interval '1 microsecond');
     INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at, created_at)
     VALUES (p_account, v_cart, p_slot, coalesce(v_item -> 'quantities', '{}'), coalesce(v_item -> 'extras', '{}'), v_price.seats, v_price.total,
-            v_price.currency, now() + make_interval(mins => v_price.hold_minutes), clock_timestamp())
+            v_price.currency, now() + make_interval(mins => v_price.hold_minutes), v_at)
     RETURNING * INTO v_line;
     v_new_id := v_new_id || v_line.id;
     v_new_item := v_new_item || v_i;
