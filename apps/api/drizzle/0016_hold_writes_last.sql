@@ -1,7 +1,7 @@
--- Holds write the slot's row last. The hot slot's row lock is now taken by the last statement of
--- a hold (the line's insert trigger: one conditional UPDATE, as pgbench's decrement) and held only
--- until the commit; everything else — the cart, prices, the line and its indexes — is written
--- before, in parallel with other holds.
+-- Holds write the slot's row last. The hot slot's row lock is now taken by the last write of a
+-- hold statement (tourdesk_hold_many below: one conditional UPDATE of held for every hold it
+-- carries, as pgbench's decrement) and held only until the commit; everything else — carts,
+-- prices, the lines and their indexes — is written before, in parallel with other statements.
 --
 -- cart_line loses its foreign keys to slot and base_account: each check took a share lock on the
 -- hot row before the hold's own write, and under contention those share locks become multixacts
