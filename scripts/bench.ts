@@ -12,7 +12,7 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +31,8 @@ import { PERMISSION_SETS } from '../packages/contracts/src';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLIENTS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_PART=holds or calendar runs that part only (and the ceiling); by default both. */
+const PART = process.env.BENCH_PART;
 const dbName = `tourdesk_bench_${randomBytes(3).toString('hex')}`;
 
 /**
@@ -48,8 +50,52 @@ function serve(mode: 'app' | 'bare', url: string, dataDir: string) {
   });
 }
 
-function run(opts: autocannon.Options) {
-  return new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, duration: SECONDS }, (err, res) => (err ? reject(err) : resolve(res))));
+/**
+ * CPU time (ms) used so far by the API's process, by PostgreSQL's processes and by this process
+ * (autocannon), read from /proc (Linux): where the machine's cores went during a run.
+ */
+function cpuNow(apiPid: number | undefined) {
+  const ticks = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  };
+  const ms = (t: number) => t * 10; // USER_HZ = 100
+  const byPid = new Map<number, { postgres: boolean; ms: number }>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (stat.includes('(postgres)') || Number(pid) === apiPid) byPid.set(Number(pid), { postgres: stat.includes('(postgres)'), ms: ms(ticks(stat)) });
+  }
+  const self = process.cpuUsage();
+  return { byPid, bench: (self.user + self.system) / 1000 };
+}
+
+/** Transactions committed in the bench's database so far (PostgreSQL's statistics, flushed within a second). */
+let committed: () => Promise<number> = async () => NaN;
+
+/** A timed autocannon run; with `apiPid`, also the CPU each side spent per request. */
+async function run(opts: autocannon.Options, apiPid?: number) {
+  const commitsBefore = await committed();
+  const before = cpuNow(apiPid);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, duration: SECONDS }, (err, res) => (err ? reject(err) : resolve(res))));
+  const after = cpuNow(apiPid);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const commits = (await committed()) - commitsBefore;
+  // Per process: what it used since the first reading (a process that ended between the two is missed).
+  const spent = { api: 0, postgres: 0 };
+  for (const [pid, now] of after.byPid) spent[now.postgres ? 'postgres' : 'api'] += now.ms - (before.byPid.get(pid)?.ms ?? 0);
+  const n = Math.max(1, result.requests.total);
+  const per = (ms: number) => (ms / n).toFixed(2);
+  return {
+    ...result,
+    cpu: `API ${per(spent.api)} · PostgreSQL ${per(spent.postgres)} · load generator ${per(after.bench - before.bench)}`,
+    commits: (commits / n).toFixed(3),
+  };
 }
 const line = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
 
@@ -60,6 +106,7 @@ async function main() {
   await admin.query(`create database ${dbName}`);
   const url = new URL(SERVER);
   url.pathname = `/${dbName}`;
+  committed = async () => Number((await admin.query('select xact_commit from pg_stat_database where datname = $1', [dbName])).rows[0]?.xact_commit ?? NaN);
   try {
     const database = await openDatabase({ url: url.toString(), poolSize: 20 });
     await database.migrate();
@@ -125,68 +172,82 @@ async function main() {
     console.log(`\nTourdesk capacity benchmark — PostgreSQL server, ${CLIENTS} clients, ${SECONDS} s each\n`);
 
     // 1. Holds on one hot slot.
-    let client = 0;
-    const holds = await run({
-      url: `${origin}/api/cart/lines/`,
-      connections: CLIENTS,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }),
-      setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
-    });
-    const seatsIn = async (slotId: string) =>
-      Number(((await database.db.execute(sql`select coalesce(sum(seats), 0)::int as n from cart_line where slot_id = ${slotId}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
-    console.log('1. Holds on one slot (POST /api/cart/lines/), each of the 64 clients with its own cart');
-    line('holds per second', holds.requests.average.toFixed(0));
-    line('latency p50 / p99 (ms)', `${holds.latency.p50} / ${holds.latency.p99}`);
-    line('non-2xx answers', String(holds.non2xx));
-    line('seats held in the slot', String(await seatsIn(hot.id)));
+    type Run = Awaited<ReturnType<typeof run>>;
+    let holds: Run | undefined;
+    let spread: Run | undefined;
+    if (PART !== 'calendar') {
+      let client = 0;
+      holds = await run({
+        url: `${origin}/api/cart/lines/`,
+        connections: CLIENTS,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }),
+        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+      }, api.child.pid);
+      const seatsIn = async (slotId: string) =>
+        Number(((await database.db.execute(sql`select coalesce(sum(seats), 0)::int as n from cart_line where slot_id = ${slotId}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+      console.log('1. Holds on one slot (POST /api/cart/lines/), each of the 64 clients with its own cart');
+      line('holds per second', holds.requests.average.toFixed(0));
+      line('latency p50 / p99 (ms)', `${holds.latency.p50} / ${holds.latency.p99}`);
+      line('non-2xx answers', String(holds.non2xx));
+      line('CPU per hold (ms)', holds.cpu);
+      line('database transactions per hold', holds.commits);
+      line('seats held in the slot', String(await seatsIn(hot.id)));
 
-    // The same slot, each request from another of 2,048 carts (as many customers would book).
-    let turn = 0;
-    const spread = await run({
-      url: `${origin}/api/cart/lines/`,
-      connections: CLIENTS,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', origin, cookie: manyCookies[turn++ % MANY]! }, body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }) }),
-        },
-      ],
-    });
-    line('holds per second, each from another of 2,048 carts', spread.requests.average.toFixed(0));
-    line('latency p50 / p99 (ms)', `${spread.latency.p50} / ${spread.latency.p99}`);
-    line('non-2xx answers', String(spread.non2xx));
+      // The same slot, each request from another of 2,048 carts (as many customers would book).
+      let turn = 0;
+      spread = await run({
+        url: `${origin}/api/cart/lines/`,
+        connections: CLIENTS,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', origin, cookie: manyCookies[turn++ % MANY]! }, body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }) }),
+          },
+        ],
+      }, api.child.pid);
+      line('holds per second, each from another of 2,048 carts', spread.requests.average.toFixed(0));
+      line('latency p50 / p99 (ms)', `${spread.latency.p50} / ${spread.latency.p99}`);
+      line('non-2xx answers', String(spread.non2xx));
+      line('CPU per hold (ms)', spread.cpu);
+      line('database transactions per hold', spread.commits);
 
-    // The same traffic on a slot of 500 seats, until it sells out.
-    client = 0;
-    const rush = await run({
-      url: `${origin}/api/cart/lines/`,
-      connections: CLIENTS,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ slot: sellout.id, quantities: { [cat.id]: 1 } }),
-      setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
-    });
-    const sold = await seatsIn(sellout.id);
-    line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush['2xx']} answered 2xx, ${rush.non2xx} sold out)`);
-    line('oversold (seats held − capacity, must be ≤ 0)', String(Math.max(0, sold - SELLOUT_CAPACITY)));
+      // The same traffic on a slot of 500 seats, until it sells out.
+      client = 0;
+      const rush = await run({
+        url: `${origin}/api/cart/lines/`,
+        connections: CLIENTS,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ slot: sellout.id, quantities: { [cat.id]: 1 } }),
+        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+      });
+      const sold = await seatsIn(sellout.id);
+      line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush['2xx']} answered 2xx, ${rush.non2xx} sold out)`);
+      line('oversold (seats held − capacity, must be ≤ 0)', String(Math.max(0, sold - SELLOUT_CAPACITY)));
+    }
 
     // 2. The month calendar vs a bare handler with one indexed SELECT.
-    const monthEnd = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const calendar = await run({
-      url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`,
-      connections: CLIENTS,
-      headers: { cookie: cookies[1]! },
-    });
-    const bare = await serve('bare', url.toString(), dataDir);
-    const baseline = await run({ url: `${bare.address}/slots?account=${account!.id}&experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS });
-    console.log('\n2. Month availability calendar (GET /api/bookings/check-availability/, 31 days)');
-    line('requests per second', calendar.requests.average.toFixed(0));
-    line('latency p50 / p99 (ms)', `${calendar.latency.p50} / ${calendar.latency.p99}`);
-    line('bare Fastify + one indexed SELECT (req/s)', baseline.requests.average.toFixed(0));
-    line('calendar as a share of the bare handler', `${((calendar.requests.average / baseline.requests.average) * 100).toFixed(0)}%  (target ≥ 60%)`);
-    bare.child.kill();
+    if (PART !== 'holds') {
+      const monthEnd = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const calendar = await run({
+        url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`,
+        connections: CLIENTS,
+        headers: { cookie: cookies[1]! },
+      }, api.child.pid);
+      const bare = await serve('bare', url.toString(), dataDir);
+      const baseline = await run({ url: `${bare.address}/slots?account=${account!.id}&experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS }, bare.child.pid);
+      console.log('\n2. Month availability calendar (GET /api/bookings/check-availability/, 31 days)');
+      line('requests per second', calendar.requests.average.toFixed(0));
+      line('latency p50 / p99 (ms)', `${calendar.latency.p50} / ${calendar.latency.p99}`);
+      line('CPU per request (ms)', calendar.cpu);
+      line('database transactions per request', calendar.commits);
+      line('bare Fastify + one indexed SELECT (req/s)', baseline.requests.average.toFixed(0));
+      line('CPU per request (ms)', baseline.cpu);
+      line('calendar as a share of the bare handler', `${((calendar.requests.average / baseline.requests.average) * 100).toFixed(0)}%  (target ≥ 60%)`);
+      bare.child.kill();
+    }
     api.child.kill('SIGINT');
     await app.close();
     await database.close();
@@ -222,8 +283,10 @@ async function main() {
     console.log('\n3. The ceiling of this machine');
     line('pgbench single-row conditional decrement (tps)', tps.toFixed(0));
     line('the hold statement alone, no HTTP (pgbench tps)', holdTps.toFixed(0));
-    line('holds as a share of the ceiling', `${((holds.requests.average / tps) * 100).toFixed(0)}%  (target ≥ 50%)`);
-    line('holds from 2,048 carts as a share of it', `${((spread.requests.average / tps) * 100).toFixed(0)}%`);
+    if (holds && spread) {
+      line('holds as a share of the ceiling', `${((holds.requests.average / tps) * 100).toFixed(0)}%  (target ≥ 50%)`);
+      line('holds from 2,048 carts as a share of it', `${((spread.requests.average / tps) * 100).toFixed(0)}%`);
+    }
     console.log('');
 
 

@@ -9,8 +9,8 @@ import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
 /**
- * tourdesk_hold_many (migration 0016), called as the API calls it: several holds for one slot in
- * one statement, each with its own outcome; and what replaced cart_line's foreign keys.
+ * tourdesk_hold_many (migrations 0016, 0018), called as the API calls it: several holds for one
+ * slot in one statement, each with its own outcome; and what replaced cart_line's foreign keys.
  */
 const ZONE = 'Europe/Zurich';
 let t: TestApp;
@@ -83,7 +83,7 @@ describe('holds gathered in one statement', () => {
     expect(await seatsOf(slots[0]!.id)).toEqual({ held: 7, lines: 7 });
   });
 
-  it('answers each hold with its whole cart, lines in the order they were made', async () => {
+  it('answers each hold with its new line; a cart keeps its lines in the order they were made', async () => {
     const [, b] = buyers as [string, string];
     const first = await holdMany(slots[1]!.id, [{ user: b, quantities: { [exp.category]: 1 } }]);
     const second = await holdMany(slots[1]!.id, [
@@ -91,9 +91,31 @@ describe('holds gathered in one statement', () => {
       { user: b, quantities: { [exp.category]: 3 } },
     ]);
     expect(first.map((r) => r.seats)).toEqual([1]);
-    // Both holds of the batch see the cart as it is after the statement.
-    for (const item of [0, 1]) expect(second.filter((r) => r.item === item).map((r) => r.seats)).toEqual([1, 2, 3]);
+    expect(second.map((r) => [r.item, r.seats])).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    expect(new Set([...first, ...second].map((r) => r.cart_id)).size).toBe(1);
+    const cart = (await t.database.db.execute(sql`select id, seats from cart_line_api where cart_id = ${first[0]!.cart_id}::uuid and slot_id = ${slots[1]!.id}::uuid order by created_at, id`)) as unknown as { rows: { id: string; seats: number }[] };
+    expect(cart.rows).toEqual([first[0], ...second].map((r) => ({ id: r.id, seats: r.seats })));
     expect(await seatsOf(slots[1]!.id)).toEqual({ held: 6, lines: 6 });
+  });
+
+  it('makes the carts of many new callers in one batch, each its own', async () => {
+    const made = await t.database.db
+      .insert(users)
+      .values(Array.from({ length: 70 }, (_, i) => ({ account_id: accountId, email: `many-${i}@batch.test`, is_active: true })))
+      .returning({ id: users.id });
+    await t.database.db.update(slot).set({ capacity: 100 }).where(eq(slot.id, slots[2]!.id));
+    const rows = await holdMany(slots[2]!.id, made.map((u) => ({ user: u.id, quantities: { [exp.category]: 1 } })));
+    expect(rows.filter((r) => r.error_code)).toEqual([]);
+    expect(rows.map((r) => r.item)).toEqual(made.map((_, i) => i));
+    const owners = (await t.database.db.execute(sql`select c.user_id from cart_line l join cart c on c.id = l.cart_id where l.id in ${rows.map((r) => r.id!)}`)) as unknown as { rows: { user_id: string }[] };
+    expect(new Set(owners.rows.map((r) => r.user_id))).toEqual(new Set(made.map((u) => u.id)));
+    expect(new Set(rows.map((r) => r.cart_id)).size).toBe(70);
+    await t.database.db.delete(cartLine).where(eq(cartLine.slot_id, slots[2]!.id));
+    await t.database.db.update(slot).set({ capacity: 8 }).where(eq(slot.id, slots[2]!.id));
+    expect(await seatsOf(slots[2]!.id)).toEqual({ held: 0, lines: 0 });
   });
 
   it('gives the seats of expired lines to the holds that need them', async () => {

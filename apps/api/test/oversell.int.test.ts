@@ -64,9 +64,9 @@ async function rush(slotId: string) {
   );
   const held = ((await t.database.db.execute(sql`select coalesce(sum(seats), 0)::int as held from ${cartLine} where slot_id = ${slotId} and expires_at > now()`)) as unknown as { rows: { held: number }[] }).rows[0]!.held;
   return {
-    ok: results.filter((r) => r.status === 200).length,
+    ok: results.filter((r) => r.status === 201).length,
     soldOut: results.filter((r) => r.status === 409 && r.body.errors?.[0]?.code === 'sold_out').length,
-    other: results.filter((r) => r.status !== 200 && !(r.status === 409 && r.body.errors?.[0]?.code === 'sold_out')),
+    other: results.filter((r) => r.status !== 201 && !(r.status === 409 && r.body.errors?.[0]?.code === 'sold_out')),
     held: Number(held),
   };
 }

@@ -56,8 +56,8 @@ beforeAll(async () => {
     ids.payment = (await browser.post(`/api/orders/${order.id}/payments/`, { amount: 100, currency: order.currency, method: 'cash' })).json().id;
     await browser.post(`/api/orders/${order.id}/invoice/`);
     const held = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json();
-    ids.cartLine = held.lines[0].id;
-    ids.cart = held.id;
+    ids.cartLine = held.id;
+    ids.cart = held.cart;
   }
 });
 afterAll(async () => {

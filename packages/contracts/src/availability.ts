@@ -107,6 +107,9 @@ export const ZCart = z
   .object({ id: z.uuid(), lines: z.array(ZCartLine), total: z.number().int(), currency: z.string(), expires_at: z.iso.datetime().nullable() })
   .meta({ id: 'Cart' });
 export type TCart = z.infer<typeof ZCart>;
+/** What a hold answers: the new line, and the cart it went into. */
+export const ZHeldLine = ZCartLine.extend({ cart: z.uuid() }).meta({ id: 'HeldLine' });
+export type THeldLine = z.infer<typeof ZHeldLine>;
 
 export const ZCustomerInput = z.object({
   email: z.email({ error: 'Enter a valid e-mail address.' }).trim().toLowerCase(),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { TCart, TCustomerDetails } from '@tourdesk/contracts';
+import type { TCart, TCustomerDetails, THeldLine } from '@tourdesk/contracts';
 import { baseAccount, booking, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
@@ -21,7 +21,7 @@ interface HoldInput {
 }
 interface WaitingHold extends HoldInput {
   userId: string;
-  resolve: (cart: TCart) => void;
+  resolve: (line: THeldLine) => void;
   reject: (error: unknown) => void;
 }
 
@@ -29,21 +29,25 @@ interface WaitingHold extends HoldInput {
  * How new holds reach the database. `gather` on: while `lanes` statements for a slot are running
  * in this process, the holds that arrive for it wait and go together (up to `maxBatch`) in the
  * next one — like a group commit: one write of the slot's row, one lock, for all of them, and no
- * wait at all when the slot is quiet. Off (a test switch): every hold is its own statement, so the
- * database's lock is the only thing between concurrent holds — what tests of the lock switch it to.
+ * wait at all when the slot is quiet. One lane (one statement per slot at a time in a process) is
+ * measured best by npm run bench: with four, the statements queued on the slot's row lock, and the
+ * hand-offs cost the database more CPU than the smaller batches saved (0.84 ms per hold with two
+ * lanes, 0.94 with four, 0.58 with one). Other slots, and other processes, have lanes of their own.
+ * Off (a test switch): every hold is its own statement, so the database's lock is the only thing
+ * between concurrent holds — what tests of the lock switch it to.
  */
-export const holdGathering = { gather: true, maxBatch: 64, lanes: 4 };
+export const holdGathering = { gather: true, maxBatch: 64, lanes: 1 };
 /** Holds waiting for one of their slot's running statements, by organisation and slot. */
 const waiting = new Map<string, { queue: WaitingHold[]; running: number }>();
 
 /**
- * Holds seats in a slot for a new cart line of the signed-in user, and answers with their cart:
+ * Holds seats in a slot for a new cart line of the signed-in user, and answers with the line:
  * through tourdesk_hold_many (migration 0016), outside any transaction, so each statement
  * commits on its own and the slot's row is locked by its last write only.
  */
-export function holdNew(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<TCart> {
+export function holdNew(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine> {
   if (!holdGathering.gather) return holdAlone(db, who, slotId, input);
-  return new Promise<TCart>((resolve, reject) => {
+  return new Promise<THeldLine>((resolve, reject) => {
     const hold: WaitingHold = { userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject };
     const key = `${who.accountId}/${slotId}`;
     let slotHolds = waiting.get(key);
@@ -57,8 +61,8 @@ export function holdNew(db: Db, who: { accountId: string; userId: string }, slot
 }
 
 /** One hold in a statement of its own (the demo's seeding, inside its transaction, uses it too). */
-export function holdAlone(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<TCart> {
-  return new Promise<TCart>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
+export function holdAlone(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine> {
+  return new Promise<THeldLine>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
 }
 
 async function drain(db: Db, accountId: string, slotId: string, key: string, slotHolds: { queue: WaitingHold[]; running: number }) {
@@ -72,25 +76,20 @@ async function drain(db: Db, accountId: string, slotId: string, key: string, slo
   }
 }
 
-/** One statement for a batch of holds on one slot; settles each hold with its cart or its own error. */
+/** One statement for a batch of holds on one slot; settles each hold with its new line or its own error. */
 async function runHolds(db: Db, accountId: string, slotId: string, batch: WaitingHold[]) {
   try {
     const items = JSON.stringify(batch.map((h) => ({ user: h.userId, quantities: h.quantities, extras: h.extras })));
     const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb, ${capacityLock.enabled})`)) as unknown as {
       rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
     };
-    const byItem = new Map<number, typeof result.rows>();
-    for (const row of result.rows) {
-      const rows = byItem.get(row.item);
-      if (rows) rows.push(row);
-      else byItem.set(row.item, [row]);
-    }
+    const answered = new Array<(typeof result.rows)[number] | undefined>(batch.length);
+    for (const row of result.rows) answered[row.item] = row;
     batch.forEach((hold, i) => {
-      const rows = byItem.get(i) ?? [];
-      const failed = rows.find((r) => r.error_code);
-      if (failed) hold.reject(fromDatabase({ code: failed.error_code, message: failed.error_message, hint: failed.error_hint }) ?? new Error(failed.error_message ?? 'hold failed'));
-      else if (rows.length === 0) hold.reject(new Error('The hold statement answered nothing for this hold.'));
-      else hold.resolve(presentCart(rows[0]!.cart_id, rows, rows[0]!.currency));
+      const row = answered[i];
+      if (!row) hold.reject(new Error('The hold statement answered nothing for this hold.'));
+      else if (row.error_code) hold.reject(fromDatabase({ code: row.error_code, message: row.error_message, hint: row.error_hint }) ?? new Error(row.error_message ?? 'hold failed'));
+      else hold.resolve({ ...presentLine(row), cart: row.cart_id });
     });
   } catch (error) {
     for (const hold of batch) hold.reject(error);
@@ -132,23 +131,28 @@ interface CartLineRow {
   expires_ms: number;
 }
 
+/** A line as the API shows it. */
+function presentLine(l: CartLineRow): TCart['lines'][number] {
+  return {
+    id: l.id,
+    slot: l.slot_id,
+    experience: l.experience_id,
+    experience_title: l.experience_title,
+    starts_at: new Date(l.starts_ms).toISOString(),
+    quantities: l.quantities,
+    extras: l.extras,
+    seats: l.seats,
+    total: l.total,
+    currency: l.currency,
+    expires_at: new Date(l.expires_ms).toISOString(),
+  };
+}
+
 /** A cart as the API shows it: its unexpired lines, their total and the first expiry. */
 function presentCart(id: string, lines: CartLineRow[], currency: string): TCart {
   return {
     id,
-    lines: lines.map((l) => ({
-      id: l.id,
-      slot: l.slot_id,
-      experience: l.experience_id,
-      experience_title: l.experience_title,
-      starts_at: new Date(l.starts_ms).toISOString(),
-      quantities: l.quantities,
-      extras: l.extras,
-      seats: l.seats,
-      total: l.total,
-      currency: l.currency,
-      expires_at: new Date(l.expires_ms).toISOString(),
-    })),
+    lines: lines.map(presentLine),
     total: lines.reduce((sum, l) => sum + l.total, 0),
     currency,
     expires_at: lines.length ? new Date(Math.min(...lines.map((l) => l.expires_ms))).toISOString() : null,

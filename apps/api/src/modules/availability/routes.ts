@@ -7,6 +7,7 @@ import {
   ZBookingConfig,
   ZBookingOptions,
   ZCart,
+  ZHeldLine,
   ZCartLineInput,
   ZCheckIn,
   ZCheckoutInput,
@@ -164,8 +165,12 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/cart/lines/',
-    { config: { access: manageCart }, schema: { tags: ['cart'], summary: 'Hold seats in a slot (409 when sold out)', body: ZCartLineInput, response: { 200: ZCart, ...errors } }, ...plainJson },
-    (request) => holds.holdNew(request.server.database.db, principalOf(request), request.body.slot, request.body),
+    {
+      config: { access: manageCart },
+      schema: { tags: ['cart'], summary: 'Hold seats in a slot for a new line of your cart (409 when sold out); answers with the line', body: ZCartLineInput, response: { 201: ZHeldLine, ...errors } },
+      ...plainJson,
+    },
+    async (request, reply) => reply.status(201).send(await holds.holdNew(request.server.database.db, principalOf(request), request.body.slot, request.body)),
   );
   app.patch(
     '/api/cart/lines/:id/',

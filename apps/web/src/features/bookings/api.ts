@@ -1,5 +1,6 @@
-import type { TBooking, TBookingOptions, TCart, TExperience, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
+import type { TBooking, TBookingOptions, TCart, TExperience, THeldLine, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+import { withHeldLine } from './booking-logic';
 
 /** What booking needs of an offer: its extras (inventory item ids) and its booking questions. */
 export type OfferBookingSettings = Pick<TExperience, 'id' | 'title' | 'extras' | 'booking_questions'>;
@@ -61,10 +62,19 @@ export const bookingsApi = api.injectEndpoints({
       invalidatesTags: ['Slot'],
     }),
     cart: build.query<TCart, void>({ query: () => 'cart/', providesTags: ['Cart'] }),
-    holdSeats: build.mutation<TCart, { slot: string; quantities: Record<string, number>; extras: Record<string, number> }>({
+    holdSeats: build.mutation<THeldLine, { slot: string; quantities: Record<string, number>; extras: Record<string, number> }>({
       query: (body) => ({ url: 'cart/lines/', method: 'POST', body }),
-      // The answer is the cart as it is now: it becomes the cached one, without a second read.
-      onQueryStarted: (_body, { dispatch, queryFulfilled }) => cartFromAnswer(dispatch, queryFulfilled),
+      // The answer is the new line: it joins the cached cart, without a second read (the cart is
+      // read again only when none is cached, or the line went into another one).
+      async onQueryStarted(_body, { dispatch, getState, queryFulfilled }) {
+        try {
+          const { data: line } = await queryFulfilled;
+          const cart = withHeldLine(bookingsApi.endpoints.cart.select()(getState() as never).data, line);
+          dispatch(cart ? bookingsApi.util.upsertQueryData('cart', undefined, cart) : bookingsApi.util.invalidateTags(['Cart']));
+        } catch {
+          // The error is toasted where the mutation was called.
+        }
+      },
       invalidatesTags: ['Slot'],
     }),
     releaseLine: build.mutation<TCart, string>({

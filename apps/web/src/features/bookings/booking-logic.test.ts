@@ -1,5 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { displayAnswer, estimateTotal, positiveCounts, questionLabel, seatColor, validateAnswer, weekOf } from './booking-logic';
+import type { TCart, THeldLine } from '@tourdesk/contracts';
+import { displayAnswer, estimateTotal, positiveCounts, questionLabel, seatColor, validateAnswer, weekOf, withHeldLine } from './booking-logic';
+
+describe('withHeldLine', () => {
+  const line = (id: string, total: number, expires_at: string) => ({
+    id,
+    slot: 's',
+    experience: 'e',
+    experience_title: 'Kayak',
+    starts_at: '2026-12-01T09:00:00.000Z',
+    quantities: { adult: 1 },
+    extras: {},
+    seats: 1,
+    total,
+    currency: 'EUR',
+    expires_at,
+  });
+  const cart: TCart = { id: 'c1', lines: [line('l1', 4900, '2026-11-21T10:20:00.000Z')], total: 4900, currency: 'EUR', expires_at: '2026-11-21T10:20:00.000Z' };
+  it('adds the line last and counts the total and the first expiry again', () => {
+    const held: THeldLine = { ...line('l2', 8900, '2026-11-21T10:35:00.000Z'), cart: 'c1' };
+    const next = withHeldLine(cart, held)!;
+    expect(next.lines.map((l) => l.id)).toEqual(['l1', 'l2']);
+    expect(next.lines[1]).not.toHaveProperty('cart');
+    expect(next).toMatchObject({ total: 4900 + 8900, expires_at: '2026-11-21T10:20:00.000Z' });
+    expect(withHeldLine({ ...cart, lines: [], total: 0, expires_at: null }, held)).toMatchObject({ total: 8900, expires_at: '2026-11-21T10:35:00.000Z' });
+  });
+  it('knows nothing of another cart, or of no cart', () => {
+    expect(withHeldLine(cart, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c2' })).toBeNull();
+    expect(withHeldLine(undefined, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c1' })).toBeNull();
+  });
+});
 
 describe('estimateTotal', () => {
   const prices: Record<string, number> = { adult: 8900, child: 4900 };

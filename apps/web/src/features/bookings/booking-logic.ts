@@ -1,10 +1,23 @@
-import type { TBookingQuestion } from '@tourdesk/contracts';
+import type { TBookingQuestion, TCart, THeldLine } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 
 /**
- * The pure rules of the bookings pages: the live total of a line before it is held, the
- * checks on an answer before checkout, seat colours and the days of a week.
+ * The pure rules of the bookings pages: the live total of a line before it is held, the cart
+ * with a new held line, the checks on an answer before checkout, seat colours and the days of a week.
  */
+
+/**
+ * The cart with the line a hold answered with (the server answers a hold with its line only):
+ * the line last, the total and the first expiry counted again. Null when the line belongs to
+ * another cart than the one known (then the cart must be read again).
+ */
+export function withHeldLine(cart: TCart | undefined, held: THeldLine): TCart | null {
+  if (!cart || cart.id !== held.cart) return null;
+  const { cart: _cartId, ...line } = held;
+  const lines = [...cart.lines.filter((l) => l.id !== line.id), line];
+  const expiries = lines.map((l) => l.expires_at).sort();
+  return { ...cart, lines, total: lines.reduce((sum, l) => sum + l.total, 0), expires_at: expiries[0] ?? null };
+}
 
 /**
  * What a line will cost, shown while it is chosen: each category's quantity times its price on

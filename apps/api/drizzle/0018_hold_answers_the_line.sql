@@ -1,0 +1,170 @@
+-- tourdesk_hold_many, set-based, answering with the new lines (the rules are those of 0016).
+--
+-- 1. A hold answers with the line it made, not the whole cart: reading every cart of a batch
+--    back (the view cart_line_api, every line of every cart) cost the database more than the
+--    holds themselves, and the API as much again to send, growing with each cart.
+-- 2. The callers' carts are found, and the missing ones made, in two statements for the whole
+--    batch, and the lines are inserted in one. 0016 did it item by item inside an exception
+--    block: a subtransaction per item, with its own transaction id when it made a cart — past
+--    64 of them in one transaction, every snapshot on the server must look them up.
+-- 3. An item's price and rules (tourdesk_price) depend only on the slot, its quantities and its
+--    extras: they are worked out once per distinct (quantities, extras) of the batch, and an
+--    input that breaks a rule gets the same error for every item that sent it.
+-- As before: every rule that needs no lock is checked and every line written before the slot's
+-- row, which is then written once for the whole batch — held + the seats of every line, on the
+-- condition that they all fit; only that UPDATE waits for and takes the slot's lock, until the
+-- commit. When they do not all fit: the slot is locked, its expired lines swept, and the items
+-- granted in order while seats remain; a refused item's line is deleted and it gets "sold out"
+-- with the seats that were left for it. p_lock = false (test-only) reads the seats left without
+-- the lock and writes without the condition: the race the lock prevents.
+--
+-- Returns, per item (0-based), one row: an error (error_code = SQLSTATE, message, field) or its
+-- new line, with the slot's start and the experience's title.
+DROP FUNCTION tourdesk_hold_many(uuid, uuid, jsonb, boolean);
+--> statement-breakpoint
+CREATE FUNCTION tourdesk_hold_many(p_account uuid, p_slot uuid, p_items jsonb, p_lock boolean DEFAULT true)
+  RETURNS TABLE (item int, error_code text, error_message text, error_hint text,
+    id uuid, cart_id uuid, slot_id uuid, experience_id uuid, experience_title text, starts_ms float8,
+    quantities jsonb, extras jsonb, seats int, total int, currency text, expires_ms float8)
+  LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_item jsonb;
+  v_q jsonb;
+  v_e jsonb;
+  v_key text;
+  v_price record;
+  v_p jsonb;
+  v_prices jsonb := '{}';
+  v_currency text;
+  v_hold int;
+  v_i int;
+  v_k int;
+  v_code text;
+  v_message text;
+  v_hint text;
+  v_free int;
+  v_closed boolean;
+  v_sum int := 0;
+  v_at timestamptz;
+  v_granted int := 0;
+  -- errors, per item
+  v_err_item int[] := '{}';
+  v_err_code text[] := '{}';
+  v_err_message text[] := '{}';
+  v_err_hint text[] := '{}';
+  -- the items that get a line, in item order
+  v_new_item int[] := '{}';
+  v_new_user uuid[] := '{}';
+  v_new_q jsonb[] := '{}';
+  v_new_e jsonb[] := '{}';
+  v_new_seats int[] := '{}';
+  v_new_total int[] := '{}';
+  v_new_id uuid[] := '{}';
+  v_refused uuid[] := '{}';
+BEGIN
+  PERFORM tourdesk_enter(p_account);
+  -- Prices and rules, once per distinct input.
+  FOR v_i IN 0 .. jsonb_array_length(p_items) - 1 LOOP
+    v_item := p_items -> v_i;
+    v_q := coalesce(v_item -> 'quantities', '{}');
+    v_e := coalesce(v_item -> 'extras', '{}');
+    v_key := jsonb_build_array(v_q, v_e)::text;
+    v_p := v_prices -> v_key;
+    IF v_p IS NULL THEN
+      BEGIN
+        SELECT * INTO v_price FROM tourdesk_price(p_account, p_slot, v_q, v_e);
+        v_p := jsonb_build_object('seats', v_price.seats, 'total', v_price.total);
+        v_currency := v_price.currency;
+        v_hold := v_price.hold_minutes;
+      EXCEPTION WHEN SQLSTATE 'TD400' OR SQLSTATE 'TD404' THEN
+        GET STACKED DIAGNOSTICS v_code = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT, v_hint = PG_EXCEPTION_HINT;
+        v_p := jsonb_build_object('code', v_code, 'message', v_message, 'hint', nullif(v_hint, ''));
+      END;
+      v_prices := v_prices || jsonb_build_object(v_key, v_p);
+    END IF;
+    IF v_p ? 'code' THEN
+      v_err_item := v_err_item || v_i;
+      v_err_code := v_err_code || (v_p ->> 'code');
+      v_err_message := v_err_message || (v_p ->> 'message');
+      v_err_hint := v_err_hint || (v_p ->> 'hint');
+    ELSE
+      v_new_item := v_new_item || v_i;
+      v_new_user := v_new_user || (v_item ->> 'user')::uuid;
+      v_new_q := v_new_q || v_q;
+      v_new_e := v_new_e || v_e;
+      v_new_seats := v_new_seats || (v_p ->> 'seats')::int;
+      v_new_total := v_new_total || (v_p ->> 'total')::int;
+      v_sum := v_sum + (v_p ->> 'seats')::int;
+    END IF;
+  END LOOP;
+
+  IF cardinality(v_new_item) > 0 THEN
+    -- The callers' carts, made on first use.
+    INSERT INTO cart (account_id, user_id)
+    SELECT DISTINCT p_account, u FROM unnest(v_new_user) AS u
+    WHERE NOT EXISTS (SELECT 1 FROM cart c WHERE c.account_id = p_account AND c.user_id = u)
+    ON CONFLICT DO NOTHING;
+    -- The lines, without touching the slot (tourdesk.held_by_caller): created_at from the clock,
+    -- one microsecond apart in item order, so the lines of one batch keep their order in every
+    -- cart, and each new line's id is matched to its item by it.
+    PERFORM set_config('tourdesk.held_by_caller', 'on', true);
+    v_at := clock_timestamp();
+    WITH made AS (
+      INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at, created_at)
+      SELECT p_account, c.id, p_slot, n.q, n.e, n.seats, n.total, v_currency, now() + make_interval(mins => v_hold),
+             v_at + n.k * interval '1 microsecond'
+      FROM unnest(v_new_user, v_new_q, v_new_e, v_new_seats, v_new_total) WITH ORDINALITY AS n(usr, q, e, seats, total, k)
+      JOIN cart c ON c.account_id = p_account AND c.user_id = n.usr
+      RETURNING cart_line.id, cart_line.created_at
+    )
+    SELECT array_agg(made.id ORDER BY made.created_at) INTO v_new_id FROM made;
+
+    IF p_lock THEN
+      UPDATE slot SET held = held + v_sum
+      WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;
+    END IF;
+    IF NOT p_lock OR NOT FOUND THEN
+      IF p_lock THEN
+        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR UPDATE;
+        -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
+        PERFORM set_config('tourdesk.held_by_caller', 'off', true);
+        DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
+        PERFORM set_config('tourdesk.held_by_caller', 'on', true);
+      ELSE
+        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;
+      END IF;
+      SELECT capacity - booked - held INTO v_free FROM slot WHERE id = p_slot;
+      FOR v_k IN 1 .. cardinality(v_new_id) LOOP
+        IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free THEN
+          v_refused := v_refused || v_new_id[v_k];
+          v_err_item := v_err_item || v_new_item[v_k];
+          v_err_code := v_err_code || CASE WHEN v_closed IS NULL THEN 'TD404' WHEN v_closed THEN 'TD400' ELSE 'TD409' END;
+          v_err_message := v_err_message || CASE WHEN v_closed IS NULL THEN 'No such time slot.' WHEN v_closed THEN 'This time slot is closed.'
+                                                  ELSE tourdesk_sold_out(greatest(v_free, 0)) END;
+          v_err_hint := v_err_hint || CASE WHEN v_closed IS NULL OR v_closed THEN 'slot' ELSE 'quantities' END;
+        ELSE
+          v_free := v_free - v_new_seats[v_k];
+          v_granted := v_granted + v_new_seats[v_k];
+        END IF;
+      END LOOP;
+      DELETE FROM cart_line l WHERE l.id = ANY (v_refused);
+      UPDATE slot SET held = held + v_granted WHERE id = p_slot AND v_granted > 0;
+    END IF;
+    PERFORM set_config('tourdesk.held_by_caller', 'off', true);
+  END IF;
+
+  RETURN QUERY
+    SELECT e.item, e.code, e.message, e.hint, NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::text, NULL::float8,
+           NULL::jsonb, NULL::jsonb, NULL::int, NULL::int, NULL::text, NULL::float8
+    FROM unnest(v_err_item, v_err_code, v_err_message, v_err_hint) AS e(item, code, message, hint)
+    UNION ALL
+    SELECT n.item, NULL, NULL, NULL, l.id, l.cart_id, l.slot_id, s.experience_id, x.title, (extract(epoch FROM s.starts_at) * 1000)::float8,
+           l.quantities, l.extras, l.seats, l.total, l.currency, (extract(epoch FROM l.expires_at) * 1000)::float8
+    FROM unnest(v_new_item, v_new_id) AS n(item, line)
+    JOIN cart_line l ON l.id = n.line
+    JOIN slot s ON s.id = p_slot
+    JOIN experience x ON x.id = s.experience_id
+    WHERE NOT (n.line = ANY (v_refused))
+    ORDER BY 1;
+END $$;
