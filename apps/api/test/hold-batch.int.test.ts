@@ -97,7 +97,7 @@ describe('holds gathered in one statement', () => {
     ]);
     expect(new Set([...first, ...second].map((r) => r.cart_id)).size).toBe(1);
     const cart = (await t.database.db.execute(sql`select id, seats from cart_line_api where cart_id = ${first[0]!.cart_id}::uuid and slot_id = ${slots[1]!.id}::uuid order by created_at, id`)) as unknown as { rows: { id: string; seats: number }[] };
-    expect(cart.rows).toEqual([first[0], ...second].map((r) => ({ id: r.id, seats: r.seats })));
+    expect(cart.rows).toEqual([first[0]!, ...second].map((r) => ({ id: r.id, seats: r.seats })));
     expect(await seatsOf(slots[1]!.id)).toEqual({ held: 6, lines: 6 });
   });
 

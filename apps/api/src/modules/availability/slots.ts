@@ -147,10 +147,9 @@ function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
     .map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
 }
 
-/** A row of slot_api: the slot's fixed part as JSON text (`api_head`) and its state as columns. */
+/** A slot's fixed part as JSON text (`api_head`, written by the trigger slot_head) and its state. */
 interface SlotTextRow {
   api_head: string;
-  time_zone: string;
   capacity: number;
   booked: number;
   held: number;
@@ -158,23 +157,30 @@ interface SlotTextRow {
   closed: boolean;
   bookable: boolean;
   status: string;
-  day: string;
   experience_id?: string;
 }
 
+const LOCAL_DATE = '"local_date":"';
+/** The slot's local date, read from its fixed part (`…"local_date":"YYYY-MM-DD"…`). */
+const localDateOf = (head: string) => {
+  const at = head.indexOf(LOCAL_DATE) + LOCAL_DATE.length;
+  return head.slice(at, at + 10);
+};
+
 /**
  * Slot rows → the JSON text of each slot (the Slot schema) with its day's prices (the prices of
- * one experience and day are serialised once). The state itself is defined once, in the view
- * slot_api (migration 0017); every value is a number, a boolean, an id, an ISO time, a date, a
- * zone name or a status word: nothing to escape.
+ * one experience and day are serialised once). The state itself is defined in the database
+ * (the view slot_api and tourdesk_availability, migration 0019); every value is a number, a
+ * boolean, an id, an ISO time, a date, a zone name or a status word: nothing to escape.
  */
-function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefined) => Rate[]) {
+function slotTexts<R extends SlotTextRow>(rows: R[], ratesOf: (experienceId: string | undefined) => Rate[], zoneOf: (row: R) => string) {
   const memo = new Map<string, string>();
   return rows.map((r) => {
-    const key = `${r.experience_id} ${r.day}`;
+    const day = localDateOf(r.api_head);
+    const key = `${r.experience_id} ${day}`;
     let prices = memo.get(key);
-    if (prices === undefined) memo.set(key, (prices = JSON.stringify(pricesOn(ratesOf(r.experience_id), r.day))));
-    return `${r.api_head},"time_zone":"${r.time_zone}","capacity":${r.capacity},"booked":${r.booked},"held":${r.held},"remaining":${r.remaining},"closed":${r.closed},"bookable":${r.bookable},"status":"${r.status}","prices":${prices}}`;
+    if (prices === undefined) memo.set(key, (prices = JSON.stringify(pricesOn(ratesOf(r.experience_id), day))));
+    return `${r.api_head},"time_zone":"${zoneOf(r)}","capacity":${r.capacity},"booked":${r.booked},"held":${r.held},"remaining":${r.remaining},"closed":${r.closed},"bookable":${r.bookable},"status":"${r.status}","prices":${prices}}`;
   });
 }
 
@@ -182,8 +188,8 @@ function slotTexts(rows: SlotTextRow[], ratesOf: (experienceId: string | undefin
 export async function slotsWhere(tx: Db, where: SQL): Promise<TSlot[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
 export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
-  const rows = ((await tx.execute(sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.day, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
-    rows: (SlotTextRow & { experience_id: string; experience_title: string; account_id: string })[];
+  const rows = ((await tx.execute(sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
+    rows: (SlotTextRow & { time_zone: string; experience_id: string; experience_title: string; account_id: string })[];
   }).rows;
   if (rows.length === 0) return [];
   const experiences = [...new Set(rows.map((r) => r.experience_id))];
@@ -191,7 +197,7 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
     select experience_id, pricing_category_id as pricing_category, retail_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
     from pricing_rate where account_id = ${rows[0]!.account_id}::uuid and experience_id in ${experiences}
     order by pricing_category_id`)) as unknown as { rows: (Rate & { experience_id: string })[] }).rows;
-  const texts = slotTexts(rows, (id) => rates.filter((r) => r.experience_id === id));
+  const texts = slotTexts(rows, (id) => rates.filter((r) => r.experience_id === id), (r) => r.time_zone);
   return texts.map((text, i) => {
     const slot = JSON.parse(text) as TSlot;
     return withTitle ? { ...slot, experience_title: rows[i]!.experience_title } : slot;
@@ -200,13 +206,13 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
 
 /**
  * Slots of one experience between two local dates, with their seats and prices, as JSON text:
- * one statement that enters the tenant scope itself (tourdesk_availability).
+ * one statement that enters the tenant scope itself (tourdesk_availability, migration 0019).
  */
 export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
   const rows = ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
     rows: (SlotTextRow & { rates: string | null })[];
   }).rows;
-  // The first row carries the experience's rates; the slots follow.
-  const rates = JSON.parse(rows[0]!.rates!) as Rate[];
-  return `[${slotTexts(rows.slice(1), () => rates).join(',')}]`;
+  // The first row carries the organisation's time zone and the experience's rates; the slots follow.
+  const { time_zone: zone, rates } = JSON.parse(rows[0]!.rates!) as { time_zone: string; rates: Rate[] };
+  return `[${slotTexts(rows.slice(1), () => rates, () => zone).join(',')}]`;
 }
