@@ -104,6 +104,13 @@ async function main() {
   await admin.connect();
   admin.on('error', () => undefined);
   await admin.query(`create database ${dbName}`);
+  // BENCH_EXPLAIN=3ms: the server logs the plan of every statement slower than that (auto_explain,
+  // nested statements included) — how a stale cached plan inside a function was found.
+  if (process.env.BENCH_EXPLAIN) {
+    await admin.query(`alter database ${dbName} set session_preload_libraries = 'auto_explain'`);
+    await admin.query(`alter database ${dbName} set auto_explain.log_min_duration = '${process.env.BENCH_EXPLAIN}'`);
+    await admin.query(`alter database ${dbName} set auto_explain.log_nested_statements = on`);
+  }
   const url = new URL(SERVER);
   url.pathname = `/${dbName}`;
   committed = async () => Number((await admin.query('select xact_commit from pg_stat_database where datname = $1', [dbName])).rows[0]?.xact_commit ?? NaN);

@@ -3,13 +3,19 @@
 -- 1. A hold answers with the line it made, not the whole cart: reading every cart of a batch
 --    back (the view cart_line_api, every line of every cart) cost the database more than the
 --    holds themselves, and the API as much again to send, growing with each cart.
--- 2. The callers' carts are found, and the missing ones made, in two statements for the whole
---    batch, and the lines are inserted in one. 0016 did it item by item inside an exception
+-- 2. The callers' carts are found, and the missing ones made, in a few statements for the
+--    whole batch, and the lines are inserted in one. 0016 did it item by item inside an exception
 --    block: a subtransaction per item, with its own transaction id when it made a cart — past
 --    64 of them in one transaction, every snapshot on the server must look them up.
 -- 3. An item's price and rules (tourdesk_price) depend only on the slot, its quantities and its
 --    extras: they are worked out once per distinct (quantities, extras) of the batch, and an
 --    input that breaks a rule gets the same error for every item that sent it.
+-- 4. Every statement in it, and the foreign-key checks of its inserts, is planned for the tables
+--    as they are now (plan_cache_mode = force_custom_plan). A pooled connection otherwise keeps
+--    the plan it made when a table was small until the next ANALYZE: a sequential scan of
+--    cart_line per new line, planned when cart_line was empty, made every hold slower than the
+--    last as the table grew (pgbench and the server's auto_explain showed it; planning each
+--    statement costs about 0.05 ms per hold).
 -- As before: every rule that needs no lock is checked and every line written before the slot's
 -- row, which is then written once for the whole batch — held + the seats of every line, on the
 -- condition that they all fit; only that UPDATE waits for and takes the slot's lock, until the
@@ -26,7 +32,7 @@ CREATE FUNCTION tourdesk_hold_many(p_account uuid, p_slot uuid, p_items jsonb, p
   RETURNS TABLE (item int, error_code text, error_message text, error_hint text,
     id uuid, cart_id uuid, slot_id uuid, experience_id uuid, experience_title text, starts_ms float8,
     quantities jsonb, extras jsonb, seats int, total int, currency text, expires_ms float8)
-  LANGUAGE plpgsql AS $$
+  LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
 DECLARE
   v_item jsonb;
@@ -56,11 +62,13 @@ DECLARE
   -- the items that get a line, in item order
   v_new_item int[] := '{}';
   v_new_user uuid[] := '{}';
+  v_new_cart uuid[];
   v_new_q jsonb[] := '{}';
   v_new_e jsonb[] := '{}';
   v_new_seats int[] := '{}';
   v_new_total int[] := '{}';
   v_new_id uuid[] := '{}';
+  v_new_expires timestamptz[];
   v_refused uuid[] := '{}';
 BEGIN
   PERFORM tourdesk_enter(p_account);
@@ -100,11 +108,20 @@ BEGIN
   END LOOP;
 
   IF cardinality(v_new_item) > 0 THEN
-    -- The callers' carts, made on first use.
-    INSERT INTO cart (account_id, user_id)
-    SELECT DISTINCT p_account, u FROM unnest(v_new_user) AS u
-    WHERE NOT EXISTS (SELECT 1 FROM cart c WHERE c.account_id = p_account AND c.user_id = u)
-    ON CONFLICT DO NOTHING;
+    -- The callers' carts, made on first use. Each is looked up by its own index probe (a
+    -- LATERAL with LIMIT is never turned into a hash join, which scanned every cart of the
+    -- organisation whenever the statistics still counted only a few).
+    SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
+    FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
+    LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+    IF array_position(v_new_cart, NULL) IS NOT NULL THEN
+      INSERT INTO cart (account_id, user_id)
+      SELECT DISTINCT p_account, n.usr FROM unnest(v_new_user, v_new_cart) AS n(usr, cart) WHERE n.cart IS NULL
+      ON CONFLICT DO NOTHING;
+      SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
+      FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
+      LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+    END IF;
     -- The lines, without touching the slot (tourdesk.held_by_caller): created_at from the clock,
     -- one microsecond apart in item order, so the lines of one batch keep their order in every
     -- cart, and each new line's id is matched to its item by it.
@@ -112,13 +129,12 @@ BEGIN
     v_at := clock_timestamp();
     WITH made AS (
       INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at, created_at)
-      SELECT p_account, c.id, p_slot, n.q, n.e, n.seats, n.total, v_currency, now() + make_interval(mins => v_hold),
+      SELECT p_account, n.cart, p_slot, n.q, n.e, n.seats, n.total, v_currency, now() + make_interval(mins => v_hold),
              v_at + n.k * interval '1 microsecond'
-      FROM unnest(v_new_user, v_new_q, v_new_e, v_new_seats, v_new_total) WITH ORDINALITY AS n(usr, q, e, seats, total, k)
-      JOIN cart c ON c.account_id = p_account AND c.user_id = n.usr
-      RETURNING cart_line.id, cart_line.created_at
+      FROM unnest(v_new_cart, v_new_q, v_new_e, v_new_seats, v_new_total) WITH ORDINALITY AS n(cart, q, e, seats, total, k)
+      RETURNING cart_line.id, cart_line.expires_at, cart_line.created_at
     )
-    SELECT array_agg(made.id ORDER BY made.created_at) INTO v_new_id FROM made;
+    SELECT array_agg(made.id ORDER BY made.created_at), array_agg(made.expires_at ORDER BY made.created_at) INTO v_new_id, v_new_expires FROM made;
 
     IF p_lock THEN
       UPDATE slot SET held = held + v_sum
@@ -159,10 +175,9 @@ BEGIN
            NULL::jsonb, NULL::jsonb, NULL::int, NULL::int, NULL::text, NULL::float8
     FROM unnest(v_err_item, v_err_code, v_err_message, v_err_hint) AS e(item, code, message, hint)
     UNION ALL
-    SELECT n.item, NULL, NULL, NULL, l.id, l.cart_id, l.slot_id, s.experience_id, x.title, (extract(epoch FROM s.starts_at) * 1000)::float8,
-           l.quantities, l.extras, l.seats, l.total, l.currency, (extract(epoch FROM l.expires_at) * 1000)::float8
-    FROM unnest(v_new_item, v_new_id) AS n(item, line)
-    JOIN cart_line l ON l.id = n.line
+    SELECT n.item, NULL, NULL, NULL, n.line, n.cart, p_slot, s.experience_id, x.title, (extract(epoch FROM s.starts_at) * 1000)::float8,
+           n.q, n.e, n.seats, n.total, v_currency, (extract(epoch FROM n.expires) * 1000)::float8
+    FROM unnest(v_new_item, v_new_id, v_new_cart, v_new_q, v_new_e, v_new_seats, v_new_total, v_new_expires) AS n(item, line, cart, q, e, seats, total, expires)
     JOIN slot s ON s.id = p_slot
     JOIN experience x ON x.id = s.experience_id
     WHERE NOT (n.line = ANY (v_refused))

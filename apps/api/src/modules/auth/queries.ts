@@ -68,8 +68,13 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
 }
 
 /** Everything a request needs to know about its caller, in one query. */
-export async function loadPrincipalRow(db: Db, sessionId: string, userId: string) {
-  const [row] = await db
+/**
+ * The caller of a request, by session (when not cached): a prepared statement, built once per
+ * database and planned once per connection — on a cache miss (a new session every request) its
+ * building and planning cost more than its execution.
+ */
+function principalQuery(db: Db) {
+  return db
     .select({
       user_id: users.id,
       email: users.email,
@@ -90,7 +95,15 @@ export async function loadPrincipalRow(db: Db, sessionId: string, userId: string
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
     .leftJoin(role, eq(role.id, users.role_id))
     .leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id))
-    .where(and(eq(authSession.id, sessionId), eq(authSession.user_id, userId)));
+    .where(and(eq(authSession.id, sql.placeholder('session')), eq(authSession.user_id, sql.placeholder('user'))))
+    .prepare('tourdesk_principal');
+}
+const principalQueries = new WeakMap<Db, ReturnType<typeof principalQuery>>();
+
+export async function loadPrincipalRow(db: Db, sessionId: string, userId: string) {
+  let query = principalQueries.get(db);
+  if (!query) principalQueries.set(db, (query = principalQuery(db)));
+  const [row] = await query.execute({ session: sessionId, user: userId });
   return row;
 }
 

@@ -30,9 +30,10 @@ interface WaitingHold extends HoldInput {
  * in this process, the holds that arrive for it wait and go together (up to `maxBatch`) in the
  * next one — like a group commit: one write of the slot's row, one lock, for all of them, and no
  * wait at all when the slot is quiet. One lane (one statement per slot at a time in a process) is
- * measured best by npm run bench: with four, the statements queued on the slot's row lock, and the
- * hand-offs cost the database more CPU than the smaller batches saved (0.84 ms per hold with two
- * lanes, 0.94 with four, 0.58 with one). Other slots, and other processes, have lanes of their own.
+ * measured best by npm run bench: with more, the statements queue on the slot's row lock, and the
+ * hand-offs cost the database more than the smaller batches save (0.11 ms of database CPU per
+ * hold with one lane, 0.20 with two, 0.28 with four). Other slots, and other processes, have
+ * lanes of their own.
  * Off (a test switch): every hold is its own statement, so the database's lock is the only thing
  * between concurrent holds — what tests of the lock switch it to.
  */
