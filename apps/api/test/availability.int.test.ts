@@ -147,12 +147,16 @@ describe('holds, checkout and cancellation', () => {
     await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 60 * 24 * 3, max_participants: 5 });
     const late = await owner.post('/api/cart/lines/', { slot: s!.id, quantities: { [exp.category]: 1 } });
     expect(err(late).detail).toBe('Bookings for this time slot have closed.');
+    // The calendar says the same: past its cutoff a slot is closed for booking, the later ones open.
+    expect((await slotsOn(tomorrow()))[0]).toMatchObject({ id: s!.id, status: 'closed', bookable: false, closed: false, time_zone: ZONE });
+    expect((await slotsOn(addDays(todayIn(ZONE), 5)))[0]).toMatchObject({ status: 'available', bookable: true });
     await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 0 });
     const far = (await slotsOn(addDays(todayIn(ZONE), 5)))[0]!;
     expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 6 } })).detail).toBe('Book at most 5 participants.');
     expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 0 } })).attr).toBe('quantities');
     await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Inactive' });
     expect(err(await owner.post('/api/cart/lines/', { slot: far.id, quantities: { [exp.category]: 1 } })).detail).toBe('This offer is not on sale.');
+    expect((await slotsOn(addDays(todayIn(ZONE), 5)))[0]).toMatchObject({ id: far.id, status: 'closed', bookable: false, time_zone: ZONE });
     await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active', max_participants: null });
   });
 });

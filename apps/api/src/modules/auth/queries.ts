@@ -67,9 +67,9 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
   return rows.length;
 }
 
-/** Everything a request needs to know about its caller, in one query. */
 /**
- * The caller of a request, by session (when not cached): a prepared statement, built once per
+ * Everything a request needs to know about its caller, in one query, by session (when not
+ * cached): a prepared statement, built once per
  * database and planned once per connection — on a cache miss (a new session every request) its
  * building and planning cost more than its execution.
  */

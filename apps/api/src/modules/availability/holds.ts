@@ -43,7 +43,7 @@ const waiting = new Map<string, { queue: WaitingHold[]; running: number }>();
 
 /**
  * Holds seats in a slot for a new cart line of the signed-in user, and answers with the line:
- * through tourdesk_hold_many (migration 0016), outside any transaction, so each statement
+ * through tourdesk_hold_many (migration 0018), outside any transaction, so each statement
  * commits on its own and the slot's row is locked by its last write only.
  */
 export function holdNew(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine> {

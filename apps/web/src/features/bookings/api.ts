@@ -1,4 +1,5 @@
 import type { TBooking, TBookingOptions, TCart, TExperience, THeldLine, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
+import { QueryStatus } from '@reduxjs/toolkit/query';
 import { api } from '../../shared/api/api';
 import { withHeldLine } from './booking-logic';
 
@@ -64,12 +65,14 @@ export const bookingsApi = api.injectEndpoints({
     cart: build.query<TCart, void>({ query: () => 'cart/', providesTags: ['Cart'] }),
     holdSeats: build.mutation<THeldLine, { slot: string; quantities: Record<string, number>; extras: Record<string, number> }>({
       query: (body) => ({ url: 'cart/lines/', method: 'POST', body }),
-      // The answer is the new line: it joins the cached cart, without a second read (the cart is
-      // read again only when none is cached, or the line went into another one).
+      // The answer is the new line: it joins the cached cart, without a second read. The cart is
+      // read again instead when none is cached, the line went into another one, or a read of the
+      // cart is under way (its older answer would land after the merge).
       async onQueryStarted(_body, { dispatch, getState, queryFulfilled }) {
         try {
           const { data: line } = await queryFulfilled;
-          const cart = withHeldLine(bookingsApi.endpoints.cart.select()(getState() as never).data, line);
+          const cached = bookingsApi.endpoints.cart.select()(getState() as never);
+          const cart = cached.status === QueryStatus.pending ? null : withHeldLine(cached.data, line, new Date());
           dispatch(cart ? bookingsApi.util.upsertQueryData('cart', undefined, cart) : bookingsApi.util.invalidateTags(['Cart']));
         } catch {
           // The error is toasted where the mutation was called.

@@ -19,15 +19,22 @@ describe('withHeldLine', () => {
   const cart: TCart = { id: 'c1', lines: [line('l1', 4900, '2026-11-21T10:20:00.000Z')], total: 4900, currency: 'EUR', expires_at: '2026-11-21T10:20:00.000Z' };
   it('adds the line last and counts the total and the first expiry again', () => {
     const held: THeldLine = { ...line('l2', 8900, '2026-11-21T10:35:00.000Z'), cart: 'c1' };
-    const next = withHeldLine(cart, held)!;
+    const next = withHeldLine(cart, held, new Date('2026-11-21T10:05:00.000Z'))!;
     expect(next.lines.map((l) => l.id)).toEqual(['l1', 'l2']);
     expect(next.lines[1]).not.toHaveProperty('cart');
     expect(next).toMatchObject({ total: 4900 + 8900, expires_at: '2026-11-21T10:20:00.000Z' });
-    expect(withHeldLine({ ...cart, lines: [], total: 0, expires_at: null }, held)).toMatchObject({ total: 8900, expires_at: '2026-11-21T10:35:00.000Z' });
+    expect(withHeldLine({ ...cart, lines: [], total: 0, expires_at: null }, held, new Date('2026-11-21T10:05:00.000Z'))).toMatchObject({ total: 8900, expires_at: '2026-11-21T10:35:00.000Z' });
+  });
+  it('leaves out the lines that have expired, as the server does', () => {
+    const held: THeldLine = { ...line('l2', 8900, '2026-11-21T10:45:00.000Z'), cart: 'c1' };
+    const next = withHeldLine(cart, held, new Date('2026-11-21T10:30:00.000Z'))!;
+    expect(next.lines.map((l) => l.id)).toEqual(['l2']);
+    expect(next).toMatchObject({ total: 8900, expires_at: '2026-11-21T10:45:00.000Z' });
   });
   it('knows nothing of another cart, or of no cart', () => {
-    expect(withHeldLine(cart, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c2' })).toBeNull();
-    expect(withHeldLine(undefined, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c1' })).toBeNull();
+    const now = new Date('2026-11-21T10:05:00.000Z');
+    expect(withHeldLine(cart, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c2' }, now)).toBeNull();
+    expect(withHeldLine(undefined, { ...line('l2', 1, '2026-11-21T10:35:00.000Z'), cart: 'c1' }, now)).toBeNull();
   });
 });
 

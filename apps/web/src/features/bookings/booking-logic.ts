@@ -8,13 +8,15 @@ import dayjs from 'dayjs';
 
 /**
  * The cart with the line a hold answered with (the server answers a hold with its line only):
- * the line last, the total and the first expiry counted again. Null when the line belongs to
- * another cart than the one known (then the cart must be read again).
+ * the lines that have expired by `now` left out as the server leaves them out, the new line
+ * last, the total and the first expiry counted again. Null when the line belongs to another
+ * cart than the one known (then the cart must be read again).
  */
-export function withHeldLine(cart: TCart | undefined, held: THeldLine): TCart | null {
+export function withHeldLine(cart: TCart | undefined, held: THeldLine, now: Date): TCart | null {
   if (!cart || cart.id !== held.cart) return null;
   const { cart: _cartId, ...line } = held;
-  const lines = [...cart.lines.filter((l) => l.id !== line.id), line];
+  const at = now.toISOString();
+  const lines = [...cart.lines.filter((l) => l.id !== line.id && l.expires_at > at), line];
   const expiries = lines.map((l) => l.expires_at).sort();
   return { ...cart, lines, total: lines.reduce((sum, l) => sum + l.total, 0), expires_at: expiries[0] ?? null };
 }
