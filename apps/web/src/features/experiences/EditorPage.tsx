@@ -110,7 +110,8 @@ export default function EditorPage() {
           ))}
         </Tabs.List>
       </Tabs>
-      <Step key={step} experience={experience} />
+      {/* Keyed by experience too: typed values are kept across refetches, never into another offer. */}
+      <Step key={`${experience.id}/${step}`} experience={experience} />
     </Stack>
   );
 }

@@ -23,7 +23,9 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
     resolver: zodResolver(schema as never) as never,
     values: values as z.input<S>,
     defaultValues: values as DefaultValues<z.input<S>>,
-    resetOptions: { keepDirtyValues: false },
+    // A newer copy of the experience (a refetch) updates the fields the user has not touched and
+    // never overwrites what they typed (one arriving just after "Offer created!" did).
+    resetOptions: { keepDirtyValues: true },
   });
   const index = EDITOR_STEPS.findIndex((s) => s.step === step);
   const next = EDITOR_STEPS[index + 1];
