@@ -19,16 +19,19 @@ CREATE FUNCTION tourdesk_slot_status(p_open boolean, p_remaining int, p_capacity
               ELSE 'available' END
 $$;
 --> statement-breakpoint
+DROP VIEW slot_api;
+--> statement-breakpoint
 -- The one definition of a slot's state, as in 0017: seats left subtract the lines that expired
 -- but are not swept yet (looked for only in slots that hold something); bookable needs an open
--- slot of an offer on sale before its cutoff and a seat.
-CREATE OR REPLACE VIEW slot_api WITH (security_invoker = true) AS
+-- slot of an offer on sale before its cutoff and a seat. (No `day` column any more: the API
+-- reads the local date from the fixed part.)
+CREATE VIEW slot_api WITH (security_invoker = true) AS
 SELECT b.*,
   (b.open AND b.remaining > 0) AS bookable,
   tourdesk_slot_status(b.open, b.remaining, b.capacity) AS status
 FROM (
   SELECT s.id, s.account_id, s.experience_id, e.title AS experience_title, s.starts_at, s.ends_at,
-    s.local_date, to_char(s.local_date, 'YYYY-MM-DD') AS day, s.local_time, a.time_zone, s.api_head,
+    s.local_date, s.local_time, a.time_zone, s.api_head,
     s.capacity, s.booked, s.held - x.seats AS held, s.closed,
     greatest(0, s.capacity - s.booked - s.held + x.seats) AS remaining,
     NOT s.closed AND e.status = 'Active'

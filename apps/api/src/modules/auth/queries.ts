@@ -69,9 +69,8 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
 
 /**
  * Everything a request needs to know about its caller, in one query, by session (when not
- * cached): a prepared statement, built once per
- * database and planned once per connection — on a cache miss (a new session every request) its
- * building and planning cost more than its execution.
+ * cached): a prepared statement, built once per database and planned once per connection — on a
+ * cache miss (a new session every request) its building and planning cost more than its execution.
  */
 function principalQuery(db: Db) {
   return db
