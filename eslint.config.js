@@ -45,6 +45,13 @@ export default tseslint.config(
     },
   },
   {
+    // The orders module uses availability (slots, their locks, carts); availability never uses orders.
+    files: ['apps/api/src/modules/availability/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '/orders/', message: 'availability does not import orders: orders depends on availability, one way.' }] }],
+    },
+  },
+  {
     files: ['scripts/**', '**/build.mjs'],
     rules: { 'no-console': 'off' },
   },

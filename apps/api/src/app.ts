@@ -21,6 +21,7 @@ import { registerPricingRates } from './modules/catalog/pricing-rates';
 import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
 import { availabilityRoutes } from './modules/availability/routes';
+import { bookingRoutes } from './modules/orders/booking-routes';
 import { orderRoutes } from './modules/orders/routes';
 import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/images';
@@ -107,6 +108,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(experienceRoutes);
   await app.register(availabilityRoutes);
   await app.register(orderRoutes);
+  await app.register(bookingRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

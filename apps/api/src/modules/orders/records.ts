@@ -4,7 +4,7 @@ import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contract
 import { auditEvent, booking, bookingQuestion, customer, experience, invoice, order, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { listBookings } from '../availability/booking-rows';
+import { listBookings } from './booking-rows';
 
 /**
  * Orders as records: writing one from booked lines, keeping its totals and payment status (only

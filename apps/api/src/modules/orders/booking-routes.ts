@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZAttendanceInput, ZBooking, ZCheckIn, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
+import type { RouteAccess } from '../../lib/access';
+import { tenantScope } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { paginate } from '../../lib/pagination';
+import { principalOf } from '../auth/principal';
+import * as holds from '../availability/holds';
+import * as rows from './booking-rows';
+import * as bookings from './bookings';
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 503: ZErrorEnvelope };
+const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
+
+/** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance, check-in). */
+export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/cart/checkout/',
+    { config: { access: manageOrders }, schema: { tags: ['cart'], summary: 'Book every held line: an order with one booking per line, all or none', body: ZCheckoutInput, response: { 201: ZOrder, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send(
+        await tenantScope(request, async (ctx) => {
+          const me = principalOf(request);
+          const c = await holds.userCart(ctx, me.userId);
+          return bookings.checkout(ctx, c.id, me.userId, request.body);
+        }),
+      ),
+  );
+
+  // --- bookings ---------------------------------------------------------------------------
+  app.get(
+    '/api/bookings/',
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['bookings'],
+        summary: 'Bookings, filtered by status (Confirmed, In progress, Canceled, Completed), dates, offer and search',
+        querystring: ZPaginationQuery.extend({
+          status: z.enum(BOOKING_STATUS_FILTERS).optional(),
+          from: z.iso.date().optional(),
+          to: z.iso.date().optional(),
+          experience: z.uuid().optional(),
+          search: z.string().trim().max(100).optional(),
+        }),
+        response: { 200: paginated(ZBooking), ...errors },
+      },
+    },
+    (request) =>
+      tenantScope(request, (ctx) =>
+        paginate(
+          request,
+          request.query,
+          () => rows.countBookingsWhere(ctx, request.query),
+          (limit, offset) => rows.pageBookings(ctx, request.query, limit, offset),
+        ),
+      ),
+  );
+  app.get(
+    '/api/bookings/by-date/',
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: z.object({ date: z.iso.date().optional(), slot: z.uuid().optional() }), response: { 200: z.array(ZBooking), ...errors } } },
+    (request) =>
+      tenantScope(request, (ctx) => {
+        if (!request.query.date && !request.query.slot) throw new AppError('invalid', 'Give a date or a slot.', 'date');
+        return rows.listBookings(ctx, request.query);
+      }),
+  );
+  app.get(
+    '/api/bookings/:id/',
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'One booking', params: ZIdParam, response: { 200: ZBooking, ...errors } } },
+    (request) => tenantScope(request, (ctx) => rows.getBooking(ctx, request.params.id)),
+  );
+  app.post(
+    '/api/bookings/:id/cancel/',
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Cancel a booking: its seats are released at once', params: ZIdParam, response: { 200: ZBooking, ...errors } } },
+    (request) => tenantScope(request, (ctx) => bookings.cancelBooking(ctx, request.params.id)),
+  );
+  app.patch(
+    '/api/bookings/:id/attendance/',
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Open, Arrived or No show (and back)', params: ZIdParam, body: ZAttendanceInput, response: { 200: ZBooking, ...errors } } },
+    (request) => tenantScope(request, (ctx) => bookings.setAttendance(ctx, request.params.id, request.body.attendance)),
+  );
+  app.post(
+    '/api/bookings/check-in/',
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Scan a ticket: marks the booking Arrived', body: ZCheckIn, response: { 200: ZBooking, ...errors } } },
+    (request) => tenantScope(request, (ctx) => bookings.checkIn(ctx, request.body.ticket_code)),
+  );
+};
