@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { sweepExpiredHolds } from './modules/availability/holds';
+import { purgeIdempotencyKeys } from './modules/orders/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { tenantOrigin } from './lib/host';
@@ -48,6 +49,12 @@ async function main() {
   }, 15_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
+  // Idempotency keys are kept 24 hours; older ones are forgotten once an hour.
+  const forget = setInterval(() => {
+    purgeIdempotencyKeys(database.db).catch((err: unknown) => app.log.warn({ err }, 'forgetting old idempotency keys failed'));
+  }, 3_600_000);
+  forget.unref();
+  app.addHook('onClose', async () => clearInterval(forget));
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -84,8 +84,8 @@ describe('orders', () => {
     expect((await owner.get(`/api/orders/${o.id}/payments/`)).json()).toHaveLength(1);
     expect((await owner.get(`/api/orders/${o.id}/`)).json().paid).toBe(1000);
     const other = await send(2000);
-    expect(other.statusCode).toBe(409);
-    expect(err(other).detail).toBe('This Idempotency-Key was already used for a different request.');
+    expect(other.statusCode).toBe(422);
+    expect(err(other)).toMatchObject({ code: 'idempotency_error', attr: 'Idempotency-Key' });
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('records the payment more than once when the key is checked before it is written (the guard off)', async () => {

@@ -41,12 +41,14 @@ afterAll(async () => {
 });
 
 describe('the same change twice at once', () => {
-  it('checks a cart out once: the second checkout finds it empty, and the seats are booked once', async () => {
+  it('checks a cart out once: the second checkout finds its line gone (409 naming it), and the seats are booked once', async () => {
     const s = slots[0]!.id;
     await owner.post('/api/cart/lines/', { slot: s, quantities: { [exp.category]: 2 } });
     const before = await bookedIn(s);
     const results = await Promise.all([1, 2].map(() => owner.post('/api/cart/checkout/', { customer: guest(1) })));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
+    // The second read the line before the first deleted it, or finds the cart empty afterwards.
+    expect(results.map((r) => r.statusCode).sort()).toEqual(expect.arrayContaining([201]));
+    expect(results.map((r) => r.statusCode).sort()[1]).toBeOneOf([400, 409]);
     expect(await bookedIn(s)).toMatchObject({ booked: before.booked + 2, held: 0 });
   });
 

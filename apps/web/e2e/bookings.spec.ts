@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import dayjs from 'dayjs';
+import { call } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
@@ -140,5 +141,40 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.getByLabel('Search bookings').fill('early.bird');
     await expect(page.getByRole('table', { name: 'Bookings' }).getByText('Arrived')).toBeVisible();
     await page.screenshot({ path: 'test-results/screenshots/bookings.png', fullPage: true });
+  });
+
+  test('names a held line that can no longer be booked, offers to remove it, and books the rest', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    await pickSlot(page, 8);
+    await page.getByLabel('Adult quantity').fill('1');
+    await page.getByRole('button', { name: 'Hold seats' }).click();
+    await expect(page.getByTestId('cart-line')).toHaveCount(1);
+    await pickSlot(page, 9);
+    await page.getByLabel('Adult quantity').fill('2');
+    await page.getByRole('button', { name: 'Hold seats' }).click();
+    await expect(page.getByTestId('cart-line')).toHaveCount(2);
+    // Meanwhile the office closes the first line's departure.
+    const cart = await call<{ lines: { id: string; slot: string; seats: number }[] }>(page, 'GET', 'cart/');
+    const first = cart.lines.find((l) => l.seats === 1)!;
+    await call(page, 'PATCH', `start-times/${first.slot}/`, { closed: true });
+
+    await page.getByLabel('Customer e-mail').fill('late.comer@example.com');
+    await page.getByLabel('First name').fill('Late');
+    await answerSwim(page, 'Yes');
+    await page.getByRole('button', { name: 'Check out' }).click();
+    const refused = page.locator('[data-testid="cart-line"][data-refused="true"]');
+    await expect(refused).toHaveCount(1);
+    await expect(refused).toContainText('1 seat');
+    await expect(refused.getByRole('alert')).toContainText('is no longer open for sale');
+    await expect(page.getByTestId('refused-lines')).toBeVisible();
+    await expect(page).toHaveURL(/\/bookings\/checkout-editor$/);
+    await page.screenshot({ path: 'test-results/screenshots/checkout-refused-line.png', fullPage: true });
+    await refused.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByTestId('cart-line')).toHaveCount(1);
+    await expect(page.getByTestId('refused-lines')).toBeHidden();
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await expect(page.getByText('Order created!')).toBeVisible();
+    await expect(page.getByTestId('order-line')).toHaveCount(1);
+    await call(page, 'PATCH', `start-times/${first.slot}/`, { closed: false });
   });
 });

@@ -125,6 +125,12 @@ export const ZCheckoutInput = z.object({
   customer: ZCustomerInput,
   /** Answers to booking questions, by question id. */
   answers: z.record(z.uuid(), z.string().max(1000)).default({}),
+  /**
+   * The ids of the cart lines the customer saw and books. Without it, the lines the cart shows now
+   * (holds not run out). A listed line whose hold ran out is re-held if its seats are still there
+   * and its slot open for sale, or refused with a 409 naming it (`lines.<id>`).
+   */
+  lines: z.array(z.uuid({ error: 'Must be a valid id.' })).min(1, { error: 'Choose at least one line.' }).max(100).optional(),
 });
 
 export const ZBooking = z

@@ -66,7 +66,7 @@ export const auditEvent = pgTable(
 
 /**
  * A request made with an Idempotency-Key: the first one's response is kept and returned to every
- * retry with the same key (and the same body; another body is a 409).
+ * retry with the same key (and the same body; another body is a 422) for 24 hours.
  */
 export const idempotencyKey = pgTable(
   'idempotency_key',
@@ -82,5 +82,5 @@ export const idempotencyKey = pgTable(
     response: jsonb('response').notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), uniqueIndex('idempotency_key_key').on(t.account_id, t.user_id, t.scope, t.key)],
+  (t) => [tenantPolicy(), uniqueIndex('idempotency_key_key').on(t.account_id, t.user_id, t.scope, t.key), index('idempotency_key_created_idx').on(t.created_at)],
 );

@@ -23,6 +23,7 @@ const STATUS_BY_CODE = {
   already_checked_in: 409,
   lock_timeout: 503,
   payload_too_large: 413,
+  idempotency_error: 422,
   unsupported_media_type: 415,
   throttled: 429,
   service_unavailable: 503,

@@ -9,23 +9,30 @@ import { principalOf } from '../auth/principal';
 import * as holds from '../availability/holds';
 import * as rows from './booking-rows';
 import * as bookings from './bookings';
+import { idempotencyHeader, idempotent } from './idempotency';
 
-const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 503: ZErrorEnvelope };
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 
 /** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance, check-in). */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cart/checkout/',
-    { config: { access: manageOrders }, schema: { tags: ['cart'], summary: 'Book every held line: an order with one booking per line, all or none', body: ZCheckoutInput, response: { 201: ZOrder, ...errors } } },
-    async (request, reply) =>
-      reply.status(201).send(
-        await tenantScope(request, async (ctx) => {
-          const me = principalOf(request);
-          const c = await holds.userCart(ctx, me.userId);
-          return bookings.checkout(ctx, c.id, me.userId, request.body);
-        }),
-      ),
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['cart'],
+        summary: 'Book the cart lines shown (`lines`), an order with one booking per line, all or none; a line whose hold ran out is re-held or refused with a 409 naming it (Idempotency-Key honoured)',
+        headers: idempotencyHeader,
+        body: ZCheckoutInput,
+        response: { 201: ZOrder, ...errors },
+      },
+    },
+    (request, reply) =>
+      tenantScope(request, (ctx) => {
+        const me = principalOf(request);
+        return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body));
+      }),
   );
 
   // --- bookings ---------------------------------------------------------------------------

@@ -13,34 +13,73 @@ import { checkAnswers, lockOrder, presentOrder, recomputeOrder, recordAudit, wri
  */
 
 /**
- * Turns every held line of a cart into bookings, all or none, in one transaction. The slots are
- * locked first, in id order (no deadlock between two checkouts, nor with the sweep, which locks a
- * slot before its lines); then the lines read are deleted and only those that were still there
- * are booked — a second checkout of the same cart, a release or a sweep in between takes them
- * away, and their seats are never booked twice. A line still in the cart still holds its seats,
- * expired or not (they count in slot.held until deleted); a slot closed since the hold refuses.
+ * Turns the cart's lines into bookings, all or none, in one transaction: exactly the lines the
+ * caller saw (`lines`, the ids the cart showed it), or, without that list, the lines the cart shows
+ * now (those whose hold has not run out). Lines added since (another tab) stay in the cart.
+ *
+ * A listed line whose hold ran out is never booked silently: while it is still in the cart its seats
+ * are still counted in the slot's `held` (only a sweep or a hold that needs them deletes it), so
+ * checkout re-holds it under the slot's lock if its slot is still open for sale, and records that in
+ * the order's audit trail. A listed line that is gone (swept, released, or booked by another checkout)
+ * or whose slot is no longer open refuses the checkout with a 409 naming the line (`lines.<id>`), one
+ * item per such line, and nothing is booked.
+ *
+ * Locks: the slots first, in id order (no deadlock between two checkouts, nor with the sweep, which
+ * locks a slot before its lines); then the lines are deleted and only those still there are booked —
+ * a second checkout of the same cart, a release or a sweep in between takes them away, and their
+ * seats are never booked twice.
  */
 export async function checkout(
   ctx: TenantCtx,
   cartId: string,
   userId: string,
-  input: { customer: TCustomerDetails; answers: Record<string, string> },
+  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[] },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
-  const read = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
-  if (read.length === 0) throw empty();
+  const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+  const now = Date.now();
+  const wanted = input.lines ? [...new Set(input.lines)] : inCart.filter((l) => l.expires_at.getTime() > now).map((l) => l.id);
+  if (wanted.length === 0) {
+    if (inCart.length > 0) throw new AppError('hold_expired', 'Every hold in the cart ran out: choose the times again.', 'lines');
+    throw empty();
+  }
+  const gone = (id: string) => ({ code: 'hold_expired', detail: 'This line is no longer held: its hold ran out and the seats were released, or it was booked or removed in another window. Remove it and choose the time again.', attr: `lines.${id}` });
+  const byId = new Map(inCart.map((l) => [l.id, l]));
+  const missing = wanted.filter((id) => !byId.has(id));
+  const read = wanted.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  if (read.length === 0) throw refuse(missing.map(gone));
   const slotIds = [...new Set(read.map((l) => l.slot_id))].sort();
   await checkAnswers(ctx, slotIds, input.answers);
   const slots = new Map<string, SlotRow>();
   for (const id of slotIds) slots.set(id, await lockSlot(ctx, id));
-  const closed = [...slots.values()].find((s) => s.closed);
-  if (closed) throw new AppError('invalid', `The time slot at ${closed.local_time} on ${closed.local_date} was closed after your hold. Remove it from the cart.`);
+  // Under the slots' locks. A hold that has not run out is honoured unless its slot was closed by
+  // hand since; a line re-held after its hold ran out needs its slot open for sale now (the one
+  // definition, slot_api.open: not closed, the offer on sale, before the booking cutoff).
+  const reholding = read.filter((l) => l.expires_at.getTime() <= now);
+  const open = new Set(
+    reholding.length === 0
+      ? []
+      : ((await ctx.tx.execute(sql`select id from slot_api where account_id = ${ctx.accountId} and id in ${[...new Set(reholding.map((l) => l.slot_id))]} and open`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id),
+  );
+  const shut = read.filter((l) => slots.get(l.slot_id)!.closed || (l.expires_at.getTime() <= now && !open.has(l.slot_id)));
+  if (shut.length || missing.length) {
+    // Every line that cannot be booked, in the order they were shown, so the customer sees them all at once.
+    const why = new Map(missing.map((id) => [id, gone(id)]));
+    for (const l of shut) {
+      const s = slots.get(l.slot_id)!;
+      why.set(l.id, { code: 'hold_expired', detail: `The time slot at ${s.local_time} on ${s.local_date} is no longer open for sale: remove this line from the cart.`, attr: `lines.${l.id}` });
+    }
+    throw refuse(wanted.filter((id) => why.has(id)).map((id) => why.get(id)!));
+  }
   // Deleting the lines takes their seats out of slot.held (trigger); writeOrder adds them to booked.
   const lines = await ctx.tx
     .delete(cartLine)
-    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), inArray(cartLine.id, read.map((l) => l.id))))
+    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), inArray(cartLine.id, wanted)))
     .returning();
-  if (lines.length === 0) throw empty();
+  if (lines.length < wanted.length) {
+    const deleted = new Set(lines.map((l) => l.id));
+    throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
+  }
   lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   const created = await writeOrder(ctx, {
     userId,
@@ -48,7 +87,16 @@ export async function checkout(
     answers: input.answers,
     lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total })),
   });
+  if (reholding.length) {
+    await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
+  }
   return presentOrder(ctx, created);
+}
+
+/** A 409 with one item per line that cannot be booked. */
+function refuse(items: { code: string; detail: string; attr: string }[]) {
+  const [first, ...rest] = items;
+  return new AppError('hold_expired', first!.detail, first!.attr, rest);
 }
 
 /**

@@ -26,19 +26,18 @@ import { tenantScope } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
 import * as customers from './customers';
-import { idempotent } from './idempotency';
+import { idempotencyHeader, idempotent } from './idempotency';
 import * as invoices from './invoices';
 import { presentOrder } from './records';
 import * as orders from './service';
 
-const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 503: ZErrorEnvelope };
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 const manageCustomers: RouteAccess = { permissions: ['Manage customers'] };
 const ZOrderId = z.object({ id: z.uuid({ error: 'Must be a valid id.' }) });
 const ZLineParams = z.object({ id: z.uuid(), lineId: z.uuid() });
 const ZPaymentParams = z.object({ id: z.uuid(), paymentId: z.uuid() });
 const listFilters = ZOrderListQuery.omit({ page: true, page_size: true });
-const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

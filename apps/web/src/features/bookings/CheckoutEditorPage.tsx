@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
-import type { TSlot } from '@tourdesk/contracts';
+import type { TCart, TSlot } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../shared/api/api';
@@ -13,6 +13,8 @@ import { useBookingOffersQuery, useCartQuery, useHoldSeatsMutation, useReleaseLi
 import { estimateTotal, positiveCounts } from './booking-logic';
 import { CustomerStep } from './CustomerStep';
 import { extraLines, useBookingCatalog } from './use-booking-catalog';
+
+type CartLine = TCart['lines'][number];
 
 const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
 
@@ -58,7 +60,23 @@ export default function CheckoutEditorPage() {
   const from = `${month}-01`;
   const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
   const { data: slots } = useSlotsQuery({ experience: experience ?? '', from, to }, { skip: !experience });
-  const { data: cart } = useCartQuery();
+  const { data: cart, refetch: refetchCart } = useCartQuery();
+  // Lines a checkout refused (their hold ran out and the seats went, or their slot closed), with
+  // the reason; they stay on screen, marked, until removed — even once the cart no longer has them.
+  const [refusedLines, setRefusedLines] = useState<Record<string, { line: CartLine; detail: string }>>({});
+  const refused = Object.fromEntries(Object.entries(refusedLines).map(([id, r]) => [id, r.detail]));
+  const cartLines = cart?.lines ?? [];
+  const shown = [...cartLines, ...Object.values(refusedLines).filter((r) => !cartLines.some((l) => l.id === r.line.id)).map((r) => r.line)];
+  const onLineErrors = (byLine: Record<string, string>) =>
+    setRefusedLines(Object.fromEntries(shown.filter((l) => byLine[l.id]).map((l) => [l.id, { line: l, detail: byLine[l.id]! }])));
+  const removeLine = async (id: string) => {
+    if (refused[id]) {
+      // A refused line may be gone already: release it only if the cart still has it.
+      const fresh = await refetchCart();
+      if (fresh.data?.lines.some((l) => l.id === id)) await release(id);
+      setRefusedLines(({ [id]: _gone, ...rest }) => rest);
+    } else await release(id);
+  };
   const [hold, holding] = useHoldSeatsMutation();
   const [release] = useReleaseLineMutation();
   const { data: offerSettings } = useBookingOffersQuery(experience ? [experience] : [], { skip: !experience || !catalog.canReadCatalog });
@@ -198,12 +216,17 @@ export default function CheckoutEditorPage() {
               <Text fw={600}>Cart</Text>
               {cart?.expires_at && <Countdown until={cart.expires_at} />}
             </Group>
-            {cart?.lines.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
+            {shown.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
+            {Object.keys(refused).length > 0 && (
+              <Alert color="red" variant="light" mb="sm" title="Some lines can no longer be booked" data-testid="refused-lines">
+                Remove the marked lines to book the rest, or choose their times again.
+              </Alert>
+            )}
             <Stack gap="xs">
-              {cart?.lines.map((l) => (
-                <Group key={l.id} justify="space-between" data-testid="cart-line">
+              {shown.map((l) => (
+                <Group key={l.id} justify="space-between" data-testid="cart-line" data-refused={refused[l.id] ? 'true' : undefined} wrap="nowrap">
                   <div style={{ minWidth: 0, flex: 1 }}>
-                    <Text size="sm">
+                    <Text size="sm" td={refused[l.id] ? 'line-through' : undefined}>
                       {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
                     </Text>
                     {extraLines(l.extras, catalog).map((e) => (
@@ -211,17 +234,22 @@ export default function CheckoutEditorPage() {
                         + {e.name} × {e.quantity}
                       </Text>
                     ))}
+                    {refused[l.id] && (
+                      <Text size="xs" c="red" role="alert">
+                        {refused[l.id]}
+                      </Text>
+                    )}
                   </div>
                   <Group gap="xs" wrap="nowrap">
                     <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => release(l.id)}>
-                      Release
+                    <Button size="xs" variant={refused[l.id] ? 'light' : 'subtle'} color="red" onClick={() => removeLine(l.id)}>
+                      {refused[l.id] ? 'Remove' : 'Release'}
                     </Button>
                   </Group>
                 </Group>
               ))}
             </Stack>
-            {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} />}
+            {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} onLineErrors={onLineErrors} />}
           </Card>
           {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
         </Stack>

@@ -54,7 +54,7 @@ const cart: TCart = {
 
 let server: FastifyInstance;
 let baseUrl: string;
-const state = { checkouts: [] as unknown[], optionReads: 0 };
+const state = { checkouts: [] as unknown[], keys: [] as string[], optionReads: 0 };
 
 beforeAll(async () => {
   server = Fastify();
@@ -65,16 +65,17 @@ beforeAll(async () => {
   });
   server.post('/api/cart/checkout/', async (req, reply) => {
     state.checkouts.push(req.body);
+    state.keys.push(String(req.headers['idempotency-key']));
     return reply.status(400).send({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'Answer with a number: Youngest age', attr: `answers.${AGE}` }] });
   });
   baseUrl = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api`;
 });
 afterAll(() => server.close());
-beforeEach(() => Object.assign(state, { checkouts: [], optionReads: 0 }));
+beforeEach(() => Object.assign(state, { checkouts: [], keys: [], optionReads: 0 }));
 
 function Step() {
   const catalog = useBookingCatalog();
-  return <CustomerStep cart={cart} catalog={catalog} />;
+  return <CustomerStep onLineErrors={() => undefined} cart={cart} catalog={catalog} />;
 }
 
 function setup() {
@@ -116,7 +117,9 @@ describe('CustomerStep', () => {
     expect(state.checkouts[0]).toEqual({
       customer: { email: 'ann@example.com', first_name: 'Ann', last_name: '', phone: '' },
       answers: { [SWIM]: 'no', [DIET]: 'vegan', [AGE]: '7' },
+      lines: cart.lines.map((l) => l.id),
     });
+    expect(state.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     const age = screen.getByLabelText('Youngest age');
     expect(await screen.findByText('Answer with a number: Youngest age')).toBeInTheDocument();
     await waitFor(() => expect(age).toHaveAttribute('aria-invalid', 'true'));

@@ -1,13 +1,14 @@
 import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { TCart } from '@tourdesk/contracts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { applyFieldErrors } from '../../shared/lib/forms';
+import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingOffersQuery, useCheckoutMutation } from './api';
-import { validateAnswer } from './booking-logic';
+import { lineErrors, validateAnswer } from './booking-logic';
 import { ORDER_CREATED } from './constants';
 import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
 
@@ -83,7 +84,7 @@ function QuestionField({ question: q, control }: { question: BookingQuestion; co
  * the cart (each asked once). Required answers and the kind of each answer are checked here
  * before the server checks them again; its field errors land on the matching field.
  */
-export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingCatalog }) {
+export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; catalog: BookingCatalog; onLineErrors: (byLine: Record<string, string>) => void }) {
   const navigate = useNavigate();
   const experienceIds = useMemo(() => [...new Set(cart.lines.map((l) => l.experience))].sort(), [cart.lines]);
   const { data: offers, isFetching: offersLoading } = useBookingOffersQuery(experienceIds, { skip: !catalog.canReadCatalog || experienceIds.length === 0 });
@@ -104,6 +105,8 @@ export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingC
   const form = useForm<CheckoutForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {} } });
   const { errors } = form.formState;
   const [checkout, { isLoading }] = useCheckoutMutation();
+  // The Idempotency-Key of the last submission, kept for a retry of the very same body.
+  const [pending, setPending] = useState<Submission | null>(null);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const answers: Record<string, string> = {};
@@ -111,8 +114,17 @@ export function CustomerStep({ cart, catalog }: { cart: TCart; catalog: BookingC
       const answer = (values.answers[q.id] ?? '').trim();
       if (answer) answers[q.id] = answer;
     }
-    const res = await checkout({ customer: values.customer, answers });
-    if ('error' in res) return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
+    // Exactly the lines on screen are booked; a line whose hold ran out comes back named (lines.<id>).
+    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id) };
+    const submission = keyFor(pending, JSON.stringify(input));
+    setPending(submission);
+    const res = await checkout({ ...input, idempotencyKey: submission.key });
+    if ('error' in res) {
+      if (!unanswered(res.error)) setPending(null);
+      onLineErrors(lineErrors(res.error));
+      return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
+    }
+    setPending(null);
     notifySuccess(ORDER_CREATED);
     navigate(`/orders/editor/${res.data.id}/details`);
   });

@@ -11,6 +11,10 @@ export type CapacitySlot = TSlot & { experience_title: string };
 export interface CheckoutInput {
   customer: { email: string; first_name: string; last_name: string; phone?: string };
   answers: Record<string, string>;
+  /** The cart lines the user sees and books (no more, no fewer). */
+  lines: string[];
+  /** One per submission; the same body retried after no definite answer keeps it. */
+  idempotencyKey: string;
 }
 
 
@@ -86,7 +90,7 @@ export const bookingsApi = api.injectEndpoints({
       invalidatesTags: ['Slot'],
     }),
     checkout: build.mutation<TOrder, CheckoutInput>({
-      query: (body) => ({ url: 'cart/checkout/', method: 'POST', body }),
+      query: ({ idempotencyKey, ...body }) => ({ url: 'cart/checkout/', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: ['Cart', 'Slot', 'Booking'],
     }),
     // The catalogue as booking reads it. Names are prefixed: endpoint names are global to the one

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TCart, THeldLine } from '@tourdesk/contracts';
-import { displayAnswer, estimateTotal, positiveCounts, questionLabel, seatColor, validateAnswer, weekOf, withHeldLine } from './booking-logic';
+import { displayAnswer, estimateTotal, lineErrors, positiveCounts, questionLabel, seatColor, validateAnswer, weekOf, withHeldLine } from './booking-logic';
 
 describe('withHeldLine', () => {
   const line = (id: string, total: number, expires_at: string) => ({
@@ -107,5 +107,23 @@ describe('weekOf', () => {
   });
   it('crosses months and years', () => {
     expect(weekOf('2027-01-01')).toEqual(['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02', '2027-01-03']);
+  });
+});
+
+describe('lineErrors', () => {
+  it('names the cart lines a checkout refused, by id, and ignores other fields', () => {
+    const error = {
+      status: 409,
+      data: {
+        type: 'client_error',
+        errors: [
+          { code: 'hold_expired', detail: 'Gone.', attr: 'lines.8d6f1c2e-0000-4000-8000-000000000001' },
+          { code: 'hold_expired', detail: 'Closed.', attr: 'lines.8d6f1c2e-0000-4000-8000-000000000002' },
+          { code: 'required', detail: 'Enter the first name.', attr: 'customer.first_name' },
+        ],
+      },
+    };
+    expect(lineErrors(error)).toEqual({ '8d6f1c2e-0000-4000-8000-000000000001': 'Gone.', '8d6f1c2e-0000-4000-8000-000000000002': 'Closed.' });
+    expect(lineErrors({ status: 'FETCH_ERROR', error: 'offline' })).toEqual({});
   });
 });

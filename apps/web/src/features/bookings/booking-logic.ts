@@ -1,3 +1,4 @@
+import { fieldErrors, type ApiError } from '../../shared/api/errors';
 import type { TBookingQuestion, TCart, THeldLine } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 
@@ -77,4 +78,16 @@ export function weekOf(date: string): string[] {
   const d = dayjs(date);
   const monday = d.subtract((d.day() + 6) % 7, 'day');
   return Array.from({ length: 7 }, (_, i) => monday.add(i, 'day').format('YYYY-MM-DD'));
+}
+
+/**
+ * The cart lines a checkout refused, by line id, with the reason (the server names each one as
+ * `lines.<id>`; `lines` alone means every hold ran out).
+ */
+export function lineErrors(error: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [attr, detail] of Object.entries(fieldErrors(error))) {
+    if (attr.startsWith('lines.')) out[attr.slice('lines.'.length)] = detail;
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money'
 import { notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useRecordPaymentMutation } from './api';
 import { METHOD_LABELS, WHOLE } from './constants';
-import { keyFor, unanswered, type Submission } from './idempotency';
+import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { Totals } from './OrderDetailsTab';
 
 type Method = TPaymentInput['method'];

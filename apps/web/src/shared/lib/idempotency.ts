@@ -1,4 +1,4 @@
-import type { ApiError } from '../../shared/api/errors';
+import type { ApiError } from '../api/errors';
 
 /** The submission a payment form sent last: its body and the Idempotency-Key it went with. */
 export interface Submission {
