@@ -54,7 +54,8 @@ beforeAll(async () => {
     ids.booking = order.bookings[0].id;
     ids.customer = order.customer.id;
     ids.payment = (await browser.post(`/api/orders/${order.id}/payments/`, { amount: 100, currency: order.currency, method: 'cash' })).json().id;
-    await browser.post(`/api/orders/${order.id}/invoice/`);
+    await browser.patch('/api/account/', { billing_address: `1 ${sub} street`, vat_number: `CHE-${sub}`, vat_rate_bp: 810 });
+    ids.invoice = (await browser.post(`/api/orders/${order.id}/invoice/`)).json().id;
     const held = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json();
     ids.cartLine = held.id;
     ids.cart = held.cart;
@@ -107,6 +108,9 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/payments/:paymentId/': 'order',
   '/api/orders/:id/invoice/': 'order',
   '/api/orders/:id/invoice.pdf': 'order',
+  '/api/orders/:id/invoices/': 'order',
+  '/api/orders/:id/invoices/:invoiceId/': 'order',
+  '/api/orders/:id/invoices/:invoiceId/pdf/': 'order',
   '/api/orders/:id/audit/': 'order',
   '/api/customers/:id/': 'customer',
   '/api/carts/:id/': 'cart',
@@ -165,7 +169,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!);
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!);
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);

@@ -110,6 +110,8 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     // The invoice: issued once, shown as a page, and as a PDF with its number and total.
     await page.getByRole('tab', { name: 'Invoice' }).click();
     await page.getByRole('button', { name: 'Issue invoice' }).click();
+    // It asks first; the demo organisation has its address, VAT number and rate, so nothing else is asked.
+    await page.getByRole('dialog', { name: 'Issue the invoice?' }).getByRole('button', { name: 'Issue invoice' }).click();
     await expect(page.getByTestId('invoice')).toBeVisible();
     const number = (await page.getByTestId('invoice-number').textContent())!.trim();
     expect(number).not.toBe('');
@@ -120,7 +122,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.emulateMedia({ media: 'print' });
     await page.screenshot({ path: `${SHOTS}/order-invoice-print.png`, fullPage: true });
     await page.emulateMedia({ media: 'screen' });
-    const pdf = await downloaded(page, () => page.getByRole('link', { name: 'Download PDF' }).click());
+    const pdf = await downloaded(page, () => page.getByRole('button', { name: `Download ${number} as PDF` }).click());
     expect(pdf.bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
     const text = await pdfText(pdf.bytes);
     expect(text).toContain(number);
@@ -136,6 +138,21 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(secondLine.getByTestId('line-status')).toHaveText('Canceled');
     await expect(page.getByTestId('order-total')).toHaveText('CHF 267.00');
     expect((await kayakSlot(page, kayak.id, 10)).remaining).toBe(secondBooked + 1);
+    // The issued invoice is not changed: a credit note cancels it and a new invoice states what is still sold.
+    await page.getByRole('tab', { name: 'Invoice' }).click();
+    const documents = page.getByTestId('invoice-document');
+    await expect(documents).toHaveCount(3);
+    await expect(documents.nth(0)).toContainText(`Cancelled by CN-`);
+    await expect(documents.nth(1)).toContainText(`Cancels ${number}`);
+    await expect(documents.nth(1)).toContainText('-CHF 356.00');
+    await expect(documents.nth(2)).toContainText('Current');
+    await expect(page.getByTestId('invoice-total')).toHaveText('CHF 267.00');
+    await documents.nth(1).getByRole('button', { name: /^Credit note CN-/ }).click();
+    await expect(page.getByTestId('invoice')).toContainText('Credit note');
+    await expect(page.getByTestId('credits')).toContainText(`Cancels invoice ${number}`);
+    await expect(page.getByTestId('invoice-total')).toHaveText('-CHF 356.00');
+    await page.screenshot({ path: `${SHOTS}/order-credit-note.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'Details' }).click();
     // Paid more than is now due: the balance shows what to refund, and the order can't be deleted.
     await expect(page.getByTestId('order-balance')).toHaveText('-CHF 89.00');
     await expect(page.getByRole('button', { name: 'Delete order' })).toHaveCount(0);

@@ -41,12 +41,61 @@ export const ZOrderSummary = z
   .meta({ id: 'OrderSummary' });
 export type TOrderSummary = z.infer<typeof ZOrderSummary>;
 
+/** One line of an invoice: one pricing category or extra of a booking, as sold (VAT included). */
+export const ZInvoiceLine = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_price: z.number().int(),
+  vat_rate_bp: z.number().int(),
+  net: z.number().int(),
+  tax: z.number().int(),
+  total: z.number().int(),
+});
+export const INVOICE_KINDS = ['invoice', 'credit_note'] as const;
+const ZParty = z.object({ name: z.string(), address: z.string(), vat_number: z.string() });
+/**
+ * An invoice or a credit note as issued, never changed afterwards. A credit note cancels an earlier
+ * invoice of the order (`credits`): its lines and totals are that invoice's, negated.
+ */
+export const ZInvoice = z
+  .object({
+    id: z.uuid(),
+    order: z.uuid(),
+    kind: z.enum(INVOICE_KINDS),
+    number: z.string(),
+    /** The organisation's local date of issue (the invoice date) and the instant. */
+    issued_on: z.iso.date(),
+    issued_at: z.iso.datetime(),
+    credits: z.object({ id: z.uuid(), number: z.string(), issued_on: z.iso.date() }).nullable(),
+    currency: z.string(),
+    order_reference: z.string(),
+    seller: ZParty.extend({ legal_name: z.string(), email: z.string() }),
+    customer: ZParty.extend({ email: z.string(), country: z.string().nullable() }),
+    lines: z.array(ZInvoiceLine),
+    taxes: z.array(z.object({ vat_rate_bp: z.number().int(), net: z.number().int(), tax: z.number().int(), gross: z.number().int() })),
+    net_total: z.number().int(),
+    tax_total: z.number().int(),
+    total: z.number().int(),
+    paid: z.number().int(),
+    balance: z.number().int(),
+  })
+  .meta({ id: 'Invoice' });
+/** An invoice or credit note as an order lists them. */
+export const ZInvoiceSummary = z
+  .object({ id: z.uuid(), kind: z.enum(INVOICE_KINDS), number: z.string(), issued_on: z.iso.date(), issued_at: z.iso.datetime(), total: z.number().int(), currency: z.string(), credits: z.string().nullable(), credited_by: z.string().nullable() })
+  .meta({ id: 'InvoiceSummary' });
+export type TInvoiceSummary = z.infer<typeof ZInvoiceSummary>;
+export type TInvoice = z.infer<typeof ZInvoice>;
+
 export const ZOrder = ZOrderSummary.extend({
   tax_total: z.number().int(),
   balance: z.number().int(),
   refunded: z.number().int(),
   notes: z.string(),
+  /** The current invoice (the newest that no credit note cancels), if any. */
   invoice: z.object({ id: z.uuid(), number: z.string(), issued_at: z.iso.datetime() }).nullable(),
+  /** Every invoice and credit note of the order, oldest first. */
+  invoices: z.array(ZInvoiceSummary),
   bookings: z.array(ZBooking),
   updated_at: z.iso.datetime(),
 }).meta({ id: 'Order' });
@@ -105,32 +154,6 @@ export const ZAuditEvent = z
   .meta({ id: 'AuditEvent' });
 export type TAuditEvent = z.infer<typeof ZAuditEvent>;
 
-export const ZInvoiceLine = z.object({
-  description: z.string(),
-  quantity: z.number().int(),
-  unit_price: z.number().int(),
-  total: z.number().int(),
-  vat_rate_bp: z.number().int(),
-});
-export const ZInvoice = z
-  .object({
-    id: z.uuid(),
-    order: z.uuid(),
-    number: z.string(),
-    issued_at: z.iso.datetime(),
-    currency: z.string(),
-    seller: z.object({ name: z.string(), legal_name: z.string(), address: z.string(), vat_number: z.string(), email: z.string() }),
-    customer: z.object({ name: z.string(), email: z.string(), country: z.string().nullable() }),
-    lines: z.array(ZInvoiceLine),
-    taxes: z.array(z.object({ vat_rate_bp: z.number().int(), net: z.number().int(), tax: z.number().int(), gross: z.number().int() })),
-    net_total: z.number().int(),
-    tax_total: z.number().int(),
-    total: z.number().int(),
-    paid: z.number().int(),
-    balance: z.number().int(),
-  })
-  .meta({ id: 'Invoice' });
-export type TInvoice = z.infer<typeof ZInvoice>;
 
 export const ZCustomer = z
   .object({
@@ -140,6 +163,9 @@ export const ZCustomer = z
     last_name: z.string(),
     phone: z.string(),
     country: z.string().nullable(),
+    company: z.string(),
+    address: z.string(),
+    vat_number: z.string(),
     marketing_consent: z.boolean(),
     notes: z.string(),
     orders: z.number().int(),
@@ -149,6 +175,12 @@ export const ZCustomer = z
   })
   .meta({ id: 'Customer' });
 export type TCustomer = z.infer<typeof ZCustomer>;
-export const ZCustomerCreate = ZCustomerInput.extend({ notes: z.string().trim().max(5000).default('') });
+export const ZCustomerCreate = ZCustomerInput.extend({
+  notes: z.string().trim().max(5000).default(''),
+  /** What an invoice to a business shows: its name, postal address and VAT number. */
+  company: z.string().trim().max(200).default(''),
+  address: z.string().trim().max(500).default(''),
+  vat_number: z.string().trim().max(40).default(''),
+});
 export const ZCustomerPatch = patchOf(ZCustomerCreate);
 export const ZCustomerListQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });

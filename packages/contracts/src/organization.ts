@@ -30,6 +30,7 @@ export const ZOrganization = ZOrganizationFields.extend({
   subdomain: z.string(),
   kind: z.enum(['supplier', 'affiliate']),
   currency: z.string(),
-  next_invoice_number: z.number().int(),
+  /** The number the next invoice will have (this local year's INV sequence). */
+  next_invoice_number: z.string(),
 }).meta({ id: 'Organization' });
 export type TOrganization = z.infer<typeof ZOrganization>;

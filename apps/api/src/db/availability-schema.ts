@@ -147,6 +147,10 @@ export const customer = pgTable(
     last_name: text('last_name').notNull().default(''),
     phone: text('phone').notNull().default(''),
     country: text('country'),
+    /** For invoices: the company billed (if any), its postal address and VAT number. */
+    company: text('company').notNull().default(''),
+    address: text('address').notNull().default(''),
+    vat_number: text('vat_number').notNull().default(''),
     marketing_consent: boolean('marketing_consent').notNull().default(false),
     notes: text('notes').notNull().default(''),
     ...timestamps,

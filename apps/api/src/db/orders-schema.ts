@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { order } from './availability-schema';
 import { accountId, tenantPolicy } from './columns';
 import { users } from './schema';
@@ -30,7 +30,13 @@ export const orderPayment = pgTable(
   ],
 );
 
-/** An order's invoice: a number from the organisation's gapless sequence and what it showed. */
+/**
+ * An invoice or a credit note of an order. Its number comes from the organisation's gapless
+ * sequence for its series (INV for invoices, CN for credit notes) and year (the organisation's local
+ * year on the day it was issued); what it showed is stored in `data` and never changed. A credit
+ * note cancels an earlier invoice of the same order (`credits_invoice_id`), negated line by line;
+ * an order's current invoice is its newest invoice that no credit note cancels.
+ */
 export const invoice = pgTable(
   'invoice',
   {
@@ -39,12 +45,41 @@ export const invoice = pgTable(
     order_id: uuid('order_id')
       .notNull()
       .references(() => order.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull().default('invoice'),
+    series: text('series').notNull().default('INV'),
+    year: integer('year').notNull(),
     number: integer('number').notNull(),
+    /** The invoice this credit note cancels (credit notes only). */
+    credits_invoice_id: uuid('credits_invoice_id').references((): AnyPgColumn => invoice.id, { onDelete: 'restrict' }),
     issued_at: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The organisation's local date when it was issued: the invoice date. */
+    issued_on: date('issued_on').notNull(),
     /** What the invoice showed when it was issued (the Invoice schema), never changed afterwards. */
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [tenantPolicy(), uniqueIndex('invoice_number_key').on(t.account_id, t.number), uniqueIndex('invoice_order_key').on(t.account_id, t.order_id)],
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('invoice_number_key').on(t.account_id, t.series, t.year, t.number),
+    index('invoice_order_idx').on(t.account_id, t.order_id, t.issued_at),
+    uniqueIndex('invoice_credited_key').on(t.credits_invoice_id),
+    check('invoice_kind_check', sql`(${t.kind} = 'invoice' and ${t.series} = 'INV' and ${t.credits_invoice_id} is null) or (${t.kind} = 'credit_note' and ${t.series} = 'CN' and ${t.credits_invoice_id} is not null)`),
+  ],
+);
+
+/**
+ * The next number of each of an organisation's invoice series per year. Taken by an UPDATE (or the
+ * first INSERT) of its row in the issuing transaction: the row lock serialises issuers and a rollback
+ * gives the number back, so numbers have no gaps.
+ */
+export const invoiceSequence = pgTable(
+  'invoice_sequence',
+  {
+    account_id: accountId(),
+    series: text('series').notNull(),
+    year: integer('year').notNull(),
+    next_number: integer('next_number').notNull(),
+  },
+  (t) => [tenantPolicy(), primaryKey({ name: 'invoice_sequence_pkey', columns: [t.account_id, t.series, t.year] })],
 );
 
 /** Who changed what in an order, a line, a payment or an invoice, and when. */

@@ -45,8 +45,6 @@ export const baseAccount = pgTable(
     vat_number: text('vat_number').notNull().default(''),
     billing_email: text('billing_email').notNull().default(''),
     vat_rate_bp: integer('vat_rate_bp').notNull().default(0),
-    /** The next invoice number; taken under this row's lock, so numbers have no gaps. */
-    next_invoice_number: integer('next_invoice_number').notNull().default(1),
     ...timestamps,
   },
   (t) => [

@@ -1,95 +1,222 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { TInvoice } from '@tourdesk/contracts';
-import { baseAccount, booking, customer, experience, inventoryItem, invoice, order, pricingCategory, slot } from '../../db/schema';
+import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
+import { baseAccount, booking, customer, experience, inventoryItem, invoice, invoiceSequence, order, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { invoiceNumber, lockOrder, personName, recordAudit, vatOf } from './records';
+import { lockOrder, personName, recordAudit, vatOf } from './records';
 
 /**
- * Invoices: issued once per order with the next number of the organisation's sequence (taken
- * under the organisation row's lock, in the same transaction, so numbers have no gaps), showing
- * the seller's legal and billing details, the customer, one line per booking, VAT per rate and
- * totals. What it showed is kept with it; the PDF is drawn from that.
+ * Invoices and credit notes. An order's invoice is issued on request ("Issue invoice"), once the
+ * seller's address, VAT number and VAT rate are known; its number is the next of the organisation's
+ * gapless INV sequence for its local year (`invoice_sequence`, taken in the issuing transaction:
+ * its row lock serialises issuers and a rollback gives the number back). What it shows (seller and
+ * buyer with their addresses and VAT numbers, a line per pricing category and extra with its rate,
+ * totals per rate) is stored with it and never changed; the PDF is drawn from that.
+ *
+ * An issued invoice is never changed: when what the order sells changes after it was issued (a line
+ * changed or cancelled, the order cancelled), reconcileInvoice() — run by recomputeOrder() after
+ * every change, under the order's lock — issues a credit note (CN sequence) that cancels it line by
+ * line and, if the order still sells something, a new invoice for what it sells now. Payments and
+ * refunds alone change no document: an invoice states what was sold, not what was paid.
  *
  * VAT: prices include it. Per line, tax = round-half-up(gross × rate / (10000 + rate)) in minor
- * units (rate in basis points: the experience's, else the organisation's); net = gross − tax;
- * the per-rate and grand totals are sums of the line figures (vatOf() in records.ts, the same
- * rule as the order's tax_total).
+ * units (rate in basis points, fixed when the line was sold); net = gross − tax; the per-rate and
+ * grand totals are sums of the line figures (vatOf() in records.ts).
  */
 
+const SERIES = { invoice: 'INV', credit_note: 'CN' } as const;
+type Kind = keyof typeof SERIES;
+/** The printed number: series, year and the gapless number, e.g. INV-2026-00042. */
+export const documentNumber = (series: string, year: number, n: number) => `${series}-${year}-${String(n).padStart(5, '0')}`;
+
+/** The organisation's local date now, and its year. */
+async function localToday(ctx: TenantCtx) {
+  const rows = (await ctx.tx.execute(sql`select (now() at time zone time_zone)::date::text as day from ${baseAccount} where id = ${ctx.accountId}`)) as unknown as { rows: { day: string }[] };
+  const day = rows.rows[0]!.day;
+  return { day, year: Number(day.slice(0, 4)) };
+}
+
+/** The next number of a series for a year, in the caller's transaction (gapless: see above). */
+async function takeNumber(ctx: TenantCtx, series: string, year: number) {
+  const [row] = await ctx.tx
+    .insert(invoiceSequence)
+    .values({ account_id: ctx.accountId, series, year, next_number: 2 })
+    .onConflictDoUpdate({ target: [invoiceSequence.account_id, invoiceSequence.series, invoiceSequence.year], set: { next_number: sql`${invoiceSequence.next_number} + 1` } })
+    .returning({ taken: sql<number>`${invoiceSequence.next_number} - 1` });
+  return Number(row!.taken);
+}
+
+/** The next invoice number the organisation will give this (local) year. */
+export async function nextInvoiceNumber(ctx: TenantCtx) {
+  const { year } = await localToday(ctx);
+  const [row] = await ctx.tx
+    .select({ n: invoiceSequence.next_number })
+    .from(invoiceSequence)
+    .where(and(eq(invoiceSequence.account_id, ctx.accountId), eq(invoiceSequence.series, 'INV'), eq(invoiceSequence.year, year)));
+  return documentNumber('INV', year, row?.n ?? 1);
+}
+
+/** The order's current invoice: its newest invoice that no credit note cancels. */
+async function currentInvoice(ctx: TenantCtx, orderId: string) {
+  // Spelled out: drizzle would write ${invoice.id} unqualified, which inside the subquery means cn.id.
+  const credited = sql`exists (select 1 from invoice cn where cn.credits_invoice_id = invoice.id)`;
+  const [row] = await ctx.tx
+    .select()
+    .from(invoice)
+    .where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId), eq(invoice.kind, 'invoice'), sql`not ${credited}`))
+    .orderBy(desc(invoice.issued_at))
+    .limit(1);
+  return row;
+}
+
+/** What the seller's invoices cannot be issued without, as one error item per missing detail. */
+async function checkSellerDetails(ctx: TenantCtx) {
+  const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  const missing = [
+    !a!.billing_address.trim() && { code: 'required', detail: 'Add your billing address: an invoice shows the seller’s address.', attr: 'billing_address' },
+    !a!.vat_number.trim() && { code: 'required', detail: 'Add your VAT number: an invoice shows the seller’s VAT number.', attr: 'vat_number' },
+    a!.vat_rate_bp <= 0 && { code: 'required', detail: 'Set your VAT rate: an invoice shows the tax of every line.', attr: 'vat_rate_bp' },
+  ].filter((x): x is { code: string; detail: string; attr: string } => Boolean(x));
+  if (missing.length) {
+    const [first, ...rest] = missing;
+    throw new AppError('required', first!.detail, first!.attr, rest);
+  }
+}
+
+/** Issues the order's invoice (or answers the current one if it has one). */
 export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
   const o = await lockOrder(ctx, orderId);
-  const [existing] = await ctx.tx.select().from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId)));
+  const existing = await currentInvoice(ctx, orderId);
   if (existing) return existing.data as unknown as TInvoice;
   if (o.total === 0) throw new AppError('invalid', 'This order has nothing to invoice: every line is cancelled.');
-  const [acc] = await ctx.tx
-    .update(baseAccount)
-    .set({ next_invoice_number: sql`${baseAccount.next_invoice_number} + 1` })
-    .where(eq(baseAccount.id, ctx.accountId))
-    .returning({ number: sql<number>`${baseAccount.next_invoice_number} - 1` });
-  const number = Number(acc!.number);
+  await checkSellerDetails(ctx);
+  return storeDocument(ctx, orderId, 'invoice', await composeInvoice(ctx, orderId), null);
+}
+
+/** Writes an invoice or a credit note with the next number of its series, and its audit entry. */
+async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: Composed, credits: typeof invoice.$inferSelect | null): Promise<TInvoice> {
+  const { day, year } = await localToday(ctx);
+  const series = SERIES[kind];
+  const n = await takeNumber(ctx, series, year);
   const issuedAt = new Date();
-  const data = await composeInvoice(ctx, orderId, number, issuedAt);
-  const [row] = await ctx.tx.insert(invoice).values({ account_id: ctx.accountId, order_id: orderId, number, issued_at: issuedAt, data: {} }).returning({ id: invoice.id });
-  const stored = { ...data, id: row!.id };
+  const [row] = await ctx.tx
+    .insert(invoice)
+    .values({ account_id: ctx.accountId, order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, data: {} })
+    .returning({ id: invoice.id });
+  const stored: TInvoice = {
+    id: row!.id,
+    order: orderId,
+    kind,
+    number: documentNumber(series, year, n),
+    issued_on: day,
+    issued_at: issuedAt.toISOString(),
+    credits: credits ? { id: credits.id, number: (credits.data as unknown as TInvoice).number, issued_on: credits.issued_on } : null,
+    ...body,
+  };
   await ctx.tx.update(invoice).set({ data: stored }).where(eq(invoice.id, row!.id));
-  await recordAudit(ctx, { order: orderId, subject: 'invoice', subjectId: row!.id, action: 'issued', changes: { number: stored.number, total: stored.total } });
+  await recordAudit(ctx, { order: orderId, subject: 'invoice', subjectId: row!.id, action: kind === 'invoice' ? 'issued' : 'credit note issued', changes: { number: stored.number, total: stored.total, ...(credits ? { credits: stored.credits!.number } : {}) } });
   return stored;
 }
 
+/**
+ * After a change to an invoiced order (under its lock): if what the order sells now differs from its
+ * current invoice, a credit note cancels that invoice and, when the order still sells something, a
+ * new invoice states what it sells now. Nothing happens for an order without an invoice, nor when
+ * only payments changed.
+ */
+export async function reconcileInvoice(ctx: TenantCtx, orderId: string) {
+  const current = await currentInvoice(ctx, orderId);
+  if (!current) return;
+  const issued = current.data as unknown as TInvoice;
+  const now = await composeInvoice(ctx, orderId);
+  // Compared field by field (a stored invoice comes back from jsonb with its keys in another order).
+  const sold = (x: Pick<TInvoice, 'lines' | 'total'>) => JSON.stringify([x.total, x.lines.map((l) => [l.description, l.quantity, l.unit_price, l.vat_rate_bp, l.net, l.tax, l.total])]);
+  if (sold(now) === sold(issued)) return;
+  await storeDocument(ctx, orderId, 'credit_note', negate(issued, now), current);
+  if (now.lines.length > 0) await storeDocument(ctx, orderId, 'invoice', now, null);
+}
+
+/** A credit note's body: the cancelled invoice's lines and totals, negated; today's parties and payments. */
+function negate(issued: TInvoice, now: Composed): Composed {
+  const neg = (n: number) => (n === 0 ? 0 : -n);
+  return {
+    ...now,
+    seller: issued.seller,
+    customer: issued.customer,
+    lines: issued.lines.map((l) => ({ ...l, unit_price: neg(l.unit_price), net: neg(l.net), tax: neg(l.tax), total: neg(l.total) })),
+    taxes: issued.taxes.map((t) => ({ ...t, net: neg(t.net), tax: neg(t.tax), gross: neg(t.gross) })),
+    net_total: neg(issued.net_total),
+    tax_total: neg(issued.tax_total),
+    total: neg(issued.total),
+    balance: now.balance,
+  };
+}
+
+/** The order's current invoice. */
 export async function getInvoice(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
-  const [row] = await ctx.tx.select().from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId)));
-  if (!row) throw notFound('This order has no invoice yet.');
+  const row = await currentInvoice(ctx, orderId);
+  if (!row) {
+    await assertOrder(ctx, orderId);
+    throw notFound('This order has no invoice yet.');
+  }
   return row.data as unknown as TInvoice;
 }
 
-async function composeInvoice(ctx: TenantCtx, orderId: string, number: number, issuedAt: Date): Promise<TInvoice> {
+/** 404 unless the order is the organisation's. */
+export async function assertOrder(ctx: TenantCtx, orderId: string) {
+  const [o] = await ctx.tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  if (!o) throw notFound('No order with this id.');
+}
+
+/** One invoice or credit note of the order. */
+export async function getDocument(ctx: TenantCtx, orderId: string, id: string): Promise<TInvoice> {
+  const [row] = await ctx.tx.select().from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId), eq(invoice.id, id)));
+  if (!row) throw notFound('No invoice or credit note with this id in this order.');
+  return row.data as unknown as TInvoice;
+}
+
+/** Every invoice and credit note of the order, oldest first (one query). */
+export async function listDocuments(ctx: TenantCtx, orderId: string): Promise<TInvoiceSummary[]> {
+  const rows = await ctx.tx
+    .select({ i: invoice, credited_by: sql<string | null>`(select cn.data->>'number' from invoice cn where cn.credits_invoice_id = invoice.id)` })
+    .from(invoice)
+    .where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId)))
+    .orderBy(asc(invoice.issued_at), asc(invoice.series));
+  return rows.map(({ i, credited_by }) => {
+    const d = i.data as unknown as TInvoice;
+    return { id: i.id, kind: i.kind as TInvoice['kind'], number: d.number, issued_on: i.issued_on, issued_at: i.issued_at.toISOString(), total: d.total, currency: d.currency, credits: d.credits?.number ?? null, credited_by };
+  });
+}
+
+type Composed = Omit<TInvoice, 'id' | 'order' | 'kind' | 'number' | 'issued_on' | 'issued_at' | 'credits'>;
+
+/** What an invoice of the order would show now: the parties, a line per category and extra sold, totals per rate. */
+async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed> {
   const [head] = await ctx.tx
     .select({ o: order, c: customer, a: baseAccount })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  const lines = await ctx.tx
-    .select({ b: booking, title: experience.title, rate: experience.vat_rate_bp, starts_at: slot.starts_at })
-    .from(booking)
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), sql`${booking.status} <> 'Canceled'`))
-    .orderBy(slot.starts_at, booking.id);
-  // Names of the categories and extras in the lines: two queries for the whole invoice.
-  const categories = new Map((await ctx.tx.select({ id: pricingCategory.id, label: pricingCategory.label }).from(pricingCategory).where(eq(pricingCategory.account_id, ctx.accountId))).map((c) => [c.id, c.label]));
-  const items = new Map((await ctx.tx.select({ id: inventoryItem.id, name: inventoryItem.name }).from(inventoryItem).where(eq(inventoryItem.account_id, ctx.accountId))).map((i) => [i.id, i.name]));
   const { o, c, a } = head!;
-  const when = new Intl.DateTimeFormat('en-GB', { timeZone: a.time_zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const invoiceLines = lines.map(({ b, title, rate, starts_at }) => {
-    const parts = [
-      ...Object.entries(b.quantities).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${categories.get(id) ?? 'Participant'}`),
-      ...Object.entries(b.extras).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${items.get(id) ?? 'Extra'}`),
-    ];
-    return { description: `${title}, ${when.format(starts_at)} (${parts.join(', ')})`, quantity: 1, unit_price: b.total, total: b.total, vat_rate_bp: rate ?? a.vat_rate_bp };
-  });
+  const invoiceLines = await saleLines(ctx, orderId, a.time_zone, a.vat_rate_bp);
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
-    const tax = vatOf(l.total, l.vat_rate_bp);
     const t = byRate.get(l.vat_rate_bp) ?? { vat_rate_bp: l.vat_rate_bp, net: 0, tax: 0, gross: 0 };
     t.gross += l.total;
-    t.tax += tax;
-    t.net += l.total - tax;
+    t.tax += l.tax;
+    t.net += l.net;
     byRate.set(l.vat_rate_bp, t);
   }
   const taxes = [...byRate.values()].sort((x, y) => x.vat_rate_bp - y.vat_rate_bp);
   const total = taxes.reduce((s, t) => s + t.gross, 0);
   const taxTotal = taxes.reduce((s, t) => s + t.tax, 0);
   return {
-    id: '',
-    order: orderId,
-    number: invoiceNumber(number),
-    issued_at: issuedAt.toISOString(),
     currency: o.currency,
+    order_reference: o.reference,
     seller: { name: a.name, legal_name: a.legal_name || a.name, address: a.billing_address, vat_number: a.vat_number, email: a.billing_email },
-    customer: { name: personName(c.first_name, c.last_name, c.email), email: c.email, country: c.country },
+    customer: { name: c.company || personName(c.first_name, c.last_name, c.email), address: [c.company ? personName(c.first_name, c.last_name, null) : '', c.address].filter(Boolean).join('\n'), vat_number: c.vat_number, email: c.email, country: c.country },
     lines: invoiceLines,
     taxes,
     net_total: total - taxTotal,
@@ -98,6 +225,32 @@ async function composeInvoice(ctx: TenantCtx, orderId: string, number: number, i
     paid: o.paid,
     balance: total - o.paid,
   };
+}
+
+/**
+ * The lines sold in the order that are not cancelled, a line per pricing category and extra of each
+ * booking, in the order of their start.
+ */
+async function saleLines(ctx: TenantCtx, orderId: string, zone: string, accountRate: number): Promise<TInvoice['lines']> {
+  const lines = await ctx.tx
+    .select({ b: booking, title: experience.title, rate: experience.vat_rate_bp, starts_at: slot.starts_at })
+    .from(booking)
+    .innerJoin(experience, eq(experience.id, booking.experience_id))
+    .innerJoin(slot, eq(slot.id, booking.slot_id))
+    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), sql`${booking.status} <> 'Canceled'`))
+    .orderBy(slot.starts_at, booking.id);
+  const categories = new Map((await ctx.tx.select({ id: pricingCategory.id, label: pricingCategory.label }).from(pricingCategory).where(eq(pricingCategory.account_id, ctx.accountId))).map((x) => [x.id, x.label]));
+  const items = new Map((await ctx.tx.select({ id: inventoryItem.id, name: inventoryItem.name }).from(inventoryItem).where(eq(inventoryItem.account_id, ctx.accountId))).map((i) => [i.id, i.name]));
+  const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return lines.map(({ b, title, rate, starts_at }) => {
+    const parts = [
+      ...Object.entries(b.quantities).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${categories.get(id) ?? 'Participant'}`),
+      ...Object.entries(b.extras).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${items.get(id) ?? 'Extra'}`),
+    ];
+    const r = rate ?? accountRate;
+    const tax = vatOf(b.total, r);
+    return { description: `${title}, ${when.format(starts_at)} (${parts.join(', ')})`, quantity: 1, unit_price: b.total, vat_rate_bp: r, net: b.total - tax, tax, total: b.total };
+  });
 }
 
 /** Amounts as "CHF 1,234.50", with the currency's own number of decimals. */
@@ -110,10 +263,11 @@ export function formatMoney(minor: number, currency: string) {
 /** The PDF's fonts are the standard 14 (WinAnsi): characters outside it are replaced. */
 const winAnsi = (text: string) => text.replace(/×/g, 'x').replace(/[^\x20-\x7e\u00a0-\u00ff€–—‘’“”•]/g, '?');
 
-/** The invoice as an A4 PDF. */
+/** The invoice or credit note as an A4 PDF. */
 export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
+  const title = inv.kind === 'credit_note' ? 'Credit note' : 'Invoice';
   const doc = await PDFDocument.create();
-  doc.setTitle(`Invoice ${inv.number}`);
+  doc.setTitle(`${title} ${inv.number}`);
   doc.setAuthor(inv.seller.legal_name);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -139,38 +293,51 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     if (current) out.push(current);
     return out;
   };
+  const money = (n: number) => formatMoney(n, inv.currency);
+  const rate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
   text(page, inv.seller.legal_name, left, 16, bold);
-  text(page, `Invoice ${inv.number}`, right, 16, bold, 'right');
+  text(page, `${title} ${inv.number}`, right, 16, bold, 'right');
   y -= 18;
-  for (const l of [...inv.seller.address.split('\n'), inv.seller.email, inv.seller.vat_number ? `VAT ${inv.seller.vat_number}` : ''].filter(Boolean)) {
-    text(page, l, left, 9);
+  const sellerLines = [...inv.seller.address.split('\n'), inv.seller.email, inv.seller.vat_number ? `VAT ${inv.seller.vat_number}` : ''].filter(Boolean);
+  const dates = [`Date ${inv.issued_on}`, `Order ${inv.order_reference}`, ...(inv.credits ? [`Cancels invoice ${inv.credits.number}`, `of ${inv.credits.issued_on}`] : [])];
+  for (let i = 0; i < Math.max(sellerLines.length, dates.length); i++) {
+    if (sellerLines[i]) text(page, sellerLines[i]!, left, 9);
+    if (dates[i]) text(page, dates[i]!, right, 10, font, 'right');
     y -= 12;
   }
-  y -= 8;
-  text(page, `Issued ${inv.issued_at.slice(0, 10)}`, right, 10, font, 'right');
-  y -= 24;
+  y -= 20;
   text(page, 'Bill to', left, 9, bold);
   y -= 13;
-  for (const l of [inv.customer.name, inv.customer.email, inv.customer.country ?? ''].filter(Boolean)) {
+  const c = inv.customer;
+  for (const l of [c.name, ...c.address.split('\n'), c.country ?? '', c.vat_number ? `VAT ${c.vat_number}` : '', c.email].filter(Boolean)) {
     text(page, l, left, 10);
     y -= 13;
   }
   y -= 18;
-  text(page, 'Description', left, 9, bold);
-  text(page, 'VAT', 430, 9, bold, 'right');
-  text(page, 'Amount', right, 9, bold, 'right');
-  y -= 6;
-  page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
-  y -= 14;
+  const cols = { qty: 330, unit: 400, vat: 445, total: right };
+  const header = () => {
+    text(page, 'Description', left, 9, bold);
+    text(page, 'Qty', cols.qty, 9, bold, 'right');
+    text(page, 'Unit price', cols.unit, 9, bold, 'right');
+    text(page, 'VAT', cols.vat, 9, bold, 'right');
+    text(page, 'Amount', cols.total, 9, bold, 'right');
+    y -= 6;
+    page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+    y -= 14;
+  };
+  header();
   for (const line of inv.lines) {
-    const rows = wrap(line.description, 340);
-    if (y - rows.length * 13 < 120) {
+    const rows = wrap(line.description, 260);
+    if (y - rows.length * 13 < 140) {
       page = doc.addPage([595.28, 841.89]);
       y = 790;
+      header();
     }
-    text(page, `${(line.vat_rate_bp / 100).toFixed(2)}%`, 430, 10, font, 'right');
-    text(page, formatMoney(line.total, inv.currency), right, 10, font, 'right');
+    text(page, String(line.quantity), cols.qty, 10, font, 'right');
+    text(page, money(line.unit_price), cols.unit, 10, font, 'right');
+    text(page, rate(line.vat_rate_bp), cols.vat, 10, font, 'right');
+    text(page, money(line.total), cols.total, 10, font, 'right');
     for (const r of rows) {
       text(page, r, left, 10);
       y -= 13;
@@ -180,14 +347,16 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
   page.drawLine({ start: { x: left, y: y + 6 }, end: { x: right, y: y + 6 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
   y -= 10;
   const row = (label: string, value: string, f: PDFFont = font) => {
-    text(page, label, 400, 10, f, 'right');
+    text(page, label, 430, 10, f, 'right');
     text(page, value, right, 10, f, 'right');
     y -= 14;
   };
-  row('Net', formatMoney(inv.net_total, inv.currency));
-  for (const t of inv.taxes) row(`VAT ${(t.vat_rate_bp / 100).toFixed(2)}% on ${formatMoney(t.net, inv.currency)}`, formatMoney(t.tax, inv.currency));
-  row('Total', formatMoney(inv.total, inv.currency), bold);
-  row('Paid', formatMoney(inv.paid, inv.currency));
-  row('Balance due', formatMoney(inv.balance, inv.currency), bold);
+  row('Net', money(inv.net_total));
+  for (const t of inv.taxes) row(`VAT ${rate(t.vat_rate_bp)} on ${money(t.net)}`, money(t.tax));
+  row('Total', money(inv.total), bold);
+  if (inv.kind === 'invoice') {
+    row('Paid', money(inv.paid));
+    row('Balance due', money(inv.balance), bold);
+  }
   return doc.save();
 }

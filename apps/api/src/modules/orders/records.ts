@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
-import { auditEvent, booking, bookingQuestion, customer, experience, invoice, order, slot, users } from '../../db/schema';
+import { auditEvent, booking, bookingQuestion, customer, experience, order, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { listBookings } from './booking-rows';
+import { listDocuments, reconcileInvoice } from './invoices';
 
 /**
  * Orders as records: writing one from booked lines, keeping its totals and payment status (only
@@ -113,6 +114,8 @@ export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
       where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}::uuid
     ) x
     where o.account_id = ${ctx.accountId} and o.id = ${orderId}::uuid`);
+  // An invoiced order whose sale changed gets a credit note (and a new invoice for what it still sells).
+  await reconcileInvoice(ctx, orderId);
 }
 
 /**
@@ -177,21 +180,23 @@ export async function lockOrder(ctx: TenantCtx, id: string) {
 
 export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email, inv: invoice })
+    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .leftJoin(users, eq(users.id, order.created_by))
-    .leftJoin(invoice, eq(invoice.order_id, order.id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
   if (!o) throw notFound('No order with this id.');
   const bookings = await listBookings(ctx, { order: id });
+  const documents = await listDocuments(ctx, id);
+  const current = documents.findLast((d) => d.kind === 'invoice' && !d.credited_by);
   return {
     ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length),
     tax_total: o.o.tax_total,
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
     notes: o.o.notes,
-    invoice: o.inv ? { id: o.inv.id, number: invoiceNumber(o.inv.number), issued_at: o.inv.issued_at.toISOString() } : null,
+    invoice: current ? { id: current.id, number: current.number, issued_at: current.issued_at } : null,
+    invoices: documents,
     bookings,
     updated_at: o.o.updated_at.toISOString(),
   };
@@ -221,7 +226,4 @@ export function orderSummary(
 }
 
 export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
-
-/** The printed invoice number: the organisation's gapless sequence number. */
-export const invoiceNumber = (n: number) => `INV-${String(n).padStart(5, '0')}`;
 

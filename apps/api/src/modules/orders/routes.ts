@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,6 +12,8 @@ import {
   ZFilterOptions,
   ZIdParam,
   ZInvoice,
+  ZInvoiceSummary,
+  type TInvoice,
   ZOrder,
   ZOrderCreate,
   ZOrderLinePatch,
@@ -37,6 +40,14 @@ const manageCustomers: RouteAccess = { permissions: ['Manage customers'] };
 const ZOrderId = z.object({ id: z.uuid({ error: 'Must be a valid id.' }) });
 const ZLineParams = z.object({ id: z.uuid(), lineId: z.uuid() });
 const ZPaymentParams = z.object({ id: z.uuid(), paymentId: z.uuid() });
+const ZInvoiceParams = z.object({ id: z.uuid(), invoiceId: z.uuid() });
+
+/** An invoice or credit note as a PDF download named after its number. */
+async function sendPdf(reply: FastifyReply, inv: TInvoice) {
+  const pdf = await invoices.invoicePdf(inv);
+  return reply.type('application/pdf').header('content-disposition', `attachment; filename="${inv.kind === 'credit_note' ? 'credit-note' : 'invoice'}-${inv.number}.pdf"`).send(Buffer.from(pdf));
+}
+
 const listFilters = ZOrderListQuery.omit({ page: true, page_size: true });
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -156,22 +167,45 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/orders/:id/invoice/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Issue the order’s invoice (the next number of the sequence); the existing one if already issued', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['orders'],
+        summary: 'Issue the order’s invoice (the next number of this year’s sequence) once the seller’s address, VAT number and VAT rate are set; the current one if already issued',
+        params: ZOrderId,
+        response: { 200: ZInvoice, ...errors },
+      },
+    },
     (request) => tenantScope(request, (ctx) => invoices.issueInvoice(ctx, request.params.id)),
   );
   app.get(
     '/api/orders/:id/invoice/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s invoice', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice (the newest that no credit note cancels)', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
     (request) => tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id)),
   );
   app.get(
     '/api/orders/:id/invoice.pdf',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s invoice as a PDF', params: ZOrderId, response: { 200: z.any(), ...errors } } },
-    async (request, reply) => {
-      const inv = await tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id));
-      const pdf = await invoices.invoicePdf(inv);
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="invoice-${inv.number}.pdf"`).send(Buffer.from(pdf));
-    },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice as a PDF', params: ZOrderId, response: { 200: z.any(), ...errors } } },
+    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id))),
+  );
+  app.get(
+    '/api/orders/:id/invoices/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Every invoice and credit note of the order, oldest first', params: ZOrderId, response: { 200: z.array(ZInvoiceSummary), ...errors } } },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        await invoices.assertOrder(ctx, request.params.id);
+        return invoices.listDocuments(ctx, request.params.id);
+      }),
+  );
+  app.get(
+    '/api/orders/:id/invoices/:invoiceId/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order, as issued', params: ZInvoiceParams, response: { 200: ZInvoice, ...errors } } },
+    (request) => tenantScope(request, (ctx) => invoices.getDocument(ctx, request.params.id, request.params.invoiceId)),
+  );
+  app.get(
+    '/api/orders/:id/invoices/:invoiceId/pdf/',
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order as a PDF', params: ZInvoiceParams, response: { 200: z.any(), ...errors } } },
+    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getDocument(ctx, request.params.id, request.params.invoiceId))),
   );
   app.get(
     '/api/orders/:id/audit/',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZErrorEnvelope, ZOrganization, ZOrganizationPatch, type TOrganization } from '@tourdesk/contracts';
 import { baseAccount, scheduleRule } from '../../db/schema';
 import { regenerateSlots } from '../availability/slots';
+import { nextInvoiceNumber } from '../orders/invoices';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
 
@@ -25,7 +26,7 @@ async function load(ctx: TenantCtx): Promise<TOrganization> {
     billing_address: a!.billing_address,
     billing_email: a!.billing_email,
     vat_rate_bp: a!.vat_rate_bp,
-    next_invoice_number: a!.next_invoice_number,
+    next_invoice_number: await nextInvoiceNumber(ctx),
   };
 }
 

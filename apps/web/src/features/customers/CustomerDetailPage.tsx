@@ -138,6 +138,9 @@ export default function CustomerDetailPage() {
                 <Field label="E-mail">{customer.email}</Field>
                 <Field label="Phone">{customer.phone || '—'}</Field>
                 <Field label="Country">{customer.country ?? '—'}</Field>
+                {customer.company && <Field label="Company">{customer.company}</Field>}
+                {customer.address && <Field label="Billing address">{customer.address}</Field>}
+                {customer.vat_number && <Field label="VAT number">{customer.vat_number}</Field>}
                 <Field label="Marketing e-mails">{customer.marketing_consent ? 'Agreed' : 'Not agreed'}</Field>
                 <Field label="Customer since">{formatDisplayDate(customer.created_at, zone)}</Field>
               </Stack>

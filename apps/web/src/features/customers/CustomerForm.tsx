@@ -17,7 +17,7 @@ const ZForm = ZCustomerCreate.extend({
 });
 type FormIn = z.input<typeof ZForm>;
 type FormOut = z.output<typeof ZForm>;
-const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'country', 'marketing_consent', 'notes'] as const;
+const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'country', 'company', 'address', 'vat_number', 'marketing_consent', 'notes'] as const;
 
 /** Create or edit a customer; `onDone` gets the saved customer. */
 export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustomer | null; onDone: (c: TCustomer) => void; onCancel: () => void }) {
@@ -31,6 +31,9 @@ export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustom
       last_name: customer?.last_name ?? '',
       phone: customer?.phone ?? '',
       country: customer?.country ?? '',
+      company: customer?.company ?? '',
+      address: customer?.address ?? '',
+      vat_number: customer?.vat_number ?? '',
       marketing_consent: customer?.marketing_consent ?? false,
       notes: customer?.notes ?? '',
     },
@@ -62,6 +65,11 @@ export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustom
             error={errors.country?.message}
           />
         </Group>
+        <Group grow align="flex-start">
+          <TextInput label="Company" description="For invoices to a business" {...form.register('company')} error={errors.company?.message} />
+          <TextInput label="VAT number" {...form.register('vat_number')} error={errors.vat_number?.message} />
+        </Group>
+        <Textarea label="Billing address" description="As invoices show it" autosize minRows={2} maxLength={500} {...form.register('address')} error={errors.address?.message} />
         <Checkbox label="Agrees to receive marketing e-mails" {...form.register('marketing_consent')} />
         <Textarea label="Notes" autosize minRows={3} maxLength={5000} {...form.register('notes')} error={errors.notes?.message} />
         <Group justify="flex-end">

@@ -1,12 +1,14 @@
-import { Button, Card, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconDownload, IconFileInvoice, IconPrinter } from '@tabler/icons-react';
-import type { TInvoice, TOrder } from '@tourdesk/contracts';
-import type { MouseEvent } from 'react';
+import type { TInvoice, TOrder, TOrganization } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { fieldErrors } from '../../shared/api/errors';
 import { useAppSelector } from '../../shared/hooks/store';
+import { hasPermissions } from '../../shared/lib/permissions';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useIssueInvoiceMutation, useOrderDownloadMutation, useOrderInvoiceQuery } from './api';
+import { useInvoiceSellerQuery, useIssueInvoiceMutation, useOrderDocumentQuery, useOrderDownloadMutation, useUpdateInvoiceSellerMutation } from './api';
 import { vatRate } from './constants';
 
 // On paper only the invoice shows: no navigation, header, tabs or buttons.
@@ -19,7 +21,7 @@ const PRINT_CSS = `@media print {
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
-function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
+function Sheet({ invoice }: { invoice: TInvoice }) {
   const money = (n: number) => formatMoney(n, invoice.currency);
   const { seller, customer } = invoice;
   return (
@@ -36,11 +38,17 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
           {seller.email && <Text size="sm">{seller.email}</Text>}
         </div>
         <div style={{ textAlign: 'right' }}>
-          <Title order={2}>Invoice</Title>
+          <Title order={2}>{invoice.kind === 'credit_note' ? 'Credit note' : 'Invoice'}</Title>
           <Text size="sm">
             No. <span data-testid="invoice-number">{invoice.number}</span>
           </Text>
-          <Text size="sm">Issued {formatDisplayDate(invoice.issued_at, zone)}</Text>
+          <Text size="sm">Date {formatDisplayDate(invoice.issued_on)}</Text>
+          <Text size="sm">Order {invoice.order_reference}</Text>
+          {invoice.credits && (
+            <Text size="sm" data-testid="credits">
+              Cancels invoice {invoice.credits.number} of {formatDisplayDate(invoice.credits.issued_on)}
+            </Text>
+          )}
         </div>
       </Group>
       <Stack gap={0} mb="xl">
@@ -48,8 +56,14 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
           Bill to
         </Text>
         <Text fw={500}>{customer.name}</Text>
-        <Text size="sm">{customer.email}</Text>
+        {customer.address.split('\n').filter(Boolean).map((l, i) => (
+          <Text key={i} size="sm">
+            {l}
+          </Text>
+        ))}
         {customer.country && <Text size="sm">{customer.country}</Text>}
+        {customer.vat_number && <Text size="sm">VAT {customer.vat_number}</Text>}
+        <Text size="sm">{customer.email}</Text>
       </Stack>
       <Table verticalSpacing="xs" aria-label="Invoice lines" mb="lg">
         <Table.Thead>
@@ -111,8 +125,12 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
             ['Net', money(invoice.net_total), 'invoice-net'],
             ['VAT', money(invoice.tax_total), 'invoice-tax'],
             ['Total', money(invoice.total), 'invoice-total'],
-            ['Paid', money(invoice.paid), 'invoice-paid'],
-            ['Balance due', money(invoice.balance), 'invoice-balance'],
+            ...(invoice.kind === 'invoice'
+              ? [
+                  ['Paid', money(invoice.paid), 'invoice-paid'],
+                  ['Balance due', money(invoice.balance), 'invoice-balance'],
+                ]
+              : []),
           ].map(([label, value, id]) => (
             <Group key={id} justify="space-between">
               <Text size="sm" fw={label === 'Total' || label === 'Balance due' ? 700 : undefined}>
@@ -129,61 +147,209 @@ function Sheet({ invoice, zone }: { invoice: TInvoice; zone?: string }) {
   );
 }
 
-function Issued({ order }: { order: TOrder }) {
-  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
-  const { data: invoice } = useOrderInvoiceQuery(order.id);
+/** The order's invoices and credit notes, oldest first; one is shown below. */
+function Documents({ order, selected, onSelect }: { order: TOrder; selected: string; onSelect: (id: string) => void }) {
   const [download, downloading] = useOrderDownloadMutation();
-  const pdf = `orders/${order.id}/invoice.pdf`;
-  if (!invoice) return <Loader />;
   return (
-    <Stack>
+    <Table verticalSpacing="xs" aria-label="Invoices and credit notes" className="no-print" maw={850}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Number</Table.Th>
+          <Table.Th>Date</Table.Th>
+          <Table.Th ta="right">Total</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {order.invoices.map((d) => (
+          <Table.Tr key={d.id} data-testid="invoice-document" bg={d.id === selected ? 'var(--mantine-color-default-hover)' : undefined}>
+            <Table.Td>
+              <Button variant="subtle" size="compact-sm" onClick={() => onSelect(d.id)} aria-pressed={d.id === selected}>
+                {d.kind === 'credit_note' ? 'Credit note' : 'Invoice'} {d.number}
+              </Button>
+            </Table.Td>
+            <Table.Td style={NOWRAP}>{formatDisplayDate(d.issued_on)}</Table.Td>
+            <Table.Td ta="right" style={NOWRAP}>
+              {formatMoney(d.total, d.currency)}
+            </Table.Td>
+            <Table.Td>
+              {d.credits ? (
+                <Badge variant="light" color="grape">
+                  Cancels {d.credits}
+                </Badge>
+              ) : d.credited_by ? (
+                <Badge variant="light" color="gray">
+                  Cancelled by {d.credited_by}
+                </Badge>
+              ) : (
+                <Badge variant="light" color="green">
+                  Current
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconDownload size={14} />}
+                loading={downloading.isLoading && downloading.originalArgs?.url.includes(d.id)}
+                aria-label={`Download ${d.number} as PDF`}
+                onClick={() => void download({ url: `orders/${order.id}/invoices/${d.id}/pdf/`, fallbackName: `${d.number}.pdf` })}
+              >
+                PDF
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Shown({ order, id }: { order: TOrder; id: string }) {
+  const { data: invoice } = useOrderDocumentQuery({ order: order.id, id });
+  if (!invoice || invoice.id !== id) return <Loader />;
+  return (
+    <>
       <Group className="no-print">
         <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
           Print
         </Button>
-        <Button
-          component="a"
-          href={`/api/${pdf}`}
-          variant="light"
-          leftSection={<IconDownload size={16} />}
-          loading={downloading.isLoading}
-          onClick={(e: MouseEvent) => {
-            e.preventDefault();
-            void download({ url: pdf, fallbackName: `invoice-${invoice.number}.pdf` });
-          }}
-        >
-          Download PDF
-        </Button>
       </Group>
-      <Sheet invoice={invoice} zone={zone} />
+      <Sheet invoice={invoice} />
       <style>{PRINT_CSS}</style>
-    </Stack>
+    </>
   );
 }
 
-export function OrderInvoiceTab({ order }: { order: TOrder }) {
+type SellerField = 'billing_address' | 'vat_number' | 'vat_rate_bp';
+const SELLER_FIELDS: SellerField[] = ['billing_address', 'vat_number', 'vat_rate_bp'];
+
+/** What the seller's invoices cannot be issued without, and is still missing. */
+export function missingSellerDetails(org: Pick<TOrganization, SellerField>): SellerField[] {
+  return SELLER_FIELDS.filter((f) => (f === 'vat_rate_bp' ? org.vat_rate_bp <= 0 : !org[f].trim()));
+}
+
+/**
+ * "Issue invoice": first the seller's details an invoice cannot be issued without (asked here when
+ * missing, for those who may change them), then a confirmation naming the number it will take.
+ */
+function IssueInvoice({ order }: { order: TOrder }) {
+  const user = useAppSelector((s) => s.auth.user);
+  const appInfo = useAppSelector((s) => s.auth.appInfo);
+  const canManageAccount = hasPermissions(user, appInfo, ['Manage account']);
+  const { data: seller } = useInvoiceSellerQuery(undefined, { skip: !canManageAccount });
   const [issue, issuing] = useIssueInvoiceMutation();
-  if (order.invoice) return <Issued order={order} />;
+  const [saveSeller, saving] = useUpdateInvoiceSellerMutation();
+  const [step, setStep] = useState<'idle' | 'details' | 'confirm'>('idle');
+  const [details, setDetails] = useState({ billing_address: '', vat_number: '', vat_rate: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const missing = seller ? missingSellerDetails(seller) : [];
+  const begin = () => {
+    if (missing.length) {
+      setDetails({ billing_address: seller!.billing_address, vat_number: seller!.vat_number, vat_rate: seller!.vat_rate_bp ? String(seller!.vat_rate_bp / 100) : '' });
+      setErrors({});
+      setStep('details');
+    } else setStep('confirm');
+  };
+  const saveDetails = async () => {
+    const rate = Number(details.vat_rate.replace(',', '.'));
+    const local: Record<string, string> = {};
+    if (missing.includes('billing_address') && !details.billing_address.trim()) local.billing_address = 'Enter your billing address.';
+    if (missing.includes('vat_number') && !details.vat_number.trim()) local.vat_number = 'Enter your VAT number.';
+    if (missing.includes('vat_rate_bp') && !(rate > 0 && rate <= 100)) local.vat_rate_bp = 'Enter your VAT rate in percent, e.g. 8.1.';
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    const body = {
+      ...(missing.includes('billing_address') ? { billing_address: details.billing_address.trim() } : {}),
+      ...(missing.includes('vat_number') ? { vat_number: details.vat_number.trim() } : {}),
+      ...(missing.includes('vat_rate_bp') ? { vat_rate_bp: Math.round(rate * 100) } : {}),
+    };
+    const res = await saveSeller(body);
+    if ('error' in res) return setErrors(fieldErrors(res.error));
+    setStep('confirm');
+  };
+  const confirm = async () => {
+    const res = await issue(order.id);
+    if ('error' in res) return setStep('idle');
+    setStep('idle');
+    notifySuccess(`Invoice ${res.data.number} issued.`);
+  };
   return (
     <Card withBorder padding="xl" maw={640}>
       <Stack align="flex-start">
         <Group gap="sm">
           <IconFileInvoice size={28} stroke={1.5} />
-          <Title order={4}>No invoice yet</Title>
+          <Title order={4}>{order.invoices.length ? 'No current invoice' : 'No invoice yet'}</Title>
         </Group>
         <Text size="sm" c="dimmed">
-          Issuing gives the invoice the next number of your sequence and fixes what it shows. It cannot be withdrawn.
+          Issuing gives the invoice the next number of this year’s sequence and fixes what it shows. It cannot be changed afterwards: a later change to
+          the order is corrected by a credit note.
         </Text>
-        <Button
-          loading={issuing.isLoading}
-          onClick={async () => {
-            const res = await issue(order.id);
-            if (!('error' in res)) notifySuccess(`Invoice ${res.data.number} issued.`);
-          }}
-        >
+        <Button onClick={begin} disabled={order.total === 0 || (canManageAccount && !seller)}>
           Issue invoice
         </Button>
       </Stack>
+      <Modal opened={step === 'details'} onClose={() => setStep('idle')} title="Before the first invoice" centered>
+        <Stack>
+          <Text size="sm">An invoice cannot be issued without these details of your organisation. They are saved in your billing settings.</Text>
+          {missing.includes('billing_address') && (
+            <Textarea label="Billing address" autosize minRows={3} value={details.billing_address} error={errors.billing_address} onChange={(e) => setDetails({ ...details, billing_address: e.currentTarget.value })} required />
+          )}
+          {missing.includes('vat_number') && (
+            <TextInput label="VAT number" value={details.vat_number} error={errors.vat_number} onChange={(e) => setDetails({ ...details, vat_number: e.currentTarget.value })} required />
+          )}
+          {missing.includes('vat_rate_bp') && (
+            <TextInput
+              label="VAT rate (%)"
+              description="Lines sold before keep the rate they were sold with."
+              inputMode="decimal"
+              value={details.vat_rate}
+              error={errors.vat_rate_bp}
+              onChange={(e) => setDetails({ ...details, vat_rate: e.currentTarget.value })}
+              required
+            />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setStep('idle')}>
+              Cancel
+            </Button>
+            <Button loading={saving.isLoading} onClick={saveDetails}>
+              Save and continue
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={step === 'confirm'} onClose={() => !issuing.isLoading && setStep('idle')} title="Issue the invoice?" centered>
+        <Stack>
+          <Text size="sm" data-testid="issue-confirmation">
+            {seller ? `Invoice ${seller.next_invoice_number}` : 'The invoice'} for {formatMoney(order.total, order.currency)} to {order.customer.first_name} {order.customer.last_name} will be issued
+            now. An issued invoice cannot be changed or withdrawn.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setStep('idle')} disabled={issuing.isLoading}>
+              Not yet
+            </Button>
+            <Button loading={issuing.isLoading} onClick={confirm}>
+              Issue invoice
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Card>
+  );
+}
+
+export function OrderInvoiceTab({ order }: { order: TOrder }) {
+  const newest = order.invoice?.id ?? order.invoices.at(-1)?.id;
+  const [picked, setPicked] = useState<string | null>(null);
+  const selected = picked && order.invoices.some((d) => d.id === picked) ? picked : newest;
+  return (
+    <Stack>
+      {!order.invoice && order.status !== 'Canceled' && order.total > 0 && <IssueInvoice order={order} />}
+      {order.invoices.length > 0 && <Documents order={order} selected={selected!} onSelect={setPicked} />}
+      {selected && <Shown order={order} id={selected} />}
+    </Stack>
   );
 }

@@ -2,6 +2,7 @@ import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/q
 import type {
   TBookingOptions,
   TInvoice,
+  TOrganization,
   TOrder,
   TOrderSummary,
   TPaginated,
@@ -27,7 +28,7 @@ export interface PaymentSubmission extends TPaymentInput {
 // Names of the extras and questions a line shows are a nicety: a plan without inventory must not toast.
 silenceErrorToasts('orderInventoryItems', 'orderBookingQuestions');
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'Invoice', 'Customer'] });
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'Invoice', 'Customer', 'Organization'] });
 
 const orderTags = (id: string) => [
   { type: 'Order' as const, id },
@@ -84,13 +85,20 @@ export const ordersApi = tagged.injectEndpoints({
       // Paid, balance and payment status come only from the server: read the order again.
       invalidatesTags: (_r, _e, { order }) => [...orderTags(order), { type: 'OrderPayment', id: order }, 'Customer'],
     }),
-    orderInvoice: build.query<TInvoice, string>({
-      query: (id) => `orders/${id}/invoice/`,
-      providesTags: (_r, _e, id) => [{ type: 'Invoice', id }],
+    /** One invoice or credit note of an order, as issued (never changes, so cached by its id). */
+    orderDocument: build.query<TInvoice, { order: string; id: string }>({
+      query: ({ order, id }) => `orders/${order}/invoices/${id}/`,
+      providesTags: (_r, _e, { id }) => [{ type: 'Invoice', id }],
     }),
     issueInvoice: build.mutation<TInvoice, string>({
       query: (id) => ({ url: `orders/${id}/invoice/`, method: 'POST', body: {} }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'Order', id }, { type: 'Invoice', id }],
+      invalidatesTags: (_r, _e, id) => [{ type: 'Order', id }],
+    }),
+    /** The seller's details an invoice needs (for those who may manage the organisation). */
+    invoiceSeller: build.query<TOrganization, void>({ query: () => 'account/', providesTags: ['Organization'] }),
+    updateInvoiceSeller: build.mutation<TOrganization, Partial<Pick<TOrganization, 'billing_address' | 'vat_number' | 'vat_rate_bp' | 'legal_name'>>>({
+      query: (body) => ({ url: 'account/', method: 'PATCH', body }),
+      invalidatesTags: ['Organization'],
     }),
     orderPricingCategories: build.query<TPaginated<TPricingCategory>, void>({
       query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }),
@@ -134,8 +142,10 @@ export const {
   useCancelOrderLineMutation,
   useOrderPaymentsQuery,
   useRecordPaymentMutation,
-  useOrderInvoiceQuery,
+  useOrderDocumentQuery,
   useIssueInvoiceMutation,
+  useInvoiceSellerQuery,
+  useUpdateInvoiceSellerMutation,
   useOrderPricingCategoriesQuery,
   useOrderBookingOptionsQuery,
   useOrderDownloadMutation,

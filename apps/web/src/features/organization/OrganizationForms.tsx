@@ -147,7 +147,7 @@ export function BillingForm({ organization }: { organization: TOrganization }) {
             />
           )}
         />
-        <ReadOnly label="Next invoice number" value={String(organization.next_invoice_number)} description="Given in sequence, without gaps." />
+        <ReadOnly label="Next invoice number" value={String(organization.next_invoice_number)} description="Given in sequence, without gaps, per year." />
       </SimpleGrid>
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />} p="sm">
         Invoices show these details. Prices include VAT: an offer without a rate of its own uses this one.

@@ -27,7 +27,7 @@ const ORG: TOrganization = {
   billing_address: 'Haldenstrasse 12\n6006 Luzern',
   billing_email: 'billing@demo.tourdesk.test',
   vat_rate_bp: 810,
-  next_invoice_number: 7,
+  next_invoice_number: 'INV-2026-00007',
 };
 
 let server: FastifyInstance;
@@ -88,7 +88,7 @@ describe('OrganizationPage', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Billing info' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings/organization/billing'));
     expect(await screen.findByLabelText(/VAT rate/)).toHaveValue('8.1 %');
-    expect(screen.getByLabelText('Next invoice number')).toHaveValue('7');
+    expect(screen.getByLabelText('Next invoice number')).toHaveValue('INV-2026-00007');
   });
 
   it('sends only what changed, the VAT rate in basis points, and keeps the session’s organisation in step', async () => {
