@@ -58,18 +58,29 @@ describe('orders', () => {
   it('records partial and full payments and refunds; refuses overpayment, other currencies and oversized refunds', async () => {
     const o = await newOrder(2);
     const pay = (body: object) => owner.post(`/api/orders/${o.id}/payments/`, { currency: 'EUR', method: 'cash', ...body });
-    expect((await pay({ amount: 3000, method: 'card terminal', reference: 'T-1' })).statusCode).toBe(201);
+    const first = await pay({ amount: 3000, method: 'card terminal', reference: 'T-1' });
+    expect(first.statusCode).toBe(201);
     expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Partially paid', paid: 3000, balance: 6800 });
     expect(err(await pay({ amount: 7000 }))).toMatchObject({ attr: 'amount', detail: 'That is more than is left to pay (EUR 68.00).' });
     expect(err(await pay({ amount: 100, currency: 'CHF' }))).toMatchObject({ attr: 'currency' });
     expect(err(await pay({ amount: 0 })).attr).toBe('amount');
-    expect((await pay({ amount: 6800, method: 'bank transfer' })).statusCode).toBe(201);
+    const second = await pay({ amount: 6800, method: 'bank transfer' });
+    expect(second.statusCode).toBe(201);
     expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Fully paid', balance: 0 });
-    expect(err(await pay({ amount: -9900 })).detail).toBe('A refund cannot be larger than what was paid (EUR 98.00).');
-    expect((await pay({ amount: -9800 })).json()).toMatchObject({ kind: 'refund', amount: -9800 });
-    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Refunded', paid: 0, refunded: 9800 });
+    // A refund names the payment it gives back, and why; never more than is left of that payment.
+    expect(err(await pay({ amount: -100 }))).toMatchObject({ attr: 'refund_of', code: 'required' });
+    expect(err(await pay({ amount: -100, refund_of: first.json().id }))).toMatchObject({ attr: 'reason', code: 'required' });
+    expect(err(await pay({ amount: -3100, refund_of: first.json().id, reason: 'Goodwill' }))).toMatchObject({ attr: 'amount', detail: 'A refund cannot be larger than what is left of this payment (EUR 30.00).' });
+    expect(err(await pay({ amount: 100, refund_of: first.json().id }))).toMatchObject({ attr: 'refund_of' });
+    const back = await pay({ amount: -3000, refund_of: first.json().id, reason: 'Paid twice by mistake', method: 'card terminal' });
+    expect(back.json()).toMatchObject({ kind: 'refund', amount: -3000, refund_of: first.json().id, reason: 'Paid twice by mistake' });
+    expect(err(await pay({ amount: -1, refund_of: back.json().id, reason: 'x' }))).toMatchObject({ attr: 'refund_of' });
+    expect(err(await pay({ amount: -1, refund_of: first.json().id, reason: 'x' })).detail).toBe('This payment was refunded in full already.');
+    // Still owed after the refund: Partially paid, never "Fully paid".
+    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ payment_status: 'Partially paid', paid: 6800, refunded: 3000, balance: 3000 });
     const list = (await owner.get(`/api/orders/${o.id}/payments/`)).json();
-    expect(list.map((p: { amount: number }) => p.amount)).toEqual([3000, 6800, -9800]);
+    expect(list.map((p: { amount: number }) => p.amount)).toEqual([3000, 6800, -3000]);
+    expect(list[0]).toMatchObject({ refunded: 3000 });
     expect(list[0].recorded_by.name).toBeTruthy();
   });
 

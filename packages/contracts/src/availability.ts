@@ -88,6 +88,13 @@ export const ZQuantities = z
   .record(z.uuid(), z.number().int().min(0).max(1000))
   .refine((q) => Object.values(q).some((n) => n > 0), { error: 'Choose at least one participant.' });
 export const ZCartLineInput = z.object({ slot: ZUuid, quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}) });
+/** An item of a line: a pricing category or an extra, its quantity and its unit price (VAT included). */
+export const ZLineItem = z.object({ kind: z.enum(['category', 'extra']), id: z.string(), label: z.string(), quantity: z.number().int(), unit_price: z.number().int() });
+export type TLineItem = z.infer<typeof ZLineItem>;
+/** An item as sold: its gross total, VAT rate (basis points), and the net and tax in it, fixed at sale. */
+export const ZSoldItem = ZLineItem.extend({ total: z.number().int(), tax_rate_bp: z.number().int(), net: z.number().int(), tax: z.number().int() });
+export type TSoldItem = z.infer<typeof ZSoldItem>;
+
 export const ZCartLine = z
   .object({
     id: z.uuid(),
@@ -101,6 +108,8 @@ export const ZCartLine = z
     total: z.number().int(),
     currency: z.string(),
     expires_at: z.iso.datetime(),
+    /** What the line sells, item by item, at the prices of the day it was held. */
+    items: z.array(ZLineItem),
   })
   .meta({ id: 'CartLine' });
 export const ZCart = z
@@ -149,7 +158,12 @@ export const ZBooking = z
     extras: z.record(z.string(), z.number().int()),
     answers: z.record(z.string(), z.string()),
     seats: z.number().int(),
+    /** Fixed when sold: gross total, VAT rate (basis points), net and tax, and the items. */
     total: z.number().int(),
+    tax_rate_bp: z.number().int(),
+    net: z.number().int(),
+    tax: z.number().int(),
+    items: z.array(ZSoldItem),
     currency: z.string(),
     customer: z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() }),
     checked_in_at: z.iso.datetime().nullable(),

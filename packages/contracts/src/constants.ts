@@ -44,7 +44,7 @@ export const OWNERSHIP_TYPES = ['Internal', 'External'] as const;
 
 export const ORDER_STATUSES = ['Created', 'Confirmed', 'Canceled'] as const;
 export const ORDER_STATUS_FILTERS = ['Confirmed', 'Unconfirmed', 'Canceled'] as const;
-export const PAYMENT_STATUSES = ['Not paid', 'Partially paid', 'Fully paid', 'Refunded'] as const;
+export const PAYMENT_STATUSES = ['Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded'] as const;
 export const BOOKING_STATUSES = ['Created', 'Confirmed', 'Canceled'] as const;
 export const BOOKING_STATUS_FILTERS = ['Confirmed', 'In progress', 'Canceled', 'Completed'] as const;
 export const ATTENDANCE_STATUSES = ['Open', 'Arrived', 'No show'] as const;

@@ -89,6 +89,8 @@ export type TInvoice = z.infer<typeof ZInvoice>;
 
 export const ZOrder = ZOrderSummary.extend({
   tax_total: z.number().int(),
+  /** What every line ever sold in it was worth, cancelled ones included (a cancelled order keeps it visible). */
+  sold_total: z.number().int(),
   balance: z.number().int(),
   refunded: z.number().int(),
   notes: z.string(),
@@ -120,6 +122,9 @@ export const ZPaymentInput = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, { error: 'Use a three-letter currency code.' }),
   method: z.enum(PAYMENT_METHODS),
   reference: z.string().trim().max(200).default(''),
+  /** A refund (negative amount): the payment of this order it gives money back from, and why. */
+  refund_of: z.uuid({ error: 'Choose the payment this refund gives back.' }).optional(),
+  reason: z.string().trim().max(500).default(''),
 });
 export type TPaymentInput = z.input<typeof ZPaymentInput>;
 export const ZPayment = z
@@ -131,6 +136,10 @@ export const ZPayment = z
     method: z.enum(PAYMENT_METHODS),
     reference: z.string(),
     kind: z.enum(['payment', 'refund']),
+    refund_of: z.uuid().nullable(),
+    reason: z.string(),
+    /** A payment: how much of it was refunded so far. */
+    refunded: z.number().int(),
     recorded_by: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     created_at: z.iso.datetime(),
   })

@@ -6,6 +6,22 @@ import { users } from './schema';
 
 /** Schedules, slots, carts with their holds, customers, orders and bookings. */
 
+/** An item of a held line: a pricing category or an extra, its quantity and unit price then. */
+export interface HeldItem {
+  kind: 'category' | 'extra';
+  id: string;
+  label: string;
+  quantity: number;
+  unit_price: number;
+}
+/** An item as sold: with its gross total and the VAT in it (rate in basis points), fixed at sale. */
+export interface SoldItem extends HeldItem {
+  total: number;
+  tax_rate_bp: number;
+  net: number;
+  tax: number;
+}
+
 export const scheduleRule = pgTable(
   'schedule_rule',
   {
@@ -127,6 +143,8 @@ export const cartLine = pgTable(
     seats: integer('seats').notNull(),
     total: integer('total').notNull(),
     currency: text('currency').notNull(),
+    /** What the line sells, item by item, at the prices of the day it was held (tourdesk_price). */
+    items: jsonb('items').$type<HeldItem[]>().notNull().default([]),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -171,6 +189,8 @@ export const order = pgTable(
       .references(() => customer.id, { onDelete: 'restrict' }),
     /** Gross (tax included) total of the lines not cancelled, and its VAT part. */
     total: integer('total').notNull(),
+    /** Gross total of every line ever sold in it, cancelled ones included (what a cancelled order was worth). */
+    sold_total: integer('sold_total').notNull().default(0),
     tax_total: integer('tax_total').notNull().default(0),
     /** Sum of all payments (refunds are negative) and of the refunds alone (as a positive amount). */
     paid: integer('paid').notNull().default(0),
@@ -191,8 +211,8 @@ export const order = pgTable(
     index('orders_account_status_idx').on(t.account_id, t.status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_account_customer_idx').on(t.account_id, t.customer_id),
     check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
-    check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refunded')`),
-    check('orders_money_check', sql`${t.total} >= 0 and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
+    check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded')`),
+    check('orders_money_check', sql`${t.total} >= 0 and ${t.sold_total} >= ${t.total} and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
   ],
 );
 
@@ -217,7 +237,16 @@ export const booking = pgTable(
     extras: jsonb('extras').$type<Record<string, number>>().notNull().default({}),
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     seats: integer('seats').notNull(),
+    /**
+     * Fixed when sold: the gross total (VAT included), the VAT rate (basis points), its net and tax
+     * parts, and what it sells item by item with the same figures. Never recomputed: a later change
+     * of a rate, a price or a name changes no booking; changing the line prices it anew.
+     */
     total: integer('total').notNull(),
+    tax_rate_bp: integer('tax_rate_bp').notNull().default(0),
+    net: integer('net').notNull().default(0),
+    tax: integer('tax').notNull().default(0),
+    items: jsonb('items').$type<SoldItem[]>().notNull().default([]),
     currency: text('currency').notNull(),
     checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
     canceled_at: timestamp('canceled_at', { withTimezone: true }),

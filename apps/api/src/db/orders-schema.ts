@@ -19,6 +19,9 @@ export const orderPayment = pgTable(
     currency: text('currency').notNull(),
     method: text('method').notNull(),
     reference: text('reference').notNull().default(''),
+    /** A refund (negative amount): the payment it gives money back from, and why. */
+    refund_of: uuid('refund_of').references((): AnyPgColumn => orderPayment.id, { onDelete: 'restrict' }),
+    reason: text('reason').notNull().default(''),
     recorded_by: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -26,6 +29,7 @@ export const orderPayment = pgTable(
     tenantPolicy(),
     index('order_payment_order_idx').on(t.account_id, t.order_id, t.created_at),
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
+    index('order_payment_refund_idx').on(t.refund_of),
     check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other')`),
   ],
 );

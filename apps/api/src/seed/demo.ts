@@ -318,9 +318,10 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
 
 /** The kayak tour runs at 07:00 and 09:30 every day with 12 seats; two days are partly booked. */
 /**
- * The kayak tour runs at 07:00 and 09:30 every day with 12 seats. Seven orders: booked at the
+ * The kayak tour runs at 07:00 and 09:30 every day with 12 seats. Eight orders: booked at the
  * counter over the last weeks, paid in full, in part or not yet, one invoiced, one cancelled and
- * refunded, one invoiced to a business and corrected by a credit note.
+ * refunded, one cancelled with its refund still due, one invoiced to a business and corrected by a
+ * credit note.
  */
 async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
   const ctx = { tx, accountId, currency: 'CHF', userId: ownerId };
@@ -334,7 +335,9 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     { email: 'sara.rossi@example.com', first_name: 'Sara', last_name: 'Rossi', country: 'IT', adults: 2, children: 2, day: 2, booked: 0 },
     { email: 'liam.oconnor@example.com', first_name: 'Liam', last_name: "O'Connor", country: 'IE', adults: 3, children: 0, day: 4, booked: 12, paid: 'all' },
     { email: 'yuki.tanaka@example.com', first_name: 'Yuki', last_name: 'Tanaka', country: 'JP', adults: 2, children: 0, day: 6, booked: 25, paid: 2000 },
-    { email: 'emma.schmid@example.com', first_name: 'Emma', last_name: 'Schmid', country: 'CH', adults: 2, children: 0, day: 3, booked: 45, paid: 'all', cancel: true },
+    { email: 'emma.schmid@example.com', first_name: 'Emma', last_name: 'Schmid', country: 'CH', adults: 2, children: 0, day: 3, booked: 45, paid: 'all', cancel: true, refund: true },
+    // Paid, then cancelled: the money is still to be given back (Refund due).
+    { email: 'lukas.meier@example.com', first_name: 'Lukas', last_name: 'Meier', country: 'CH', adults: 3, children: 0, day: 7, booked: 3, paid: 'all', cancel: true },
     // A business customer invoiced for two adults and two children; one child did not come, so the
     // invoice is corrected: a credit note cancels it and a new invoice states what is still sold.
     { email: 'office@keller-reisen.example', first_name: 'Noah', last_name: 'Keller', country: 'CH', adults: 2, children: 2, day: 5, booked: 8, invoice: true, correct: true },
@@ -348,18 +351,18 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
       customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
       answers: { [kayak.swim]: 'yes' },
     });
-    if ('paid' in g) {
-      const amount = g.paid === 'all' ? made.total : g.paid;
-      await recordPayment(ctx, made.id, { amount, currency: 'CHF', method: g.paid === 'all' ? 'card terminal' : 'cash', reference: g.paid === 'all' ? 'Terminal 1' : '' });
-    }
+    const payment =
+      'paid' in g
+        ? await recordPayment(ctx, made.id, { amount: g.paid === 'all' ? made.total : g.paid, currency: 'CHF', method: g.paid === 'all' ? 'card terminal' : 'cash', reference: g.paid === 'all' ? 'Terminal 1' : '' })
+        : null;
     if ('correct' in g) {
       await updateCustomer(ctx, made.customer.id, { company: 'Keller Reisen GmbH', address: 'Bahnhofstrasse 20\n8001 Zürich', vat_number: 'CHE-222.333.444 MWST' });
     }
     if ('invoice' in g) await issueInvoice(ctx, made.id);
     if ('correct' in g) await changeLine(ctx, made.id, made.bookings[0]!.id, { quantities: { [kayak.adult]: g.adults, [kayak.child]: g.children - 1 }, extras: { [kayak.lunch]: g.adults + g.children - 1 } });
-    if ('cancel' in g) {
-      await cancelOrder(ctx, made.id);
-      await recordPayment(ctx, made.id, { amount: -made.total, currency: 'CHF', method: 'card terminal', reference: 'Refund: weather' });
+    if ('cancel' in g) await cancelOrder(ctx, made.id);
+    if ('refund' in g && payment) {
+      await recordPayment(ctx, made.id, { amount: -made.total, currency: 'CHF', method: 'card terminal', reference: 'Terminal 1', refund_of: payment.id, reason: 'Cancelled for bad weather' });
     }
     if (g.booked) {
       const at = sql`now() - make_interval(days => ${g.booked})`;

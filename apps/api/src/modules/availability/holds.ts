@@ -128,6 +128,7 @@ interface CartLineRow {
   total: number;
   currency: string;
   expires_ms: number;
+  items: TCart['lines'][number]['items'];
 }
 
 /** A line as the API shows it. */
@@ -144,6 +145,7 @@ function presentLine(l: CartLineRow): TCart['lines'][number] {
     total: l.total,
     currency: l.currency,
     expires_at: new Date(l.expires_ms).toISOString(),
+    items: l.items,
   };
 }
 

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
-import { baseAccount, booking, customer, experience, inventoryItem, invoice, invoiceSequence, order, pricingCategory, slot } from '../../db/schema';
+import { baseAccount, booking, customer, experience, invoice, invoiceSequence, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { lockOrder, personName, recordAudit, vatOf } from './records';
+import { lockOrder, personName, recordAudit } from './order-basics';
 
 /**
  * Invoices and credit notes. An order's invoice is issued on request ("Issue invoice"), once the
@@ -200,7 +200,7 @@ async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
   const { o, c, a } = head!;
-  const invoiceLines = await saleLines(ctx, orderId, a.time_zone, a.vat_rate_bp);
+  const invoiceLines = await saleLines(ctx, orderId, a.time_zone);
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
     const t = byRate.get(l.vat_rate_bp) ?? { vat_rate_bp: l.vat_rate_bp, net: 0, tax: 0, gross: 0 };
@@ -228,29 +228,29 @@ async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed
 }
 
 /**
- * The lines sold in the order that are not cancelled, a line per pricing category and extra of each
- * booking, in the order of their start.
+ * The lines sold in the order that are not cancelled: a line per pricing category and extra of
+ * each booking, in the order of their start, with the prices and VAT fixed when they were sold.
  */
-async function saleLines(ctx: TenantCtx, orderId: string, zone: string, accountRate: number): Promise<TInvoice['lines']> {
+async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise<TInvoice['lines']> {
   const lines = await ctx.tx
-    .select({ b: booking, title: experience.title, rate: experience.vat_rate_bp, starts_at: slot.starts_at })
+    .select({ items: booking.items, title: experience.title, starts_at: slot.starts_at })
     .from(booking)
     .innerJoin(experience, eq(experience.id, booking.experience_id))
     .innerJoin(slot, eq(slot.id, booking.slot_id))
     .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), sql`${booking.status} <> 'Canceled'`))
     .orderBy(slot.starts_at, booking.id);
-  const categories = new Map((await ctx.tx.select({ id: pricingCategory.id, label: pricingCategory.label }).from(pricingCategory).where(eq(pricingCategory.account_id, ctx.accountId))).map((x) => [x.id, x.label]));
-  const items = new Map((await ctx.tx.select({ id: inventoryItem.id, name: inventoryItem.name }).from(inventoryItem).where(eq(inventoryItem.account_id, ctx.accountId))).map((i) => [i.id, i.name]));
   const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  return lines.map(({ b, title, rate, starts_at }) => {
-    const parts = [
-      ...Object.entries(b.quantities).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${categories.get(id) ?? 'Participant'}`),
-      ...Object.entries(b.extras).filter(([, n]) => n > 0).map(([id, n]) => `${n} × ${items.get(id) ?? 'Extra'}`),
-    ];
-    const r = rate ?? accountRate;
-    const tax = vatOf(b.total, r);
-    return { description: `${title}, ${when.format(starts_at)} (${parts.join(', ')})`, quantity: 1, unit_price: b.total, vat_rate_bp: r, net: b.total - tax, tax, total: b.total };
-  });
+  return lines.flatMap(({ items, title, starts_at }) =>
+    items.map((i) => ({
+      description: `${title}, ${when.format(starts_at)}: ${i.label}`,
+      quantity: i.quantity,
+      unit_price: i.unit_price,
+      vat_rate_bp: i.tax_rate_bp,
+      net: i.net,
+      tax: i.tax,
+      total: i.total,
+    })),
+  );
 }
 
 /** Amounts as "CHF 1,234.50", with the currency's own number of decimals. */

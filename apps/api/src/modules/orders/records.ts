@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
-import { auditEvent, booking, bookingQuestion, customer, experience, order, slot, users } from '../../db/schema';
+import { booking, bookingQuestion, customer, experience, order, slot, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { listBookings } from './booking-rows';
 import { listDocuments, reconcileInvoice } from './invoices';
+import { personName, recordAudit } from './order-basics';
+import { sellLine, vatRates } from './sale';
+
+export { lockOrder, personName, recordAudit } from './order-basics';
+export { vatOf } from './sale';
 
 /**
  * Orders as records: writing one from booked lines, keeping its totals and payment status (only
@@ -64,58 +69,75 @@ export async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: R
   }
 }
 
-/** One who/when/what entry of an order's audit trail; the actor is the signed-in user. */
-export async function recordAudit(ctx: TenantCtx, e: { order: string | null; subject: 'order' | 'line' | 'payment' | 'invoice'; subjectId: string; action: string; changes?: Record<string, unknown> }) {
-  await ctx.tx.insert(auditEvent).values({ account_id: ctx.accountId, order_id: e.order, subject: e.subject, subject_id: e.subjectId, action: e.action, changes: e.changes ?? {}, actor_id: ctx.userId ?? null });
-}
 
 /** The largest amount an order can hold, in minor units (a 32-bit integer). */
 const MAX_AMOUNT = 2_147_483_647;
 
-/**
- * VAT in a tax-inclusive amount, in integer minor units, rounded half up:
- * tax = round(gross × rate / (10000 + rate)), rate in basis points. The same rule in SQL below.
- */
-export function vatOf(gross: number, rateBp: number) {
-  if (rateBp === 0) return 0;
-  return Math.floor((2 * gross * rateBp + (10000 + rateBp)) / (2 * (10000 + rateBp)));
-}
 
 /**
- * An order's totals and payment status from its lines and payments, in one statement: total of
- * the lines not cancelled, their VAT (each line at its experience's rate, else the organisation's;
- * vatOf()'s rounding), and the payment status — Not paid, Partially paid, Fully paid, or Refunded
- * when everything paid was given back.
+ * An order's totals and payment status, in one statement, from the figures stored on its lines when
+ * they were sold (never from today's rates or prices): total and VAT of the lines not cancelled,
+ * sold_total of every line ever sold (what a cancelled order was worth), and the payment status,
+ * which follows the money — Refund due when more was paid than is owed (a cancelled paid order),
+ * Fully paid when paid equals what is owed, Refunded when everything paid was given back and nothing
+ * is owed, Not paid, or Partially paid. A negative balance is never "Fully paid".
  */
 export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
   const sum = (await ctx.tx.execute(sql`
-    select coalesce(sum(total) filter (where status <> 'Canceled'), 0)::bigint as total from ${booking}
+    select coalesce(sum(total), 0)::bigint as total from ${booking}
     where account_id = ${ctx.accountId} and order_id = ${orderId}::uuid`)) as unknown as { rows: { total: string | number }[] };
   if (Number(sum.rows[0]?.total ?? 0) > MAX_AMOUNT) throw new AppError('invalid', `An order's total cannot exceed ${MAX_AMOUNT} minor units: split it into several orders.`, 'quantities');
   await ctx.tx.execute(sql`
     update ${order} o set
       total = x.total,
+      sold_total = x.sold,
       tax_total = x.tax,
       status = case when o.status = 'Canceled' then 'Canceled' when x.open = 0 and x.lines > 0 then 'Canceled' else o.status end,
-      payment_status = case
-        when o.paid <= 0 and o.refunded > 0 then 'Refunded'
-        when o.paid <= 0 then 'Not paid'
-        when o.paid < x.total then 'Partially paid'
-        else 'Fully paid' end,
+      payment_status = ${paymentStatus(sql`o.paid`, sql`x.total`, sql`o.refunded`)},
       updated_at = now()
     from (
       select coalesce(sum(b.total) filter (where b.status <> 'Canceled'), 0)::int as total,
-             coalesce(sum((2 * b.total::bigint * r.rate + (10000 + r.rate)) / (2 * (10000 + r.rate))) filter (where b.status <> 'Canceled'), 0)::int as tax,
+             coalesce(sum(b.total), 0)::int as sold,
+             coalesce(sum(b.tax) filter (where b.status <> 'Canceled'), 0)::int as tax,
              count(*) filter (where b.status <> 'Canceled')::int as open,
              count(*)::int as lines
       from ${booking} b
-      join ${experience} e on e.id = b.experience_id
-      cross join lateral (select coalesce(e.vat_rate_bp, (select vat_rate_bp from base_account where id = b.account_id)) as rate) r
       where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}::uuid
     ) x
     where o.account_id = ${ctx.accountId} and o.id = ${orderId}::uuid`);
   // An invoiced order whose sale changed gets a credit note (and a new invoice for what it still sells).
   await reconcileInvoice(ctx, orderId);
+}
+
+/** The one rule of the payment status, as SQL over paid (net of refunds), owed and refunded. */
+export function paymentStatus(paid: SQL, owed: SQL, refunded: SQL) {
+  return sql`case
+        when ${paid} > ${owed} then 'Refund due'
+        when ${paid} = ${owed} and ${owed} > 0 then 'Fully paid'
+        when ${paid} <= 0 and ${refunded} > 0 and ${owed} = 0 then 'Refunded'
+        when ${paid} <= 0 then 'Not paid'
+        else 'Partially paid' end`;
+}
+
+/** A line to write: held or priced items, fixed as sold by writeOrder. */
+export interface LineToWrite {
+  slot_id: string;
+  experience_id: string;
+  quantities: Record<string, number>;
+  extras: Record<string, number>;
+  seats: number;
+  total: number;
+  items: HeldItem[];
+}
+
+/**
+ * A line's items as sold today: its VAT at today's rate, fixed from now on. A cart line held before
+ * lines carried their items (an upgrade in the middle of a hold) is sold as one item.
+ */
+export function itemsToSell(line: LineToWrite, title: string): HeldItem[] {
+  const sum = line.items.reduce((s, i) => s + i.quantity * i.unit_price, 0);
+  if (line.items.length > 0 && sum === line.total) return line.items;
+  return [{ kind: 'category', id: line.experience_id, label: title, quantity: 1, unit_price: line.total }];
 }
 
 /**
@@ -129,7 +151,7 @@ export async function writeOrder(
     customer: CustomerDetails;
     answers: Record<string, string>;
     notes?: string;
-    lines: { slot_id: string; experience_id: string; quantities: Record<string, number>; extras: Record<string, number>; seats: number; total: number }[];
+    lines: LineToWrite[];
   },
 ) {
   const found = await upsertCustomer(ctx, input.customer);
@@ -147,10 +169,16 @@ export async function writeOrder(
   for (const line of input.lines) {
     await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, line.slot_id));
   }
+  // Money fixed as sold: each line's items at today's VAT rate of its experience.
+  const rates = await vatRates(ctx, input.lines.map((l) => l.experience_id));
+  const titles = new Map(
+    (await ctx.tx.select({ id: experience.id, title: experience.title }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...rates.keys()])))).map((e) => [e.id, e.title]),
+  );
   const bookings = await ctx.tx
     .insert(booking)
     .values(
       input.lines.map((line) => ({
+        ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rates.get(line.experience_id) ?? 0),
         account_id: ctx.accountId,
         order_id: created!.id,
         experience_id: line.experience_id,
@@ -161,7 +189,6 @@ export async function writeOrder(
         extras: line.extras,
         answers: input.answers,
         seats: line.seats,
-        total: line.total,
         currency: ctx.currency,
       })),
     )
@@ -171,12 +198,6 @@ export async function writeOrder(
   return created!.id;
 }
 
-/** The order row, locked for the rest of the transaction (payments and line changes serialise on it). */
-export async function lockOrder(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select().from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id))).for('update');
-  if (!row) throw notFound('No order with this id.');
-  return row;
-}
 
 export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
   const [o] = await ctx.tx
@@ -192,6 +213,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
   return {
     ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length),
     tax_total: o.o.tax_total,
+    sold_total: o.o.sold_total,
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
     notes: o.o.notes,
@@ -225,5 +247,4 @@ export function orderSummary(
   };
 }
 
-export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
 

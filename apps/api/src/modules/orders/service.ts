@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TOrderListQuery, TOrderSummary, TPayment } from '@tourdesk/contracts';
-import { auditEvent, booking, customer, invoice, order, orderPayment, slot, users } from '../../db/schema';
+import { auditEvent, booking, customer, invoice, order, orderPayment, slot, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
+import { formatMoney } from './invoices';
 import { lockSlot, sweepSlot } from '../availability/slots';
+import { sellLine, vatRates } from './sale';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
@@ -107,14 +109,14 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
     customer: input.customer,
     answers: input.answers,
     notes: input.notes,
-    lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total })),
+    lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total, items: p.items })),
   });
   return presentOrder(ctx, id);
 }
 
 async function priceLine(ctx: TenantCtx, slotId: string, quantities: Record<string, number>, extras: Record<string, number>) {
   const result = (await ctx.tx.execute(sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`)) as unknown as {
-    rows: { seats: number; total: number; experience_id: string }[];
+    rows: { seats: number; total: number; experience_id: string; items: HeldItem[] }[];
   };
   return result.rows[0]!;
 }
@@ -225,7 +227,9 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   const p = await priceLine(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
   await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${p.seats - b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
-  await ctx.tx.update(booking).set({ quantities: input.quantities, extras, seats: p.seats, total: p.total, updated_at: new Date() }).where(eq(booking.id, b.id));
+  // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
+  const rate = (await vatRates(ctx, [b.experience_id])).get(b.experience_id) ?? 0;
+  await ctx.tx.update(booking).set({ quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
   return presentOrder(ctx, orderId);
@@ -233,7 +237,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
 
 // --- payments ---------------------------------------------------------------------------------
 
-function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: string | null; last: string | null; email: string | null }): TPayment {
+function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: string | null; last: string | null; email: string | null }, refunded: number): TPayment {
   return {
     id: p.id,
     order: p.order_id,
@@ -242,14 +246,19 @@ function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: strin
     method: p.method as TPayment['method'],
     reference: p.reference,
     kind: p.amount < 0 ? 'refund' : 'payment',
+    refund_of: p.refund_of,
+    reason: p.reason,
+    refunded,
     recorded_by: p.recorded_by ? { id: p.recorded_by, name: personName(who.first, who.last, who.email) } : null,
     created_at: p.created_at.toISOString(),
   };
 }
 
+/** Payments with, for each, how much was refunded from it (one query). */
 function selectPayments(ctx: TenantCtx, orderId: string, id?: string) {
+  const refunds = sql<number>`coalesce((select -sum(r.amount) from ${orderPayment} r where r.refund_of = ${orderPayment.id}), 0)::int`;
   return ctx.tx
-    .select({ p: orderPayment, first: users.first_name, last: users.last_name, email: users.email })
+    .select({ p: orderPayment, first: users.first_name, last: users.last_name, email: users.email, refunded: refunds })
     .from(orderPayment)
     .leftJoin(users, eq(users.id, orderPayment.recorded_by))
     .where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, orderId), id ? eq(orderPayment.id, id) : undefined));
@@ -257,13 +266,13 @@ function selectPayments(ctx: TenantCtx, orderId: string, id?: string) {
 
 export async function listPayments(ctx: TenantCtx, orderId: string) {
   await presentOrderExists(ctx, orderId);
-  return (await selectPayments(ctx, orderId).orderBy(asc(orderPayment.created_at), asc(orderPayment.id))).map((r) => presentPayment(r.p, r));
+  return (await selectPayments(ctx, orderId).orderBy(asc(orderPayment.created_at), asc(orderPayment.id))).map((r) => presentPayment(r.p, r, Number(r.refunded)));
 }
 
 export async function getPayment(ctx: TenantCtx, orderId: string, id: string) {
   const [r] = await selectPayments(ctx, orderId, id);
   if (!r) throw notFound('No payment with this id in this order.');
-  return presentPayment(r.p, r);
+  return presentPayment(r.p, r, Number(r.refunded));
 }
 
 async function presentOrderExists(ctx: TenantCtx, orderId: string) {
@@ -271,35 +280,66 @@ async function presentOrderExists(ctx: TenantCtx, orderId: string) {
   if (!o) throw notFound('No order with this id.');
 }
 
-const money = (minor: number, currency: string) => `${currency} ${(minor / 100).toFixed(2)}`;
+const money = (minor: number, currency: string) => formatMoney(minor, currency);
 
 /**
- * Records a payment (positive) or a refund (negative) under the order's lock: in the order's
- * currency; a payment never above the balance (no overpayment), a refund never above what was
- * paid; a cancelled order takes refunds only. Paid, refunded and the payment status follow.
+ * Records a payment (positive) or a refund (negative) under the order's lock, in the order's
+ * currency. A payment is never above what is left to pay, and a cancelled order takes refunds only.
+ * A refund gives money back from one payment of the order (`refund_of`), never more than is left of
+ * it, with a reason; its method is the payment's unless another is given. Paid, refunded and the
+ * payment status follow (recomputeOrder).
  */
-export async function recordPayment(ctx: TenantCtx, orderId: string, input: { amount: number; currency: string; method: string; reference: string }) {
+export async function recordPayment(
+  ctx: TenantCtx,
+  orderId: string,
+  input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string },
+) {
   const o = await lockOrder(ctx, orderId);
   if (input.currency !== o.currency) throw new AppError('invalid', `This order is in ${o.currency}: record the payment in ${o.currency}.`, 'currency');
+  const reason = (input.reason ?? '').trim();
   if (input.amount > 0) {
+    if (input.refund_of) throw new AppError('invalid', 'Only a refund (a negative amount) refers to a payment.', 'refund_of');
     if (o.status === 'Canceled') throw new AppError('invalid', 'This order is cancelled: it takes refunds only.', 'amount');
     const balance = o.total - o.paid;
     if (input.amount > balance) {
       throw new AppError('invalid', balance <= 0 ? 'This order is fully paid: nothing is left to pay.' : `That is more than is left to pay (${money(balance, o.currency)}).`, 'amount');
     }
-  } else if (-input.amount > o.paid) {
-    throw new AppError('invalid', `A refund cannot be larger than what was paid (${money(o.paid, o.currency)}).`, 'amount');
+  } else {
+    if (!input.refund_of) throw new AppError('required', 'Choose the payment this refund gives back.', 'refund_of');
+    if (!reason) throw new AppError('required', 'Say why the money is refunded.', 'reason');
+    // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
+    const [paid] = await selectPayments(ctx, orderId, input.refund_of).for('update', { of: orderPayment });
+    if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
+    const left = paid.p.amount - Number(paid.refunded);
+    if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${money(left, o.currency)}).`, 'amount');
+    if (-input.amount > o.paid) throw new AppError('invalid', `A refund cannot be larger than what was paid (${money(o.paid, o.currency)}).`, 'amount');
   }
   const [p] = await ctx.tx
     .insert(orderPayment)
-    .values({ account_id: ctx.accountId, order_id: orderId, amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, recorded_by: ctx.userId ?? null })
+    .values({
+      account_id: ctx.accountId,
+      order_id: orderId,
+      amount: input.amount,
+      currency: input.currency,
+      method: input.method,
+      reference: input.reference,
+      refund_of: input.amount < 0 ? input.refund_of! : null,
+      reason,
+      recorded_by: ctx.userId ?? null,
+    })
     .returning();
   await ctx.tx
     .update(order)
     .set({ paid: sql`${order.paid} + ${input.amount}`, refunded: sql`${order.refunded} + ${Math.max(0, -input.amount)}`, updated_at: new Date() })
     .where(eq(order.id, orderId));
   await recomputeOrder(ctx, orderId);
-  await recordAudit(ctx, { order: orderId, subject: 'payment', subjectId: p!.id, action: input.amount > 0 ? 'payment recorded' : 'refund recorded', changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference } });
+  await recordAudit(ctx, {
+    order: orderId,
+    subject: 'payment',
+    subjectId: p!.id,
+    action: input.amount > 0 ? 'payment recorded' : 'refund recorded',
+    changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, ...(input.amount < 0 ? { refund_of: input.refund_of, reason } : {}) },
+  });
   return getPayment(ctx, orderId, p!.id);
 }
 

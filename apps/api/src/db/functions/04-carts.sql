@@ -1,0 +1,289 @@
+-- Current definition, applied at every start after the versioned migrations (see
+-- src/db/functions.ts): edit it here; a change of a function's arguments or result type needs a
+-- versioned migration that drops the old one first.
+
+-- slot.held is kept by this trigger as before (0006), with two changes. A line inserted by itself
+-- joins the slot only if its seats fit — `capacity − booked − held ≥ seats` in the UPDATE's own
+-- condition, which PostgreSQL re-checks on the newest row version after waiting for the row's
+-- lock — so no insert, whoever writes it, can oversell. And tourdesk_hold_many, which writes many
+-- lines and then the slot's row once for all of them, says so with `tourdesk.held_by_caller = on`
+-- and the trigger leaves the inserts and deletes of its lines to it.
+CREATE OR REPLACE FUNCTION tourdesk_cart_line_held() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('INSERT', 'DELETE') AND current_setting('tourdesk.held_by_caller', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    UPDATE slot SET held = held + NEW.seats
+    WHERE id = NEW.slot_id AND account_id = NEW.account_id AND NOT closed AND capacity - booked - held >= NEW.seats;
+    IF NOT FOUND THEN
+      IF NOT EXISTS (SELECT 1 FROM slot WHERE id = NEW.slot_id AND account_id = NEW.account_id) THEN
+        RAISE EXCEPTION 'No such time slot.' USING ERRCODE = 'TD404', HINT = 'slot';
+      END IF;
+      RAISE EXCEPTION 'Sold out: the seats of this line do not fit in its time slot.' USING ERRCODE = 'TD409', HINT = 'quantities';
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'UPDATE' AND NEW.slot_id = OLD.slot_id THEN
+    IF NEW.seats <> OLD.seats THEN
+      UPDATE slot SET held = held + NEW.seats - OLD.seats WHERE id = NEW.slot_id;
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    UPDATE slot SET held = held - OLD.seats WHERE id = OLD.slot_id;
+  END IF;
+  IF TG_OP = 'UPDATE' THEN
+    UPDATE slot SET held = held + NEW.seats WHERE id = NEW.slot_id;
+  END IF;
+  RETURN NULL;
+END $$;
+
+-- A cart line as the API shows it: unexpired lines with their slot's start and offer.
+CREATE OR REPLACE VIEW cart_line_api WITH (security_invoker = true) AS
+SELECT l.id, l.account_id, l.cart_id, l.slot_id, s.experience_id, e.title AS experience_title,
+  (extract(epoch FROM s.starts_at) * 1000)::float8 AS starts_ms,
+  l.quantities, l.extras, l.seats, l.total, l.currency,
+  (extract(epoch FROM l.expires_at) * 1000)::float8 AS expires_ms,
+  l.created_at, l.items
+FROM cart_line l
+JOIN slot s ON s.id = l.slot_id
+JOIN experience e ON e.id = s.experience_id
+WHERE l.expires_at > now();
+
+-- The unexpired lines of one cart, inside the tenant scope.
+CREATE OR REPLACE FUNCTION tourdesk_cart_lines(p_account uuid, p_cart uuid)
+  RETURNS SETOF cart_line_api LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tourdesk_enter(p_account);
+  RETURN QUERY SELECT * FROM cart_line_api v WHERE v.account_id = p_account AND v.cart_id = p_cart ORDER BY v.created_at, v.id;
+END $$;
+
+-- tourdesk_hold now changes held lines only (new lines: tourdesk_hold_many below): the slot is
+-- locked first (the line's own seats counted as free), its expired lines swept if needed, then
+-- the line is updated. p_lock = false is the test-only switch that shows the race without it.
+CREATE OR REPLACE FUNCTION tourdesk_hold(p_account uuid, p_user uuid, p_line uuid, p_quantities jsonb, p_extras jsonb, p_lock boolean DEFAULT true)
+  RETURNS uuid LANGUAGE plpgsql AS $$
+DECLARE
+  v_cart uuid;
+  v_slot uuid;
+  v_price record;
+  v_own int;
+  v_remaining int;
+  v_attempt int;
+BEGIN
+  PERFORM tourdesk_enter(p_account);
+  SELECT l.cart_id, l.slot_id, l.seats INTO v_cart, v_slot, v_own
+  FROM cart_line l JOIN cart c ON c.id = l.cart_id
+  WHERE l.account_id = p_account AND l.id = p_line AND c.user_id = p_user;
+  IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
+  SELECT * INTO v_price FROM tourdesk_price(p_account, v_slot, p_quantities, p_extras);
+  FOR v_attempt IN 1..2 LOOP
+    IF p_lock THEN
+      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
+      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR UPDATE;
+    ELSE
+      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
+      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats;
+    END IF;
+    EXIT WHEN FOUND;
+    PERFORM 1 FROM slot WHERE id = v_slot FOR UPDATE;
+    DELETE FROM cart_line WHERE slot_id = v_slot AND expires_at <= now() AND id <> p_line;
+    EXIT WHEN NOT FOUND;
+  END LOOP;
+  IF v_remaining IS NULL THEN
+    SELECT greatest(0, capacity - booked - held + v_own) INTO v_remaining FROM slot WHERE id = v_slot;
+    RAISE EXCEPTION '%', tourdesk_sold_out(v_remaining) USING ERRCODE = 'TD409', HINT = 'quantities';
+  END IF;
+  UPDATE cart_line SET quantities = p_quantities, extras = p_extras, seats = v_price.seats, total = v_price.total,
+    expires_at = now() + make_interval(mins => v_price.hold_minutes)
+  WHERE id = p_line;
+  RETURN v_cart;
+END $$;
+
+-- tourdesk_hold_many, set-based, answering with the new lines (the rules are those of 0016).
+--
+-- 1. A hold answers with the line it made, not the whole cart: reading every cart of a batch
+--    back (the view cart_line_api, every line of every cart) cost the database more than the
+--    holds themselves, and the API as much again to send, growing with each cart.
+-- 2. The callers' carts are found, and the missing ones made, in a few statements for the
+--    whole batch, and the lines are inserted in one. 0016 did it item by item inside an exception
+--    block: a subtransaction per item, with its own transaction id when it made a cart — past
+--    64 of them in one transaction, every snapshot on the server must look them up.
+-- 3. An item's price and rules (tourdesk_price) depend only on the slot, its quantities and its
+--    extras: they are worked out once per distinct (quantities, extras) of the batch, and an
+--    input that breaks a rule gets the same error for every item that sent it.
+-- 4. Every statement in it, and the foreign-key checks of its inserts, is planned for the tables
+--    as they are now (plan_cache_mode = force_custom_plan). A pooled connection otherwise keeps
+--    the plan it made when a table was small until the next ANALYZE: a sequential scan of
+--    cart_line per new line, planned when cart_line was empty, made every hold slower than the
+--    last as the table grew (pgbench and the server's auto_explain showed it; planning each
+--    statement costs about 0.05 ms per hold).
+-- As before: every rule that needs no lock is checked and every line written before the slot's
+-- row, which is then written once for the whole batch — held + the seats of every line, on the
+-- condition that they all fit; only that UPDATE waits for and takes the slot's lock, until the
+-- commit. When they do not all fit: the slot is locked, its expired lines swept, and the items
+-- granted in order while seats remain; a refused item's line is deleted and it gets "sold out"
+-- with the seats that were left for it. p_lock = false (test-only) reads the seats left without
+-- the lock and writes without the condition: the race the lock prevents.
+--
+-- Returns, per item (0-based), one row: an error (error_code = SQLSTATE, message, field) or its
+-- new line, with the slot's start and the experience's title.
+CREATE OR REPLACE FUNCTION tourdesk_hold_many(p_account uuid, p_slot uuid, p_items jsonb, p_lock boolean DEFAULT true)
+  RETURNS TABLE (item int, error_code text, error_message text, error_hint text,
+    id uuid, cart_id uuid, slot_id uuid, experience_id uuid, experience_title text, starts_ms float8,
+    quantities jsonb, extras jsonb, seats int, total int, currency text, expires_ms float8, items jsonb)
+  LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
+#variable_conflict use_column
+DECLARE
+  v_item jsonb;
+  v_q jsonb;
+  v_e jsonb;
+  v_key text;
+  v_price record;
+  v_p jsonb;
+  v_prices jsonb := '{}';
+  v_currency text;
+  v_hold int;
+  v_i int;
+  v_k int;
+  v_code text;
+  v_message text;
+  v_hint text;
+  v_free int;
+  v_closed boolean;
+  v_sum int := 0;
+  v_at timestamptz;
+  v_granted int := 0;
+  -- errors, per item
+  v_err_item int[] := '{}';
+  v_err_code text[] := '{}';
+  v_err_message text[] := '{}';
+  v_err_hint text[] := '{}';
+  -- the items that get a line, in item order
+  v_new_item int[] := '{}';
+  v_new_user uuid[] := '{}';
+  v_new_cart uuid[];
+  v_new_q jsonb[] := '{}';
+  v_new_e jsonb[] := '{}';
+  v_new_seats int[] := '{}';
+  v_new_total int[] := '{}';
+  v_new_items jsonb[] := '{}';
+  v_new_id uuid[] := '{}';
+  v_new_expires timestamptz[];
+  v_refused uuid[] := '{}';
+BEGIN
+  PERFORM tourdesk_enter(p_account);
+  -- Prices and rules, once per distinct input.
+  FOR v_i IN 0 .. jsonb_array_length(p_items) - 1 LOOP
+    v_item := p_items -> v_i;
+    v_q := coalesce(v_item -> 'quantities', '{}');
+    v_e := coalesce(v_item -> 'extras', '{}');
+    v_key := jsonb_build_array(v_q, v_e)::text;
+    v_p := v_prices -> v_key;
+    IF v_p IS NULL THEN
+      BEGIN
+        SELECT * INTO v_price FROM tourdesk_price(p_account, p_slot, v_q, v_e);
+        v_p := jsonb_build_object('seats', v_price.seats, 'total', v_price.total, 'items', v_price.items);
+        v_currency := v_price.currency;
+        v_hold := v_price.hold_minutes;
+      EXCEPTION WHEN SQLSTATE 'TD400' OR SQLSTATE 'TD404' THEN
+        GET STACKED DIAGNOSTICS v_code = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT, v_hint = PG_EXCEPTION_HINT;
+        v_p := jsonb_build_object('code', v_code, 'message', v_message, 'hint', nullif(v_hint, ''));
+      END;
+      v_prices := v_prices || jsonb_build_object(v_key, v_p);
+    END IF;
+    IF v_p ? 'code' THEN
+      v_err_item := v_err_item || v_i;
+      v_err_code := v_err_code || (v_p ->> 'code');
+      v_err_message := v_err_message || (v_p ->> 'message');
+      v_err_hint := v_err_hint || (v_p ->> 'hint');
+    ELSE
+      v_new_item := v_new_item || v_i;
+      v_new_user := v_new_user || (v_item ->> 'user')::uuid;
+      v_new_q := v_new_q || v_q;
+      v_new_e := v_new_e || v_e;
+      v_new_seats := v_new_seats || (v_p ->> 'seats')::int;
+      v_new_total := v_new_total || (v_p ->> 'total')::int;
+      v_new_items := v_new_items || (v_p -> 'items');
+      v_sum := v_sum + (v_p ->> 'seats')::int;
+    END IF;
+  END LOOP;
+
+  IF cardinality(v_new_item) > 0 THEN
+    -- The callers' carts, made on first use. Each is looked up by its own index probe (a
+    -- LATERAL with LIMIT is never turned into a hash join, which scanned every cart of the
+    -- organisation whenever the statistics still counted only a few).
+    SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
+    FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
+    LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+    IF array_position(v_new_cart, NULL) IS NOT NULL THEN
+      INSERT INTO cart (account_id, user_id)
+      SELECT DISTINCT p_account, n.usr FROM unnest(v_new_user, v_new_cart) AS n(usr, cart) WHERE n.cart IS NULL
+      ON CONFLICT DO NOTHING;
+      SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
+      FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
+      LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+    END IF;
+    -- The lines, without touching the slot (tourdesk.held_by_caller): created_at from the clock,
+    -- one microsecond apart in item order, so the lines of one batch keep their order in every
+    -- cart, and each new line's id is matched to its item by it.
+    PERFORM set_config('tourdesk.held_by_caller', 'on', true);
+    v_at := clock_timestamp();
+    WITH made AS (
+      INSERT INTO cart_line (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, expires_at, created_at, items)
+      SELECT p_account, n.cart, p_slot, n.q, n.e, n.seats, n.total, v_currency, now() + make_interval(mins => v_hold),
+             v_at + n.k * interval '1 microsecond', n.items
+      FROM unnest(v_new_cart, v_new_q, v_new_e, v_new_seats, v_new_total, v_new_items) WITH ORDINALITY AS n(cart, q, e, seats, total, items, k)
+      RETURNING cart_line.id, cart_line.expires_at, cart_line.created_at
+    )
+    SELECT array_agg(made.id ORDER BY made.created_at), array_agg(made.expires_at ORDER BY made.created_at) INTO v_new_id, v_new_expires FROM made;
+
+    IF p_lock THEN
+      UPDATE slot SET held = held + v_sum
+      WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;
+    END IF;
+    IF NOT p_lock OR NOT FOUND THEN
+      IF p_lock THEN
+        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR UPDATE;
+        -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
+        PERFORM set_config('tourdesk.held_by_caller', 'off', true);
+        DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
+        PERFORM set_config('tourdesk.held_by_caller', 'on', true);
+      ELSE
+        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;
+      END IF;
+      SELECT capacity - booked - held INTO v_free FROM slot WHERE id = p_slot;
+      FOR v_k IN 1 .. cardinality(v_new_id) LOOP
+        IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free THEN
+          v_refused := v_refused || v_new_id[v_k];
+          v_err_item := v_err_item || v_new_item[v_k];
+          v_err_code := v_err_code || CASE WHEN v_closed IS NULL THEN 'TD404' WHEN v_closed THEN 'TD400' ELSE 'TD409' END;
+          v_err_message := v_err_message || CASE WHEN v_closed IS NULL THEN 'No such time slot.' WHEN v_closed THEN 'This time slot is closed.'
+                                                  ELSE tourdesk_sold_out(greatest(v_free, 0)) END;
+          v_err_hint := v_err_hint || CASE WHEN v_closed IS NULL OR v_closed THEN 'slot' ELSE 'quantities' END;
+        ELSE
+          v_free := v_free - v_new_seats[v_k];
+          v_granted := v_granted + v_new_seats[v_k];
+        END IF;
+      END LOOP;
+      DELETE FROM cart_line l WHERE l.id = ANY (v_refused);
+      UPDATE slot SET held = held + v_granted WHERE id = p_slot AND v_granted > 0;
+    END IF;
+    PERFORM set_config('tourdesk.held_by_caller', 'off', true);
+  END IF;
+
+  RETURN QUERY
+    SELECT e.item, e.code, e.message, e.hint, NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::text, NULL::float8,
+           NULL::jsonb, NULL::jsonb, NULL::int, NULL::int, NULL::text, NULL::float8, NULL::jsonb
+    FROM unnest(v_err_item, v_err_code, v_err_message, v_err_hint) AS e(item, code, message, hint)
+    UNION ALL
+    SELECT n.item, NULL, NULL, NULL, n.line, n.cart, p_slot, s.experience_id, x.title, (extract(epoch FROM s.starts_at) * 1000)::float8,
+           n.q, n.e, n.seats, n.total, v_currency, (extract(epoch FROM n.expires) * 1000)::float8, n.items
+    FROM unnest(v_new_item, v_new_id, v_new_cart, v_new_q, v_new_e, v_new_seats, v_new_total, v_new_expires, v_new_items) AS n(item, line, cart, q, e, seats, total, expires, items)
+    JOIN slot s ON s.id = p_slot
+    JOIN experience x ON x.id = s.experience_id
+    WHERE NOT (n.line = ANY (v_refused))
+    ORDER BY 1;
+END $$;

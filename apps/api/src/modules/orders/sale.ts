@@ -1,0 +1,42 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { HeldItem, SoldItem } from '../../db/schema';
+import { baseAccount, experience } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+
+/**
+ * Money fixed when it is sold. A line's items (a pricing category or an extra, its quantity and unit
+ * price, from tourdesk_price when it was held or priced) get the VAT rate of the day — the
+ * experience's, else the organisation's — and their gross, tax and net; the line's figures are their
+ * sums. Stored on the booking and never recomputed.
+ */
+
+/**
+ * VAT in a tax-inclusive amount, in integer minor units, rounded half up:
+ * tax = round(gross × rate / (10000 + rate)), rate in basis points.
+ */
+export function vatOf(gross: number, rateBp: number) {
+  if (rateBp === 0) return 0;
+  return Math.floor((2 * gross * rateBp + (10000 + rateBp)) / (2 * (10000 + rateBp)));
+}
+
+/** A line as sold: its items with their VAT, and the line's totals (sums of the items). */
+export function sellLine(items: HeldItem[], rateBp: number) {
+  const sold: SoldItem[] = items.map((i) => {
+    const total = i.quantity * i.unit_price;
+    const tax = vatOf(total, rateBp);
+    return { kind: i.kind, id: i.id, label: i.label, quantity: i.quantity, unit_price: i.unit_price, total, tax_rate_bp: rateBp, tax, net: total - tax };
+  });
+  const total = sold.reduce((s, i) => s + i.total, 0);
+  const tax = sold.reduce((s, i) => s + i.tax, 0);
+  return { items: sold, total, tax, net: total - tax, tax_rate_bp: rateBp };
+}
+
+/** The VAT rate each experience sells at today (its own, else the organisation's): one query. */
+export async function vatRates(ctx: TenantCtx, experienceIds: string[]) {
+  const rows = await ctx.tx
+    .select({ id: experience.id, own: experience.vat_rate_bp, account: baseAccount.vat_rate_bp })
+    .from(experience)
+    .innerJoin(baseAccount, eq(baseAccount.id, experience.account_id))
+    .where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...new Set(experienceIds)])));
+  return new Map(rows.map((r) => [r.id, r.own ?? r.account]));
+}
