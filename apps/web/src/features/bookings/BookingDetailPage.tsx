@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Card, Divider, Group, Image, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Divider, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../shared/lib/dates';
-import { formatMoney } from '../../shared/lib/money';
+import { LineItems } from '../../shared/components/LineItems';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useBookingQuery, useCancelBookingMutation, useSetAttendanceMutation } from './api';
@@ -61,18 +61,7 @@ export default function BookingDetailPage() {
           <Text size="sm" c="dimmed" mb="md">
             {b.customer.email}
           </Text>
-          <Table>
-            <Table.Tbody>
-              <Table.Tr>
-                <Table.Td>Seats</Table.Td>
-                <Table.Td ta="right">{b.seats}</Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Td>Total</Table.Td>
-                <Table.Td ta="right">{formatMoney(b.total, b.currency)}</Table.Td>
-              </Table.Tr>
-            </Table.Tbody>
-          </Table>
+          <LineItems line={b} />
           <Divider my="md" />
           <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} />
           <Group mt="lg">

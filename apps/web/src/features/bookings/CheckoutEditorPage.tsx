@@ -12,7 +12,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingOffersQuery, useCartQuery, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
 import { estimateTotal, positiveCounts } from './booking-logic';
 import { CustomerStep } from './CustomerStep';
-import { extraLines, useBookingCatalog } from './use-booking-catalog';
+import { useBookingCatalog } from './use-booking-catalog';
 
 type CartLine = TCart['lines'][number];
 
@@ -229,9 +229,10 @@ export default function CheckoutEditorPage() {
                     <Text size="sm" td={refused[l.id] ? 'line-through' : undefined}>
                       {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
                     </Text>
-                    {extraLines(l.extras, catalog).map((e) => (
-                      <Text key={e.id} size="xs" c="dimmed">
-                        + {e.name} × {e.quantity}
+                    {l.items.map((i) => (
+                      <Text key={`${i.kind}-${i.id}`} size="xs" c="dimmed" data-testid="cart-item">
+                        {i.kind === 'extra' ? '+ ' : ''}
+                        {i.label} × {i.quantity} · {formatMoney(i.unit_price, l.currency)}
                       </Text>
                     ))}
                     {refused[l.id] && (

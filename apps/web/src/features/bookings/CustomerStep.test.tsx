@@ -43,6 +43,7 @@ const cart: TCart = {
       experience_title: 'Kayak',
       starts_at: new Date().toISOString(),
       quantities: {},
+      items: [],
       extras: {},
       seats: 2,
       total: 19600,

@@ -15,6 +15,7 @@ describe('withHeldLine', () => {
     total,
     currency: 'EUR',
     expires_at,
+    items: [{ kind: 'category' as const, id: 'adult', label: 'Adult', quantity: 1, unit_price: total }],
   });
   const cart: TCart = { id: 'c1', lines: [line('l1', 4900, '2026-11-21T10:20:00.000Z')], total: 4900, currency: 'EUR', expires_at: '2026-11-21T10:20:00.000Z' };
   it('adds the line last and counts the total and the first expiry again', () => {

@@ -15,6 +15,7 @@ import {
   useUpdateOrderNotesMutation,
 } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { LineItems } from '../../shared/components/LineItems';
 import { answerText, bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
 
 /** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
@@ -36,7 +37,6 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
   const canceled = line.status === 'Canceled';
   const categoryIds = Object.keys(line.quantities);
   const changed = categoryIds.some((id) => (draft[id] ?? 0) !== line.quantities[id]);
-  const extras = Object.entries(line.extras).filter(([, n]) => n > 0);
   const answers = Object.entries(line.answers).filter(([, a]) => a !== '');
 
   return (
@@ -61,13 +61,13 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
           )}
         </Group>
       </Group>
-      <Table verticalSpacing={6} aria-label="Quantities">
-        <Table.Tbody>
-          {categoryIds.map((id) => (
-            <Table.Tr key={id}>
-              <Table.Td>{names.category(id)}</Table.Td>
-              <Table.Td ta="right" w={140}>
-                {editing ? (
+      {editing ? (
+        <Table verticalSpacing={6} aria-label="Quantities">
+          <Table.Tbody>
+            {categoryIds.map((id) => (
+              <Table.Tr key={id}>
+                <Table.Td>{names.category(id)}</Table.Td>
+                <Table.Td ta="right" w={140}>
                   <NumberInput
                     aria-label={`${names.category(id)} quantity`}
                     min={0}
@@ -78,32 +78,14 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
                     value={draft[id] ?? 0}
                     onChange={(v) => setDraft((d) => ({ ...d, [id]: typeof v === 'number' ? v : Number(v) || 0 }))}
                   />
-                ) : (
-                  <Text size="sm" data-testid="line-quantity">
-                    × {line.quantities[id]}
-                  </Text>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          {extras.map(([id, n]) => (
-            <Table.Tr key={id}>
-              <Table.Td c="dimmed">{names.item(id)}</Table.Td>
-              <Table.Td ta="right" c="dimmed">
-                × {n}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          <Table.Tr>
-            <Table.Td fw={500}>
-              {line.seats} seat{line.seats === 1 ? '' : 's'}
-            </Table.Td>
-            <Table.Td ta="right" fw={600}>
-              {formatMoney(line.total, line.currency)}
-            </Table.Td>
-          </Table.Tr>
-        </Table.Tbody>
-      </Table>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : (
+        <LineItems line={line} />
+      )}
       {answers.length > 0 && (
         <Stack gap={2} mt="sm">
           {answers.map(([id, a]) => (
@@ -232,6 +214,8 @@ export function Totals({ order }: { order: TOrder }) {
         Totals
       </Title>
       <Stack gap={6}>
+        {order.sold_total !== order.total && row(order.status === 'Canceled' ? 'Sold (before the cancellation)' : 'Sold', money(order.sold_total), 'order-sold-total')}
+        {order.sold_total !== order.total && row('Cancelled', money(order.total - order.sold_total), 'order-cancelled-total')}
         {row('Total', money(order.total), 'order-total', true)}
         {row('of which VAT', money(order.tax_total), 'order-tax')}
         <Divider my={4} />

@@ -1,11 +1,11 @@
 import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { PAYMENT_METHODS, type TOrder, type TPaymentInput } from '@tourdesk/contracts';
+import { PAYMENT_METHODS, type TOrder, type TPayment, type TPaymentInput } from '@tourdesk/contracts';
 import { useRef, useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
-import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money';
+import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useRecordPaymentMutation } from './api';
 import { METHOD_LABELS, WHOLE } from './constants';
@@ -14,28 +14,50 @@ import { Totals } from './OrderDetailsTab';
 
 type Method = TPaymentInput['method'];
 
-function PaymentForm({ order }: { order: TOrder }) {
+/** The order's payments, each followed by the refunds that give money back from it. */
+export function withRefundsUnder(payments: TPayment[]): TPayment[] {
+  const refundsOf = new Map<string, TPayment[]>();
+  for (const p of payments) if (p.refund_of) refundsOf.set(p.refund_of, [...(refundsOf.get(p.refund_of) ?? []), p]);
+  const linked = new Set(payments.filter((p) => p.refund_of && payments.some((x) => x.id === p.refund_of)).map((p) => p.id));
+  return payments.filter((p) => !linked.has(p.id)).flatMap((p) => [p, ...(refundsOf.get(p.id) ?? [])]);
+}
+
+function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] }) {
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const canceled = order.status === 'Canceled'; // a canceled order takes refunds only
   const [kind, setKind] = useState<'payment' | 'refund'>(canceled ? 'refund' : 'payment');
   const [amount, setAmount] = useState('');
   const [method, setMethod] = useState<Method>('cash');
   const [reference, setReference] = useState('');
+  const [reason, setReason] = useState('');
+  // A refund gives money back from one payment, never more than is left of it.
+  const refundable = payments.filter((p) => p.kind === 'payment' && p.amount - p.refunded > 0);
+  const [refundOfPicked, setRefundOf] = useState<string | null>(null);
+  const refundOf = refundable.find((p) => p.id === refundOfPicked) ?? refundable.at(-1) ?? null;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [record, { isLoading }] = useRecordPaymentMutation();
   // One Idempotency-Key per submission; a retry of the very same submission reuses it.
   const pending = useRef<Submission | null>(null);
-  const refundable = order.paid;
-  // A refund suggests what was overpaid (after a cancellation), else everything paid.
-  const suggested = kind === 'payment' ? Math.max(order.balance, 0) : order.balance < 0 ? -order.balance : Math.max(refundable, 0);
+  const leftOf = (p: TPayment) => p.amount - p.refunded;
+  // A refund suggests what was overpaid (after a cancellation), else what is left of the payment.
+  const suggested =
+    kind === 'payment' ? Math.max(order.balance, 0) : refundOf ? Math.min(leftOf(refundOf), order.balance < 0 ? -order.balance : leftOf(refundOf)) : 0;
 
   const submit = async () => {
     const minor = toMinorUnits(amount, order.currency);
     if (minor === null || minor === 0) {
-      setErrors({ amount: `Enter an amount such as ${toMajorUnits(suggested || 4990, order.currency).toFixed(2)}.` });
+      setErrors({ amount: `Enter an amount such as ${toMajorText(suggested || 4990, order.currency)}.` });
+      return;
+    }
+    if (kind === 'refund' && !reason.trim()) {
+      setErrors({ reason: 'Say why the money is refunded.' });
       return;
     }
     setErrors({});
-    const input: TPaymentInput = { amount: kind === 'refund' ? -minor : minor, currency: order.currency, method, reference: reference.trim() };
+    const input: TPaymentInput =
+      kind === 'refund'
+        ? { amount: -minor, currency: order.currency, method, reference: reference.trim(), refund_of: refundOf?.id, reason: reason.trim() }
+        : { amount: minor, currency: order.currency, method, reference: reference.trim() };
     const body = JSON.stringify(input);
     pending.current = keyFor(pending.current, body);
     const res = await record({ order: order.id, idempotencyKey: pending.current.key, ...input });
@@ -48,6 +70,7 @@ function PaymentForm({ order }: { order: TOrder }) {
     notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
     setAmount('');
     setReference('');
+    setReason('');
   };
 
   return (
@@ -66,17 +89,38 @@ function PaymentForm({ order }: { order: TOrder }) {
           <SegmentedControl
             aria-label="Kind"
             value={kind}
-            onChange={(v) => setKind(v as 'payment' | 'refund')}
+            onChange={(v) => {
+              setKind(v as 'payment' | 'refund');
+              if (v === 'refund' && refundOf) setMethod(refundOf.method);
+            }}
             data={[
               { value: 'payment', label: 'Payment', disabled: canceled },
               { value: 'refund', label: 'Refund' },
             ]}
           />
+          {kind === 'refund' && (
+            <Select
+              label="Refund of"
+              description={refundable.length === 0 ? 'Nothing paid is left to refund.' : 'The payment the money goes back from'}
+              data={refundable.map((p) => ({
+                value: p.id,
+                label: `${formatDateTime(p.created_at, zone)} · ${METHOD_LABELS[p.method]} · ${formatMoney(p.amount, p.currency)} (${formatMoney(leftOf(p), p.currency)} left)`,
+              }))}
+              value={refundOf?.id ?? null}
+              onChange={(v) => {
+                setRefundOf(v);
+                const p = refundable.find((x) => x.id === v);
+                if (p) setMethod(p.method);
+              }}
+              allowDeselect={false}
+              error={errors.refund_of}
+            />
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="Amount"
-            description={kind === 'payment' ? `Balance due: ${formatMoney(order.balance, order.currency)}` : `Paid so far: ${formatMoney(refundable, order.currency)}`}
-            placeholder={toMajorUnits(suggested, order.currency).toFixed(2)}
+            description={kind === 'payment' ? `Balance due: ${formatMoney(order.balance, order.currency)}` : order.balance < 0 ? `To refund: ${formatMoney(-order.balance, order.currency)}` : `Paid so far: ${formatMoney(order.paid, order.currency)}`}
+            placeholder={toMajorText(suggested, order.currency)}
             leftSection={<Text size="xs">{order.currency}</Text>}
             leftSectionWidth={44}
             inputMode="decimal"
@@ -93,6 +137,9 @@ function PaymentForm({ order }: { order: TOrder }) {
             error={errors.method}
           />
           </SimpleGrid>
+          {kind === 'refund' && (
+            <TextInput label="Reason" required placeholder="e.g. cancelled for bad weather" maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} />
+          )}
           <TextInput
             label="Reference"
             placeholder="Receipt, transfer or terminal reference"
@@ -122,7 +169,7 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
           <Totals order={order} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <PaymentForm order={order} />
+          <PaymentForm order={order} payments={payments ?? []} />
         </Grid.Col>
       </Grid>
       <Title order={4}>Payments and refunds</Title>
@@ -134,22 +181,29 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
               <Table.Th>Kind</Table.Th>
               <Table.Th>Method</Table.Th>
               <Table.Th>Reference</Table.Th>
+              <Table.Th>Reason</Table.Th>
               <Table.Th>Recorded by</Table.Th>
               <Table.Th ta="right">Amount</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {payments?.length === 0 && <EmptyRow colSpan={6}>No payment recorded yet.</EmptyRow>}
-            {payments?.map((p) => (
-              <Table.Tr key={p.id} data-testid="payment-row">
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at, zone)}</Table.Td>
+            {payments?.length === 0 && <EmptyRow colSpan={7}>No payment recorded yet.</EmptyRow>}
+            {withRefundsUnder(payments ?? []).map((p) => (
+              <Table.Tr key={p.id} data-testid="payment-row" data-refund-of={p.refund_of ?? undefined}>
+                <Table.Td style={{ whiteSpace: 'nowrap', paddingLeft: p.refund_of ? 28 : undefined }}>{formatDateTime(p.created_at, zone)}</Table.Td>
                 <Table.Td>
                   <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light" style={WHOLE}>
                     {p.kind === 'refund' ? 'Refund' : 'Payment'}
                   </Badge>
+                  {p.kind === 'payment' && p.refunded > 0 && (
+                    <Text size="xs" c="dimmed">
+                      {formatMoney(p.refunded, p.currency)} refunded
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>{METHOD_LABELS[p.method]}</Table.Td>
                 <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
+                <Table.Td>{p.reason || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td ta="right" fw={500} c={p.amount < 0 ? 'orange' : undefined} style={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(p.amount, p.currency)}

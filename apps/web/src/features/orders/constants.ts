@@ -19,6 +19,7 @@ export const PAYMENT_STATUS_COLOR: Record<TOrder['payment_status'], string> = {
   'Not paid': 'red',
   'Partially paid': 'orange',
   'Fully paid': 'green',
+  'Refund due': 'red',
   Refunded: 'grape',
 };
 export const LINE_STATUS_COLOR: Record<string, string> = { Created: 'gray', Confirmed: 'green', Canceled: 'red' };
@@ -48,7 +49,7 @@ export const MISSING_ORDER_ID = 'handleGetOrder function error: order ID was not
 export const fullName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
 
 /** "21.00 %" from basis points. */
-export const vatRate = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+export { vatRate } from '../../shared/lib/money';
 
 /** A yes/no answer reads "Yes" / "No"; other answers as given. */
 export const answerText = (a: string) => (a === 'yes' ? 'Yes' : a === 'no' ? 'No' : a);

@@ -22,3 +22,9 @@ export function toMinorUnits(major: number | string, currency: string): number |
 }
 
 export const toMajorUnits = (minor: number, currency: string) => minor / 10 ** fractionDigits(currency);
+
+/** 4990 CHF → "49.90", 500 JPY → "500", 1234 KWD → "1.234": the amount as typed, with the currency's own decimals. */
+export const toMajorText = (minor: number, currency: string) => toMajorUnits(minor, currency).toFixed(fractionDigits(currency));
+
+/** A VAT rate in basis points as people read it: 810 → "8.1 %". */
+export const vatRate = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
