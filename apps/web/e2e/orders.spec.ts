@@ -70,7 +70,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await firstLine.getByLabel('Adult quantity').fill('3');
     await firstLine.getByRole('button', { name: 'Save quantities' }).click();
     await expect(page.getByText('Quantities saved.')).toBeVisible();
-    await expect(firstLine.getByTestId('line-quantity')).toHaveText('× 3');
+    await expect(firstLine.getByTestId('line-quantity')).toHaveText('3 × CHF 89.00');
     await expect(page.getByTestId('order-total')).toHaveText('CHF 356.00');
     // Too many for the offer: the server's refusal is toasted, the line keeps its quantity.
     await firstLine.getByRole('button', { name: 'Change quantities' }).click();
@@ -78,7 +78,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await firstLine.getByRole('button', { name: 'Save quantities' }).click();
     await expect(page.locator('.Toastify__toast--error').last()).toContainText('Book at most 8 participants.');
     await firstLine.getByRole('button', { name: 'Discard' }).click();
-    await expect(firstLine.getByTestId('line-quantity')).toHaveText('× 3');
+    await expect(firstLine.getByTestId('line-quantity')).toHaveText('3 × CHF 89.00');
     await page.screenshot({ path: `${SHOTS}/order-details.png`, fullPage: true });
 
     // Payments: a part, then an overpayment refused, then the rest.
@@ -153,15 +153,23 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByTestId('invoice-total')).toHaveText('-CHF 356.00');
     await page.screenshot({ path: `${SHOTS}/order-credit-note.png`, fullPage: true });
     await page.getByRole('tab', { name: 'Details' }).click();
-    // Paid more than is now due: the balance shows what to refund, and the order can't be deleted.
+    // Paid more than is now due: Refund due (never "Fully paid"), the balance shows what to refund, what
+    // was sold stays visible, and the order can't be deleted.
     await expect(page.getByTestId('order-balance')).toHaveText('-CHF 89.00');
+    await expect(page.getByTestId('payment-status')).toHaveText('Refund due');
+    await expect(page.getByTestId('order-sold-total')).toHaveText('CHF 356.00');
     await expect(page.getByRole('button', { name: 'Delete order' })).toHaveCount(0);
 
     // The overpaid part goes back as a refund; the balance is even again.
     await page.getByRole('tab', { name: 'Payments' }).click();
     await page.getByLabel('Record a payment').getByText('Refund', { exact: true }).click();
     await expect(page.getByRole('radio', { name: 'Refund' })).toBeChecked();
+    // It gives money back from one payment (the last one, by default), with a reason.
+    await expect(page.getByRole('combobox', { name: 'Refund of' })).toHaveValue(/Card terminal · CHF\s256\.00 \(CHF\s256\.00 left\)/);
     await page.getByLabel('Amount').fill('89.00');
+    await page.getByRole('button', { name: 'Record refund' }).click();
+    await expect(page.getByText('Say why the money is refunded.')).toBeVisible();
+    await page.getByLabel('Reason').fill('One guest cancelled');
     await page.getByRole('combobox', { name: 'Method' }).click();
     await page.getByRole('option', { name: 'Cash' }).click();
     await page.getByRole('button', { name: 'Record refund' }).click();
@@ -170,7 +178,13 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByTestId('order-paid')).toHaveText('CHF 267.00');
     await expect(page.getByTestId('payment-status')).toHaveText('Fully paid');
     await expect(page.getByTestId('payment-row')).toHaveCount(3);
-    await expect(page.getByTestId('payment-row').filter({ hasText: 'Refund' })).toContainText('-CHF 89.00');
+    const refund = page.locator('[data-testid="payment-row"][data-refund-of]');
+    await expect(refund).toContainText('-CHF 89.00');
+    await expect(refund).toContainText('One guest cancelled');
+    // Listed under the payment it gives back.
+    await expect(page.getByTestId('payment-row').nth(1)).toContainText('CHF 89.00 refunded');
+    await expect(page.getByTestId('payment-row').nth(2)).toHaveAttribute('data-refund-of', /.+/);
+    await page.screenshot({ path: `${SHOTS}/order-refund.png`, fullPage: true });
   });
 
   test('cancels a whole order, which gives its seats back, then deletes it', async ({ page }) => {
