@@ -56,6 +56,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** Set on a PostgreSQL server: the URL of this app's own database (for tests that need their own connections). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function createTestApp(
   return {
     app,
     database: testDb.database,
+    url: testDb.url,
     async close() {
       await app.close();
       await testDb.drop();

@@ -128,17 +128,17 @@ describe('holds gathered in one statement', () => {
     expect(await seatsOf(target)).toEqual({ held: 5, lines: 5 });
   });
 
-  it('refuses a line written around the hold function that does not fit, or whose slot does not exist', async () => {
+  it('refuses a line written around the hold function that does not fit, or whose slot does not exist (its foreign key)', async () => {
     const cartId = ((await t.database.db.execute(sql`select id from cart where user_id = ${buyers[0]}::uuid`)) as unknown as { rows: { id: string }[] }).rows[0]!.id;
     const line = (slotId: string, seats: number) =>
       t.database.db.insert(cartLine).values({ account_id: accountId, cart_id: cartId, slot_id: slotId, quantities: {}, seats, total: 0, currency: 'EUR', expires_at: new Date(Date.now() + 600_000) });
     await expect(line(slots[0]!.id, 2)).rejects.toMatchObject({ cause: { code: 'TD409' } });
-    await expect(line(crypto.randomUUID(), 1)).rejects.toMatchObject({ cause: { code: 'TD404' } });
+    await expect(line(crypto.randomUUID(), 1)).rejects.toMatchObject({ cause: { code: '23503', constraint: 'cart_line_slot_fk' } });
     await line(slots[0]!.id, 1);
     expect(await seatsOf(slots[0]!.id)).toEqual({ held: 8, lines: 8 });
   });
 
-  it('deletes a slot’s lines with the slot', async () => {
+  it('deletes a slot’s lines with the slot (the foreign key’s cascade)', async () => {
     const target = slots[1]!.id;
     expect((await seatsOf(target)).lines).toBeGreaterThan(0);
     await t.database.db.delete(slot).where(eq(slot.id, target));

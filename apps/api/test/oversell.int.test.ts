@@ -59,17 +59,33 @@ async function rush(slotId: string) {
         method: 'POST',
         headers: { origin: `http://127.0.0.1:${port}`, cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ slot: slotId, quantities: { [exp.category]: 1 } }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { errors?: { code: string }[] } })),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { errors?: { code: string; detail?: string }[] } })),
     ),
   );
   const held = ((await t.database.db.execute(sql`select coalesce(sum(seats), 0)::int as held from ${cartLine} where slot_id = ${slotId} and expires_at > now()`)) as unknown as { rows: { held: number }[] }).rows[0]!.held;
   return {
     ok: results.filter((r) => r.status === 201).length,
     soldOut: results.filter((r) => r.status === 409 && r.body.errors?.[0]?.code === 'sold_out').length,
+    byCheck: results.filter((r) => r.status === 409 && r.body.errors?.[0]?.detail?.includes('no longer free')).length,
     other: results.filter((r) => r.status !== 201 && !(r.status === 409 && r.body.errors?.[0]?.code === 'sold_out')),
     held: Number(held),
   };
 }
+
+describe('the slot’s seats are held by the database itself', () => {
+  it('refuses any write that books and holds more than the capacity, whatever the session sets', async () => {
+    const [id] = (await slotIds()).slice(10, 11);
+    const write = () => t.database.db.execute(sql`update slot set booked = capacity + 1 where id = ${id}::uuid`);
+    await expect(write()).rejects.toMatchObject({ cause: { code: '23514' } });
+    // session_replication_role = replica skips triggers and foreign keys, never a CHECK.
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`update slot set held = capacity + 1 where id = ${id}::uuid`);
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23514' } });
+  });
+});
 
 describe('reservations under concurrency', () => {
   afterAll(() => {
@@ -104,10 +120,31 @@ describe('reservations under concurrency', () => {
     }
   });
 
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the per-slot lock switched off', async () => {
+  // The lock switched off: the holds race, and the slot's own check (booked + held ≤ capacity)
+  // refuses every write that would oversell; those answers say the seats are no longer free.
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('never oversells with the per-slot lock switched off: the database’s check refuses it', async () => {
     capacityLock.enabled = false;
     holdGathering.gather = false;
-    const ids = (await slotIds()).slice(2, 8);
+    const ids = (await slotIds()).slice(2, 5);
+    let refusedByCheck = 0;
+    for (const id of ids) {
+      const r = await rush(id);
+      expect(r.other.slice(0, 2)).toEqual([]);
+      expect(r.held).toBeLessThanOrEqual(CAPACITY);
+      expect(r.ok).toBe(r.held);
+      refusedByCheck += r.byCheck;
+    }
+    capacityLock.enabled = true;
+    // The race happened: some writes got past the lock that was not there and met the check.
+    expect(refusedByCheck).toBeGreaterThan(0);
+  });
+
+  // And with the check dropped too, the same traffic oversells: both protections are real.
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the lock switched off and the check dropped', async () => {
+    await t.database.db.execute(sql`alter table slot drop constraint slot_seats_check`);
+    capacityLock.enabled = false;
+    holdGathering.gather = false;
+    const ids = (await slotIds()).slice(5, 8);
     let worst = 0;
     for (const id of ids) {
       const r = await rush(id);

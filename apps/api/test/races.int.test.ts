@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount, slot } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
@@ -121,4 +122,73 @@ describe('limits found in review', () => {
     for (const line of cart.lines) await owner.delete(`/api/cart/lines/${line.id}/`);
   });
 
+});
+
+/**
+ * The lock order (the slot's row, then its lines), run against itself on the PostgreSQL server
+ * with connections of the test's own: the expiry sweep holds a slot and deletes its expired lines
+ * while a line of that slot is released.
+ */
+describe('one lock order: releasing a line and the expiry sweep', () => {
+  const onServer = Boolean(process.env.TEST_DATABASE_URL);
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: t.url });
+    await c.connect();
+    return c;
+  };
+  /** Waits until some other backend of this database waits for a lock. */
+  const someoneWaits = async (c: pg.Client) => {
+    for (let i = 0; i < 100; i++) {
+      const r = await c.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      if (r.rows[0].n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('nobody waited for a lock');
+  };
+  async function expiredLine(day: number) {
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), day)}`)).json();
+    const line = (await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [exp.category]: 1 } })).json();
+    await t.database.db.execute(sql`update cart_line set expires_at = now() - interval '1 second' where id = ${line.id}::uuid`);
+    return { slot: s.id as string, line: line.id as string };
+  }
+  const sweep = (c: pg.Client, slotId: string) => c.query(`delete from cart_line where slot_id = $1 and expires_at <= now()`, [slotId]);
+
+  it.runIf(onServer)('deadlocks in the old order: the line deleted first, then its slot (the race the order prevents)', async () => {
+    const { slot: s, line } = await expiredLine(9);
+    const [sweeper, releaser] = [await connect(), await connect()];
+    try {
+      await sweeper.query('begin');
+      await sweeper.query('select 1 from slot where id = $1 for no key update', [s]);
+      await releaser.query('begin');
+      const release = releaser.query('delete from cart_line where id = $1', [line]);
+      await someoneWaits(sweeper);
+      const outcomes = await Promise.allSettled([release, sweep(sweeper, s)]);
+      const failed = outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code);
+      expect(failed).toEqual(['40P01']);
+    } finally {
+      await sweeper.query('rollback').catch(() => undefined);
+      await releaser.query('rollback').catch(() => undefined);
+      await sweeper.end();
+      await releaser.end();
+    }
+    await owner.delete(`/api/cart/lines/${line}/`);
+  });
+
+  it.runIf(onServer)('releases a line through the API while the sweep holds its slot: it waits, and neither is cancelled', async () => {
+    const { slot: s, line } = await expiredLine(10);
+    const sweeper = await connect();
+    try {
+      await sweeper.query('begin');
+      await sweeper.query('select 1 from slot where id = $1 for no key update', [s]);
+      const release = owner.delete(`/api/cart/lines/${line}/`);
+      await someoneWaits(sweeper);
+      expect((await sweep(sweeper, s)).rowCount).toBe(1);
+      await sweeper.query('commit');
+      expect((await release).statusCode).toBeLessThan(300);
+    } finally {
+      await sweeper.query('rollback').catch(() => undefined);
+      await sweeper.end();
+    }
+    expect(await bookedIn(s)).toMatchObject({ held: 0 });
+  });
 });

@@ -39,6 +39,9 @@ export const ZScheduleRule = z
   })
   .meta({ id: 'ScheduleRule' });
 export type TScheduleRule = z.infer<typeof ZScheduleRule>;
+/** What changing or removing a rule did to its slots: those with bookings or holds are kept (closed when no rule wants them). */
+export const ZScheduleChange = z.object({ kept_slots: z.number().int(), detail: z.string() }).meta({ id: 'ScheduleChange' });
+export type TScheduleChange = z.infer<typeof ZScheduleChange>;
 
 export const ZClosedDateInput = z.object({ experience: ZUuid, date: ZDate, reason: z.string().trim().max(200).default('') });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience } from './catalog-schema';
 import { accountId, tenantPolicy, timestamps } from './columns';
-import { users } from './schema';
+import { baseAccount, users } from './schema';
 
 /** Schedules, slots, carts with their holds, customers, orders and bookings. */
 
@@ -100,6 +100,9 @@ export const slot = pgTable(
     booked: integer('booked').notNull().default(0),
     held: integer('held').notNull().default(0),
     closed: boolean('closed').notNull().default(false),
+    /** Set by hand on this slot (PATCH /api/start-times/:id/): regenerating its schedule keeps them. */
+    capacity_by_hand: boolean('capacity_by_hand').notNull().default(false),
+    closed_by_hand: boolean('closed_by_hand').notNull().default(false),
     /** The slot's fixed part as JSON text, written by a trigger (migration 0017); never set by the API. */
     api_head: text('api_head').notNull().default(''),
     ...timestamps,
@@ -110,6 +113,8 @@ export const slot = pgTable(
     index('slot_account_day_idx').on(t.account_id, t.local_date),
     index('slot_experience_day_idx').on(t.account_id, t.experience_id, t.local_date),
     check('slot_capacity_check', sql`${t.capacity} >= 0 and ${t.booked} >= 0 and ${t.held} >= 0`),
+    // The database itself never holds and books more seats than the slot has, whoever writes.
+    check('slot_seats_check', sql`${t.booked} + ${t.held} <= ${t.capacity}`),
   ],
 );
 
@@ -125,11 +130,12 @@ export const cart = pgTable(
 );
 
 /**
- * A line holds its seats until `expires_at`; an expired line stops counting at once.
- * No foreign key to the slot or the organisation (migration 0016): a key's check would take a
- * share lock on the hot slot's row (and on the organisation's) before the hold's own write. The
- * slot's row is instead written by the line's trigger (no slot, no line) and a deleted slot's
- * trigger deletes its lines; the organisation comes through the cart (account_id, cart_id).
+ * A line holds its seats until `expires_at`; an expired line stops counting at once. Every
+ * reference has its foreign key (its cart, its slot, its organisation; a deleted slot takes its
+ * lines with it). A key's check takes a KEY SHARE lock on the slot's row, which does not conflict
+ * with the NO KEY UPDATE a hold takes to write `held`; migration 0016 had removed them when holds
+ * were one statement each and those share locks piled up as multixacts on the hot row (see
+ * ARCHITECTURE.md for the measurement since).
  */
 export const cartLine = pgTable(
   'cart_line',
@@ -151,6 +157,8 @@ export const cartLine = pgTable(
   (t) => [
     tenantPolicy(),
     foreignKey({ name: 'cart_line_cart_fk', columns: [t.account_id, t.cart_id], foreignColumns: [cart.account_id, cart.id] }).onDelete('cascade'),
+    foreignKey({ name: 'cart_line_slot_fk', columns: [t.slot_id], foreignColumns: [slot.id] }).onDelete('cascade'),
+    foreignKey({ name: 'cart_line_account_fk', columns: [t.account_id], foreignColumns: [baseAccount.id] }).onDelete('cascade'),
     index('cart_line_slot_idx').on(t.slot_id, t.expires_at), index('cart_line_cart_idx').on(t.account_id, t.cart_id), index('cart_line_expires_idx').on(t.expires_at),
   ],
 );

@@ -57,6 +57,10 @@ export function fromDatabase(error: unknown): AppError | undefined {
   if (!pg) return undefined;
   const code = CODE_BY_SQLSTATE[pg.code];
   if (code) return new AppError(code, pg.message, pg.hint ?? null);
+  // The slot's own check (booked + held ≤ capacity) refused a write that raced past the lock.
+  if (pg.code === '23514' && (pg.constraint === 'slot_seats_check' || pg.message.includes('slot_seats_check'))) {
+    return new AppError('sold_out', 'Sold out: these seats are no longer free in this time slot.', 'quantities');
+  }
   if (pg.code === '55P03') return new AppError('lock_timeout', 'This is very busy right now (a lock wait ran out). Please try again.');
   // Two changes that met in opposite order: PostgreSQL cancelled this one; nothing was saved.
   if (pg.code === '40P01' || pg.code === '40001') return new AppError('lock_timeout', 'Another change to the same records ran at the same moment; nothing was saved. Please try again.');

@@ -22,9 +22,10 @@ BEGIN
   FROM slot s JOIN experience e ON e.id = s.experience_id JOIN base_account a ON a.id = s.account_id
   WHERE s.account_id = p_account AND s.id = p_slot;
   IF NOT FOUND THEN RAISE EXCEPTION 'No such time slot.' USING ERRCODE = 'TD404', HINT = 'slot'; END IF;
-  IF v.status <> 'Active' THEN RAISE EXCEPTION 'This offer is not on sale.' USING ERRCODE = 'TD400', HINT = 'slot'; END IF;
-  IF v.closed THEN RAISE EXCEPTION 'This time slot is closed.' USING ERRCODE = 'TD400', HINT = 'slot'; END IF;
-  IF v.starts_at - make_interval(mins => coalesce(nullif(v.booking_cutoff_minutes, 0), v.default_cutoff_minutes)) <= now() THEN
+  -- Open for sale (tourdesk_slot_open, the one definition); when not, say why.
+  IF NOT tourdesk_slot_open(v.closed, v.starts_at, tourdesk_open_after(v.status, v.booking_cutoff_minutes, v.default_cutoff_minutes)) THEN
+    IF v.status <> 'Active' THEN RAISE EXCEPTION 'This offer is not on sale.' USING ERRCODE = 'TD400', HINT = 'slot'; END IF;
+    IF v.closed THEN RAISE EXCEPTION 'This time slot is closed.' USING ERRCODE = 'TD400', HINT = 'slot'; END IF;
     RAISE EXCEPTION 'Bookings for this time slot have closed.' USING ERRCODE = 'TD400', HINT = 'slot';
   END IF;
   FOR v_line IN

@@ -82,13 +82,13 @@ BEGIN
   FOR v_attempt IN 1..2 LOOP
     IF p_lock THEN
       SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
-      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR UPDATE;
+      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR NO KEY UPDATE;
     ELSE
       SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
       WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats;
     END IF;
     EXIT WHEN FOUND;
-    PERFORM 1 FROM slot WHERE id = v_slot FOR UPDATE;
+    PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
     DELETE FROM cart_line WHERE slot_id = v_slot AND expires_at <= now() AND id <> p_line;
     EXIT WHEN NOT FOUND;
   END LOOP;
@@ -246,7 +246,7 @@ BEGIN
     END IF;
     IF NOT p_lock OR NOT FOUND THEN
       IF p_lock THEN
-        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR UPDATE;
+        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;
         -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
         PERFORM set_config('tourdesk.held_by_caller', 'off', true);
         DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));

@@ -48,13 +48,14 @@ export async function capacityCalendar(ctx: TenantCtx, q: { from: string; to: st
   checkRange(q.from, q.to);
   const rows = (await ctx.tx.execute(sql`
     select s.local_date::text as date, count(*)::int as slots, sum(s.capacity)::int as capacity, sum(s.booked)::int as booked,
-           (sum(s.held) - coalesce(sum(x.seats), 0))::int as held
+           (sum(s.held) - coalesce(sum(x.seats), 0))::int as held,
+           sum(tourdesk_seats_left(s.capacity, s.booked, s.held, coalesce(x.seats, 0)::int))::int as remaining
     from ${slot} s
     left join lateral (select sum(l.seats) as seats from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now()) x on true
     where s.account_id = ${ctx.accountId} and s.local_date between ${q.from} and ${q.to} and not s.closed
       ${q.experience ? sql`and s.experience_id = ${q.experience}` : sql``}
-    group by s.local_date order by s.local_date`)) as unknown as { rows: { date: string; slots: number; capacity: number; booked: number; held: number }[] };
-  return rows.rows.map((r) => ({ ...r, remaining: Math.max(0, r.capacity - r.booked - r.held) }));
+    group by s.local_date order by s.local_date`)) as unknown as { rows: { date: string; slots: number; capacity: number; booked: number; held: number; remaining: number }[] };
+  return rows.rows;
 }
 
 /** Every slot of one day, with its seats and its experience's title. */
@@ -62,7 +63,11 @@ export function slotsOnDay(ctx: TenantCtx, date: string) {
   return slotsWhere(ctx.tx, sql`s.account_id = ${ctx.accountId} and s.local_date = ${date}`, true);
 }
 
-/** A slot's capacity never goes below what is booked and held; closing and reopening are free. */
+/**
+ * A slot's capacity never goes below what is booked and held; closing and reopening are free. What
+ * is set here is set by hand: regenerating the slot's schedule keeps it (capacity_by_hand,
+ * closed_by_hand).
+ */
 export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: number; closed?: boolean }) {
   await lockSlot(ctx, id);
   await sweepSlot(ctx.tx, id);
@@ -71,7 +76,15 @@ export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: 
   if (body.capacity !== undefined && body.capacity < taken) {
     throw new AppError('invalid', `${taken} seat${taken === 1 ? ' is' : 's are'} booked or held: the capacity cannot be lower.`, 'capacity');
   }
-  await ctx.tx.update(slot).set({ ...body, updated_at: new Date() }).where(eq(slot.id, s.id));
+  await ctx.tx
+    .update(slot)
+    .set({
+      ...body,
+      ...(body.capacity !== undefined ? { capacity_by_hand: true } : {}),
+      ...(body.closed !== undefined ? { closed_by_hand: body.closed } : {}),
+      updated_at: new Date(),
+    })
+    .where(eq(slot.id, s.id));
   const [row] = await slotsWhere(ctx.tx, sql`s.account_id = ${ctx.accountId} and s.id = ${s.id}`);
   return row!;
 }

@@ -4,7 +4,7 @@ import { baseAccount, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { fromDatabase, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
-import { capacityLock } from './slots';
+import { capacityLock, lockSlot } from './slots';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
 export async function userCart(ctx: TenantCtx, userId: string) {
@@ -172,7 +172,7 @@ export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
   for (const { slot_id } of slots.rows) {
     // The slot's row first, then its lines: the order every other writer takes them in.
     swept += await db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from ${slot} where id = ${slot_id}::uuid for update`);
+      await tx.execute(sql`select 1 from ${slot} where id = ${slot_id}::uuid for no key update`);
       const result = (await tx.execute(sql`delete from ${cartLine} where slot_id = ${slot_id}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
       return Number(result.rowCount ?? result.affectedRows ?? 0);
     });
@@ -223,7 +223,13 @@ async function ownLine(ctx: TenantCtx, cartId: string, lineId: string) {
   return line;
 }
 
+/**
+ * Gives a line's seats back. The slot's row is locked before the line is deleted, the order the
+ * expiry sweep takes them in: deleting first (the line's row, then its trigger's slot update) met
+ * a sweep holding the slot and waiting for that line, and PostgreSQL cancelled one (40P01).
+ */
 export async function releaseLine(ctx: TenantCtx, cartId: string, lineId: string) {
-  await ownLine(ctx, cartId, lineId);
+  const line = await ownLine(ctx, cartId, lineId);
+  await lockSlot(ctx, line.slot_id);
   await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
 }

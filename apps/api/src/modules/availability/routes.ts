@@ -10,6 +10,7 @@ import {
   ZErrorEnvelope,
   ZHeldLine,
   ZIdParam,
+  ZScheduleChange,
   ZScheduleRule,
   ZScheduleRuleInput,
   ZSlot,
@@ -47,16 +48,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.put(
     '/api/schedule-rules/:id/',
-    { config: { access: manageCatalog }, schema: { tags: ['schedules'], summary: 'Change a rule (slots with bookings are kept)', params: ZIdParam, body: ZScheduleRuleInput, response: { 200: ZScheduleRule, ...errors } } },
+    { config: { access: manageCatalog }, schema: { tags: ['schedules'], summary: 'Change a rule; slots with bookings are kept, and the answer says how many', params: ZIdParam, body: ZScheduleRuleInput, response: { 200: ZScheduleRule.extend(ZScheduleChange.shape), ...errors } } },
     (request) => tenantScope(request, (ctx) => schedules.replaceRule(ctx, request.params.id, request.body)),
   );
   app.delete(
     '/api/schedule-rules/:id/',
-    { config: { access: manageCatalog }, schema: { tags: ['schedules'], summary: 'Remove a rule (slots with bookings are kept)', params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
-    async (request, reply) => {
-      await tenantScope(request, (ctx) => schedules.deleteRule(ctx, request.params.id));
-      return reply.status(204).send();
-    },
+    { config: { access: manageCatalog }, schema: { tags: ['schedules'], summary: 'Remove a rule; slots with bookings are kept (closed), and the answer says how many', params: ZIdParam, response: { 200: ZScheduleChange, ...errors } } },
+    (request) => tenantScope(request, (ctx) => schedules.deleteRule(ctx, request.params.id)),
   );
   app.post(
     '/api/closed-dates/',

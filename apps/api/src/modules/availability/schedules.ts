@@ -50,6 +50,12 @@ export async function createRule(ctx: TenantCtx, b: RuleInput) {
   return presentRule(row!);
 }
 
+/** The answer's account of slots kept because something is booked or held in them. */
+function keptDetail(kept: number) {
+  if (kept === 0) return 'No time slot with bookings was affected.';
+  return `${kept} time slot${kept === 1 ? '' : 's'} with bookings ${kept === 1 ? 'was' : 'were'} kept; those no schedule wants any more are closed to new bookings. Cancel or move their bookings to remove them.`;
+}
+
 export async function replaceRule(ctx: TenantCtx, id: string, b: RuleInput) {
   const [row] = await ctx.tx
     .update(scheduleRule)
@@ -57,14 +63,15 @@ export async function replaceRule(ctx: TenantCtx, id: string, b: RuleInput) {
     .where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.id, id), eq(scheduleRule.experience_id, b.experience)))
     .returning();
   if (!row) throw notFound('No schedule rule with this id.');
-  await regenerateSlots(ctx, row.experience_id);
-  return presentRule(row);
+  const { kept } = await regenerateSlots(ctx, row.experience_id);
+  return { ...presentRule(row), kept_slots: kept, detail: keptDetail(kept) };
 }
 
 export async function deleteRule(ctx: TenantCtx, id: string) {
   const [row] = await ctx.tx.delete(scheduleRule).where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.id, id))).returning();
   if (!row) throw notFound('No schedule rule with this id.');
-  await regenerateSlots(ctx, row.experience_id);
+  const { kept } = await regenerateSlots(ctx, row.experience_id);
+  return { kept_slots: kept, detail: keptDetail(kept) };
 }
 
 export async function closeDate(ctx: TenantCtx, input: { experience: string; date: string; reason: string }) {

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { baseAccount, cartLine, closedDate, experience, scheduleRule, slot } from '../../db/schema';
+import { baseAccount, booking, cartLine, closedDate, experience, scheduleRule, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays, eachDay, localToUtc, todayIn } from '../../lib/local-time';
@@ -78,8 +78,11 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
         set: {
           rule_id: sql`excluded.rule_id`,
           ends_at: sql`excluded.ends_at`,
-          // Never below what is booked and held: such a slot keeps the seats it has sold.
-          capacity: sql`greatest(excluded.capacity, ${slot.booked} + ${slot.held})`,
+          // A capacity set by hand on this slot is kept; otherwise the rule's, never below what is
+          // booked and held (such a slot keeps the seats it has sold).
+          capacity: sql`case when ${slot.capacity_by_hand} then ${slot.capacity} else greatest(excluded.capacity, ${slot.booked} + ${slot.held}) end`,
+          // Closed only because no rule wanted it (rule_id cleared below): a rule wants it again, so it reopens; closed by hand stays closed.
+          closed: sql`${slot.closed} and (${slot.closed_by_hand} or ${slot.rule_id} is not null)`,
           updated_at: new Date(),
         },
       });
@@ -97,8 +100,13 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
   for (const id of unwanted) {
     await lockSlot(ctx, id);
     await sweepSlot(ctx.tx, id);
-    const [row] = await ctx.tx.select({ booked: slot.booked, held: slot.held }).from(slot).where(eq(slot.id, id));
-    if (row!.booked === 0 && row!.held === 0) await ctx.tx.delete(slot).where(eq(slot.id, id));
+    // Kept while anything refers to it: seats booked or held, or any booking, cancelled ones
+    // included (their order keeps pointing at the slot: deleting it would break that record).
+    const [row] = await ctx.tx
+      .select({ booked: slot.booked, held: slot.held, bookings: sql<boolean>`exists (select 1 from ${booking} b where b.slot_id = ${id}::uuid)` })
+      .from(slot)
+      .where(eq(slot.id, id));
+    if (row!.booked === 0 && row!.held === 0 && !row!.bookings) await ctx.tx.delete(slot).where(eq(slot.id, id));
     else kept.push(id);
   }
   if (kept.length) {
@@ -115,13 +123,26 @@ export async function sweepSlot(tx: Db, slotId: string) {
   await tx.execute(sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`);
 }
 
+/** Seats remaining in a slot (tourdesk_seats_left, the one definition), counting its expired lines as free. */
+export async function seatsLeft(ctx: TenantCtx, slotId: string) {
+  const rows = (await ctx.tx.execute(sql`
+    select tourdesk_seats_left(s.capacity, s.booked, s.held,
+             (select coalesce(sum(l.seats), 0)::int from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now())) as left
+    from ${slot} s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`)) as unknown as { rows: { left: number }[] };
+  return Number(rows.rows[0]?.left ?? 0);
+}
+
 /**
  * Locks one slot's row for the rest of the transaction (the per-slot lock). The transaction's
  * lock_timeout (5 s, set by inTenant) bounds the wait; the error handler answers it with 503.
+ * FOR NO KEY UPDATE, like every writer of the slot: it does not wait for the KEY SHARE lock that
+ * a cart line's foreign key check takes on the slot's row (FOR UPDATE would).
+ *
+ * The lock order, everywhere: the slot's row, then its cart lines, then bookings and orders.
  */
 export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow> {
   const query = ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
-  const [row] = capacityLock.enabled ? await query.for('update') : await query;
+  const [row] = capacityLock.enabled ? await query.for('no key update') : await query;
   if (!row) throw new AppError('not_found', 'No such time slot.');
   return row;
 }

@@ -4,7 +4,7 @@ import { auditEvent, booking, customer, invoice, order, orderPayment, slot, user
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { formatMoney } from './invoices';
-import { lockSlot, sweepSlot } from '../availability/slots';
+import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
 import { sellLine, vatRates } from './sale';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
@@ -129,7 +129,8 @@ async function secureSeats(ctx: TenantCtx, slotId: string, seats: number, releas
   await lockSlot(ctx, slotId);
   await sweepSlot(ctx.tx, slotId);
   const s = await lockSlot(ctx, slotId);
-  const remaining = s.capacity - s.booked - s.held + released;
+  // Seats remaining (the one definition, tourdesk_seats_left) once expired holds are swept, plus what this change gives back.
+  const remaining = (await seatsLeft(ctx, slotId)) + released;
   if (seats > remaining) {
     throw new AppError('sold_out', remaining <= 0 ? 'Sold out: no seats are left in this time slot.' : `Sold out: only ${remaining} seat${remaining === 1 ? '' : 's'} left in this time slot.`, 'quantities');
   }

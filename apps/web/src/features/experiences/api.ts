@@ -1,4 +1,5 @@
 import type {
+  TScheduleChange,
   TExperience,
   TExperienceFields,
   TExperiencePatch,
@@ -34,7 +35,7 @@ export const experiencesApi = api.injectEndpoints({
       query: (body) => ({ url: 'schedule-rules/', method: 'POST', body }),
       invalidatesTags: ['Schedule', 'Experience'],
     }),
-    deleteScheduleRule: build.mutation<void, string>({
+    deleteScheduleRule: build.mutation<TScheduleChange, string>({
       query: (id) => ({ url: `schedule-rules/${id}/`, method: 'DELETE' }),
       invalidatesTags: ['Schedule', 'Experience'],
     }),

@@ -161,7 +161,11 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
                 {r.kind === 'opening_hours' ? `Open ${r.start_times[0]}–${r.closing_time}` : r.start_times.join(', ')} · {r.capacity} seats · from {formatDisplayDate(r.valid_from)}
                 {r.valid_to ? ` until ${formatDisplayDate(r.valid_to)}` : ''} · {r.weekdays.length ? r.weekdays.map((d) => WEEKDAYS[d - 1]).join(' ') : 'every day'}
               </Text>
-              <ActionIcon variant="subtle" color="red" aria-label="Remove this schedule" onClick={async () => !('error' in (await remove(r.id))) && notifySuccess('Schedule removed. Time slots with bookings are kept.')}>
+              <ActionIcon variant="subtle" color="red" aria-label="Remove this schedule" onClick={async () => {
+                  const res = await remove(r.id);
+                  if (!('error' in res)) notifySuccess(`Schedule removed. ${res.data.detail}`);
+                }}
+              >
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>
