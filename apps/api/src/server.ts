@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { sweepExpiredHolds } from './modules/availability/holds';
+import { extendHorizonsIfDue } from './modules/availability/horizon';
 import { purgeIdempotencyKeys } from './modules/orders/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -55,6 +56,16 @@ async function main() {
   }, 3_600_000);
   forget.unref();
   app.addHook('onClose', async () => clearInterval(forget));
+  // Every schedule reaches HORIZON_DAYS ahead: extended once a day (by whichever instance claims
+  // the day's run), and at start when the last run is more than a day old.
+  const extend = () =>
+    extendHorizonsIfDue(database.db)
+      .then((added) => added !== null && app.log.info({ added }, 'schedules extended to the selling horizon'))
+      .catch((err: unknown) => app.log.warn({ err }, 'extending schedules failed'));
+  void extend();
+  const horizon = setInterval(extend, 3_600_000);
+  horizon.unref();
+  app.addHook('onClose', async () => clearInterval(horizon));
 
   let closing = false;
   const shutdown = async (signal: string) => {

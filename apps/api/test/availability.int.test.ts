@@ -9,6 +9,9 @@ import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
 import { createOrganisation, inviteMember } from './identity-fixtures';
 import { sweepExpiredHolds } from '../src/modules/availability/holds';
+import { extendHorizonsIfDue, HORIZON_JOB } from '../src/modules/availability/horizon';
+import { HORIZON_DAYS } from '../src/modules/availability/slots';
+import { scheduledJob } from '../src/db/schema';
 import { startMailSink, type MailSink } from './mail-sink';
 
 let t: TestApp;
@@ -364,6 +367,32 @@ describe('rule changes', () => {
     await owner.patch(`/api/start-times/${b.id}/`, { closed: false });
     await owner.put(`/api/schedule-rules/${rule.id}/`, { ...input, capacity: 9 });
     expect((await t.database.db.select().from(slot).where(eq(slot.id, b.id)))[0]).toMatchObject({ capacity: 9, closed: false });
+  });
+});
+
+describe('the selling horizon', () => {
+  const lastDay = async (experienceId: string) =>
+    ((await t.database.db.execute(sql`select max(local_date)::text as d, count(*)::int as n from slot where experience_id = ${experienceId}::uuid`)) as unknown as { rows: { d: string; n: number }[] }).rows[0]!;
+
+  it('extends every schedule to the horizon once a day, from where its slots stop, touching none that exist', async () => {
+    const e5 = await sellableExperience(owner, 'Lake swim');
+    await owner.patch(`/api/experiences/${e5.id}/`, { status: 'Active' });
+    const full = await lastDay(e5.id);
+    expect(full.d).toBe(addDays(todayIn(ZONE), HORIZON_DAYS));
+    // As if the schedule had been made 100 days ago and nothing had extended it since.
+    await t.database.db.execute(sql`delete from slot where experience_id = ${e5.id}::uuid and local_date > ${addDays(todayIn(ZONE), HORIZON_DAYS - 100)}::date`);
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${e5.id}&date=${addDays(todayIn(ZONE), 5)}`)).json();
+    await owner.patch(`/api/start-times/${s.id}/`, { capacity: 3 });
+    await t.database.db.delete(scheduledJob).where(eq(scheduledJob.name, HORIZON_JOB));
+
+    expect(await extendHorizonsIfDue(t.database.db)).toBeGreaterThanOrEqual(100);
+    expect(await lastDay(e5.id)).toEqual(full);
+    expect((await t.database.db.select().from(slot).where(eq(slot.id, s.id)))[0]).toMatchObject({ capacity: 3 });
+    // The day's run is claimed: a second instance asking now does nothing.
+    expect(await extendHorizonsIfDue(t.database.db)).toBeNull();
+    // A day later it runs again, and finds nothing missing.
+    await t.database.db.update(scheduledJob).set({ last_run_at: sql`now() - interval '25 hours'` }).where(eq(scheduledJob.name, HORIZON_JOB));
+    expect(await extendHorizonsIfDue(t.database.db)).toBe(0);
   });
 });
 

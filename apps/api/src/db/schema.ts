@@ -160,6 +160,16 @@ export const systemSetting = pgTable('system_setting', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * When each periodic job last ran, shared by every API instance: an instance claims a run by
+ * moving `last_run_at` forward only if the last run is old enough (one conditional UPDATE), so
+ * two instances never run the same day's job twice.
+ */
+export const scheduledJob = pgTable('scheduled_job', {
+  name: text('name').primaryKey(),
+  last_run_at: timestamp('last_run_at', { withTimezone: true }).notNull(),
+});
+
 /** Platform-wide announcements shown to every signed-in user. */
 export const systemNotification = pgTable(
   'system_notification',

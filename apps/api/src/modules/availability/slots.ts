@@ -24,6 +24,52 @@ export async function accountSettings(tx: Db, accountId: string) {
   return row!;
 }
 
+type RuleRow = typeof scheduleRule.$inferSelect;
+
+/**
+ * The slots an experience's rules want between two local dates (inclusive), by start time (ISO):
+ * every rule's start times on its weekdays within its validity, except closed dates and what has
+ * already started. Used by regenerateSlots (the whole horizon) and extendHorizons (the new days).
+ */
+export function occurrences(p: {
+  accountId: string;
+  experienceId: string;
+  zone: string;
+  durationMinutes: number | null;
+  rules: RuleRow[];
+  closed: Set<string>;
+  from: string;
+  to: string;
+}) {
+  const duration = (p.durationMinutes ?? 60) * 60_000;
+  const now = Date.now();
+  const wanted = new Map<string, typeof slot.$inferInsert>();
+  for (const rule of p.rules) {
+    const from = rule.valid_from > p.from ? rule.valid_from : p.from;
+    const to = rule.valid_to && rule.valid_to < p.to ? rule.valid_to : p.to;
+    if (from > to) continue;
+    for (const { date, weekday } of eachDay(from, to)) {
+      if (p.closed.has(date) || (rule.weekdays.length > 0 && !rule.weekdays.includes(weekday))) continue;
+      for (const time of rule.start_times) {
+        const startsAt = localToUtc(date, time, p.zone);
+        if (startsAt.getTime() <= now) continue;
+        const endsAt = rule.kind === 'opening_hours' && rule.closing_time ? localToUtc(date, rule.closing_time, p.zone) : new Date(startsAt.getTime() + duration);
+        wanted.set(startsAt.toISOString(), {
+          account_id: p.accountId,
+          experience_id: p.experienceId,
+          rule_id: rule.id,
+          starts_at: startsAt,
+          ends_at: endsAt,
+          local_date: date,
+          local_time: time,
+          capacity: rule.capacity,
+        });
+      }
+    }
+  }
+  return wanted;
+}
+
 /**
  * Makes the experience's future slots follow its rules, in the experience's (account's) time
  * zone. New occurrences are added; a changed capacity is applied (never below what is booked);
@@ -40,33 +86,8 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
     (await ctx.tx.select({ date: closedDate.date }).from(closedDate).where(and(eq(closedDate.account_id, ctx.accountId), eq(closedDate.experience_id, experienceId)))).map((c) => c.date),
   );
   const today = todayIn(zone);
-  const horizon = addDays(today, HORIZON_DAYS);
-  const duration = (exp.duration_minutes ?? 60) * 60_000;
+  const wanted = occurrences({ accountId: ctx.accountId, experienceId, zone, durationMinutes: exp.duration_minutes, rules, closed, from: today, to: addDays(today, HORIZON_DAYS) });
   const now = Date.now();
-
-  const wanted = new Map<string, typeof slot.$inferInsert>();
-  for (const rule of rules) {
-    const from = rule.valid_from > today ? rule.valid_from : today;
-    const to = rule.valid_to && rule.valid_to < horizon ? rule.valid_to : horizon;
-    for (const { date, weekday } of eachDay(from, to)) {
-      if (closed.has(date) || (rule.weekdays.length > 0 && !rule.weekdays.includes(weekday))) continue;
-      for (const time of rule.start_times) {
-        const startsAt = localToUtc(date, time, zone);
-        if (startsAt.getTime() <= now) continue;
-        const endsAt = rule.kind === 'opening_hours' && rule.closing_time ? localToUtc(date, rule.closing_time, zone) : new Date(startsAt.getTime() + duration);
-        wanted.set(startsAt.toISOString(), {
-          account_id: ctx.accountId,
-          experience_id: experienceId,
-          rule_id: rule.id,
-          starts_at: startsAt,
-          ends_at: endsAt,
-          local_date: date,
-          local_time: time,
-          capacity: rule.capacity,
-        });
-      }
-    }
-  }
 
   const values = [...wanted.values()];
   for (let i = 0; i < values.length; i += 500) {
