@@ -9,7 +9,7 @@ export const PASSWORD = 'correct horse battery';
 export async function createOrganisation(
   app: FastifyInstance,
   sink: MailSink,
-  { subdomain, email = `owner@${subdomain}.test`, kind = 'supplier' }: { subdomain: string; email?: string; kind?: string },
+  { subdomain, email = `owner@${subdomain}.test`, kind = 'supplier', ...more }: { subdomain: string; email?: string; kind?: string; currency?: string; time_zone?: string },
 ) {
   const browser = new Browser(app, BASE);
   const reg = await browser.post('/api/users/register/', {
@@ -20,6 +20,7 @@ export async function createOrganisation(
     organisation_name: `${subdomain} tours`,
     kind,
     subdomain,
+    ...more,
   });
   expect(reg.statusCode, reg.body).toBe(201);
   const { uid, token } = linkIn(await sink.latest(email, /Activate/));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, INVENTORY_TYPES, PRICING_CATEGORY_TYPES } from './constants';
+import { ZCurrency } from './money';
 import { patchOf } from './pagination';
 
 /** Money is integer minor units (cents) in the account's currency. */
@@ -8,7 +9,6 @@ export const ZMinorUnits = z
   .int({ error: 'A price is a whole number of minor units (cents), without decimals.' })
   .min(0, { error: 'A price cannot be negative.' })
   .max(100_000_000, { error: 'That price is too high.' });
-export const ZCurrency = z.string().regex(/^[A-Z]{3}$/, { error: 'Use a three-letter ISO currency code such as EUR.' });
 const ZText = (max: number) => z.string().trim().max(max);
 const ZList = z.array(z.string().trim().min(1).max(300)).max(50);
 const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_KINDS, type PermissionSetTitle } from './constants';
+import { ZCurrency, ZTimeZone } from './money';
 
 /**
  * The nine permission sets of the spec, each a list of Django-style codenames. A role holds
@@ -188,6 +189,9 @@ export const ZRegisterInput = z.object({
   organisation_name: z.string().trim().min(2, { error: 'Enter your organisation’s name.' }).max(120),
   kind: z.enum(ACCOUNT_KINDS, { error: 'Choose supplier or affiliate.' }),
   subdomain: ZSubdomain,
+  /** The organisation's currency and time zone (the sign-up form proposes the browser's). */
+  currency: ZCurrency.default('EUR'),
+  time_zone: ZTimeZone.default('UTC'),
   recaptcha_token: z.string().max(4000).optional(),
 });
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;

@@ -1,4 +1,5 @@
 export * from './constants';
+export * from './money';
 export * from './errors';
 export * from './pagination';
 export * from './system';

@@ -1,20 +1,15 @@
 import { z } from 'zod';
+import { ZCurrency, ZTimeZone } from './money';
 import { patchOf } from './pagination';
 
 /** The organisation's own details: contact, legal and billing info (what its invoices show). */
 
-const isZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export const ZOrganizationFields = z.object({
   name: z.string().trim().min(1, { error: 'Give the organisation a name.' }).max(150),
-  time_zone: z.string().refine(isZone, { error: 'Choose a time zone from the list (e.g. Europe/Zurich).' }),
+  time_zone: ZTimeZone,
+  /** Changeable until the first sale (an order or a held cart line); then 409. */
+  currency: ZCurrency,
   legal_name: z.string().trim().max(200).default(''),
   vat_number: z.string().trim().max(50).default(''),
   billing_address: z.string().trim().max(1000).default(''),
@@ -29,7 +24,6 @@ export const ZOrganization = ZOrganizationFields.extend({
   id: z.uuid(),
   subdomain: z.string(),
   kind: z.enum(['supplier', 'affiliate']),
-  currency: z.string(),
   /** The number the next invoice will have (this local year's INV sequence). */
   next_invoice_number: z.string(),
 }).meta({ id: 'Organization' });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
+import { formatMoney, type TInvoice, type TInvoiceSummary } from '@tourdesk/contracts';
 import { baseAccount, booking, customer, experience, invoice, invoiceSequence, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -254,11 +254,8 @@ async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise
 }
 
 /** Amounts as "CHF 1,234.50", with the currency's own number of decimals. */
-export function formatMoney(minor: number, currency: string) {
-  const f = new Intl.NumberFormat('en-US', { style: 'currency', currency, currencyDisplay: 'code' });
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits).replace(/\u00a0/g, ' ');
-}
+/** An amount as documents print it, with the currency's own decimals: "EUR 1,234.50", "JPY 1,200", "KWD 1.250". */
+export const documentMoney = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
 
 /** The PDF's fonts are the standard 14 (WinAnsi): characters outside it are replaced. */
 const winAnsi = (text: string) => text.replace(/×/g, 'x').replace(/[^\x20-\x7e\u00a0-\u00ff€–—‘’“”•]/g, '?');
@@ -293,7 +290,7 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     if (current) out.push(current);
     return out;
   };
-  const money = (n: number) => formatMoney(n, inv.currency);
+  const money = (n: number) => documentMoney(n, inv.currency);
   const rate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
   text(page, inv.seller.legal_name, left, 16, bold);

@@ -57,6 +57,8 @@ export async function register(request: FastifyRequest, input: TRegisterInput) {
           name: input.organisation_name,
           subdomain: input.subdomain,
           kind: input.kind,
+          currency: input.currency,
+          time_zone: input.time_zone,
           subscription_tier_id: DEFAULT_TIER[input.kind],
         })
         .returning();

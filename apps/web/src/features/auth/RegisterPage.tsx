@@ -1,21 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { ZRegisterInput } from '@tourdesk/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { useHost } from '../../shared/auth/host-context';
 import { Recaptcha } from '../../shared/components/Recaptcha';
 import { applyFieldErrors } from '../../shared/lib/forms';
+import { browserCurrency, browserTimeZone, currencies, timeZones } from '../../shared/lib/locale-defaults';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useLazyCheckSubdomainQuery, useRegisterMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 
 const ZForm = ZRegisterInput;
 type RegisterForm = z.input<typeof ZForm>;
-const FIELDS = ['email', 'password', 'first_name', 'last_name', 'organisation_name', 'kind', 'subdomain', 'recaptcha_token'] as const;
+const FIELDS = ['email', 'password', 'first_name', 'last_name', 'organisation_name', 'kind', 'subdomain', 'currency', 'time_zone', 'recaptcha_token'] as const;
 
 export const ACCOUNT_CREATED_MESSAGE = 'Account created! Check your e-mail to activate it.';
 
@@ -34,9 +35,11 @@ export default function RegisterPage() {
   const [register, { isLoading }] = useRegisterMutation();
   const [check, availability] = useLazyCheckSubdomainQuery();
   const [done, setDone] = useState<string | null>(null);
+  const zones = useMemo(() => timeZones(browserTimeZone()), []);
+  const currencyList = useMemo(() => currencies(), []);
   const form = useForm<RegisterForm>({
     resolver: zodResolver(ZForm),
-    defaultValues: { kind: 'supplier', organisation_name: '', subdomain: '', first_name: '', last_name: '', email: '', password: '' },
+    defaultValues: { kind: 'supplier', organisation_name: '', subdomain: '', first_name: '', last_name: '', email: '', password: '', currency: browserCurrency(), time_zone: browserTimeZone() },
     mode: 'onTouched',
   });
   const onRecaptcha = useCallback((token: string) => form.setValue('recaptcha_token', token || undefined), [form]);
@@ -115,6 +118,44 @@ export default function RegisterPage() {
               {current.subdomain}.{config.base_domain} is available
             </Text>
           )}
+          <Group grow align="flex-start">
+            <Controller
+              control={form.control}
+              name="currency"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="Currency"
+                  description="Prices, orders and invoices; changeable until your first sale."
+                  data={currencyList}
+                  searchable
+                  allowDeselect={false}
+                  nothingFoundMessage="No currency matches."
+                  value={field.value ?? null}
+                  onChange={(v) => field.onChange(v ?? '')}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="time_zone"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="Time zone"
+                  description="Start times and dates are shown in it."
+                  data={zones}
+                  searchable
+                  allowDeselect={false}
+                  nothingFoundMessage="No time zone matches."
+                  value={field.value ?? null}
+                  onChange={(v) => field.onChange(v ?? '')}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+          </Group>
           <Group grow>
             <TextInput label="First name" autoComplete="given-name" {...form.register('first_name')} />
             <TextInput label="Last name" autoComplete="family-name" {...form.register('last_name')} />

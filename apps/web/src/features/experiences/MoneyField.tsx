@@ -1,10 +1,10 @@
 import { Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { toMajorUnits, toMinorUnits } from '../../shared/lib/money';
+import { toMajorText, toMinorUnits } from '../../shared/lib/money';
 
 /** A price typed in major units (49.90), saved in minor units when the field is left. */
 export function MoneyField({ label, currency, minor, onCommit }: { label: string; currency: string; minor: number | null; onCommit: (minor: number | null) => Promise<boolean> }) {
-  const shown = minor === null ? '' : toMajorUnits(minor, currency).toFixed(2);
+  const shown = minor === null ? '' : toMajorText(minor, currency);
   const [text, setText] = useState(shown);
   const [error, setError] = useState<string>();
   const [last, setLast] = useState(shown);

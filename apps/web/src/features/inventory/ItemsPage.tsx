@@ -9,7 +9,7 @@ import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
-import { formatMoney, toMajorUnits, toMinorUnits } from '../../shared/lib/money';
+import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
@@ -32,7 +32,7 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
   const form = useForm<Form>({
     resolver: zodResolver(ZForm),
     defaultValues: item
-      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorUnits(item.price, currency).toFixed(2), stock: item.stock }
+      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock }
       : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null },
   });
   const onSubmit = form.handleSubmit(async (v) => {

@@ -4,10 +4,11 @@ import { ZOrganizationPatch, type TOrganization } from '@tourdesk/contracts';
 import { useMemo, type FormEventHandler, type ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
 import { UnsavedChangesGuard } from '../../shared/components/UnsavedChangesGuard';
+import { currencies } from '../../shared/lib/locale-defaults';
 import { bpToPercent, percentToBp, timeZones } from './constants';
 import { useOrganizationForm } from './use-organization-form';
 
-const CONTACT = ZOrganizationPatch.pick({ name: true, time_zone: true });
+const CONTACT = ZOrganizationPatch.pick({ name: true, time_zone: true, currency: true });
 const LEGAL = ZOrganizationPatch.pick({ legal_name: true, vat_number: true });
 const BILLING = ZOrganizationPatch.pick({ billing_address: true, billing_email: true, vat_rate_bp: true }).refine((v) => v.vat_rate_bp !== undefined, {
   error: 'Enter the VAT rate (0 when no VAT applies).',
@@ -55,17 +56,35 @@ function TabForm({
   );
 }
 
-/** /settings/organization/contact: name, time zone; the subdomain and currency are shown. */
+/** /settings/organization/contact: name, time zone and currency (until the first sale); the subdomain is shown. */
 export function ContactForm({ organization }: { organization: TOrganization }) {
   const { form, onSubmit, saving } = useOrganizationForm(organization, CONTACT);
   const zones = useMemo(() => timeZones(organization.time_zone), [organization.time_zone]);
+  const currencyList = useMemo(() => currencies(organization.currency), [organization.currency]);
   const { errors, isDirty } = form.formState;
   return (
     <TabForm label="Contact info" dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
       <TextInput label="Organisation name" withAsterisk {...form.register('name')} error={errors.name?.message} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <ReadOnly label="Subdomain" value={organization.subdomain} description={`The address of your back office: ${window.location.host}`} />
-        <ReadOnly label="Currency" value={organization.currency} description="Prices, orders and invoices use it." />
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Currency"
+              description="Prices, orders and invoices use it. It can be changed until the first sale; prices keep the amounts they show."
+              data={currencyList}
+              searchable
+              allowDeselect={false}
+              nothingFoundMessage="No currency matches."
+              value={field.value ?? null}
+              onChange={(v) => field.onChange(v ?? '')}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
       </SimpleGrid>
       <Controller
         control={form.control}

@@ -17,14 +17,4 @@ export const bpToPercent = (bp: number) => bp / 100;
 /** A percentage with up to two decimals (7.7) as basis points (770); rounding absorbs float noise (7.7 × 100 = 770.0000000000001). */
 export const percentToBp = (percent: number) => Math.round(percent * 100);
 
-/**
- * The IANA zones this browser knows, sorted, with `current` (and UTC) added when the browser's list
- * leaves them out (its list holds canonical names only, and a stored zone may be an alias).
- */
-export function timeZones(current?: string): string[] {
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const zones = new Set(known);
-  zones.add('UTC');
-  if (current) zones.add(current);
-  return [...zones].sort((a, b) => a.localeCompare(b));
-}
+export { timeZones } from '../../shared/lib/locale-defaults';

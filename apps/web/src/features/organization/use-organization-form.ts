@@ -40,8 +40,8 @@ export function useOrganizationForm<S extends z.ZodObject>(organization: TOrgani
     const res = await update(changed);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, fields);
     form.reset(pick(res.data, fields) as Values);
-    if (user?.base_account && (changed.name !== undefined || changed.time_zone !== undefined)) {
-      dispatch(setUser({ ...user, base_account: { ...user.base_account, name: res.data.name, time_zone: res.data.time_zone } }));
+    if (user?.base_account && (changed.name !== undefined || changed.time_zone !== undefined || changed.currency !== undefined)) {
+      dispatch(setUser({ ...user, base_account: { ...user.base_account, name: res.data.name, time_zone: res.data.time_zone, currency: res.data.currency } }));
     }
     notifySuccess(ORGANIZATION_SAVED);
   });
