@@ -21,6 +21,14 @@ test.describe.serial('an organisation from sign-up to a restricted team member',
     await page.getByLabel('Subdomain').fill('demo');
     await expect(page.getByText('This subdomain is taken.')).toBeVisible();
     await page.getByLabel('Subdomain').fill('lakeside');
+    // Currency and time zone: proposed from the browser's language and zone, chosen from lists.
+    const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await expect(page.getByRole('combobox', { name: 'Time zone' })).toHaveValue(browserZone);
+    await expect(page.getByRole('combobox', { name: 'Currency' })).toHaveValue(/^[A-Z]{3} — /);
+    await page.getByRole('combobox', { name: 'Currency' }).fill('Swiss');
+    await page.getByRole('option', { name: 'CHF — Swiss Franc' }).click();
+    await page.getByRole('combobox', { name: 'Time zone' }).fill('Zurich');
+    await page.getByRole('option', { name: 'Europe/Zurich' }).click();
     await page.getByLabel('First name').fill('Olivia');
     await page.getByLabel('Last name').fill('Owner');
     await page.getByLabel('E-mail').fill(OWNER.email);
@@ -34,6 +42,10 @@ test.describe.serial('an organisation from sign-up to a restricted team member',
     await page.getByRole('link', { name: 'Sign in' }).click();
     await signIn(page, OWNER.email, OWNER.password, 'lakeside');
     await expect(page.getByText('Lakeside Kayaks')).toBeVisible();
+    await page.goto(org('lakeside', '/settings/organization/contact'));
+    const contact = page.getByRole('form', { name: 'Contact info' });
+    await expect(contact.getByRole('combobox', { name: 'Currency' })).toHaveValue('CHF — Swiss Franc');
+    await expect(contact.getByRole('combobox', { name: 'Time zone' })).toHaveValue('Europe/Zurich');
   });
 
   test('creates a role holding only "View experiences" and invites a member with it', async ({ page }) => {

@@ -123,8 +123,15 @@ test.describe.serial('organisation settings: contact, legal and billing info', (
     await expect(form.getByLabel('Organisation name')).toHaveValue('Alpine Trails & Tours');
     await expect(form.getByLabel('Subdomain')).toHaveValue('demo');
     await expect(form.getByLabel('Subdomain')).toHaveAttribute('readonly');
-    await expect(form.getByLabel('Currency')).toHaveValue('CHF');
-    await expect(form.getByLabel('Currency')).toHaveAttribute('readonly');
+    // The currency can change only until the first sale: the demo has sold, so it is refused.
+    const currency = form.getByRole('combobox', { name: 'Currency' });
+    await expect(currency).toHaveValue('CHF — Swiss Franc');
+    await currency.fill('Yen');
+    await page.getByRole('option', { name: 'JPY — Japanese Yen' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('The currency cannot change after the first sale').first()).toBeVisible();
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(currency).toHaveValue('CHF — Swiss Franc');
     await expect(form).toContainText('Changing the time zone moves the future start times of your schedules to the new zone');
     const zone = form.getByRole('combobox', { name: 'Time zone' });
     await expect(zone).toHaveValue('Europe/Zurich');

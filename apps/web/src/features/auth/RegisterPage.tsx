@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Button, Group, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { ZRegisterInput } from '@tourdesk/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -36,6 +36,7 @@ export default function RegisterPage() {
   const [check, availability] = useLazyCheckSubdomainQuery();
   const [done, setDone] = useState<string | null>(null);
   const zones = useMemo(() => timeZones(browserTimeZone()), []);
+  const narrow = useMediaQuery('(max-width: 30em)');
   const currencyList = useMemo(() => currencies(), []);
   const form = useForm<RegisterForm>({
     resolver: zodResolver(ZForm),
@@ -83,6 +84,8 @@ export default function RegisterPage() {
                   You are
                 </Text>
                 <SegmentedControl
+                  fullWidth
+                  orientation={narrow ? 'vertical' : 'horizontal'}
                   value={field.value}
                   onChange={field.onChange}
                   data={[
@@ -118,14 +121,14 @@ export default function RegisterPage() {
               {current.subdomain}.{config.base_domain} is available
             </Text>
           )}
-          <Group grow align="flex-start">
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <Controller
               control={form.control}
               name="currency"
               render={({ field, fieldState }) => (
                 <Select
                   label="Currency"
-                  description="Prices, orders and invoices; changeable until your first sale."
+                  description="Of prices, orders and invoices; you can change it until your first sale."
                   data={currencyList}
                   searchable
                   allowDeselect={false}
@@ -155,7 +158,7 @@ export default function RegisterPage() {
                 />
               )}
             />
-          </Group>
+          </SimpleGrid>
           <Group grow>
             <TextInput label="First name" autoComplete="given-name" {...form.register('first_name')} />
             <TextInput label="Last name" autoComplete="family-name" {...form.register('last_name')} />
