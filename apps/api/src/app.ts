@@ -6,7 +6,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessCatalog } from './lib/access';
-import { registerErrorHandling } from './lib/errors';
+import { AppError, registerErrorHandling, sendError } from './lib/errors';
+import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
 import { createMailer, type Mailer } from './lib/mailer';
 import { appInfoRoutes } from './modules/app-info/routes';
 import { registerGuard } from './modules/auth/guard';
@@ -68,6 +69,12 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     return503OnClosing: true,
+    // The router's own refusals (a path that is not a valid URL, a path parameter over 100
+    // characters) answer in the envelope like every other error.
+    frameworkErrors: (error, _request, reply) =>
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? sendError(reply, 414, [{ code: 'uri_too_long', detail: 'A part of this address is too long.', attr: null }])
+        : sendError(reply, 400, [{ code: 'invalid', detail: 'This address is not a valid URL.', attr: null }]),
     bodyLimit: 1024 * 1024,
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
@@ -85,6 +92,13 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Strings no table can hold (NUL, unpaired surrogates) are refused once, here, for every route.
+  app.addHook('preValidation', async (request) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const at = unsafeText(part);
+      if (at !== null) throw new AppError('invalid', UNSAFE_TEXT_DETAIL, at || null);
+    }
   });
 
   await app.register(fastifyCompress, { threshold: 1024 });

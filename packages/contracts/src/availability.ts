@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ATTENDANCE_STATUSES, BOOKING_STATUSES, HOLD_MINUTES } from './constants';
 
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
-const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });
+import { ZDate } from './text';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
 
 // --- schedules ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ export const ZMinorUnits = z
   .max(100_000_000, { error: 'That price is too high.' });
 const ZText = (max: number) => z.string().trim().max(max);
 const ZList = z.array(z.string().trim().min(1).max(300)).max(50);
-const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' });
+import { ZDate } from './text';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
 
 // --- pricing categories -------------------------------------------------------------------

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './money';
+export * from './text';
 export * from './errors';
 export * from './pagination';
 export * from './system';

@@ -23,6 +23,7 @@ const STATUS_BY_CODE = {
   already_checked_in: 409,
   lock_timeout: 503,
   payload_too_large: 413,
+  uri_too_long: 414,
   idempotency_error: 422,
   unsupported_media_type: 415,
   throttled: 429,
@@ -61,10 +62,48 @@ export function fromDatabase(error: unknown): AppError | undefined {
   if (pg.code === '23514' && (pg.constraint === 'slot_seats_check' || pg.message.includes('slot_seats_check'))) {
     return new AppError('sold_out', 'Sold out: these seats are no longer free in this time slot.', 'quantities');
   }
+  const byClass = constraintError(pg);
+  if (byClass) return byClass;
   if (pg.code === '55P03') return new AppError('lock_timeout', 'This is very busy right now (a lock wait ran out). Please try again.');
   // Two changes that met in opposite order: PostgreSQL cancelled this one; nothing was saved.
   if (pg.code === '40P01' || pg.code === '40001') return new AppError('lock_timeout', 'Another change to the same records ran at the same moment; nothing was saved. Please try again.');
   return undefined;
+}
+
+/**
+ * Every constraint and data error PostgreSQL can answer a request with, as a 4xx: what a check in
+ * a service missed (or lost a race to) is still the caller's error, never a 500.
+ */
+function constraintError(pg: { code: string; message: string; constraint?: string; column?: string }): AppError | undefined {
+  const attr = pg.column ?? null;
+  switch (pg.code) {
+    case '23505':
+      return new AppError('conflict', 'This already exists: another record has the same value.', attr);
+    case '23503':
+      return new AppError('conflict', pg.message.includes('is still referenced')
+        ? 'Other records still refer to this one: remove or change them first.'
+        : 'This refers to a record that does not exist (or no longer does).', attr);
+    case '23502':
+      return new AppError('invalid', 'A required value is missing.', attr);
+    case '23514':
+      return new AppError('invalid', 'A value breaks a rule of the data it goes into (a check refused it); nothing was saved.', attr);
+    case '23P01':
+      return new AppError('conflict', 'This overlaps another record; nothing was saved.', attr);
+    case '22001':
+      return new AppError('invalid', 'A value is too long.', attr);
+    case '22003':
+      return new AppError('invalid', 'A number is out of range.', attr);
+    case '22007':
+    case '22008':
+      return new AppError('invalid', 'A date or time is out of range (years 1 to 9999).', attr);
+    case '22021':
+    case '22P05':
+      return new AppError('invalid', 'Text cannot contain the NUL character or unpaired UTF-16 surrogates.', attr);
+    case '22P02':
+      return new AppError('invalid', 'A value is not in the expected format.', attr);
+    default:
+      return undefined;
+  }
 }
 
 const SERVER_ERROR_DETAIL = 'A server error occurred. It has been logged; please try again.';

@@ -7,6 +7,7 @@ import {
   ZCart,
   ZCartLineInput,
   ZClosedDateInput,
+  ZDate,
   ZErrorEnvelope,
   ZHeldLine,
   ZIdParam,
@@ -82,7 +83,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['availability'],
         summary: 'Per day of an experience: how many slots, seats left, and the best status (for a month calendar)',
-        querystring: z.object({ experience: z.uuid(), from: z.iso.date(), to: z.iso.date() }),
+        querystring: z.object({ experience: z.uuid(), from: ZDate, to: ZDate }),
         response: { 200: z.array(z.object({ date: z.string(), slots: z.number().int(), remaining: z.number().int(), status: z.enum(['available', 'limited', 'sold_out', 'closed']) })), ...errors },
       },
     },
@@ -95,7 +96,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['availability'],
         summary: 'Per day: capacity, booked, held and remaining seats',
-        querystring: z.object({ from: z.iso.date(), to: z.iso.date(), experience: z.uuid().optional() }),
+        querystring: z.object({ from: ZDate, to: ZDate, experience: z.uuid().optional() }),
         response: { 200: z.array(z.object({ date: z.string(), slots: z.number().int(), capacity: z.number().int(), booked: z.number().int(), held: z.number().int(), remaining: z.number().int() })), ...errors },
       },
     },
@@ -103,7 +104,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/capacity/by-date/',
-    { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Every slot of one day, with its seats', querystring: z.object({ date: z.iso.date() }), response: { 200: z.array(ZSlot.extend({ experience_title: z.string() })), ...errors } } },
+    { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Every slot of one day, with its seats', querystring: z.object({ date: ZDate }), response: { 200: z.array(ZSlot.extend({ experience_title: z.string() })), ...errors } } },
     (request) => tenantScope(request, (ctx) => capacity.slotsOnDay(ctx, request.query.date)),
   );
   app.patch(

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ZMinorUnits, ZPricingRate, ZPricingRateInput, type TPricingRate } from '@tourdesk/contracts';
+import { ZDate, ZMinorUnits, ZPricingRate, ZPricingRateInput, type TPricingRate } from '@tourdesk/contracts';
 import { experience, pricingCategory, pricingRate } from '../../db/schema';
 import { registerCrud, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -82,8 +82,8 @@ export function registerPricingRates(app: FastifyInstance) {
       retail_price: ZMinorUnits.optional(),
       net_price: ZMinorUnits.nullable().optional(),
       currency: z.string().optional(),
-      valid_from: z.iso.date().nullable().optional(),
-      valid_to: z.iso.date().nullable().optional(),
+      valid_from: ZDate.nullable().optional(),
+      valid_to: ZDate.nullable().optional(),
       weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional(),
     }),
     output: ZPricingRate,

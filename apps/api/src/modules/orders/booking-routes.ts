@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZBooking, ZCheckIn, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZDate, ZBooking, ZCheckIn, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -45,8 +45,8 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Bookings, filtered by status (Confirmed, In progress, Canceled, Completed), dates, offer and search',
         querystring: ZPaginationQuery.extend({
           status: z.enum(BOOKING_STATUS_FILTERS).optional(),
-          from: z.iso.date().optional(),
-          to: z.iso.date().optional(),
+          from: ZDate.optional(),
+          to: ZDate.optional(),
           experience: z.uuid().optional(),
           search: z.string().trim().max(100).optional(),
         }),
@@ -65,7 +65,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/bookings/by-date/',
-    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: z.object({ date: z.iso.date().optional(), slot: z.uuid().optional() }), response: { 200: z.array(ZBooking), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: z.object({ date: ZDate.optional(), slot: z.uuid().optional() }), response: { 200: z.array(ZBooking), ...errors } } },
     (request) =>
       tenantScope(request, (ctx) => {
         if (!request.query.date && !request.query.slot) throw new AppError('invalid', 'Give a date or a slot.', 'date');

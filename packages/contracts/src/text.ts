@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * What no request may carry, checked once for every string of every body, query and path (the
+ * API's preValidation hook calls `unsafeText()`): the NUL character, which PostgreSQL text cannot
+ * hold, and unpaired UTF-16 surrogates, which have no UTF-8 form. And dates in years PostgreSQL
+ * and people use: 0001 to 9999.
+ */
+// eslint-disable-next-line no-control-regex -- finding the NUL character is the point
+const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const UNSAFE_TEXT_DETAIL = 'Text cannot contain the NUL character or unpaired UTF-16 surrogates.';
+
+/** The path (dotted, like an error's `attr`) of the first string in `value` that cannot be stored, or null. */
+export function unsafeText(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return UNSAFE.test(value) ? path.join('.') || '' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unsafeText(value[i], [...path, String(i)]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (UNSAFE.test(key)) return [...path, key].join('.');
+      const found = unsafeText(inner, [...path, key]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+const yearOk = (iso: string) => {
+  const year = Number(iso.slice(0, 4));
+  return year >= 1 && year <= 9999;
+};
+/** A calendar date, YYYY-MM-DD, in years 0001–9999. */
+export const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' }).refine(yearOk, { error: 'Use a date between the years 1 and 9999.' });
+/** An instant, ISO 8601 with an offset or Z, in years 0001–9999. */
+export const ZDateTime = z.iso.datetime({ offset: true, error: 'Use a date and time in ISO 8601 format.' }).refine(yearOk, { error: 'Use a date between the years 1 and 9999.' });
