@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessCatalog } from './lib/access';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -103,6 +104,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app, config);
   registerGuard(app);
   await registerOpenApi(app);
 

@@ -55,3 +55,34 @@ describe('serving the web app', () => {
     expect(res.json().type).toBe('client_error');
   });
 });
+
+describe('security headers', () => {
+  const csp = (h: Record<string, unknown>) => String(h['content-security-policy'] ?? '');
+
+  it('on every response: a policy with no inline script and no framing, nosniff, a referrer policy', async () => {
+    for (const url of ['/', '/dashboard', '/assets/index-abc123.js', '/api/health/', '/api/no-such-thing/', '/api/users/me/', '/api/docs/']) {
+      const res = await t.app.inject({ url, headers: { host: 'localhost' } });
+      const policy = csp(res.headers);
+      expect(policy, url).toMatch(/script-src 'self'(;|$)/);
+      expect(policy, url).not.toMatch(/unsafe-inline[^;]*;?.*script|script-src[^;]*unsafe-(inline|eval)/);
+      expect(policy, url).toContain("frame-ancestors 'none'");
+      expect(policy, url).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('HSTS outside localhost only', async () => {
+    const res = await t.app.inject({ url: '/api/health/', headers: { host: 'tourdesk.example.com' } });
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('the API documentation under the same policy: its page has no inline script', async () => {
+    const res = await t.app.inject({ url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(csp(res.headers)).toMatch(/script-src 'self'(;|$)/);
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+});
+

@@ -31,6 +31,7 @@ export async function registerOpenApi(app: FastifyInstance) {
 
   await app.register(async (scope) => {
     markScopePublic(scope, 'API documentation');
+    // Its page loads its scripts from files: the back office's policy (no inline script) holds.
     await scope.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   });
 

@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
 import { inTenant } from '../../lib/tenancy';
-import { principalOf } from '../auth/principal';
+import { principalOf, type Principal } from '../auth/principal';
+import { assertMayGrant } from '../../lib/grants';
 import { permissionSetsOf } from '../users/service';
 import * as q from './queries';
 
@@ -24,9 +25,9 @@ function toRole({ role: r, member_count }: q.RoleRow): TRole {
   };
 }
 
-function scoped<T>(request: FastifyRequest, fn: (tx: Db, accountId: string) => Promise<T>) {
+function scoped<T>(request: FastifyRequest, fn: (tx: Db, accountId: string, me: Principal) => Promise<T>) {
   const me = principalOf(request);
-  return inTenant(request.server.database.db, me.accountId, (tx) => fn(tx, me.accountId));
+  return inTenant(request.server.database.db, me.accountId, (tx) => fn(tx, me.accountId, me));
 }
 
 function validSets(ids: string[]) {
@@ -62,7 +63,8 @@ export function getRole(request: FastifyRequest, id: string) {
 
 export function createRole(request: FastifyRequest, input: TRoleInput) {
   const sets = validSets(input.permission_sets);
-  return scoped(request, async (tx, accountId) => {
+  return scoped(request, async (tx, accountId, me) => {
+    assertMayGrant(me, sets, 'permission_sets');
     try {
       const [created] = await tx.insert(role).values({ account_id: accountId, name: input.name, permission_set_ids: sets }).returning();
       return toRole({ role: created!, member_count: 0 });
@@ -75,8 +77,13 @@ export function createRole(request: FastifyRequest, input: TRoleInput) {
 
 export function updateRole(request: FastifyRequest, id: string, patch: Partial<TRoleInput>) {
   const sets = patch.permission_sets ? validSets(patch.permission_sets) : undefined;
-  return scoped(request, async (tx, accountId) => {
+  return scoped(request, async (tx, accountId, me) => {
     const current = await roleOr404(tx, accountId, id);
+    if (sets && !me.isOwner) {
+      if (me.roleId === id) throw new AppError('permission_denied', 'You cannot change the permission sets of a role you hold: ask an Owner.', 'permission_sets');
+      if (current.role.is_owner) throw new AppError('permission_denied', 'Only an Owner can change the Owner role.', 'permission_sets');
+      assertMayGrant(me, sets, 'permission_sets');
+    }
     if (current.role.is_owner && sets && sets.length !== KNOWN.size) {
       throw new AppError('invalid', 'The Owner role always holds every permission set.', 'permission_sets');
     }

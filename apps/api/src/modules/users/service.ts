@@ -19,6 +19,7 @@ import { inTenant } from '../../lib/tenancy';
 import { issueActionToken } from '../auth/action-tokens';
 import { hashPassword, verifyPassword } from '../auth/crypto';
 import { principalOf, type Principal } from '../auth/principal';
+import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
 import { emailChangedMail, invitationMail, passwordChangedMail } from './emails';
 import * as q from './queries';
@@ -103,7 +104,7 @@ export async function inviteMember(
 ) {
   await assertEmailFree(request, input.email, 'email');
   return tenantWork(request, async (tx, me, outbox) => {
-    await roleOr400(tx, me.accountId, input.role);
+    assertMayAssign(me, await roleOr400(tx, me.accountId, input.role));
     let created;
     try {
       [created] = await tx
@@ -151,7 +152,11 @@ export function updateMember(request: FastifyRequest, id: string, patch: TTeamMe
   return tenantWork(request, async (tx, me) => {
     const user = await q.findUser(tx, me.accountId, id);
     if (!user) throw notFound('No team member with this id.');
-    const nextRole = patch.role ? await roleOr400(tx, me.accountId, patch.role) : user.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
+    const currentRole = user.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
+    const changesRole = patch.role !== undefined && patch.role !== user.role_id;
+    assertMayChangeMember(me, { id, isOwner: Boolean(currentRole?.is_owner) }, changesRole);
+    const nextRole = patch.role ? await roleOr400(tx, me.accountId, patch.role) : currentRole;
+    if (changesRole) assertMayAssign(me, nextRole!);
     const willBeActive = patch.is_active ?? user.is_active;
     if (patch.is_active === true && user.invited_at) {
       throw new AppError('invalid', 'An invited member becomes active by accepting the invitation.', 'is_active');
@@ -175,6 +180,9 @@ export function updateMember(request: FastifyRequest, id: string, patch: TTeamMe
 export function removeMember(request: FastifyRequest, id: string) {
   return tenantWork(request, async (tx, me) => {
     await memberOr404(tx, me.accountId, id);
+    const user = await q.findUser(tx, me.accountId, id);
+    const currentRole = user?.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
+    assertMayChangeMember(me, { id, isOwner: Boolean(currentRole?.is_owner) }, false);
     await guardLastOwner(tx, me.accountId, id, false);
     await tx.delete(users).where(and(eq(users.account_id, me.accountId), eq(users.id, id)));
   });
