@@ -14,6 +14,7 @@
  * All traffic goes to 127.0.0.1; every run is bounded in time.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,7 +154,7 @@ function figures(m: Measured) {
  * Each of `carts` (a cookie each) holds one seat in the slot and checks that line out, CLIENTS at
  * a time. Answers how many orders were made and in how long (until the last order).
  */
-async function checkoutRun(origin: string, slotId: string, categoryId: string, carts: string[]) {
+async function checkoutRun(origin: string, host: string, slotId: string, categoryId: string, carts: string[]) {
   let next = 0;
   let orders = 0;
   let soldOut = 0;
@@ -161,14 +162,29 @@ async function checkoutRun(origin: string, slotId: string, categoryId: string, c
   let lastSale = 0;
   const latencies: number[] = [];
   const started = performance.now();
-  const post = (cookie: string, url: string, body: unknown) =>
-    fetch(`${origin}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify(body) });
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const { port } = new URL(origin);
+  const post = (cookie: string, path: string, body: unknown) =>
+    new Promise<{ status: number; json: () => unknown }>((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { host, origin: `http://${host}`, cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
   const worker = async () => {
     while (next < carts.length) {
       const i = next++;
       const cookie = carts[i]!;
       const hold = await post(cookie, '/api/cart/lines/', { slot: slotId, quantities: { [categoryId]: 1 } });
-      const line = (await hold.json()) as { id?: string; errors?: { code: string }[] };
+      const line = hold.json() as { id?: string; errors?: { code: string }[] };
       if (hold.status !== 201) {
         if (line.errors?.[0]?.code === 'sold_out') soldOut++;
         else other++;
@@ -176,7 +192,6 @@ async function checkoutRun(origin: string, slotId: string, categoryId: string, c
       }
       const t0 = performance.now();
       const checkout = await post(cookie, '/api/cart/checkout/', { customer: { email: `buyer${i}@bench.test`, first_name: `Buyer${i}` }, lines: [line.id] });
-      await checkout.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (checkout.status === 201) {
         orders++;
@@ -185,6 +200,7 @@ async function checkoutRun(origin: string, slotId: string, categoryId: string, c
     }
   };
   await Promise.all(Array.from({ length: CLIENTS }, worker));
+  agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
   const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN);
   return { orders, soldOut, other, seconds: (lastSale - started) / 1000, p50: at(0.5), p99: at(0.99) };
@@ -279,6 +295,10 @@ async function main() {
     await database.db.execute(sql`analyze`);
     const api = await serve('app', url.toString(), dataDir);
     const origin = api.address;
+    // A session belongs to its organisation's host: every request says bench.localhost (and its
+    // page's origin), sent to 127.0.0.1.
+    const host = `bench.localhost:${new URL(origin).port}`;
+    const page = `http://${host}`;
     console.log(`\nTourdesk capacity benchmark — PostgreSQL server, ${CLIENTS} clients, ${SECONDS} s each\n`);
 
     // 1. Holds on one hot slot.
@@ -292,9 +312,9 @@ async function main() {
         url: `${origin}/api/cart/lines/`,
         connections: CLIENTS,
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin },
+        headers: { 'content-type': 'application/json', origin: page, host },
         body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }),
-        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin: page, host, cookie: cookies[client++ % CLIENTS]! }),
       }, api.child.pid);
       const seatsIn = async (slotId: string) =>
         Number(((await database.db.execute(sql`select coalesce(sum(seats), 0)::int as n from cart_line where slot_id = ${slotId}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
@@ -316,7 +336,7 @@ async function main() {
         requests: [
           {
             method: 'POST',
-            setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', origin, cookie: manyCookies[turn++ % MANY]! }, body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }) }),
+            setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', origin: page, host, cookie: manyCookies[turn++ % MANY]! }, body: JSON.stringify({ slot: hot.id, quantities: { [cat.id]: 1 } }) }),
           },
         ],
       }, api.child.pid);
@@ -334,9 +354,9 @@ async function main() {
         url: `${origin}/api/cart/lines/`,
         connections: CLIENTS,
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin },
+        headers: { 'content-type': 'application/json', origin: page, host },
         body: JSON.stringify({ slot: sellout.id, quantities: { [cat.id]: 1 } }),
-        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin, cookie: cookies[client++ % CLIENTS]! }),
+        setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', origin: page, host, cookie: cookies[client++ % CLIENTS]! }),
       });
       const sold = await seatsIn(sellout.id);
       line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush.ok} answered 2xx, ${rush.non2xx} sold out)`);
@@ -344,7 +364,7 @@ async function main() {
 
       // Hold → checkout → order, from 2,048 carts on one 500-seat slot: 64 at a time, each cart
       // holds a seat and checks that line out; holds after the sell-out hear "sold out".
-      const sale = await checkoutRun(origin, checkoutSlot.id, cat.id, manyCookies);
+      const sale = await checkoutRun(origin, host, checkoutSlot.id, cat.id, manyCookies);
       const booked = Number(((await database.db.execute(sql`select booked from slot where id = ${checkoutSlot.id}`)) as unknown as { rows: { booked: number }[] }).rows[0]!.booked);
       const orders = Number(((await database.db.execute(sql`select count(distinct order_id)::int as n from booking where slot_id = ${checkoutSlot.id} and status = 'Confirmed'`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
       console.log(`\n   Checkout: hold → checkout → order, 2,048 carts, one ${SELLOUT_CAPACITY}-seat slot, ${CLIENTS} at a time`);
@@ -362,7 +382,7 @@ async function main() {
       // does falls on both alike.
       const bare = await serve('bare', url.toString(), dataDir);
       const ROUNDS = 3;
-      const calendarRun = (seconds: number) => measure({ url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS, headers: { cookie: cookies[1]! } }, api.child.pid, seconds);
+      const calendarRun = (seconds: number) => measure({ url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS, headers: { cookie: cookies[1]!, host } }, api.child.pid, seconds);
       const bareRun = (seconds: number) => measure({ url: `${bare.address}/slots?account=${account!.id}&experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS }, bare.child.pid, seconds);
       // Three seconds of each first, not counted: both servers' code optimised by V8 alike (a
       // cold API spent twice the CPU per request in its first seconds).

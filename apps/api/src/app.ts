@@ -104,7 +104,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   registerGuard(app);
   await registerOpenApi(app);
 

@@ -191,6 +191,22 @@ describe('sessions', () => {
     expect((await replay.post('/api/jwt/refresh/')).statusCode).toBe(401);
   });
 
+  it('renews a session only on its own host: the bare host and another organisation’s refuse its cookies', async () => {
+    const b = await signIn(new Browser(t.app), 'owner@sessions.test', 'sessions');
+    const refreshToken = b.cookie('refresh_token')!;
+    const access = b.cookie('access_token')!;
+    for (const host of ['localhost', tenantHost('alps')]) {
+      const copy = new Browser(t.app, host);
+      copy.setCookie('refresh_token', refreshToken, '/api/');
+      copy.setCookie('access_token', access);
+      expect((await copy.post('/api/jwt/refresh/')).statusCode, host).toBe(401);
+      expect((await copy.get('/api/users/me/')).statusCode, host).toBe(401);
+    }
+    // Refused elsewhere, not revoked: on its own host the session goes on.
+    expect((await b.post('/api/jwt/refresh/')).statusCode).toBe(200);
+    expect((await b.get('/api/users/me/')).statusCode).toBe(200);
+  });
+
   it('refuses a session on another organisation’s host', async () => {
     const access = owner.cookie('access_token')!;
     const elsewhere = new Browser(t.app, tenantHost('alps'));

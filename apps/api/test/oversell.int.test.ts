@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount, cartLine } from '../src/db/schema';
@@ -39,6 +40,7 @@ beforeAll(async () => {
   origin = address.replace('127.0.0.1', 'rush.localhost');
 });
 afterAll(async () => {
+  agent.destroy();
   capacityLock.enabled = true;
   await t?.close();
   await sink?.close();
@@ -49,17 +51,35 @@ async function slotIds() {
   return (res.json() as { id: string }[]).map((s) => s.id);
 }
 
+/**
+ * A POST over real HTTP to 127.0.0.1 with the organisation's Host header (a session belongs to its
+ * organisation's host; fetch cannot set Host, and *.localhost does not resolve here).
+ */
+function postOnHost(port: string, host: string, path: string, body: unknown, cookie: string) {
+  return new Promise<{ status: number; body: { errors?: { code: string; detail?: string }[] } }>((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { host, origin: `http://${host}`, cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+const agent = new Agent({ keepAlive: true, maxSockets: REQUESTS });
+
 /** REQUESTS parallel one-seat holds on one slot, over HTTP, as the signed-in user. */
 async function rush(slotId: string) {
   const cookie = `access_token=${owner.cookie('access_token')}`;
   const port = new URL(origin).port;
   const results = await Promise.all(
     Array.from({ length: REQUESTS }, () =>
-      fetch(`http://127.0.0.1:${port}/api/cart/lines/`, {
-        method: 'POST',
-        headers: { origin: `http://127.0.0.1:${port}`, cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ slot: slotId, quantities: { [exp.category]: 1 } }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { errors?: { code: string; detail?: string }[] } })),
+      postOnHost(port, `rush.localhost:${port}`, '/api/cart/lines/', { slot: slotId, quantities: { [exp.category]: 1 } }, cookie),
     ),
   );
   const held = ((await t.database.db.execute(sql`select coalesce(sum(seats), 0)::int as held from ${cartLine} where slot_id = ${slotId} and expires_at > now()`)) as unknown as { rows: { held: number }[] }).rows[0]!.held;

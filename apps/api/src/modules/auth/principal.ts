@@ -135,10 +135,14 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
   return request.principal;
 }
 
-function checkHost(request: FastifyRequest, subdomain: string) {
+/**
+ * A session belongs to its organisation's host: a token presented anywhere else — another
+ * organisation's host, or the bare host, which only signs in and hands over — is refused.
+ */
+export function checkHost(request: FastifyRequest, subdomain: string) {
   const host = requestHost(request);
-  if (host.subdomain && host.subdomain !== subdomain) {
-    throw notAuthenticated('This session belongs to another organisation.');
+  if (host.subdomain !== subdomain) {
+    throw notAuthenticated(host.subdomain ? 'This session belongs to another organisation.' : 'Sign in on your organisation’s own address.');
   }
 }
 

@@ -7,7 +7,7 @@ import { hit, peek, reset, ThrottledError } from '../../lib/throttle';
 import { issueActionToken, redeemActionToken } from './action-tokens';
 import { clearHomeCookie, clearSessionCookies, REFRESH_COOKIE, setHomeCookie, setSessionCookies } from './cookies';
 import { newSecret, sameHash, sha256, splitToken, verifyPassword } from './crypto';
-import { notAuthenticated, signAccessToken } from './principal';
+import { checkHost, notAuthenticated, signAccessToken } from './principal';
 import * as q from './queries';
 
 /** Seconds a replaced refresh secret is still honoured, for two tabs refreshing at once. */
@@ -125,6 +125,8 @@ export async function refresh(request: FastifyRequest, reply: FastifyReply) {
   const presented = sha256(parts.secret);
   const found = await q.findUserById(db, session.user_id);
   if (!found?.user.is_active) throw fail('Refresh token expired.');
+  // Only on the session's own host (the cookie is host-only; a copied one elsewhere is refused).
+  checkHost(request, found.subdomain);
 
   const sign = () =>
     signAccessToken(signingKey, { userId: session.user_id, accountId: session.account_id, sessionId: session.id }, config.ACCESS_TOKEN_TTL_SECONDS);
