@@ -48,6 +48,7 @@ export default defineConfig({
       OEMBED_PORT: String(PORT + 3),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      SEED_DEMO: 'true',
       ACCESS_TOKEN_TTL_SECONDS: '4',
     },
     stdout: 'pipe',

@@ -25,11 +25,35 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
-    ['DATABASE_URL', 'mysql://root@localhost/db'],
     ['LOG_LEVEL', 'loud'],
     ['SEED_DEMO', 'maybe'],
   ])('refuses %s=%s with a message naming the variable and the value', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: .*\\(got "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"\\)`));
+  });
+
+  it('never prints a secret, or a URL that may hold a password, back in its message', () => {
+    for (const [name, value] of [
+      ['JWT_SECRET', 'too-short-but-secret'],
+      ['DATABASE_URL', 'mysql://root:hunter2@localhost/db'],
+      ['SMTP_URL', 'http://mail:pa55@host'],
+    ] as const) {
+      let message = '';
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`${name}: `);
+      expect(message).toContain('(value not shown)');
+      expect(message).not.toContain(value);
+    }
+  });
+
+  it('does not seed the demo organisation in production unless asked for', () => {
+    expect(loadConfig({}).SEED_DEMO).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).SEED_DEMO).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).SEED_DEMO).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).SEED_DEMO).toBe(false);
   });
 });

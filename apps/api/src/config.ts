@@ -28,10 +28,11 @@ const ZConfig = z.object({
     .default('localhost'),
   /** Where the built web app lives; empty disables serving it (API-only). */
   WEB_DIST_DIR: z.string().optional(),
+  /** Seed the demo organisation at start: by default yes, except with NODE_ENV=production. */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** The bare origin users reach, e.g. https://example.com; defaults to http://BASE_DOMAIN:PORT. */
   PUBLIC_URL: z.url({ error: 'must be a URL such as https://example.com' }).optional(),
@@ -72,13 +73,16 @@ const ZConfig = z.object({
   OEMBED_ENDPOINT: z.string().regex(/^https?:\/\/.*\{url\}/, { error: 'must be an http(s) URL containing {url}' }).optional(),
 });
 
-export type Config = z.infer<typeof ZConfig> & {
+export type Config = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO'> & {
+  SEED_DEMO: boolean;
   dataDir: string;
   /** The bare origin, without a trailing slash. */
   publicUrl: URL;
 };
 
 export class ConfigError extends Error {}
+
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY|_URL$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "not set", as in most twelve-factor tools.
@@ -88,11 +92,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.');
       const got = env[name];
-      return `  ${name}: ${issue.message}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`;
+      // A secret, or a URL that may carry a password, is never printed back.
+      const shown = got === undefined ? '' : SECRET_NAME.test(name) ? ' (value not shown)' : ` (got ${JSON.stringify(got)})`;
+      return `  ${name}: ${issue.message}${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const data = parsed.data;
   const publicUrl = new URL(data.PUBLIC_URL ?? `http://${data.BASE_DOMAIN}:${data.PORT}`);
-  return { ...data, dataDir: path.resolve(data.DATA_DIR), publicUrl };
+  return { ...data, SEED_DEMO: data.SEED_DEMO ?? data.NODE_ENV !== 'production', dataDir: path.resolve(data.DATA_DIR), publicUrl };
 }

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../src/db/schema';
 import { createTestApp, type TestApp } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation, PASSWORD } from './identity-fixtures';
@@ -35,3 +37,34 @@ describe('logs', () => {
     expect(all).not.toMatch(/refresh_token=|access_token=/);
   });
 });
+
+describe('in production', () => {
+  let prod: TestApp;
+  const prodLines: string[] = [];
+  beforeAll(async () => {
+    prod = await createTestApp({ env: { NODE_ENV: 'production', LOG_LEVEL: 'debug' }, logStream: { write: (line) => void prodLines.push(line) } });
+  });
+  afterAll(async () => {
+    await prod?.close();
+  });
+
+  it('without SMTP, logs whom an e-mail was for but never its one-time link', async () => {
+    const res = await new Browser(prod.app).post('/api/users/register/', { email: 'quiet@prod.test', password: PASSWORD, organisation_name: 'Quiet prod', kind: 'supplier', subdomain: 'quietprod' });
+    expect(res.statusCode).toBe(201);
+    const all = prodLines.join('\n');
+    expect(all).toContain('e-mail to quiet@prod.test');
+    expect(all).not.toMatch(/token=|\/auth\/activate|uid=/);
+  });
+
+  it('marks session cookies Secure, on localhost too', async () => {
+    const b = new Browser(prod.app, 'localhost');
+    await b.post('/api/users/register/', { email: 'secure@prod.test', password: PASSWORD, organisation_name: 'Secure prod', kind: 'supplier', subdomain: 'secureprod' });
+    await prod.database.db.update(users).set({ is_active: true }).where(eq(users.email, 'secure@prod.test'));
+    const login = await b.post('/api/jwt/create/', { email: 'secure@prod.test', password: PASSWORD });
+    expect(login.statusCode).toBe(200);
+    const cookies = login.cookies as { name: string; secure?: boolean }[];
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const c of cookies) expect(c.secure, c.name).toBe(true);
+  });
+});
+

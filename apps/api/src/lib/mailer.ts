@@ -16,19 +16,21 @@ export interface Mailer {
 
 /**
  * SMTP when SMTP_URL is set. Otherwise each message is written to the log (subject, recipient
- * and body with its links) so a local user can follow them. A failure to send is logged and
+ * and, outside production, the body with its links, so a local user can follow them). A failure to send is logged and
  * never fails the request that caused it: the user can ask for the e-mail again.
  */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const from = config.MAIL_FROM ?? `Tourdesk <no-reply@${config.BASE_DOMAIN}>`;
   const transport: Transporter | null = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : null;
-  if (!transport && config.NODE_ENV === 'production') {
-    log.warn('SMTP_URL is not set: e-mails (with their one-time links) go to the log. Set SMTP_URL in production.');
+  // In production a log is read by more people than the recipient: its one-time links never go there.
+  const production = config.NODE_ENV === 'production';
+  if (!transport && production) {
+    log.warn('SMTP_URL is not set: e-mails are not sent (their recipient and subject are logged, never their links). Set SMTP_URL.');
   }
   return {
     async send(mail) {
       if (!transport) {
-        log.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, `e-mail to ${mail.to}: ${mail.subject}`);
+        log.info({ mail: { to: mail.to, subject: mail.subject, ...(production ? {} : { text: mail.text }) } }, `e-mail to ${mail.to}: ${mail.subject}`);
         return;
       }
       try {

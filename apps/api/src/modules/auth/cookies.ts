@@ -10,7 +10,8 @@ export const HOME_COOKIE = 'home_org';
 const base = (request: FastifyRequest) => ({
   httpOnly: true,
   sameSite: 'lax' as const,
-  secure: !isLocalHost(requestHost(request).hostname),
+  // Secure in production, and wherever the host is not plain-http localhost development.
+  secure: request.server.config.NODE_ENV === 'production' || !isLocalHost(requestHost(request).hostname),
 });
 
 /** Host-only cookies: an organisation's session is never sent to another organisation's host. */
