@@ -89,16 +89,16 @@ describe('sign-up and activation', () => {
     expect(errorOf(taken)).toMatchObject({ attr: 'subdomain', detail: 'This subdomain is taken.' });
   });
 
-  it('refuses a second account with the same e-mail in any case', async () => {
-    const res = await new Browser(t.app).post('/api/users/register/', {
-      email: 'ADA@alps.test',
-      password: PASSWORD,
-      organisation_name: 'Yy',
-      kind: 'affiliate',
-      subdomain: 'yonder',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(errorOf(res).attr).toBe('email');
+  it('answers a sign-up with a known e-mail (in any case) as any other, creates nothing, and tells the address’s owner', async () => {
+    const form = (email: string, subdomain: string) => ({ email, password: PASSWORD, organisation_name: 'Yy', kind: 'affiliate', subdomain });
+    const known = await new Browser(t.app).post('/api/users/register/', form('ADA@alps.test', 'yonder'));
+    const fresh = await new Browser(t.app).post('/api/users/register/', form('newcomer@alps.test', 'hither'));
+    expect([known.statusCode, fresh.statusCode]).toEqual([201, 201]);
+    expect(Object.keys(known.json()).sort()).toEqual(Object.keys(fresh.json()).sort());
+    expect(known.json()).toEqual({ email: 'ada@alps.test', subdomain: 'yonder' });
+    expect((await new Browser(t.app).get('/api/subdomains/check/?subdomain=yonder')).json()).toMatchObject({ available: true });
+    await sink.latest('ada@alps.test', /You already have a Tourdesk account/);
+    await sink.latest('newcomer@alps.test', /Activate/);
   });
 
   it('answers resend_activation and reset_password the same whether or not the e-mail exists', async () => {

@@ -14,6 +14,15 @@ export function activationMail(config: Config, to: string, uid: string, token: s
   };
 }
 
+/** Sign-up with an address that already has an account: told to its owner, never to the form. */
+export function accountExistsMail(config: Config, to: string): Mail {
+  return {
+    to,
+    subject: 'You already have a Tourdesk account',
+    text: `Someone, perhaps you, tried to create a new Tourdesk organisation with this e-mail address, which already has an account. Nothing was created.\n\nSign in: ${link(bareOrigin(config), '/auth/login')}\nForgot your password? ${link(bareOrigin(config), '/auth/forgot-password')}\n\nIf it was not you, ignore this e-mail.${sign}`,
+  };
+}
+
 export function passwordResetMail(config: Config, to: string, uid: string, token: string): Mail {
   const url = link(bareOrigin(config), `/auth/reset-password/${uid}/${token}`);
   return {

@@ -11,7 +11,7 @@ import { DEFAULT_TIER } from '../../seed/reference';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { findUserByEmail, revokeUserSessions } from '../auth/queries';
-import { activationMail, emailResetMail, passwordResetMail } from './emails';
+import { accountExistsMail, activationMail, emailResetMail, passwordResetMail } from './emails';
 import { emailTaken } from './queries';
 
 /**
@@ -40,17 +40,29 @@ export async function subdomainAvailability(request: FastifyRequest, raw: string
   return { subdomain: parsed.data, available: !row, reason: row ? 'This subdomain is taken.' : null };
 }
 
+/**
+ * Sign-up answers alike whether or not the e-mail address has an account, in content and in the
+ * work done before answering (a password hash, one transaction, one e-mail): a new address gets
+ * its organisation and an activation link; a known one gets, in its own inbox, a note that it
+ * already has an account, and the form the same "check your e-mail". A taken subdomain is public
+ * anyway (the form checks it as the user types): it is refused for both alike.
+ */
 export async function register(request: FastifyRequest, input: TRegisterInput) {
   const { config, database } = request.server;
   await throttleIp(request, 'register');
   await requireRecaptcha(config, input.recaptcha_token, request.ip);
-  if (await emailTaken(database.db, input.email)) {
-    throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
-  }
   const passwordHash = await hashPassword(input.password);
+  const answer = { email: input.email, subdomain: input.subdomain };
+  const subdomainTaken = () => new AppError('invalid', 'This subdomain is taken.', 'subdomain');
   const outbox: Mail[] = [];
   try {
-    const user = await database.db.transaction(async (tx) => {
+    await database.db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, input.subdomain));
+      if (taken) throw subdomainTaken();
+      if (await emailTaken(tx, input.email)) {
+        outbox.push(accountExistsMail(config, input.email));
+        return;
+      }
       const [account] = await tx
         .insert(baseAccount)
         .values({
@@ -80,18 +92,16 @@ export async function register(request: FastifyRequest, input: TRegisterInput) {
         .returning();
       const token = await issueActionToken(tx, created!, 'activation');
       outbox.push(activationMail(config, created!.email, created!.id, token));
-      return created!;
     });
-    await sendAll(request, outbox);
-    return { id: user.id, email: user.email, subdomain: input.subdomain };
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      const detail = String((error as { cause?: { detail?: string } }).cause?.detail ?? (error as { detail?: string }).detail ?? '');
-      if (/email/.test(detail)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
-      throw new AppError('invalid', 'This subdomain is taken.', 'subdomain');
-    }
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    // Lost a race with another sign-up: the same answers as above, by which value was taken.
+    const detail = String((error as { cause?: { detail?: string } }).cause?.detail ?? (error as { detail?: string }).detail ?? '');
+    if (!/email/.test(detail)) throw subdomainTaken();
+    outbox.push(accountExistsMail(config, input.email));
   }
+  await sendAll(request, outbox);
+  return answer;
 }
 
 export async function activate(request: FastifyRequest, uid: string, token: string) {
@@ -115,10 +125,13 @@ export async function resetPassword(request: FastifyRequest, email: string, reca
   const { config, database } = request.server;
   await throttleIp(request, 'reset');
   await requireRecaptcha(config, recaptchaToken, request.ip);
-  const found = await findUserByEmail(database.db, email);
-  if (!found || !found.user.is_active) return;
-  const token = await issueActionToken(database.db, found.user, 'password_reset');
-  await sendAll(request, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+  // The same answer, at the same moment, for any address: the lookup and the e-mail happen after it.
+  void (async () => {
+    const found = await findUserByEmail(database.db, email);
+    if (!found || !found.user.is_active) return;
+    const token = await issueActionToken(database.db, found.user, 'password_reset');
+    await sendAll(request, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+  })().catch((err: unknown) => request.log.error({ err }, 'password reset e-mail failed'));
 }
 
 export async function resetPasswordConfirm(request: FastifyRequest, uid: string, token: string, password: string) {

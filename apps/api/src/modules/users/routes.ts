@@ -42,7 +42,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Sign up: a new organisation with its owner (inactive until the e-mailed link is opened)',
         body: ZRegisterInput,
-        response: { 201: z.object({ id: z.uuid(), email: z.string(), subdomain: z.string() }), ...errors },
+        response: { 201: z.object({ email: z.string(), subdomain: z.string() }), ...errors },
       },
     },
     async (request, reply) => reply.status(201).send(await flows.register(request, request.body)),

@@ -3,7 +3,7 @@ import { api } from '../../shared/api/api';
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    register: build.mutation<{ id: string; email: string; subdomain: string }, TRegisterInput>({
+    register: build.mutation<{ email: string; subdomain: string }, TRegisterInput>({
       query: (body) => ({ url: 'users/register/', method: 'POST', body }),
     }),
     checkSubdomain: build.query<{ subdomain: string; available: boolean; reason: string | null }, string>({
