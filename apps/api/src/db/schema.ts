@@ -125,6 +125,28 @@ export const authSession = pgTable(
   (t) => [tenantPolicy(), index('auth_session_user_idx').on(t.account_id, t.user_id)],
 );
 
+/**
+ * A user's sign-in identity at an OpenID Connect provider: the provider's issuer and the subject it
+ * gives the user. Sign-in matches on these, never on the e-mail alone (which a provider may let
+ * its users change); the first sign-in links the identity to the account of its verified e-mail.
+ */
+export const userIdentity = pgTable(
+  'user_identity',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    user_id: userId(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    tenantPolicy(),
+    uniqueIndex('user_identity_subject_key').on(t.issuer, t.subject),
+    uniqueIndex('user_identity_user_issuer_key').on(t.user_id, t.issuer),
+  ],
+);
+
 /** One-time links and codes: activation, password reset, invitation, e-mail reset, sign-in hand-off. */
 export const actionToken = pgTable(
   'action_token',

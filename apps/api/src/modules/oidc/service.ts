@@ -4,7 +4,10 @@ import * as oidc from 'openid-client';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { isLocalHost, requestHost } from '../../lib/host';
-import { findUserByEmail } from '../auth/queries';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { userIdentity } from '../../db/schema';
+import { findUserByEmail, findUserById } from '../auth/queries';
 import { beginSession } from '../auth/service';
 
 /**
@@ -73,7 +76,6 @@ export async function completeOidc(
 ) {
   const config = request.server.config;
   const provider = await providerConfig(config);
-  const failed = (detail: string) => new AppError('authentication_failed', detail);
   let flow: Record<string, unknown>;
   try {
     ({ payload: flow } = await jwtVerify<Record<string, unknown>>(request.cookies[FLOW_COOKIE] ?? '', request.server.signingKey, { algorithms: ['HS256'] }));
@@ -100,11 +102,44 @@ export async function completeOidc(
     request.log.warn({ err }, 'OpenID Connect code exchange failed');
     throw failed('The sign-on provider did not confirm this sign-in. Start again.');
   }
-  const email = typeof claims?.email === 'string' ? claims.email.toLowerCase() : undefined;
-  if (!email) throw failed('The sign-on provider did not share an e-mail address.');
-  if (claims?.email_verified === false) throw failed('The sign-on provider has not verified this e-mail address.');
-  const found = await findUserByEmail(request.server.database.db, email);
-  if (!found) throw failed(`No Tourdesk account uses ${email}. Ask an owner of your organisation to invite you.`);
+  const found = await matchOidcUser(request.server.database.db, {
+    issuer: typeof claims?.iss === 'string' ? claims.iss : config.OIDC_ISSUER!,
+    subject: typeof claims?.sub === 'string' ? claims.sub : '',
+    email: typeof claims?.email === 'string' ? claims.email : undefined,
+    emailVerified: claims?.email_verified === true,
+  });
   if (!found.user.is_active) throw failed('This account is not active. Accept your invitation or activate the account first.');
   return beginSession(request, reply, found.user, found.subdomain);
+}
+
+/**
+ * Who signs in: the account linked to the provider's issuer and subject — whatever e-mail the
+ * provider shows today. The first time, the identity is linked to the account of the e-mail the
+ * provider says it has verified (an unverified one is refused); an account already linked to
+ * another subject of the same provider is never taken over by an e-mail.
+ */
+const failed = (detail: string) => new AppError('authentication_failed', detail);
+
+export async function matchOidcUser(db: Db, who: { issuer: string; subject: string; email?: string; emailVerified: boolean }) {
+  if (!who.subject) throw failed('The sign-on provider did not identify the user.');
+  const [linked] = await db
+    .select({ userId: userIdentity.user_id })
+    .from(userIdentity)
+    .where(and(eq(userIdentity.issuer, who.issuer), eq(userIdentity.subject, who.subject)));
+  if (linked) {
+    const found = await findUserById(db, linked.userId);
+    if (found) return found;
+  }
+  const email = who.email?.toLowerCase();
+  if (!email) throw failed('The sign-on provider did not share an e-mail address.');
+  if (!who.emailVerified) throw failed('The sign-on provider has not verified this e-mail address.');
+  const found = await findUserByEmail(db, email);
+  if (!found) throw failed(`No Tourdesk account uses ${email}. Ask an owner of your organisation to invite you.`);
+  const [other] = await db
+    .select({ subject: userIdentity.subject })
+    .from(userIdentity)
+    .where(and(eq(userIdentity.user_id, found.user.id), eq(userIdentity.issuer, who.issuer)));
+  if (other) throw failed('This account signs in with another identity at this provider. Sign in with that one, or with your password.');
+  await db.insert(userIdentity).values({ account_id: found.user.account_id, user_id: found.user.id, issuer: who.issuer, subject: who.subject }).onConflictDoNothing();
+  return found;
 }
