@@ -106,7 +106,14 @@ describe('each currency’s own minor unit', () => {
     const header = csv[0]!.split(',');
     const row = csv.find((r) => r.startsWith(order.reference))!.split(',');
     const cell = (name: string) => row[header.indexOf(name)];
-    expect([cell('currency'), cell('payment_status'), cell('total'), cell('paid'), cell('balance')]).toEqual(['JPY', 'Refund due', '0', '2400', '-2400']);
+    expect([cell('currency'), cell('payment_status'), cell('sold_total'), cell('total'), cell('paid'), cell('refunded'), cell('balance')]).toEqual(['JPY', 'Refund due', '2400', '0', '2400', '0', '-2400']);
+    // The list keeps what the cancelled order was sold for beside what it owes now.
+    const listed = (await owner.get('/api/orders/')).json().results.find((o: { id: string }) => o.id === order.id);
+    expect(listed).toMatchObject({ sold_total: 2400, total: 0, paid: 2400, refunded: 0, payment_status: 'Refund due' });
+    const refund = await owner.post(`/api/orders/${order.id}/payments/`, { amount: -2400, currency: 'JPY', method: 'cash', refund_of: paid.json().id, reason: 'Cancelled' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const after = (await owner.get('/api/orders/')).json().results.find((o: { id: string }) => o.id === order.id);
+    expect(after).toMatchObject({ sold_total: 2400, total: 0, paid: 0, refunded: 2400, payment_status: 'Refunded' });
   });
 
   it('KWD has three decimals', async () => {

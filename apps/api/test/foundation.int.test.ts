@@ -3,7 +3,7 @@ import { ZErrorEnvelope } from '@tourdesk/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { baseAccount, systemNotification, users } from '../src/db/schema';
+import { baseAccount, invoice, order, systemNotification, users } from '../src/db/schema';
 import { isApiPath } from '../src/lib/access';
 import { seedDemo } from '../src/seed/demo';
 import { createTestApp, type TestApp } from './harness';
@@ -236,5 +236,26 @@ describe('demo seed', () => {
     const people = await t.database.db.select().from(users).where(eq(users.account_id, accounts[0]!.id));
     expect(people).toHaveLength(3);
     expect(people[0]!.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('shows the money cases an operator meets: a refund due, a refunded order, a corrected invoice', async () => {
+    const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
+    const orders = await t.database.db.select().from(order).where(eq(order.account_id, demo!.id));
+    const cancelled = orders.filter((o) => o.status === 'Canceled');
+    // Cancelled and paid, the money still to give back; and one given back. Both keep what they sold for.
+    expect(cancelled.map((o) => o.payment_status).sort()).toEqual(['Refund due', 'Refunded']);
+    for (const o of cancelled) expect(o.sold_total).toBeGreaterThan(0);
+    expect(cancelled.find((o) => o.payment_status === 'Refund due')!.paid).toBe(cancelled.find((o) => o.payment_status === 'Refund due')!.sold_total);
+    // A corrected invoice: a credit note cancelling it, and a new invoice for what is still sold.
+    const docs = await t.database.db.select().from(invoice).where(eq(invoice.account_id, demo!.id));
+    const note = docs.find((d) => d.kind === 'credit_note');
+    expect(note).toBeDefined();
+    const credited = docs.find((d) => d.id === note!.credits_invoice_id)!;
+    const replacement = docs.find((d) => d.kind === 'invoice' && d.order_id === credited.order_id && d.id !== credited.id);
+    expect(replacement).toBeDefined();
+    const total = (d: typeof note) => (d!.data as { total: number }).total;
+    expect(total(note)).toBe(-total(credited));
+    expect(total(replacement)).toBeLessThan(total(credited));
+    expect(total(replacement)).toBe(orders.find((o) => o.id === credited.order_id)!.total);
   });
 });

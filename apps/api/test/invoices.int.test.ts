@@ -75,6 +75,15 @@ describe('issuing an invoice', () => {
     const inv = (await issue(o.id)).json() as TInvoice;
     expect(inv).toMatchObject({ kind: 'invoice', number: `INV-${year()}-00001`, issued_on: localToday(), credits: null });
     expect((await owner.get('/api/account/')).json().next_invoice_number).toBe(`INV-${year()}-00002`);
+    // Sold before the organisation had a VAT rate: the invoice applies today's rate (its tax point),
+    // never a silent 0 %; the gross stays as sold, and the order's VAT follows.
+    expect(inv.lines.map((l) => l.vat_rate_bp)).toEqual([SELLER.vat_rate_bp]);
+    expect(inv.tax_total).toBe(Math.round((o.total * SELLER.vat_rate_bp) / (10000 + SELLER.vat_rate_bp)));
+    expect(inv.tax_total).toBeGreaterThan(0);
+    expect(inv.total).toBe(o.total);
+    const after = (await owner.get(`/api/orders/${o.id}/`)).json();
+    expect(after).toMatchObject({ total: o.total, tax_total: inv.tax_total });
+    expect(after.bookings[0].tax_rate_bp).toBe(SELLER.vat_rate_bp);
     // Issuing again answers the same invoice.
     expect((await issue(o.id)).json().number).toBe(inv.number);
   });

@@ -224,7 +224,7 @@ describe('orders', () => {
     const csv = await owner.get('/api/orders/export.csv?payment_status=Fully paid');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="orders-/);
     const rows = csv.body.trim().split('\r\n');
-    expect(rows[0]).toBe('reference,created_at,status,payment_status,customer_name,customer_email,seller,lines,currency,total,paid,balance');
+    expect(rows[0]).toBe('reference,created_at,status,payment_status,customer_name,customer_email,seller,lines,currency,sold_total,total,paid,refunded,balance');
     expect(rows).toHaveLength(paid.count + 1);
   });
 });

@@ -164,6 +164,8 @@ export const ZBooking = z
     /** Fixed when sold: gross total, VAT rate (basis points), net and tax, and the items. */
     total: z.number().int(),
     tax_rate_bp: z.number().int(),
+    /** Sold before the organisation set its VAT rate: the rate is applied when the order is invoiced. */
+    tax_rate_pending: z.boolean(),
     net: z.number().int(),
     tax: z.number().int(),
     items: z.array(ZSoldItem),

@@ -29,8 +29,13 @@ export const ZOrderSummary = z
     reference: z.string(),
     status: z.enum(ORDER_STATUSES),
     payment_status: z.enum(PAYMENT_STATUSES),
+    /** What is owed now (lines not cancelled). */
     total: z.number().int(),
+    /** What the order was sold for, cancelled lines included: a cancelled order keeps it visible. */
+    sold_total: z.number().int(),
+    /** Payments net of refunds, and the refunds alone. */
     paid: z.number().int(),
+    refunded: z.number().int(),
     currency: z.string(),
     customer: ZPerson,
     seller: z.object({ id: z.uuid(), name: z.string() }).nullable(),

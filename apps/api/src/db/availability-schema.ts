@@ -252,6 +252,8 @@ export const booking = pgTable(
      */
     total: integer('total').notNull(),
     tax_rate_bp: integer('tax_rate_bp').notNull().default(0),
+    /** Sold before the organisation set its VAT rate: the rate of the day it is invoiced applies then. */
+    tax_rate_pending: boolean('tax_rate_pending').notNull().default(false),
     net: integer('net').notNull().default(0),
     tax: integer('tax').notNull().default(0),
     items: jsonb('items').$type<SoldItem[]>().notNull().default([]),

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { holdAlone, userCart } from '../modules/availability/holds';
 import { checkout } from '../modules/orders/bookings';
-import { issueInvoice } from '../modules/orders/invoices';
+import { invoiceOrder } from '../modules/orders/records';
 import { updateCustomer } from '../modules/orders/customers';
 import { cancelOrder, changeLine, recordPayment } from '../modules/orders/service';
 import { regenerateSlots } from '../modules/availability/slots';
@@ -316,7 +316,6 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
   return first!;
 }
 
-/** The kayak tour runs at 07:00 and 09:30 every day with 12 seats; two days are partly booked. */
 /**
  * The kayak tour runs at 07:00 and 09:30 every day with 12 seats. Eight orders: booked at the
  * counter over the last weeks, paid in full, in part or not yet, one invoiced, one cancelled and
@@ -358,7 +357,7 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     if ('correct' in g) {
       await updateCustomer(ctx, made.customer.id, { company: 'Keller Reisen GmbH', address: 'Bahnhofstrasse 20\n8001 Zürich', vat_number: 'CHE-222.333.444 MWST' });
     }
-    if ('invoice' in g) await issueInvoice(ctx, made.id);
+    if ('invoice' in g) await invoiceOrder(ctx, made.id);
     if ('correct' in g) await changeLine(ctx, made.id, made.bookings[0]!.id, { quantities: { [kayak.adult]: g.adults, [kayak.child]: g.children - 1 }, extras: { [kayak.lunch]: g.adults + g.children - 1 } });
     if ('cancel' in g) await cancelOrder(ctx, made.id);
     if ('refund' in g && payment) {

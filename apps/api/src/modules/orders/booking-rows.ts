@@ -38,6 +38,7 @@ const presentBooking = ({ b, o, c, starts_at, title }: Awaited<ReturnType<typeof
   seats: b.seats,
   total: b.total,
   tax_rate_bp: b.tax_rate_bp,
+  tax_rate_pending: b.tax_rate_pending,
   net: b.net,
   tax: b.tax,
   items: b.items,

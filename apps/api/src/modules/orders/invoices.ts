@@ -71,7 +71,7 @@ async function currentInvoice(ctx: TenantCtx, orderId: string) {
 }
 
 /** What the seller's invoices cannot be issued without, as one error item per missing detail. */
-async function checkSellerDetails(ctx: TenantCtx) {
+export async function checkSellerDetails(ctx: TenantCtx) {
   const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
   const missing = [
     !a!.billing_address.trim() && { code: 'required', detail: 'Add your billing address: an invoice shows the seller’s address.', attr: 'billing_address' },
@@ -84,7 +84,10 @@ async function checkSellerDetails(ctx: TenantCtx) {
   }
 }
 
-/** Issues the order's invoice (or answers the current one if it has one). */
+/**
+ * Issues the order's invoice (or answers the current one if it has one). Called by invoiceOrder()
+ * (records.ts), which first gives lines sold before the VAT rate was set the rate of today.
+ */
 export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
   const o = await lockOrder(ctx, orderId);
   const existing = await currentInvoice(ctx, orderId);

@@ -4,10 +4,11 @@ import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contract
 import { booking, bookingQuestion, customer, experience, order, slot, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
+import type { TInvoice } from '@tourdesk/contracts';
 import { listBookings } from './booking-rows';
-import { listDocuments, reconcileInvoice } from './invoices';
-import { personName, recordAudit } from './order-basics';
-import { sellLine, vatRates } from './sale';
+import { checkSellerDetails, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
+import { lockOrder, personName, recordAudit } from './order-basics';
+import { rateOf, sellLine, vatRates } from './sale';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
 export { vatOf } from './sale';
@@ -109,6 +110,31 @@ export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
   await reconcileInvoice(ctx, orderId);
 }
 
+/**
+ * "Issue invoice": the seller's details are checked first; lines sold before the organisation set
+ * its VAT rate (tax_rate_pending) are given the rate of today — the invoice is their tax point —
+ * with their gross unchanged and the order's totals recomputed; then the invoice is issued.
+ */
+export async function invoiceOrder(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
+  await lockOrder(ctx, orderId);
+  await checkSellerDetails(ctx);
+  const pending = await ctx.tx
+    .select({ id: booking.id, experience_id: booking.experience_id, items: booking.items, total: booking.total })
+    .from(booking)
+    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.tax_rate_pending, true)));
+  if (pending.length > 0) {
+    const rates = await vatRates(ctx, pending.map((b) => b.experience_id));
+    for (const b of pending) {
+      const rate = rateOf(rates, b.experience_id);
+      const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
+      await ctx.tx.update(booking).set({ ...sellLine(items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
+      await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
+    }
+    await recomputeOrder(ctx, orderId);
+  }
+  return issueInvoice(ctx, orderId);
+}
+
 /** The one rule of the payment status, as SQL over paid (net of refunds), owed and refunded. */
 export function paymentStatus(paid: SQL, owed: SQL, refunded: SQL) {
   return sql`case
@@ -178,7 +204,7 @@ export async function writeOrder(
     .insert(booking)
     .values(
       input.lines.map((line) => ({
-        ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rates.get(line.experience_id) ?? 0),
+        ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id)),
         account_id: ctx.accountId,
         order_id: created!.id,
         experience_id: line.experience_id,
@@ -237,7 +263,9 @@ export function orderSummary(
     status: o.status as TOrderSummary['status'],
     payment_status: o.payment_status as TOrderSummary['payment_status'],
     total: o.total,
+    sold_total: o.sold_total,
     paid: o.paid,
+    refunded: o.refunded,
     currency: o.currency,
     customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
     seller: o.created_by ? { id: o.created_by, name: personName(seller.first, seller.last, seller.email) } : null,

@@ -31,7 +31,7 @@ import { paginate } from '../../lib/pagination';
 import * as customers from './customers';
 import { idempotencyHeader, idempotent } from './idempotency';
 import * as invoices from './invoices';
-import { presentOrder } from './records';
+import { invoiceOrder, presentOrder } from './records';
 import * as orders from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
@@ -176,7 +176,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZInvoice, ...errors },
       },
     },
-    (request) => tenantScope(request, (ctx) => invoices.issueInvoice(ctx, request.params.id)),
+    (request) => tenantScope(request, (ctx) => invoiceOrder(ctx, request.params.id)),
   );
   app.get(
     '/api/orders/:id/invoice/',

@@ -20,7 +20,7 @@ export function vatOf(gross: number, rateBp: number) {
 }
 
 /** A line as sold: its items with their VAT, and the line's totals (sums of the items). */
-export function sellLine(items: HeldItem[], rateBp: number) {
+export function sellLine(items: HeldItem[], { rateBp, pending }: SaleRate) {
   const sold: SoldItem[] = items.map((i) => {
     const total = i.quantity * i.unit_price;
     const tax = vatOf(total, rateBp);
@@ -28,7 +28,18 @@ export function sellLine(items: HeldItem[], rateBp: number) {
   });
   const total = sold.reduce((s, i) => s + i.total, 0);
   const tax = sold.reduce((s, i) => s + i.tax, 0);
-  return { items: sold, total, tax, net: total - tax, tax_rate_bp: rateBp };
+  return { items: sold, total, tax, net: total - tax, tax_rate_bp: rateBp, tax_rate_pending: pending };
+}
+
+/**
+ * A line's VAT rate as it is sold: the experience's own rate, else the organisation's. An
+ * organisation that has not set its rate yet (0, which "Issue invoice" refuses) sells with the rate
+ * pending: the line shows no VAT until its order is invoiced, when the rate of that day is applied
+ * (the tax point) — never a silent 0 % on an invoice.
+ */
+export interface SaleRate {
+  rateBp: number;
+  pending: boolean;
 }
 
 /** The VAT rate each experience sells at today (its own, else the organisation's): one query. */
@@ -38,5 +49,8 @@ export async function vatRates(ctx: TenantCtx, experienceIds: string[]) {
     .from(experience)
     .innerJoin(baseAccount, eq(baseAccount.id, experience.account_id))
     .where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...new Set(experienceIds)])));
-  return new Map(rows.map((r) => [r.id, r.own ?? r.account]));
+  return new Map<string, SaleRate>(rows.map((r) => [r.id, { rateBp: r.own ?? r.account, pending: r.own === null && r.account <= 0 }]));
 }
+
+/** The rate of an experience from vatRates(), or pending when it is not among them. */
+export const rateOf = (rates: Map<string, SaleRate>, experienceId: string): SaleRate => rates.get(experienceId) ?? { rateBp: 0, pending: true };

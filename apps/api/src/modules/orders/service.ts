@@ -5,7 +5,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { documentMoney } from './invoices';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
-import { sellLine, vatRates } from './sale';
+import { rateOf, sellLine, vatRates } from './sale';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
@@ -229,7 +229,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
   await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${p.seats - b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
-  const rate = (await vatRates(ctx, [b.experience_id])).get(b.experience_id) ?? 0;
+  const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
   await ctx.tx.update(booking).set({ quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
@@ -385,10 +385,10 @@ const csvCell = (v: string | number | { amount: string }) => {
  */
 export async function ordersCsv(ctx: TenantCtx, f: ListFilter) {
   const rows = await pageOrders(ctx, f, EXPORT_LIMIT, 0);
-  const header = ['reference', 'created_at', 'status', 'payment_status', 'customer_name', 'customer_email', 'seller', 'lines', 'currency', 'total', 'paid', 'balance'];
+  const header = ['reference', 'created_at', 'status', 'payment_status', 'customer_name', 'customer_email', 'seller', 'lines', 'currency', 'sold_total', 'total', 'paid', 'refunded', 'balance'];
   const major = (minor: number, currency: string) => ({ amount: toMajorText(minor, currency) });
   const lines = rows.map((o) =>
-    [o.reference, o.created_at, o.status, o.payment_status, `${o.customer.first_name} ${o.customer.last_name}`.trim(), o.customer.email, o.seller?.name ?? '', o.lines, o.currency, major(o.total, o.currency), major(o.paid, o.currency), major(o.total - o.paid, o.currency)].map(csvCell).join(','),
+    [o.reference, o.created_at, o.status, o.payment_status, `${o.customer.first_name} ${o.customer.last_name}`.trim(), o.customer.email, o.seller?.name ?? '', o.lines, o.currency, major(o.sold_total, o.currency), major(o.total, o.currency), major(o.paid, o.currency), major(o.refunded, o.currency), major(o.total - o.paid, o.currency)].map(csvCell).join(','),
   );
   return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }

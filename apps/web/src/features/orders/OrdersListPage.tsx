@@ -48,10 +48,20 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
       </Table.Td>
       <Table.Td ta="right">{order.lines}</Table.Td>
       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {formatMoney(order.total, order.currency)}
+        <Text size="sm">{formatMoney(order.total, order.currency)}</Text>
+        {order.sold_total !== order.total && (
+          <Text size="xs" c="dimmed" data-testid="sold-total">
+            sold for {formatMoney(order.sold_total, order.currency)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {formatMoney(order.paid, order.currency)}
+        <Text size="sm">{formatMoney(order.paid, order.currency)}</Text>
+        {order.refunded > 0 && (
+          <Text size="xs" c="dimmed">
+            refunded {formatMoney(order.refunded, order.currency)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" size="sm" style={WHOLE} data-testid="payment-status">

@@ -6,7 +6,7 @@ import { formatMoney, vatRate } from '../lib/money';
  * A line as sold, item by item (2 × Adult at 89.00), each with its VAT rate, and the line's seats and
  * total: the figures stored when it was sold, whatever the prices and rates are today.
  */
-export function LineItems({ line }: { line: Pick<TBooking, 'items' | 'seats' | 'tax' | 'total' | 'currency'> }) {
+export function LineItems({ line }: { line: Pick<TBooking, 'items' | 'seats' | 'tax' | 'total' | 'currency'> & { tax_rate_pending?: boolean } }) {
   const money = (n: number) => formatMoney(n, line.currency);
   return (
     <Table verticalSpacing={6} aria-label="Items">
@@ -18,7 +18,7 @@ export function LineItems({ line }: { line: Pick<TBooking, 'items' | 'seats' | '
               {item.quantity} × {money(item.unit_price)}
             </Table.Td>
             <Table.Td ta="right" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              VAT {vatRate(item.tax_rate_bp)}
+              {line.tax_rate_pending ? 'VAT when invoiced' : `VAT ${vatRate(item.tax_rate_bp)}`}
             </Table.Td>
             <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
               {money(item.total)}
@@ -30,7 +30,7 @@ export function LineItems({ line }: { line: Pick<TBooking, 'items' | 'seats' | '
             {line.seats} seat{line.seats === 1 ? '' : 's'}
           </Table.Td>
           <Table.Td colSpan={2} ta="right" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-            of which VAT {money(line.tax)}
+            {line.tax_rate_pending ? 'VAT set when invoiced' : `of which VAT ${money(line.tax)}`}
           </Table.Td>
           <Table.Td ta="right" fw={600}>
             {money(line.total)}
