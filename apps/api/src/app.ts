@@ -23,6 +23,7 @@ import { registerPricingRates } from './modules/catalog/pricing-rates';
 import { registerCatalogResources } from './modules/catalog/resources';
 import { experienceRoutes } from './modules/experiences/routes';
 import { availabilityRoutes } from './modules/availability/routes';
+import { createHoldQueue, type HoldQueue } from './modules/availability/holds';
 import { bookingRoutes } from './modules/orders/booking-routes';
 import { orderRoutes } from './modules/orders/routes';
 import { organizationRoutes } from './modules/organization/routes';
@@ -38,6 +39,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     mailer: Mailer;
+    /** New holds on their way to the database (gathered per slot: modules/availability/holds.ts). */
+    holds: HoldQueue;
   }
 }
 
@@ -87,6 +90,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('mailer', mailer ?? createMailer(config, app.log));
   app.decorate('signingKey', await loadSigningKey(database.db, config.JWT_SECRET));
   app.decorate('storage', storageFor(config));
+  app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
   app.addHook('onClose', async () => app.mailer.close());
 
   registerAccessCatalog(app);

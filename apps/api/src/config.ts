@@ -33,6 +33,11 @@ const ZConfig = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  /**
+   * How many holds for one slot may go to the database in one statement (gathered while that slot's
+   * previous statement runs); 1 sends every hold alone, at once.
+   */
+  HOLD_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(64),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** The bare origin users reach, e.g. https://example.com; defaults to http://BASE_DOMAIN:PORT. */
   PUBLIC_URL: z.url({ error: 'must be a URL such as https://example.com' }).optional(),

@@ -1,8 +1,41 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as IdempotencyModule from '../src/modules/orders/idempotency';
 import { baseAccount } from '../src/db/schema';
+import type { TenantCtx } from '../src/lib/crud';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { idempotencyGuard } from '../src/modules/orders/idempotency';
+
+/**
+ * The Idempotency-Key guard switched off, in this file only: `idempotent` replaced by the naive
+ * check-then-act a guard without the insert-first rule would be (look for the key, run, then write
+ * the key), which concurrent retries all get past.
+ */
+const guardOff = vi.hoisted(() => ({ on: false }));
+vi.mock('../src/modules/orders/idempotency', async (importOriginal) => {
+  const real = await importOriginal<typeof IdempotencyModule>();
+  const { idempotencyKey } = await import('../src/db/schema');
+  return {
+    ...real,
+    async idempotent<T>(ctx: TenantCtx, request: FastifyRequest, reply: FastifyReply, scope: string, status: number, run: () => Promise<T>) {
+      if (!guardOff.on) return real.idempotent(ctx, request, reply, scope, status, run);
+      const key = String(request.headers['idempotency-key']);
+      const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
+      const [seen] = await ctx.tx
+        .select()
+        .from(idempotencyKey)
+        .where(and(eq(idempotencyKey.account_id, who.account_id), eq(idempotencyKey.user_id, who.user_id), eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key)));
+      if (seen) return seen.response as T;
+      const result = await run();
+      await ctx.tx
+        .insert(idempotencyKey)
+        .values({ ...who, request_hash: '', status, response: result as object })
+        .onConflictDoNothing();
+      reply.status(status);
+      return result;
+    },
+  };
+});
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -101,14 +134,14 @@ describe('orders', () => {
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('records the payment more than once when the key is checked before it is written (the guard off)', async () => {
     const o = await newOrder(13);
-    idempotencyGuard.enabled = false;
+    guardOff.on = true;
     try {
       const results = await Promise.all(
         Array.from({ length: 6 }, () => owner.request('POST', `/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' }, { 'idempotency-key': 'racing' })),
       );
       expect(results.every((r) => r.statusCode === 201)).toBe(true);
     } finally {
-      idempotencyGuard.enabled = true;
+      guardOff.on = false;
     }
     expect((await owner.get(`/api/orders/${o.id}/payments/`)).json().length).toBeGreaterThan(1);
   });

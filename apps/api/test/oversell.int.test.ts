@@ -3,23 +3,31 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAccount, cartLine } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { holdGathering } from '../src/modules/availability/holds';
-import { capacityLock } from '../src/modules/availability/slots';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { FUNCTIONS_DIR } from '../src/db/functions';
 import { sellableExperience } from './catalog-fixtures';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, testConfig, type TestApp } from './harness';
 import type { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
 /**
  * Many parallel reservations over real HTTP at slots of small capacity: exactly the capacity
- * succeeds, everyone else hears "sold out", and no seat is lost or doubled. With the per-slot lock
- * switched off the same traffic oversells, which proves the test can fail. PGlite runs one
- * transaction at a time, so the race itself exists only on the PostgreSQL server (npm run test:db).
+ * succeeds, everyone else hears "sold out", and no seat is lost or doubled. Two servers on the same
+ * database: one as configured by default (holds gathered per slot), one with HOLD_BATCH_MAX=1 (each
+ * hold its own statement, so the database's per-slot lock is all that stands between them). With
+ * that lock switched off — this file installs, in its own database, a copy of the hold function
+ * without it — the same traffic races, which proves the test can fail. PGlite runs one transaction
+ * at a time, so the race itself exists only on the PostgreSQL server (npm run test:db).
  */
 const CAPACITY = 5;
 const REQUESTS = 40;
 let t: TestApp;
+let alone: FastifyInstance;
+let aloneOrigin: string;
 let sink: MailSink;
 let owner: Browser;
 let origin: string;
@@ -38,13 +46,41 @@ beforeAll(async () => {
   await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn('Europe/Zurich'), start_times: times, capacity: CAPACITY });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   origin = address.replace('127.0.0.1', 'rush.localhost');
+  alone = await buildApp({ config: testConfig({ SMTP_URL: sink.url, HOLD_BATCH_MAX: '1' }), database: t.database });
+  aloneOrigin = (await alone.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'rush.localhost');
 });
 afterAll(async () => {
   agent.destroy();
-  capacityLock.enabled = true;
+  await alone?.close();
   await t?.close();
   await sink?.close();
 });
+
+/** The hold function as src/db/functions defines it. */
+const HOLD_MANY = (() => {
+  const file = readFileSync(path.join(FUNCTIONS_DIR, '04-carts.sql'), 'utf8');
+  const start = file.indexOf('CREATE OR REPLACE FUNCTION tourdesk_hold_many(');
+  return file.slice(start, file.indexOf('END $$;', start) + 'END $$;'.length);
+})();
+/** Replaces one exact piece of the definition, failing when the definition no longer has it. */
+function without(definition: string, piece: string, instead: string) {
+  expect(definition).toContain(piece);
+  return definition.replace(piece, instead);
+}
+/**
+ * The same function without its protection: no conditional write of the slot's row (every batch
+ * takes the path that counts the seats left) and no lock while it counts them — check, then act.
+ */
+const HOLD_MANY_WITHOUT_LOCK = without(
+  without(
+    HOLD_MANY,
+    'UPDATE slot SET held = held + v_sum\n    WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;\n    IF NOT FOUND THEN',
+    'IF true THEN',
+  ),
+  'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;',
+  'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;',
+);
+const install = (definition: string) => t.database.db.execute(sql.raw(definition));
 
 async function slotIds() {
   const res = await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn('Europe/Zurich'), 2)}`);
@@ -73,10 +109,10 @@ function postOnHost(port: string, host: string, path: string, body: unknown, coo
 }
 const agent = new Agent({ keepAlive: true, maxSockets: REQUESTS });
 
-/** REQUESTS parallel one-seat holds on one slot, over HTTP, as the signed-in user. */
-async function rush(slotId: string) {
+/** REQUESTS parallel one-seat holds on one slot, over HTTP, as the signed-in user, to one of the servers. */
+async function rush(slotId: string, server = origin) {
   const cookie = `access_token=${owner.cookie('access_token')}`;
-  const port = new URL(origin).port;
+  const port = new URL(server).port;
   const results = await Promise.all(
     Array.from({ length: REQUESTS }, () =>
       postOnHost(port, `rush.localhost:${port}`, '/api/cart/lines/', { slot: slotId, quantities: { [exp.category]: 1 } }, cookie),
@@ -108,17 +144,11 @@ describe('the slot’s seats are held by the database itself', () => {
 });
 
 describe('reservations under concurrency', () => {
-  afterAll(() => {
-    holdGathering.gather = true;
-  });
-
   // Each hold its own statement: the database's per-slot lock is the only protection.
   it('sells exactly the capacity and tells everyone else "sold out"', async () => {
-    capacityLock.enabled = true;
-    holdGathering.gather = false;
     const [first, second] = await slotIds();
     for (const id of [first!, second!]) {
-      const r = await rush(id);
+      const r = await rush(id, aloneOrigin);
       expect(r.other.slice(0, 2)).toEqual([]);
       expect(r.ok).toBe(CAPACITY);
       expect(r.soldOut).toBe(REQUESTS - CAPACITY);
@@ -128,8 +158,6 @@ describe('reservations under concurrency', () => {
 
   // As the API runs: holds arriving together for a slot go in one statement (granted in order).
   it('sells exactly the capacity when holds are gathered per slot', async () => {
-    capacityLock.enabled = true;
-    holdGathering.gather = true;
     const ids = (await slotIds()).slice(8, 10);
     for (const id of ids) {
       const r = await rush(id);
@@ -143,18 +171,20 @@ describe('reservations under concurrency', () => {
   // The lock switched off: the holds race, and the slot's own check (booked + held ≤ capacity)
   // refuses every write that would oversell; those answers say the seats are no longer free.
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('never oversells with the per-slot lock switched off: the database’s check refuses it', async () => {
-    capacityLock.enabled = false;
-    holdGathering.gather = false;
+    await install(HOLD_MANY_WITHOUT_LOCK);
     const ids = (await slotIds()).slice(2, 5);
     let refusedByCheck = 0;
-    for (const id of ids) {
-      const r = await rush(id);
-      expect(r.other.slice(0, 2)).toEqual([]);
-      expect(r.held).toBeLessThanOrEqual(CAPACITY);
-      expect(r.ok).toBe(r.held);
-      refusedByCheck += r.byCheck;
+    try {
+      for (const id of ids) {
+        const r = await rush(id, aloneOrigin);
+        expect(r.other.slice(0, 2)).toEqual([]);
+        expect(r.held).toBeLessThanOrEqual(CAPACITY);
+        expect(r.ok).toBe(r.held);
+        refusedByCheck += r.byCheck;
+      }
+    } finally {
+      await install(HOLD_MANY);
     }
-    capacityLock.enabled = true;
     // The race happened: some writes got past the lock that was not there and met the check.
     expect(refusedByCheck).toBeGreaterThan(0);
   });
@@ -162,16 +192,18 @@ describe('reservations under concurrency', () => {
   // And with the check dropped too, the same traffic oversells: both protections are real.
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the lock switched off and the check dropped', async () => {
     await t.database.db.execute(sql`alter table slot drop constraint slot_seats_check`);
-    capacityLock.enabled = false;
-    holdGathering.gather = false;
+    await install(HOLD_MANY_WITHOUT_LOCK);
     const ids = (await slotIds()).slice(5, 8);
     let worst = 0;
-    for (const id of ids) {
-      const r = await rush(id);
-      worst = Math.max(worst, r.held);
-      if (worst > CAPACITY) break;
+    try {
+      for (const id of ids) {
+        const r = await rush(id, aloneOrigin);
+        worst = Math.max(worst, r.held);
+        if (worst > CAPACITY) break;
+      }
+    } finally {
+      await install(HOLD_MANY);
     }
-    capacityLock.enabled = true;
     expect(worst).toBeGreaterThan(CAPACITY);
   });
 });

@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as UserQueries from '../src/modules/users/queries';
+import type { Db } from '../src/db/client';
 import { role, users } from '../src/db/schema';
-import { ownerLock } from '../src/modules/users/queries';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
 import { createOrganisation, inviteMember } from './identity-fixtures';
@@ -10,10 +11,29 @@ import { startMailSink, type MailSink } from './mail-sink';
 /**
  * Two owners demote each other at the same moment. The owner rows are locked (FOR UPDATE) while
  * the "last owner" rule is checked, so one demotion must wait for the other and then be refused.
- * With the lock switched off the same race leaves the organisation without an owner: that is
- * what proves this test can fail. PGlite runs one transaction at a time, so the race itself
- * can only happen on the PostgreSQL server (npm run test:db in CI).
+ * With the lock switched off (here, in this file: lockActiveOwners replaced by the same query
+ * without FOR UPDATE) the same race leaves the organisation without an owner: that is what proves
+ * this test can fail. PGlite runs one transaction at a time, so the race itself can only happen on
+ * the PostgreSQL server (npm run test:db in CI).
  */
+const ownerLock = vi.hoisted(() => ({ off: false }));
+vi.mock('../src/modules/users/queries', async (importOriginal) => {
+  const real = await importOriginal<typeof UserQueries>();
+  const { role: roleTable, users: usersTable } = await import('../src/db/schema');
+  return {
+    ...real,
+    async lockActiveOwners(tx: Db, accountId: string) {
+      if (!ownerLock.off) return real.lockActiveOwners(tx, accountId);
+      const rows = await tx
+        .select({ id: usersTable.id })
+        .from(usersTable)
+        .innerJoin(roleTable, eq(roleTable.id, usersTable.role_id))
+        .where(and(eq(usersTable.account_id, accountId), eq(roleTable.is_owner, true), eq(usersTable.is_active, true)))
+        .orderBy(asc(usersTable.id));
+      return rows.map((r) => r.id);
+    },
+  };
+});
 let t: TestApp;
 let sink: MailSink;
 let first: Browser;
@@ -34,7 +54,6 @@ beforeAll(async () => {
   ids.second = invited.id;
 });
 afterAll(async () => {
-  ownerLock.enabled = true;
   await t?.close();
   await sink?.close();
 });
@@ -56,15 +75,17 @@ async function trial() {
 
 describe('the last-owner rule under concurrency', () => {
   it('always keeps exactly one owner with the lock on', async () => {
-    ownerLock.enabled = true;
     for (let i = 0; i < 8; i++) expect(await trial()).toBe(1);
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('loses every owner at least once with the lock off', async () => {
-    ownerLock.enabled = false;
+    ownerLock.off = true;
     const results: number[] = [];
-    for (let i = 0; i < 8; i++) results.push(await trial());
-    ownerLock.enabled = true;
+    try {
+      for (let i = 0; i < 8; i++) results.push(await trial());
+    } finally {
+      ownerLock.off = false;
+    }
     expect(results).toContain(0);
   });
 });

@@ -62,8 +62,8 @@ END $$;
 
 -- tourdesk_hold now changes held lines only (new lines: tourdesk_hold_many below): the slot is
 -- locked first (the line's own seats counted as free), its expired lines swept if needed, then
--- the line is updated. p_lock = false is the test-only switch that shows the race without it.
-CREATE OR REPLACE FUNCTION tourdesk_hold(p_account uuid, p_user uuid, p_line uuid, p_quantities jsonb, p_extras jsonb, p_lock boolean DEFAULT true)
+-- the line is updated.
+CREATE OR REPLACE FUNCTION tourdesk_hold(p_account uuid, p_user uuid, p_line uuid, p_quantities jsonb, p_extras jsonb)
   RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_cart uuid;
@@ -80,13 +80,8 @@ BEGIN
   IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
   SELECT * INTO v_price FROM tourdesk_price(p_account, v_slot, p_quantities, p_extras);
   FOR v_attempt IN 1..2 LOOP
-    IF p_lock THEN
-      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
-      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR NO KEY UPDATE;
-    ELSE
-      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
-      WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats;
-    END IF;
+    SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
+    WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR NO KEY UPDATE;
     EXIT WHEN FOUND;
     PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
     DELETE FROM cart_line WHERE slot_id = v_slot AND expires_at <= now() AND id <> p_line;
@@ -125,12 +120,12 @@ END $$;
 -- condition that they all fit; only that UPDATE waits for and takes the slot's lock, until the
 -- commit. When they do not all fit: the slot is locked, its expired lines swept, and the items
 -- granted in order while seats remain; a refused item's line is deleted and it gets "sold out"
--- with the seats that were left for it. p_lock = false (test-only) reads the seats left without
--- the lock and writes without the condition: the race the lock prevents.
+-- with the seats that were left for it. (test/oversell.int.test.ts installs a copy of this
+-- function without the condition and the lock, in its own database, to show the race they prevent.)
 --
 -- Returns, per item (0-based), one row: an error (error_code = SQLSTATE, message, field) or its
 -- new line, with the slot's start and the experience's title.
-CREATE OR REPLACE FUNCTION tourdesk_hold_many(p_account uuid, p_slot uuid, p_items jsonb, p_lock boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION tourdesk_hold_many(p_account uuid, p_slot uuid, p_items jsonb)
   RETURNS TABLE (item int, error_code text, error_message text, error_hint text,
     id uuid, cart_id uuid, slot_id uuid, experience_id uuid, experience_title text, starts_ms float8,
     quantities jsonb, extras jsonb, seats int, total int, currency text, expires_ms float8, items jsonb)
@@ -240,20 +235,14 @@ BEGIN
     )
     SELECT array_agg(made.id ORDER BY made.created_at), array_agg(made.expires_at ORDER BY made.created_at) INTO v_new_id, v_new_expires FROM made;
 
-    IF p_lock THEN
-      UPDATE slot SET held = held + v_sum
-      WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;
-    END IF;
-    IF NOT p_lock OR NOT FOUND THEN
-      IF p_lock THEN
-        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;
-        -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
-        PERFORM set_config('tourdesk.held_by_caller', 'off', true);
-        DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
-        PERFORM set_config('tourdesk.held_by_caller', 'on', true);
-      ELSE
-        SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;
-      END IF;
+    UPDATE slot SET held = held + v_sum
+    WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;
+    IF NOT FOUND THEN
+      SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;
+      -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
+      PERFORM set_config('tourdesk.held_by_caller', 'off', true);
+      DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
+      PERFORM set_config('tourdesk.held_by_caller', 'on', true);
       SELECT capacity - booked - held INTO v_free FROM slot WHERE id = p_slot;
       FOR v_k IN 1 .. cardinality(v_new_id) LOOP
         IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free THEN

@@ -4,7 +4,7 @@ import { baseAccount, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { fromDatabase, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
-import { capacityLock, lockSlot } from './slots';
+import { lockSlot } from './slots';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
 export async function userCart(ctx: TenantCtx, userId: string) {
@@ -24,39 +24,50 @@ interface WaitingHold extends HoldInput {
 }
 
 /**
- * How new holds reach the database. `gather` on: while `lanes` statements for a slot are running
- * in this process, the holds that arrive for it wait and go together (up to `maxBatch`) in the
- * next one — like a group commit: one write of the slot's row, one lock, for all of them, and no
- * wait at all when the slot is quiet. One lane (one statement per slot at a time in a process) is
- * measured best by npm run bench: with more, the statements queue on the slot's row lock, and the
- * hand-offs cost the database more than the smaller batches save (0.11 ms of database CPU per
- * hold with one lane, 0.20 with two, 0.28 with four). Other slots, and other processes, have
- * lanes of their own.
- * Off (a test switch): every hold is its own statement, so the database's lock is the only thing
- * between concurrent holds — what tests of the lock switch it to.
+ * How new holds reach the database (one queue per app, made by buildApp). With `maxBatch` above 1,
+ * while a statement for a slot is running in this process, the holds that arrive for it wait and go
+ * together (up to `maxBatch`) in the next one — like a group commit: one write of the slot's row,
+ * one lock, for all of them, and no wait at all when the slot is quiet. One statement per slot at a
+ * time is measured best by npm run bench: with more, the statements queue on the slot's row lock,
+ * and the hand-offs cost the database more than the smaller batches save (0.11 ms of database CPU
+ * per hold with one statement at a time, 0.20 with two, 0.28 with four). Other slots, and other
+ * processes, have queues of their own. With `maxBatch` 1 (HOLD_BATCH_MAX=1) every hold is its own
+ * statement, sent at once, and concurrent holds meet only at the slot's row in the database.
  */
-export const holdGathering = { gather: true, maxBatch: 64, lanes: 1 };
-/** Holds waiting for one of their slot's running statements, by organisation and slot. */
-const waiting = new Map<string, { queue: WaitingHold[]; running: number }>();
+export interface HoldQueue {
+  hold(who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine>;
+}
 
-/**
- * Holds seats in a slot for a new cart line of the signed-in user, and answers with the line:
- * through tourdesk_hold_many (migration 0018), outside any transaction, so each statement
- * commits on its own and the slot's row is locked by its last write only.
- */
-export function holdNew(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine> {
-  if (!holdGathering.gather) return holdAlone(db, who, slotId, input);
-  return new Promise<THeldLine>((resolve, reject) => {
-    const hold: WaitingHold = { userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject };
-    const key = `${who.accountId}/${slotId}`;
-    let slotHolds = waiting.get(key);
-    if (!slotHolds) waiting.set(key, (slotHolds = { queue: [], running: 0 }));
-    slotHolds.queue.push(hold);
-    if (slotHolds.running < holdGathering.lanes) {
-      slotHolds.running++;
-      void drain(db, who.accountId, slotId, key, slotHolds);
+export function createHoldQueue(db: Db, { maxBatch }: { maxBatch: number }): HoldQueue {
+  if (maxBatch <= 1) return { hold: (who, slotId, input) => holdAlone(db, who, slotId, input) };
+  /** Holds waiting for their slot's running statement, by organisation and slot. */
+  const waiting = new Map<string, WaitingHold[]>();
+  async function drain(accountId: string, slotId: string, key: string, queue: WaitingHold[]) {
+    for (;;) {
+      const batch = queue.splice(0, maxBatch);
+      if (batch.length === 0) {
+        waiting.delete(key);
+        return;
+      }
+      await runHolds(db, accountId, slotId, batch);
     }
-  });
+  }
+  return {
+    hold(who, slotId, input) {
+      return new Promise<THeldLine>((resolve, reject) => {
+        const hold: WaitingHold = { userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject };
+        const key = `${who.accountId}/${slotId}`;
+        const queue = waiting.get(key);
+        if (queue) {
+          queue.push(hold);
+          return;
+        }
+        const fresh = [hold];
+        waiting.set(key, fresh);
+        void drain(who.accountId, slotId, key, fresh);
+      });
+    },
+  };
 }
 
 /** One hold in a statement of its own (the demo's seeding, inside its transaction, uses it too). */
@@ -64,22 +75,11 @@ export function holdAlone(db: Db, who: { accountId: string; userId: string }, sl
   return new Promise<THeldLine>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
 }
 
-async function drain(db: Db, accountId: string, slotId: string, key: string, slotHolds: { queue: WaitingHold[]; running: number }) {
-  for (;;) {
-    const batch = slotHolds.queue.splice(0, holdGathering.maxBatch);
-    if (batch.length === 0) {
-      if (--slotHolds.running === 0) waiting.delete(key);
-      return;
-    }
-    await runHolds(db, accountId, slotId, batch);
-  }
-}
-
 /** One statement for a batch of holds on one slot; settles each hold with its new line or its own error. */
 async function runHolds(db: Db, accountId: string, slotId: string, batch: WaitingHold[]) {
   try {
     const items = JSON.stringify(batch.map((h) => ({ user: h.userId, quantities: h.quantities, extras: h.extras })));
-    const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb, ${capacityLock.enabled})`)) as unknown as {
+    const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb)`)) as unknown as {
       rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
     };
     const answered = new Array<(typeof result.rows)[number] | undefined>(batch.length);
@@ -102,7 +102,7 @@ async function runHolds(db: Db, accountId: string, slotId: string, batch: Waitin
 export async function changeHold(db: Db, who: { accountId: string; userId: string }, lineId: string, input: HoldInput): Promise<TCart> {
   const held = (await db.execute(sql`
     select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${lineId}::uuid,
-                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb, ${capacityLock.enabled}) as cart`)) as unknown as { rows: { cart: string }[] };
+                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb) as cart`)) as unknown as { rows: { cart: string }[] };
   const cartId = held.rows[0]!.cart;
   const lines = (await db.execute(sql`select * from tourdesk_cart_lines(${who.accountId}::uuid, ${cartId}::uuid)`)) as unknown as { rows: CartLineRow[] };
   return presentCart(cartId, lines.rows, lines.rows[0]?.currency ?? (await currencyOf(db, who.accountId)));

@@ -160,7 +160,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['cart'], summary: 'Hold seats in a slot for a new line of your cart (409 when sold out); answers with the line', body: ZCartLineInput, response: { 201: ZHeldLine, ...errors } },
       ...plainJson,
     },
-    async (request, reply) => reply.status(201).send(await holds.holdNew(request.server.database.db, principalOf(request), request.body.slot, request.body)),
+    async (request, reply) => reply.status(201).send(await request.server.holds.hold(principalOf(request), request.body.slot, request.body)),
   );
   app.patch(
     '/api/cart/lines/:id/',

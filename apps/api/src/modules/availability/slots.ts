@@ -10,12 +10,6 @@ export type SlotRow = typeof slot.$inferSelect;
 /** How far ahead slots exist, in days. */
 export const HORIZON_DAYS = 400;
 
-/**
- * Test-only switch: with the lock off, reservations read a slot's seats without locking its row,
- * and concurrent requests oversell it (test/oversell.int.test.ts proves it).
- */
-export const capacityLock = { enabled: true };
-
 export async function accountSettings(tx: Db, accountId: string) {
   const [row] = await tx
     .select({ time_zone: baseAccount.time_zone, currency: baseAccount.currency, hold_minutes: baseAccount.hold_minutes, default_cutoff_minutes: baseAccount.default_cutoff_minutes })
@@ -163,7 +157,7 @@ export async function seatsLeft(ctx: TenantCtx, slotId: string) {
  */
 export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow> {
   const query = ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
-  const [row] = capacityLock.enabled ? await query.for('no key update') : await query;
+  const [row] = await query.for('no key update');
   if (!row) throw new AppError('not_found', 'No such time slot.');
   return row;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -37,12 +37,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * Test-only switch: with the guard off, a request looks for its key first and writes it only after
- * running (check, then act), and concurrent retries each run — test/orders.int.test.ts proves it.
- */
-export const idempotencyGuard = { enabled: true };
-
 export async function idempotent<T>(
   ctx: TenantCtx,
   request: FastifyRequest,
@@ -61,23 +55,6 @@ export async function idempotent<T>(
   if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('invalid', 'An Idempotency-Key is 1 to 200 visible characters.', 'Idempotency-Key');
   const hash = createHash('sha256').update(canonical(request.body ?? null)).digest('hex');
   const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
-  if (!idempotencyGuard.enabled) {
-    const [seen] = await ctx.tx
-      .select()
-      .from(idempotencyKey)
-      .where(and(eq(idempotencyKey.account_id, who.account_id), eq(idempotencyKey.user_id, who.user_id), eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key), gt(idempotencyKey.created_at, sql`now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`)));
-    if (seen) {
-      reply.status(seen.status);
-      return seen.response as T;
-    }
-    const result = await run();
-    await ctx.tx
-      .insert(idempotencyKey)
-      .values({ ...who, request_hash: hash, status, response: result as object })
-      .onConflictDoUpdate({ target: [idempotencyKey.account_id, idempotencyKey.user_id, idempotencyKey.scope, idempotencyKey.key], set: { request_hash: hash, status, response: result as object, created_at: sql`now()` } });
-    reply.status(status);
-    return result;
-  }
   // A new key, or one older than 24 hours (forgotten: taken over as new); a younger one is kept.
   const inserted = await ctx.tx
     .insert(idempotencyKey)

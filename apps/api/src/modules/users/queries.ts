@@ -88,15 +88,9 @@ export async function lockActiveOwners(tx: Db, accountId: string): Promise<strin
     .innerJoin(role, eq(role.id, users.role_id))
     .where(and(eq(users.account_id, accountId), eq(role.is_owner, true), eq(users.is_active, true)))
     .orderBy(asc(users.id)); // always the same order: two lockers never deadlock
-  const rows = ownerLock.enabled ? await query.for('update', { of: users }) : await query;
+  const rows = await query.for('update', { of: users });
   return rows.map((r) => r.id);
 }
-
-/**
- * Test-only switch: with the lock off, two owners demoting each other at once can both succeed
- * and leave the organisation without an owner (test/owner-race.int.test.ts proves it).
- */
-export const ownerLock = { enabled: true };
 
 export async function emailTaken(db: Db, email: string, exceptUserId?: string) {
   const [row] = await db
