@@ -38,16 +38,35 @@ export function presentImage(r: ImageRow): TImage {
   };
 }
 
-const FORMATS: Record<string, { type: string; ext: string }> = {
+const FORMATS = {
   jpeg: { type: 'image/jpeg', ext: 'jpg' },
   png: { type: 'image/png', ext: 'png' },
   webp: { type: 'image/webp', ext: 'webp' },
-};
+} as const;
 const THUMB_WIDTH = 480;
+
+/** Whether a WebP file is coded losslessly (its first image is a VP8L chunk, also inside an animation frame). */
+function isLosslessWebp(data: Buffer, start = 12, end = data.length): boolean {
+  for (let at = start; at + 8 <= end; ) {
+    const fourcc = data.toString('latin1', at, at + 4);
+    const size = data.readUInt32LE(at + 4);
+    if (fourcc === 'VP8L') return true;
+    if (fourcc === 'VP8 ') return false;
+    // An animation frame: 16 bytes of position and timing, then the frame's own chunks.
+    if (fourcc === 'ANMF') return isLosslessWebp(data, at + 8 + 16, Math.min(end, at + 8 + size));
+    at += 8 + size + (size & 1);
+  }
+  return false;
+}
 
 /**
  * Checks an upload by its bytes (never by its name or header): a JPEG, PNG or WebP within the
- * size and dimension limits. Returns the original and a WebP thumbnail.
+ * size and dimension limits. Returns the original to store and a WebP thumbnail, both re-encoded
+ * without any metadata (EXIF, GPS, XMP, IPTC, comments): a phone photo's position must never be
+ * served. The original keeps what its viewer sees: turned upright by its EXIF Orientation (the
+ * width and height are those of the upright picture), its format, its ICC colour profile, its
+ * bit depth, its animation, and its quality (JPEG and lossy WebP at 90, PNG and lossless WebP
+ * lossless).
  */
 export async function processImage(data: Buffer) {
   const invalid = (detail: string) => new AppError('invalid', detail, 'file');
@@ -59,16 +78,37 @@ export async function processImage(data: Buffer) {
   } catch {
     throw invalid('This file is not an image we can read. Upload a JPEG, PNG or WebP picture.');
   }
-  const format = meta.format ? FORMATS[meta.format] : undefined;
-  if (!format) throw invalid(`${meta.format ?? 'This'} files are not accepted. Upload a JPEG, PNG or WebP picture.`);
+  const kind = meta.format && Object.hasOwn(FORMATS, meta.format) ? (meta.format as keyof typeof FORMATS) : undefined;
+  if (!kind) throw invalid(`${meta.format ?? 'This'} files are not accepted. Upload a JPEG, PNG or WebP picture.`);
+  const format = FORMATS[kind];
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
   if (width < IMAGE_LIMITS.minWidth || height < IMAGE_LIMITS.minHeight) {
     throw invalid(`The picture is too small (${width}×${height}): at least ${IMAGE_LIMITS.minWidth}×${IMAGE_LIMITS.minHeight} pixels.`);
   }
-  if (width * height > IMAGE_LIMITS.maxPixels) throw invalid('The picture has too many pixels (at most 50 megapixels).');
-  const thumbnail = await sharp(data).rotate().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
-  return { format, width, height, thumbnail };
+  const pages = meta.pages ?? 1;
+  if (width * height * pages > IMAGE_LIMITS.maxPixels) throw invalid('The picture has too many pixels (at most 50 megapixels, all frames of an animation together).');
+
+  try {
+    // sharp writes no metadata unless told to keep some: only the ICC profile is kept. rotate()
+    // applies the EXIF Orientation to the pixels, so the picture stays upright without the tag.
+    const original = sharp(data, { limitInputPixels: IMAGE_LIMITS.maxPixels * pages, animated: pages > 1 }).rotate().keepIccProfile();
+    // Greyscale and 16-bit pictures stay so (sharp would otherwise make 8-bit sRGB of them).
+    if (meta.space === 'b-w' || meta.space === 'grey16' || meta.space === 'rgb16') original.toColourspace(meta.space);
+    if (kind === 'jpeg') original.jpeg({ quality: 90, chromaSubsampling: meta.chromaSubsampling === '4:4:4' ? '4:4:4' : '4:2:0', progressive: !!meta.isProgressive });
+    else if (kind === 'png') original.png({ progressive: !!meta.isProgressive });
+    else original.webp(isLosslessWebp(data) ? { lossless: true } : { quality: 90 });
+    const stored = await original.toBuffer({ resolveWithObject: true });
+    const thumbnail = await sharp(data, { limitInputPixels: IMAGE_LIMITS.maxPixels })
+      .rotate()
+      .resize({ width: THUMB_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    // An animation's info.height is that of all its frames.
+    return { format, data: stored.data, width: stored.info.width, height: stored.info.pageHeight ?? stored.info.height, thumbnail };
+  } catch {
+    throw invalid('This picture is damaged and cannot be read. Upload a JPEG, PNG or WebP picture.');
+  }
 }
 
 const newKey = (accountId: string, ext: string) => `${accountId}/${randomBytes(12).toString('base64url')}.${ext}`;
@@ -182,7 +222,7 @@ export function registerImages(app: FastifyInstance) {
       const principal = request.principal!;
       const key = newKey(principal.accountId, processed.format.ext);
       const thumbKey = newKey(principal.accountId, 'webp');
-      await request.server.storage.put(key, data);
+      await request.server.storage.put(key, processed.data);
       await request.server.storage.put(thumbKey, processed.thumbnail);
       const updated = await tenantScope(request, (ctx) =>
         ctx.tx
@@ -192,7 +232,7 @@ export function registerImages(app: FastifyInstance) {
             content_type: processed.format.type,
             width: processed.width,
             height: processed.height,
-            size_bytes: data.length,
+            size_bytes: processed.data.length,
             storage_key: key,
             thumbnail_key: thumbKey,
             updated_at: new Date(),
