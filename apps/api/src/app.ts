@@ -8,11 +8,12 @@ import type { Database } from './db/client';
 import { registerAccessCatalog } from './lib/access';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { AppError, registerErrorHandling, sendError } from './lib/errors';
+import { logOutput } from './lib/log-output';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
 import { createMailer, type Mailer } from './lib/mailer';
 import { appInfoRoutes } from './modules/app-info/routes';
 import { registerGuard } from './modules/auth/guard';
-import { loadSigningKey } from './modules/auth/keys';
+import { loadSigningKeys } from './modules/auth/keys';
 import { forgetPrincipalsAfterWrites } from './modules/auth/principal';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -60,7 +61,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      ...(logStream ? { stream: logStream } : {}),
+      stream: logStream ?? logOutput(),
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.token'],
         censor: '[redacted]',
@@ -88,7 +89,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('mailer', mailer ?? createMailer(config, app.log));
-  app.decorate('signingKey', await loadSigningKey(database.db, config.JWT_SECRET));
+  app.decorate('signingKeys', await loadSigningKeys(database, config.jwtSecrets));
   app.decorate('storage', storageFor(config));
   app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
   app.addHook('onClose', async () => app.mailer.close());

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,6 +20,16 @@ const ZConfig = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  /** The owner's URL, for migrations and start-up reads (the signing key); DATABASE_URL when unset. */
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  /** Run the migrations at start: by default yes, except with NODE_ENV=production (npm run migrate). */
+  MIGRATE_ON_START: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The domain whose subdomains are the organisations: acme.localhost, acme.example.com. */
@@ -46,8 +57,16 @@ const ZConfig = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  /** Signing key for access tokens; when unset one is generated once and kept in the database. */
-  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  /**
+   * Signing keys for access tokens, separated by spaces: the first signs, every one checks (rotation).
+   * When neither this nor JWT_SECRET_FILE is set, one is generated once and kept in the database.
+   */
+  JWT_SECRET: z
+    .string()
+    .refine((v) => v.trim().split(/\s+/).every((k) => k.length >= 32), { error: 'each key must be at least 32 characters' })
+    .optional(),
+  /** A file holding the signing keys as JWT_SECRET does (spaces or new lines between them). */
+  JWT_SECRET_FILE: z.string().optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /** smtp://user:pass@host:port or smtps://…; when unset, e-mails are written to the log. */
@@ -78,8 +97,11 @@ const ZConfig = z.object({
   OEMBED_ENDPOINT: z.string().regex(/^https?:\/\/.*\{url\}/, { error: 'must be an http(s) URL containing {url}' }).optional(),
 });
 
-export type Config = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO'> & {
+export type Config = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO' | 'MIGRATE_ON_START'> & {
   SEED_DEMO: boolean;
+  MIGRATE_ON_START: boolean;
+  /** The signing keys from JWT_SECRET or JWT_SECRET_FILE, the signing one first; undefined: kept in the database. */
+  jwtSecrets?: string[];
   dataDir: string;
   /** The bare origin, without a trailing slash. */
   publicUrl: URL;
@@ -105,5 +127,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const data = parsed.data;
   const publicUrl = new URL(data.PUBLIC_URL ?? `http://${data.BASE_DOMAIN}:${data.PORT}`);
-  return { ...data, SEED_DEMO: data.SEED_DEMO ?? data.NODE_ENV !== 'production', dataDir: path.resolve(data.DATA_DIR), publicUrl };
+  const production = data.NODE_ENV === 'production';
+  return {
+    ...data,
+    SEED_DEMO: data.SEED_DEMO ?? !production,
+    MIGRATE_ON_START: data.MIGRATE_ON_START ?? !production,
+    jwtSecrets: signingSecrets(data.JWT_SECRET, data.JWT_SECRET_FILE),
+    dataDir: path.resolve(data.DATA_DIR),
+    publicUrl,
+  };
+}
+
+/** The keys of JWT_SECRET, or of the file JWT_SECRET_FILE names (never both); the value is never printed. */
+function signingSecrets(inline: string | undefined, file: string | undefined) {
+  if (inline && file) throw new ConfigError('Invalid configuration:\n  JWT_SECRET_FILE: set JWT_SECRET or JWT_SECRET_FILE, not both');
+  if (inline) return inline.trim().split(/\s+/);
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  JWT_SECRET_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const keys = text.trim().split(/\s+/).filter(Boolean);
+  if (keys.length === 0 || keys.some((k) => k.length < 32)) throw new ConfigError('Invalid configuration:\n  JWT_SECRET_FILE: each key must be at least 32 characters (value not shown)');
+  return keys;
 }

@@ -1,16 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { buildApp } from './app';
 import { sweepExpiredHolds } from './modules/availability/holds';
 import { extendHorizonsIfDue } from './modules/availability/horizon';
 import { purgeIdempotencyKeys } from './modules/orders/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase } from './db/client';
+import { openConfiguredDatabase } from './db/configured';
 import { tenantOrigin } from './lib/host';
 import { storageFor } from './lib/storage';
 import { DEMO, seedDemo } from './seed/demo';
-import { ensureReferenceData } from './seed/reference';
 
 /** The default web build location, relative to this file in src/ or dist/. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -31,15 +29,18 @@ async function main() {
   const config = readConfig();
   config.WEB_DIST_DIR ??= DEFAULT_WEB_DIST;
 
-  let database;
-  if (config.DATABASE_URL) {
-    database = await openDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openConfiguredDatabase(config);
+  // The embedded database always migrates at start; a server's migrations are `npm run migrate`
+  // (MIGRATE_ON_START, on by default outside production, runs them here too).
+  if (database.engine === 'pglite' || config.MIGRATE_ON_START) {
+    await database.migrate();
   } else {
-    mkdirSync(config.dataDir, { recursive: true });
-    database = await openDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
+    const pending = await database.pending();
+    if (pending.length > 0) {
+      console.error(`The database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}). Run npm run migrate first.`);
+      process.exit(1);
+    }
   }
-  await database.migrate();
-  await ensureReferenceData(database.db);
   const seeded = config.SEED_DEMO ? await seedDemo(database.db, storageFor(config)) : false;
 
   const app = await buildApp({ config, database });
@@ -71,6 +72,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    startWatchdog(config.SHUTDOWN_TIMEOUT_MS + 2_000);
     app.log.info({ signal }, 'shutting down: draining requests');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');
@@ -111,6 +113,20 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Stopping always stops: if the process is still alive this long after a stop began, a thread of
+ * its own kills it. The drain's own timeout (SHUTDOWN_TIMEOUT_MS) ends it cleanly first; this is for
+ * a main thread that can no longer run a timer (blocked in a synchronous call).
+ */
+function startWatchdog(ms: number) {
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     setTimeout(() => process.kill(workerData.pid, 'SIGKILL'), workerData.ms);`,
+    { eval: true, workerData: { pid: process.pid, ms } },
+  );
+  worker.unref();
 }
 
 main().catch((error) => {

@@ -6,7 +6,6 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client';
-import { ensureReferenceData } from '../src/seed/reference';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,7 +32,6 @@ export default async function setup(project: TestProject) {
     url.pathname = `/${template}`;
     const database = await openDatabase({ url: url.toString(), poolSize: 1 });
     await database.migrate();
-    await ensureReferenceData(database.db);
     await database.close();
     project.provide('templateDatabase', template);
     project.provide('pgliteSnapshot', '');
@@ -46,7 +44,6 @@ export default async function setup(project: TestProject) {
   const client = await PGlite.create();
   const database = await openDatabase({ pglite: client });
   await database.migrate();
-  await ensureReferenceData(database.db);
   const dump = await client.dumpDataDir('none');
   await client.close();
   const dir = mkdtempSync(path.join(tmpdir(), 'tourdesk-test-'));

@@ -80,7 +80,7 @@ const HOLD_MANY_WITHOUT_LOCK = without(
   'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;',
   'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;',
 );
-const install = (definition: string) => t.database.db.execute(sql.raw(definition));
+const install = (definition: string) => t.database.asOwner((tx) => tx.execute(sql.raw(definition)));
 
 async function slotIds() {
   const res = await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn('Europe/Zurich'), 2)}`);
@@ -133,9 +133,10 @@ describe('the slot’s seats are held by the database itself', () => {
     const [id] = (await slotIds()).slice(10, 11);
     const write = () => t.database.db.execute(sql`update slot set booked = capacity + 1 where id = ${id}::uuid`);
     await expect(write()).rejects.toMatchObject({ cause: { code: '23514' } });
-    // session_replication_role = replica skips triggers and foreign keys, never a CHECK.
+    // session_replication_role = replica skips triggers and foreign keys, never a CHECK — not even
+    // for the owner of the tables (the application's role may not set it at all).
     await expect(
-      t.database.db.transaction(async (tx) => {
+      t.database.asOwner(async (tx) => {
         await tx.execute(sql`set local session_replication_role = replica`);
         await tx.execute(sql`update slot set held = capacity + 1 where id = ${id}::uuid`);
       }),
@@ -191,7 +192,7 @@ describe('reservations under concurrency', () => {
 
   // And with the check dropped too, the same traffic oversells: both protections are real.
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('oversells with the lock switched off and the check dropped', async () => {
-    await t.database.db.execute(sql`alter table slot drop constraint slot_seats_check`);
+    await t.database.asOwner((tx) => tx.execute(sql`alter table slot drop constraint slot_seats_check`));
     await install(HOLD_MANY_WITHOUT_LOCK);
     const ids = (await slotIds()).slice(5, 8);
     let worst = 0;

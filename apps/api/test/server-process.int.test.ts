@@ -29,11 +29,13 @@ const freePort = () =>
     });
   });
 
-async function start(env: Record<string, string>) {
+async function start(env: Record<string, string>, { ownGroup = false } = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
     env: { ...process.env, LOG_LEVEL: 'info', WEB_DIST_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, as under npm or a supervisor: a stop signals the whole group.
+    detached: ownGroup,
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -91,6 +93,47 @@ describe('the server process', () => {
     expect(again.count).toBe(3);
     expect(await stop(second.child, second.exited)).toBe(0);
   }, 120_000);
+
+  describe('stops a busy server within SHUTDOWN_TIMEOUT_MS', () => {
+    const busy = (port: number) =>
+      Array.from({ length: 40 }, () =>
+        fetch(`http://127.0.0.1:${port}/api/schema/`)
+          .then(async (r) => (await r.arrayBuffer(), r.status))
+          .catch(() => 0),
+      );
+    const within = (exited: Promise<number | null>, ms: number) =>
+      Promise.race([exited.then((code) => ({ code })), new Promise<{ code: 'still running' }>((r) => setTimeout(() => r({ code: 'still running' }), ms))]);
+
+    it('while the reader of its output still reads', async () => {
+      const port = await freePort();
+      const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', SHUTDOWN_TIMEOUT_MS: '3000', ...(testDb ? { DATABASE_URL: testDb.url! } : {}) };
+      const server = await start(env, { ownGroup: true });
+      const answers = busy(port);
+      await new Promise((r) => setTimeout(r, 20));
+      process.kill(-server.child.pid!, 'SIGTERM');
+      expect(await within(server.exited, 8_000), server.output().slice(-2000)).toEqual({ code: 0 });
+      // Requests in flight were answered, or refused once the server had stopped listening; none hung.
+      expect((await Promise.all(answers)).every((s) => s === 200 || s === 0 || s === 503)).toBe(true);
+    }, 60_000);
+
+    it('when the reader of its output goes away with the stop (a pipe closed by a stopping supervisor)', async () => {
+      const port = await freePort();
+      const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', SHUTDOWN_TIMEOUT_MS: '3000', ...(testDb ? { DATABASE_URL: testDb.url! } : {}) };
+      const server = await start(env, { ownGroup: true });
+      await (await fetch(`http://127.0.0.1:${port}/api/schema/`)).arrayBuffer();
+      const answers = busy(port);
+      process.kill(-server.child.pid!, 'SIGTERM');
+      server.child.stdout!.destroy();
+      server.child.stderr!.destroy();
+      const ended = await within(server.exited, 8_000);
+      if (ended.code === 'still running') process.kill(server.child.pid!, 'SIGKILL');
+      // A clean exit: drained and closed, not killed by the watchdog (that would be code null).
+      expect(ended.code).toBe(0);
+      // A later SIGTERM would not have been needed: it is gone.
+      expect(() => process.kill(server.child.pid!, 0)).toThrow();
+      await Promise.all(answers);
+    }, 60_000);
+  });
 
   it('refuses a bad configuration with a clear message', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

@@ -270,7 +270,9 @@ describe('row-level security', () => {
 
 describe('plan features', () => {
   it('refuses a route whose plan feature the organisation’s plan lacks, with the spec’s message', async () => {
-    await t.database.db.insert(subscriptionTier).values({ id: 'test-no-team', name: 'No team', kind: 'supplier', features: ['experiences'] });
+    // Plans are the owner's to write (the application's role only reads them).
+    await expect(t.database.db.insert(subscriptionTier).values({ id: 'test-no-team', name: 'No team', kind: 'supplier', features: ['experiences'] })).rejects.toMatchObject({ cause: { code: '42501' } });
+    await t.database.asOwner((tx) => tx.insert(subscriptionTier).values({ id: 'test-no-team', name: 'No team', kind: 'supplier', features: ['experiences'] }));
     await t.database.db.update(baseAccount).set({ subscription_tier_id: 'test-no-team' }).where(eq(baseAccount.id, B.account!));
     const res = await b.get('/api/roles/');
     expect(res.statusCode).toBe(403);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience } from './catalog-schema';
-import { accountId, tenantPolicy, timestamps } from './columns';
+import { accountId, tenantPolicies, timestamps } from './columns';
 import { baseAccount, users } from './schema';
 
 /** Schedules, slots, carts with their holds, customers, orders and bookings. */
@@ -39,7 +39,7 @@ export const scheduleRule = pgTable(
     capacity: integer('capacity').notNull(),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('schedule_rule_experience_idx').on(t.account_id, t.experience_id)],
+  (t) => [...tenantPolicies(), index('schedule_rule_experience_idx').on(t.account_id, t.experience_id)],
 );
 
 export const closedDate = pgTable(
@@ -54,7 +54,7 @@ export const closedDate = pgTable(
     reason: text('reason').notNull().default(''),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('closed_date_key').on(t.account_id, t.experience_id, t.date)],
+  (t) => [...tenantPolicies(), uniqueIndex('closed_date_key').on(t.account_id, t.experience_id, t.date)],
 );
 
 /** The itinerary: what happens when, from the start. */
@@ -71,7 +71,7 @@ export const agendaItem = pgTable(
     description: text('description').notNull().default(''),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('agenda_item_experience_idx').on(t.account_id, t.experience_id, t.minutes_from_start)],
+  (t) => [...tenantPolicies(), index('agenda_item_experience_idx').on(t.account_id, t.experience_id, t.minutes_from_start)],
 );
 
 /**
@@ -108,7 +108,7 @@ export const slot = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('slot_experience_start_key').on(t.account_id, t.experience_id, t.starts_at),
     index('slot_account_day_idx').on(t.account_id, t.local_date),
     index('slot_experience_day_idx').on(t.account_id, t.experience_id, t.local_date),
@@ -126,7 +126,7 @@ export const cart = pgTable(
     user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id), uniqueIndex('cart_account_key').on(t.account_id, t.id)],
+  (t) => [...tenantPolicies(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id), uniqueIndex('cart_account_key').on(t.account_id, t.id)],
 );
 
 /**
@@ -155,7 +155,7 @@ export const cartLine = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     foreignKey({ name: 'cart_line_cart_fk', columns: [t.account_id, t.cart_id], foreignColumns: [cart.account_id, cart.id] }).onDelete('cascade'),
     foreignKey({ name: 'cart_line_slot_fk', columns: [t.slot_id], foreignColumns: [slot.id] }).onDelete('cascade'),
     foreignKey({ name: 'cart_line_account_fk', columns: [t.account_id], foreignColumns: [baseAccount.id] }).onDelete('cascade'),
@@ -181,7 +181,7 @@ export const customer = pgTable(
     notes: text('notes').notNull().default(''),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('customer_email_key').on(t.account_id, sql`lower(${t.email})`)],
+  (t) => [...tenantPolicies(), uniqueIndex('customer_email_key').on(t.account_id, sql`lower(${t.email})`)],
 );
 
 export const order = pgTable(
@@ -212,7 +212,7 @@ export const order = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('orders_reference_key').on(t.account_id, t.reference),
     index('orders_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_account_payment_idx').on(t.account_id, t.payment_status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -263,7 +263,7 @@ export const booking = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('booking_ticket_key').on(t.ticket_code),
     index('booking_slot_idx').on(t.account_id, t.slot_id),
     index('booking_order_idx').on(t.account_id, t.order_id),

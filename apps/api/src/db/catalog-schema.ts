@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accountId, tenantPolicy, timestamps } from './columns';
+import { accountId, tenantPolicies, timestamps } from './columns';
 
 /** The catalogue: what a supplier sells. Every table is a tenant table. */
 
@@ -16,7 +16,7 @@ export const pricingCategory = pgTable(
     occupies_seat: boolean('occupies_seat').notNull().default(true),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('pricing_category_label_key').on(t.account_id, sql`lower(${t.label})`)],
+  (t) => [...tenantPolicies(), uniqueIndex('pricing_category_label_key').on(t.account_id, sql`lower(${t.label})`)],
 );
 
 export const meetingPoint = pgTable(
@@ -31,7 +31,7 @@ export const meetingPoint = pgTable(
     instructions: text('instructions').notNull().default(''),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('meeting_point_account_idx').on(t.account_id, t.name)],
+  (t) => [...tenantPolicies(), index('meeting_point_account_idx').on(t.account_id, t.name)],
 );
 
 export const bookingQuestion = pgTable(
@@ -46,7 +46,7 @@ export const bookingQuestion = pgTable(
     per_participant: boolean('per_participant').notNull().default(false),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('booking_question_account_idx').on(t.account_id, t.created_at)],
+  (t) => [...tenantPolicies(), index('booking_question_account_idx').on(t.account_id, t.created_at)],
 );
 
 export const cancellationPolicy = pgTable(
@@ -59,7 +59,7 @@ export const cancellationPolicy = pgTable(
     rules: jsonb('rules').$type<{ hours_before: number; refund_percent: number }[]>().notNull().default([]),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('cancellation_policy_account_idx').on(t.account_id, t.name)],
+  (t) => [...tenantPolicies(), index('cancellation_policy_account_idx').on(t.account_id, t.name)],
 );
 
 export const inventoryItemCategory = pgTable(
@@ -70,7 +70,7 @@ export const inventoryItemCategory = pgTable(
     name: text('name').notNull(),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('inventory_item_category_name_key').on(t.account_id, sql`lower(${t.name})`)],
+  (t) => [...tenantPolicies(), uniqueIndex('inventory_item_category_name_key').on(t.account_id, sql`lower(${t.name})`)],
 );
 
 export const inventoryItem = pgTable(
@@ -89,7 +89,7 @@ export const inventoryItem = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     index('inventory_item_account_idx').on(t.account_id, t.name),
     check('inventory_item_type_check', sql`${t.type} in ('Equipment', 'Extras', 'Package')`),
     check('inventory_item_price_check', sql`${t.price} >= 0`),
@@ -130,7 +130,7 @@ export const experience = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     // The catalogue's default order and every status filter are served by these.
     index('experience_account_updated_idx').on(t.account_id, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('experience_account_status_idx').on(t.account_id, t.status, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -160,7 +160,7 @@ export const pricingRate = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     index('pricing_rate_experience_idx').on(t.account_id, t.experience_id, t.pricing_category_id),
     check('pricing_rate_price_check', sql`${t.retail_price} >= 0 and (${t.net_price} is null or ${t.net_price} >= 0)`),
   ],
@@ -174,7 +174,7 @@ export const fileFolder = pgTable(
     name: text('name').notNull(),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), uniqueIndex('file_folder_name_key').on(t.account_id, sql`lower(${t.name})`)],
+  (t) => [...tenantPolicies(), uniqueIndex('file_folder_name_key').on(t.account_id, sql`lower(${t.name})`)],
 );
 
 export const image = pgTable(
@@ -195,7 +195,7 @@ export const image = pgTable(
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('image_experience_idx').on(t.account_id, t.experience_id, t.position)],
+  (t) => [...tenantPolicies(), index('image_experience_idx').on(t.account_id, t.experience_id, t.position)],
 );
 
 export const video = pgTable(
@@ -212,5 +212,5 @@ export const video = pgTable(
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
-  (t) => [tenantPolicy(), index('video_experience_idx').on(t.account_id, t.experience_id, t.position)],
+  (t) => [...tenantPolicies(), index('video_experience_idx').on(t.account_id, t.experience_id, t.position)],
 );

@@ -5,11 +5,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { ensureReferenceData } from '../seed/reference';
 import { definitionsScript } from './functions';
+import { pendingMigrations, readMigrations, runMigrations, type SqlSession } from './migrate';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -17,9 +17,22 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
+  /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
   engine: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /**
+   * As the owner: the versioned migrations, then the functions, views and grants, then the
+   * reference data (plans), all under one advisory lock (src/db/migrate.ts). Answers the
+   * migrations it applied.
+   */
+  migrate(options?: { lockTimeoutMs?: number }): Promise<string[]>;
+  /** The migrations the code has and the database has not applied (empty: current). */
+  pending(): Promise<string[]>;
+  /**
+   * Runs `work` in one transaction as the owner: what the application's role may not do (reading
+   * the signing keys at start), and tests' own set-up.
+   */
+  asOwner<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -32,11 +45,20 @@ export const MIGRATIONS_DIR = [new URL('../../drizzle', import.meta.url), new UR
   .map((u) => fileURLToPath(u))
   .find((dir) => existsSync(path.join(dir, 'meta', '_journal.json'))) as string;
 
-/** Any number that is the same in every process: guards concurrent migrations on a server. */
-const MIGRATION_LOCK_KEY = 727_274_001;
+/** The role the application's connections run as (migration 0028, src/db/functions/05-privileges.sql). */
+export const SERVER_ROLE = 'tourdesk_server';
+/** How long a migration's statement waits for a lock by default. */
+const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 
 export type OpenDatabaseOptions =
-  | { url: string; poolSize?: number; applicationName?: string }
+  | {
+      /** The application's connections; its user needs to be (a member of) tourdesk_server or the owner. */
+      url: string;
+      /** The owner's URL for migrations and start-up reads; the application's URL when unset. */
+      ownerUrl?: string;
+      poolSize?: number;
+      applicationName?: string;
+    }
   | { dataDir?: string; pglite?: PGlite };
 
 /**
@@ -52,42 +74,94 @@ export function withServerOptions(url: string, settings: string) {
   return parsed.toString();
 }
 
+const migrations = () => readMigrations(MIGRATIONS_DIR);
+
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if ('url' in opts) {
     const pool = new pg.Pool({
-      connectionString: withServerOptions(opts.url, '-c jit=off'),
+      // Every connection starts as the application's role.
+      connectionString: withServerOptions(opts.url, `-c jit=off -c role=${SERVER_ROLE}`),
       max: opts.poolSize ?? 10,
       application_name: opts.applicationName ?? 'tourdesk-api',
     });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
+    let ownerPool: pg.Pool | undefined;
+    const owner = () => {
+      ownerPool ??= new pg.Pool({ connectionString: withServerOptions(opts.ownerUrl ?? opts.url, '-c jit=off'), max: 2, application_name: 'tourdesk-owner' });
+      ownerPool.on('error', () => undefined);
+      return ownerPool;
+    };
+    const session = (client: pg.PoolClient): SqlSession => ({
+      query: async <R,>(text: string, params?: unknown[]) => (await client.query(text, params)) as unknown as { rows: R[] },
+      exec: async (script) => void (await client.query(script)),
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       engine: 'postgres',
-      async migrate() {
-        const client = await pool.connect();
+      async migrate(options) {
+        const client = await owner().connect();
         try {
-          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-          await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
-          await client.query(definitionsScript());
+          return await runMigrations(session(client), {
+            migrations: migrations(),
+            definitions: definitionsScript(),
+            lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
+            after: () => ensureReferenceData(drizzlePg(client, { schema }) as unknown as Db),
+          });
         } finally {
-          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
           client.release();
         }
       },
-      close: () => pool.end(),
+      async pending() {
+        const client = await pool.connect();
+        try {
+          return await pendingMigrations(session(client), migrations());
+        } finally {
+          client.release();
+        }
+      },
+      asOwner: (work) => (drizzlePg(owner(), { schema }) as unknown as Db).transaction((tx) => work(tx as unknown as Db)),
+      async close() {
+        await Promise.all([pool.end(), ownerPool?.end()]);
+      },
     };
   }
+  // PGlite: one connection, whose session user is its superuser. The application's statements run
+  // as tourdesk_server (SET ROLE once the role exists); the owner's work resets the role.
   const client = opts.pglite ?? (await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {}));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const restrict = async () => {
+    const found = await client.query(`select 1 from pg_roles where rolname = $1`, [SERVER_ROLE]);
+    if (found.rows.length > 0) await client.exec(`set role ${SERVER_ROLE}`);
+  };
+  await restrict();
+  const session: SqlSession = {
+    query: async <R,>(text: string, params?: unknown[]) => (await client.query<R>(text, params)) as { rows: R[] },
+    exec: async (script) => void (await client.exec(script)),
+  };
   return {
     db,
     engine: 'pglite',
-    async migrate() {
-      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
-      await client.exec(definitionsScript());
+    async migrate(options) {
+      await client.exec('reset role');
+      try {
+        return await runMigrations(session, {
+          migrations: migrations(),
+          definitions: definitionsScript(),
+          lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
+          after: () => ensureReferenceData(db),
+        });
+      } finally {
+        await restrict();
+      }
     },
+    pending: () => pendingMigrations(session, migrations()),
+    asOwner: (work) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`set local role none`);
+        return work(tx as unknown as Db);
+      }),
     close: () => client.close(),
   };
 }

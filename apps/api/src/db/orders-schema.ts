@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { order } from './availability-schema';
-import { accountId, tenantPolicy } from './columns';
+import { accountId, tenantPolicies } from './columns';
 import { users } from './schema';
 
 /** Payments, invoices, the audit trail and idempotency keys. */
@@ -26,7 +26,7 @@ export const orderPayment = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     index('order_payment_order_idx').on(t.account_id, t.order_id, t.created_at),
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
     index('order_payment_refund_idx').on(t.refund_of),
@@ -62,7 +62,7 @@ export const invoice = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('invoice_number_key').on(t.account_id, t.series, t.year, t.number),
     index('invoice_order_idx').on(t.account_id, t.order_id, t.issued_at),
     uniqueIndex('invoice_credited_key').on(t.credits_invoice_id),
@@ -83,7 +83,7 @@ export const invoiceSequence = pgTable(
     year: integer('year').notNull(),
     next_number: integer('next_number').notNull(),
   },
-  (t) => [tenantPolicy(), primaryKey({ name: 'invoice_sequence_pkey', columns: [t.account_id, t.series, t.year] })],
+  (t) => [...tenantPolicies(), primaryKey({ name: 'invoice_sequence_pkey', columns: [t.account_id, t.series, t.year] })],
 );
 
 /** Who changed what in an order, a line, a payment or an invoice, and when. */
@@ -100,7 +100,7 @@ export const auditEvent = pgTable(
     actor_id: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), index('audit_event_order_idx').on(t.account_id, t.order_id, t.created_at)],
+  (t) => [...tenantPolicies(), index('audit_event_order_idx').on(t.account_id, t.order_id, t.created_at)],
 );
 
 /**
@@ -121,5 +121,5 @@ export const idempotencyKey = pgTable(
     response: jsonb('response').notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), uniqueIndex('idempotency_key_key').on(t.account_id, t.user_id, t.scope, t.key), index('idempotency_key_created_idx').on(t.created_at)],
+  (t) => [...tenantPolicies(), uniqueIndex('idempotency_key_key').on(t.account_id, t.user_id, t.scope, t.key), index('idempotency_key_created_idx').on(t.created_at)],
 );

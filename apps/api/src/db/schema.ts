@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { accountId, tenantPolicy, timestamps, userId } from './columns';
+import { accountId, tenantPolicies, timestamps, userId } from './columns';
 import {
   boolean,
   check,
@@ -48,7 +48,7 @@ export const baseAccount = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(sql`id`),
+    ...tenantPolicies(sql`id`),
     uniqueIndex('base_account_subdomain_key').on(t.subdomain),
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
@@ -69,7 +69,7 @@ export const role = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('role_account_name_key').on(t.account_id, sql`lower(${t.name})`),
   ],
 );
@@ -94,7 +94,7 @@ export const users = pgTable(
     ...timestamps,
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     index('users_account_id_idx').on(t.account_id, t.id),
     index('users_role_idx').on(t.account_id, t.role_id),
@@ -122,7 +122,7 @@ export const authSession = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     last_used_at: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [tenantPolicy(), index('auth_session_user_idx').on(t.account_id, t.user_id)],
+  (t) => [...tenantPolicies(), index('auth_session_user_idx').on(t.account_id, t.user_id)],
 );
 
 /**
@@ -141,7 +141,7 @@ export const userIdentity = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     uniqueIndex('user_identity_subject_key').on(t.issuer, t.subject),
     uniqueIndex('user_identity_user_issuer_key').on(t.user_id, t.issuer),
   ],
@@ -162,7 +162,7 @@ export const actionToken = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    tenantPolicy(),
+    ...tenantPolicies(),
     index('action_token_user_idx').on(t.account_id, t.user_id, t.purpose),
     check('action_token_purpose_check', sql`${t.purpose} in ('activation', 'password_reset', 'invitation', 'email_reset', 'handoff')`),
   ],

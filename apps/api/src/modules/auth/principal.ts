@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
+import type { SigningKeys } from './keys';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import { AppError } from '../../lib/errors';
 import { requestHost } from '../../lib/host';
@@ -27,7 +28,7 @@ declare module 'fastify' {
     principal?: Principal;
   }
   interface FastifyInstance {
-    signingKey: Uint8Array;
+    signingKeys: SigningKeys;
   }
 }
 
@@ -47,17 +48,11 @@ export function holdsPermissionSets(codenames: Set<string>, titles: readonly str
 }
 
 export async function signAccessToken(
-  key: Uint8Array,
+  keys: SigningKeys,
   claims: { userId: string; accountId: string; sessionId: string },
   ttlSeconds: number,
 ) {
-  return new SignJWT({ acc: claims.accountId, sid: claims.sessionId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(claims.userId)
-    .setIssuer(ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key);
+  return keys.sign(new SignJWT({ acc: claims.accountId, sid: claims.sessionId }).setSubject(claims.userId).setIssuer(ISSUER).setIssuedAt().setExpirationTime(`${ttlSeconds}s`));
 }
 
 export const notAuthenticated = (detail = 'Authentication credentials were not provided.') =>
@@ -71,8 +66,6 @@ export const notAuthenticated = (detail = 'Authentication credentials were not p
  * the TTL. A session's own expiry is still checked on every request.
  */
 const PRINCIPAL_TTL_MS = 2_000;
-/** Access tokens whose signature was checked, until they expire (the token is the key). */
-const verified = new Map<string, { sub?: string; sid?: unknown; exp: number }>();
 const recent = new Map<string, { principal: Principal; sessionExpires: number; loadedAt: number }>();
 
 export function forgetPrincipals() {
@@ -92,12 +85,13 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) throw notAuthenticated();
   let claims: { sub?: string; sid?: unknown; exp?: number };
+  const verified = request.server.signingKeys.checked;
   const known = verified.get(token);
   if (known && known.exp * 1000 > Date.now()) {
     claims = known;
   } else {
     try {
-      ({ payload: claims } = await jwtVerify(token, request.server.signingKey, { issuer: ISSUER, algorithms: ['HS256'] }));
+      ({ payload: claims } = await request.server.signingKeys.verify(token, { issuer: ISSUER }));
     } catch {
       throw notAuthenticated('Your session has expired. Please sign in again.');
     }

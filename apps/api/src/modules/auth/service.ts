@@ -20,7 +20,7 @@ interface SessionUser {
 }
 
 async function createSession(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
-  const { config, database, signingKey } = request.server;
+  const { config, database, signingKeys } = request.server;
   const secret = newSecret();
   const session = await q.insertSession(database.db, {
     account_id: user.account_id,
@@ -31,7 +31,7 @@ async function createSession(request: FastifyRequest, reply: FastifyReply, user:
     ip: request.ip,
   });
   const access = await signAccessToken(
-    signingKey,
+    signingKeys,
     { userId: user.id, accountId: user.account_id, sessionId: session.id },
     config.ACCESS_TOKEN_TTL_SECONDS,
   );
@@ -112,7 +112,7 @@ export async function redeemHandoff(request: FastifyRequest, reply: FastifyReply
  * (unless it was replaced seconds ago by a concurrent refresh from the same browser).
  */
 export async function refresh(request: FastifyRequest, reply: FastifyReply) {
-  const { config, database, signingKey } = request.server;
+  const { config, database, signingKeys } = request.server;
   const db = database.db;
   const parts = splitToken(request.cookies[REFRESH_COOKIE]);
   const fail = (detail: string) => {
@@ -129,7 +129,7 @@ export async function refresh(request: FastifyRequest, reply: FastifyReply) {
   checkHost(request, found.subdomain);
 
   const sign = () =>
-    signAccessToken(signingKey, { userId: session.user_id, accountId: session.account_id, sessionId: session.id }, config.ACCESS_TOKEN_TTL_SECONDS);
+    signAccessToken(signingKeys, { userId: session.user_id, accountId: session.account_id, sessionId: session.id }, config.ACCESS_TOKEN_TTL_SECONDS);
 
   if (sameHash(session.token_hash, presented)) {
     const secret = newSecret();

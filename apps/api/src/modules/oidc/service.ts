@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
@@ -55,10 +55,7 @@ export async function beginOidc(request: FastifyRequest, reply: FastifyReply) {
     state,
     nonce,
   });
-  const flow = await new SignJWT({ verifier, state, nonce })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setExpirationTime(`${FLOW_TTL_SECONDS}s`)
-    .sign(request.server.signingKey);
+  const flow = await request.server.signingKeys.sign(new SignJWT({ verifier, state, nonce }).setExpirationTime(`${FLOW_TTL_SECONDS}s`));
   reply.setCookie(FLOW_COOKIE, flow, {
     httpOnly: true,
     sameSite: 'lax',
@@ -78,7 +75,7 @@ export async function completeOidc(
   const provider = await providerConfig(config);
   let flow: Record<string, unknown>;
   try {
-    ({ payload: flow } = await jwtVerify<Record<string, unknown>>(request.cookies[FLOW_COOKIE] ?? '', request.server.signingKey, { algorithms: ['HS256'] }));
+    ({ payload: flow } = await request.server.signingKeys.verify<Record<string, unknown>>(request.cookies[FLOW_COOKIE] ?? ''));
   } catch {
     throw failed('This sign-on attempt has expired. Start again.');
   }
