@@ -32,7 +32,6 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client';
 import { hashPassword } from '../apps/api/src/modules/auth/crypto';
-import { ensureReferenceData } from '../apps/api/src/seed/reference';
 import { PERMISSION_SETS } from '../packages/contracts/src';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -198,7 +197,6 @@ async function prepare(admin: pg.Client, side: Side, base: string, passwordHash:
   await admin.query(`create database ${side.dbName}`);
   const database = await openDatabase({ url: side.url, poolSize: 2 });
   await database.migrate();
-  await ensureReferenceData(database.db);
   await database.close();
   const client = new pg.Client({ connectionString: side.url });
   await client.connect();
