@@ -50,6 +50,9 @@ export default defineConfig({
       NODE_ENV: 'production',
       SEED_DEMO: 'true',
       ACCESS_TOKEN_TTL_SECONDS: '4',
+      // An e-mail the mail server refuses is tried once more after a second, then shown as failed.
+      EMAIL_RETRY_LIMIT: '1',
+      EMAIL_RETRY_DELAY_SECONDS: '1',
     },
     stdout: 'pipe',
   },

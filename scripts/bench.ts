@@ -28,9 +28,8 @@ import { loadConfig } from '../apps/api/src/config';
 import { openDatabase } from '../apps/api/src/db/client';
 import { authSession, baseAccount, role, users } from '../apps/api/src/db/schema';
 import { hashPassword } from '../apps/api/src/modules/auth/crypto';
-import { loadSigningKey } from '../apps/api/src/modules/auth/keys';
+import { loadSigningKeys } from '../apps/api/src/modules/auth/keys';
 import { signAccessToken } from '../apps/api/src/modules/auth/principal';
-import { ensureReferenceData } from '../apps/api/src/seed/reference';
 import { PERMISSION_SETS } from '../packages/contracts/src';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -278,7 +277,6 @@ async function main() {
   try {
     const database = await openDatabase({ url: url.toString(), poolSize: 20 });
     await database.migrate();
-    await ensureReferenceData(database.db);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tourdesk-bench-'));
     const config = loadConfig({
       NODE_ENV: 'production',
@@ -313,7 +311,7 @@ async function main() {
       .insert(authSession)
       .values(many.map((u) => ({ account_id: account!.id, user_id: u.id, token_hash: randomBytes(16).toString('hex'), expires_at: new Date(Date.now() + 3_600_000) })))
       .returning({ id: authSession.id, user_id: authSession.user_id });
-    const key = await loadSigningKey(database.db, undefined);
+    const key = await loadSigningKeys(database, undefined);
     const manyCookies = await Promise.all(sessions.map(async (se) => `access_token=${await signAccessToken(key, { userId: se.user_id, accountId: account!.id, sessionId: se.id }, 3600)}`));
     const call = async (method: string, url: string, body?: unknown) => {
       const res = await app.inject({ method: method as 'POST', url, headers: { host: 'bench.localhost', origin: 'http://bench.localhost', cookie: cookies[0]! }, payload: body as object });
@@ -341,7 +339,7 @@ async function main() {
     const freeHotSlot = () => database.db.execute(sql`delete from cart_line where slot_id = ${hot.id}`);
 
     // A running database has statistics (autovacuum analyses it); a fresh one must be told.
-    await database.db.execute(sql`analyze`);
+    await database.asOwner((tx) => tx.execute(sql`analyze`));
     const api = await serve('app', url.toString(), dataDir);
     const origin = api.address;
     // A session belongs to its organisation's host: every request says bench.localhost (and its

@@ -9,6 +9,9 @@ import { registerAccessCatalog } from './lib/access';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
+import { startJobs, type Jobs } from './lib/jobs';
+import { jobRoutes } from './modules/jobs/routes';
+import { startWorkers } from './modules/jobs/workers';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
 import { createMailer, type Mailer } from './lib/mailer';
 import { appInfoRoutes } from './modules/app-info/routes';
@@ -42,6 +45,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** New holds on their way to the database (gathered per slot: modules/availability/holds.ts). */
     holds: HoldQueue;
+    /** The durable job queue (lib/jobs.ts): e-mail and the recurring work. */
+    jobs: Jobs;
   }
 }
 
@@ -92,7 +97,12 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('signingKeys', await loadSigningKeys(database, config.jwtSecrets));
   app.decorate('storage', storageFor(config));
   app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
-  app.addHook('onClose', async () => app.mailer.close());
+  app.decorate('jobs', await startJobs(database.sql, app.log));
+  // The job queue stops first (its workers finish their job), then the mailer they use.
+  app.addHook('onClose', async () => {
+    await app.jobs.stop();
+    app.mailer.close();
+  });
 
   registerAccessCatalog(app);
   registerErrorHandling(app);
@@ -137,6 +147,9 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     registerVideos(scope);
   });
 
+  await app.register(jobRoutes);
+
   await registerWeb(app, config.WEB_DIST_DIR);
+  await startWorkers(app);
   return app;
 }

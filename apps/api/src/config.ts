@@ -72,6 +72,9 @@ const ZConfig = z.object({
   /** smtp://user:pass@host:port or smtps://…; when unset, e-mails are written to the log. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().optional(),
+  /** How often an e-mail is tried again when the SMTP server does not take it, and the first wait (doubling each time). */
+  EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
+  EMAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   RECAPTCHA_SECRET: z.string().optional(),
   RECAPTCHA_SITE_KEY: z.string().optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),

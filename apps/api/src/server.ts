@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from './app';
-import { sweepExpiredHolds } from './modules/availability/holds';
-import { extendHorizonsIfDue } from './modules/availability/horizon';
-import { purgeIdempotencyKeys } from './modules/orders/idempotency';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openConfiguredDatabase } from './db/configured';
 import { tenantOrigin } from './lib/host';
@@ -45,28 +42,8 @@ async function main() {
 
   const app = await buildApp({ config, database });
 
-  // Expired holds already stop counting; this sweep deletes them, one slot at a time.
-  const sweep = setInterval(() => {
-    sweepExpiredHolds(database.db).catch((err: unknown) => app.log.warn({ err }, 'sweeping expired holds failed'));
-  }, 15_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-  // Idempotency keys are kept 24 hours; older ones are forgotten once an hour.
-  const forget = setInterval(() => {
-    purgeIdempotencyKeys(database.db).catch((err: unknown) => app.log.warn({ err }, 'forgetting old idempotency keys failed'));
-  }, 3_600_000);
-  forget.unref();
-  app.addHook('onClose', async () => clearInterval(forget));
-  // Every schedule reaches HORIZON_DAYS ahead: extended once a day (by whichever instance claims
-  // the day's run), and at start when the last run is more than a day old.
-  const extend = () =>
-    extendHorizonsIfDue(database.db)
-      .then((added) => added !== null && app.log.info({ added }, 'schedules extended to the selling horizon'))
-      .catch((err: unknown) => app.log.warn({ err }, 'extending schedules failed'));
-  void extend();
-  const horizon = setInterval(extend, 3_600_000);
-  horizon.unref();
-  app.addHook('onClose', async () => clearInterval(horizon));
+  // Recurring work (the expiry sweep, the selling horizon, old idempotency keys) and e-mail are
+  // jobs of the durable queue, started by buildApp (lib/jobs.ts, modules/jobs/workers.ts).
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -7,8 +7,8 @@ export interface CapturedMail {
   text: string;
 }
 
-/** A real SMTP server on a random local port that keeps every message it receives. */
-export async function startMailSink() {
+/** A real SMTP server on a local port (a random one unless given) that keeps every message it receives. */
+export async function startMailSink(listenPort = 0) {
   const messages: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -26,7 +26,7 @@ export async function startMailSink() {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

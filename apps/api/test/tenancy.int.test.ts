@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { baseAccount, role, subscriptionTier, users } from '../src/db/schema';
+import { QUEUES } from '../src/lib/jobs';
 import { isApiPath } from '../src/lib/access';
 import { inTenant } from '../src/lib/tenancy';
 import { createTestApp, type TestApp } from './harness';
@@ -59,6 +60,9 @@ beforeAll(async () => {
     const held = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json();
     ids.cartLine = held.id;
     ids.cart = held.cart;
+    // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
+    ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
+    await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${ids.failedJob}::uuid`);
   }
 });
 afterAll(async () => {
@@ -114,6 +118,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/audit/': 'order',
   '/api/customers/:id/': 'customer',
   '/api/carts/:id/': 'cart',
+  '/api/jobs/failed/:id/retry/': 'failedJob',
 };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),

@@ -37,3 +37,22 @@ export const ZSystemNotificationListQuery = z.object({
 });
 
 export const ZIdParam = z.object({ id: z.uuid({ error: 'Not a valid id.' }) });
+
+/**
+ * A job of the organisation whose retries are spent (an e-mail the SMTP server never took): shown
+ * to its Owners, who may send it again.
+ */
+export const ZFailedJob = z
+  .object({
+    id: z.uuid(),
+    queue: z.string(),
+    /** What it was: for an e-mail, its subject and recipient. */
+    summary: z.string(),
+    recipient: z.string().nullable(),
+    attempts: z.number().int(),
+    error: z.string(),
+    created_at: z.iso.datetime(),
+    failed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'FailedJob' });
+export type TFailedJob = z.infer<typeof ZFailedJob>;

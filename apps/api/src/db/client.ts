@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { installJobs, type SqlExecutor } from '../lib/jobs';
 import { ensureReferenceData } from '../seed/reference';
 import { definitionsScript } from './functions';
 import { pendingMigrations, readMigrations, runMigrations, type SqlSession } from './migrate';
@@ -19,6 +20,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
+  /** The same connections for a library that sends SQL text with $n parameters (the job queue). */
+  sql: SqlExecutor;
   engine: 'pglite' | 'postgres';
   /**
    * As the owner: the versioned migrations, then the functions, views and grants, then the
@@ -97,14 +100,20 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       exec: async (script) => void (await client.query(script)),
     });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+      // Without parameters, the simple protocol: a script of several statements (pg-boss's maintenance).
+      executeSql: async (text, values) => (values && values.length > 0 ? client.query(text, values) : client.query(text)),
+    });
     return {
       db,
+      sql: executor(pool),
       engine: 'postgres',
       async migrate(options) {
         const client = await owner().connect();
         try {
           return await runMigrations(session(client), {
             migrations: migrations(),
+            prepare: () => installJobs(executor(client)),
             definitions: definitionsScript(),
             lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
             after: () => ensureReferenceData(drizzlePg(client, { schema }) as unknown as Db),
@@ -140,14 +149,23 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     query: async <R,>(text: string, params?: unknown[]) => (await client.query<R>(text, params)) as { rows: R[] },
     exec: async (script) => void (await client.exec(script)),
   };
+  const executor: SqlExecutor = {
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return client.query(text, values);
+      const results = await client.exec(text);
+      return results[results.length - 1] ?? { rows: [] };
+    },
+  };
   return {
     db,
+    sql: executor,
     engine: 'pglite',
     async migrate(options) {
       await client.exec('reset role');
       try {
         return await runMigrations(session, {
           migrations: migrations(),
+          prepare: () => installJobs(executor),
           definitions: definitionsScript(),
           lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
           after: () => ensureReferenceData(db),

@@ -13,8 +13,9 @@ import path from 'node:path';
  *   name, instead of queueing every request behind it; the ones before it stay applied;
  * - the record is drizzle-kit's own (`drizzle.__drizzle_migrations`, the hash and `when` of each
  *   journal entry), so databases migrated before keep their history;
- * - then, in one more transaction, the current definition of every database function, view and
- *   grant (src/db/functions, applied at every run: CREATE OR REPLACE).
+ * - then the job queue's schema and queues (pg-boss, lib/jobs.ts), and, in one more transaction,
+ *   the current definition of every database function, view and grant (src/db/functions, applied
+ *   at every run: CREATE OR REPLACE).
  */
 
 /** Any number that is the same in every process: guards concurrent migrations. */
@@ -63,6 +64,8 @@ export class MigrationError extends Error {
 
 export interface MigrateOptions {
   migrations: Migration[];
+  /** Run after the migrations, before the definitions (which grant on what it makes): the job queue's schema. */
+  prepare?: () => Promise<void>;
   /** Run after the migrations, in a transaction of its own: the functions, views and grants. */
   definitions?: string;
   /** How long a statement of a migration waits for a lock, in milliseconds. */
@@ -88,6 +91,7 @@ export async function runMigrations(session: SqlSession, options: MigrateOptions
       });
       applied.push(m.tag);
     }
+    await options.prepare?.();
     if (options.definitions) {
       const definitions = options.definitions;
       await inTransaction(session, options.lockTimeoutMs, 'src/db/functions', () => session.exec(definitions));

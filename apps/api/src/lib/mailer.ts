@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { QUEUES, type Jobs } from './jobs';
 
 export interface Mail {
   to: string;
@@ -9,38 +11,57 @@ export interface Mail {
   html?: string;
 }
 
+/** An e-mail as a job: the organisation it belongs to (so its Owner sees it if it fails). */
+export interface QueuedMail extends Mail {
+  account?: string;
+}
+
 export interface Mailer {
-  send(mail: Mail): Promise<void>;
+  /** Delivers one message now; throws when the SMTP server does not take it (the job retries). */
+  send(mail: Mail, messageId?: string): Promise<void>;
   close(): void;
 }
 
 /**
- * SMTP when SMTP_URL is set. Otherwise each message is written to the log (subject, recipient
- * and, outside production, the body with its links, so a local user can follow them). A failure to send is logged and
- * never fails the request that caused it: the user can ask for the e-mail again.
+ * E-mail goes out through a transactional outbox: `queueMail()` writes the message as a job in the
+ * transaction of the change that causes it (lib/jobs.ts), and the e-mail worker delivers it with
+ * `send()`. An SMTP server that is down delays mail (the job retries with backoff for hours) and
+ * loses none; a message is sent once (its job is completed when the server took it; the timeouts
+ * below end an attempt well before the job's own expiry, so no second attempt overlaps a first).
+ * A retry after a crash between the hand-over and the job's completion keeps the same Message-ID,
+ * by which mail systems recognise the same message.
+ *
+ * Without SMTP_URL each message is written to the log (subject, recipient and, outside production,
+ * the body with its links, so a local user can follow them).
  */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const from = config.MAIL_FROM ?? `Tourdesk <no-reply@${config.BASE_DOMAIN}>`;
-  const transport: Transporter | null = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : null;
+  const transport: Transporter | null = config.SMTP_URL
+    ? nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
+    : null;
   // In production a log is read by more people than the recipient: its one-time links never go there.
   const production = config.NODE_ENV === 'production';
   if (!transport && production) {
     log.warn('SMTP_URL is not set: e-mails are not sent (their recipient and subject are logged, never their links). Set SMTP_URL.');
   }
   return {
-    async send(mail) {
+    async send(mail, messageId) {
       if (!transport) {
         log.info({ mail: { to: mail.to, subject: mail.subject, ...(production ? {} : { text: mail.text }) } }, `e-mail to ${mail.to}: ${mail.subject}`);
         return;
       }
-      try {
-        await transport.sendMail({ from, ...mail });
-      } catch (err) {
-        log.error({ err, to: mail.to, subject: mail.subject }, 'e-mail could not be sent');
-      }
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(messageId ? { messageId: `<${messageId}@${config.BASE_DOMAIN}>` } : {}) });
     },
     close() {
       transport?.close();
     },
   };
+}
+
+/**
+ * Writes e-mails to send in the caller's transaction: sent once it commits, never if it rolls back;
+ * retried EMAIL_RETRY_LIMIT times, the first after EMAIL_RETRY_DELAY_SECONDS, each wait doubling.
+ */
+export async function queueMail(jobs: Jobs, config: Config, tx: Db, mails: QueuedMail[]) {
+  for (const mail of mails) await jobs.sendIn(tx, QUEUES.email, mail, { retryLimit: config.EMAIL_RETRY_LIMIT, retryDelay: config.EMAIL_RETRY_DELAY_SECONDS, retryBackoff: true });
 }

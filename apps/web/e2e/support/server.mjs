@@ -13,10 +13,22 @@ const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT, OEMBED_PORT } = process.env;
 mkdirSync(MAIL_DIR, { recursive: true });
 
 let seq = 0;
+// A mailbox that is "unreachable" at first: the sink refuses the first two deliveries to any
+// address with "+refuse" in it (as a mail server that is down would), and takes the third.
+const refusals = new Map();
 const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
+  onRcptTo(address, _session, callback) {
+    const to = address.address;
+    if (to.includes('+refuse')) {
+      const n = (refusals.get(to) ?? 0) + 1;
+      refusals.set(to, n);
+      if (n <= 2) return callback(Object.assign(new Error('Mailbox unavailable, try again later'), { responseCode: 451 }));
+    }
+    callback();
+  },
   onData(stream, _session, callback) {
     simpleParser(stream)
       .then((mail) => {

@@ -16,3 +16,10 @@ REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON subscription_tier FROM tourdesk_serve
 -- Which migrations are applied: read at start to refuse a database behind the code.
 GRANT USAGE ON SCHEMA drizzle TO tourdesk_server;
 GRANT SELECT ON drizzle.__drizzle_migrations TO tourdesk_server;
+-- The job queue (pg-boss, installed by the owner in the same run, src/lib/jobs.ts): the server's
+-- workers read and write its rows; tenant work only adds jobs (an e-mail in its transaction).
+GRANT USAGE ON SCHEMA pgboss TO tourdesk_server, tourdesk_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO tourdesk_server;
+GRANT SELECT ON pgboss.queue TO tourdesk_app;
+GRANT INSERT ON pgboss.job TO tourdesk_app;
+GRANT SELECT (id) ON pgboss.job TO tourdesk_app;

@@ -27,10 +27,19 @@ export async function claimJob(db: Db, name: string, hours: number) {
   return rows.length > 0;
 }
 
-/** Runs the daily extension if it is due; answers how many slots it added, or null when not due. */
+/**
+ * Runs the daily extension if it is due; answers how many slots it added, or null when not due.
+ * A run that fails gives its claim back, so the next try (the job's retry, or the next hour's)
+ * runs it again instead of waiting a day.
+ */
 export async function extendHorizonsIfDue(db: Db) {
   if (!(await claimJob(db, HORIZON_JOB, HORIZON_JOB_HOURS))) return null;
-  return extendHorizons(db);
+  try {
+    return await extendHorizons(db);
+  } catch (error) {
+    await db.update(scheduledJob).set({ last_run_at: sql`now() - make_interval(hours => ${HORIZON_JOB_HOURS})` }).where(eq(scheduledJob.name, HORIZON_JOB));
+    throw error;
+  }
 }
 
 /** Extends every organisation's schedules, one organisation per transaction. */

@@ -4,7 +4,9 @@ import { PERMISSION_SETS, ZSubdomain, type TRegisterInput } from '@tourdesk/cont
 import { baseAccount, role, users } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError } from '../../lib/errors';
-import type { Mail } from '../../lib/mailer';
+import type { Db } from '../../db/client';
+import { QUEUES } from '../../lib/jobs';
+import { queueMail, type Mail } from '../../lib/mailer';
 import { requireRecaptcha } from '../../lib/recaptcha';
 import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER } from '../../seed/reference';
@@ -20,9 +22,14 @@ import { emailTaken } from './queries';
  * e-mail names the user) and answer the same whether or not an e-mail address exists.
  */
 
-async function sendAll(request: FastifyRequest, outbox: Mail[]) {
-  for (const mail of outbox) await request.server.mailer.send(mail);
+/** Queues e-mails in the caller's transaction (sent once it commits), or alone when there is none. */
+async function queue(request: FastifyRequest, tx: Db | null, outbox: Mail[]) {
+  const { jobs, database, config } = request.server;
+  if (outbox.length === 0) return;
+  if (tx) await queueMail(jobs, config, tx, outbox);
+  else await database.db.transaction((own) => queueMail(jobs, config, own as unknown as Db, outbox));
 }
+const wakeMail = (request: FastifyRequest) => request.server.jobs.wake(QUEUES.email);
 
 async function throttleIp(request: FastifyRequest, action: string) {
   const { config, database } = request.server;
@@ -54,13 +61,12 @@ export async function register(request: FastifyRequest, input: TRegisterInput) {
   const passwordHash = await hashPassword(input.password);
   const answer = { email: input.email, subdomain: input.subdomain };
   const subdomainTaken = () => new AppError('invalid', 'This subdomain is taken.', 'subdomain');
-  const outbox: Mail[] = [];
   try {
     await database.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, input.subdomain));
       if (taken) throw subdomainTaken();
       if (await emailTaken(tx, input.email)) {
-        outbox.push(accountExistsMail(config, input.email));
+        await queue(request, tx as unknown as Db, [accountExistsMail(config, input.email)]);
         return;
       }
       const [account] = await tx
@@ -91,16 +97,16 @@ export async function register(request: FastifyRequest, input: TRegisterInput) {
         })
         .returning();
       const token = await issueActionToken(tx, created!, 'activation');
-      outbox.push(activationMail(config, created!.email, created!.id, token));
+      await queue(request, tx as unknown as Db, [activationMail(config, created!.email, created!.id, token)]);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Lost a race with another sign-up: the same answers as above, by which value was taken.
     const detail = String((error as { cause?: { detail?: string } }).cause?.detail ?? (error as { detail?: string }).detail ?? '');
     if (!/email/.test(detail)) throw subdomainTaken();
-    outbox.push(accountExistsMail(config, input.email));
+    await queue(request, null, [accountExistsMail(config, input.email)]);
   }
-  await sendAll(request, outbox);
+  wakeMail(request);
   return answer;
 }
 
@@ -117,8 +123,11 @@ export async function resendActivation(request: FastifyRequest, email: string) {
   await throttleIp(request, 'resend');
   const found = await findUserByEmail(database.db, email);
   if (!found || found.user.is_active || found.user.invited_at || found.user.activated_at) return;
-  const token = await issueActionToken(database.db, found.user, 'activation');
-  await sendAll(request, [activationMail(config, found.user.email, found.user.id, token)]);
+  await database.db.transaction(async (tx) => {
+    const token = await issueActionToken(tx, found.user, 'activation');
+    await queue(request, tx as unknown as Db, [activationMail(config, found.user.email, found.user.id, token)]);
+  });
+  wakeMail(request);
 }
 
 export async function resetPassword(request: FastifyRequest, email: string, recaptchaToken?: string) {
@@ -129,8 +138,11 @@ export async function resetPassword(request: FastifyRequest, email: string, reca
   void (async () => {
     const found = await findUserByEmail(database.db, email);
     if (!found || !found.user.is_active) return;
-    const token = await issueActionToken(database.db, found.user, 'password_reset');
-    await sendAll(request, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+    await database.db.transaction(async (tx) => {
+      const token = await issueActionToken(tx, found.user, 'password_reset');
+      await queue(request, tx as unknown as Db, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+    });
+    wakeMail(request);
   })().catch((err: unknown) => request.log.error({ err }, 'password reset e-mail failed'));
 }
 
@@ -164,8 +176,11 @@ export async function resetEmail(request: FastifyRequest, email: string) {
   await throttleIp(request, 'reset');
   const found = await findUserByEmail(database.db, email);
   if (!found || !found.user.is_active) return;
-  const token = await issueActionToken(database.db, found.user, 'email_reset');
-  await sendAll(request, [emailResetMail(config, found.user.email, found.user.id, token)]);
+  await database.db.transaction(async (tx) => {
+    const token = await issueActionToken(tx, found.user, 'email_reset');
+    await queue(request, tx as unknown as Db, [emailResetMail(config, found.user.email, found.user.id, token)]);
+  });
+  wakeMail(request);
 }
 
 export async function resetEmailConfirm(request: FastifyRequest, uid: string, token: string, newEmail: string) {

@@ -13,7 +13,8 @@ import type { Db } from '../../db/client';
 import { baseAccount, users } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
-import type { Mail } from '../../lib/mailer';
+import { QUEUES } from '../../lib/jobs';
+import { queueMail, type Mail } from '../../lib/mailer';
 import { paginate } from '../../lib/pagination';
 import { inTenant } from '../../lib/tenancy';
 import { issueActionToken } from '../auth/action-tokens';
@@ -27,12 +28,20 @@ import * as q from './queries';
 export const permissionSetsOf = (ids: readonly string[]): TPermissionSet[] =>
   PERMISSION_SETS.filter((s) => ids.includes(s.id)).map(({ id, title, codenames }) => ({ id, title, codenames }));
 
-/** Runs `fn` in the caller's organisation (query filter + row-level security), then sends its mail. */
+/**
+ * Runs `fn` in the caller's organisation (query filter + row-level security); the e-mails it adds
+ * to its outbox are queued in the same transaction and sent once it commits.
+ */
 async function tenantWork<T>(request: FastifyRequest, fn: (tx: Db, me: Principal, outbox: Mail[]) => Promise<T>) {
   const me = principalOf(request);
-  const outbox: Mail[] = [];
-  const result = await inTenant(request.server.database.db, me.accountId, (tx) => fn(tx, me, outbox));
-  for (const mail of outbox) await request.server.mailer.send(mail);
+  const { jobs } = request.server;
+  const result = await inTenant(request.server.database.db, me.accountId, async (tx) => {
+    const outbox: Mail[] = [];
+    const done = await fn(tx, me, outbox);
+    await queueMail(jobs, request.server.config, tx, outbox.map((m) => ({ ...m, account: me.accountId })));
+    return done;
+  });
+  jobs.wake(QUEUES.email);
   return result;
 }
 

@@ -5,23 +5,30 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../shared/components/ErrorPanel';
 import { useOrganizationQuery } from './api';
 import { isOrganizationTab, ORGANIZATION_TABS, organizationPath, type OrganizationTab } from './constants';
+import { FailedEmailsTab } from './FailedEmailsTab';
 import { BillingForm, ContactForm, LegalForm } from './OrganizationForms';
+import { useAppSelector } from '../../shared/hooks/store';
 
-const FORMS: Record<OrganizationTab, ComponentType<{ organization: TOrganization }>> = {
+const FORMS: Record<Exclude<OrganizationTab, 'emails'>, ComponentType<{ organization: TOrganization }>> = {
   contact: ContactForm,
   profile: LegalForm,
   billing: BillingForm,
 };
 
-/** /settings/organization/{contact|profile|billing}: the organisation's details, one tab per route. */
+/**
+ * /settings/organization/{contact|profile|billing}: the organisation's details, one tab per route;
+ * and, for Owners, /settings/organization/emails: the e-mails that could not be delivered.
+ */
 export default function OrganizationPage() {
   const { tab } = useParams();
   const navigate = useNavigate();
+  const isOwner = useAppSelector((s) => Boolean(s.auth.user?.role?.is_owner));
   const { data: organization, isError } = useOrganizationQuery();
+  const tabs = ORGANIZATION_TABS.filter((t) => isOwner || !t.ownersOnly);
 
-  // /settings/organization/ and an unknown tab land on the contact info.
-  if (!isOrganizationTab(tab)) return <Navigate to={organizationPath()} replace />;
-  const Form = FORMS[tab];
+  // /settings/organization/ and an unknown tab (or one this user may not open) land on the contact info.
+  if (!isOrganizationTab(tab) || !tabs.some((t) => t.tab === tab)) return <Navigate to={organizationPath()} replace />;
+  const Form = tab === 'emails' ? null : FORMS[tab];
 
   return (
     <Stack gap="md" maw={LAYOUT_WIDTHS.form}>
@@ -31,14 +38,16 @@ export default function OrganizationPage() {
       </div>
       <Tabs value={tab} onChange={(v) => v && navigate(organizationPath(v as OrganizationTab))} keepMounted={false}>
         <Tabs.List>
-          {ORGANIZATION_TABS.map((t) => (
+          {tabs.map((t) => (
             <Tabs.Tab key={t.tab} value={t.tab}>
               {t.label}
             </Tabs.Tab>
           ))}
         </Tabs.List>
       </Tabs>
-      {organization ? (
+      {!Form ? (
+        <FailedEmailsTab />
+      ) : organization ? (
         <Form key={tab} organization={organization} />
       ) : isError ? (
         <ErrorPanel message="The organisation’s details could not be loaded." formalMessage="Reload the page to try again." />

@@ -14,7 +14,7 @@ export interface AppInfo {
 }
 
 export interface SessionUser {
-  role: { name?: string; permission_sets: PermissionSet[] } | null;
+  role: { name?: string; is_owner?: boolean; permission_sets: PermissionSet[] } | null;
   base_account: { subdomain: string; active_subscription_features: string[]; name?: string; currency?: string; time_zone?: string } | null;
 }
 

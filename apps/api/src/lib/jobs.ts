@@ -1,0 +1,137 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { Db } from '../db/client';
+
+/**
+ * Work that must not be lost, in PostgreSQL, with pg-boss 10 (schema `pgboss`): e-mail, the expiry
+ * sweep of held seats, the daily extension of schedules, forgetting old idempotency keys. A job
+ * is a row: written in the transaction of the change that causes it (an e-mail is sent only if
+ * its sign-up committed, and always then), fetched with SKIP LOCKED by one worker of one process
+ * of the whole deployment, retried with exponential backoff when its handler throws, kept as
+ * `failed` once its retries are spent (an Owner sees their organisation's failed e-mails).
+ * Recurring jobs are cron schedules that pg-boss sends once per minute slot for the whole cluster.
+ *
+ * The same jobs run on both engines: on a PostgreSQL server pg-boss speaks through the app's pool
+ * (as tourdesk_server); on PGlite through the one embedded connection (`Database.sql`), in the
+ * one process there is. The schema and the queues are installed by the owner during the
+ * migration run (installJobs below), so the application's role needs no DDL.
+ */
+
+export const JOB_SCHEMA = 'pgboss';
+
+export interface QueueSpec {
+  name: string;
+  /** When set, sent by pg-boss's clock on this cron schedule (UTC), once for the cluster. */
+  cron?: string;
+  options: Omit<PgBoss.Queue, 'name'>;
+}
+
+/** Every queue, with its retry policy. */
+export const QUEUES = {
+  /** One e-mail: retried with backoff for hours (30 s, 1, 2, 4, 8 … minutes), so an SMTP outage delays mail but loses none. */
+  email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 } },
+  /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
+  holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
+  /** Extends every schedule to the selling horizon when the last run is a day old. */
+  horizon: { name: 'slots-extend-horizon', cron: '7 * * * *', options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 } },
+  /** Forgets Idempotency-Keys older than 24 hours. */
+  idempotencyPurge: { name: 'idempotency-purge', cron: '23 * * * *', options: { retryLimit: 1, expireInSeconds: 600 } },
+} as const satisfies Record<string, QueueSpec>;
+
+/** How a library that speaks SQL text with $1 parameters reaches the database. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** `text` with $n parameters as a drizzle SQL fragment (so it can run inside a drizzle transaction). */
+export function positional(text: string, values: unknown[] = []): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));
+  return sql.join(chunks, sql.raw(''));
+}
+
+/** A transaction as pg-boss's `db` option: jobs sent through it commit or roll back with the transaction. */
+export const inTransaction = (tx: Db): SqlExecutor => ({
+  executeSql: async (text, values) => (await tx.execute(positional(text, values))) as unknown as { rows: unknown[] },
+});
+
+/**
+ * Installs or upgrades pg-boss's schema and makes every queue (with its current options), as the
+ * owner, during the migration run. An index serves an organisation's failed e-mails.
+ */
+export async function installJobs(owner: SqlExecutor) {
+  const boss = new PgBoss({ db: owner as PgBoss.Db, schema: JOB_SCHEMA, migrate: true, supervise: false, schedule: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  try {
+    for (const q of Object.values(QUEUES)) {
+      if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, { name: q.name, ...q.options });
+      else await boss.createQueue(q.name, { name: q.name, ...q.options });
+    }
+    // pg-boss's own queue for cron sends, which its clock would otherwise make at start.
+    if (!(await boss.getQueue('__pgboss__send-it'))) await boss.createQueue('__pgboss__send-it');
+    await owner.executeSql(`create index if not exists job_failed_by_account on ${JOB_SCHEMA}.job ((data->>'account'), completed_on desc) where state = 'failed'`);
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+export type JobHandler<T> = (data: T, job: PgBoss.Job<T>) => Promise<unknown>;
+
+export interface Jobs {
+  /** Sends a job outside any transaction. */
+  send<T extends object>(queue: QueueSpec, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Sends a job inside the caller's transaction. */
+  sendIn<T extends object>(tx: Db, queue: QueueSpec, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Runs `handler` for the queue's jobs in this process (one at a time). */
+  work<T>(queue: QueueSpec, handler: JobHandler<T>): Promise<void>;
+  /** Asks this process's workers of a queue to look for jobs now (after a commit that sent some). */
+  wake(queue: QueueSpec): void;
+  retry(queue: QueueSpec, id: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts pg-boss in this process over the application's connections: its clock (cron sends, once
+ * for the cluster), its maintenance, and the workers registered with work().
+ */
+export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger): Promise<Jobs> {
+  const boss = new PgBoss({
+    db: executor as PgBoss.Db,
+    schema: JOB_SCHEMA,
+    migrate: false,
+    supervise: true,
+    schedule: true,
+    // A failed job is kept, visible, for 14 days before it is archived.
+    archiveFailedAfterSeconds: 14 * 86_400,
+  });
+  boss.on('error', (err) => log.warn({ err }, 'job queue error'));
+  await boss.start();
+  for (const q of Object.values(QUEUES) as QueueSpec[]) {
+    if (q.cron) await boss.schedule(q.name, q.cron);
+  }
+  const workers = new Map<string, string>();
+  return {
+    send: (queue, data, options = {}) => boss.send(queue.name, data, options),
+    sendIn: (tx, queue, data, options = {}) => boss.send(queue.name, data, { ...options, db: inTransaction(tx) as PgBoss.Db }),
+    async work<T>(queue: QueueSpec, handler: JobHandler<T>) {
+      const id = await boss.work<T>(queue.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+        try {
+          return await handler(job!.data, job!);
+        } catch (err) {
+          log.warn({ err, queue: queue.name, job: job!.id }, 'job failed; it is retried with backoff until its retries are spent');
+          throw err;
+        }
+      });
+      workers.set(queue.name, id);
+    },
+    wake(queue) {
+      const id = workers.get(queue.name);
+      if (id) boss.notifyWorker(id);
+    },
+    retry: (queue, id) => boss.retry(queue.name, id),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5_000 }),
+  };
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { QUEUES } from '../../lib/jobs';
+import type { QueuedMail } from '../../lib/mailer';
+import { sweepExpiredHolds } from '../availability/holds';
+import { extendHorizonsIfDue } from '../availability/horizon';
+import { purgeIdempotencyKeys } from '../orders/idempotency';
+
+/**
+ * What this process works on (every process of a deployment does; each job still runs once):
+ * e-mail delivery, and the recurring jobs pg-boss's clock sends (lib/jobs.ts QUEUES). At start the
+ * horizon job is sent once, so a deployment that was down for days catches up at once
+ * (extendHorizonsIfDue runs the extension only when the last run is a day old).
+ */
+export async function startWorkers(app: FastifyInstance) {
+  const { jobs, mailer, database, log } = app;
+  await jobs.work<QueuedMail>(QUEUES.email, async (mail, job) => mailer.send(mail, job.id));
+  await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));
+  await jobs.work(QUEUES.horizon, async () => {
+    const added = await extendHorizonsIfDue(database.db);
+    if (added !== null) log.info({ added }, 'schedules extended to the selling horizon');
+    return { added };
+  });
+  await jobs.work(QUEUES.idempotencyPurge, async () => ({ forgotten: await purgeIdempotencyKeys(database.db) }));
+  await jobs.send(QUEUES.horizon, { reason: 'start' }, { singletonKey: 'start', singletonSeconds: 600 });
+}
