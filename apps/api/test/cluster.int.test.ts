@@ -53,6 +53,7 @@ async function startProcess(env: Record<string, string>) {
 
 /** A request to one process with the Host of the organisation (or the bare host). */
 function call(port: number, host: string, method: string, url: string, body?: unknown, cookie = '') {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers of several endpoints, read loosely
   return new Promise<{ status: number; json: () => any; cookies: Record<string, string> }>((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = httpRequest(
