@@ -121,7 +121,7 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger): 
         try {
           return await handler(job!.data, job!);
         } catch (err) {
-          log.warn({ err, queue: queue.name, job: job!.id }, 'job failed; it is retried with backoff until its retries are spent');
+          log.warn({ queue: queue.name, job: job!.id, error: (err as Error).message }, 'job failed; it is retried with backoff until its retries are spent');
           throw err;
         }
       });

@@ -50,7 +50,7 @@ export function FailedEmailsTab() {
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{job.failed_at ? formatDateTime(job.failed_at, zone) : '—'}</Table.Td>
                 <Table.Td ta="right">{job.attempts}</Table.Td>
                 <Table.Td>
-                  <Text size="xs" c="dimmed" lineClamp={2}>
+                  <Text size="xs" c="dimmed" lineClamp={2} title={job.error}>
                     {job.error}
                   </Text>
                 </Table.Td>
