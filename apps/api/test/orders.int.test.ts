@@ -130,6 +130,11 @@ describe('orders', () => {
     const other = await send(2000);
     expect(other.statusCode).toBe(422);
     expect(err(other)).toMatchObject({ code: 'idempotency_error', attr: 'Idempotency-Key' });
+    // The same key and body for another order is another request: refused too, and nothing paid there.
+    const second = await newOrder(23);
+    const elsewhere = await owner.request('POST', `/api/orders/${second.id}/payments/`, { amount: 1000, currency: 'EUR', method: 'cash' }, { 'idempotency-key': key });
+    expect(elsewhere.statusCode).toBe(422);
+    expect((await owner.get(`/api/orders/${second.id}/payments/`)).json()).toHaveLength(0);
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))('records the payment more than once when the key is checked before it is written (the guard off)', async () => {

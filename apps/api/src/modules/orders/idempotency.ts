@@ -13,7 +13,8 @@ import { AppError } from '../../lib/errors';
  * the same key and body gets that response again (with the header Idempotent-Replayed: true) and
  * changes nothing; the same key with another body is a 422; a key is kept 24 hours, after which it
  * is forgotten and may be used again (purgeIdempotencyKeys() deletes old ones). Keys are per user
- * and per endpoint (`scope`).
+ * and per kind of request (`scope`); a request is its path and its body, so a key sent again for
+ * another order is a 422 too.
  *
  * Concurrent retries: the key's row is inserted first. PostgreSQL makes a second insert of the
  * same key wait until the first transaction ends; if it committed, the second finds the kept
@@ -53,7 +54,8 @@ export async function idempotent<T>(
   }
   const key = Array.isArray(header) ? header[0]! : header;
   if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('invalid', 'An Idempotency-Key is 1 to 200 visible characters.', 'Idempotency-Key');
-  const hash = createHash('sha256').update(canonical(request.body ?? null)).digest('hex');
+  // The request is its path and its body: the same key sent for another order is another request (422).
+  const hash = createHash('sha256').update(`${request.url.split('?')[0]}\n${canonical(request.body ?? null)}`).digest('hex');
   const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
   // A new key, or one older than 24 hours (forgotten: taken over as new); a younger one is kept.
   const inserted = await ctx.tx

@@ -158,7 +158,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], summary: 'Record a payment, or a refund (a negative amount) (Idempotency-Key honoured)', params: ZOrderId, headers: idempotencyHeader, body: ZPaymentInput, response: { 201: ZPayment, ...errors } },
     },
     (request, reply) =>
-      tenantScope(request, (ctx) => idempotent(ctx, request, reply, `payment:${request.params.id}`, 201, () => orders.recordPayment(ctx, request.params.id, request.body))),
+      tenantScope(request, (ctx) => idempotent(ctx, request, reply, 'payment:create', 201, () => orders.recordPayment(ctx, request.params.id, request.body))),
   );
   app.get(
     '/api/orders/:id/payments/:paymentId/',
