@@ -97,7 +97,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('signingKeys', await loadSigningKeys(database, config.jwtSecrets));
   app.decorate('storage', storageFor(config));
   app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
-  app.decorate('jobs', await startJobs(database.sql, app.log));
+  // Running jobs get half of the stop's time to finish (the drain of requests runs beside it).
+  app.decorate('jobs', await startJobs(database.sql, app.log, { stopTimeoutMs: Math.max(100, Math.min(30_000, config.SHUTDOWN_TIMEOUT_MS / 2)) }));
   // The job queue stops first (its workers finish their job), then the mailer they use.
   app.addHook('onClose', async () => {
     await app.jobs.stop();

@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { image } from '../src/db/schema';
+import { stripStoredOriginals } from '../src/modules/media/images';
 import { uploadImage } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -196,5 +198,33 @@ describe('uploaded images are stored and served without metadata', () => {
     const { original } = await upload(await halves(400, 300).jpeg().toBuffer(), 'plain.jpg');
     const meta = await expectNoMetadata(original);
     expect(meta.icc).toBeUndefined();
+  });
+});
+
+describe('originals stored before uploads were re-encoded', () => {
+  it('are re-encoded once by the job images-strip-metadata, under a new key, and served clean', async () => {
+    const tagged = await halves(640, 480)
+      .jpeg()
+      .withExif({ IFD0: { Copyright: 'secret-camera' }, IFD3: GPS })
+      .toBuffer();
+    expect(tagged.includes(Buffer.from('WGS-84'))).toBe(true);
+    // As an older version stored it: the uploaded bytes as they came, not yet checked.
+    const accountId = (await owner.get('/api/users/me/')).json().base_account.id as string;
+    const key = `${accountId}/olderupload1234.jpg`;
+    await t.app.storage.put(key, tagged);
+    const [row] = await t.database.db
+      .insert(image)
+      .values({ account_id: accountId, experience_id: experienceId, status: 'ready', original_name: 'old.jpg', content_type: 'image/jpeg', width: 640, height: 480, size_bytes: tagged.length, storage_key: key, thumbnail_key: null, metadata_checked: false })
+      .returning();
+    expect(await stripStoredOriginals(t.database.db, t.app.storage, { warn: () => undefined })).toBeGreaterThanOrEqual(1);
+    const listed = (await owner.get(`/api/images/?experience=${experienceId}`)).json().results.find((i: { id: string }) => i.id === row!.id);
+    expect(listed.url).not.toContain('olderupload1234');
+    const served = (await owner.get(listed.url)).rawPayload;
+    for (const secret of SECRETS) expect(served.includes(Buffer.from(secret))).toBe(false);
+    const meta = await sharp(served).metadata();
+    expect([meta.exif, meta.xmp, meta.iptc]).toEqual([undefined, undefined, undefined]);
+    expect(await t.app.storage.read(key)).toBeNull();
+    // Done once: nothing left to do.
+    expect(await stripStoredOriginals(t.database.db, t.app.storage, { warn: () => undefined })).toBe(0);
   });
 });

@@ -193,4 +193,28 @@ describe('corrections', () => {
     expect((await owner.get(`/api/orders/${o.id}/`)).json().invoice).toBeNull();
     expect((await owner.get(`/api/orders/${o.id}/invoice/`)).statusCode).toBe(404);
   });
+
+  it('never corrects an invoice at 0 %: a change made while the VAT rate is unset is refused until it is set again', async () => {
+    const o = await newOrder(31, 2);
+    const first = (await issue(o.id)).json() as TInvoice;
+    expect(first.lines.every((l) => l.vat_rate_bp === SELLER.vat_rate_bp)).toBe(true);
+    expect((await owner.patch('/api/account/', { vat_rate_bp: 0 })).statusCode).toBe(200);
+    try {
+      const refused = await owner.patch(`/api/orders/${o.id}/lines/${o.bookings[0]!.id}/`, { quantities: { [exp.category]: 3 } });
+      expect(refused.statusCode).toBe(400);
+      expect(items(refused)[0]).toMatchObject({ attr: 'vat_rate_bp' });
+      expect((await owner.get(`/api/orders/${o.id}/invoices/`)).json()).toHaveLength(1);
+    } finally {
+      expect((await owner.patch('/api/account/', { vat_rate_bp: SELLER.vat_rate_bp })).statusCode).toBe(200);
+    }
+    // Issuing again answers the invoice it has, whatever the seller's details are now.
+    expect((await issue(o.id)).json().number).toBe(first.number);
+    const changed = await owner.patch(`/api/orders/${o.id}/lines/${o.bookings[0]!.id}/`, { quantities: { [exp.category]: 3 } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const docs = (await owner.get(`/api/orders/${o.id}/invoices/`)).json() as { id: string; kind: string }[];
+    expect(docs.map((d) => d.kind)).toEqual(['invoice', 'credit_note', 'invoice']);
+    const corrected = (await owner.get(`/api/orders/${o.id}/invoices/${docs[2]!.id}/`)).json() as TInvoice;
+    expect(corrected.lines.every((l) => l.vat_rate_bp === SELLER.vat_rate_bp)).toBe(true);
+    expect(corrected.tax_total).toBeGreaterThan(0);
+  });
 });

@@ -104,7 +104,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('an application with a lo
       // Even back as itself, the login role has only what tourdesk_server has.
       await expect(
         database.db.transaction(async (tx) => {
-          await tx.execute(sql`reset role`);
+          await tx.execute(sql`set local role none`);
+          expect(await rows(tx as unknown as Database['db'], sql`select current_user as who`)).toEqual([{ who: login }]);
           await tx.select().from(systemSetting);
         }),
       ).rejects.toMatchObject(denied);

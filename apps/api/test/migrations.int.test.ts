@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../src/db/client';
 import { MigrationError, readMigrations, runMigrations, type Migration, type SqlSession } from '../src/db/migrate';
+import { createTestDatabase } from './harness';
 
 /**
  * The migration runner (src/db/migrate.ts): each migration in its own transaction with a lock
@@ -52,6 +54,26 @@ afterAll(async () => {
 const migration = (when: number, tag: string, ...statements: string[]): Migration => ({ tag, when, hash: tag, statements });
 const recorded = async (session: SqlSession) =>
   (await session.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations order by id')).rows.map((r) => Number(r.created_at));
+
+describe('a database behind the code', () => {
+  it('is told apart by its migrations and by the definitions, grants and queues of its last run', async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const { database } = testDb;
+      expect(await database.pending()).toEqual([]);
+      // The code's functions or queues changed since the last run (a release without a migration).
+      await database.asOwner((tx) => tx.execute(sql`update drizzle.tourdesk_definitions set fingerprint = 'an older release'`));
+      expect(await database.pending()).toEqual(['src/db/functions (definitions, grants, job queues)']);
+      expect(await database.migrate()).toEqual([]);
+      expect(await database.pending()).toEqual([]);
+      // A migration the database lacks.
+      await database.asOwner((tx) => tx.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`));
+      expect(await database.pending()).toEqual([readMigrations(MIGRATIONS_DIR).at(-1)!.tag]);
+    } finally {
+      await testDb.drop();
+    }
+  });
+});
 
 describe('the migration runner', () => {
   it('applies each migration in its own transaction: a failing one is rolled back alone, named, and the next run resumes there', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
-import { JOB_SCHEMA } from '../src/lib/jobs';
+import { JOB_SCHEMA, QUEUES } from '../src/lib/jobs';
 import { queueMail } from '../src/lib/mailer';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -93,8 +93,14 @@ describe('the e-mail outbox', () => {
   }, 60_000);
 
   it('keeps one organisation’s failed jobs from another, and from members who are not Owners', async () => {
+    // A failed e-mail of this organisation, failed as the queue fails one.
+    const account = (await owner.get('/api/users/me/')).json().base_account.id as string;
+    const id = await t.app.jobs.send(QUEUES.email, { account, to: 'kept-apart@outbox.test', subject: 'Ours', text: 'x' }, { startAfter: 3600 });
+    await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${id}::uuid`);
+    expect((await owner.get('/api/jobs/failed/')).json().results.map((j: { id: string }) => j.id)).toContain(id);
     const other = await createOrganisation(t.app, sink, { subdomain: 'outbox-other' });
     expect((await other.get('/api/jobs/failed/')).json().count).toBe(0);
+    expect((await other.post(`/api/jobs/failed/${id}/retry/`)).statusCode).toBe(404);
     const office = await owner.post('/api/roles/', { name: 'Office', permission_sets: ['manage_account'] });
     expect(office.statusCode, office.body).toBe(201);
     const helper = office.json() as { id: string };

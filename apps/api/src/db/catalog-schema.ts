@@ -193,9 +193,15 @@ export const image = pgTable(
     storage_key: text('storage_key'),
     thumbnail_key: text('thumbnail_key'),
     position: integer('position').notNull().default(0),
+    /** Its stored original carries no metadata: every upload since re-encoding; older ones once the job images-strip-metadata has re-encoded them. */
+    metadata_checked: boolean('metadata_checked').notNull().default(true),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), index('image_experience_idx').on(t.account_id, t.experience_id, t.position)],
+  (t) => [
+    ...tenantPolicies(),
+    index('image_experience_idx').on(t.account_id, t.experience_id, t.position),
+    index('image_unchecked_idx').on(t.id).where(sql`not ${t.metadata_checked}`),
+  ],
 );
 
 export const video = pgTable(

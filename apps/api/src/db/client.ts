@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { installJobs, type SqlExecutor } from '../lib/jobs';
+import { installJobs, QUEUES, type SqlExecutor } from '../lib/jobs';
 import { ensureReferenceData } from '../seed/reference';
 import { definitionsScript } from './functions';
 import { pendingMigrations, readMigrations, runMigrations, type SqlSession } from './migrate';
@@ -78,6 +79,8 @@ export function withServerOptions(url: string, settings: string) {
 }
 
 const migrations = () => readMigrations(MIGRATIONS_DIR);
+/** What the code defines besides migrations: the definitions, grants and job queues (see MigrateOptions). */
+const fingerprint = () => createHash('sha256').update(definitionsScript()).update(JSON.stringify(QUEUES)).digest('hex');
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if ('url' in opts) {
@@ -113,6 +116,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         try {
           return await runMigrations(session(client), {
             migrations: migrations(),
+            fingerprint: fingerprint(),
             prepare: () => installJobs(executor(client)),
             definitions: definitionsScript(),
             lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
@@ -123,9 +127,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         }
       },
       async pending() {
-        const client = await pool.connect();
+        // On the owner's connection: before migration 0028 the application's role does not exist.
+        const client = await owner().connect();
         try {
-          return await pendingMigrations(session(client), migrations());
+          return await pendingMigrations(session(client), migrations(), fingerprint());
         } finally {
           client.release();
         }
@@ -165,6 +170,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       try {
         return await runMigrations(session, {
           migrations: migrations(),
+          fingerprint: fingerprint(),
           prepare: () => installJobs(executor),
           definitions: definitionsScript(),
           lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
@@ -174,7 +180,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         await restrict();
       }
     },
-    pending: () => pendingMigrations(session, migrations()),
+    pending: () => pendingMigrations(session, migrations(), fingerprint()),
     asOwner: (work) =>
       db.transaction(async (tx) => {
         await tx.execute(sql`set local role none`);

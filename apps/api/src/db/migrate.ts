@@ -64,6 +64,12 @@ export class MigrationError extends Error {
 
 export interface MigrateOptions {
   migrations: Migration[];
+  /**
+   * What else the code defines in the database besides migrations (the functions, views and grants,
+   * the job queues), as one fingerprint: recorded after a run, so a start without migrations can
+   * tell a database that is behind the code (pendingMigrations).
+   */
+  fingerprint?: string;
   /** Run after the migrations, before the definitions (which grant on what it makes): the job queue's schema. */
   prepare?: () => Promise<void>;
   /** Run after the migrations, in a transaction of its own: the functions, views and grants. */
@@ -79,7 +85,8 @@ export async function runMigrations(session: SqlSession, options: MigrateOptions
   await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     await session.exec(`create schema if not exists drizzle;
-      create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
+      create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint);
+      create table if not exists drizzle.tourdesk_definitions (id int primary key check (id = 1), fingerprint text not null, applied_at timestamptz not null default now())`);
     const last = await session.query<{ created_at: string | number }>('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1');
     const lastAt = Number(last.rows[0]?.created_at ?? 0);
     const applied: string[] = [];
@@ -97,6 +104,12 @@ export async function runMigrations(session: SqlSession, options: MigrateOptions
       await inTransaction(session, options.lockTimeoutMs, 'src/db/functions', () => session.exec(definitions));
     }
     await options.after?.();
+    if (options.fingerprint) {
+      await session.query(
+        `insert into drizzle.tourdesk_definitions (id, fingerprint) values (1, $1) on conflict (id) do update set fingerprint = excluded.fingerprint, applied_at = now()`,
+        [options.fingerprint],
+      );
+    }
     return applied;
   } finally {
     await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
@@ -115,11 +128,21 @@ async function inTransaction(session: SqlSession, lockTimeoutMs: number, tag: st
   }
 }
 
-/** The tags the code has that the database has not applied yet (empty: the database is current). */
-export async function pendingMigrations(session: SqlSession, migrations: Migration[]): Promise<string[]> {
+/**
+ * What the database lacks of the code (empty: current): the tags of migrations not applied, and
+ * `src/db/functions` when the definitions, grants or queues recorded by the last run differ.
+ */
+export async function pendingMigrations(session: SqlSession, migrations: Migration[], fingerprint?: string): Promise<string[]> {
   const exists = await session.query<{ found: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as found`);
   if (!exists.rows[0]?.found) return migrations.map((m) => m.tag);
   const last = await session.query<{ created_at: string | number }>('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1');
   const lastAt = Number(last.rows[0]?.created_at ?? 0);
-  return migrations.filter((m) => m.when > lastAt).map((m) => m.tag);
+  const pending = migrations.filter((m) => m.when > lastAt).map((m) => m.tag);
+  if (fingerprint) {
+    const recorded = await session.query<{ fingerprint: string }>(
+      `select fingerprint from drizzle.tourdesk_definitions where id = 1`,
+    ).catch(() => ({ rows: [] as { fingerprint: string }[] }));
+    if (recorded.rows[0]?.fingerprint !== fingerprint) pending.push('src/db/functions (definitions, grants, job queues)');
+  }
+  return pending;
 }

@@ -29,12 +29,18 @@ export interface QueueSpec {
 
 /** Every queue, with its retry policy. */
 export const QUEUES = {
-  /** One e-mail: retried with backoff for hours (30 s, 1, 2, 4, 8 … minutes), so an SMTP outage delays mail but loses none. */
-  email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 120 } },
+  /**
+   * One e-mail: retried with backoff for hours (30 s, 1, 2, 4, 8 … minutes), so an SMTP outage
+   * delays mail but loses none. Its expiry (after which pg-boss would try it again) is far longer
+   * than any attempt can last (the mailer's timeouts), so two attempts never overlap.
+   */
+  email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
   holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
   /** Extends every schedule to the selling horizon when the last run is a day old. */
   horizon: { name: 'slots-extend-horizon', cron: '7 * * * *', options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 } },
+  /** Re-encodes, once, stored originals uploaded before uploads were stripped of EXIF and GPS data. */
+  imagesStrip: { name: 'images-strip-metadata', cron: '*/10 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900 } },
   /** Forgets Idempotency-Keys older than 24 hours. */
   idempotencyPurge: { name: 'idempotency-purge', cron: '23 * * * *', options: { retryLimit: 1, expireInSeconds: 600 } },
 } as const satisfies Record<string, QueueSpec>;
@@ -72,7 +78,7 @@ export async function installJobs(owner: SqlExecutor) {
     }
     // pg-boss's own queue for cron sends, which its clock would otherwise make at start.
     if (!(await boss.getQueue('__pgboss__send-it'))) await boss.createQueue('__pgboss__send-it');
-    await owner.executeSql(`create index if not exists job_failed_by_account on ${JOB_SCHEMA}.job ((data->>'account'), completed_on desc) where state = 'failed'`);
+    await owner.executeSql(`create index if not exists job_failed_by_account on ${JOB_SCHEMA}.job ((data->>'account'), completed_on desc, id desc) where state = 'failed'`);
   } finally {
     await boss.stop({ graceful: false, wait: true });
   }
@@ -89,7 +95,6 @@ export interface Jobs {
   work<T>(queue: QueueSpec, handler: JobHandler<T>): Promise<void>;
   /** Asks this process's workers of a queue to look for jobs now (after a commit that sent some). */
   wake(queue: QueueSpec): void;
-  retry(queue: QueueSpec, id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,7 +102,7 @@ export interface Jobs {
  * Starts pg-boss in this process over the application's connections: its clock (cron sends, once
  * for the cluster), its maintenance, and the workers registered with work().
  */
-export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger): Promise<Jobs> {
+export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, { stopTimeoutMs }: { stopTimeoutMs: number }): Promise<Jobs> {
   const boss = new PgBoss({
     db: executor as PgBoss.Db,
     schema: JOB_SCHEMA,
@@ -131,7 +136,7 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger): 
       const id = workers.get(queue.name);
       if (id) boss.notifyWorker(id);
     },
-    retry: (queue, id) => boss.retry(queue.name, id),
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5_000 }),
+    // Jobs still running when the process stops are given back to the queue after this wait.
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs }),
   };
 }

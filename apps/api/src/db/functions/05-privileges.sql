@@ -15,7 +15,7 @@ REVOKE ALL ON system_setting FROM tourdesk_server, tourdesk_app;
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON subscription_tier FROM tourdesk_server, tourdesk_app;
 -- Which migrations are applied: read at start to refuse a database behind the code.
 GRANT USAGE ON SCHEMA drizzle TO tourdesk_server;
-GRANT SELECT ON drizzle.__drizzle_migrations TO tourdesk_server;
+GRANT SELECT ON drizzle.__drizzle_migrations, drizzle.tourdesk_definitions TO tourdesk_server;
 -- The job queue (pg-boss, installed by the owner in the same run, src/lib/jobs.ts): the server's
 -- workers read and write its rows; tenant work only adds jobs (an e-mail in its transaction).
 GRANT USAGE ON SCHEMA pgboss TO tourdesk_server, tourdesk_app;

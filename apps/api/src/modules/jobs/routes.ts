@@ -1,32 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { paginated, ZErrorEnvelope, ZFailedJob, ZPaginationQuery, type TFailedJob } from '@tourdesk/contracts';
+import { paginated, ZErrorEnvelope, ZFailedJob, ZIdParam, ZPaginationQuery, type TFailedJob } from '@tourdesk/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../../lib/access';
 import { AppError, notFound } from '../../lib/errors';
-import { JOB_SCHEMA, QUEUES } from '../../lib/jobs';
+import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
+import { countFailed, pageFailed, requeueFailed, type FailedRow } from './queries';
 
 /**
  * The organisation's failed jobs (e-mails whose retries are spent), for its Owners: what it was,
- * to whom, how often it was tried and why it failed; "Send again" puts it back in the queue.
- * Read from pg-boss's table, by the index job_failed_by_account (lib/jobs.ts).
+ * to whom, how often it was tried and why it failed; "Send again" puts it back in the queue with
+ * its retries from zero. Neither the body nor its links leave the server.
  */
 const ownersOnly: RouteAccess = { permissions: ['Manage account'] };
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope };
-const failed = (account: string) => sql`state = 'failed' and data->>'account' = ${account}`;
 
-interface FailedRow {
-  id: string;
-  name: string;
-  subject: string | null;
-  recipient: string | null;
-  retry_count: number;
-  output: { message?: string } | null;
-  created_on: Date | string;
-  completed_on: Date | string | null;
-}
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const present = (r: FailedRow): TFailedJob => ({
   id: r.id,
@@ -39,12 +29,13 @@ const present = (r: FailedRow): TFailedJob => ({
   failed_at: iso(r.completed_on),
 });
 
+function ownerOf(request: FastifyRequest) {
+  const me = principalOf(request);
+  if (!me.isOwner) throw new AppError('permission_denied', 'Only an Owner sees the organisation’s failed jobs.');
+  return me;
+}
+
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ownerOf = (request: Parameters<typeof principalOf>[0]) => {
-    const me = principalOf(request);
-    if (!me.isOwner) throw new AppError('permission_denied', 'Only an Owner sees the organisation’s failed jobs.');
-    return me;
-  };
   app.get(
     '/api/jobs/failed/',
     {
@@ -57,12 +48,8 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
       return paginate(
         request,
         request.query,
-        async () => Number(((await db.execute(sql`select count(*)::int as n from ${sql.raw(JOB_SCHEMA)}.job where ${failed(me.accountId)}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n),
-        async (limit, offset) =>
-          ((await db.execute(sql`
-            select id, name, data->>'subject' as subject, data->>'to' as recipient, retry_count, output, created_on, completed_on
-            from ${sql.raw(JOB_SCHEMA)}.job where ${failed(me.accountId)}
-            order by completed_on desc nulls last, id limit ${limit} offset ${offset}`)) as unknown as { rows: FailedRow[] }).rows.map(present),
+        () => countFailed(db, me.accountId),
+        async (limit, offset) => (await pageFailed(db, me.accountId, limit, offset)).map(present),
       );
     },
   );
@@ -70,14 +57,13 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/jobs/failed/:id/retry/',
     {
       config: { access: ownersOnly },
-      schema: { tags: ['system'], summary: 'Send a failed job again (its retries start over); Owners only', params: z.object({ id: z.uuid() }), response: { 204: z.null(), ...errors } },
+      schema: { tags: ['system'], summary: 'Send a failed job again, its retries counted from zero; Owners only', params: ZIdParam, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
       const me = ownerOf(request);
-      const rows = ((await app.database.db.execute(sql`select name from ${sql.raw(JOB_SCHEMA)}.job where id = ${request.params.id}::uuid and ${failed(me.accountId)}`)) as unknown as { rows: { name: string }[] }).rows;
-      const queue = Object.values(QUEUES).find((q) => q.name === rows[0]?.name);
+      const name = await requeueFailed(app.database.db, me.accountId, request.params.id);
+      const queue = Object.values(QUEUES).find((q) => q.name === name);
       if (!queue) throw notFound('No failed job with this id.');
-      await app.jobs.retry(queue, request.params.id);
       app.jobs.wake(queue);
       return reply.status(204).send(null);
     },

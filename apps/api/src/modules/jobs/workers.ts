@@ -3,6 +3,7 @@ import { QUEUES } from '../../lib/jobs';
 import type { QueuedMail } from '../../lib/mailer';
 import { sweepExpiredHolds } from '../availability/holds';
 import { extendHorizonsIfDue } from '../availability/horizon';
+import { stripStoredOriginals } from '../media/images';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 
 /**
@@ -13,6 +14,8 @@ import { purgeIdempotencyKeys } from '../orders/idempotency';
  */
 export async function startWorkers(app: FastifyInstance) {
   const { jobs, mailer, database, log } = app;
+  // Each statement of the strip job runs as the application's role; its rows are found across
+  // organisations (server_access) and written in each one's transaction.
   await jobs.work<QueuedMail>(QUEUES.email, async (mail, job) => mailer.send(mail, job.id));
   await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));
   await jobs.work(QUEUES.horizon, async () => {
@@ -21,5 +24,11 @@ export async function startWorkers(app: FastifyInstance) {
     return { added };
   });
   await jobs.work(QUEUES.idempotencyPurge, async () => ({ forgotten: await purgeIdempotencyKeys(database.db) }));
+  await jobs.work(QUEUES.imagesStrip, async () => {
+    let done = 0;
+    for (let n = -1; n !== 0; done += n) n = await stripStoredOriginals(database.db, app.storage, log);
+    return { reencoded: done };
+  });
   await jobs.send(QUEUES.horizon, { reason: 'start' }, { singletonKey: 'start', singletonSeconds: 600 });
+  await jobs.send(QUEUES.imagesStrip, { reason: 'start' }, { singletonKey: 'start', singletonSeconds: 600 });
 }

@@ -8,6 +8,8 @@ import { experience, fileFolder, image } from '../../db/schema';
 import { assertOwned, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
+import { inTenant } from '../../lib/tenancy';
+import type { Db } from '../../db/client';
 import { isStorageKey, type Storage } from '../../lib/storage';
 import { manageCatalog, viewCatalog } from '../catalog/access';
 
@@ -109,6 +111,43 @@ export async function processImage(data: Buffer) {
   } catch {
     throw invalid('This picture is damaged and cannot be read. Upload a JPEG, PNG or WebP picture.');
   }
+}
+
+/**
+ * Re-encodes, once, stored originals uploaded before uploads were re-encoded (they may carry EXIF
+ * and GPS data): the job images-strip-metadata, a few at a time. Each gets a new key (files are
+ * served with immutable caching), its row is updated in its organisation's transaction, then the
+ * old file goes. A file that cannot be read as a picture any more is removed from sale's view the
+ * same way any broken upload is: left as it is and marked checked, with a warning in the log.
+ */
+export async function stripStoredOriginals(db: Db, storage: Storage, log: { warn(obj: object, msg: string): void }, limit = 20) {
+  const rows = await db
+    .select({ id: image.id, account_id: image.account_id, storage_key: image.storage_key })
+    .from(image)
+    .where(sql`not ${image.metadata_checked}`)
+    .limit(limit);
+  for (const row of rows) {
+    const file = row.storage_key ? await storage.read(row.storage_key) : null;
+    let processed: Awaited<ReturnType<typeof processImage>> | null = null;
+    if (file) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+      processed = await processImage(Buffer.concat(chunks)).catch((err: unknown) => {
+        log.warn({ image: row.id, error: (err as Error).message }, 'a stored image could not be re-encoded; it is left as it is');
+        return null;
+      });
+    }
+    const next = processed ? newKey(row.account_id, processed.format.ext) : null;
+    if (processed && next) await storage.put(next, processed.data);
+    await inTenant(db, row.account_id, (tx) =>
+      tx
+        .update(image)
+        .set({ metadata_checked: true, ...(processed && next ? { storage_key: next, size_bytes: processed.data.length, width: processed.width, height: processed.height, content_type: processed.format.type } : {}) })
+        .where(eq(image.id, row.id)),
+    );
+    if (processed && next && row.storage_key) await storage.remove(row.storage_key).catch(() => undefined);
+  }
+  return rows.length;
 }
 
 const newKey = (accountId: string, ext: string) => `${accountId}/${randomBytes(12).toString('base64url')}.${ext}`;

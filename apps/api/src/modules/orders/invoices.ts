@@ -70,6 +70,11 @@ async function currentInvoice(ctx: TenantCtx, orderId: string) {
   return row;
 }
 
+/** Whether the order has an invoice that no credit note cancels. */
+export async function isInvoiced(ctx: TenantCtx, orderId: string) {
+  return Boolean(await currentInvoice(ctx, orderId));
+}
+
 /** What the seller's invoices cannot be issued without, as one error item per missing detail. */
 export async function checkSellerDetails(ctx: TenantCtx) {
   const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));

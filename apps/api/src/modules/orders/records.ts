@@ -6,7 +6,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
 import { listBookings } from './booking-rows';
-import { checkSellerDetails, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
+import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { rateOf, sellLine, vatRates } from './sale';
 
@@ -84,6 +84,9 @@ const MAX_AMOUNT = 2_147_483_647;
  * is owed, Not paid, or Partially paid. A negative balance is never "Fully paid".
  */
 export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
+  // An invoiced order is invoiced again when it changes: a line sold meanwhile without a VAT rate
+  // takes today's, and without one set the change is refused (never a 0 % invoice).
+  if (await isInvoiced(ctx, orderId)) await applyPendingRates(ctx, orderId);
   const sum = (await ctx.tx.execute(sql`
     select coalesce(sum(total), 0)::bigint as total from ${booking}
     where account_id = ${ctx.accountId} and order_id = ${orderId}::uuid`)) as unknown as { rows: { total: string | number }[] };
@@ -111,28 +114,37 @@ export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
 }
 
 /**
- * "Issue invoice": the seller's details are checked first; lines sold before the organisation set
- * its VAT rate (tax_rate_pending) are given the rate of today — the invoice is their tax point —
- * with their gross unchanged and the order's totals recomputed; then the invoice is issued.
+ * "Issue invoice": the seller's details are checked first (unless the order is invoiced already);
+ * lines sold before the organisation set its VAT rate (tax_rate_pending) are given the rate of
+ * today — the invoice is their tax point — with their gross unchanged and the order's totals
+ * recomputed; then the invoice is issued.
  */
 export async function invoiceOrder(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
   await lockOrder(ctx, orderId);
-  await checkSellerDetails(ctx);
+  if (!(await isInvoiced(ctx, orderId)) && (await applyPendingRates(ctx, orderId, { checkFirst: true }))) await recomputeOrder(ctx, orderId);
+  return issueInvoice(ctx, orderId);
+}
+
+/**
+ * Gives the order's lines whose VAT rate is pending the rate of today (their gross unchanged),
+ * after checking that the seller's details and rate are set (a 400 naming what is missing);
+ * answers whether any line changed. `checkFirst` checks even when no line is pending.
+ */
+async function applyPendingRates(ctx: TenantCtx, orderId: string, { checkFirst = false } = {}) {
   const pending = await ctx.tx
-    .select({ id: booking.id, experience_id: booking.experience_id, items: booking.items, total: booking.total })
+    .select({ id: booking.id, experience_id: booking.experience_id, items: booking.items })
     .from(booking)
     .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.tax_rate_pending, true)));
-  if (pending.length > 0) {
-    const rates = await vatRates(ctx, pending.map((b) => b.experience_id));
-    for (const b of pending) {
-      const rate = rateOf(rates, b.experience_id);
-      const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
-      await ctx.tx.update(booking).set({ ...sellLine(items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
-      await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
-    }
-    await recomputeOrder(ctx, orderId);
+  if (checkFirst || pending.length > 0) await checkSellerDetails(ctx);
+  if (pending.length === 0) return false;
+  const rates = await vatRates(ctx, pending.map((b) => b.experience_id));
+  for (const b of pending) {
+    const rate = rateOf(rates, b.experience_id);
+    const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
+    await ctx.tx.update(booking).set({ ...sellLine(items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
+    await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
   }
-  return issueInvoice(ctx, orderId);
+  return true;
 }
 
 /** The one rule of the payment status, as SQL over paid (net of refunds), owed and refunded. */
