@@ -111,7 +111,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('two API processes on one
     const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const slots = (await call(a, 'demo.localhost', 'GET', `/api/bookings/check-availability/?experience=${kayak.id}&date=${day}`, undefined, cookie)).json() as { id: string; remaining: number; prices: { pricing_category: string }[] }[];
     const slot = slots[0]!;
-    const category = slot.prices[0]!.pricing_category;
+    // A category that takes a seat (the demo's infants sit on a lap).
+    const categories = (await call(a, 'demo.localhost', 'GET', '/api/pricing-categories/?page_size=50', undefined, cookie)).json().results as { id: string; occupies_seat: boolean }[];
+    const seated = new Set(categories.filter((c) => c.occupies_seat).map((c) => c.id));
+    const category = slot.prices.find((p) => seated.has(p.pricing_category))!.pricing_category;
     const holds = await Promise.all(
       Array.from({ length: slot.remaining + 8 }, (_, i) => call(i % 2 ? a : b, 'demo.localhost', 'POST', '/api/cart/lines/', { slot: slot.id, quantities: { [category]: 1 } }, cookie)),
     );
