@@ -32,6 +32,7 @@ import { bookingRoutes } from './modules/orders/booking-routes';
 import { orderRoutes } from './modules/orders/routes';
 import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/images';
+import { registerStores } from './modules/stores/routes';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
@@ -146,6 +147,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     registerPricingRates(scope);
     registerImages(scope);
     registerVideos(scope);
+    registerStores(scope);
   });
 
   await app.register(jobRoutes);

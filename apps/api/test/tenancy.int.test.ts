@@ -60,6 +60,8 @@ beforeAll(async () => {
     const held = (await browser.post('/api/cart/lines/', { slot: ids.slot, quantities: { [made.category]: 1 } })).json();
     ids.cartLine = held.id;
     ids.cart = held.cart;
+    ids.store = (await browser.post('/api/stores/', { name: `${sub} shop`, slug: 'shop' })).json().id;
+    await browser.post(`/api/stores/${ids.store}/add-experience/`, { experiences: [made.id] });
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
     await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${ids.failedJob}::uuid`);
@@ -119,7 +121,16 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/customers/:id/': 'customer',
   '/api/carts/:id/': 'cart',
   '/api/jobs/failed/:id/retry/': 'failedJob',
+  '/api/stores/:id/': 'store',
+  '/api/stores/:id/experiences/': 'store',
+  '/api/stores/:id/eligible-experiences/': 'store',
+  '/api/stores/:id/add-experience/': 'store',
+  '/api/stores/:id/remove-experience/': 'store',
+  '/api/stores/:id/reorder-experiences/': 'store',
+  '/api/stores/:id/analytics/': 'store',
 };
+/** Query strings a route needs before it looks for the id. */
+const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02' };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
   'PATCH /api/roles/:id/': () => ({ name: 'Hijacked' }),
@@ -162,6 +173,11 @@ const BODY: Record<string, () => unknown> = {
   'POST /api/orders/:id/payments/': () => ({ amount: 100, currency: 'EUR', method: 'cash' }),
   'PUT /api/customers/:id/': () => ({ email: 'hijack@example.com', first_name: 'Hijacked' }),
   'PATCH /api/customers/:id/': () => ({ first_name: 'Hijacked' }),
+  'PUT /api/stores/:id/': () => ({ name: 'Hijacked', slug: 'hijacked' }),
+  'PATCH /api/stores/:id/': () => ({ name: 'Hijacked' }),
+  'POST /api/stores/:id/add-experience/': () => ({ experiences: [B.experience] }),
+  'POST /api/stores/:id/remove-experience/': () => ({ experience: B.experience }),
+  'POST /api/stores/:id/reorder-experiences/': () => ({ experiences: [B.experience] }),
 };
 
 const signedInRoutes = () =>
@@ -174,7 +190,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!);
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!) + (QUERY[route.url] ?? '');
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);

@@ -9,3 +9,4 @@ export * from './catalog';
 export * from './availability';
 export * from './orders';
 export * from './organization';
+export * from './stores';

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience } from './catalog-schema';
 import { accountId, tenantPolicies, timestamps } from './columns';
+import { store } from './stores-schema';
 import { baseAccount, users } from './schema';
 
 /** Schedules, slots, carts with their holds, customers, orders and bookings. */
@@ -124,9 +125,18 @@ export const cart = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     account_id: accountId(),
     user_id: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A web store's guest cart: its store, and the hash of the secret its page holds (never a cookie). */
+    store_id: uuid('store_id'),
+    token_hash: text('token_hash'),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), uniqueIndex('cart_user_key').on(t.account_id, t.user_id), uniqueIndex('cart_account_key').on(t.account_id, t.id)],
+  (t) => [
+    ...tenantPolicies(),
+    uniqueIndex('cart_user_key').on(t.account_id, t.user_id),
+    uniqueIndex('cart_account_key').on(t.account_id, t.id),
+    index('cart_store_created_idx').on(t.account_id, t.store_id, t.created_at).where(sql`${t.store_id} is not null`),
+    check('cart_owner_check', sql`(${t.user_id} is null) <> (${t.token_hash} is null)`),
+  ],
 );
 
 /**
@@ -206,8 +216,10 @@ export const order = pgTable(
     currency: text('currency').notNull(),
     /** The team member who sold it (the spec's seller). */
     created_by: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    /** The store it was sold in (stores come with their own issue). */
-    store_id: uuid('store_id'),
+    /** The store it was sold in (a web order), or null (sold in the back office). */
+    store_id: uuid('store_id').references((): AnyPgColumn => store.id, { onDelete: 'restrict' }),
+    /** The hash of the secret in the customer's "my booking" link. */
+    manage_token_hash: text('manage_token_hash'),
     notes: text('notes').notNull().default(''),
     ...timestamps,
   },
@@ -218,6 +230,7 @@ export const order = pgTable(
     index('orders_account_payment_idx').on(t.account_id, t.payment_status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_account_status_idx').on(t.account_id, t.status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_account_customer_idx').on(t.account_id, t.customer_id),
+    index('orders_account_store_idx').on(t.account_id, t.store_id, t.created_at).where(sql`${t.store_id} is not null`),
     check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded')`),
     check('orders_money_check', sql`${t.total} >= 0 and ${t.sold_total} >= ${t.total} and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),

@@ -212,3 +212,4 @@ export const systemNotification = pgTable(
 export * from './catalog-schema';
 export * from './availability-schema';
 export * from './orders-schema';
+export * from './stores-schema';

@@ -48,7 +48,7 @@ export function listExperiences(tx: Db, accountId: string, f: ExperienceFilter, 
       created_at: experience.created_at,
       updated_at: experience.updated_at,
       cover_key: sql<string | null>`(select i.thumbnail_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`,
-      from_price: sql<number | null>`(select min(r.retail_price) from ${pricingRate} r where r.account_id = ${experience.account_id} and r.experience_id = ${experience.id})`,
+      from_price: sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`,
     })
     .from(experience)
     .where(listWhere(accountId, f))

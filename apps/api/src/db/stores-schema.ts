@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { experience, image } from './catalog-schema';
+import { accountId, tenantPolicies, timestamps } from './columns';
+
+/**
+ * Stores: where an organisation sells online, each at /s/{slug}/ on the organisation's host, with
+ * the offers it shows, in its order, and what its customers see.
+ */
+export const store = pgTable(
+  'store',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    active: boolean('active').notNull().default(true),
+    currency: text('currency').notNull(),
+    logo_image_id: uuid('logo_image_id').references(() => image.id, { onDelete: 'set null' }),
+    primary_color: text('primary_color').notNull().default('#1c7ed6'),
+    intro: text('intro').notNull().default(''),
+    terms_url: text('terms_url').notNull().default(''),
+    contact_email: text('contact_email').notNull().default(''),
+    contact_phone: text('contact_phone').notNull().default(''),
+    payment_options: text('payment_options').array().notNull().default(sql`'{pay_on_site}'::text[]`),
+    /** The sites that may show it in a frame (its Content-Security-Policy's frame-ancestors). */
+    embed_origins: text('embed_origins').array().notNull().default(sql`'{}'::text[]`),
+    /** An e-mail to the organisation for every booking made in it. */
+    notify_new_bookings: boolean('notify_new_bookings').notNull().default(false),
+    notify_email: text('notify_email').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    ...tenantPolicies(),
+    uniqueIndex('store_slug_key').on(t.account_id, t.slug),
+    uniqueIndex('store_account_key').on(t.account_id, t.id),
+    index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check('store_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+/** The offers a store shows, in its order. */
+export const storeExperience = pgTable(
+  'store_experience',
+  {
+    account_id: accountId(),
+    store_id: uuid('store_id')
+      .notNull()
+      .references(() => store.id, { onDelete: 'cascade' }),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [...tenantPolicies(), primaryKey({ columns: [t.store_id, t.experience_id] }), index('store_experience_order_idx').on(t.account_id, t.store_id, t.position)],
+);
+
+/** A visit of a store's pages by one browser session (counted once a day per visit id). */
+export const storeVisit = pgTable(
+  'store_visit',
+  {
+    account_id: accountId(),
+    store_id: uuid('store_id')
+      .notNull()
+      .references(() => store.id, { onDelete: 'cascade' }),
+    visit_id: text('visit_id').notNull(),
+    day: text('day').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [...tenantPolicies(), primaryKey({ columns: [t.store_id, t.day, t.visit_id] }), index('store_visit_day_idx').on(t.account_id, t.store_id, t.day)],
+);

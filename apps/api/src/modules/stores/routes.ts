@@ -1,0 +1,113 @@
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  paginated,
+  patchOf,
+  ZErrorEnvelope,
+  ZIdParam,
+  ZPaginationQuery,
+  ZStore,
+  ZStoreAnalytics,
+  ZStoreAnalyticsQuery,
+  ZStoreExperience,
+  ZStoreExperienceInput,
+  ZStoreExperiencesInput,
+  ZStoreInput,
+} from '@tourdesk/contracts';
+import { store } from '../../db/schema';
+import type { RouteAccess } from '../../lib/access';
+import { registerCrud, tenantScope } from '../../lib/crud';
+import { paginate } from '../../lib/pagination';
+import * as svc from './service';
+
+/** /api/stores/: the spec's store calls (full CRUD, add-/remove-experience, eligible-experiences, experiences), plus order and analytics. */
+const manageStores: RouteAccess = { permissions: ['Manage stores'], features: ['stores'] };
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
+const tags = ['stores'];
+
+export function registerStores(untyped: FastifyInstance) {
+  const app = untyped.withTypeProvider<ZodTypeProvider>();
+  registerCrud(untyped, {
+    path: '/api/stores/',
+    tag: 'stores',
+    noun: 'store',
+    table: store,
+    read: manageStores,
+    write: manageStores,
+    input: ZStoreInput,
+    patch: patchOf(ZStoreInput),
+    output: ZStore,
+    search: [store.name, store.slug],
+    filters: { active: { schema: z.enum(['true', 'false']), where: (v) => eq(store.active, v === 'true') } },
+    orderBy: [desc(store.created_at), desc(store.id)],
+    values: svc.storeValues,
+    present: (ctx, rows) => svc.presentStores(ctx, app.config, rows),
+    beforeDelete: svc.beforeDeleteStore,
+    unique: { attr: 'slug', detail: 'Another store of yours has this address.' },
+    inUse: 'This store has orders: deactivate it instead of deleting it.',
+  });
+
+  const page = ZPaginationQuery;
+  app.get(
+    '/api/stores/:id/experiences/',
+    { config: { access: manageStores }, schema: { tags, summary: 'The store’s offers, in their order on the store page', params: ZIdParam, querystring: page, response: { 200: paginated(ZStoreExperience), ...errors } } },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        await svc.loadStore(ctx, request.params.id);
+        return paginate(
+          request,
+          request.query,
+          () => svc.countStoreExperiences(ctx, request.params.id),
+          (limit, offset) => svc.storeExperiences(ctx, request.params.id, limit, offset),
+        );
+      }),
+  );
+  app.get(
+    '/api/stores/:id/eligible-experiences/',
+    {
+      config: { access: manageStores },
+      schema: { tags, summary: 'The organisation’s offers the store does not show yet (the Global catalog tab)', params: ZIdParam, querystring: page.extend({ search: z.string().trim().max(100).optional() }), response: { 200: paginated(ZStoreExperience), ...errors } },
+    },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        await svc.loadStore(ctx, request.params.id);
+        return paginate(
+          request,
+          request.query,
+          () => svc.countEligible(ctx, request.params.id, request.query.search),
+          (limit, offset) => svc.eligibleExperiences(ctx, request.params.id, request.query.search, limit, offset),
+        );
+      }),
+  );
+  app.post(
+    '/api/stores/:id/add-experience/',
+    { config: { access: manageStores }, schema: { tags, summary: 'Add one or many offers at the end of the store’s order', params: ZIdParam, body: ZStoreExperiencesInput, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => svc.addExperiences(ctx, request.params.id, request.body.experiences));
+      return reply.status(204).send(null);
+    },
+  );
+  app.post(
+    '/api/stores/:id/remove-experience/',
+    { config: { access: manageStores }, schema: { tags, summary: 'Take an offer off the store', params: ZIdParam, body: ZStoreExperienceInput, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => svc.removeExperience(ctx, request.params.id, request.body.experience));
+      return reply.status(204).send(null);
+    },
+  );
+  app.post(
+    '/api/stores/:id/reorder-experiences/',
+    { config: { access: manageStores }, schema: { tags, summary: 'Put the store’s offers in a new order (every one, each once)', params: ZIdParam, body: ZStoreExperiencesInput, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => svc.reorderExperiences(ctx, request.params.id, request.body.experiences));
+      return reply.status(204).send(null);
+    },
+  );
+  app.get(
+    '/api/stores/:id/analytics/',
+    { config: { access: manageStores }, schema: { tags, summary: 'Visits, carts, orders, seats, revenue and conversion per local day of a range', params: ZIdParam, querystring: ZStoreAnalyticsQuery, response: { 200: ZStoreAnalytics, ...errors } } },
+    (request) => tenantScope(request, (ctx) => svc.storeAnalytics(ctx, request.params.id, request.query.from, request.query.to)),
+  );
+}

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { ZDate } from './text';
+
+/**
+ * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
+ * public web store (/api/web-stores/{slug}/…, no session) shows a store's offers to customers, holds
+ * seats in a guest cart, and takes their order.
+ */
+
+/** How a store lets customers pay; online payment arrives with the payments issue. */
+export const STORE_PAYMENT_OPTIONS = ['pay_on_site'] as const;
+export const STORE_PAYMENT_LABEL: Record<(typeof STORE_PAYMENT_OPTIONS)[number], string> = { pay_on_site: 'Reserve now, pay on site' };
+
+/** A store's address on the organisation's host: /s/{slug}/. */
+export const ZStoreSlug = z
+  .string()
+  .trim()
+  .min(2, { error: 'A store address has at least 2 characters.' })
+  .max(60, { error: 'A store address has at most 60 characters.' })
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, { error: 'Use lower-case letters, digits and hyphens (not at the start or end).' });
+
+const ZColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'A colour is written #rrggbb.' });
+/** A site that may show the store in a frame: an http(s) origin such as https://www.example.com. */
+const ZOrigin = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i, { error: 'A site is written as its origin, such as https://www.example.com.' })
+  .transform((s) => s.toLowerCase());
+const ZOptionalUrl = z.union([z.literal(''), z.url({ error: 'Enter a full address starting with https://.' })]);
+
+export const ZStoreInput = z.object({
+  name: z.string().trim().min(1, { error: 'Give the store a name.' }).max(120),
+  slug: ZStoreSlug,
+  active: z.boolean().default(true),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  logo: z.uuid().nullable().default(null),
+  primary_color: ZColor.default('#1c7ed6'),
+  intro: z.string().max(2000).default(''),
+  terms_url: ZOptionalUrl.default(''),
+  contact_email: z.union([z.literal(''), z.email({ error: 'Enter a valid e-mail address.' })]).default(''),
+  contact_phone: z.string().max(40).default(''),
+  payment_options: z.array(z.enum(STORE_PAYMENT_OPTIONS)).min(1, { error: 'Offer at least one way to pay.' }).default(['pay_on_site']),
+  embed_origins: z.array(ZOrigin).max(20).default([]),
+  notify_new_bookings: z.boolean().default(false),
+  notify_email: z.union([z.literal(''), z.email({ error: 'Enter a valid e-mail address.' })]).default(''),
+});
+export type TStoreInput = z.input<typeof ZStoreInput>;
+
+export const ZStore = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    active: z.boolean(),
+    currency: z.string(),
+    logo: z.uuid().nullable(),
+    logo_url: z.string().nullable(),
+    primary_color: z.string(),
+    intro: z.string(),
+    terms_url: z.string(),
+    contact_email: z.string(),
+    contact_phone: z.string(),
+    payment_options: z.array(z.enum(STORE_PAYMENT_OPTIONS)),
+    embed_origins: z.array(z.string()),
+    notify_new_bookings: z.boolean(),
+    notify_email: z.string(),
+    /** How many offers it shows. */
+    experience_count: z.number().int(),
+    /** Where customers find it: https://{org}.{domain}/s/{slug}/ */
+    url: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Store' });
+export type TStore = z.infer<typeof ZStore>;
+
+export const ZStoreListQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  active: z.enum(['true', 'false']).optional(),
+});
+
+/** An offer of a store, in the store's order. */
+export const ZStoreExperience = z
+  .object({
+    experience: z.uuid(),
+    title: z.string(),
+    status: z.string(),
+    cover_url: z.string().nullable(),
+    position: z.number().int(),
+  })
+  .meta({ id: 'StoreExperience' });
+export type TStoreExperience = z.infer<typeof ZStoreExperience>;
+
+/** add-experience takes one or many; remove-experience one; reorder the whole list. */
+export const ZStoreExperiencesInput = z.object({ experiences: z.array(z.uuid()).min(1).max(200) });
+export const ZStoreExperienceInput = z.object({ experience: z.uuid() });
+
+/** Analytics per day of a range (the organisation's local days). */
+export const ZStoreAnalyticsQuery = z.object({ from: ZDate, to: ZDate });
+export const ZStoreAnalyticsDay = z.object({
+  date: z.string(),
+  visits: z.number().int(),
+  carts: z.number().int(),
+  orders: z.number().int(),
+  seats: z.number().int(),
+  revenue: z.number().int(),
+  /** Orders per visit, 0 to 1 (0 without visits). */
+  conversion: z.number(),
+});
+export const ZStoreAnalytics = z
+  .object({ currency: z.string(), days: z.array(ZStoreAnalyticsDay), totals: ZStoreAnalyticsDay.omit({ date: true }) })
+  .meta({ id: 'StoreAnalytics' });
+export type TStoreAnalytics = z.infer<typeof ZStoreAnalytics>;
+
+// --- the public web store ------------------------------------------------------------------
+
+export const ZWebStore = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    organisation: z.string(),
+    intro: z.string(),
+    logo_url: z.string().nullable(),
+    primary_color: z.string(),
+    currency: z.string(),
+    terms_url: z.string(),
+    contact_email: z.string(),
+    contact_phone: z.string(),
+    payment_options: z.array(z.enum(STORE_PAYMENT_OPTIONS)),
+  })
+  .meta({ id: 'WebStore' });
+export type TWebStore = z.infer<typeof ZWebStore>;
+
+export const ZWebOfferSummary = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    short_description: z.string(),
+    image_url: z.string().nullable(),
+    duration_minutes: z.number().nullable(),
+    /** The lowest price of a category that takes a seat and is not a child or infant price (null: no price yet). */
+    from_price: z.number().int().nullable(),
+    currency: z.string(),
+    time_zone: z.string(),
+  })
+  .meta({ id: 'WebOfferSummary' });
+export type TWebOfferSummary = z.infer<typeof ZWebOfferSummary>;
+
+export const ZWebOffer = ZWebOfferSummary.extend({
+  long_description: z.string(),
+  highlights: z.array(z.string()),
+  inclusions: z.array(z.string()),
+  exclusions: z.array(z.string()),
+  what_to_bring: z.array(z.string()),
+  important_information: z.string(),
+  meeting_instructions: z.string(),
+  images: z.array(z.object({ url: z.string(), thumbnail_url: z.string().nullable(), width: z.number().nullable(), height: z.number().nullable() })),
+  meeting_points: z.array(z.object({ name: z.string(), address: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable() })),
+  cancellation_policy: z.object({ name: z.string(), description: z.string(), rules: z.array(z.object({ hours_before: z.number(), refund_percent: z.number() })) }).nullable(),
+  /** The categories a customer picks quantities of, in the order they are shown. */
+  categories: z.array(z.object({ id: z.uuid(), label: z.string(), type: z.string(), occupies_seat: z.boolean(), min_age: z.number().nullable(), max_age: z.number().nullable() })),
+  extras: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), price: z.number().int() })),
+  questions: z.array(z.object({ id: z.uuid(), question: z.string(), answer_type: z.string(), required: z.boolean(), options: z.array(z.string()) })),
+  min_participants: z.number().int(),
+  max_participants: z.number().int().nullable(),
+}).meta({ id: 'WebOffer' });
+export type TWebOffer = z.infer<typeof ZWebOffer>;
+
+/** A month of days: which have seats (the offer's local days). */
+export const ZWebMonthQuery = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'A month is written YYYY-MM.' }) });
+export const ZWebMonth = z
+  .object({ month: z.string(), time_zone: z.string(), days: z.array(z.object({ date: z.string(), seats_left: z.number().int(), from_price: z.number().int().nullable() })) })
+  .meta({ id: 'WebMonth' });
+export type TWebMonth = z.infer<typeof ZWebMonth>;
+
+/** One day's start times with seats left and prices. */
+export const ZWebDayQuery = z.object({ date: ZDate });
+export const ZWebSlot = z.object({
+  id: z.uuid(),
+  starts_at: z.iso.datetime(),
+  local_time: z.string(),
+  seats_left: z.number().int(),
+  prices: z.array(z.object({ category: z.uuid(), price: z.number().int() })),
+});
+export const ZWebDay = z.object({ date: z.string(), time_zone: z.string(), slots: z.array(ZWebSlot) }).meta({ id: 'WebDay' });
+export type TWebDay = z.infer<typeof ZWebDay>;
+
+/** A guest cart: its id and the secret that proves it is yours (kept by the page, never a cookie). */
+export const ZWebCartCreated = z.object({ id: z.uuid(), token: z.string() }).meta({ id: 'WebCartCreated' });
+export const ZWebCartLineInput = z.object({
+  slot: z.uuid(),
+  quantities: z.record(z.uuid(), z.number().int().min(0).max(100)),
+  extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}),
+});
+export const ZWebCartLine = z.object({
+  id: z.uuid(),
+  offer: z.uuid(),
+  offer_title: z.string(),
+  starts_at: z.iso.datetime(),
+  time_zone: z.string(),
+  items: z.array(z.object({ kind: z.string(), label: z.string(), quantity: z.number().int(), unit_price: z.number().int() })),
+  seats: z.number().int(),
+  total: z.number().int(),
+  expires_at: z.iso.datetime(),
+});
+export const ZWebCart = z
+  .object({ id: z.uuid(), currency: z.string(), lines: z.array(ZWebCartLine), total: z.number().int(), expires_at: z.iso.datetime().nullable() })
+  .meta({ id: 'WebCart' });
+export type TWebCart = z.infer<typeof ZWebCart>;
+
+const ZName = z.string().trim().min(1, { error: 'Required.' }).max(100);
+export const ZWebOrderInput = z.object({
+  cart: z.uuid(),
+  /** The lines the customer saw; without it, every line still held. */
+  lines: z.array(z.uuid()).optional(),
+  customer: z.object({
+    email: z.email({ error: 'Enter a valid e-mail address.' }),
+    first_name: ZName,
+    last_name: ZName,
+    phone: z.string().trim().max(40).default(''),
+    country: z.string().regex(/^[A-Z]{2}$/).or(z.literal('')).default(''),
+    marketing_consent: z.boolean().default(false),
+  }),
+  answers: z.record(z.uuid(), z.string().max(2000)).default({}),
+  accept_terms: z.literal(true, { error: 'Accept the terms to book.' }),
+  payment_option: z.enum(STORE_PAYMENT_OPTIONS),
+});
+export type TWebOrderInput = z.input<typeof ZWebOrderInput>;
+
+/** What a customer sees of their order (confirmation page, "my booking" page). */
+export const ZWebOrder = z
+  .object({
+    reference: z.string(),
+    status: z.string(),
+    payment_status: z.string(),
+    currency: z.string(),
+    total: z.number().int(),
+    paid: z.number().int(),
+    customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string() }),
+    bookings: z.array(
+      z.object({
+        id: z.uuid(),
+        offer_title: z.string(),
+        starts_at: z.iso.datetime(),
+        time_zone: z.string(),
+        status: z.string(),
+        ticket_code: z.string(),
+        items: z.array(z.object({ kind: z.string(), label: z.string(), quantity: z.number().int(), unit_price: z.number().int(), total: z.number().int() })),
+        total: z.number().int(),
+        meeting_point: z.string().nullable(),
+      }),
+    ),
+    /** The private page where the customer sees the order, downloads tickets and cancels. */
+    manage_url: z.string(),
+    /** Whether the policy lets the customer cancel now, and what would be refunded. */
+    cancellation: z.object({ allowed: z.boolean(), refund: z.number().int(), reason: z.string() }),
+  })
+  .meta({ id: 'WebOrder' });
+export type TWebOrder = z.infer<typeof ZWebOrder>;
