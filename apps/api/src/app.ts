@@ -11,6 +11,7 @@ import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
 import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
+import { webStoreRoutes } from './modules/web-store/routes';
 import { startWorkers } from './modules/jobs/workers';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -151,6 +152,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   });
 
   await app.register(jobRoutes);
+  await app.register(webStoreRoutes);
 
   await registerWeb(app, config.WEB_DIST_DIR);
   await startWorkers(app);

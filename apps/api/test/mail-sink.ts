@@ -5,6 +5,7 @@ export interface CapturedMail {
   to: string[];
   subject: string;
   text: string;
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /** A real SMTP server on a local port (a random one unless given) that keeps every message it receives. */
@@ -19,7 +20,8 @@ export async function startMailSink(listenPort = 0) {
       simpleParser(stream)
         .then((mail) => {
           const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
-          messages.push({ to, subject: mail.subject ?? '', text: mail.text ?? '' });
+          const attachments = mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content }));
+          messages.push({ to, subject: mail.subject ?? '', text: mail.text ?? '', attachments });
           waiters.splice(0).forEach((w) => w());
           callback();
         })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCustomerInput } from './availability';
 import { ZDate } from './text';
 
 /**
@@ -169,7 +170,7 @@ export type TWebOffer = z.infer<typeof ZWebOffer>;
 /** A month of days: which have seats (the offer's local days). */
 export const ZWebMonthQuery = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'A month is written YYYY-MM.' }) });
 export const ZWebMonth = z
-  .object({ month: z.string(), time_zone: z.string(), days: z.array(z.object({ date: z.string(), seats_left: z.number().int(), from_price: z.number().int().nullable() })) })
+  .object({ month: z.string(), time_zone: z.string(), days: z.array(z.object({ date: z.string(), seats_left: z.number().int(), times: z.number().int() })) })
   .meta({ id: 'WebMonth' });
 export type TWebMonth = z.infer<typeof ZWebMonth>;
 
@@ -208,19 +209,11 @@ export const ZWebCart = z
   .meta({ id: 'WebCart' });
 export type TWebCart = z.infer<typeof ZWebCart>;
 
-const ZName = z.string().trim().min(1, { error: 'Required.' }).max(100);
 export const ZWebOrderInput = z.object({
   cart: z.uuid(),
   /** The lines the customer saw; without it, every line still held. */
   lines: z.array(z.uuid()).optional(),
-  customer: z.object({
-    email: z.email({ error: 'Enter a valid e-mail address.' }),
-    first_name: ZName,
-    last_name: ZName,
-    phone: z.string().trim().max(40).default(''),
-    country: z.string().regex(/^[A-Z]{2}$/).or(z.literal('')).default(''),
-    marketing_consent: z.boolean().default(false),
-  }),
+  customer: ZCustomerInput.extend({ last_name: z.string().trim().min(1, { error: 'Enter the last name.' }).max(100) }),
   answers: z.record(z.uuid(), z.string().max(2000)).default({}),
   accept_terms: z.literal(true, { error: 'Accept the terms to book.' }),
   payment_option: z.enum(STORE_PAYMENT_OPTIONS),

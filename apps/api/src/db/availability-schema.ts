@@ -273,6 +273,8 @@ export const booking = pgTable(
     currency: text('currency').notNull(),
     checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
     canceled_at: timestamp('canceled_at', { withTimezone: true }),
+    /** When its customer was reminded of it (the day before). */
+    reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

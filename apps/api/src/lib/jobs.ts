@@ -35,6 +35,10 @@ export const QUEUES = {
    * than any attempt can last (the mailer's timeouts), so two attempts never overlap.
    */
   email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
+  /** A web order's e-mails (confirmation with tickets, the store's new-booking note, the reminder): composed when sent. */
+  orderMail: { name: 'order-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
+  /** Queues the reminders of bookings that start within a day. */
+  reminders: { name: 'booking-reminders', cron: '*/15 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
   holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
   /** Extends every schedule to the selling horizon when the last run is a day old. */

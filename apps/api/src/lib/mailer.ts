@@ -9,6 +9,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Files (tickets, a calendar entry): made by the job that sends the mail, never stored in the queue. */
+  attachments?: { filename: string; content: Buffer | string; contentType: string }[];
 }
 
 /** An e-mail as a job: the organisation it belongs to (so its Owner sees it if it fails). */
@@ -47,10 +49,19 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   return {
     async send(mail, messageId) {
       if (!transport) {
-        log.info({ mail: { to: mail.to, subject: mail.subject, ...(production ? {} : { text: mail.text }) } }, `e-mail to ${mail.to}: ${mail.subject}`);
+        const files = mail.attachments?.map((a) => a.filename);
+        log.info({ mail: { to: mail.to, subject: mail.subject, ...(files?.length ? { attachments: files } : {}), ...(production ? {} : { text: mail.text }) } }, `e-mail to ${mail.to}: ${mail.subject}`);
         return;
       }
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(messageId ? { messageId: `<${messageId}@${config.BASE_DOMAIN}>` } : {}) });
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments,
+        ...(messageId ? { messageId: `<${messageId}@${config.BASE_DOMAIN}>` } : {}),
+      });
     },
     close() {
       transport?.close();

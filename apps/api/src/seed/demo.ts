@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { holdAlone, userCart } from '../modules/availability/holds';
 import { checkout } from '../modules/orders/bookings';
-import { invoiceOrder } from '../modules/orders/records';
+import { invoiceOrder, presentOrder } from '../modules/orders/records';
 import { updateCustomer } from '../modules/orders/customers';
 import { cancelOrder, changeLine, recordPayment } from '../modules/orders/service';
 import { regenerateSlots } from '../modules/availability/slots';
@@ -346,10 +346,13 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
     await holdAlone(tx, { accountId, userId: ownerId }, s.id, { quantities: { [kayak.adult]: g.adults, ...(g.children ? { [kayak.child]: g.children } : {}) }, extras: g.children ? { [kayak.lunch]: g.adults + g.children } : {} });
-    const made = await checkout(ctx, cartRow.id, ownerId, {
-      customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
-      answers: { [kayak.swim]: 'yes' },
-    });
+    const made = await presentOrder(
+      ctx,
+      await checkout(ctx, cartRow.id, ownerId, {
+        customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
+        answers: { [kayak.swim]: 'yes' },
+      }),
+    );
     const payment =
       'paid' in g
         ? await recordPayment(ctx, made.id, { amount: g.paid === 'all' ? made.total : g.paid, currency: 'CHF', method: g.paid === 'all' ? 'card terminal' : 'cash', reference: g.paid === 'all' ? 'Terminal 1' : '' })

@@ -159,6 +159,7 @@ DECLARE
   -- the items that get a line, in item order
   v_new_item int[] := '{}';
   v_new_user uuid[] := '{}';
+  v_new_given uuid[] := '{}';
   v_new_cart uuid[];
   v_new_q jsonb[] := '{}';
   v_new_e jsonb[] := '{}';
@@ -197,6 +198,7 @@ BEGIN
     ELSE
       v_new_item := v_new_item || v_i;
       v_new_user := v_new_user || (v_item ->> 'user')::uuid;
+      v_new_given := v_new_given || (v_item ->> 'cart')::uuid;
       v_new_q := v_new_q || v_q;
       v_new_e := v_new_e || v_e;
       v_new_seats := v_new_seats || (v_p ->> 'seats')::int;
@@ -210,16 +212,17 @@ BEGIN
     -- The callers' carts, made on first use. Each is looked up by its own index probe (a
     -- LATERAL with LIMIT is never turned into a hash join, which scanned every cart of the
     -- organisation whenever the statistics still counted only a few).
-    SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
-    FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
-    LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+    -- An item names its cart (a web store's guest cart, made and checked by the API) or its user.
+    SELECT array_agg(coalesce(n.given, c.id) ORDER BY n.k) INTO v_new_cart
+    FROM unnest(v_new_user, v_new_given) WITH ORDINALITY AS n(usr, given, k)
+    LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE n.given IS NULL AND c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
     IF array_position(v_new_cart, NULL) IS NOT NULL THEN
       INSERT INTO cart (account_id, user_id)
       SELECT DISTINCT p_account, n.usr FROM unnest(v_new_user, v_new_cart) AS n(usr, cart) WHERE n.cart IS NULL
       ON CONFLICT DO NOTHING;
-      SELECT array_agg(c.id ORDER BY n.k) INTO v_new_cart
-      FROM unnest(v_new_user) WITH ORDINALITY AS n(usr, k)
-      LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
+      SELECT array_agg(coalesce(n.given, c.id) ORDER BY n.k) INTO v_new_cart
+      FROM unnest(v_new_user, v_new_given) WITH ORDINALITY AS n(usr, given, k)
+      LEFT JOIN LATERAL (SELECT c.id FROM cart c WHERE n.given IS NULL AND c.account_id = p_account AND c.user_id = n.usr LIMIT 1) c ON true;
     END IF;
     -- The lines, without touching the slot (tourdesk.held_by_caller): created_at from the clock,
     -- one microsecond apart in item order, so the lines of one batch keep their order in every

@@ -17,8 +17,12 @@ interface HoldInput {
   quantities: Record<string, number>;
   extras: Record<string, number>;
 }
+/** Who holds: a signed-in user (their cart, made on first use), or a web store's guest cart. */
+export type Holder = { accountId: string; userId: string; cartId?: undefined } | { accountId: string; cartId: string; userId?: undefined };
+
 interface WaitingHold extends HoldInput {
-  userId: string;
+  userId?: string;
+  cartId?: string;
   resolve: (line: THeldLine) => void;
   reject: (error: unknown) => void;
 }
@@ -35,7 +39,7 @@ interface WaitingHold extends HoldInput {
  * statement, sent at once, and concurrent holds meet only at the slot's row in the database.
  */
 export interface HoldQueue {
-  hold(who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine>;
+  hold(who: Holder, slotId: string, input: HoldInput): Promise<THeldLine>;
 }
 
 export function createHoldQueue(db: Db, { maxBatch }: { maxBatch: number }): HoldQueue {
@@ -55,7 +59,7 @@ export function createHoldQueue(db: Db, { maxBatch }: { maxBatch: number }): Hol
   return {
     hold(who, slotId, input) {
       return new Promise<THeldLine>((resolve, reject) => {
-        const hold: WaitingHold = { userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject };
+        const hold: WaitingHold = { userId: who.userId, cartId: who.cartId, quantities: input.quantities, extras: input.extras, resolve, reject };
         const key = `${who.accountId}/${slotId}`;
         const queue = waiting.get(key);
         if (queue) {
@@ -71,14 +75,14 @@ export function createHoldQueue(db: Db, { maxBatch }: { maxBatch: number }): Hol
 }
 
 /** One hold in a statement of its own (the demo's seeding, inside its transaction, uses it too). */
-export function holdAlone(db: Db, who: { accountId: string; userId: string }, slotId: string, input: HoldInput): Promise<THeldLine> {
-  return new Promise<THeldLine>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
+export function holdAlone(db: Db, who: Holder, slotId: string, input: HoldInput): Promise<THeldLine> {
+  return new Promise<THeldLine>((resolve, reject) => void runHolds(db, who.accountId, slotId, [{ userId: who.userId, cartId: who.cartId, quantities: input.quantities, extras: input.extras, resolve, reject }]));
 }
 
 /** One statement for a batch of holds on one slot; settles each hold with its new line or its own error. */
 async function runHolds(db: Db, accountId: string, slotId: string, batch: WaitingHold[]) {
   try {
-    const items = JSON.stringify(batch.map((h) => ({ user: h.userId, quantities: h.quantities, extras: h.extras })));
+    const items = JSON.stringify(batch.map((h) => ({ user: h.userId, cart: h.cartId, quantities: h.quantities, extras: h.extras })));
     const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb)`)) as unknown as {
       rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
     };

@@ -8,6 +8,7 @@ import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as holds from '../availability/holds';
 import * as rows from './booking-rows';
+import { presentOrder } from './records';
 import * as bookings from './bookings';
 import { idempotencyHeader, idempotent } from './idempotency';
 
@@ -31,7 +32,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) =>
       tenantScope(request, (ctx) => {
         const me = principalOf(request);
-        return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body));
+        return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => presentOrder(ctx, await bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body)));
       }),
   );
 

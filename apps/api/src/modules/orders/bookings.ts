@@ -32,8 +32,8 @@ import { checkAnswers, lockOrder, presentOrder, recomputeOrder, recordAudit, wri
 export async function checkout(
   ctx: TenantCtx,
   cartId: string,
-  userId: string,
-  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[] },
+  userId: string | null,
+  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[]; storeId?: string; manageTokenHash?: string },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
@@ -83,6 +83,8 @@ export async function checkout(
   lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   const created = await writeOrder(ctx, {
     userId,
+    storeId: input.storeId,
+    manageTokenHash: input.manageTokenHash,
     customer: input.customer,
     answers: input.answers,
     lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items })),
@@ -90,7 +92,7 @@ export async function checkout(
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }
-  return presentOrder(ctx, created);
+  return created;
 }
 
 /** A 409 with one item per line that cannot be booked. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
-import { booking, bookingQuestion, customer, experience, order, slot, users, type HeldItem } from '../../db/schema';
+import { booking, bookingQuestion, customer, experience, order, slot, store, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
@@ -185,7 +185,11 @@ export function itemsToSell(line: LineToWrite, title: string): HeldItem[] {
 export async function writeOrder(
   ctx: TenantCtx,
   input: {
-    userId: string;
+    /** The team member who sold it; null for a web store's order. */
+    userId: string | null;
+    /** The web store it was sold in, and the hash of its customer's "my booking" secret. */
+    storeId?: string;
+    manageTokenHash?: string;
     customer: CustomerDetails;
     answers: Record<string, string>;
     notes?: string;
@@ -202,7 +206,19 @@ export async function writeOrder(
   const status = manual.length > 0 ? 'Created' : 'Confirmed';
   const [created] = await ctx.tx
     .insert(order)
-    .values({ account_id: ctx.accountId, reference: orderReference(), status, payment_status: 'Not paid', customer_id: found.id, total: 0, currency: ctx.currency, created_by: input.userId, notes: input.notes ?? '' })
+    .values({
+      account_id: ctx.accountId,
+      reference: orderReference(),
+      status,
+      payment_status: 'Not paid',
+      customer_id: found.id,
+      total: 0,
+      currency: ctx.currency,
+      created_by: input.userId,
+      store_id: input.storeId ?? null,
+      manage_token_hash: input.manageTokenHash ?? null,
+      notes: input.notes ?? '',
+    })
     .returning({ id: order.id, reference: order.reference });
   for (const line of input.lines) {
     await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${line.seats}`, updated_at: new Date() }).where(eq(slot.id, line.slot_id));
@@ -239,17 +255,18 @@ export async function writeOrder(
 
 export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email })
+    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email, store_name: store.name })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .leftJoin(users, eq(users.id, order.created_by))
+    .leftJoin(store, eq(store.id, order.store_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
   if (!o) throw notFound('No order with this id.');
   const bookings = await listBookings(ctx, { order: id });
   const documents = await listDocuments(ctx, id);
   const current = documents.findLast((d) => d.kind === 'invoice' && !d.credited_by);
   return {
-    ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length),
+    ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length, o.store_name),
     tax_total: o.o.tax_total,
     sold_total: o.o.sold_total,
     refunded: o.o.refunded,
@@ -268,6 +285,7 @@ export function orderSummary(
   c: { id: string; email: string; first_name: string; last_name: string },
   seller: { first: string | null; last: string | null; email: string | null },
   lines: number,
+  storeName: string | null = null,
 ): TOrderSummary {
   return {
     id: o.id,
@@ -281,7 +299,7 @@ export function orderSummary(
     currency: o.currency,
     customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
     seller: o.created_by ? { id: o.created_by, name: personName(seller.first, seller.last, seller.email) } : null,
-    store: null,
+    store: o.store_id ? { id: o.store_id, name: storeName ?? '' } : null,
     lines,
     created_at: o.created_at.toISOString(),
   };

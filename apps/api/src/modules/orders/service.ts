@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { toMajorText, type TOrderListQuery, type TOrderSummary, type TPayment } from '@tourdesk/contracts';
-import { auditEvent, booking, customer, invoice, order, orderPayment, slot, users, type HeldItem } from '../../db/schema';
+import { auditEvent, booking, customer, invoice, order, orderPayment, slot, store, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { documentMoney } from './invoices';
@@ -64,14 +64,16 @@ export async function pageOrders(ctx: TenantCtx, f: ListFilter, limit: number, o
       seller_first: users.first_name,
       seller_last: users.last_name,
       seller_email: users.email,
+      store_name: store.name,
       lines: sql<number>`(select count(*)::int from ${booking} b where b.account_id = ${order.account_id} and b.order_id = ${order.id})`,
     })
     .from(page)
     .innerJoin(order, eq(order.id, page.id))
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .leftJoin(users, eq(users.id, order.created_by))
+    .leftJoin(store, eq(store.id, order.store_id))
     .orderBy(...ordering);
-  return rows.map((r) => orderSummary(r.o, r.c, { first: r.seller_first, last: r.seller_last, email: r.seller_email }, Number(r.lines)));
+  return rows.map((r) => orderSummary(r.o, r.c, { first: r.seller_first, last: r.seller_last, email: r.seller_email }, Number(r.lines), r.store_name));
 }
 
 /** The sellers (and stores) that occur in this organisation's orders, for the list's filters. */
@@ -81,7 +83,11 @@ export async function filterOptions(ctx: TenantCtx) {
     .from(order)
     .innerJoin(users, eq(users.id, order.created_by))
     .where(eq(order.account_id, ctx.accountId));
-  return { sellers: sellers.map((s) => ({ id: s.id, name: personName(s.first, s.last, s.email) })).sort((a, b) => a.name.localeCompare(b.name)), stores: [] };
+  const stores = await ctx.tx.selectDistinct({ id: store.id, name: store.name }).from(order).innerJoin(store, eq(store.id, order.store_id)).where(eq(order.account_id, ctx.accountId));
+  return {
+    sellers: sellers.map((s) => ({ id: s.id, name: personName(s.first, s.last, s.email) })).sort((a, b) => a.name.localeCompare(b.name)),
+    stores: stores.sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 /**

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  paginated,
+  ZErrorEnvelope,
+  ZPaginationQuery,
+  ZWebCart,
+  ZWebCartCreated,
+  ZWebCartLineInput,
+  ZWebDay,
+  ZWebDayQuery,
+  ZWebMonth,
+  ZWebMonthQuery,
+  ZWebOffer,
+  ZWebOfferSummary,
+  ZWebOrder,
+  ZWebOrderInput,
+  ZWebStore,
+} from '@tourdesk/contracts';
+import { QUEUES } from '../../lib/jobs';
+import { paginate } from '../../lib/pagination';
+import { ticketsPdf } from '../orders/tickets';
+import { queueOrderMail } from './emails';
+import * as svc from './service';
+
+/**
+ * The public web store's calls (the spec's web stores: retrieve, experiences list, experience
+ * retrieve, order create), and what a booking page needs around them: a month and a day of an
+ * offer's times, the guest cart, the visit count, the customer's own order page. No session:
+ * each is public, scoped by the organisation's host and the store's address.
+ */
+const pub = (reason: string) => ({ access: { public: true as const, reason } });
+const errors = { 400: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
+const tags = ['web-store'];
+const Slug = z.object({ slug: z.string().min(1).max(60) });
+const SlugId = Slug.extend({ id: z.uuid() });
+const SlugCart = Slug.extend({ cart: z.uuid() });
+const SlugRef = Slug.extend({ reference: z.string().min(4).max(40) });
+const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] as string | undefined;
+const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
+
+/**
+ * Public availability is cacheable: an ETag of the answer and a short max-age, so a browser or a
+ * CDN may keep it two seconds and then asks again with If-None-Match (304 when nothing changed).
+ * The web store asks past the cache after its own booking.
+ */
+function cacheable<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
+  const text = JSON.stringify(body);
+  const etag = `"${createHash('sha1').update(text).digest('base64url')}"`;
+  reply.header('etag', etag).header('cache-control', 'public, max-age=2, must-revalidate').header('vary', 'host');
+  if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+  return reply.type('application/json; charset=utf-8').send(text);
+}
+
+export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/web-stores/:slug/',
+    { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: Slug, response: { 200: ZWebStore, ...errors } } },
+    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.webStore(ctx)),
+  );
+  app.get(
+    '/api/web-stores/:slug/experiences/',
+    { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: Slug, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
+    (request) =>
+      svc.inStore(request, request.params.slug, (ctx) =>
+        paginate(request, request.query, () => svc.countOffers(ctx), (limit, offset) => svc.offers(ctx, limit, offset)),
+      ),
+  );
+  app.get(
+    '/api/web-stores/:slug/experiences/:id/',
+    { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: SlugId, response: { 200: ZWebOffer, ...errors } } },
+    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.offer(ctx, request.params.id)),
+  );
+  app.get(
+    '/api/web-stores/:slug/experiences/:id/month/',
+    { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: SlugId, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
+    async (request, reply) => cacheable(request, reply, await svc.inStore(request, request.params.slug, (ctx) => svc.month(ctx, request.params.id, request.query.month))),
+  );
+  app.get(
+    '/api/web-stores/:slug/experiences/:id/day/',
+    { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: SlugId, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
+    async (request, reply) => cacheable(request, reply, await svc.inStore(request, request.params.slug, (ctx) => svc.day(ctx, request.params.id, request.query.date))),
+  );
+  app.post(
+    '/api/web-stores/:slug/visits/',
+    { config: pub('counts a visit for the store’s analytics'), schema: { tags, summary: 'Count a visit (one per browser session and day)', params: Slug, body: z.object({ visit: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }), response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await svc.inStore(request, request.params.slug, (ctx) => svc.recordVisit(ctx, request.body.visit));
+      return reply.status(204).send(null);
+    },
+  );
+
+  // --- the guest cart ------------------------------------------------------------------------
+  app.post(
+    '/api/web-stores/:slug/carts/',
+    { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: Slug, response: { 201: ZWebCartCreated, ...errors } } },
+    async (request, reply) => reply.status(201).send(await svc.inStore(request, request.params.slug, (ctx) => svc.createCart(ctx))),
+  );
+  app.get(
+    '/api/web-stores/:slug/carts/:cart/',
+    { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: SlugCart, response: { 200: ZWebCart, ...errors } } },
+    (request) =>
+      svc.inStore(request, request.params.slug, async (ctx) => {
+        await svc.ownCart(ctx, request.params.cart, cartToken(request));
+        return svc.webCart(ctx, request.params.cart);
+      }),
+  );
+  app.post(
+    '/api/web-stores/:slug/carts/:cart/lines/',
+    { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: SlugCart, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
+    async (request, reply) => {
+      const { slug, cart } = request.params;
+      const accountId = await svc.inStore(request, slug, async (ctx) => {
+        await svc.ownCart(ctx, cart, cartToken(request));
+        await svc.assertSlotInStore(ctx, request.body.slot);
+        return ctx.accountId;
+      });
+      // The hold itself goes with the others of its slot (the same queue as the back office's).
+      await request.server.holds.hold({ accountId, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
+      return reply.status(201).send(await svc.inStore(request, slug, (ctx) => svc.webCart(ctx, cart)));
+    },
+  );
+  app.delete(
+    '/api/web-stores/:slug/carts/:cart/lines/:line/',
+    { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: SlugCart.extend({ line: z.uuid() }), response: { 200: ZWebCart, ...errors } } },
+    (request) =>
+      svc.inStore(request, request.params.slug, async (ctx) => {
+        await svc.ownCart(ctx, request.params.cart, cartToken(request));
+        await svc.releaseGuestLine(ctx, request.params.cart, request.params.line);
+        return svc.webCart(ctx, request.params.cart);
+      }),
+  );
+
+  // --- the order -----------------------------------------------------------------------------
+  app.post(
+    '/api/web-stores/:slug/orders/',
+    { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: Slug, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
+    async (request, reply) => {
+      const { config, jobs } = request.server;
+      const made = await svc.inStore(request, request.params.slug, async (ctx) => {
+        const { orderId, manage } = await svc.placeOrder(ctx, request.body, cartToken(request), async (tx, job) =>
+          queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, manage: job.manage, to: job.kind === 'confirmation' ? request.body.customer.email : ctx.store.notify_email, subject: `Booking ${job.kind}` }),
+        );
+        return svc.presentWebOrder(ctx, orderId, svc.manageUrlFor(config, ctx, manage));
+      });
+      jobs.wake(QUEUES.orderMail);
+      return reply.status(201).send(made);
+    },
+  );
+  app.get(
+    '/api/web-stores/:slug/orders/:reference/',
+    { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
+    (request) =>
+      svc.inStore(request, request.params.slug, async (ctx) => {
+        const token = orderToken(request);
+        const id = await svc.ownOrder(ctx, request.params.reference, token);
+        return svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
+      }),
+  );
+  app.post(
+    '/api/web-stores/:slug/orders/:reference/cancel/',
+    { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
+    (request) =>
+      svc.inStore(request, request.params.slug, async (ctx) => {
+        const token = orderToken(request);
+        const id = await svc.ownOrder(ctx, request.params.reference, token);
+        return svc.cancelByCustomer(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
+      }),
+  );
+  app.get(
+    '/api/web-stores/:slug/orders/:reference/tickets.pdf',
+    { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: SlugRef } },
+    async (request, reply) => {
+      const pdf = await svc.inStore(request, request.params.slug, async (ctx) => {
+        const token = orderToken(request);
+        const id = await svc.ownOrder(ctx, request.params.reference, token);
+        const o = await svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
+        return ticketsPdf({ ...o, organisation: ctx.organisation });
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="tickets-${request.params.reference}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(pdf));
+    },
+  );
+};
