@@ -37,13 +37,14 @@ mkdirSync('apps/api/dist', { recursive: true });
 mkdirSync('apps/web/dist', { recursive: true });
 writeFileSync('apps/web/dist/index.html', '<!doctype html>');
 writeFileSync('apps/api/dist/server.js', ${JSON.stringify(`
-process.stdout.write('server up ' + JSON.stringify(process.execArgv) + '\\n');
 let stops = 0;
 process.on('SIGTERM', () => {
   if (stops++) return;
   process.stdout.write('server stopping\\n');
   setTimeout(() => process.exit(7), 50);
 });
+// Up only once it listens for the stop (the test stops it as soon as it reads this line).
+process.stdout.write('server up ' + JSON.stringify(process.execArgv) + '\\n');
 setInterval(() => {}, 1000);
 `)});
 `,

@@ -5,7 +5,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { accountSettings, lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
-import { checkAnswers, lockOrder, presentOrder, recomputeOrder, recordAudit, writeOrder } from './records';
+import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
  * Bookings: a cart checked out into an order, a booking cancelled, attendance and check-in.
