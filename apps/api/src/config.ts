@@ -39,6 +39,8 @@ const ZConfig = z.object({
     .default('localhost'),
   /** Where the built web app lives; empty disables serving it (API-only). */
   WEB_DIST_DIR: z.string().optional(),
+  /** Where the built web store lives (apps/store/dist by default). */
+  STORE_DIST_DIR: z.string().optional(),
   /** Seed the demo organisation at start: by default yes, except with NODE_ENV=production. */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

@@ -3,7 +3,7 @@ import { ZErrorEnvelope } from '@tourdesk/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { baseAccount, invoice, order, systemNotification, users } from '../src/db/schema';
+import { baseAccount, invoice, order, store, storeVisit, systemNotification, users } from '../src/db/schema';
 import { isApiPath } from '../src/lib/access';
 import { seedDemo } from '../src/seed/demo';
 import { createTestApp, type TestApp } from './harness';
@@ -257,5 +257,15 @@ describe('demo seed', () => {
     expect(total(note)).toBe(-total(credited));
     expect(total(replacement)).toBeLessThan(total(credited));
     expect(total(replacement)).toBe(orders.find((o) => o.id === credited.order_id)!.total);
+  });
+
+  it('has a web store with its offers, visits and orders made in it', async () => {
+    const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
+    const [shop] = await t.database.db.select().from(store).where(eq(store.account_id, demo!.id));
+    expect(shop).toMatchObject({ slug: 'kayak', active: true, currency: 'CHF' });
+    const sold = await t.database.db.select().from(order).where(eq(order.store_id, shop!.id));
+    expect(sold.length).toBeGreaterThanOrEqual(3);
+    for (const o of sold) expect(o).toMatchObject({ created_by: null, status: 'Confirmed' });
+    expect((await t.database.db.select().from(storeVisit).where(eq(storeVisit.store_id, shop!.id))).length).toBeGreaterThan(50);
   });
 });

@@ -162,6 +162,37 @@ describe('the web store, for a customer without an account', () => {
     expect(row.conversion).toBe(1);
   });
 
+  it('answers real HTML for the store and offer pages: content, prices, JSON-LD, Open Graph, a sitemap, its own frame policy', async () => {
+    await owner.patch(`/api/stores/${storeId}/`, { embed_origins: ['https://www.lakeside-hotel.example'] });
+    const home = await guest.get('/s/lake/');
+    expect(home.statusCode).toBe(200);
+    expect(home.headers['content-type']).toContain('text/html');
+    expect(home.body).toContain('<h1>Lake shop</h1>');
+    expect(home.body).toContain(`href="/s/lake/offers/${tour.id}"`);
+    expect(home.body).toContain('From CHF');
+    expect(home.body).toContain('"@type":"ItemList"');
+    // Framed by its own host and the hotel's site only; the back office stays unframeable.
+    expect(home.headers['content-security-policy']).toContain("frame-ancestors 'self' https://www.lakeside-hotel.example");
+    expect(home.headers['x-frame-options']).toBeUndefined();
+    expect((await owner.get('/api/users/me/')).headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    const page = await guest.get(`/s/lake/offers/${tour.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Lake tour | Lake shop</title>');
+    expect(page.body).toContain('<meta property="og:title" content="Lake tour | Lake shop">');
+    expect(page.body).toMatch(/<meta property="og:image" content="http:\/\/lakeshop\.localhost:3000\/api\/media\//);
+    expect(page.body).toContain('Two hours on the lake.');
+    const ld = JSON.parse(page.body.match(/<script type="application\/ld\+json">(.*?)<\/script>/)![1]!);
+    expect(ld).toMatchObject({ '@type': 'Product', name: 'Lake tour', offers: { '@type': 'AggregateOffer', priceCurrency: 'CHF', lowPrice: '49.00' } });
+    expect((await guest.get(`/s/lake/offers/${hidden.id}`)).statusCode).toBe(404);
+    expect((await guest.get('/s/nowhere/')).statusCode).toBe(404);
+    expect((await guest.get('/s/lake/checkout')).body).toContain('<meta name="robots" content="noindex">');
+
+    const sitemap = await guest.get('/s/lake/sitemap.xml');
+    expect(sitemap.headers['content-type']).toContain('xml');
+    expect(sitemap.body).toContain(`<loc>http://lakeshop.localhost:3000/s/lake/offers/${tour.id}</loc>`);
+  });
+
   it('is closed when the store is deactivated', async () => {
     await owner.patch(`/api/stores/${storeId}/`, { active: false });
     expect((await guest.get(`${base}/`)).statusCode).toBe(404);

@@ -14,6 +14,7 @@ import {
   baseAccount,
   bookingQuestion,
   cancellationPolicy,
+  cart,
   experience,
   image,
   inventoryItem,
@@ -25,6 +26,9 @@ import {
   role,
   scheduleRule,
   slot,
+  store,
+  storeExperience,
+  storeVisit,
   systemNotification,
   users,
 } from '../db/schema';
@@ -152,6 +156,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     );
     // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
     await seedBookings(tx as unknown as Db, account.id, kayak);
+    await seedStore(tx as unknown as Db, account.id, kayak);
     return true;
   });
 }
@@ -370,5 +375,55 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
       const at = sql`now() - make_interval(days => ${g.booked})`;
       await tx.update(order).set({ created_at: at, updated_at: at }).where(eq(order.id, made.id));
     }
+  }
+}
+
+/**
+ * The web store "kayak" (/s/kayak/ on the demo's host) with the demo's offers (the glacier hike is
+ * Inactive, so customers do not see it yet), four weeks of visits and a few web orders: guest
+ * carts held and checked out as a customer does, without a seller, recorded in the store.
+ */
+async function seedStore(tx: Db, accountId: string, kayak: DemoKayak) {
+  const ctx = { tx, accountId, currency: 'CHF' };
+  const zone = 'Europe/Zurich';
+  const offers = await tx.select({ id: experience.id }).from(experience).where(and(eq(experience.account_id, accountId), sql`${experience.status} <> 'Draft'`));
+  const [shop] = await tx
+    .insert(store)
+    .values({
+      account_id: accountId,
+      name: 'Alpine Trails online',
+      slug: 'kayak',
+      currency: 'CHF',
+      primary_color: '#e8590c',
+      intro: 'Sunrise paddles on Lake Lucerne and guided days in the mountains. Book online, pay on the day.',
+      terms_url: 'https://demo.tourdesk.test/terms',
+      contact_email: 'hello@demo.tourdesk.test',
+      contact_phone: '+41 41 555 01 23',
+    })
+    .returning();
+  await tx.insert(storeExperience).values([kayak.id, ...offers.map((o) => o.id).filter((id) => id !== kayak.id)].map((id, position) => ({ account_id: accountId, store_id: shop!.id, experience_id: id, position })));
+  const today = todayIn(zone);
+  await tx.insert(storeVisit).values(
+    Array.from({ length: 28 }, (_, d) => Array.from({ length: 3 + ((d * 7) % 9) }, (__, v) => ({ account_id: accountId, store_id: shop!.id, visit_id: `demo-${d}-${v}`, day: addDays(today, -d) }))).flat(),
+  );
+  const web = [
+    { email: 'hannah.berg@example.com', first_name: 'Hannah', last_name: 'Berg', adults: 2, day: 2, booked: 1 },
+    { email: 'tom.fischer@example.com', first_name: 'Tom', last_name: 'Fischer', adults: 1, day: 6, booked: 4 },
+    { email: 'lea.moser@example.com', first_name: 'Léa', last_name: 'Moser', adults: 3, day: 9, booked: 9 },
+  ];
+  for (const g of web) {
+    const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, addDays(today, g.day)), eq(slot.local_time, '09:30')));
+    if (!s) continue;
+    const [c] = await tx.insert(cart).values({ account_id: accountId, store_id: shop!.id, token_hash: randomBytes(32).toString('hex') }).returning({ id: cart.id });
+    await holdAlone(tx, { accountId, cartId: c!.id }, s.id, { quantities: { [kayak.adult]: g.adults }, extras: {} });
+    const made = await checkout(ctx, c!.id, null, {
+      customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: 'CH', marketing_consent: false },
+      answers: { [kayak.swim]: 'yes' },
+      storeId: shop!.id,
+      manageTokenHash: randomBytes(32).toString('hex'),
+    });
+    const at = sql`now() - make_interval(days => ${g.booked})`;
+    await tx.update(order).set({ created_at: at, updated_at: at }).where(eq(order.id, made));
+    await tx.update(cart).set({ created_at: at }).where(eq(cart.id, c!.id));
   }
 }
