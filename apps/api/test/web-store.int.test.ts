@@ -193,6 +193,16 @@ describe('the web store, for a customer without an account', () => {
     expect(sitemap.body).toContain(`<loc>http://lakeshop.localhost:3000/s/lake/offers/${tour.id}</loc>`);
   });
 
+  it('belongs to its organisation’s host: another organisation’s host finds neither the store nor its carts', async () => {
+    await createOrganisation(t.app, sink, { subdomain: 'othershop' });
+    const elsewhere = new Browser(t.app, 'othershop.localhost');
+    expect((await elsewhere.get(`${base}/`)).statusCode).toBe(404);
+    expect((await elsewhere.get(`${base}/experiences/${tour.id}/`)).statusCode).toBe(404);
+    const { id, token } = (await guest.post(`${base}/carts/`)).json();
+    expect((await elsewhere.get(`${base}/carts/${id}/`, { 'x-cart-token': token })).statusCode).toBe(404);
+    expect((await elsewhere.get('/s/lake/')).statusCode).toBe(404);
+  });
+
   it('is closed when the store is deactivated', async () => {
     await owner.patch(`/api/stores/${storeId}/`, { active: false });
     expect((await guest.get(`${base}/`)).statusCode).toBe(404);

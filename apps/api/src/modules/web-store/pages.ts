@@ -129,6 +129,8 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   const assets = storeAssets(distDir);
   if (!assets.script) app.log.warn({ distDir }, 'web store not built: its pages are served without their script (run npm run build)');
   const pub = { access: { public: true as const, reason: 'the public web store’s pages' } };
+  // Pages, not API operations: left out of the OpenAPI document.
+  const hidden = { hide: true };
 
   if (distDir && existsSync(distDir)) {
     await app.register(fastifyStatic, {
@@ -173,7 +175,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     }
   }
 
-  app.get<{ Params: { slug: string } }>('/s/:slug/', { config: pub }, (request, reply) =>
+  app.get<{ Params: { slug: string } }>('/s/:slug/', { config: pub, schema: hidden }, (request, reply) =>
     page(request, reply, request.params.slug, async (ctx, store, origin, base) => {
       const list = await svc.offers(ctx, 100, 0);
       return {
@@ -192,7 +194,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     }),
   );
 
-  app.get<{ Params: { slug: string; id: string } }>('/s/:slug/offers/:id', { config: pub }, (request, reply) =>
+  app.get<{ Params: { slug: string; id: string } }>('/s/:slug/offers/:id', { config: pub, schema: hidden }, (request, reply) =>
     page(request, reply, request.params.slug, async (ctx, store, origin, base) => {
       if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) throw new AppError('not_found', 'This offer is not sold in this store.');
       const o = await svc.offer(ctx, request.params.id);
@@ -222,7 +224,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   );
 
   // The customer's own pages (cart, confirmation, booking): shown by the store's script, never indexed.
-  app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub }, (request, reply) =>
+  app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub, schema: hidden }, (request, reply) =>
     page(request, reply, request.params.slug, async (_ctx, store, origin, base) => ({
       title: store.name,
       description: store.intro,
@@ -232,7 +234,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     })),
   );
 
-  app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub }, async (request, reply) => {
+  app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
     const xml = await withStore(request, request.params.slug, async (ctx) => {
       const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
       const base = `${origin}/s/${request.params.slug}/`;
@@ -244,7 +246,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   });
 
   // The operator's own site loads this script (any site: it only puts the store's frame there).
-  app.get('/embed.js', { config: pub }, async (_request, reply) => {
+  app.get('/embed.js', { config: pub, schema: hidden }, async (_request, reply) => {
     const file = distDir ? path.join(distDir, 'embed.js') : undefined;
     if (!file || !existsSync(file)) return reply.status(404).type('application/javascript').send('/* the web store is not built */');
     return reply
