@@ -73,6 +73,18 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/orders/OrderEditorPage'),
   },
   {
+    path: '/sales/stores',
+    permissions: ['Manage stores'],
+    features: ['stores'],
+    load: () => import('../features/stores/StoresListPage'),
+  },
+  {
+    path: '/sales/stores/editor/:storeId/:tab?',
+    permissions: ['Manage stores'],
+    features: ['stores'],
+    load: () => import('../features/stores/StoreEditorPage'),
+  },
+  {
     path: '/customers/list',
     permissions: ['Manage customers'],
     load: () => import('../features/customers/CustomersListPage'),

@@ -44,6 +44,7 @@ export const NAVIGATION: NavItem[] = [
     icon: IconBuildingStore,
     to: '/sales/stores',
     match: ['/sales'],
+    permissions: ['Manage stores'],
     children: [
       { label: 'Stores', to: '/sales/stores' },
       { label: 'QR codes', to: '/sales/qr-codes' },
