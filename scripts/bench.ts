@@ -35,7 +35,7 @@ import { PERMISSION_SETS } from '../packages/contracts/src';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLIENTS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** BENCH_PART=holds or calendar runs that part only (and the ceiling); by default both. */
+/** BENCH_PART=holds, calendar, store (the web store: its public month and a flash sale) or start runs that part only (and the ceiling); by default all. */
 const PART = process.env.BENCH_PART;
 const dbName = `tourdesk_bench_${randomBytes(3).toString('hex')}`;
 
@@ -206,6 +206,60 @@ async function checkoutRun(origin: string, host: string, slotId: string, categor
   return { orders, soldOut, other, seconds: (lastSale - started) / 1000, p50: at(0.5), p99: at(0.99) };
 }
 
+/**
+ * A flash sale through the web store's public API: `shoppers` customers, CLIENTS at a time, each
+ * makes a guest cart, holds one seat in the slot and books it (details, terms, pay on site).
+ */
+async function flashSale(origin: string, host: string, slug: string, slotId: string, categoryId: string, shoppers: number) {
+  let next = 0;
+  let orders = 0;
+  let soldOut = 0;
+  let other = 0;
+  let lastSale = 0;
+  const started = performance.now();
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const { port } = new URL(origin);
+  const post = (path: string, body: unknown, token?: string) =>
+    new Promise<{ status: number; json: () => { id?: string; token?: string; lines?: { id: string }[]; errors?: { code: string }[] } }>((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const headers: Record<string, string | number> = { host, origin: `http://${host}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+      if (token) headers['x-cart-token'] = token;
+      const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const base = `/api/web-stores/${slug}`;
+  const worker = async () => {
+    while (next < shoppers) {
+      const i = next++;
+      const cart = (await post(`${base}/carts/`, {})).json();
+      const hold = await post(`${base}/carts/${cart.id}/lines/`, { slot: slotId, quantities: { [categoryId]: 1 } }, cart.token);
+      if (hold.status !== 201) {
+        if (hold.json().errors?.[0]?.code === 'sold_out') soldOut++;
+        else other++;
+        continue;
+      }
+      const order = await post(
+        `${base}/orders/`,
+        { cart: cart.id, lines: hold.json().lines!.map((l) => l.id), customer: { email: `shopper${i}@bench.test`, first_name: 'Shopper', last_name: `${i}` }, accept_terms: true, payment_option: 'pay_on_site' },
+        cart.token,
+      );
+      if (order.status === 201) {
+        orders++;
+        lastSale = performance.now();
+      } else other++;
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, worker));
+  agent.destroy();
+  return { orders, soldOut, other, seconds: (lastSale - started) / 1000 };
+}
+
 async function run(opts: autocannon.Options, apiPid?: number) {
   return figures(await measure(opts, apiPid));
 }
@@ -316,7 +370,7 @@ async function main() {
     const call = async (method: string, url: string, body?: unknown) => {
       const res = await app.inject({ method: method as 'POST', url, headers: { host: 'bench.localhost', origin: 'http://bench.localhost', cookie: cookies[0]! }, payload: body as object });
       if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-      return res.json();
+      return res.statusCode === 204 ? null : res.json();
     };
     const exp = await call('POST', '/api/experiences/', { title: 'Hot slot', type: 'Ticket & Passes', short_description: 'Bench' });
     const cat = await call('POST', '/api/pricing-categories/', { type: 'Adult', label: 'Adult' });
@@ -326,8 +380,13 @@ async function main() {
     await call('POST', '/api/schedule-rules/', { experience: exp.id, valid_from: today, start_times: ['08:00', '10:00', '12:00', '14:00', '16:00', '18:00'], capacity: 100_000 });
     await call('PATCH', `/api/experiences/${exp.id}/`, { status: 'Active' });
 
+    // A web store that sells it (its public API is measured in part 3).
+    const shop = await call('POST', '/api/stores/', { name: 'Bench shop', slug: 'bench' });
+    await call('POST', `/api/stores/${shop.id}/add-experience/`, { experiences: [exp.id] });
+
     const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    const [hot, sellout, checkoutSlot] = await call('GET', `/api/bookings/check-availability/?experience=${exp.id}&date=${inTwoDays}`);
+    const [hot, sellout, checkoutSlot, flashSlot] = await call('GET', `/api/bookings/check-availability/?experience=${exp.id}&date=${inTwoDays}`);
+    await call('PATCH', `/api/start-times/${flashSlot.id}/`, { capacity: 500 });
     const SELLOUT_CAPACITY = 500;
     await call('PATCH', `/api/start-times/${sellout.id}/`, { capacity: SELLOUT_CAPACITY });
     await call('PATCH', `/api/start-times/${checkoutSlot.id}/`, { capacity: SELLOUT_CAPACITY });
@@ -431,17 +490,23 @@ async function main() {
       const ROUNDS = 3;
       const calendarRun = (seconds: number) => measure({ url: `${origin}/api/bookings/check-availability/?experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS, headers: { cookie: cookies[1]!, host } }, api.child.pid, seconds);
       const bareRun = (seconds: number) => measure({ url: `${bare.address}/slots?account=${account!.id}&experience=${exp.id}&from=${today}&to=${monthEnd}`, connections: CLIENTS }, bare.child.pid, seconds);
+      // The web store's public month (no session; answers with its ETag, as a browser's first visit gets it).
+      const webMonthRun = (seconds: number) => measure({ url: `${origin}/api/web-stores/bench/experiences/${exp.id}/month/?month=${today.slice(0, 7)}`, connections: CLIENTS, headers: { host } }, api.child.pid, seconds);
       // Three seconds of each first, not counted: both servers' code optimised by V8 alike (a
       // cold API spent twice the CPU per request in its first seconds).
       await calendarRun(3);
+      await webMonthRun(3);
       await bareRun(3);
       const calendarRuns: Measured[] = [];
+      const webRuns: Measured[] = [];
       const bareRuns: Measured[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         calendarRuns.push(await calendarRun(SECONDS / 2));
         bareRuns.push(await bareRun(SECONDS / 2));
+        webRuns.push(await webMonthRun(SECONDS / 2));
       }
       const calendar = figures(together(calendarRuns));
+      const webMonth = figures(together(webRuns));
       const baseline = figures(together(bareRuns));
       console.log('\n2. Month availability calendar (GET /api/bookings/check-availability/, 31 days)');
       line('requests per second', calendar.rate.toFixed(0));
@@ -451,7 +516,24 @@ async function main() {
       line('bare Fastify + one indexed SELECT (req/s)', baseline.rate.toFixed(0));
       line('CPU per request (ms)', baseline.cpu);
       line('calendar as a share of the bare handler', `${((calendar.rate / baseline.rate) * 100).toFixed(0)}%  (target ≥ 60%)`);
+      console.log('\n   The web store\'s public month (GET /api/web-stores/{slug}/experiences/{id}/month/, no session, ETag)');
+      line('requests per second', webMonth.rate.toFixed(0));
+      line('latency p50 / p99 (ms, median of the rounds)', webMonth.latency);
+      line('CPU per request (ms)', webMonth.cpu);
+      line('public month as a share of the bare handler', `${((webMonth.rate / baseline.rate) * 100).toFixed(0)}%  (target ≥ 60%)`);
       bare.child.kill();
+    }
+
+    // 3. A flash sale through the web store: 2,000 shoppers on one 500-seat slot.
+    if (!PART || PART === 'store') {
+      const SHOPPERS = 2000;
+      const sale = await flashSale(origin, host, 'bench', flashSlot.id, cat.id, SHOPPERS);
+      const booked = Number(((await database.db.execute(sql`select booked from slot where id = ${flashSlot.id}`)) as unknown as { rows: { booked: number }[] }).rows[0]!.booked);
+      console.log(`\n3. Flash sale in the web store: ${SHOPPERS} shoppers (cart, hold, order), one 500-seat slot, ${CLIENTS} at a time`);
+      line('seats sold (booked in the slot)', `${booked} (exactly 500 expected)`);
+      line('oversold (booked − capacity, must be ≤ 0)', String(Math.max(0, booked - 500)));
+      line('orders per second (until the last sale)', (sale.orders / sale.seconds).toFixed(0));
+      line('answers', `${sale.orders} orders, ${sale.soldOut} holds sold out, ${sale.other} other`);
     }
     api.child.kill('SIGINT');
     await app.close();

@@ -76,12 +76,12 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
     { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: SlugId, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await svc.inStore(request, request.params.slug, (ctx) => svc.month(ctx, request.params.id, request.query.month))),
+    async (request, reply) => cacheable(request, reply, await svc.month(request.server.database.db, await svc.publicStore(request, request.params.slug), request.params.id, request.query.month)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/day/',
     { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: SlugId, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await svc.inStore(request, request.params.slug, (ctx) => svc.day(ctx, request.params.id, request.query.date))),
+    async (request, reply) => cacheable(request, reply, await svc.day(request.server.database.db, await svc.publicStore(request, request.params.slug), request.params.id, request.query.date)),
   );
   app.post(
     '/api/web-stores/:slug/visits/',

@@ -74,6 +74,46 @@ export async function inStore<T>(request: FastifyRequest, slug: string, fn: (ctx
   );
 }
 
+/**
+ * The hot, read-only calls (a month, a day of times) skip the transaction: a store found by host
+ * and address is kept for two seconds in this process with the offers it sells, and the slots
+ * come from one statement that enters the tenant scope itself (tourdesk_availability), as the
+ * back office's calendar does. A store closed or an offer taken off it shows for two more seconds.
+ */
+interface PublicStore {
+  accountId: string;
+  timeZone: string;
+  offers: Set<string>;
+  expires: number;
+}
+const publicStores = new Map<string, PublicStore>();
+const PUBLIC_STORE_TTL_MS = 2_000;
+
+export async function publicStore(request: FastifyRequest, slug: string): Promise<PublicStore> {
+  const { subdomain } = requestHost(request);
+  if (!subdomain) throw notFound('No store here.');
+  const key = `${subdomain}/${slug}`;
+  const now = Date.now();
+  const known = publicStores.get(key);
+  if (known && known.expires > now) return known;
+  const rows = (await request.server.database.db.execute(sql`
+    select s.account_id, a.time_zone, coalesce(array_agg(se.experience_id) filter (where x.status = 'Active'), '{}') as offers
+    from ${store} s join ${baseAccount} a on a.id = s.account_id
+    left join ${storeExperience} se on se.account_id = s.account_id and se.store_id = s.id
+    left join ${experience} x on x.id = se.experience_id
+    where a.subdomain = ${subdomain} and s.slug = ${slug} and s.active
+    group by s.account_id, a.time_zone`)) as unknown as { rows: { account_id: string; time_zone: string; offers: string[] }[] };
+  const row = rows.rows[0];
+  if (!row) {
+    publicStores.delete(key);
+    throw notFound('This store does not exist or is closed.');
+  }
+  if (publicStores.size > 10_000) publicStores.clear();
+  const found = { accountId: row.account_id, timeZone: row.time_zone, offers: new Set(row.offers), expires: now + PUBLIC_STORE_TTL_MS };
+  publicStores.set(key, found);
+  return found;
+}
+
 /** The same, for work that knows the store (the e-mail jobs), whether or not it is still active. */
 export async function inStoreById<T>(db: Db, accountId: string, storeId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
   return inTenant(db, accountId, async (tx) => {
@@ -199,19 +239,20 @@ async function assertSellable(ctx: WebCtx, id: string) {
 }
 
 /** The offer's slots between two local dates, from the one definition of seats and open for sale. */
-async function slotsBetween(ctx: WebCtx, id: string, from: string, to: string) {
-  return JSON.parse(await availabilityJson(ctx.tx, ctx.accountId, id, from, to)) as TSlot[];
+async function slotsBetween(db: Db, shop: PublicStore, id: string, from: string, to: string) {
+  if (!shop.offers.has(id)) throw notFound('This offer is not sold in this store.');
+  return JSON.parse(await availabilityJson(db, shop.accountId, id, from, to)) as TSlot[];
 }
 
 /** A month: each day with times customers can book, and how many seats they have in all. */
-export async function month(ctx: WebCtx, id: string, monthKey: string): Promise<TWebMonth> {
-  await assertSellable(ctx, id);
+export async function month(db: Db, shop: PublicStore, id: string, monthKey: string): Promise<TWebMonth> {
+  if (!shop.offers.has(id)) throw notFound('This offer is not sold in this store.');
   const first = `${monthKey}-01`;
   const last = addDays(addDays(first, 31).slice(0, 7) + '-01', -1);
-  const today = todayIn(ctx.timeZone);
+  const today = todayIn(shop.timeZone);
   const days = new Map<string, { date: string; seats_left: number; times: number }>();
   if (last >= today) {
-    for (const s of await slotsBetween(ctx, id, first < today ? today : first, last)) {
+    for (const s of await slotsBetween(db, shop, id, first < today ? today : first, last)) {
       if (!s.bookable && s.status !== 'sold_out') continue;
       const day = days.get(s.local_date) ?? { date: s.local_date, seats_left: 0, times: 0 };
       day.seats_left += s.bookable ? s.remaining : 0;
@@ -219,16 +260,15 @@ export async function month(ctx: WebCtx, id: string, monthKey: string): Promise<
       days.set(s.local_date, day);
     }
   }
-  return { month: monthKey, time_zone: ctx.timeZone, days: [...days.values()] };
+  return { month: monthKey, time_zone: shop.timeZone, days: [...days.values()] };
 }
 
 /** A day's start times with their seats left and prices (sold-out times included, to be shown as such). */
-export async function day(ctx: WebCtx, id: string, date: string): Promise<TWebDay> {
-  await assertSellable(ctx, id);
-  const slots = (await slotsBetween(ctx, id, date, date)).filter((s) => s.bookable || s.status === 'sold_out');
+export async function day(db: Db, shop: PublicStore, id: string, date: string): Promise<TWebDay> {
+  const slots = (await slotsBetween(db, shop, id, date, date)).filter((s) => s.bookable || s.status === 'sold_out');
   return {
     date,
-    time_zone: ctx.timeZone,
+    time_zone: shop.timeZone,
     slots: slots.map((s) => ({
       id: s.id,
       starts_at: s.starts_at,
