@@ -84,6 +84,7 @@ async function main() {
       `  Tourdesk is running at ${origin}`,
       `  Sign in:            ${origin}/auth/login`,
       `  Demo sign-in:       ${DEMO.email} / ${DEMO.password}  (organisation ${demoOrigin}${seeded ? ', created now' : ''})`,
+      `  Demo web store:     ${demoOrigin}/s/kayak/`,
       `  API docs:           ${origin}/api/docs/`,
       `  Database:           ${store}`,
       '',
