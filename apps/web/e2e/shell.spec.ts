@@ -18,6 +18,10 @@ test('the demo owner lands on the shell with its navigation and live data', asyn
   await expect(page.getByText('All systems go')).toBeVisible();
   await expect(page.getByText('Welcome to Tourdesk')).toBeVisible();
   await expect(page.getByText('Alpine Trails & Tours')).toBeVisible();
+  // The demo's web store, linked from the dashboard to its public page.
+  const stores = page.getByLabel('Your web stores');
+  await expect(stores.getByText('Alpine Trails online')).toBeVisible();
+  await expect(stores.getByRole('link', { name: 'Open' }).first()).toHaveAttribute('href', /\/s\/kayak\/$/);
   await page.screenshot({ path: 'test-results/screenshots/dashboard.png', fullPage: true });
 });
 

@@ -1,4 +1,4 @@
-import type { THealth, TSystemNotificationList } from '@tourdesk/contracts';
+import type { THealth, TPaginated, TStore, TSystemNotificationList } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const dashboardApi = api.injectEndpoints({
@@ -8,7 +8,9 @@ export const dashboardApi = api.injectEndpoints({
       query: (params) => ({ url: 'system-notifications/', params }),
       providesTags: ['SystemNotification'],
     }),
+    /** The active stores, for the "Your web stores" card (Manage stores). */
+    getActiveStores: build.query<TPaginated<TStore>, void>({ query: () => ({ url: 'stores/', params: { active: 'true', page_size: 5 } }) }),
   }),
 });
 
-export const { useGetHealthQuery, useGetSystemNotificationsQuery } = dashboardApi;
+export const { useGetHealthQuery, useGetSystemNotificationsQuery, useGetActiveStoresQuery } = dashboardApi;
