@@ -75,6 +75,9 @@ const ALL_SETS = PERMISSION_SETS.map((s) => s.id);
 let ownerId = '';
 
 export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
+  // Seeded already (every start after the first): no password to hash, nothing to do.
+  const [existing] = await db.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, DEMO.subdomain));
+  if (existing) return false;
   const passwordHash = await hashPassword(DEMO.password);
   return db.transaction(async (tx) => {
     const inserted = await tx
