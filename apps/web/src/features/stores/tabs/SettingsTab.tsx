@@ -26,6 +26,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { fieldErrors } from '../../../shared/api/errors';
+import { EmbedSnippets } from './EmbedSnippets';
 import { uploadFile } from '../../../shared/api/upload';
 import { ConfirmButton } from '../../../shared/components/ConfirmButton';
 import { UnsavedChangesGuard } from '../../../shared/components/UnsavedChangesGuard';
@@ -406,6 +407,10 @@ export function SettingsTab({ store }: { store: TStore }) {
                 </>
               )}
             />
+          </Section>
+
+          <Section title="On your own website" description="A piece of code that shows the store, or one offer’s Book now button, on your site.">
+            <EmbedSnippets store={store} />
           </Section>
 
           <Section title="New bookings">
