@@ -24,6 +24,23 @@ export default tseslint.config(
     },
   },
   {
+    // The web store (Preact) runs in the browser; its hooks follow the same rules as React's.
+    files: ['apps/store/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Its bundle carries no back-office code, nor the contracts' schemas (zod): types only.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@tourdesk/contracts', allowTypeImports: true, message: 'The store imports only types from the contracts (their schemas would pull zod into its bundle).' }],
+          patterns: [{ regex: '^react(-dom)?$|apps/web', message: 'The web store uses Preact and no back-office code.' }],
+        },
+      ],
+    },
+  },
+  {
     // Features never import each other, nor the app: code flows shared -> features -> app.
     files: ['apps/web/src/features/*/*.{ts,tsx}'],
     rules: {

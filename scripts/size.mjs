@@ -1,5 +1,7 @@
 // Prints the gzip size of every route chunk of the built web app (npm run build first),
 // so that budgets can be held: the entry (shell), each lazily loaded page, and their CSS.
+// Then the web store's initial load (its entry and the chunks it imports statically, its CSS,
+// and embed.js), and fails (exit 1) when the store's initial JavaScript is over its budget.
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -43,3 +45,39 @@ console.log(`${'chunk'.padEnd(56)}${'js raw'.padStart(10)}${'js gzip'.padStart(1
 for (const row of rows) {
   console.log(`${row.name.padEnd(56)}${kb(row.js.raw)}${kb(row.js.gzip)}${kb(row.styles.gzip)}`);
 }
+
+// --- the web store (apps/store): its own bundle, budget 60 KB gzip of initial JavaScript --------
+const STORE_BUDGET = 60 * 1024;
+const storeDist = path.resolve('apps/store/dist');
+const storeManifestPath = path.join(storeDist, '.vite', 'manifest.json');
+if (!existsSync(storeManifestPath)) {
+  console.error('No web store build found: run `npm run build` first.');
+  process.exit(1);
+}
+const storeManifest = JSON.parse(readFileSync(storeManifestPath, 'utf8'));
+const storeSize = (file) => {
+  const buf = readFileSync(path.join(storeDist, file));
+  return { raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+};
+const add = (a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip });
+const entryKey = 'src/main.tsx';
+if (!storeManifest[entryKey]) {
+  console.error(`The web store's manifest has no ${entryKey}.`);
+  process.exit(1);
+}
+// The entry and every chunk it imports statically (what the browser loads before the page works).
+const initial = new Set([entryKey]);
+for (const key of initial) for (const dep of storeManifest[key]?.imports ?? []) initial.add(dep);
+const initialJs = [...initial].map((k) => storeSize(storeManifest[k].file)).reduce(add, { raw: 0, gzip: 0 });
+const initialCss = [...new Set([...initial].flatMap((k) => storeManifest[k].css ?? []))].map(storeSize).reduce(add, { raw: 0, gzip: 0 });
+const embed = existsSync(path.join(storeDist, 'embed.js')) ? storeSize('embed.js') : null;
+
+console.log('');
+console.log(`${'web store'.padEnd(56)}${'js raw'.padStart(10)}${'js gzip'.padStart(10)}${'css gzip'.padStart(10)}`);
+console.log(`${`${entryKey} (initial: entry + ${initial.size - 1} static imports)`.padEnd(56)}${kb(initialJs.raw)}${kb(initialJs.gzip)}${kb(initialCss.gzip)}`);
+if (embed) console.log(`${'embed.js'.padEnd(56)}${kb(embed.raw)}${kb(embed.gzip)}${kb(0)}`);
+if (initialJs.gzip > STORE_BUDGET) {
+  console.error(`The web store's initial JavaScript is ${(initialJs.gzip / 1024).toFixed(1)} KB gzip, over its budget of ${STORE_BUDGET / 1024} KB.`);
+  process.exit(1);
+}
+console.log(`web store initial JavaScript within its budget: ${(initialJs.gzip / 1024).toFixed(1)} KB of ${STORE_BUDGET / 1024} KB gzip`);

@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'preact/hooks';
+import { TimerIcon } from './Icons';
+import { formatCountdown, minutesLeft, msLeft } from '../lib/countdown';
+import { t } from '../texts';
+
+/**
+ * Time left on a hold, ticking every second on screen; screen readers hear it once a minute and
+ * when it runs out (a live region that changes every second would talk over everything).
+ */
+export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire?: () => void }) {
+  const [now, setNow] = useState(() => Date.now());
+  const left = msLeft(expiresAt, now);
+  useEffect(() => {
+    if (left <= 0) {
+      onExpire?.();
+      return;
+    }
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, left));
+    return () => clearTimeout(timer);
+  }, [now, expiresAt]); // eslint-disable-line react-hooks/exhaustive-deps
+  const expired = left <= 0;
+  return (
+    <div class={`td-countdown${expired ? ' td-countdown--expired' : left < 120_000 ? ' td-countdown--soon' : ''}`}>
+      {!expired && (
+        <span aria-hidden="true" class="td-countdown-visible">
+          <TimerIcon /> {t.heldFor} <strong class="td-countdown-time" data-testid="countdown">{formatCountdown(left)}</strong>
+        </span>
+      )}
+      <span class={expired ? '' : 'td-sr-only'} aria-live="polite" aria-atomic="true">
+        {expired ? t.expiredLive : t.heldForLive(minutesLeft(left))}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { TWebOrder } from '@tourdesk/contracts';
+import { formatDateTime } from '../lib/dates';
+import { formatMoney } from '../lib/money';
+import { t } from '../texts';
+
+/** An order's bookings: what, when, where, the items, and each ticket's code. */
+export function OrderSummary({ order }: { order: TWebOrder }) {
+  return (
+    <div class="td-order">
+      <ul class="td-bookings">
+        {order.bookings.map((b) => (
+          <li key={b.id} class={`td-booking${b.status === 'Canceled' ? ' td-booking--cancelled' : ''}`} data-testid="booking">
+            <h3 class="td-h3">{b.offer_title}</h3>
+            <dl class="td-dl">
+              <dt>{t.when}</dt>
+              <dd>{formatDateTime(b.starts_at, b.time_zone)}</dd>
+              {b.meeting_point && (
+                <>
+                  <dt>{t.meeting}</dt>
+                  <dd>{b.meeting_point}</dd>
+                </>
+              )}
+              <dt>{t.items}</dt>
+              <dd>
+                <ul class="td-items">
+                  {b.items.map((i) => (
+                    <li key={i.label + i.kind}>
+                      <span>{t.quantityTimes(i.quantity, i.label)}</span> <span>{formatMoney(i.total, order.currency)}</span>
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+              {b.status === 'Canceled' && (
+                <>
+                  <dt>{t.status}</dt>
+                  <dd>{t.orderStatus(b.status)}</dd>
+                </>
+              )}
+            </dl>
+            <p class="td-ticket">
+              <span class="td-ticket-label">{t.ticketCode}</span>
+              <code class="td-ticket-code" data-testid="ticket-code">
+                {b.ticket_code}
+              </code>
+            </p>
+          </li>
+        ))}
+      </ul>
+      <p class="td-total">
+        <span>{t.total}</span> <strong>{formatMoney(order.total, order.currency)}</strong>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ToastKind } from '../context';
+import { t } from '../texts';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  text: string;
+}
+
+/** Messages for the customer: errors are alerts, the rest polite announcements. */
+export function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
+  const list = (kind: 'error' | 'other') =>
+    toasts
+      .filter((x) => (kind === 'error' ? x.kind === 'error' : x.kind !== 'error'))
+      .map((x) => (
+        <div key={x.id} class={`td-toast td-toast--${x.kind}`}>
+          <span>{x.text}</span>
+          <button type="button" class="td-toast-close" onClick={() => dismiss(x.id)} aria-label={t.dismiss}>
+            ×
+          </button>
+        </div>
+      ));
+  return (
+    <div class="td-toasts">
+      <div role="alert" aria-live="assertive">
+        {list('error')}
+      </div>
+      <div role="status" aria-live="polite">
+        {list('other')}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { TWebCart, TWebStore } from '@tourdesk/contracts';
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { Api } from './lib/api';
+
+export type ToastKind = 'success' | 'error' | 'info';
+
+export interface StoreCtx {
+  slug: string;
+  /** The store's base path, "/s/{slug}/". */
+  base: string;
+  api: Api;
+  store: TWebStore;
+  /** Shown in a frame on another site (?embed=1): no header or footer, the frame told our height. */
+  embed: boolean;
+  /** A path of the store ("offers/…") as a link (keeps ?embed=1 in a frame). */
+  link: (path: string) => string;
+  navigate: (path: string, options?: { replace?: boolean }) => void;
+  cart: TWebCart | null;
+  setCart: (cart: TWebCart | null) => void;
+  refreshCart: () => Promise<TWebCart | null>;
+  toast: (kind: ToastKind, text: string) => void;
+  /** True once after a navigation: the page's heading takes the focus. */
+  takeFocus: () => boolean;
+}
+
+export const Ctx = createContext<StoreCtx | null>(null);
+
+export function useStore(): StoreCtx {
+  const ctx = useContext(Ctx);
+  if (!ctx) throw new Error('useStore outside the store');
+  return ctx;
+}

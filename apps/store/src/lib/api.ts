@@ -1,0 +1,165 @@
+import type { TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebOrder, TWebOrderInput, TWebStore } from '@tourdesk/contracts';
+import { t } from '../texts';
+import { dropCart, loadCart, safeStorage, saveCart, type CartRef } from './storage';
+
+/**
+ * The public web store's API on the page's own origin (/api/web-stores/{slug}/…). Only types come
+ * from the contracts package: its schemas (zod) stay out of this bundle.
+ */
+export interface ApiErrorItem {
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ApiErrorItem[],
+  ) {
+    super(errors[0]?.detail ?? t.genericError);
+  }
+  /** The error about `attr` (e.g. "customer.email"), if any. */
+  about(attr: string) {
+    return this.errors.find((e) => e.attr === attr);
+  }
+}
+
+export interface Page<T> {
+  count: number;
+  total_pages: number;
+  current_page_number: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+interface Options {
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  cache?: RequestCache;
+}
+
+async function request(path: string, { method = 'GET', body, headers = {}, cache }: Options = {}): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      cache,
+      // Same origin, and nothing of the store is carried by a cookie.
+      credentials: 'omit',
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, [{ code: 'network', detail: t.networkError, attr: null }]);
+  }
+  if (!res.ok) {
+    let errors: ApiErrorItem[] = [{ code: 'error', detail: t.genericError, attr: null }];
+    try {
+      const envelope = (await res.json()) as { errors?: ApiErrorItem[] };
+      if (Array.isArray(envelope.errors) && envelope.errors.length) errors = envelope.errors;
+    } catch {
+      // not the envelope: keep the generic text
+    }
+    throw new ApiError(res.status, errors);
+  }
+  return res;
+}
+
+async function json<T>(path: string, options?: Options): Promise<T> {
+  const res = await request(path, options);
+  return (res.status === 204 ? null : await res.json()) as T;
+}
+
+/** After the page's own hold or order, availability is asked past the HTTP cache (it keeps answers 2 s). */
+let lastWrite = 0;
+export const markWrite = () => void (lastWrite = Date.now());
+const availabilityCache = (): RequestCache => (Date.now() - lastWrite < 10_000 ? 'no-cache' : 'default');
+
+export function createApi(slug: string) {
+  const base = `/api/web-stores/${encodeURIComponent(slug)}`;
+  const local = safeStorage('localStorage');
+  let cartRef: CartRef | null = loadCart(local, slug);
+  const cartHeaders = (c: CartRef) => ({ 'x-cart-token': c.token });
+  const isLostCart = (e: unknown) => e instanceof ApiError && e.status === 404 && !e.errors.some((x) => x.attr);
+
+  async function newCart() {
+    const made = await json<CartRef>(`${base}/carts/`, { method: 'POST' });
+    cartRef = { id: made.id, token: made.token };
+    saveCart(local, slug, cartRef);
+    return cartRef;
+  }
+  function forgetCart() {
+    cartRef = null;
+    dropCart(local, slug);
+  }
+
+  return {
+    store: () => json<TWebStore>(`${base}/`),
+    offers: (page = 1) => json<Page<TWebOfferSummary>>(`${base}/experiences/?page=${page}&page_size=50`),
+    offer: (id: string) => json<TWebOffer>(`${base}/experiences/${id}/`),
+    month: (id: string, month: string, fresh = false) =>
+      json<TWebMonth>(`${base}/experiences/${id}/month/?month=${month}`, { cache: fresh ? 'no-cache' : availabilityCache() }),
+    day: (id: string, date: string, fresh = false) => json<TWebDay>(`${base}/experiences/${id}/day/?date=${date}`, { cache: fresh ? 'no-cache' : availabilityCache() }),
+    visit: (visit: string) => json<null>(`${base}/visits/`, { method: 'POST', body: { visit } }),
+
+    /** The guest cart, or null when there is none (a cart the server no longer knows is forgotten). */
+    async cart(): Promise<TWebCart | null> {
+      if (!cartRef) return null;
+      try {
+        return await json<TWebCart>(`${base}/carts/${cartRef.id}/`, { headers: cartHeaders(cartRef), cache: 'no-store' });
+      } catch (e) {
+        if (isLostCart(e)) {
+          forgetCart();
+          return null;
+        }
+        throw e;
+      }
+    },
+    /** Holds seats: the cart is made on the first hold, and made again if the server lost it. */
+    async hold(line: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }): Promise<TWebCart> {
+      const attempt = async (c: CartRef) => json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: cartHeaders(c) });
+      const first = cartRef ?? (await newCart());
+      try {
+        return await attempt(first);
+      } catch (e) {
+        if (!isLostCart(e)) throw e;
+        forgetCart();
+        return attempt(await newCart());
+      } finally {
+        markWrite();
+      }
+    },
+    async removeLine(line: string): Promise<TWebCart | null> {
+      if (!cartRef) return null;
+      try {
+        return await json<TWebCart>(`${base}/carts/${cartRef.id}/lines/${line}/`, { method: 'DELETE', headers: cartHeaders(cartRef) });
+      } finally {
+        markWrite();
+      }
+    },
+    async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
+      try {
+        return await json<TWebOrder>(`${base}/orders/`, { method: 'POST', body: { ...input, cart: cartRef.id }, headers: cartHeaders(cartRef) });
+      } finally {
+        markWrite();
+      }
+    },
+    myOrder: (reference: string, secret: string) =>
+      json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/`, { headers: { 'x-order-token': secret }, cache: 'no-store' }),
+    cancelOrder: async (reference: string, secret: string) => {
+      try {
+        return await json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/cancel/`, { method: 'POST', headers: { 'x-order-token': secret } });
+      } finally {
+        markWrite();
+      }
+    },
+    tickets: async (reference: string, secret: string) =>
+      (await request(`${base}/orders/${encodeURIComponent(reference)}/tickets.pdf`, { headers: { 'x-order-token': secret, accept: 'application/pdf' }, cache: 'no-store' })).blob(),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,137 @@
+import type { TWebOrder } from '@tourdesk/contracts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ErrorPanel, Spinner, useLoad } from '../components/Async';
+import { Heading } from '../components/Heading';
+import { OrderSummary } from '../components/OrderSummary';
+import { useStore } from '../context';
+import { ApiError } from '../lib/api';
+import { formatMoney } from '../lib/money';
+import { t } from '../texts';
+
+/**
+ * The customer's own booking page: /s/{slug}/booking/{reference}#{secret}. The secret stays in the
+ * fragment (never sent to a server in a URL, nor in a Referer) and goes in X-Order-Token.
+ */
+export function BookingPage({ reference }: { reference: string }) {
+  const { api } = useStore();
+  const secret = decodeURIComponent(location.hash.replace(/^#/, ''));
+  const loaded = useLoad(async () => (secret ? api.myOrder(reference, secret) : null), [reference, secret]);
+  const [order, setOrder] = useState<TWebOrder | null>(null);
+  useEffect(() => setOrder(loaded.data), [loaded.data]);
+
+  if (!secret) {
+    return (
+      <div class="td-page">
+        <Heading title={t.bookingTitle(reference)}>{t.bookingTitle(reference)}</Heading>
+        <p class="td-panel td-panel--error">{t.incompleteLink}</p>
+      </div>
+    );
+  }
+  if (loaded.loading) return <Spinner />;
+  if (loaded.error || !order) {
+    return (
+      <div class="td-page">
+        <Heading title={t.bookingTitle(reference)}>{t.bookingTitle(reference)}</Heading>
+        {loaded.error && <ErrorPanel error={loaded.error} retry={loaded.reload} />}
+      </div>
+    );
+  }
+  return <Booking order={order} secret={secret} onChange={setOrder} />;
+}
+
+function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string; onChange: (o: TWebOrder) => void }) {
+  const { api, toast } = useStore();
+  const [downloading, setDownloading] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const confirmRef = useRef<HTMLDivElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [confirming]);
+
+  async function download() {
+    setDownloading(true);
+    try {
+      const blob = await api.tickets(order.reference, secret);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `tickets-${order.reference}.pdf`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    } catch (e) {
+      toast('error', e instanceof ApiError ? e.message : t.genericError);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  async function cancel() {
+    setCancelling(true);
+    try {
+      const next = await api.cancelOrder(order.reference, secret);
+      onChange(next);
+      setConfirming(false);
+      toast('success', t.cancelled);
+    } catch (e) {
+      toast('error', e instanceof ApiError ? e.message : t.genericError);
+    } finally {
+      setCancelling(false);
+    }
+  }
+
+  const c = order.cancellation;
+  return (
+    <div class="td-page td-manage">
+      <Heading title={t.bookingTitle(order.reference)}>{t.bookingTitle(order.reference)}</Heading>
+      <dl class="td-dl td-order-facts">
+        <dt>{t.status}</dt>
+        <dd data-testid="order-status">{t.orderStatus(order.status)}</dd>
+        <dt>{t.paymentStatus}</dt>
+        <dd>{t.paymentStatusText(order.payment_status)}</dd>
+        <dt>{t.bookedBy}</dt>
+        <dd>
+          {order.customer.first_name} {order.customer.last_name} ({order.customer.email})
+        </dd>
+      </dl>
+      <OrderSummary order={order} />
+      {order.status !== 'Canceled' && (
+        <p>
+          <button type="button" class="td-btn td-btn--primary" onClick={download} disabled={downloading}>
+            {downloading ? t.downloading : t.downloadTickets}
+          </button>
+        </p>
+      )}
+      <section class="td-section" aria-labelledby="td-cancel-heading">
+        <h2 id="td-cancel-heading" class="td-h2">
+          {t.cancelHeading}
+        </h2>
+        <p data-testid="cancel-reason">{c.reason}</p>
+        {c.allowed && !confirming && (
+          <button ref={cancelButton} type="button" class="td-btn td-btn--danger" onClick={() => setConfirming(true)}>
+            {t.cancelBooking}
+          </button>
+        )}
+        {c.allowed && confirming && (
+          <div ref={confirmRef} class="td-confirm" role="group" aria-labelledby="td-confirm-title">
+            <p id="td-confirm-title" class="td-confirm-title">
+              <strong>{t.cancelConfirm(order.reference)}</strong> {c.refund > 0 ? t.refundWillBe(formatMoney(c.refund, order.currency)) : order.paid > 0 ? t.noRefund : t.nothingPaid}
+            </p>
+            <div class="td-actions">
+              <button type="button" class="td-btn td-btn--secondary" onClick={() => setConfirming(false)} disabled={cancelling}>
+                {t.keepBooking}
+              </button>
+              <button type="button" class="td-btn td-btn--danger" onClick={cancel} disabled={cancelling}>
+                {cancelling ? t.cancelling : t.confirmCancel}
+              </button>
+            </div>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,466 @@
+import type { TWebCart, TWebOffer } from '@tourdesk/contracts';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Spinner, useLoad } from '../components/Async';
+import { Countdown } from '../components/Countdown';
+import { Heading } from '../components/Heading';
+import { useStore } from '../context';
+import { ApiError } from '../lib/api';
+import { countries } from '../lib/countries';
+import { msLeft } from '../lib/countdown';
+import { formatDateTime } from '../lib/dates';
+import { formatMoney } from '../lib/money';
+import { rememberOrder, secretOf } from '../lib/orders';
+import { safeStorage, saveOrderSecret } from '../lib/storage';
+import { PAYMENT_LABEL, t } from '../texts';
+
+type Line = TWebCart['lines'][number];
+type Question = TWebOffer['questions'][number];
+
+/**
+ * Lines the customer has seen stay on screen after their hold runs out (the cart no longer lists
+ * them): the page says so and offers to choose again. Booking names exactly the lines shown; the
+ * server re-holds a run-out line when its seats are still free, else answers 409 for it.
+ */
+function mergeLines(previous: Line[], cart: TWebCart | null, now = Date.now()): Line[] {
+  const current = cart?.lines ?? [];
+  const ids = new Set(current.map((l) => l.id));
+  const expired = previous.filter((l) => !ids.has(l.id) && msLeft(l.expires_at, now) === 0);
+  return [...current, ...expired];
+}
+
+export function CheckoutPage() {
+  const { api, slug, store, cart, refreshCart, setCart, navigate, link, toast } = useStore();
+  const [loaded, setLoaded] = useState(false);
+  const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
+  const [conflicts, setConflicts] = useState<Record<string, string>>({});
+  const [, setExpiredTick] = useState(0);
+
+  useEffect(() => {
+    refreshCart()
+      .catch(() => null)
+      .finally(() => setLoaded(true));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setLines((prev) => mergeLines(prev, cart)), [cart]);
+
+  const offerIds = useMemo(() => [...new Set(lines.map((l) => l.offer))].sort(), [lines]);
+  const offers = useLoad(() => Promise.all(offerIds.map((id) => api.offer(id).catch(() => null))), [offerIds.join(',')]);
+  const questions = useMemo(() => {
+    const seen = new Map<string, Question>();
+    for (const o of offers.data ?? []) for (const q of o?.questions ?? []) if (!seen.has(q.id)) seen.set(q.id, q);
+    return [...seen.values()];
+  }, [offers.data]);
+
+  async function remove(line: Line) {
+    try {
+      const next = await api.removeLine(line.id);
+      setCart(next);
+    } catch (e) {
+      // A line whose hold ran out is gone already: drop it here too.
+      if (!(e instanceof ApiError && e.status === 404)) {
+        toast('error', e instanceof ApiError ? e.message : t.genericError);
+        return;
+      }
+    }
+    setLines((all) => all.filter((l) => l.id !== line.id));
+    setConflicts(({ [line.id]: _, ...rest }) => rest);
+    toast('info', t.removed);
+  }
+
+  if (!loaded && lines.length === 0) return <Spinner />;
+
+  const total = lines.filter((l) => msLeft(l.expires_at) > 0).reduce((n, l) => n + l.total, 0);
+  return (
+    <div class="td-page td-checkout">
+      <Heading title={t.checkoutTitle}>{t.checkoutTitle}</Heading>
+      {lines.length === 0 ? (
+        <div class="td-panel">
+          <p>{t.cartEmpty}</p>
+          <a class="td-btn td-btn--primary" href={link('')}>
+            {t.browseOffers}
+          </a>
+        </div>
+      ) : (
+        <div class="td-checkout-grid">
+          <section class="td-lines" aria-labelledby="td-cart-heading">
+            <h2 id="td-cart-heading" class="td-sr-only">
+              {t.cart(lines.length)}
+            </h2>
+            <ul class="td-line-list">
+              {lines.map((l) => {
+                const expired = msLeft(l.expires_at) === 0;
+                const conflict = conflicts[l.id];
+                return (
+                  <li key={l.id} class={`td-line${expired ? ' td-line--expired' : ''}${conflict ? ' td-line--conflict' : ''}`} data-testid="cart-line">
+                    <div class="td-line-head">
+                      <h3 class="td-h3">{l.offer_title}</h3>
+                      <strong>{formatMoney(l.total, cart?.currency ?? store.currency)}</strong>
+                    </div>
+                    <p class="td-muted">{formatDateTime(l.starts_at, l.time_zone)}</p>
+                    <ul class="td-items">
+                      {l.items.map((i) => (
+                        <li key={i.label + i.kind}>
+                          {t.quantityTimes(i.quantity, i.label)} · {formatMoney(i.unit_price, cart?.currency ?? store.currency)}
+                        </li>
+                      ))}
+                    </ul>
+                    <Countdown expiresAt={l.expires_at} onExpire={() => setExpiredTick((n) => n + 1)} />
+                    {expired && (
+                      <p class="td-warning">
+                        {t.expired} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
+                      </p>
+                    )}
+                    {conflict && (
+                      <p class="td-error" role="alert">
+                        {conflict} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
+                      </p>
+                    )}
+                    <button type="button" class="td-btn td-btn--secondary td-btn--small" onClick={() => remove(l)} aria-label={t.removeLine(l.offer_title)}>
+                      {t.remove}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            <p class="td-total">
+              <span>{t.total}</span> <strong data-testid="cart-total">{formatMoney(total, cart?.currency ?? store.currency)}</strong>
+            </p>
+            <p>
+              <a href={link('')}>+ {t.addAnother}</a>
+            </p>
+          </section>
+          <DetailsForm
+            lines={lines}
+            questions={questions}
+            questionsLoading={offers.loading}
+            onConflicts={setConflicts}
+            onPlaced={async (order) => {
+              rememberOrder(order);
+              saveOrderSecret(safeStorage('sessionStorage'), slug, order.reference, secretOf(order.manage_url));
+              setLines([]);
+              await refreshCart().catch(() => null);
+              navigate(`confirmation/${encodeURIComponent(order.reference)}`);
+            }}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface Customer {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  country: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function DetailsForm({
+  lines,
+  questions,
+  questionsLoading,
+  onConflicts,
+  onPlaced,
+}: {
+  lines: Line[];
+  questions: Question[];
+  questionsLoading: boolean;
+  onConflicts: (c: Record<string, string>) => void;
+  onPlaced: (order: Awaited<ReturnType<ReturnType<typeof useStore>['api']['order']>>) => Promise<void>;
+}) {
+  const { api, store, toast } = useStore();
+  const [customer, setCustomer] = useState<Customer>({ first_name: '', last_name: '', email: '', phone: '', country: '' });
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [accept, setAccept] = useState(false);
+  const [payment, setPayment] = useState(store.payment_options[0] ?? 'pay_on_site');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [summary, setSummary] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const field = (name: keyof Customer) => ({
+    id: `td-${name}`,
+    name,
+    value: customer[name],
+    'aria-invalid': errors[`customer.${name}`] ? true : undefined,
+    'aria-describedby': errors[`customer.${name}`] ? `td-${name}-error` : undefined,
+    onInput: (e: Event) => setCustomer((c) => ({ ...c, [name]: (e.currentTarget as HTMLInputElement).value })),
+  });
+  const fieldError = (key: string, id: string) =>
+    errors[key] ? (
+      <span class="td-field-error" id={id}>
+        {errors[key]}
+      </span>
+    ) : null;
+
+  function validate() {
+    const found: Record<string, string> = {};
+    if (!customer.first_name.trim()) found['customer.first_name'] = t.fieldRequired;
+    if (!customer.last_name.trim()) found['customer.last_name'] = t.fieldRequired;
+    if (!EMAIL.test(customer.email.trim())) found['customer.email'] = t.invalidEmail;
+    for (const q of questions) if (q.required && !(answers[q.id] ?? '').trim()) found[`answers.${q.id}`] = t.fieldRequired;
+    if (!accept) found['accept_terms'] = t.termsRequired;
+    return found;
+  }
+
+  function focusFirstError() {
+    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  }
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setSummary(t.fixErrors);
+      focusFirstError();
+      return;
+    }
+    setSummary(null);
+    setBusy(true);
+    try {
+      const order = await api.order({
+        lines: lines.map((l) => l.id),
+        customer: {
+          first_name: customer.first_name.trim(),
+          last_name: customer.last_name.trim(),
+          email: customer.email.trim(),
+          phone: customer.phone.trim(),
+          country: customer.country || null,
+        },
+        answers: Object.fromEntries(Object.entries(answers).filter(([id, v]) => v.trim() !== '' && questions.some((q) => q.id === id))),
+        accept_terms: true,
+        payment_option: payment as 'pay_on_site',
+      });
+      onConflicts({});
+      await onPlaced(order);
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        setSummary(t.genericError);
+        return;
+      }
+      const byLine: Record<string, string> = {};
+      const byField: Record<string, string> = {};
+      for (const item of err.errors) {
+        if (item.attr?.startsWith('lines.')) byLine[item.attr.slice(6)] = item.detail;
+        else if (item.attr) byField[item.attr] = item.detail;
+      }
+      onConflicts(byLine);
+      setErrors(byField);
+      setSummary(err.message);
+      toast('error', err.message);
+      if (Object.keys(byField).length) focusFirstError();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const req = (
+    <span class="td-req" aria-hidden="true">
+      *
+    </span>
+  );
+  return (
+    <form ref={form} class="td-form" noValidate onSubmit={submit}>
+      <fieldset class="td-fieldset">
+        <legend class="td-h2">{t.yourDetails}</legend>
+        <div class="td-row">
+          <div class="td-field">
+            <label for="td-first_name">
+              {t.firstName} {req}
+            </label>
+            <input {...field('first_name')} autocomplete="given-name" required maxLength={100} />
+            {fieldError('customer.first_name', 'td-first_name-error')}
+          </div>
+          <div class="td-field">
+            <label for="td-last_name">
+              {t.lastName} {req}
+            </label>
+            <input {...field('last_name')} autocomplete="family-name" required maxLength={100} />
+            {fieldError('customer.last_name', 'td-last_name-error')}
+          </div>
+        </div>
+        <div class="td-field">
+          <label for="td-email">
+            {t.email} {req}
+          </label>
+          <input {...field('email')} type="email" autocomplete="email" inputMode="email" required maxLength={254} />
+          <span class="td-hint">{t.emailHint}</span>
+          {fieldError('customer.email', 'td-email-error')}
+        </div>
+        <div class="td-row">
+          <div class="td-field">
+            <label for="td-phone">
+              {t.phone} <span class="td-muted">{t.optional}</span>
+            </label>
+            <input {...field('phone')} type="tel" autocomplete="tel" maxLength={40} />
+            {fieldError('customer.phone', 'td-phone-error')}
+          </div>
+          <div class="td-field">
+            <label for="td-country">
+              {t.country} <span class="td-muted">{t.optional}</span>
+            </label>
+            <select {...field('country')} autocomplete="country" onChange={(e) => setCustomer((c) => ({ ...c, country: (e.currentTarget as HTMLSelectElement).value }))}>
+              <option value="">{t.noCountry}</option>
+              {countries().map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            {fieldError('customer.country', 'td-country-error')}
+          </div>
+        </div>
+      </fieldset>
+
+      {questionsLoading && questions.length === 0 && lines.length > 0 ? (
+        <Spinner />
+      ) : (
+        questions.length > 0 && (
+          <fieldset class="td-fieldset">
+            <legend class="td-h2">{t.questions}</legend>
+            {questions.map((q) => (
+              <QuestionField
+                key={q.id}
+                q={q}
+                value={answers[q.id] ?? ''}
+                error={errors[`answers.${q.id}`] ?? errors[`answers`]}
+                onChange={(v) => setAnswers((a) => ({ ...a, [q.id]: v }))}
+              />
+            ))}
+          </fieldset>
+        )
+      )}
+
+      <fieldset class="td-fieldset">
+        <legend class="td-h2">{t.payment}</legend>
+        {store.payment_options.map((option) => (
+          <label key={option} class="td-choice">
+            <input type="radio" name="payment_option" value={option} checked={payment === option} onChange={() => setPayment(option)} />
+            <span>{PAYMENT_LABEL[option] ?? option}</span>
+          </label>
+        ))}
+        {fieldError('payment_option', 'td-payment-error')}
+      </fieldset>
+
+      <div class="td-field">
+        <label class="td-choice">
+          <input
+            type="checkbox"
+            id="td-accept"
+            checked={accept}
+            required
+            aria-invalid={errors['accept_terms'] ? true : undefined}
+            aria-describedby={errors['accept_terms'] ? 'td-accept-error' : undefined}
+            onChange={(e) => setAccept((e.currentTarget as HTMLInputElement).checked)}
+          />
+          <span>
+            {store.terms_url ? (
+              <>
+                {t.acceptTermsBefore}
+                <a href={store.terms_url} target="_blank" rel="noopener noreferrer">
+                  {t.termsLink}
+                </a>
+              </>
+            ) : (
+              t.acceptTerms
+            )}{' '}
+            {req}
+          </span>
+        </label>
+        {fieldError('accept_terms', 'td-accept-error')}
+      </div>
+
+      <div aria-live="assertive" class="td-summary-region">
+        {summary && (
+          <p class="td-error" role="alert">
+            {summary}
+          </p>
+        )}
+      </div>
+      <button type="submit" class="td-btn td-btn--primary td-btn--block" disabled={busy || lines.length === 0}>
+        {busy ? t.booking : t.book}
+      </button>
+    </form>
+  );
+}
+
+function QuestionField({ q, value, error, onChange }: { q: Question; value: string; error?: string; onChange: (v: string) => void }) {
+  const id = `td-q-${q.id}`;
+  const errorId = `${id}-error`;
+  const invalid = error ? true : undefined;
+  const described = error ? errorId : undefined;
+  const label = (
+    <>
+      {q.question}{' '}
+      {q.required ? (
+        <span class="td-req" aria-hidden="true">
+          *
+        </span>
+      ) : (
+        <span class="td-muted">{t.optional}</span>
+      )}
+    </>
+  );
+  const err = error ? (
+    <span class="td-field-error" id={errorId}>
+      {error}
+    </span>
+  ) : null;
+
+  if (q.answer_type === 'yes_no' || (q.answer_type === 'choice' && q.options.length > 0 && q.options.length <= 4)) {
+    const options = q.answer_type === 'yes_no' ? [{ value: 'yes', label: t.yes }, { value: 'no', label: t.no }] : q.options.map((o) => ({ value: o, label: o }));
+    return (
+      <fieldset class="td-field td-subfieldset" aria-describedby={described}>
+        <legend>{label}</legend>
+        <div class="td-inline-choices">
+          {options.map((o, i) => (
+            <label key={o.value} class="td-choice">
+              <input
+                type="radio"
+                name={id}
+                value={o.value}
+                checked={value === o.value}
+                required={q.required}
+                aria-invalid={i === 0 ? invalid : undefined}
+                onChange={() => onChange(o.value)}
+              />
+              <span>{o.label}</span>
+            </label>
+          ))}
+        </div>
+        {err}
+      </fieldset>
+    );
+  }
+  return (
+    <div class="td-field">
+      <label for={id}>{label}</label>
+      {q.answer_type === 'choice' ? (
+        <select id={id} value={value} required={q.required} aria-invalid={invalid} aria-describedby={described} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">{t.chooseOption}</option>
+          {q.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          type={q.answer_type === 'number' ? 'number' : 'text'}
+          inputMode={q.answer_type === 'number' ? 'decimal' : undefined}
+          value={value}
+          required={q.required}
+          maxLength={1000}
+          aria-invalid={invalid}
+          aria-describedby={described}
+          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
+        />
+      )}
+      {err}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useMemo } from 'preact/hooks';
+import { ErrorPanel, Spinner, useLoad } from '../components/Async';
+import { Heading } from '../components/Heading';
+import { OrderSummary } from '../components/OrderSummary';
+import { useStore } from '../context';
+import { localPath, placedOrder } from '../lib/orders';
+import { loadOrderSecret, safeStorage } from '../lib/storage';
+import { t } from '../texts';
+
+/** Thank you: the order just placed, its tickets' codes, and the link to the customer's booking page. */
+export function ConfirmationPage({ reference }: { reference: string }) {
+  const { api, slug, link, embed } = useStore();
+  const secret = useMemo(() => loadOrderSecret(safeStorage('sessionStorage'), slug, reference), [slug, reference]);
+  const order = useLoad(async () => placedOrder(reference) ?? (secret ? api.myOrder(reference, secret) : null), [reference]);
+
+  if (order.loading) return <Spinner />;
+  if (order.error && order.error.status !== 404) return <ErrorPanel error={order.error} retry={order.reload} />;
+  const o = order.data;
+  if (!o) {
+    return (
+      <div class="td-page">
+        <Heading title={t.thankYouPlain}>{t.thankYouPlain}</Heading>
+        <p class="td-panel">{t.confirmationUnknown}</p>
+        <p>
+          <a href={link('')}>← {t.backToStore}</a>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div class="td-page td-confirmation">
+      <div class="td-success-mark" aria-hidden="true">
+        ✓
+      </div>
+      <Heading title={t.thankYou(o.customer.first_name)}>{t.thankYou(o.customer.first_name)}</Heading>
+      <p class="td-lead" data-testid="confirmation-text">
+        {t.confirmed(o.reference, o.customer.email)}
+      </p>
+      <OrderSummary order={o} />
+      {o.payment_status === 'Not paid' && <p class="td-muted">{t.payOnSite}</p>}
+      <p class="td-actions">
+        <a class="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
+          {t.manageBooking}
+        </a>
+        <a class="td-btn td-btn--secondary" href={link('')}>
+          {t.backToStore}
+        </a>
+      </p>
+    </div>
+  );
+}
