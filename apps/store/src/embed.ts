@@ -84,15 +84,16 @@ dialog {
   all: initial; box-sizing: border-box; position: fixed; inset: 0; width: 100vw; height: 100vh; height: 100dvh;
   max-width: none; max-height: none; margin: 0; padding: 0; border: 0; background: #fff; z-index: 2147483647;
 }
-dialog[open] { display: block; }
 dialog:not([open]) { display: none; }
 dialog::backdrop { background: rgba(0, 0, 0, 0.5); }
-iframe { display: block; width: 100%; height: 100%; border: 0; }
+dialog[open] { display: flex; flex-direction: column; }
+.bar { flex: none; display: flex; justify-content: flex-end; padding: 6px 8px; background: #111827; }
+iframe { display: block; flex: 1; width: 100%; min-height: 0; border: 0; }
 button.close {
-  all: initial; box-sizing: border-box; position: absolute; top: 8px; right: 8px; z-index: 1;
-  width: 44px; height: 44px; border-radius: 50%; display: grid; place-items: center; cursor: pointer;
-  background: rgba(17, 24, 39, 0.85); color: #fff; font: 400 26px/1 system-ui, Arial, sans-serif;
+  all: initial; box-sizing: border-box; width: 44px; height: 44px; border-radius: 50%; display: grid; place-items: center;
+  cursor: pointer; background: transparent; color: #fff; font: 400 28px/1 system-ui, Arial, sans-serif;
 }
+button.close:hover { background: rgba(255, 255, 255, 0.15); }
 @media (min-width: 900px) {
   dialog { inset: 24px; width: auto; height: auto; border-radius: 12px; overflow: hidden; margin: auto; max-width: 1100px; }
 }
@@ -117,7 +118,10 @@ button.close {
     close.className = 'close';
     close.setAttribute('aria-label', 'Close');
     close.textContent = '×';
-    dialog.append(close);
+    const bar = document.createElement('div');
+    bar.className = 'bar';
+    bar.append(close);
+    dialog.append(bar);
     shadow.append(style, open, dialog);
     script.after(host);
 

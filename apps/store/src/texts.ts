@@ -75,6 +75,7 @@ export const t = {
   ages: (min: number | null, max: number | null) =>
     min !== null && max !== null ? `Age ${min}–${max}` : min !== null ? `Age ${min}+` : max !== null ? `Up to age ${max}` : '',
   noSeat: 'Does not take a seat',
+  free: 'Free',
   fewer: (label: string) => `Fewer: ${label}`,
   more: (label: string) => `More: ${label}`,
   quantityOf: (label: string) => `${label}, quantity`,
@@ -137,6 +138,7 @@ export const t = {
 
   // Booking page
   bookingTitle: (reference: string) => `Your booking ${reference}`,
+  bookingHeading: 'Your booking',
   status: 'Status',
   paymentStatus: 'Payment',
   paid: 'Paid',

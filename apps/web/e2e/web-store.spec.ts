@@ -131,6 +131,10 @@ test.describe.serial('the web store, as a customer on a phone', () => {
     await expect(page.getByTestId('offer-total')).toHaveText(/CHF\s178\.00/);
     await accessible(page, 'offer page with a time chosen');
     await shoot(page, 'offer');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/web-store-offer-desktop.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
     await page.getByRole('button', { name: 'Hold seats' }).click();
 
     // The checkout: the held line with its countdown.

@@ -61,8 +61,12 @@ export function accentPalette(hex: string, fallback = '#1c7ed6'): Accent {
   let accent = base;
   let onAccent = WHITE;
   if (contrast(base, WHITE) < 4.5) {
-    if (contrast(base, INK) >= 4.5) onAccent = INK;
-    else accent = until(base, [0, 0, 0], WHITE, 4.5);
+    // White text on the colour darkened a little (an orange stays orange); a light colour (a
+    // yellow) keeps its shade and gets dark text.
+    const darker = until(base, [0, 0, 0], WHITE, 4.5);
+    const shift = Math.max(...base.map((v, i) => Math.abs(v - darker[i]!)));
+    if (shift <= 48 || contrast(base, INK) < 4.5) accent = darker;
+    else onAccent = INK;
   }
   return {
     accent: toHex(accent),

@@ -87,7 +87,9 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
   const c = order.cancellation;
   return (
     <div class="td-page td-manage">
-      <Heading title={t.bookingTitle(order.reference)}>{t.bookingTitle(order.reference)}</Heading>
+      <Heading title={t.bookingTitle(order.reference)}>
+        {t.bookingHeading} <span class="td-nowrap">{order.reference}</span>
+      </Heading>
       <dl class="td-dl td-order-facts">
         <dt>{t.status}</dt>
         <dd data-testid="order-status">{t.orderStatus(order.status)}</dd>

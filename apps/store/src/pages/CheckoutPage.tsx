@@ -180,13 +180,25 @@ function DetailsForm({
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
+  /** A field the customer edits loses its error; the summary goes with the last one. */
+  const clearError = (key: string) =>
+    setErrors((all) => {
+      if (!(key in all)) return all;
+      const { [key]: _, ...rest } = all;
+      if (Object.keys(rest).length === 0) setSummary(null);
+      return rest;
+    });
   const field = (name: keyof Customer) => ({
     id: `td-${name}`,
     name,
     value: customer[name],
     'aria-invalid': errors[`customer.${name}`] ? true : undefined,
     'aria-describedby': errors[`customer.${name}`] ? `td-${name}-error` : undefined,
-    onInput: (e: Event) => setCustomer((c) => ({ ...c, [name]: (e.currentTarget as HTMLInputElement).value })),
+    onInput: (e: Event) => {
+      const value = (e.currentTarget as HTMLInputElement).value;
+      setCustomer((c) => ({ ...c, [name]: value }));
+      clearError(`customer.${name}`);
+    },
   });
   const fieldError = (key: string, id: string) =>
     errors[key] ? (
@@ -302,7 +314,11 @@ function DetailsForm({
             <label for="td-country">
               {t.country} <span class="td-muted">{t.optional}</span>
             </label>
-            <select {...field('country')} autocomplete="country" onChange={(e) => setCustomer((c) => ({ ...c, country: (e.currentTarget as HTMLSelectElement).value }))}>
+            <select {...field('country')} autocomplete="country" onChange={(e) => {
+              const value = (e.currentTarget as HTMLSelectElement).value;
+              setCustomer((c) => ({ ...c, country: value }));
+              clearError('customer.country');
+            }}>
               <option value="">{t.noCountry}</option>
               {countries().map((c) => (
                 <option key={c.code} value={c.code}>
@@ -327,7 +343,10 @@ function DetailsForm({
                 q={q}
                 value={answers[q.id] ?? ''}
                 error={errors[`answers.${q.id}`] ?? errors[`answers`]}
-                onChange={(v) => setAnswers((a) => ({ ...a, [q.id]: v }))}
+                onChange={(v) => {
+                  setAnswers((a) => ({ ...a, [q.id]: v }));
+                  clearError(`answers.${q.id}`);
+                }}
               />
             ))}
           </fieldset>
@@ -354,7 +373,10 @@ function DetailsForm({
             required
             aria-invalid={errors['accept_terms'] ? true : undefined}
             aria-describedby={errors['accept_terms'] ? 'td-accept-error' : undefined}
-            onChange={(e) => setAccept((e.currentTarget as HTMLInputElement).checked)}
+            onChange={(e) => {
+              setAccept((e.currentTarget as HTMLInputElement).checked);
+              clearError('accept_terms');
+            }}
           />
           <span>
             {store.terms_url ? (

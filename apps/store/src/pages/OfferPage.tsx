@@ -272,7 +272,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
                 <div class="td-qty-label">
                   <label for={`td-cat-${c.id}`}>{c.label}</label>
                   <span class="td-qty-note">
-                    {formatMoney(prices.get(c.id) ?? 0, offer.currency)}
+                    {prices.get(c.id) ? formatMoney(prices.get(c.id), offer.currency) : t.free}
                     {ages && ` · ${ages}`}
                     {!c.occupies_seat && ` · ${t.noSeat}`}
                   </span>
