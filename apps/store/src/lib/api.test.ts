@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, createApi } from './api';
+import { cartKey } from './storage';
+
+/** A fetch that answers from a list of [status, body] and records what was asked. */
+function fakeFetch(answers: [number, unknown][]) {
+  const calls: { url: string; method: string; headers: Record<string, string>; body?: unknown; cache?: RequestCache }[] = [];
+  const fn = vi.fn(async (url: string, init: RequestInit = {}) => {
+    calls.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined, cache: init.cache });
+    const [status, body] = answers.shift() ?? [500, {}];
+    return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return calls;
+}
+const lost = [404, { type: 'client_error', errors: [{ code: 'not_found', detail: 'No such cart: it may have been emptied. Choose your times again.', attr: null }] }] as [number, unknown];
+const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null });
+const line = { slot: 's1', quantities: { adult: 2 }, extras: {} };
+
+describe('the guest cart through the API', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('makes the cart on the first hold, keeps it in localStorage and proves it with X-Cart-Token', async () => {
+    const calls = fakeFetch([[201, { id: 'c1', token: 't1' }], [201, cart('c1')], [201, cart('c1')]]);
+    const api = createApi('kayak');
+    await api.hold(line);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/web-stores/kayak/carts/', 'POST /api/web-stores/kayak/carts/c1/lines/']);
+    expect(calls[1]!.headers['x-cart-token']).toBe('t1');
+    expect(calls[1]!.body).toEqual(line);
+    expect(JSON.parse(localStorage.getItem(cartKey('kayak'))!)).toEqual({ id: 'c1', token: 't1' });
+    // The next hold, even from a new page, uses the same cart.
+    await createApi('kayak').hold(line);
+    expect(calls[2]!.url).toBe('/api/web-stores/kayak/carts/c1/lines/');
+  });
+
+  it('drops a cart the server no longer knows and holds in a new one', async () => {
+    localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'old', token: 'gone' }));
+    const calls = fakeFetch([lost, [201, { id: 'c2', token: 't2' }], [201, cart('c2')]]);
+    const held = await createApi('kayak').hold(line);
+    expect(held.id).toBe('c2');
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /api/web-stores/kayak/carts/old/lines/',
+      'POST /api/web-stores/kayak/carts/',
+      'POST /api/web-stores/kayak/carts/c2/lines/',
+    ]);
+    expect(JSON.parse(localStorage.getItem(cartKey('kayak'))!)).toEqual({ id: 'c2', token: 't2' });
+  });
+
+  it('forgets a lost cart when reading it', async () => {
+    localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'old', token: 'gone' }));
+    fakeFetch([lost]);
+    expect(await createApi('kayak').cart()).toBeNull();
+    expect(localStorage.getItem(cartKey('kayak'))).toBeNull();
+  });
+
+  it('passes other refusals on with the server’s words and keeps the cart', async () => {
+    localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'c1', token: 't1' }));
+    fakeFetch([[409, { type: 'client_error', errors: [{ code: 'sold_out', detail: 'Only 1 seat left.', attr: 'quantities' }] }]]);
+    const error = await createApi('kayak').hold(line).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    expect((error as ApiError).message).toBe('Only 1 seat left.');
+    expect((error as ApiError).about('quantities')?.code).toBe('sold_out');
+    expect(localStorage.getItem(cartKey('kayak'))).not.toBeNull();
+  });
+
+  it('asks availability past the HTTP cache right after its own hold', async () => {
+    const calls = fakeFetch([[200, { month: '2026-06', time_zone: 'Europe/Zurich', days: [] }], [201, { id: 'c1', token: 't1' }], [201, cart('c1')], [200, { month: '2026-06', time_zone: 'Europe/Zurich', days: [] }]]);
+    // Long after the holds of the tests before.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
+    const api = createApi('kayak');
+    await api.month('o1', '2026-06');
+    expect(calls[0]!.cache).toBe('default');
+    await api.hold(line);
+    await api.month('o1', '2026-06');
+    expect(calls[3]!.cache).toBe('no-cache');
+    vi.useRealTimers();
+  });
+
+  it('sends the order’s secret as X-Order-Token', async () => {
+    const calls = fakeFetch([[200, { reference: 'TD-1' }]]);
+    await createApi('kayak').myOrder('TD-1', 's3cret');
+    expect(calls[0]).toMatchObject({ url: '/api/web-stores/kayak/orders/TD-1/', headers: { 'x-order-token': 's3cret' } });
+  });
+});
