@@ -18,13 +18,14 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STAMP = 'apps/api/dist/.build-stamp';
-const OUTPUTS = ['apps/api/dist/server.js', 'apps/web/dist/index.html'];
+const OUTPUTS = ['apps/api/dist/server.js', 'apps/web/dist/index.html', 'apps/store/dist/.vite/manifest.json'];
 /** The Node flags of the server (a 32 MB young generation: see scripts/bench.ts). */
 const SERVER = ['--max-semi-space-size=32', 'apps/api/dist/server.js'];
 
 /** Folders whose files are built (tests, e2e specs and build output are not). */
 const TREES = [
   { dir: 'apps/web', skip: ['dist', 'node_modules', 'e2e'] },
+  { dir: 'apps/store', skip: ['dist', 'node_modules'] },
   { dir: 'apps/api', skip: ['dist', 'node_modules', 'test'] },
   { dir: 'packages/contracts', skip: ['dist', 'node_modules'] },
 ];

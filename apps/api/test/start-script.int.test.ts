@@ -26,6 +26,7 @@ write('tsconfig.base.json', '{}');
 write('apps/web/src/main.tsx', 'export {};\n');
 write('apps/web/src/main.test.tsx', 'export {};\n');
 write('apps/api/src/server.ts', 'export {};\n');
+write('apps/store/src/main.tsx', 'export {};\n');
 write('apps/api/test/api.int.test.ts', 'export {};\n');
 write('packages/contracts/src/index.ts', 'export {};\n');
 write(
@@ -36,6 +37,8 @@ if (existsSync('fail')) process.exit(2);
 mkdirSync('apps/api/dist', { recursive: true });
 mkdirSync('apps/web/dist', { recursive: true });
 writeFileSync('apps/web/dist/index.html', '<!doctype html>');
+mkdirSync('apps/store/dist/.vite', { recursive: true });
+writeFileSync('apps/store/dist/.vite/manifest.json', '{}');
 writeFileSync('apps/api/dist/server.js', ${JSON.stringify(`
 let stops = 0;
 process.on('SIGTERM', () => {

@@ -391,6 +391,7 @@ export function cancellationTerms(
   const rule = [...rules].sort((a, b) => b.hours_before - a.hours_before).find((r) => hours >= r.hours_before);
   const percent = rule?.refund_percent ?? 0;
   const refund = Math.floor((Math.max(paid, 0) * percent) / 100);
+  if (paid <= 0) return { allowed: true, refund: 0, reason: 'You can cancel free of charge: nothing has been paid yet.' };
   return { allowed: true, refund, reason: percent > 0 ? `Cancel now and ${percent} % of what you paid is refunded.` : 'Cancel now: no refund at this point.' };
 }
 
