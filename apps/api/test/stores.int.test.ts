@@ -35,6 +35,9 @@ describe('stores', () => {
     const taken = await owner.post('/api/stores/', { name: 'Again', slug: 'shop' });
     expect(taken.statusCode).toBe(400);
     expect(errorOf(taken)).toMatchObject({ attr: 'slug' });
+    const elsewhere = await owner.post('/api/stores/', { name: 'Euro shop', slug: 'euro', currency: 'EUR' });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(errorOf(elsewhere).attr).toBe('currency');
     const bad = await owner.post('/api/stores/', { name: 'Bad', slug: 'Not A Slug' });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).attr).toBe('slug');

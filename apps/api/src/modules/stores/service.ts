@@ -23,8 +23,12 @@ export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof
   const copy = ['name', 'slug', 'active', 'primary_color', 'intro', 'terms_url', 'contact_email', 'contact_phone', 'payment_options', 'embed_origins', 'notify_new_bookings', 'notify_email'] as const;
   for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
   if (input.logo !== undefined) values.logo_image_id = input.logo;
-  if (input.currency !== undefined) values.currency = input.currency;
-  else if (!existing) values.currency = ctx.currency;
+  // Prices are set in the organisation's currency: a store sells in it (a store in another
+  // currency would show CHF prices as euros).
+  if (input.currency !== undefined && input.currency !== ctx.currency) {
+    throw new AppError('invalid', `A store sells at your prices, which are in ${ctx.currency}.`, 'currency');
+  }
+  if (!existing || input.currency !== undefined) values.currency = ctx.currency;
   if (input.notify_new_bookings && !(input.notify_email ?? existing?.notify_email)) {
     throw new AppError('invalid', 'Say where the new-booking e-mails go.', 'notify_email');
   }

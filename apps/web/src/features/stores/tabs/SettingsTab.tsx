@@ -364,11 +364,10 @@ export function SettingsTab({ store }: { store: TStore }) {
               render={({ field, fieldState }) => (
                 <Select
                   label="Currency"
-                  description="Prices and orders of this store are in it."
+                  description="Your prices are in your organisation’s currency; the store sells in it."
                   data={currencyList}
-                  searchable
+                  readOnly
                   allowDeselect={false}
-                  nothingFoundMessage="No currency matches."
                   value={field.value ?? null}
                   onChange={(v) => field.onChange(v ?? undefined)}
                   onBlur={field.onBlur}
