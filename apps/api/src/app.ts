@@ -12,6 +12,7 @@ import { logOutput } from './lib/log-output';
 import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
+import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
 import { startWorkers } from './modules/jobs/workers';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
@@ -154,6 +155,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(jobRoutes);
   await app.register(webStoreRoutes);
+  // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.
+  registerPayments(app);
 
   await registerWebStorePages(app, config.STORE_DIST_DIR ?? DEFAULT_STORE_DIST);
   await registerWeb(app, config.WEB_DIST_DIR);

@@ -88,6 +88,15 @@ const ZConfig = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_DISPLAY_NAME: z.string().default('single sign-on'),
+  /**
+   * Stripe, for online payments (Connect) and plans (Billing). Without STRIPE_SECRET_KEY no online
+   * payment is offered. STRIPE_API_URL points the SDK at another host (tests: a local fake).
+   */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, { error: 'must be a Stripe secret key (sk_test_… or sk_live_…)' }).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, { error: 'must be a Stripe webhook signing secret (whsec_…)' }).optional(),
+  STRIPE_API_URL: z.url().optional(),
+  /** How long a customer has to pay online, in minutes (Stripe allows 30 to 1440); the seats stay held as long. */
+  ONLINE_PAYMENT_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
   /** Media in an S3-compatible object store (AWS S3, MinIO, R2, …) instead of DATA_DIR, when a bucket is set. */
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: z.url().optional(),

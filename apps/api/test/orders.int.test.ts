@@ -17,8 +17,8 @@ vi.mock('../src/modules/orders/idempotency', async (importOriginal) => {
   const { idempotencyKey } = await import('../src/db/schema');
   return {
     ...real,
-    async idempotent<T>(ctx: TenantCtx, request: FastifyRequest, reply: FastifyReply, scope: string, status: number, run: () => Promise<T>) {
-      if (!guardOff.on) return real.idempotent(ctx, request, reply, scope, status, run);
+    async idempotent<T>(ctx: TenantCtx, request: FastifyRequest, reply: FastifyReply, scope: string, statusOf: number | ((r: T) => number), run: () => Promise<T>) {
+      if (!guardOff.on) return real.idempotent(ctx, request, reply, scope, statusOf, run);
       const key = String(request.headers['idempotency-key']);
       const who = { account_id: ctx.accountId, user_id: ctx.userId!, scope, key };
       const [seen] = await ctx.tx
@@ -27,6 +27,7 @@ vi.mock('../src/modules/orders/idempotency', async (importOriginal) => {
         .where(and(eq(idempotencyKey.account_id, who.account_id), eq(idempotencyKey.user_id, who.user_id), eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key)));
       if (seen) return seen.response as T;
       const result = await run();
+      const status = typeof statusOf === 'number' ? statusOf : statusOf(result);
       await ctx.tx
         .insert(idempotencyKey)
         .values({ ...who, request_hash: '', status, response: result as object })

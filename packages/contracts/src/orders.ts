@@ -5,7 +5,10 @@ import { patchOf, ZPaginationQuery } from './pagination';
 
 /** Orders, their lines (bookings) and payments, invoices, the audit trail and customers. */
 
+/** What staff record by hand. */
 export const PAYMENT_METHODS = ['cash', 'card terminal', 'bank transfer', 'other'] as const;
+/** …and what the payment provider records: a card payment in the web store (Stripe), and its refunds. */
+export const PAYMENT_METHODS_ALL = [...PAYMENT_METHODS, 'online'] as const;
 export const ORDER_ORDERINGS = ['created_at', '-created_at', 'total', '-total', 'reference', '-reference'] as const;
 
 const ZUuid = z.uuid({ error: 'Must be a valid id.' });
@@ -125,7 +128,8 @@ export const ZPaymentInput = z.object({
     .int({ error: 'Enter the amount in minor units (cents).' })
     .refine((n) => n !== 0, { error: 'The amount cannot be zero.' }),
   currency: z.string().regex(/^[A-Z]{3}$/, { error: 'Use a three-letter currency code.' }),
-  method: z.enum(PAYMENT_METHODS),
+  /** 'online' only for a refund of an online payment: it goes back to the card through the payment provider. */
+  method: z.enum(PAYMENT_METHODS_ALL),
   reference: z.string().trim().max(200).default(''),
   /** A refund (negative amount): the payment of this order it gives money back from, and why. */
   refund_of: z.uuid({ error: 'Choose the payment this refund gives back.' }).optional(),
@@ -138,7 +142,7 @@ export const ZPayment = z
     order: z.uuid(),
     amount: z.number().int(),
     currency: z.string(),
-    method: z.enum(PAYMENT_METHODS),
+    method: z.enum(PAYMENT_METHODS_ALL),
     reference: z.string(),
     kind: z.enum(['payment', 'refund']),
     refund_of: z.uuid().nullable(),
@@ -198,3 +202,6 @@ export const ZCustomerCreate = ZCustomerInput.extend({
 });
 export const ZCustomerPatch = patchOf(ZCustomerCreate);
 export const ZCustomerListQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });
+
+/** A refund asked of the payment provider, not confirmed yet: it appears among the payments once it is. */
+export const ZRefundPending = z.object({ status: z.literal('pending'), detail: z.string() }).meta({ id: 'RefundPending' });

@@ -9,8 +9,8 @@ import { ZDate } from './text';
  */
 
 /** How a store lets customers pay; online payment arrives with the payments issue. */
-export const STORE_PAYMENT_OPTIONS = ['pay_on_site'] as const;
-export const STORE_PAYMENT_LABEL: Record<(typeof STORE_PAYMENT_OPTIONS)[number], string> = { pay_on_site: 'Reserve now, pay on site' };
+export const STORE_PAYMENT_OPTIONS = ['pay_on_site', 'online'] as const;
+export const STORE_PAYMENT_LABEL: Record<(typeof STORE_PAYMENT_OPTIONS)[number], string> = { pay_on_site: 'Reserve now, pay on site', online: 'Pay online by card' };
 
 /** A store's address on the organisation's host: /s/{slug}/. */
 export const ZStoreSlug = z
@@ -250,3 +250,25 @@ export const ZWebOrder = z
   })
   .meta({ id: 'WebOrder' });
 export type TWebOrder = z.infer<typeof ZWebOrder>;
+
+// --- payment providers (Stripe Connect) ------------------------------------------------------
+
+/** The organisation's online payments: whether the platform can take them, and its Stripe account's state. */
+export const ZPaymentProvider = z
+  .object({
+    provider: z.literal('stripe'),
+    /** The platform's settings online payment needs that are missing (STRIPE_SECRET_KEY, …); empty when ready. */
+    missing_settings: z.array(z.string()),
+    connected: z.boolean(),
+    account: z.string().nullable(),
+    details_submitted: z.boolean(),
+    charges_enabled: z.boolean(),
+    payouts_enabled: z.boolean(),
+    /** What Stripe still needs (its requirements.currently_due). */
+    requirements: z.array(z.string()),
+    /** The platform's fee on each online payment, from the organisation's plan, in basis points. */
+    application_fee_bp: z.number().int(),
+  })
+  .meta({ id: 'PaymentProvider' });
+export type TPaymentProvider = z.infer<typeof ZPaymentProvider>;
+export const ZConnectLink = z.object({ url: z.string() }).meta({ id: 'ConnectLink' });

@@ -22,6 +22,8 @@ export const orderPayment = pgTable(
     /** A refund (negative amount): the payment it gives money back from, and why. */
     refund_of: uuid('refund_of').references((): AnyPgColumn => orderPayment.id, { onDelete: 'restrict' }),
     reason: text('reason').notNull().default(''),
+    /** An online payment's or refund's id at the provider (Stripe's payment intent or refund id): recorded once. */
+    provider_ref: text('provider_ref'),
     recorded_by: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -30,7 +32,8 @@ export const orderPayment = pgTable(
     index('order_payment_order_idx').on(t.account_id, t.order_id, t.created_at),
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
     index('order_payment_refund_idx').on(t.refund_of),
-    check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other')`),
+    check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other', 'online')`),
+    uniqueIndex('order_payment_provider_ref_key').on(t.provider_ref),
   ],
 );
 

@@ -22,6 +22,8 @@ export const subscriptionTier = pgTable('subscription_tier', {
   monthly_price: integer('monthly_price').notNull().default(0),
   currency: text('currency').notNull().default('EUR'),
   sort_order: integer('sort_order').notNull().default(0),
+  /** The platform's fee on each online payment of an organisation on this plan, in basis points. */
+  application_fee_bp: integer('application_fee_bp').notNull().default(0),
 });
 
 /** An organisation (tenant). Every tenant table carries its id as account_id. */
@@ -213,3 +215,4 @@ export * from './catalog-schema';
 export * from './availability-schema';
 export * from './orders-schema';
 export * from './stores-schema';
+export * from './payments-schema';

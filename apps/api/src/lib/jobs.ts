@@ -37,6 +37,8 @@ export const QUEUES = {
   email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** A web order's e-mails (confirmation with tickets, the store's new-booking note, the reminder): composed when sent. */
   orderMail: { name: 'order-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
+  /** One Stripe event (stored once by the webhook), handled once. */
+  stripeEvent: { name: 'stripe-event', options: { retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 600 } },
   /** Queues the reminders of bookings that start within a day. */
   reminders: { name: 'booking-reminders', cron: '*/15 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */

@@ -8,8 +8,8 @@ const without = (...features: SubscriptionFeature[]) => ALL.filter((f) => !featu
 
 /** The plans. A new account gets its kind's default plan, which makes every core feature work. */
 export const SUBSCRIPTION_TIERS = [
-  { id: 'supplier-starter', name: 'Starter', kind: 'supplier', features: without('resales', 'partners', 'analytics'), monthly_price: 0, sort_order: 1 },
-  { id: 'supplier-standard', name: 'Standard', kind: 'supplier', features: ALL, monthly_price: 4900, sort_order: 2 },
+  { id: 'supplier-starter', name: 'Starter', kind: 'supplier', features: without('resales', 'partners', 'analytics'), monthly_price: 0, sort_order: 1, application_fee_bp: 300 },
+  { id: 'supplier-standard', name: 'Standard', kind: 'supplier', features: ALL, monthly_price: 4900, sort_order: 2, application_fee_bp: 150 },
   {
     id: 'affiliate-standard',
     name: 'Affiliate',
@@ -17,6 +17,7 @@ export const SUBSCRIPTION_TIERS = [
     features: ['bookings', 'orders', 'customers', 'stores', 'team', 'resales', 'partners', 'qr_codes'],
     monthly_price: 0,
     sort_order: 3,
+    application_fee_bp: 0,
   },
 ] as const;
 
@@ -35,6 +36,7 @@ export async function ensureReferenceData(db: Db) {
         features: sql`excluded.features`,
         monthly_price: sql`excluded.monthly_price`,
         sort_order: sql`excluded.sort_order`,
+        application_fee_bp: sql`excluded.application_fee_bp`,
       },
     });
 }

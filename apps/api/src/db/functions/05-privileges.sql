@@ -23,3 +23,5 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO tourdesk_
 GRANT SELECT ON pgboss.queue TO tourdesk_app;
 GRANT INSERT ON pgboss.job TO tourdesk_app;
 GRANT SELECT (id) ON pgboss.job TO tourdesk_app;
+-- Stripe's events are the server's (the webhook and its job), not any organisation's.
+REVOKE ALL ON stripe_event FROM tourdesk_app;

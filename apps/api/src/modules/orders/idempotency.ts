@@ -43,13 +43,14 @@ export async function idempotent<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: string,
-  status: number,
+  /** The status of a success: a number, or worked out from the result (a refund still pending at the provider: 202). */
+  statusOf: number | ((result: T) => number),
   run: () => Promise<T>,
 ): Promise<T> {
   const header = request.headers['idempotency-key'];
   if (header === undefined) {
     const result = await run();
-    reply.status(status);
+    reply.status(typeof statusOf === 'number' ? statusOf : statusOf(result));
     return result;
   }
   const key = Array.isArray(header) ? header[0]! : header;
@@ -80,6 +81,7 @@ export async function idempotent<T>(
     return kept!.response as T;
   }
   const result = await run();
+  const status = typeof statusOf === 'number' ? statusOf : statusOf(result);
   await ctx.tx
     .update(idempotencyKey)
     .set({ status, response: result as object })

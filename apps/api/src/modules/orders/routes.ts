@@ -23,6 +23,7 @@ import {
   ZOrderUpdate,
   ZPayment,
   ZPaymentInput,
+  ZRefundPending,
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
@@ -155,10 +156,30 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/:id/payments/',
     {
       config: { access: manageOrders },
-      schema: { tags: ['orders'], summary: 'Record a payment, or a refund (a negative amount) (Idempotency-Key honoured)', params: ZOrderId, headers: idempotencyHeader, body: ZPaymentInput, response: { 201: ZPayment, ...errors } },
+      schema: {
+        tags: ['orders'],
+        summary: 'Record a payment, or a refund (a negative amount; of an online payment, through the payment provider) (Idempotency-Key honoured)',
+        params: ZOrderId,
+        headers: idempotencyHeader,
+        body: ZPaymentInput,
+        response: { 201: ZPayment, 202: ZRefundPending, ...errors },
+      },
     },
     (request, reply) =>
-      tenantScope(request, (ctx) => idempotent(ctx, request, reply, 'payment:create', 201, () => orders.recordPayment(ctx, request.params.id, request.body))),
+      tenantScope(request, (ctx) =>
+        idempotent(
+          ctx,
+          request,
+          reply,
+          'payment:create',
+          (r) => ('kind' in r ? 201 : 202),
+          async () =>
+            (await orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined)) ?? {
+              status: 'pending' as const,
+              detail: 'The refund is asked of the payment provider: it appears here once the provider confirms it.',
+            },
+        ),
+      ),
   );
   app.get(
     '/api/orders/:id/payments/:paymentId/',

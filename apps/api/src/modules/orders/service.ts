@@ -296,13 +296,28 @@ const money = (minor: number, currency: string) => documentMoney(minor, currency
  * it, with a reason; its method is the payment's unless another is given. Paid, refunded and the
  * payment status follow (recomputeOrder).
  */
+/**
+ * `settle` makes a payment real at its provider before it is written, under the same locks (an
+ * online refund goes back to the card through Stripe first): it answers the provider's id of it,
+ * or null when the provider has not confirmed it yet — then nothing is written now, and the
+ * provider's event writes it (`online_pending` is answered).
+ */
+export interface PaymentSettlement {
+  settle: (paid: { id: string; method: string; provider_ref: string | null }, amount: number) => Promise<string | null>;
+}
+
 export async function recordPayment(
   ctx: TenantCtx,
   orderId: string,
-  input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string },
+  input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string; provider_ref?: string },
+  settlement?: PaymentSettlement,
 ) {
   const o = await lockOrder(ctx, orderId);
   if (input.currency !== o.currency) throw new AppError('invalid', `This order is in ${o.currency}: record the payment in ${o.currency}.`, 'currency');
+  // An online payment is recorded by the payment provider's confirmation, never by hand; its refund goes through the provider.
+  if (input.method === 'online' && !input.provider_ref && !(settlement && input.amount < 0)) {
+    throw new AppError('invalid', 'Online payments are recorded when the payment provider confirms them: choose how this money was paid.', 'method');
+  }
   const reason = (input.reason ?? '').trim();
   if (input.amount > 0) {
     if (input.refund_of) throw new AppError('invalid', 'Only a refund (a negative amount) refers to a payment.', 'refund_of');
@@ -320,6 +335,11 @@ export async function recordPayment(
     const left = paid.p.amount - Number(paid.refunded);
     if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${money(left, o.currency)}).`, 'amount');
     if (-input.amount > o.paid) throw new AppError('invalid', `A refund cannot be larger than what was paid (${money(o.paid, o.currency)}).`, 'amount');
+    if (settlement) {
+      const ref = await settlement.settle({ id: paid.p.id, method: paid.p.method, provider_ref: paid.p.provider_ref }, -input.amount);
+      if (ref === null) return null;
+      input = { ...input, provider_ref: ref };
+    }
   }
   const [p] = await ctx.tx
     .insert(orderPayment)
@@ -332,6 +352,7 @@ export async function recordPayment(
       reference: input.reference,
       refund_of: input.amount < 0 ? input.refund_of! : null,
       reason,
+      provider_ref: input.provider_ref ?? null,
       recorded_by: ctx.userId ?? null,
     })
     .returning();

@@ -42,7 +42,7 @@ export function registerStores(untyped: FastifyInstance) {
     search: [store.name, store.slug],
     filters: { active: { schema: z.enum(['true', 'false']), where: (v) => eq(store.active, v === 'true') } },
     orderBy: [desc(store.created_at), desc(store.id)],
-    values: svc.storeValues,
+    values: (ctx, input, existing) => svc.storeValues(ctx, input, existing, Boolean(untyped.config.STRIPE_SECRET_KEY)),
     present: (ctx, rows) => svc.presentStores(ctx, app.config, rows),
     beforeDelete: svc.beforeDeleteStore,
     unique: { attr: 'slug', detail: 'Another store of yours has this address.' },

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { addDays, eachDay } from '../../lib/local-time';
 import { mediaUrl } from '../media/images';
+import { onlineReady } from '../web-store/service';
 
 /**
  * Stores in the back office: their settings, the offers each shows (in its order), and what each
@@ -17,8 +18,11 @@ import { mediaUrl } from '../media/images';
 type StoreRow = typeof store.$inferSelect;
 
 /** Input → columns; a logo must be one of the organisation's images, the currency its own by default. */
-export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof ZStoreInput>>, existing?: StoreRow) {
+export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof ZStoreInput>>, existing: StoreRow | undefined, platformHasStripe: boolean) {
   if (input.logo) await assertOwned(ctx, image, input.logo, 'logo', 'image');
+  if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe))) {
+    throw new AppError('invalid', platformHasStripe ? 'Connect your Stripe account (Settings → Payment providers) before a store takes payments online.' : 'Online payment is not set up on this platform.', 'payment_options');
+  }
   const values: Partial<typeof store.$inferInsert> = {};
   const copy = ['name', 'slug', 'active', 'primary_color', 'intro', 'terms_url', 'contact_email', 'contact_phone', 'payment_options', 'embed_origins', 'notify_new_bookings', 'notify_email'] as const;
   for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];

@@ -146,7 +146,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
 
   /** The store of this host and address, inside its organisation; 404 page when there is none. */
   async function withStore<T>(request: FastifyRequest, slug: string, fn: (ctx: svc.WebCtx, store: TWebStore) => Promise<T>) {
-    return svc.inStore(request, slug, async (ctx) => fn(ctx, await svc.webStore(ctx)));
+    return svc.inStore(request, slug, async (ctx) => fn(ctx, await svc.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))));
   }
 
   /** Frames: its own host, and the sites the store lists. */

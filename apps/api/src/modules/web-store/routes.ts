@@ -58,7 +58,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/',
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: Slug, response: { 200: ZWebStore, ...errors } } },
-    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.webStore(ctx)),
+    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
   );
   app.get(
     '/api/web-stores/:slug/experiences/',

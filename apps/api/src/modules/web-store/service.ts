@@ -16,6 +16,7 @@ import {
   inventoryItem,
   meetingPoint,
   order,
+  paymentAccount,
   pricingCategory,
   slot,
   store,
@@ -127,7 +128,7 @@ export async function inStoreById<T>(db: Db, accountId: string, storeId: string,
   });
 }
 
-export function presentWebStore(ctx: WebCtx, logoKey: string | null): TWebStore {
+export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean): TWebStore {
   const s = ctx.store;
   return {
     slug: s.slug,
@@ -140,15 +141,23 @@ export function presentWebStore(ctx: WebCtx, logoKey: string | null): TWebStore 
     terms_url: s.terms_url,
     contact_email: s.contact_email,
     contact_phone: s.contact_phone,
-    payment_options: s.payment_options as TWebStore['payment_options'],
+    // Online payment only while the platform has Stripe and the organisation's account can charge.
+    payment_options: (s.payment_options as TWebStore['payment_options']).filter((o) => o !== 'online' || onlineReady),
   };
 }
 
-export async function webStore(ctx: WebCtx): Promise<TWebStore> {
+/** Whether this organisation can take online payments now. */
+export async function onlineReady(ctx: TenantCtx, platformHasStripe: boolean) {
+  if (!platformHasStripe) return false;
+  const [row] = await ctx.tx.select({ ok: paymentAccount.charges_enabled }).from(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId));
+  return Boolean(row?.ok);
+}
+
+export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise<TWebStore> {
   const logo = ctx.store.logo_image_id
     ? (await ctx.tx.select({ key: image.storage_key }).from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.id, ctx.store.logo_image_id))))[0]?.key ?? null
     : null;
-  return presentWebStore(ctx, logo);
+  return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
 }
 
 /** The store's offers customers may book: in the store and Active. */
@@ -348,6 +357,7 @@ export async function assertSlotInStore(ctx: WebCtx, slotId: string) {
  * transaction. Answers the order and the secret of its "my booking" page.
  */
 export async function placeOrder(ctx: WebCtx, input: z.output<typeof ZWebOrderInput>, token: string | undefined, queue: (tx: Db, job: { kind: 'confirmation' | 'store-notification'; order: string; manage?: string }) => Promise<void>) {
+  if (input.payment_option === 'online') throw new AppError('invalid', 'An online payment starts at POST …/payments/: the order is made once it is paid.', 'payment_option');
   if (!ctx.store.payment_options.includes(input.payment_option)) throw new AppError('invalid', 'This store does not offer this way to pay.', 'payment_option');
   await ownCart(ctx, input.cart, token);
   const manage = secret();

@@ -1,4 +1,4 @@
-import type { PAYMENT_METHODS, TOrder } from '@tourdesk/contracts';
+import type { PAYMENT_METHODS_ALL, TOrder } from '@tourdesk/contracts';
 
 export const ORDERS_LIST = '/orders/list';
 
@@ -36,11 +36,12 @@ export const ORDERINGS = [
 ];
 export const DEFAULT_ORDERING = '-created_at';
 
-export const METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {
+export const METHOD_LABELS: Record<(typeof PAYMENT_METHODS_ALL)[number], string> = {
   cash: 'Cash',
   'card terminal': 'Card terminal',
   'bank transfer': 'Bank transfer',
   other: 'Other',
+  online: 'Online (card)',
 };
 
 /** The spec's text for a missing order id. */

@@ -1,0 +1,365 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { z } from 'zod';
+import type { ZWebOrderInput } from '@tourdesk/contracts';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { cart, cartLine, experience, onlineCheckout, order, paymentAccount, slot, stripeEvent } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { tenantOrigin } from '../../lib/host';
+import { inTenant } from '../../lib/tenancy';
+import { holdAlone } from '../availability/holds';
+import { lockSlot } from '../availability/slots';
+import { checkout } from '../orders/bookings';
+import { checkAnswers } from '../orders/records';
+import { recordPayment, type PaymentSettlement } from '../orders/service';
+import { connectedAccount, feeOf, onAccountUpdated } from './connect';
+import { QUEUES, type Jobs } from '../../lib/jobs';
+import { queueMail } from '../../lib/mailer';
+import { formatMoney } from '@tourdesk/contracts';
+import { queueOrderMail } from '../web-store/emails';
+import type { WebCtx } from '../web-store/service';
+
+/**
+ * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
+ * the organisation's connected account, the platform's fee from its plan.
+ *
+ * 1. The customer's details are checked and the cart's lines stay held while they pay (their holds
+ *    are extended to the session's expiry); an online_checkout row remembers what to book.
+ * 2. The order is written only when Stripe says the session is paid: by its signed event (a job,
+ *    once per event), or by asking Stripe for the session when the customer's page comes back
+ *    first — never on the browser's word. Both take the row's lock; the first writes the order.
+ * 3. A payment that comes after its hold ran out still books the seats if they are free (held
+ *    again first); if they are gone it is refunded at once and the customer told.
+ * 4. A session that expires unpaid gives the seats back.
+ */
+
+type CheckoutRow = typeof onlineCheckout.$inferSelect;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface OnlineStart {
+  checkout: string;
+  payment_url: string;
+  /** The secret of the customer's booking page, kept by their page while they pay. */
+  token: string;
+}
+
+/** Starts paying online for the guest cart's lines. */
+export async function startOnlinePayment(
+  ctx: WebCtx,
+  config: Config,
+  stripe: Stripe | null,
+  input: z.output<typeof ZWebOrderInput>,
+): Promise<OnlineStart> {
+  if (!stripe) throw new AppError('invalid', 'Online payment is not available in this store.', 'payment_option');
+  const account = await connectedAccount(ctx);
+  if (!account?.charges_enabled) throw new AppError('invalid', 'Online payment is not available in this store yet.', 'payment_option');
+  const now = new Date();
+  const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, input.cart)));
+  const wanted = input.lines ?? inCart.filter((l) => l.expires_at > now).map((l) => l.id);
+  const lines = wanted.map((id) => inCart.find((l) => l.id === id));
+  const gone = wanted.filter((_, i) => !lines[i] || lines[i]!.expires_at <= now);
+  if (wanted.length === 0) throw new AppError('invalid', 'The cart is empty: nothing is held.');
+  if (gone.length) {
+    const [first, ...rest] = gone.map((id) => ({ code: 'hold_expired', detail: 'This line is no longer held: remove it and choose the time again.', attr: `lines.${id}` }));
+    throw new AppError('hold_expired', first!.detail, first!.attr, rest);
+  }
+  const held = lines as (typeof inCart)[number][];
+  await checkAnswers(ctx, [...new Set(held.map((l) => l.slot_id))], input.answers);
+  // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
+  // one back instead of a second session that could charge the customer twice.
+  await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, input.cart))).for('update');
+  const [open] = await ctx.tx
+    .select()
+    .from(onlineCheckout)
+    .where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, input.cart), eq(onlineCheckout.status, 'open'), sql`${onlineCheckout.expires_at} > now() + interval '2 minutes'`));
+  if (open?.session_id && open.manage_token && [...open.lines].sort().join() === [...wanted].sort().join()) {
+    const session = await stripe.checkout.sessions.retrieve(open.session_id, {}, { stripeAccount: open.connected_account });
+    if (session.status === 'open' && session.url) return { checkout: open.id, payment_url: session.url, token: open.manage_token };
+  }
+  if (open?.session_id) {
+    // Another set of lines: the earlier session can no longer be paid.
+    await stripe.checkout.sessions.expire(open.session_id, {}, { stripeAccount: open.connected_account }).catch(() => undefined);
+    await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, open.id));
+  }
+  const minutes = config.ONLINE_PAYMENT_MINUTES;
+  const expires = new Date(now.getTime() + minutes * 60_000);
+  // The seats stay held while the customer pays (the lines' holds reach the session's expiry).
+  await ctx.tx.update(cartLine).set({ expires_at: expires }).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, wanted)));
+  const amount = held.reduce((n, l) => n + l.total, 0);
+  const fee = Math.round((amount * (await feeOf(ctx))) / 10_000);
+  const token = randomBytes(24).toString('base64url');
+  const [row] = await ctx.tx
+    .insert(onlineCheckout)
+    .values({
+      account_id: ctx.accountId,
+      store_id: ctx.store.id,
+      cart_id: input.cart,
+      lines: wanted,
+      held: held.map((l) => ({ line: l.id, slot: l.slot_id, quantities: l.quantities, extras: l.extras })),
+      customer: input.customer as unknown as Record<string, unknown>,
+      answers: input.answers,
+      amount,
+      currency: ctx.currency,
+      application_fee: fee,
+      connected_account: account.external_id,
+      manage_token_hash: sha256(token),
+      manage_token: token,
+      expires_at: expires,
+    })
+    .returning();
+  const titles = new Map(
+    (await ctx.tx.select({ slot: slot.id, title: experience.title, local: sql<string>`${slot.local_date}::text || ' ' || ${slot.local_time}` }).from(slot).innerJoin(experience, eq(experience.id, slot.experience_id)).where(inArray(slot.id, held.map((l) => l.slot_id)))).map(
+      (r) => [r.slot, `${r.title}, ${r.local}`],
+    ),
+  );
+  const origin = tenantOrigin(config, ctx.subdomain);
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: 'payment',
+      line_items: held.map((l) => ({ quantity: 1, price_data: { currency: ctx.currency.toLowerCase(), unit_amount: l.total, product_data: { name: titles.get(l.slot_id) ?? 'Booking' } } })),
+      payment_intent_data: { application_fee_amount: fee, metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId } },
+      customer_email: input.customer.email,
+      client_reference_id: row!.id,
+      metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId },
+      expires_at: Math.floor(expires.getTime() / 1000),
+      success_url: `${origin}/s/${ctx.store.slug}/payment/${row!.id}?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${origin}/s/${ctx.store.slug}/checkout`,
+    },
+    { stripeAccount: account.external_id, idempotencyKey: `checkout-${row!.id}` },
+  );
+  await ctx.tx.update(onlineCheckout).set({ session_id: session.id }).where(eq(onlineCheckout.id, row!.id));
+  return { checkout: row!.id, payment_url: session.url!, token };
+}
+
+/** The row of a session, locked (the one who finishes a payment holds it). */
+async function lockCheckout(ctx: TenantCtx, where: { id?: string; session?: string }) {
+  const [row] = await ctx.tx
+    .select()
+    .from(onlineCheckout)
+    .where(and(eq(onlineCheckout.account_id, ctx.accountId), where.id ? eq(onlineCheckout.id, where.id) : eq(onlineCheckout.session_id, where.session!)))
+    .for('update');
+  return row;
+}
+
+export interface Finished {
+  status: CheckoutRow['status'];
+  orderId: string | null;
+  /** Set when this call wrote the order (its confirmation is to be sent) or refunded a late payment. */
+  outcome?: 'booked' | 'refunded';
+}
+
+/**
+ * Finishes a paid session: the order from the held lines (held again if their holds ran out and
+ * the seats are free), the payment recorded with its payment intent; or, the seats gone, the
+ * money refunded. Asks Stripe for the session itself. Once only: a finished row is answered as is.
+ */
+export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: { id?: string; session?: string }): Promise<Finished | null> {
+  const row = await lockCheckout(ctx, where);
+  if (!row) return null;
+  if (row.status !== 'open' || !row.session_id) return { status: row.status, orderId: row.order_id };
+  const session = await stripe.checkout.sessions.retrieve(row.session_id, {}, { stripeAccount: row.connected_account });
+  if (session.status === 'expired') {
+    await expireRow(ctx, row);
+    return { status: 'expired', orderId: null };
+  }
+  if (session.payment_status !== 'paid') return { status: 'open', orderId: null };
+  const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? '');
+  const customer = row.customer as z.output<typeof ZWebOrderInput>['customer'];
+  const book = (lines: string[]) =>
+    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id, manageTokenHash: row.manage_token_hash });
+  let orderId: string | null = null;
+  try {
+    // In a savepoint: a refused booking leaves the transaction usable for the refund.
+    orderId = await ctx.tx.transaction((sp) => bookOrHoldAgain({ ...ctx, tx: sp as unknown as Db }, row, book));
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 400)) throw error;
+  }
+  if (!orderId) {
+    // Paid too late: the seats are gone. The money goes back at once.
+    await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { tourdesk_checkout: row.id } }, { stripeAccount: row.connected_account, idempotencyKey: `late-refund-${row.id}` });
+    await ctx.tx.update(onlineCheckout).set({ status: 'refunded', payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+    return { status: 'refunded', orderId: null, outcome: 'refunded' };
+  }
+  await recordPayment(ctx, orderId, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
+  await ctx.tx.update(onlineCheckout).set({ status: 'paid', order_id: orderId, payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+  return { status: 'paid', orderId, outcome: 'booked' };
+}
+
+/**
+ * Books the checkout's lines; a line swept since its hold ran out is held again first (in the
+ * same cart, with the same quantities) when its slot still has the seats — else the whole
+ * booking is refused (409), as at the counter.
+ */
+async function bookOrHoldAgain(ctx: TenantCtx, row: CheckoutRow, book: (lines: string[]) => Promise<string>) {
+  const present = new Set(
+    (await ctx.tx.select({ id: cartLine.id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, row.lines)))).map((r) => r.id),
+  );
+  const lines: string[] = [];
+  for (const h of row.held) {
+    if (present.has(h.line)) lines.push(h.line);
+    else {
+      // Swept: held again, with what it held, if its slot still has the seats (else a 409: refunded).
+      const again = await holdAlone(ctx.tx, { accountId: ctx.accountId, cartId: row.cart_id! }, h.slot, { quantities: h.quantities, extras: h.extras });
+      lines.push(again.id);
+    }
+  }
+  return book(lines);
+}
+
+/** An unpaid session's lines give their seats back: each slot locked before its lines, as every writer does. */
+async function expireRow(ctx: TenantCtx, row: CheckoutRow) {
+  await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+  const still = await ctx.tx.select({ id: cartLine.id, slot: cartLine.slot_id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, row.lines)));
+  for (const l of still.sort((a, b) => a.slot.localeCompare(b.slot))) {
+    await lockSlot(ctx, l.slot);
+    await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, l.id)));
+  }
+}
+
+/** checkout.session.expired: the unpaid session gives its seats back. */
+export async function expireSession(ctx: TenantCtx, session: string) {
+  const row = await lockCheckout(ctx, { session });
+  if (row && row.status === 'open') await expireRow(ctx, row);
+}
+
+/** The checkout a customer's page asks about, with the secret it was given. */
+export async function checkoutOf(ctx: TenantCtx, id: string, token: string | undefined) {
+  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, id)));
+  if (!row || !token || sha256(token) !== row.manage_token_hash) throw new AppError('not_found', 'No payment with this id.');
+  return row;
+}
+
+/** Refunds of online payments go back to the card through Stripe, on the account that took the payment. */
+export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string | undefined): PaymentSettlement {
+  return {
+    async settle(paid, amount) {
+      if (paid.method !== 'online' || !paid.provider_ref) throw new AppError('invalid', 'Only an online payment is refunded online: choose how you give this money back.', 'method');
+      if (!stripe) throw new AppError('invalid', 'Online payments are not set up on this platform any more: refund this payment another way.', 'method');
+      const [row] = await ctx.tx.select({ acct: onlineCheckout.connected_account }).from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.payment_intent, paid.provider_ref)));
+      if (!row) throw new AppError('invalid', 'This online payment cannot be found at the payment provider.', 'refund_of');
+      const refund = await stripe.refunds.create(
+        { payment_intent: paid.provider_ref, amount, metadata: { tourdesk_payment: paid.id } },
+        { stripeAccount: row.acct, ...(key ? { idempotencyKey: `refund-${ctx.accountId}-${key}` } : {}) },
+      );
+      return refund.status === 'succeeded' ? refund.id : null;
+    },
+  };
+}
+
+/**
+ * charge.refunded: a refund made in Stripe (its dashboard, or one that was pending) is recorded as
+ * a refund of the payment, once: what Stripe has refunded beyond what is recorded here.
+ */
+export async function onChargeRefunded(db: Db, charge: Stripe.Charge) {
+  const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+  if (!paymentIntent) return;
+  const found = (await db.execute(sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and order_id is not null`)) as unknown as { rows: { account_id: string; order_id: string }[] };
+  const hit = found.rows[0];
+  if (!hit) return;
+  await inTenant(db, hit.account_id, async (tx) => {
+    const ctx: TenantCtx = { tx, accountId: hit.account_id, currency: charge.currency.toUpperCase() };
+    await tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, hit.account_id), eq(order.id, hit.order_id))).for('update');
+    const rows = (await tx.execute(sql`
+      select p.id, coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id), 0)::int as refunded
+      from order_payment p where p.account_id = ${hit.account_id} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number }[] };
+    const paid = rows.rows[0];
+    if (!paid) return;
+    const beyond = charge.amount_refunded - paid.refunded;
+    if (beyond <= 0) return;
+    await recordPayment(ctx, hit.order_id, {
+      amount: -beyond,
+      currency: ctx.currency,
+      method: 'online',
+      reference: `Stripe ${charge.id}`,
+      refund_of: paid.id,
+      reason: 'Refunded at the payment provider',
+      provider_ref: `${charge.id}:${charge.amount_refunded}`,
+    });
+  });
+}
+
+/** The secret of a finished checkout's booking page, taken once (for its confirmation e-mail), and whom it is for. */
+export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
+  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, checkoutId))).for('update');
+  if (!row) return null;
+  await ctx.tx.update(onlineCheckout).set({ manage_token: null }).where(eq(onlineCheckout.id, checkoutId));
+  const customer = row.customer as { email?: string; first_name?: string };
+  return { store_id: row.store_id, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
+}
+
+/**
+ * After this process finished a payment (by its event or the customer's page): the confirmation
+ * with the tickets, or, paid too late, the note that the money went back. In the same transaction.
+ */
+export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, checkoutId: string, done: Finished) {
+  const row = await takeManageToken(ctx, checkoutId);
+  if (!row) return;
+  if (done.outcome === 'booked' && done.orderId) {
+    await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: row.store_id, order: done.orderId, kind: 'confirmation', manage: row.token ?? undefined, to: row.email, subject: 'Booking confirmation' });
+    jobs.wake(QUEUES.orderMail);
+  } else if (done.outcome === 'refunded') {
+    await queueMail(jobs, config, ctx.tx, [
+      {
+        account: ctx.accountId,
+        to: row.email,
+        subject: 'Your payment was refunded: the seats were taken',
+        text: `Hello ${row.first_name},\n\nyour payment of ${formatMoney(row.amount, row.currency)} arrived after the seats you chose had been released, and they have been booked by someone else since. We have refunded the full amount to your card; it shows on your statement within a few days.\n\nWe are sorry. Choose another time in the store and book again.`,
+      },
+    ]);
+    jobs.wake(QUEUES.email);
+  }
+}
+
+/** The organisation an event is about: from our metadata, or its connected account. */
+export async function tourdeskAccountOf(db: Db, event: Stripe.Event): Promise<string | null> {
+  const object = event.data.object as { metadata?: Record<string, string> | null };
+  const fromMetadata = object.metadata?.tourdesk_account;
+  if (fromMetadata && /^[0-9a-f-]{36}$/.test(fromMetadata)) return fromMetadata;
+  const stripeAccount = event.account ?? (event.type === 'account.updated' ? (event.data.object as Stripe.Account).id : null);
+  if (!stripeAccount) return null;
+  const [row] = await db.select({ id: paymentAccount.account_id }).from(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
+  return row?.id ?? null;
+}
+
+/**
+ * One stored Stripe event, handled once (its job runs once; each handler is idempotent as well:
+ * a finished checkout is answered as it is, a refund recorded by its id).
+ */
+export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Jobs, config: Config, eventId: string) {
+  const [stored] = await db.select().from(stripeEvent).where(eq(stripeEvent.id, eventId));
+  if (!stored || stored.processed_at || !stripe) return { skipped: true };
+  const event = stored.payload as unknown as Stripe.Event;
+  const account = await tourdeskAccountOf(db, event);
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object as Stripe.Checkout.Session;
+      if (session.mode === 'payment' && account) {
+        await inTenant(db, account, async (tx) => {
+          const ctx: TenantCtx = { tx, accountId: account, currency: (session.currency ?? '').toUpperCase() };
+          const done = await finishPaidSession(ctx, stripe, { session: session.id });
+          if (done?.outcome) await afterFinish(ctx, jobs, config, (await ctx.tx.select({ id: onlineCheckout.id }).from(onlineCheckout).where(eq(onlineCheckout.session_id, session.id)))[0]!.id, done);
+        });
+      }
+      break;
+    }
+    case 'checkout.session.expired': {
+      const session = event.data.object as Stripe.Checkout.Session;
+      if (session.mode === 'payment' && account) await inTenant(db, account, (tx) => expireSession({ tx, accountId: account, currency: '' }, session.id));
+      break;
+    }
+    case 'charge.refunded':
+      await onChargeRefunded(db, event.data.object as Stripe.Charge);
+      break;
+    case 'account.updated':
+      await onAccountUpdated(db, event.data.object as Stripe.Account);
+      break;
+    default:
+      break;
+  }
+  await db.update(stripeEvent).set({ processed_at: new Date() }).where(eq(stripeEvent.id, eventId));
+  return { handled: event.type };
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { ZConnectLink, ZErrorEnvelope, ZPaymentProvider, ZWebOrder, ZWebOrderInput } from '@tourdesk/contracts';
+import { stripeEvent } from '../../db/schema';
+import type { RouteAccess } from '../../lib/access';
+import { tenantScope, type TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { QUEUES } from '../../lib/jobs';
+import type { PaymentSettlement } from '../orders/service';
+import { principalOf } from '../auth/principal';
+import * as web from '../web-store/service';
+import * as connect from './connect';
+import * as online from './online';
+import { stripeClient } from './stripe';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Online payments (Stripe): the client (null without keys), and refunds of online payments. */
+    onlinePayments: { stripe: Stripe | null; refunds(ctx: TenantCtx, idempotencyKey: string | undefined): PaymentSettlement };
+  }
+}
+
+const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
+/** Connecting the organisation's Stripe account is its Owners' business. */
+const owners: RouteAccess = { permissions: ['Manage account'] };
+const ownerScope = <T>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<T>) => {
+  if (!principalOf(request).isOwner) throw new AppError('permission_denied', 'Only an Owner connects the organisation’s payment account.');
+  return tenantScope(request, fn);
+};
+
+export const ZWebPaymentStarted = z.object({ checkout: z.uuid(), payment_url: z.string(), token: z.string() }).meta({ id: 'WebPaymentStarted' });
+export const ZWebPayment = z
+  .object({ status: z.enum(['open', 'paid', 'expired', 'failed', 'refunded']), order: ZWebOrder.nullable() })
+  .meta({ id: 'WebPayment' });
+
+export function registerPayments(untyped: FastifyInstance) {
+  const app = untyped.withTypeProvider<ZodTypeProvider>();
+  const stripe = stripeClient(app.config);
+  untyped.decorate('onlinePayments', { stripe, refunds: (ctx, key) => online.onlineRefunds(ctx, stripe, key) });
+
+  // --- payment providers (the spec's Connect create and delete, OAuth retrieve) ---------------
+  app.get(
+    '/api/payment-providers/oauth/',
+    { config: { access: owners }, schema: { tags: ['payments'], summary: 'The organisation’s Stripe account and its state, asked afresh from Stripe', response: { 200: ZPaymentProvider, ...errors } } },
+    (request) => ownerScope(request, (ctx) => connect.providerState(ctx, app.config, stripe)),
+  );
+  app.post(
+    '/api/payment-providers/connect/',
+    { config: { access: owners }, schema: { tags: ['payments'], summary: 'Connect (or finish connecting) a Stripe account: answers the link to Stripe’s onboarding', response: { 200: ZConnectLink, ...errors } } },
+    (request) => ownerScope(request, (ctx) => connect.startOnboarding(ctx, app.config, stripe)),
+  );
+  app.delete(
+    '/api/payment-providers/connect/',
+    { config: { access: owners }, schema: { tags: ['payments'], summary: 'Disconnect the Stripe account (the stores stop offering online payment)', response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await ownerScope(request, (ctx) => connect.disconnect(ctx));
+      return reply.status(204).send(null);
+    },
+  );
+
+  // --- the web store pays online ----------------------------------------------------------------
+  app.post(
+    '/api/web-stores/:slug/payments/',
+    {
+      config: { access: { public: true, reason: 'a customer pays online' } },
+      schema: { tags: ['web-store'], summary: 'Pay the guest cart’s lines online: answers Stripe’s payment page; the order is made once Stripe confirms', params: z.object({ slug: z.string().min(1).max(60) }), body: ZWebOrderInput, response: { 201: ZWebPaymentStarted, ...errors } },
+    },
+    async (request, reply) => {
+      if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
+      const started = await web.inStore(request, request.params.slug, async (ctx) => {
+        if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store does not offer online payment.', 'payment_option');
+        await web.ownCart(ctx, request.body.cart, request.headers['x-cart-token'] as string | undefined);
+        return online.startOnlinePayment(ctx, app.config, stripe, request.body);
+      });
+      return reply.status(201).send(started);
+    },
+  );
+  app.get(
+    '/api/web-stores/:slug/payments/:id/',
+    {
+      config: { access: { public: true, reason: 'a customer’s page asks whether their payment went through (the secret in X-Order-Token)' } },
+      schema: { tags: ['web-store'], summary: 'Where a payment stands; a paid one answers its order (asking Stripe when its event has not come yet)', params: z.object({ slug: z.string().min(1).max(60), id: z.uuid() }), response: { 200: ZWebPayment, ...errors } },
+    },
+    (request) =>
+      web.inStore(request, request.params.slug, async (ctx) => {
+        const token = request.headers['x-order-token'] as string | undefined;
+        let row = await online.checkoutOf(ctx, request.params.id, token);
+        if (row.status === 'open' && stripe) {
+          const done = await online.finishPaidSession(ctx, stripe, { id: row.id });
+          if (done?.outcome) await online.afterFinish(ctx, app.jobs, app.config, row.id, done);
+          row = await online.checkoutOf(ctx, request.params.id, token);
+        }
+        const order = row.order_id ? await web.presentWebOrder(ctx, row.order_id, web.manageUrlFor(app.config, ctx, token!)) : null;
+        return { status: row.status as z.infer<typeof ZWebPayment>['status'], order };
+      }),
+  );
+
+  // --- Stripe's events -------------------------------------------------------------------------
+  // The signature is checked on the raw bytes, so this route keeps its body as it came.
+  untyped.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post(
+      '/api/stripe/webhook/',
+      { config: { access: { public: true, reason: 'Stripe’s events, checked by their signature' } }, schema: { tags: ['payments'], summary: 'Stripe’s events (signed); each stored once and handled by a job', hide: true } },
+      async (request, reply) => {
+        if (!stripe || !app.config.STRIPE_WEBHOOK_SECRET) throw new AppError('not_found', 'Stripe is not set up on this platform.');
+        let event: Stripe.Event;
+        try {
+          event = stripe.webhooks.constructEvent(request.body as Buffer, String(request.headers['stripe-signature'] ?? ''), app.config.STRIPE_WEBHOOK_SECRET);
+        } catch {
+          throw new AppError('invalid', 'This event’s signature does not match: it is not from Stripe.');
+        }
+        const account = await online.tourdeskAccountOf(app.database.db, event);
+        // Once: the event's id is the key; a duplicate finds it and is only acknowledged.
+        await app.database.db.transaction(async (tx) => {
+          const fresh = await tx
+            .insert(stripeEvent)
+            .values({ id: event.id, type: event.type, stripe_account: event.account ?? null, payload: event as unknown as Record<string, unknown> })
+            .onConflictDoNothing()
+            .returning({ id: stripeEvent.id });
+          if (fresh.length) await app.jobs.sendIn(tx as never, QUEUES.stripeEvent, { event: event.id, type: event.type, ...(account ? { account } : {}), subject: event.type });
+        });
+        app.jobs.wake(QUEUES.stripeEvent);
+        return reply.status(200).send({ received: true });
+      },
+    );
+  });
+
+  return { stripe };
+}

@@ -1,0 +1,240 @@
+import { eq, sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onlineCheckout, order, orderPayment, slot } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
+import { startFakeStripe, type FakeStripe } from './fakes/stripe';
+import { createTestApp, type TestApp } from './harness';
+import { Browser } from './http-client';
+import { createOrganisation, inviteMember } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+/**
+ * Money in online, through the official SDK against a local fake of Stripe's API: an Owner
+ * connects the organisation's Stripe account, the web store takes payments on it with the
+ * platform's fee, the order is made once Stripe says it is paid (its signed event, once), a late
+ * payment whose seats are gone is refunded, an unpaid session gives its seats back, and staff
+ * refund online payments through Stripe.
+ */
+const SECRET = 'whsec_test_tourdesk';
+const ZONE = 'Europe/Zurich';
+let fake: FakeStripe;
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let guest: Browser;
+let tour: { id: string; category: string };
+let storeId: string;
+let stripeAccount: string;
+const base = '/api/web-stores/paddle';
+const day = () => addDays(todayIn(ZONE), 6);
+
+beforeAll(async () => {
+  fake = await startFakeStripe({ webhookSecret: SECRET });
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url, STRIPE_SECRET_KEY: 'sk_test_tourdesk', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_URL: fake.url } });
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  fake.setWebhook(`${address}/api/stripe/webhook/`, SECRET);
+  owner = await createOrganisation(t.app, sink, { subdomain: 'paddle', currency: 'CHF', time_zone: ZONE });
+  tour = await sellableExperience(owner, 'Paddle tour');
+  expect((await owner.patch(`/api/experiences/${tour.id}/`, { status: 'Active' })).statusCode).toBe(200);
+  storeId = (await owner.post('/api/stores/', { name: 'Paddle shop', slug: 'paddle' })).json().id;
+  await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [tour.id] });
+  guest = new Browser(t.app, 'paddle.localhost');
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+  await sink?.close();
+});
+
+/** Waits until `probe` answers something truthy (the job queue works in the background). */
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A guest cart holding `seats` adults in the day's slot. */
+async function heldCart(seats = 2) {
+  const { id, token } = (await guest.post(`${base}/carts/`)).json();
+  const slotId = (await guest.get(`${base}/experiences/${tour.id}/day/?date=${day()}`)).json().slots[0].id as string;
+  const held = await guest.post(`${base}/carts/${id}/lines/`, { slot: slotId, quantities: { [tour.category]: seats } }, { 'x-cart-token': token });
+  expect(held.statusCode, held.body).toBe(201);
+  return { cart: id as string, token: token as string, slotId, line: held.json().lines[0].id as string };
+}
+const customer = (n: string) => ({ email: `${n}@example.com`, first_name: n, last_name: 'Payer' });
+async function startPaying(c: { cart: string; token: string }, who: string) {
+  const res = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer(who), accept_terms: true, payment_option: 'online' }, { 'x-cart-token': c.token });
+  expect(res.statusCode, res.body).toBe(201);
+  const started = res.json() as { checkout: string; payment_url: string; token: string };
+  const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, started.checkout)))[0]!;
+  return { ...started, session: row.session_id! };
+}
+const paymentOf = (checkout: string, token: string) => guest.get(`${base}/payments/${checkout}/`, { 'x-order-token': token });
+const seatsHeld = async (slotId: string) => (await t.database.db.select({ held: slot.held, booked: slot.booked }).from(slot).where(eq(slot.id, slotId)))[0]!;
+
+describe('payment providers: the organisation’s Stripe account', () => {
+  it('is connected by an Owner through Stripe’s onboarding, and its state follows Stripe', async () => {
+    const before = (await owner.get('/api/payment-providers/oauth/')).json();
+    expect(before).toMatchObject({ missing_settings: [], connected: false, application_fee_bp: 150 });
+    // The store cannot offer online payment before the account can take payments.
+    expect((await owner.patch(`/api/stores/${storeId}/`, { payment_options: ['pay_on_site', 'online'] })).statusCode).toBe(400);
+    const link = await owner.post('/api/payment-providers/connect/');
+    expect(link.statusCode, link.body).toBe(200);
+    expect(link.json().url).toContain(`${fake.publicUrl}/connect/onboarding/`);
+    const state = (await owner.get('/api/payment-providers/oauth/')).json();
+    expect(state).toMatchObject({ connected: true, details_submitted: false, charges_enabled: false });
+    expect(state.requirements.length).toBeGreaterThan(0);
+    stripeAccount = state.account;
+    // A member who is not an Owner may not.
+    const roles = (await owner.get('/api/roles/')).json().results as { id: string; is_owner: boolean }[];
+    const office = (await owner.post('/api/roles/', { name: 'Office', permission_sets: ['manage_account'] })).json().id;
+    const { member } = await inviteMember(t.app, sink, owner, 'paddle', 'office@paddle.test', office);
+    expect(roles.length).toBeGreaterThan(0);
+    expect((await member.post('/api/payment-providers/connect/')).statusCode).toBe(403);
+
+    // Onboarding done at Stripe: its account.updated event, verified and handled once, updates the state.
+    await fake.completeOnboarding(stripeAccount);
+    await until('the account to be updated', async () => (await t.database.db.execute(sql`select charges_enabled from payment_account where external_id = ${stripeAccount}`) as unknown as { rows: { charges_enabled: boolean }[] }).rows[0]?.charges_enabled);
+    expect((await owner.get('/api/payment-providers/oauth/')).json()).toMatchObject({ details_submitted: true, charges_enabled: true, payouts_enabled: true, requirements: [] });
+    expect((await owner.patch(`/api/stores/${storeId}/`, { payment_options: ['pay_on_site', 'online'] })).statusCode).toBe(200);
+    expect((await guest.get(`${base}/`)).json().payment_options).toEqual(['pay_on_site', 'online']);
+  });
+
+  it('refuses an event whose signature is not Stripe’s', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/stripe/webhook/', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=bad' }, payload: '{"id":"evt_forged","type":"checkout.session.completed"}' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('paying online in the web store', () => {
+  it('holds the seats while the customer pays, and books them when Stripe says it is paid, with the platform’s fee', async () => {
+    const c = await heldCart(2);
+    const paying = await startPaying(c, 'ada');
+    expect(paying.payment_url).toContain(`${fake.publicUrl}/pay/`);
+    // The hold now lasts as long as the payment page.
+    const line = (await t.database.db.execute(sql`select expires_at from cart_line where id = ${c.line}::uuid`)) as unknown as { rows: { expires_at: Date }[] };
+    expect(new Date(line.rows[0]!.expires_at).getTime() - Date.now()).toBeGreaterThan(25 * 60_000);
+    // The session is a direct charge on the organisation's account, the fee from its plan (1.5 % of 98.00).
+    const session = fake.state.checkoutSessions.get(paying.session)!;
+    expect(fake.state.owners.get(paying.session)).toBe(stripeAccount);
+    expect(session.amount_total).toBe(9800);
+    // Not paid yet: no order, whatever the browser says.
+    expect((await paymentOf(paying.checkout, paying.token)).json()).toMatchObject({ status: 'open', order: null });
+
+    await fake.payCheckoutSession(paying.session, { card: '4242424242424242' });
+    const paid = await until('the order', async () => {
+      const p = (await paymentOf(paying.checkout, paying.token)).json();
+      return p.status === 'paid' ? p : null;
+    });
+    expect(paid.order).toMatchObject({ total: 9800, paid: 9800, payment_status: 'Fully paid' });
+    const pi = fake.state.paymentIntents.get([...fake.state.paymentIntents.keys()].at(-1)!)!;
+    expect(pi.application_fee_amount).toBe(147);
+    const mail = await sink.latest('ada@example.com', /Your booking/);
+    expect(mail.text).toContain(paid.order.bookings[0].ticket_code);
+    expect(mail.text).toContain('#');
+    const payments = await t.database.db.select().from(orderPayment).where(eq(orderPayment.provider_ref, pi.id));
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ method: 'online', amount: 9800 });
+  });
+
+  it('makes one order and one payment from a retried start, duplicated events and a page that asks at the same time', async () => {
+    const c = await heldCart(1);
+    // Started twice at once (a double click): one session, the same page for both.
+    const [paying, again] = await Promise.all([startPaying(c, 'bo'), startPaying(c, 'bo')]);
+    expect(again.checkout).toBe(paying.checkout);
+    expect(again.session).toBe(paying.session);
+    fake.pauseWebhooks();
+    await fake.payCheckoutSession(paying.session);
+    const completed = [...fake.state.events.values()].find((e) => e.type === 'checkout.session.completed' && (e.data.object as Stripe.Checkout.Session).id === paying.session)!;
+    await Promise.all([fake.resend(completed.id, { duplicate: 4 }), paymentOf(paying.checkout, paying.token), paymentOf(paying.checkout, paying.token)]);
+    await fake.resumeWebhooks();
+    await until('paid', async () => (await paymentOf(paying.checkout, paying.token)).json().status === 'paid');
+    await new Promise((r) => setTimeout(r, 500));
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!;
+    const orders = await t.database.db.select().from(order).where(eq(order.id, row.order_id!));
+    expect(orders).toHaveLength(1);
+    expect(await t.database.db.select().from(orderPayment).where(eq(orderPayment.order_id, row.order_id!))).toHaveLength(1);
+    expect((await t.database.db.execute(sql`select count(*)::int as n from stripe_event where id = ${completed.id}`) as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+  });
+
+  it('books nothing on a declined card; an unpaid session that expires gives its seats back', async () => {
+    const c = await heldCart(3);
+    const before = await seatsHeld(c.slotId);
+    const paying = await startPaying(c, 'cy');
+    const declined = await fake.payCheckoutSession(paying.session, { card: '4000000000000002' });
+    expect(declined).toBeTruthy();
+    expect((await paymentOf(paying.checkout, paying.token)).json().status).toBe('open');
+    await fake.expireCheckoutSession(paying.session);
+    await until('expired', async () => (await paymentOf(paying.checkout, paying.token)).json().status === 'expired');
+    expect((await seatsHeld(c.slotId)).held).toBe(before.held - 3);
+  });
+
+  it('books a payment that came after its hold ran out when the seats are still free, and refunds one whose seats are gone', async () => {
+    // The hold ran out and the sweep took the line: the seats are free, so they are held again and booked.
+    const free = await heldCart(1);
+    const late = await startPaying(free, 'dee');
+    await t.database.db.execute(sql`delete from cart_line where id = ${free.line}::uuid`);
+    await fake.payCheckoutSession(late.session);
+    const booked = await until('booked', async () => {
+      const p = (await paymentOf(late.checkout, late.token)).json();
+      return p.status !== 'open' ? p : null;
+    });
+    expect(booked.status).toBe('paid');
+
+    // Gone: the line swept, and the slot sold out since.
+    const gone = await heldCart(1);
+    const tooLate = await startPaying(gone, 'eve');
+    await t.database.db.execute(sql`delete from cart_line where id = ${gone.line}::uuid`);
+    await t.database.asOwner((tx) => tx.execute(sql`update slot set capacity = booked + held, capacity_by_hand = true where id = ${gone.slotId}::uuid`));
+    await fake.payCheckoutSession(tooLate.session);
+    const refunded = await until('refunded', async () => {
+      const p = (await paymentOf(tooLate.checkout, tooLate.token)).json();
+      return p.status !== 'open' ? p : null;
+    });
+    expect(refunded).toMatchObject({ status: 'refunded', order: null });
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, tooLate.checkout)))[0]!;
+    expect([...fake.state.refunds.values()].some((r) => r.payment_intent === row.payment_intent && r.amount === row.amount)).toBe(true);
+    await sink.latest('eve@example.com', /refunded/);
+    await t.database.asOwner((tx) => tx.execute(sql`update slot set capacity = 8 where id = ${gone.slotId}::uuid`));
+  });
+});
+
+describe('refunds of online payments', () => {
+  it('go back to the card through Stripe from the order’s payments, and a refund made at Stripe is recorded once', async () => {
+    const c = await heldCart(2);
+    const paying = await startPaying(c, 'fay');
+    await fake.payCheckoutSession(paying.session);
+    const o = (await until('paid', async () => {
+      const p = (await paymentOf(paying.checkout, paying.token)).json();
+      return p.status === 'paid' ? p : null;
+    })).order;
+    const orderId = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!.order_id!;
+    const paid = (await owner.get(`/api/orders/${orderId}/payments/`)).json()[0];
+    expect(paid).toMatchObject({ method: 'online', amount: o.total });
+    // Online payments are recorded by Stripe, never by hand.
+    expect((await owner.post(`/api/orders/${orderId}/payments/`, { amount: 100, currency: 'CHF', method: 'online' })).statusCode).toBe(400);
+    const refund = await owner.request('POST', `/api/orders/${orderId}/payments/`, { amount: -3000, currency: 'CHF', method: 'online', refund_of: paid.id, reason: 'One paddler less' }, { 'idempotency-key': 'refund-fay-1' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    expect(refund.json()).toMatchObject({ amount: -3000, kind: 'refund', method: 'online' });
+    const pi = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!.payment_intent!;
+    expect([...fake.state.refunds.values()].filter((r) => r.payment_intent === pi).map((r) => r.amount)).toEqual([3000]);
+    // A retry with the same key changes nothing.
+    await owner.request('POST', `/api/orders/${orderId}/payments/`, { amount: -3000, currency: 'CHF', method: 'online', refund_of: paid.id, reason: 'One paddler less' }, { 'idempotency-key': 'refund-fay-1' });
+    expect([...fake.state.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
+    // Refunded at Stripe directly (its dashboard): its event records the rest once.
+    const stripe = new Stripe('sk_test_tourdesk', fake.sdkOptions);
+    await stripe.refunds.create({ payment_intent: pi, amount: 1000 }, { stripeAccount });
+    await until('the refund from Stripe', async () => (await owner.get(`/api/orders/${orderId}/`)).json().refunded === 4000);
+    await fake.settled();
+    await new Promise((r) => setTimeout(r, 500));
+    const after = (await owner.get(`/api/orders/${orderId}/payments/`)).json() as { amount: number }[];
+    expect(after.map((p) => p.amount).sort((a, b) => a - b)).toEqual([-3000, -1000, o.total]);
+  });
+});
