@@ -218,6 +218,8 @@ describe('refunds of online payments', () => {
     const orderId = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!.order_id!;
     const paid = (await owner.get(`/api/orders/${orderId}/payments/`)).json()[0];
     expect(paid).toMatchObject({ method: 'online', amount: o.total });
+    // Nothing owed back yet: the policy (none here) gives nothing, and nothing was overpaid.
+    expect((await owner.get(`/api/orders/${orderId}/refund-proposal/`)).json()).toMatchObject({ amount: 0 });
     // Online payments are recorded by Stripe, never by hand.
     expect((await owner.post(`/api/orders/${orderId}/payments/`, { amount: 100, currency: 'CHF', method: 'online' })).statusCode).toBe(400);
     const refund = await owner.request('POST', `/api/orders/${orderId}/payments/`, { amount: -3000, currency: 'CHF', method: 'online', refund_of: paid.id, reason: 'One paddler less' }, { 'idempotency-key': 'refund-fay-1' });
@@ -235,6 +237,9 @@ describe('refunds of online payments', () => {
     await fake.settled();
     await new Promise((r) => setTimeout(r, 500));
     const after = (await owner.get(`/api/orders/${orderId}/payments/`)).json() as { amount: number }[];
+    // Cancelled now, the order owes nothing: what is left of the payment is proposed.
+    expect((await owner.post(`/api/orders/${orderId}/cancel/`)).statusCode).toBe(200);
+    expect((await owner.get(`/api/orders/${orderId}/refund-proposal/`)).json()).toMatchObject({ amount: o.total - 4000 });
     expect(after.map((p) => p.amount).sort((a, b) => a - b)).toEqual([-3000, -1000, o.total]);
   });
 });

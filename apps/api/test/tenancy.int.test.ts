@@ -118,6 +118,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/invoices/:invoiceId/': 'order',
   '/api/orders/:id/invoices/:invoiceId/pdf/': 'order',
   '/api/orders/:id/audit/': 'order',
+  '/api/orders/:id/refund-proposal/': 'order',
   '/api/customers/:id/': 'customer',
   '/api/carts/:id/': 'cart',
   '/api/jobs/failed/:id/retry/': 'failedJob',

@@ -29,6 +29,7 @@ import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
+import { refundProposal } from './cancellation';
 import * as customers from './customers';
 import { idempotencyHeader, idempotent } from './idempotency';
 import * as invoices from './invoices';
@@ -180,6 +181,14 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         ),
       ),
+  );
+  app.get(
+    '/api/orders/:id/refund-proposal/',
+    {
+      config: { access: manageOrders },
+      schema: { tags: ['orders'], summary: 'The refund to propose: what was paid beyond what is owed, or what the cancellation policy gives back now', params: ZOrderId, response: { 200: z.object({ amount: z.number().int(), reason: z.string() }), ...errors } },
+    },
+    (request) => tenantScope(request, (ctx) => refundProposal(ctx, request.params.id)),
   );
   app.get(
     '/api/orders/:id/payments/:paymentId/',

@@ -34,6 +34,7 @@ import { availabilityJson } from '../availability/slots';
 import { mediaUrl } from '../media/images';
 import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
+import { cancellationTerms, strictest } from '../orders/cancellation';
 
 /**
  * The public web store: what a customer without an account sees and does at /s/{slug}/ on the
@@ -383,28 +384,6 @@ export async function ownOrder(ctx: WebCtx, reference: string, token: string | u
   return row.id;
 }
 
-/**
- * What the cancellation policy allows now: the rule of the latest start among the order's open
- * bookings' earliest start (the most hours before it that the rules name), its refund of what was
- * paid; nothing without a policy or once a booking has started.
- */
-export function cancellationTerms(
-  rules: { hours_before: number; refund_percent: number }[] | null,
-  earliestStart: Date | null,
-  paid: number,
-  now = new Date(),
-): TWebOrder['cancellation'] {
-  if (!earliestStart) return { allowed: false, refund: 0, reason: 'Nothing left to cancel.' };
-  if (!rules || rules.length === 0) return { allowed: false, refund: 0, reason: 'This booking cannot be cancelled online: contact us.' };
-  const hours = (earliestStart.getTime() - now.getTime()) / 3_600_000;
-  if (hours <= 0) return { allowed: false, refund: 0, reason: 'This booking has started.' };
-  const rule = [...rules].sort((a, b) => b.hours_before - a.hours_before).find((r) => hours >= r.hours_before);
-  const percent = rule?.refund_percent ?? 0;
-  const refund = Math.floor((Math.max(paid, 0) * percent) / 100);
-  if (paid <= 0) return { allowed: true, refund: 0, reason: 'You can cancel free of charge: nothing has been paid yet.' };
-  return { allowed: true, refund, reason: percent > 0 ? `Cancel now and ${percent} % of what you paid is refunded.` : 'Cancel now: no refund at this point.' };
-}
-
 export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string): Promise<TWebOrder> {
   const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
   const rows = await ctx.tx
@@ -448,14 +427,6 @@ export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (
     manage_url: manageUrl(o!.o.reference),
     cancellation,
   };
-}
-
-/** Of several policies, per number of hours the least refund any of them gives. */
-function strictest(policies: { hours_before: number; refund_percent: number }[][]) {
-  const hours = [...new Set(policies.flat().map((r) => r.hours_before))];
-  const percentAt = (rules: { hours_before: number; refund_percent: number }[], h: number) =>
-    [...rules].sort((a, b) => b.hours_before - a.hours_before).find((r) => h >= r.hours_before)?.refund_percent ?? 0;
-  return hours.map((h) => ({ hours_before: h, refund_percent: Math.min(...policies.map((p) => percentAt(p, h))) }));
 }
 
 /** The customer cancels their order, when its policy allows it now. */
