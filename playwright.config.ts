@@ -6,7 +6,7 @@ import { defineConfig } from '@playwright/test';
 /**
  * Browser tests run against the built app, started the way `npm start` starts it
  * (dist/server.js, PGlite, demo data) on a temporary data folder and its own port, beside a
- * local SMTP sink and OpenID Connect provider (apps/web/e2e/support/server.mjs).
+ * local SMTP sink, OpenID Connect provider and fake of Stripe's API (apps/web/e2e/support/server.mjs).
  * The access token lives 4 seconds, so every test also runs through silent refreshes.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3107);
@@ -46,6 +46,8 @@ export default defineConfig({
       SMTP_PORT: String(PORT + 1),
       OIDC_PORT: String(PORT + 2),
       OEMBED_PORT: String(PORT + 3),
+      // The fake Stripe (its API for the server's SDK, its hosted pages for the browser).
+      STRIPE_PORT: String(PORT + 4),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       SEED_DEMO: 'true',

@@ -14,6 +14,7 @@ import { BookingPage } from './pages/BookingPage';
 import { CheckoutPage } from './pages/CheckoutPage';
 import { ConfirmationPage } from './pages/ConfirmationPage';
 import { OfferPage } from './pages/OfferPage';
+import { PaymentPage } from './pages/PaymentPage';
 import { StorePage } from './pages/StorePage';
 import { t } from './texts';
 
@@ -197,6 +198,8 @@ function Page({ route }: { route: Route }) {
       return <ConfirmationPage key={route.reference} reference={route.reference} />;
     case 'booking':
       return <BookingPage key={route.reference} reference={route.reference} />;
+    case 'payment':
+      return <PaymentPage key={route.checkout} checkout={route.checkout} />;
     default:
       return <NotFound />;
   }

@@ -126,6 +126,26 @@ export const t = {
   fieldRequired: 'Please fill this in.',
   invalidEmail: 'Enter a valid e-mail address.',
   termsRequired: 'Accept the terms to book.',
+  payOnlineHint: 'You pay on Stripe’s secure payment page; your seats stay held while you pay.',
+  continueToPayment: 'Continue to payment',
+  openingPayment: 'Opening the payment page…',
+  openPaymentPage: 'Open the secure payment page',
+  paymentNotCompleted: 'Your payment was not completed, so nothing is booked yet. Your seats are still held: pay again, or choose another way to pay.',
+
+  // Back from the payment page
+  paymentTitle: 'Your payment',
+  checkingPayment: 'Checking your payment…',
+  stillChecking: 'We are still waiting for word of your payment. If you paid, your booking is confirmed by e-mail as soon as it arrives.',
+  checkAgain: 'Check again',
+  paymentUnknown: 'We cannot find this payment in this browser. If you paid, the confirmation with your tickets comes by e-mail.',
+  paymentRefundedTitle: 'Your payment was refunded',
+  paymentRefunded: 'Your payment came after your hold had run out, and the seats were booked by someone else meanwhile. We have refunded the full amount to your card; it shows on your statement within a few days.',
+  paymentExpiredTitle: 'The payment page has expired',
+  paymentExpired: 'The payment page ran out before you paid, so nothing was charged and your seats were released. Please choose your time again.',
+  paymentFailedTitle: 'Your payment did not go through',
+  paymentFailed: 'Nothing was charged and nothing is booked. Please try again or choose another way to pay.',
+  backToCheckout: 'Back to checkout',
+  chooseAnotherTime: 'Choose another time',
 
   // Confirmation
   thankYou: (name: string) => `Thank you, ${name}!`,
@@ -135,6 +155,7 @@ export const t = {
   ticketCode: 'Ticket code',
   manageBooking: 'See or cancel your booking',
   payOnSite: 'You pay on site.',
+  paidAmount: (amount: string) => `Paid: ${amount}.`,
 
   // Booking page
   bookingTitle: (reference: string) => `Your booking ${reference}`,
@@ -175,4 +196,4 @@ function hoursText(hours: number) {
 }
 
 /** The ways a store lets customers pay (mirrors STORE_PAYMENT_LABEL of the contracts, without importing zod). */
-export const PAYMENT_LABEL: Record<string, string> = { pay_on_site: 'Reserve now, pay on site' };
+export const PAYMENT_LABEL: Record<string, string> = { pay_on_site: 'Reserve now, pay on site', online: 'Pay online by card' };

@@ -25,6 +25,18 @@ export class ApiError extends Error {
   }
 }
 
+/** A payment started online: Stripe's page to send the browser to, and what to ask about it later. */
+export interface PaymentStarted {
+  checkout: string;
+  payment_url: string;
+  token: string;
+}
+export type PaymentStatus = 'open' | 'paid' | 'expired' | 'failed' | 'refunded';
+export interface PaymentState {
+  status: PaymentStatus;
+  order: TWebOrder | null;
+}
+
 export interface Page<T> {
   count: number;
   total_pages: number;
@@ -148,6 +160,21 @@ export function createApi(slug: string) {
         markWrite();
       }
     },
+    /**
+     * Pays the lines online: answers Stripe's payment page. Asked again for the same cart and
+     * lines, the server answers the same payment (a double click is harmless).
+     */
+    async startPayment(input: Omit<TWebOrderInput, 'cart' | 'payment_option'>): Promise<PaymentStarted> {
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
+      try {
+        return await json<PaymentStarted>(`${base}/payments/`, { method: 'POST', body: { ...input, payment_option: 'online', cart: cartRef.id }, headers: cartHeaders(cartRef) });
+      } finally {
+        markWrite();
+      }
+    },
+    /** Where a payment stands (the server asks Stripe when its event has not come yet). */
+    payment: (checkout: string, token: string) =>
+      json<PaymentState>(`${base}/payments/${encodeURIComponent(checkout)}/`, { headers: { 'x-order-token': token }, cache: 'no-store' }),
     myOrder: (reference: string, secret: string) =>
       json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/`, { headers: { 'x-order-token': secret }, cache: 'no-store' }),
     cancelOrder: async (reference: string, secret: string) => {

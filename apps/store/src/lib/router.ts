@@ -9,6 +9,8 @@ export type Route =
   | { page: 'checkout' }
   | { page: 'confirmation'; reference: string }
   | { page: 'booking'; reference: string }
+  /** Where Stripe's payment page brings the customer back (/payment/{checkout}?session_id=…). */
+  | { page: 'payment'; checkout: string }
   | { page: 'not_found' };
 
 /** The route of `pathname` below `base` ("/s/kayak/"). */
@@ -23,6 +25,7 @@ export function matchRoute(pathname: string, base: string): Route {
   if (head === 'checkout' && !id) return { page: 'checkout' };
   if (head === 'confirmation' && id) return { page: 'confirmation', reference: id };
   if (head === 'booking' && id) return { page: 'booking', reference: id };
+  if (head === 'payment' && id) return { page: 'payment', checkout: id };
   return { page: 'not_found' };
 }
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cartKey, dropCart, loadCart, loadOrderSecret, markVisitSent, randomId, safeStorage, saveCart, saveOrderSecret, visitOf } from './storage';
+import { cartKey, dropCart, dropDraft, dropPayment, loadCart, loadDraft, loadOrderSecret, loadPayment, markVisitSent, randomId, safeStorage, saveCart, saveDraft, saveOrderSecret, savePayment, visitOf } from './storage';
 
 describe('the guest cart in localStorage, per store', () => {
   beforeEach(() => {
@@ -58,6 +58,28 @@ describe('the guest cart in localStorage, per store', () => {
     saveOrderSecret(s, 'kayak', 'TD-1', 'abc');
     expect(loadOrderSecret(s, 'kayak', 'TD-1')).toBe('abc');
     expect(loadOrderSecret(s, 'kayak', 'TD-2')).toBeNull();
+  });
+  it('keeps a payment started on Stripe’s page for the session, per store', () => {
+    const s = safeStorage('sessionStorage');
+    expect(loadPayment(s, 'kayak')).toBeNull();
+    savePayment(s, 'kayak', { checkout: 'k1', token: 'tok' });
+    expect(sessionStorage.getItem('tourdesk.payment.kayak')).toBe('{"checkout":"k1","token":"tok"}');
+    expect(loadPayment(s, 'kayak')).toEqual({ checkout: 'k1', token: 'tok' });
+    expect(loadPayment(s, 'hiking')).toBeNull();
+    expect(localStorage.getItem('tourdesk.payment.kayak')).toBeNull();
+    sessionStorage.setItem('tourdesk.payment.hiking', '{"checkout":"k2"}');
+    expect(loadPayment(s, 'hiking')).toBeNull();
+    dropPayment(s, 'kayak');
+    expect(loadPayment(s, 'kayak')).toBeNull();
+  });
+  it('keeps the checkout form while the customer pays, and drops it', () => {
+    const s = safeStorage('sessionStorage');
+    saveDraft(s, 'kayak', { customer: { first_name: 'Ada' }, payment: 'online' });
+    expect(loadDraft(s, 'kayak')).toEqual({ customer: { first_name: 'Ada' }, payment: 'online' });
+    sessionStorage.setItem('tourdesk.details.hiking', '[1]');
+    expect(loadDraft(s, 'hiking')).toBeNull();
+    dropDraft(s, 'kayak');
+    expect(loadDraft(s, 'kayak')).toBeNull();
   });
   it('makes random ids', () => {
     expect(randomId()).not.toBe(randomId());

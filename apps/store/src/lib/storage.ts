@@ -112,3 +112,66 @@ export function loadOrderSecret(storage: KV, slug: string, reference: string) {
     return null;
   }
 }
+
+/**
+ * A payment started on Stripe's page ({checkout, token}), kept for this session per store: the
+ * page Stripe brings the customer back to asks with it whether it went through (the token is the
+ * secret of the booking page to come, sent as X-Order-Token), and the checkout finds it when the
+ * customer comes back without paying.
+ */
+export interface PendingPayment {
+  checkout: string;
+  token: string;
+}
+const paymentKey = (slug: string) => `tourdesk.payment.${slug}`;
+
+export function savePayment(storage: KV, slug: string, payment: PendingPayment) {
+  try {
+    storage.setItem(paymentKey(slug), JSON.stringify({ checkout: payment.checkout, token: payment.token }));
+  } catch {
+    // refused: the return page then points to the e-mail
+  }
+}
+export function loadPayment(storage: KV, slug: string): PendingPayment | null {
+  try {
+    const v = JSON.parse(storage.getItem(paymentKey(slug)) ?? 'null') as Partial<PendingPayment> | null;
+    return v && typeof v.checkout === 'string' && typeof v.token === 'string' && v.checkout && v.token ? { checkout: v.checkout, token: v.token } : null;
+  } catch {
+    return null;
+  }
+}
+export function dropPayment(storage: KV, slug: string) {
+  try {
+    storage.removeItem(paymentKey(slug));
+  } catch {
+    // nothing to drop
+  }
+}
+
+/**
+ * What the customer typed in the checkout, kept for this session while they are on the payment
+ * page: coming back without paying, they find the form as they left it (except the terms).
+ */
+const draftKey = (slug: string) => `tourdesk.details.${slug}`;
+export function saveDraft(storage: KV, slug: string, draft: object) {
+  try {
+    storage.setItem(draftKey(slug), JSON.stringify(draft));
+  } catch {
+    // the form starts empty again
+  }
+}
+export function loadDraft<T extends object>(storage: KV, slug: string): Partial<T> | null {
+  try {
+    const v = JSON.parse(storage.getItem(draftKey(slug)) ?? 'null') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Partial<T>) : null;
+  } catch {
+    return null;
+  }
+}
+export function dropDraft(storage: KV, slug: string) {
+  try {
+    storage.removeItem(draftKey(slug));
+  } catch {
+    // nothing to drop
+  }
+}

@@ -10,7 +10,7 @@ import { msLeft } from '../lib/countdown';
 import { formatDateTime } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { rememberOrder, secretOf } from '../lib/orders';
-import { safeStorage, saveOrderSecret } from '../lib/storage';
+import { dropDraft, dropPayment, loadDraft, loadPayment, safeStorage, saveDraft, saveOrderSecret, savePayment } from '../lib/storage';
 import { PAYMENT_LABEL, t } from '../texts';
 
 type Line = TWebCart['lines'][number];
@@ -34,11 +34,46 @@ export function CheckoutPage() {
   const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
   const [conflicts, setConflicts] = useState<Record<string, string>>({});
   const [, setExpiredTick] = useState(0);
+  /** Back from Stripe's page without paying (its cancel link, or the browser's Back). */
+  const [note, setNote] = useState<'unpaid' | 'expired' | null>(null);
 
   useEffect(() => {
     refreshCart()
       .catch(() => null)
       .finally(() => setLoaded(true));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A payment started in this session: still open (the seats are still held), paid meanwhile
+  // (its page shows the confirmation), or run out (the seats were released).
+  useEffect(() => {
+    const session = safeStorage('sessionStorage');
+    const check = () => {
+      const pending = loadPayment(session, slug);
+      if (!pending) return;
+      api.payment(pending.checkout, pending.token).then(
+        (p) => {
+          if (p.status === 'open') setNote('unpaid');
+          else if (p.status === 'paid' || p.status === 'refunded') navigate(`payment/${encodeURIComponent(pending.checkout)}`, { replace: true });
+          else {
+            dropPayment(session, slug);
+            setNote(p.status === 'expired' ? 'expired' : null);
+            refreshCart().catch(() => null);
+          }
+        },
+        (e: unknown) => {
+          if (e instanceof ApiError && e.status === 404) dropPayment(session, slug);
+        },
+      );
+    };
+    check();
+    // Back from Stripe's page, the browser may show this page as it was left.
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      refreshCart().catch(() => null);
+      check();
+    };
+    addEventListener('pageshow', onShow);
+    return () => removeEventListener('pageshow', onShow);
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => setLines((prev) => mergeLines(prev, cart)), [cart]);
 
@@ -72,6 +107,11 @@ export function CheckoutPage() {
   return (
     <div class="td-page td-checkout">
       <Heading title={t.checkoutTitle}>{t.checkoutTitle}</Heading>
+      {note && (
+        <p class="td-warning" role="status" data-testid="payment-note">
+          {note === 'unpaid' ? t.paymentNotCompleted : t.paymentExpired}
+        </p>
+      )}
       {lines.length === 0 ? (
         <div class="td-panel">
           <p>{t.cartEmpty}</p>
@@ -134,8 +174,11 @@ export function CheckoutPage() {
             questionsLoading={offers.loading}
             onConflicts={setConflicts}
             onPlaced={async (order) => {
+              const session = safeStorage('sessionStorage');
               rememberOrder(order);
-              saveOrderSecret(safeStorage('sessionStorage'), slug, order.reference, secretOf(order.manage_url));
+              saveOrderSecret(session, slug, order.reference, secretOf(order.manage_url));
+              dropPayment(session, slug);
+              dropDraft(session, slug);
               setLines([]);
               await refreshCart().catch(() => null);
               navigate(`confirmation/${encodeURIComponent(order.reference)}`);
@@ -156,6 +199,16 @@ interface Customer {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NO_ONE: Customer = { first_name: '', last_name: '', email: '', phone: '', country: '' };
+
+/** The form as it was left for Stripe's page (only its strings: it comes from storage). */
+interface Draft {
+  customer: Customer;
+  answers: Record<string, string>;
+  payment: string;
+}
+const strings = (o: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(o && typeof o === 'object' ? o : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
 
 function DetailsForm({
   lines,
@@ -170,15 +223,29 @@ function DetailsForm({
   onConflicts: (c: Record<string, string>) => void;
   onPlaced: (order: Awaited<ReturnType<ReturnType<typeof useStore>['api']['order']>>) => Promise<void>;
 }) {
-  const { api, store, toast } = useStore();
-  const [customer, setCustomer] = useState<Customer>({ first_name: '', last_name: '', email: '', phone: '', country: '' });
-  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const { api, slug, store, embed, toast } = useStore();
+  const [draft] = useState(() => loadDraft<Draft>(safeStorage('sessionStorage'), slug));
+  const [customer, setCustomer] = useState<Customer>(() => {
+    const kept = strings(draft?.customer);
+    return Object.fromEntries(Object.entries(NO_ONE).map(([k, v]) => [k, kept[k] ?? v])) as unknown as Customer;
+  });
+  const [answers, setAnswers] = useState<Record<string, string>>(() => strings(draft?.answers));
   const [accept, setAccept] = useState(false);
-  const [payment, setPayment] = useState(store.payment_options[0] ?? 'pay_on_site');
+  const [payment, setPayment] = useState(() => (draft?.payment && store.payment_options.includes(draft.payment as 'online') ? draft.payment : (store.payment_options[0] ?? 'pay_on_site')));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [summary, setSummary] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** In a frame, Stripe's page opens in the whole window; this link if the browser refuses that. */
+  const [payUrl, setPayUrl] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  const online = payment === 'online';
+
+  // Back from Stripe's page, the browser may show this page as it was left: busy.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => e.persisted && setBusy(false);
+    addEventListener('pageshow', onShow);
+    return () => removeEventListener('pageshow', onShow);
+  }, []);
 
   /** A field the customer edits loses its error; the summary goes with the last one. */
   const clearError = (key: string) =>
@@ -232,20 +299,43 @@ function DetailsForm({
     }
     setSummary(null);
     setBusy(true);
+    setPayUrl(null);
+    let leaving = false;
+    const input = {
+      lines: lines.map((l) => l.id),
+      customer: {
+        first_name: customer.first_name.trim(),
+        last_name: customer.last_name.trim(),
+        email: customer.email.trim(),
+        phone: customer.phone.trim(),
+        country: customer.country || null,
+      },
+      answers: Object.fromEntries(Object.entries(answers).filter(([id, v]) => v.trim() !== '' && questions.some((q) => q.id === id))),
+      accept_terms: true as const,
+    };
     try {
-      const order = await api.order({
-        lines: lines.map((l) => l.id),
-        customer: {
-          first_name: customer.first_name.trim(),
-          last_name: customer.last_name.trim(),
-          email: customer.email.trim(),
-          phone: customer.phone.trim(),
-          country: customer.country || null,
-        },
-        answers: Object.fromEntries(Object.entries(answers).filter(([id, v]) => v.trim() !== '' && questions.some((q) => q.id === id))),
-        accept_terms: true,
-        payment_option: payment as 'pay_on_site',
-      });
+      if (online) {
+        // Stripe's page takes the payment; the order is made once Stripe says it is paid.
+        const started = await api.startPayment(input);
+        const session = safeStorage('sessionStorage');
+        savePayment(session, slug, started);
+        saveDraft(session, slug, { customer, answers, payment } satisfies Draft);
+        onConflicts({});
+        leaving = true;
+        if (!embed) {
+          location.assign(started.payment_url);
+          return;
+        }
+        // Stripe's page cannot be framed: it takes the whole window (allowed after the click).
+        setPayUrl(started.payment_url);
+        try {
+          window.top!.location.href = started.payment_url;
+        } catch {
+          leaving = false;
+        }
+        return;
+      }
+      const order = await api.order({ ...input, payment_option: 'pay_on_site' });
       onConflicts({});
       await onPlaced(order);
     } catch (err) {
@@ -265,7 +355,7 @@ function DetailsForm({
       toast('error', err.message);
       if (Object.keys(byField).length) focusFirstError();
     } finally {
-      setBusy(false);
+      if (!leaving) setBusy(false);
     }
   }
 
@@ -356,10 +446,24 @@ function DetailsForm({
       <fieldset class="td-fieldset">
         <legend class="td-h2">{t.payment}</legend>
         {store.payment_options.map((option) => (
-          <label key={option} class="td-choice">
-            <input type="radio" name="payment_option" value={option} checked={payment === option} onChange={() => setPayment(option)} />
-            <span>{PAYMENT_LABEL[option] ?? option}</span>
-          </label>
+          <div key={option}>
+            <label class="td-choice">
+              <input
+                type="radio"
+                name="payment_option"
+                value={option}
+                checked={payment === option}
+                aria-describedby={option === 'online' ? 'td-online-hint' : undefined}
+                onChange={() => setPayment(option)}
+              />
+              <span>{PAYMENT_LABEL[option] ?? option}</span>
+            </label>
+            {option === 'online' && (
+              <p class="td-hint td-choice-hint" id="td-online-hint">
+                {t.payOnlineHint}
+              </p>
+            )}
+          </div>
         ))}
         {fieldError('payment_option', 'td-payment-error')}
       </fieldset>
@@ -403,8 +507,15 @@ function DetailsForm({
         )}
       </div>
       <button type="submit" class="td-btn td-btn--primary td-btn--block" disabled={busy || lines.length === 0}>
-        {busy ? t.booking : t.book}
+        {online ? (busy ? t.openingPayment : t.continueToPayment) : busy ? t.booking : t.book}
       </button>
+      {payUrl && (
+        <p>
+          <a class="td-btn td-btn--secondary td-btn--block" href={payUrl} target="_top">
+            {t.openPaymentPage}
+          </a>
+        </p>
+      )}
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
 import { useStore } from '../context';
+import { formatMoney } from '../lib/money';
 import { localPath, placedOrder } from '../lib/orders';
 import { loadOrderSecret, safeStorage } from '../lib/storage';
 import { t } from '../texts';
@@ -37,7 +38,7 @@ export function ConfirmationPage({ reference }: { reference: string }) {
         {t.confirmed(o.reference, o.customer.email)}
       </p>
       <OrderSummary order={o} />
-      {o.payment_status === 'Not paid' && <p class="td-muted">{t.payOnSite}</p>}
+      {o.payment_status === 'Not paid' ? <p class="td-muted">{t.payOnSite}</p> : o.paid > 0 && <p class="td-muted">{t.paidAmount(formatMoney(o.paid, o.currency))}</p>}
       <p class="td-actions">
         <a class="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
           {t.manageBooking}

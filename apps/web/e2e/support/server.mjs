@@ -1,6 +1,9 @@
-// Starts what the browser tests talk to, the way `npm start` runs the product, plus two local
+// Starts what the browser tests talk to, the way `npm start` runs the product, plus local
 // stand-ins for the outside world: an SMTP sink that writes every e-mail to MAIL_DIR as JSON,
-// and an OpenID Connect provider (the `oidc-provider` package) for single sign-on.
+// an OpenID Connect provider (the `oidc-provider` package) for single sign-on, an oEmbed
+// endpoint, and the fake of Stripe's API (apps/api/test/fakes/stripe-server.ts) on STRIPE_PORT:
+// the API's Stripe SDK talks to it, the browser opens its hosted pages (Connect onboarding, the
+// payment page) there, and it posts its signed events to the API's webhook.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,7 +12,7 @@ import { simpleParser } from 'mailparser';
 import Provider from 'oidc-provider';
 import { SMTPServer } from 'smtp-server';
 
-const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT, OEMBED_PORT } = process.env;
+const { PORT, MAIL_DIR, SMTP_PORT, OIDC_PORT, OEMBED_PORT, STRIPE_PORT } = process.env;
 mkdirSync(MAIL_DIR, { recursive: true });
 
 let seq = 0;
@@ -71,6 +74,26 @@ const oembed = createServer((req, res) => {
 });
 await new Promise((resolve) => oembed.listen(Number(OEMBED_PORT), '127.0.0.1', resolve));
 
+// The fake Stripe, as a child process (TypeScript through tsx); the API starts once it listens.
+const stripeUrl = `http://127.0.0.1:${STRIPE_PORT}`;
+const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_tourdesk';
+let stopping = false;
+const stripe = spawn(process.execPath, ['--import', 'tsx', 'apps/api/test/fakes/stripe-server.ts'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: {
+    ...process.env,
+    FAKE_STRIPE_PORT: STRIPE_PORT,
+    FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${PORT}/api/stripe/webhook/`,
+    FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+    FAKE_STRIPE_PUBLIC_URL: stripeUrl,
+  },
+});
+stripe.stdout.pipe(process.stdout);
+await new Promise((resolve, reject) => {
+  stripe.stdout.on('data', (chunk) => String(chunk).includes('listening') && resolve());
+  stripe.once('exit', (code) => reject(new Error(`the fake Stripe exited (${code}) before listening`)));
+});
+
 const api = spawn(process.execPath, ['apps/api/dist/server.js'], {
   stdio: 'inherit',
   env: {
@@ -81,13 +104,24 @@ const api = spawn(process.execPath, ['apps/api/dist/server.js'], {
     OIDC_CLIENT_SECRET: 'tourdesk-e2e-secret',
     OIDC_DISPLAY_NAME: 'Test SSO',
     OEMBED_ENDPOINT: `http://127.0.0.1:${OEMBED_PORT}/oembed?url={url}`,
+    STRIPE_SECRET_KEY: 'sk_test_e2e_tourdesk',
+    STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: stripeUrl,
   },
 });
 const stop = () => {
+  stopping = true;
   api.kill('SIGTERM');
+  stripe.kill('SIGTERM');
   smtp.close(() => undefined);
   oembed.close();
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 api.on('exit', (code) => process.exit(code ?? 0));
+// Without it every payment would fail obscurely: stop everything, loudly.
+stripe.on('exit', (code) => {
+  if (stopping) return;
+  console.error(`the fake Stripe exited (${code})`);
+  api.kill('SIGTERM');
+});

@@ -1,0 +1,106 @@
+import type { TWebOrder } from '@tourdesk/contracts';
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Ctx, type StoreCtx } from '../context';
+import { ApiError, type PaymentState } from '../lib/api';
+import { placedOrder } from '../lib/orders';
+import { loadOrderSecret, loadPayment, safeStorage, savePayment } from '../lib/storage';
+import { PaymentPage, POLL_MS, POLL_TRIES } from './PaymentPage';
+
+const order = { reference: 'TD-9', manage_url: 'http://demo.localhost/s/kayak/booking/TD-9#sec%2Fret' } as TWebOrder;
+
+/** The page in a store whose API answers `answers` in turn (the last one again when they run out). */
+function mount(answers: (PaymentState | ApiError)[]) {
+  const asked: string[] = [];
+  const navigate = vi.fn();
+  const payment = vi.fn(async (checkout: string, token: string) => {
+    asked.push(`${checkout} ${token}`);
+    const next = answers.length > 1 ? answers.shift()! : answers[0]!;
+    if (next instanceof ApiError) throw next;
+    return next;
+  });
+  const ctx = {
+    slug: 'kayak',
+    base: '/s/kayak/',
+    api: { payment } as unknown as StoreCtx['api'],
+    store: { name: 'Kayak' } as StoreCtx['store'],
+    embed: false,
+    link: (p: string) => `/s/kayak/${p}`,
+    navigate,
+    cart: null,
+    setCart: () => undefined,
+    refreshCart: async () => null,
+    toast: () => undefined,
+    takeFocus: () => false,
+  } satisfies StoreCtx;
+  const root = document.createElement('div');
+  document.body.appendChild(root);
+  act(() =>
+    render(
+      <Ctx.Provider value={ctx}>
+        <PaymentPage checkout="k1" />
+      </Ctx.Provider>,
+      root,
+    ),
+  );
+  return { root, asked, navigate };
+}
+/** Lets the page's timers and answers run for `ms`. */
+const pass = (ms: number) => act(async () => void (await vi.advanceTimersByTimeAsync(ms)));
+
+describe('the page Stripe brings the customer back to', () => {
+  beforeEach(() => {
+    sessionStorage.clear();
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.innerHTML = '';
+  });
+
+  it('asks until the payment is paid, then shows the confirmation of its order', async () => {
+    savePayment(safeStorage('sessionStorage'), 'kayak', { checkout: 'k1', token: 'tok' });
+    const { asked, navigate, root } = mount([{ status: 'open', order: null }, { status: 'open', order: null }, { status: 'paid', order }]);
+    expect(root.textContent).toContain('Checking your payment');
+    await pass(POLL_MS * 3);
+    expect(asked).toEqual(['k1 tok', 'k1 tok', 'k1 tok']);
+    expect(navigate).toHaveBeenCalledWith('confirmation/TD-9', { replace: true });
+    expect(placedOrder('TD-9')).toBe(order);
+    expect(loadOrderSecret(safeStorage('sessionStorage'), 'kayak', 'TD-9')).toBe('sec/ret');
+    expect(loadPayment(safeStorage('sessionStorage'), 'kayak')).toBeNull();
+  });
+
+  it('says it is still checking after a while, and asks again on request', async () => {
+    savePayment(safeStorage('sessionStorage'), 'kayak', { checkout: 'k1', token: 'tok' });
+    const { asked, root } = mount([{ status: 'open', order: null }]);
+    await pass(POLL_MS * (POLL_TRIES + 5));
+    expect(asked).toHaveLength(POLL_TRIES);
+    expect(root.textContent).toContain('still waiting for word of your payment');
+    const retry = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Check again')!;
+    await act(() => retry.click());
+    await pass(POLL_MS);
+    expect(asked.length).toBeGreaterThan(POLL_TRIES);
+  });
+
+  it('explains a refund, and a payment page that ran out', async () => {
+    savePayment(safeStorage('sessionStorage'), 'kayak', { checkout: 'k1', token: 'tok' });
+    const refunded = mount([{ status: 'refunded', order: null }]);
+    await pass(10);
+    expect(refunded.root.querySelector('h1')!.textContent).toBe('Your payment was refunded');
+    expect(refunded.root.textContent).toContain('refunded the full amount');
+
+    savePayment(safeStorage('sessionStorage'), 'kayak', { checkout: 'k1', token: 'tok' });
+    const expired = mount([{ status: 'expired', order: null }]);
+    await pass(10);
+    expect(expired.root.querySelector('h1')!.textContent).toBe('The payment page has expired');
+    expect(expired.root.textContent).toContain('your seats were released');
+  });
+
+  it('without the payment’s secret in this browser, points to the e-mail', async () => {
+    const { asked, root } = mount([{ status: 'paid', order }]);
+    await pass(POLL_MS * 2);
+    expect(asked).toEqual([]);
+    expect(root.textContent).toContain('We cannot find this payment in this browser');
+  });
+});

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Heading } from '../components/Heading';
+import { useStore } from '../context';
+import { ApiError, type PaymentState } from '../lib/api';
+import { rememberOrder, secretOf } from '../lib/orders';
+import { dropDraft, dropPayment, loadPayment, safeStorage, saveOrderSecret } from '../lib/storage';
+import { t } from '../texts';
+
+/** How often, and how many times, the page asks before it says it is still waiting. */
+export const POLL_MS = 1000;
+export const POLL_TRIES = 20;
+
+type View = 'checking' | 'waiting' | 'unknown' | 'paid' | 'expired' | 'failed' | 'refunded';
+
+/**
+ * Where Stripe's payment page brings the customer back: /s/{slug}/payment/{checkout}?session_id=….
+ * The order is made when Stripe says the session is paid (its event, or the server asking Stripe
+ * when this page asks first), never on this page's word: the page asks a few times, then shows
+ * the confirmation (the same page as a pay-on-site booking), or what happened instead.
+ */
+export function PaymentPage({ checkout }: { checkout: string }) {
+  const { api, slug, link, navigate, refreshCart } = useStore();
+  const [pending] = useState(() => {
+    const p = loadPayment(safeStorage('sessionStorage'), slug);
+    return p?.checkout === checkout ? p : null;
+  });
+  const [view, setView] = useState<View>(pending ? 'checking' : 'unknown');
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    if (!pending) return undefined;
+    const session = safeStorage('sessionStorage');
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let tries = 0;
+
+    const finish = async (p: PaymentState) => {
+      if (p.status === 'paid' && p.order) {
+        rememberOrder(p.order);
+        saveOrderSecret(session, slug, p.order.reference, secretOf(p.order.manage_url));
+      }
+      dropPayment(session, slug);
+      if (p.status === 'paid' || p.status === 'expired') dropDraft(session, slug);
+      await refreshCart().catch(() => null);
+      if (!live) return;
+      if (p.status === 'paid' && p.order) navigate(`confirmation/${encodeURIComponent(p.order.reference)}`, { replace: true });
+      else setView(p.status as View);
+    };
+    const ask = async () => {
+      tries += 1;
+      let answer: PaymentState | null = null;
+      try {
+        answer = await api.payment(checkout, pending.token);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) {
+          if (live) setView('unknown');
+          return;
+        }
+        // A network hiccup: ask again.
+      }
+      if (!live) return;
+      if (answer && answer.status !== 'open') return finish(answer);
+      if (tries >= POLL_TRIES) setView('waiting');
+      else timer = setTimeout(ask, POLL_MS);
+    };
+    setView('checking');
+    void ask();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [checkout, round]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const page = (title: string, text: string | null, action?: { href: string; label: string }) => (
+    <div class="td-page">
+      <Heading title={title}>{title}</Heading>
+      {text && <p class="td-panel" data-testid="payment-outcome">{text}</p>}
+      {action && (
+        <p>
+          <a class="td-btn td-btn--primary" href={action.href}>
+            {action.label}
+          </a>
+        </p>
+      )}
+    </div>
+  );
+  const browse = { href: link(''), label: t.chooseAnotherTime };
+
+  switch (view) {
+    case 'checking':
+      return (
+        <div class="td-page">
+          <Heading title={t.paymentTitle}>{t.paymentTitle}</Heading>
+          <p class="td-loading" role="status">
+            <span class="td-spinner" aria-hidden="true" />
+            {t.checkingPayment}
+          </p>
+        </div>
+      );
+    case 'waiting':
+      return (
+        <div class="td-page">
+          <Heading title={t.paymentTitle}>{t.paymentTitle}</Heading>
+          <div class="td-panel" role="status">
+            <p>{t.stillChecking}</p>
+            <button type="button" class="td-btn td-btn--secondary" onClick={() => setRound((n) => n + 1)}>
+              {t.checkAgain}
+            </button>
+          </div>
+        </div>
+      );
+    case 'paid':
+      // Paid, but the order could not be shown here: the e-mail has it.
+      return page(t.thankYouPlain, t.confirmationUnknown, { href: link(''), label: t.backToStore });
+    case 'refunded':
+      return page(t.paymentRefundedTitle, t.paymentRefunded, browse);
+    case 'expired':
+      return page(t.paymentExpiredTitle, t.paymentExpired, browse);
+    case 'failed':
+      return page(t.paymentFailedTitle, t.paymentFailed, { href: link('checkout'), label: t.backToCheckout });
+    default:
+      return page(t.paymentTitle, t.paymentUnknown, { href: link(''), label: t.backToStore });
+  }
+}
