@@ -11,6 +11,7 @@ import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
 import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
+import { planRoutes } from './modules/plans/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
 import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
@@ -154,6 +155,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   });
 
   await app.register(jobRoutes);
+  await app.register(planRoutes);
   await app.register(webStoreRoutes);
   // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.
   registerPayments(app);

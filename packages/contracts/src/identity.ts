@@ -224,10 +224,41 @@ export const ZSubscriptionTier = z
     kind: z.enum(ACCOUNT_KINDS),
     features: z.array(z.string()),
     monthly_price: z.number().int(),
+    /** The price of a year at once (0: not sold by the year). */
+    yearly_price: z.number().int(),
     currency: z.string(),
+    trial_days: z.number().int(),
+    /** At most, per plan (a missing key: no limit). */
+    limits: z.object({ offers: z.number().int().optional(), stores: z.number().int().optional(), team_members: z.number().int().optional(), bookings_per_month: z.number().int().optional() }),
+    /** The platform's fee on online payments, in basis points. */
+    application_fee_bp: z.number().int(),
   })
   .meta({ id: 'SubscriptionTier' });
 export type TSubscriptionTier = z.infer<typeof ZSubscriptionTier>;
+
+export const PLAN_LIMITS = ['offers', 'stores', 'team_members', 'bookings_per_month'] as const;
+export type PlanLimit = (typeof PLAN_LIMITS)[number];
+export const SUBSCRIPTION_STATUSES = ['none', 'trialing', 'active', 'past_due', 'canceled'] as const;
+
+/** The organisation's plan now, what it uses of its limits, and how it is paid. */
+export const ZSubscription = z
+  .object({
+    tier: ZSubscriptionTier,
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    interval: z.enum(['month', 'year']).nullable(),
+    trial_ends_at: z.iso.datetime().nullable(),
+    current_period_end: z.iso.datetime().nullable(),
+    /** Whether it can buy a plan here (the platform's Stripe keys are set). */
+    billing_available: z.boolean(),
+    /** Whether Stripe's customer portal can be opened (it has a Stripe customer). */
+    can_manage: z.boolean(),
+    usage: z.object({ offers: z.number().int(), stores: z.number().int(), team_members: z.number().int(), bookings_per_month: z.number().int() }),
+  })
+  .meta({ id: 'Subscription' });
+export type TSubscription = z.infer<typeof ZSubscription>;
+export const ZSubscriptionCreate = z.object({ tier: z.string().min(1).max(60), interval: z.enum(['month', 'year']).default('month') });
+/** A plan chosen: Stripe's page to pay for it (url), or the plan as it is now when nothing was to pay. */
+export const ZSubscriptionChange = z.object({ url: z.string().nullable(), subscription: ZSubscription }).meta({ id: 'SubscriptionChange' });
 
 export const ZRecaptchaVerify = z.object({ token: z.string().min(1).max(4000) });
 export const ZRecaptchaResult = z.object({ success: z.boolean(), enabled: z.boolean() }).meta({ id: 'RecaptchaResult' });

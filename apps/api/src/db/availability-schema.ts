@@ -282,6 +282,7 @@ export const booking = pgTable(
     uniqueIndex('booking_ticket_key').on(t.ticket_code),
     index('booking_slot_idx').on(t.account_id, t.slot_id),
     index('booking_order_idx').on(t.account_id, t.order_id),
+    index('booking_created_idx').on(t.account_id, t.created_at),
     check('booking_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('booking_attendance_check', sql`${t.attendance} in ('Open', 'Arrived', 'No show')`),
   ],

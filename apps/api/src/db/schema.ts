@@ -24,6 +24,20 @@ export const subscriptionTier = pgTable('subscription_tier', {
   sort_order: integer('sort_order').notNull().default(0),
   /** The platform's fee on each online payment of an organisation on this plan, in basis points. */
   application_fee_bp: integer('application_fee_bp').notNull().default(0),
+  /** The price of a year, paid at once (0: not sold by the year). */
+  yearly_price: integer('yearly_price').notNull().default(0),
+  /** Days free before the first payment, for an organisation that never had a trial. */
+  trial_days: integer('trial_days').notNull().default(0),
+  /** What the plan allows at most (a missing key: no limit): offers, stores, team_members, bookings_per_month. */
+  limits: jsonb('limits').$type<Partial<Record<'offers' | 'stores' | 'team_members' | 'bookings_per_month', number>>>().notNull().default({}),
+});
+
+/** The platform's Stripe product of each plan (made on first use; plans themselves are the owner's to write). */
+export const billingProduct = pgTable('billing_product', {
+  tier_id: text('tier_id')
+    .primaryKey()
+    .references(() => subscriptionTier.id, { onDelete: 'cascade' }),
+  stripe_product_id: text('stripe_product_id').notNull(),
 });
 
 /** An organisation (tenant). Every tenant table carries its id as account_id. */
@@ -38,6 +52,18 @@ export const baseAccount = pgTable(
     currency: text('currency').notNull().default('EUR'),
     locale: text('locale').notNull().default('en'),
     subscription_tier_id: text('subscription_tier_id').references(() => subscriptionTier.id),
+    /**
+     * The subscription behind the plan (Stripe Billing on the platform's account): none (a free
+     * plan, or granted), trialing, active, past_due or canceled; kept current by Stripe's events.
+     */
+    subscription_status: text('subscription_status').notNull().default('none'),
+    subscription_interval: text('subscription_interval'),
+    subscription_period_end: timestamp('subscription_period_end', { withTimezone: true }),
+    trial_ends_at: timestamp('trial_ends_at', { withTimezone: true }),
+    /** Once trialled, never again. */
+    trial_used: boolean('trial_used').notNull().default(false),
+    stripe_customer_id: text('stripe_customer_id'),
+    stripe_subscription_id: text('stripe_subscription_id'),
     /** How long a cart holds its seats (the spec's MIN 10 to MAX 60 minutes). */
     hold_minutes: integer('hold_minutes').notNull().default(15),
     default_cutoff_minutes: integer('default_cutoff_minutes').notNull().default(0),

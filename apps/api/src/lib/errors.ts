@@ -15,6 +15,7 @@ const STATUS_BY_CODE = {
   authentication_failed: 401,
   permission_denied: 403,
   plan_required: 403,
+  plan_limit: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -39,6 +39,8 @@ export const QUEUES = {
   orderMail: { name: 'order-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** One Stripe event (stored once by the webhook), handled once. */
   stripeEvent: { name: 'stripe-event', options: { retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 600 } },
+  /** Ends the platform's own trials that are over (the organisation drops to its free plan). */
+  trials: { name: 'plans-end-trials', cron: '11 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Queues the reminders of bookings that start within a day. */
   reminders: { name: 'booking-reminders', cron: '*/15 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */

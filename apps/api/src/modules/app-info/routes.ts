@@ -9,22 +9,15 @@ import {
   ZRecaptchaResult,
   ZRecaptchaVerify,
   ZSubscriptionTier,
-  type TSubscriptionTier,
 } from '@tourdesk/contracts';
 import { subscriptionTier } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { recaptchaEnabled, verifyRecaptcha } from '../../lib/recaptcha';
 import { oidcEnabled } from '../oidc/service';
+import { presentTier } from '../plans/service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope };
-const toTier = (t: typeof subscriptionTier.$inferSelect): TSubscriptionTier => ({
-  id: t.id,
-  name: t.name,
-  kind: t.kind as TSubscriptionTier['kind'],
-  features: t.features,
-  monthly_price: t.monthly_price,
-  currency: t.currency,
-});
+const toTier = presentTier;
 
 export const ZPublicConfig = z
   .object({

@@ -9,6 +9,7 @@ import { presentRate } from '../catalog/pricing-rates';
 import { copyImages, mediaUrl, presentImage, reorderImages } from '../media/images';
 import { presentVideo } from '../media/videos';
 import * as q from './queries';
+import { assertWithinLimit } from '../plans/service';
 import { plainText, sanitizeRichText } from './sanitize';
 
 type Row = typeof experience.$inferSelect;
@@ -187,6 +188,7 @@ export function getExperience(request: FastifyRequest, id: string) {
 
 export function createExperience(request: FastifyRequest, input: ExperienceInput) {
   return tenantScope(request, async (ctx) => {
+    await assertWithinLimit(ctx, 'offers');
     const columns = await toColumns(ctx, input);
     const [row] = await ctx.tx
       .insert(experience)
@@ -228,6 +230,7 @@ export async function deleteExperience(request: FastifyRequest, id: string) {
 export function duplicateExperience(request: FastifyRequest, id: string) {
   return tenantScope(request, async (ctx) => {
     const source = await rowOr404(ctx, id);
+    await assertWithinLimit(ctx, 'offers');
     const { id: _id, created_at: _c, updated_at: _u, status: _s, ...fields } = source;
     const [copy] = await ctx.tx
       .insert(experience)

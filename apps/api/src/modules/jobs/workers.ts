@@ -5,6 +5,7 @@ import { sweepExpiredHolds } from '../availability/holds';
 import { extendHorizonsIfDue } from '../availability/horizon';
 import { stripStoredOriginals } from '../media/images';
 import { handleStripeEvent } from '../payments/online';
+import { endOwnTrials } from '../plans/service';
 import { queueReminders, sendOrderMail, type OrderMailJob } from '../web-store/emails';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 
@@ -21,6 +22,7 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work<QueuedMail>(QUEUES.email, async (mail, job) => mailer.send(mail, job.id));
   await jobs.work<OrderMailJob>(QUEUES.orderMail, async (job, meta) => sendOrderMail(database.db, app.config, (mail, id) => mailer.send(mail, id), job, meta.id));
   await jobs.work<{ event: string }>(QUEUES.stripeEvent, async (job) => handleStripeEvent(database.db, app.onlinePayments.stripe, jobs, app.config, job.event));
+  await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
   await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));
   await jobs.work(QUEUES.horizon, async () => {

@@ -9,6 +9,7 @@ import { listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { rateOf, sellLine, vatRates } from './sale';
+import { assertWithinLimit } from '../plans/service';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
 export { vatOf } from './sale';
@@ -196,6 +197,7 @@ export async function writeOrder(
     lines: LineToWrite[];
   },
 ) {
+  await assertWithinLimit(ctx, 'bookings_per_month', input.lines.length);
   const found = await upsertCustomer(ctx, input.customer);
   // An experience confirmed by hand (confirmation_mode 'manual') makes the order wait, as
   // Created ("Unconfirmed"), with its seats reserved, until the operator confirms it.

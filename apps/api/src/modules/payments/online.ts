@@ -20,6 +20,7 @@ import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
 import { queueOrderMail } from '../web-store/emails';
+import { onSubscription } from '../plans/service';
 import type { WebCtx } from '../web-store/service';
 
 /**
@@ -356,6 +357,11 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       break;
     case 'account.updated':
       await onAccountUpdated(db, event.data.object as Stripe.Account);
+      break;
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      await onSubscription(db, event.data.object as Stripe.Subscription, event.type === 'customer.subscription.deleted');
       break;
     default:
       break;

@@ -9,6 +9,7 @@ import { tenantOrigin } from '../../lib/host';
 import { addDays, eachDay } from '../../lib/local-time';
 import { mediaUrl } from '../media/images';
 import { onlineReady } from '../web-store/service';
+import { assertWithinLimit } from '../plans/service';
 
 /**
  * Stores in the back office: their settings, the offers each shows (in its order), and what each
@@ -19,6 +20,7 @@ type StoreRow = typeof store.$inferSelect;
 
 /** Input → columns; a logo must be one of the organisation's images, the currency its own by default. */
 export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof ZStoreInput>>, existing: StoreRow | undefined, platformHasStripe: boolean) {
+  if (!existing) await assertWithinLimit(ctx, 'stores');
   if (input.logo) await assertOwned(ctx, image, input.logo, 'logo', 'image');
   if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe))) {
     throw new AppError('invalid', platformHasStripe ? 'Connect your Stripe account (Settings → Payment providers) before a store takes payments online.' : 'Online payment is not set up on this platform.', 'payment_options');

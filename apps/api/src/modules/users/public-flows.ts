@@ -9,7 +9,7 @@ import { QUEUES } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { requireRecaptcha } from '../../lib/recaptcha';
 import { hit, ThrottledError } from '../../lib/throttle';
-import { DEFAULT_TIER } from '../../seed/reference';
+import { DEFAULT_TIER, TRIAL_DAYS } from '../../seed/reference';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { findUserByEmail, revokeUserSessions } from '../auth/queries';
@@ -78,6 +78,8 @@ export async function register(request: FastifyRequest, input: TRegisterInput) {
           currency: input.currency,
           time_zone: input.time_zone,
           subscription_tier_id: DEFAULT_TIER[input.kind],
+          // A new supplier tries the Standard plan for its trial days (plans-end-trials ends it).
+          ...(input.kind === 'supplier' ? { subscription_status: 'trialing', trial_ends_at: new Date(Date.now() + TRIAL_DAYS * 86_400_000), trial_used: true } : {}),
         })
         .returning();
       const [owner] = await tx

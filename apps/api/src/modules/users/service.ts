@@ -24,6 +24,7 @@ import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
 import { emailChangedMail, invitationMail, passwordChangedMail } from './emails';
 import * as q from './queries';
+import { assertWithinLimit } from '../plans/service';
 
 export const permissionSetsOf = (ids: readonly string[]): TPermissionSet[] =>
   PERMISSION_SETS.filter((s) => ids.includes(s.id)).map(({ id, title, codenames }) => ({ id, title, codenames }));
@@ -114,6 +115,7 @@ export async function inviteMember(
   await assertEmailFree(request, input.email, 'email');
   return tenantWork(request, async (tx, me, outbox) => {
     assertMayAssign(me, await roleOr400(tx, me.accountId, input.role));
+    await assertWithinLimit({ tx, accountId: me.accountId, currency: me.currency }, 'team_members');
     let created;
     try {
       [created] = await tx

@@ -1,0 +1,220 @@
+import { and, count, eq, gte, isNotNull, ne, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { PlanLimit, TSubscription, TSubscriptionTier } from '@tourdesk/contracts';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { baseAccount, billingProduct, booking, experience, store, subscriptionTier, users } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { tenantOrigin } from '../../lib/host';
+import { localToUtc, todayIn } from '../../lib/local-time';
+import { FREE_TIER } from '../../seed/reference';
+
+/**
+ * Plans: what an organisation may use (features, checked by the guard on every call) and how much
+ * (limits, checked here by every call that adds: offers, stores, team members, bookings in a
+ * month), and how it pays for them: Stripe Billing on the platform's own account — Checkout to
+ * start a paid plan (with a trial the first time), the customer portal to change or cancel it,
+ * and Stripe's events to keep the plan current. A downgrade takes effect at once; nothing is
+ * deleted: what is over a limit stays and stays readable, only adding more is refused.
+ */
+
+type TierRow = typeof subscriptionTier.$inferSelect;
+type AccountRow = typeof baseAccount.$inferSelect;
+
+export const presentTier = (t: TierRow): TSubscriptionTier => ({
+  id: t.id,
+  name: t.name,
+  kind: t.kind as TSubscriptionTier['kind'],
+  features: t.features,
+  monthly_price: t.monthly_price,
+  yearly_price: t.yearly_price,
+  currency: t.currency,
+  trial_days: t.trial_days,
+  limits: t.limits,
+  application_fee_bp: t.application_fee_bp,
+});
+
+const LIMIT_WORDS: Record<PlanLimit, [string, string]> = {
+  offers: ['offer', 'offers'],
+  stores: ['store', 'stores'],
+  team_members: ['team member', 'team members'],
+  bookings_per_month: ['booking a month', 'bookings a month'],
+};
+
+async function accountAndTier(ctx: TenantCtx) {
+  const [row] = await ctx.tx.select({ a: baseAccount, t: subscriptionTier }).from(baseAccount).leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id)).where(eq(baseAccount.id, ctx.accountId));
+  if (!row) throw notFound('No such organisation.');
+  return row;
+}
+
+/** How much of one limit the organisation uses now (one count, on an index). */
+async function used(ctx: TenantCtx, kind: PlanLimit, zone: string) {
+  const n = async (q: Promise<{ n: number }[]>) => Number((await q)[0]?.n ?? 0);
+  switch (kind) {
+    case 'offers':
+      return n(ctx.tx.select({ n: count() }).from(experience).where(eq(experience.account_id, ctx.accountId)));
+    case 'stores':
+      return n(ctx.tx.select({ n: count() }).from(store).where(eq(store.account_id, ctx.accountId)));
+    case 'team_members':
+      return n(ctx.tx.select({ n: count() }).from(users).where(eq(users.account_id, ctx.accountId)));
+    case 'bookings_per_month': {
+      const monthStart = localToUtc(`${todayIn(zone).slice(0, 7)}-01`, '00:00', zone);
+      return n(ctx.tx.select({ n: count() }).from(booking).where(and(eq(booking.account_id, ctx.accountId), gte(booking.created_at, monthStart))));
+    }
+  }
+}
+
+/** How much of each limit the organisation uses now. */
+export async function usage(ctx: TenantCtx, zone: string): Promise<Record<PlanLimit, number>> {
+  return {
+    offers: await used(ctx, 'offers', zone),
+    stores: await used(ctx, 'stores', zone),
+    team_members: await used(ctx, 'team_members', zone),
+    bookings_per_month: await used(ctx, 'bookings_per_month', zone),
+  };
+}
+
+/**
+ * Refuses (403 plan_limit) adding `adding` more of a kind than the plan allows. Runs in the
+ * caller's transaction before it writes; two additions at once may each pass the last free place
+ * (the limit is a plan's promise, not a capacity: at worst one over).
+ */
+export async function assertWithinLimit(ctx: TenantCtx, kind: PlanLimit, adding = 1) {
+  const { a, t } = await accountAndTier(ctx);
+  const limit = t?.limits[kind];
+  if (limit === undefined || limit === null) return;
+  if ((await used(ctx, kind, a.time_zone)) + adding > limit) {
+    const [one, many] = LIMIT_WORDS[kind];
+    throw new AppError('plan_limit', `Your ${t!.name} plan allows ${limit} ${limit === 1 ? one : many}. Upgrade your plan to add more.`);
+  }
+}
+
+export async function currentSubscription(ctx: TenantCtx, config: Config): Promise<TSubscription> {
+  const { a, t } = await accountAndTier(ctx);
+  return {
+    tier: presentTier(t!),
+    status: a.subscription_status as TSubscription['status'],
+    interval: (a.subscription_interval as TSubscription['interval']) ?? null,
+    trial_ends_at: a.trial_ends_at?.toISOString() ?? null,
+    current_period_end: a.subscription_period_end?.toISOString() ?? null,
+    billing_available: Boolean(config.STRIPE_SECRET_KEY),
+    can_manage: Boolean(config.STRIPE_SECRET_KEY && a.stripe_customer_id),
+    usage: await usage(ctx, a.time_zone),
+  };
+}
+
+/** The plan's Stripe product on the platform's account, made on first use (once, by its idempotency key). */
+async function productOf(db: Db, stripe: Stripe, tier: TierRow) {
+  // In the caller's transaction (on PGlite's one connection a second one would wait for it).
+  const [known] = await db.select().from(billingProduct).where(eq(billingProduct.tier_id, tier.id));
+  if (known) return known.stripe_product_id;
+  const product = await stripe.products.create({ name: `Tourdesk ${tier.name}`, metadata: { tourdesk_tier: tier.id } }, { idempotencyKey: `tier-product-${tier.id}` });
+  await db.insert(billingProduct).values({ tier_id: tier.id, stripe_product_id: product.id }).onConflictDoNothing();
+  return product.id;
+}
+
+/**
+ * Chooses a plan (the spec's "subscription create"). A free plan of the organisation's kind takes
+ * effect at once (a paid subscription is cancelled at Stripe: its events confirm). A paid plan
+ * answers Stripe Checkout's page (a trial the first time); while a paid subscription runs, another
+ * paid plan replaces its price (Stripe prorates) and takes effect with Stripe's event.
+ */
+export async function choosePlan(ctx: TenantCtx, config: Config, stripe: Stripe | null, tierId: string, interval: 'month' | 'year') {
+  const { a, t: current } = await accountAndTier(ctx);
+  const [tier] = await ctx.tx.select().from(subscriptionTier).where(eq(subscriptionTier.id, tierId));
+  if (!tier || tier.kind !== a.kind) throw new AppError('invalid', 'No such plan for your organisation.', 'tier');
+  const price = interval === 'year' ? tier.yearly_price : tier.monthly_price;
+  if (interval === 'year' && tier.monthly_price > 0 && !tier.yearly_price) throw new AppError('invalid', 'This plan is not sold by the year.', 'interval');
+  if (price === 0) {
+    if (a.stripe_subscription_id && stripe) await stripe.subscriptions.cancel(a.stripe_subscription_id);
+    await ctx.tx
+      .update(baseAccount)
+      .set({ subscription_tier_id: tier.id, subscription_status: 'none', subscription_interval: null, subscription_period_end: null, stripe_subscription_id: null, updated_at: new Date() })
+      .where(eq(baseAccount.id, ctx.accountId));
+    return { url: null, subscription: await currentSubscription(ctx, config) };
+  }
+  if (!stripe) throw new AppError('invalid', 'Plans cannot be bought on this platform: its Stripe keys are not set.', 'tier');
+  const product = await productOf(ctx.tx, stripe, tier);
+  const recurring = { currency: tier.currency.toLowerCase(), unit_amount: price, recurring: { interval }, product };
+  if (a.stripe_subscription_id && (a.subscription_status === 'active' || a.subscription_status === 'trialing')) {
+    const sub = await stripe.subscriptions.retrieve(a.stripe_subscription_id);
+    await stripe.subscriptions.update(a.stripe_subscription_id, {
+      items: [{ id: sub.items.data[0]!.id, price_data: recurring }],
+      metadata: { tourdesk_account: ctx.accountId, tourdesk_tier: tier.id },
+      proration_behavior: 'create_prorations',
+    });
+    void current;
+    return { url: null, subscription: await currentSubscription(ctx, config) };
+  }
+  let customer = a.stripe_customer_id;
+  if (!customer) {
+    const c = await stripe.customers.create({ name: a.legal_name || a.name, email: a.billing_email || undefined, metadata: { tourdesk_account: ctx.accountId } }, { idempotencyKey: `customer-${ctx.accountId}` });
+    customer = c.id;
+    await ctx.tx.update(baseAccount).set({ stripe_customer_id: customer }).where(eq(baseAccount.id, ctx.accountId));
+  }
+  const back = `${tenantOrigin(config, a.subdomain)}/settings/subscription/${a.kind === 'affiliate' ? 'affiliate' : 'supplier'}-plans`;
+  const session = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    line_items: [{ quantity: 1, price_data: recurring }],
+    subscription_data: { metadata: { tourdesk_account: ctx.accountId, tourdesk_tier: tier.id }, ...(tier.trial_days > 0 && !a.trial_used ? { trial_period_days: tier.trial_days } : {}) },
+    metadata: { tourdesk_account: ctx.accountId, tourdesk_tier: tier.id },
+    success_url: `${back}?subscribed=1`,
+    cancel_url: back,
+  });
+  return { url: session.url, subscription: await currentSubscription(ctx, config) };
+}
+
+/** Stripe's customer portal, to change the card, the plan or cancel (the spec's "manage"). */
+export async function managePlan(ctx: TenantCtx, config: Config, stripe: Stripe | null) {
+  const { a } = await accountAndTier(ctx);
+  if (!stripe || !a.stripe_customer_id) throw new AppError('invalid', 'There is no paid plan to manage yet.');
+  const back = `${tenantOrigin(config, a.subdomain)}/settings/subscription/${a.kind === 'affiliate' ? 'affiliate' : 'supplier'}-plans`;
+  const portal = await stripe.billingPortal.sessions.create({ customer: a.stripe_customer_id, return_url: back });
+  return { url: portal.url };
+}
+
+/**
+ * A subscription's state from Stripe (created, updated, deleted): the plan follows at once. An
+ * ended or unpaid-for-good subscription drops the organisation to its kind's free plan.
+ */
+export async function onSubscription(db: Db, sub: Stripe.Subscription, deleted: boolean) {
+  const account = sub.metadata?.tourdesk_account;
+  if (!account || !/^[0-9a-f-]{36}$/.test(account)) return;
+  const [a] = await db.select().from(baseAccount).where(eq(baseAccount.id, account));
+  if (!a) return;
+  const ended = deleted || sub.status === 'canceled' || sub.status === 'unpaid' || sub.status === 'incomplete_expired';
+  const tierId = ended ? FREE_TIER[a.kind as 'supplier' | 'affiliate'] : (sub.metadata?.tourdesk_tier ?? a.subscription_tier_id);
+  const item = sub.items?.data?.[0];
+  const periodEnd = item?.current_period_end;
+  await db
+    .update(baseAccount)
+    .set({
+      subscription_tier_id: tierId,
+      subscription_status: ended ? 'canceled' : sub.status === 'trialing' ? 'trialing' : sub.status === 'past_due' ? 'past_due' : 'active',
+      subscription_interval: ended ? null : (item?.price?.recurring?.interval ?? a.subscription_interval),
+      subscription_period_end: ended || !periodEnd ? null : new Date(periodEnd * 1000),
+      trial_ends_at: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
+      trial_used: a.trial_used || Boolean(sub.trial_end),
+      stripe_subscription_id: ended ? null : sub.id,
+      stripe_customer_id: typeof sub.customer === 'string' ? sub.customer : (sub.customer?.id ?? a.stripe_customer_id),
+      updated_at: new Date(),
+    })
+    .where(eq(baseAccount.id, account));
+}
+
+/**
+ * The platform's own trial: a new supplier starts on Standard for its days without paying; when
+ * they are over and no subscription was bought, it drops to the free plan (a daily job).
+ */
+export async function endOwnTrials(db: Db) {
+  const rows = await db
+    .update(baseAccount)
+    .set({ subscription_tier_id: sql`case when ${baseAccount.kind} = 'affiliate' then ${FREE_TIER.affiliate} else ${FREE_TIER.supplier} end`, subscription_status: 'none', trial_ends_at: null, updated_at: new Date() })
+    .where(and(eq(baseAccount.subscription_status, 'trialing'), isNotNull(baseAccount.trial_ends_at), sql`${baseAccount.trial_ends_at} <= now()`, sql`${baseAccount.stripe_subscription_id} is null`, ne(baseAccount.subscription_tier_id, FREE_TIER.supplier)))
+    .returning({ id: baseAccount.id });
+  return rows.length;
+}
+
+export type { AccountRow };
