@@ -176,6 +176,34 @@ describe('paying online in the web store', () => {
     expect((await seatsHeld(c.slotId)).held).toBe(before.held - 3);
   });
 
+  it('ends an open payment when the customer books to pay on site instead, and refuses that once the payment is made', async () => {
+    const c = await heldCart(1);
+    const paying = await startPaying(c, 'fay');
+    const onSite = { cart: c.cart, customer: customer('fay'), accept_terms: true, payment_option: 'pay_on_site' };
+    const placed = await guest.post(`${base}/orders/`, onSite, { 'x-cart-token': c.token });
+    expect(placed.statusCode, placed.body).toBe(201);
+    // Stripe's page can no longer take the money, and the page that asks says so.
+    expect(fake.state.checkoutSessions.get(paying.session)!.status).toBe('expired');
+    expect((await paymentOf(paying.checkout, paying.token)).json()).toMatchObject({ status: 'expired', order: null });
+
+    // Paid in the other tab first: booking on site again would sell the seats twice.
+    const d = await heldCart(1);
+    const paid = await startPaying(d, 'gus');
+    fake.pauseWebhooks();
+    await fake.payCheckoutSession(paid.session);
+    const refused = await guest.post(`${base}/orders/`, { ...onSite, cart: d.cart, customer: customer('gus') }, { 'x-cart-token': d.token });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().errors[0].detail).toContain('paid for these seats online already');
+    await fake.resumeWebhooks();
+    // Stripe's return address carries the session id: proof enough to see the order, without its secret.
+    const back = await until('paid', async () => {
+      const p = (await guest.get(`${base}/payments/${paid.checkout}/?session_id=${paid.session}`)).json();
+      return p.status === 'paid' ? p : null;
+    });
+    expect(back.order.manage_url).not.toContain('#');
+    expect((await guest.get(`${base}/payments/${paid.checkout}/?session_id=cs_test_guess`)).statusCode).toBe(404);
+  });
+
   it('books a payment that came after its hold ran out when the seats are still free, and refunds one whose seats are gone', async () => {
     // The hold ran out and the sweep took the line: the seats are free, so they are held again and booked.
     const free = await heldCart(1);

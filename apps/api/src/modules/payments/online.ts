@@ -227,10 +227,17 @@ export async function expireSession(ctx: TenantCtx, session: string) {
 }
 
 /** The checkout a customer's page asks about, with the secret it was given. */
-export async function checkoutOf(ctx: TenantCtx, id: string, token: string | undefined) {
+/**
+ * The checkout a customer's page asks about: with the secret it was given, or with the Stripe
+ * session id Stripe put in the return address (a page in a frame on another site may not find
+ * the secret its tab kept: it then sees the order, and its booking page's link comes by e-mail).
+ */
+export async function checkoutOf(ctx: TenantCtx, id: string, proof: { token?: string; session?: string }) {
   const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, id)));
-  if (!row || !token || sha256(token) !== row.manage_token_hash) throw new AppError('not_found', 'No payment with this id.');
-  return row;
+  const byToken = Boolean(row && proof.token && sha256(proof.token) === row.manage_token_hash);
+  const bySession = Boolean(row && proof.session && row.session_id && proof.session === row.session_id);
+  if (!row || (!byToken && !bySession)) throw new AppError('not_found', 'No payment with this id.');
+  return { row, byToken };
 }
 
 /** Refunds of online payments go back to the card through Stripe, on the account that took the payment. */

@@ -8,6 +8,7 @@ import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { QUEUES } from '../../lib/jobs';
+import { tenantOrigin } from '../../lib/host';
 import type { PaymentSettlement } from '../orders/service';
 import { principalOf } from '../auth/principal';
 import * as web from '../web-store/service';
@@ -81,18 +82,26 @@ export function registerPayments(untyped: FastifyInstance) {
     '/api/web-stores/:slug/payments/:id/',
     {
       config: { access: { public: true, reason: 'a customer’s page asks whether their payment went through (the secret in X-Order-Token)' } },
-      schema: { tags: ['web-store'], summary: 'Where a payment stands; a paid one answers its order (asking Stripe when its event has not come yet)', params: z.object({ slug: z.string().min(1).max(60), id: z.uuid() }), response: { 200: ZWebPayment, ...errors } },
+      schema: {
+        tags: ['web-store'],
+        summary: 'Where a payment stands; a paid one answers its order (asking Stripe when its event has not come yet). Proof: X-Order-Token, or the session_id of Stripe’s return address',
+        params: z.object({ slug: z.string().min(1).max(60), id: z.uuid() }),
+        querystring: z.object({ session_id: z.string().max(200).optional() }),
+        response: { 200: ZWebPayment, ...errors },
+      },
     },
     (request) =>
       web.inStore(request, request.params.slug, async (ctx) => {
-        const token = request.headers['x-order-token'] as string | undefined;
-        let row = await online.checkoutOf(ctx, request.params.id, token);
+        const proof = { token: request.headers['x-order-token'] as string | undefined, session: request.query.session_id };
+        let { row, byToken } = await online.checkoutOf(ctx, request.params.id, proof);
         if (row.status === 'open' && stripe) {
           const done = await online.finishPaidSession(ctx, stripe, { id: row.id });
           if (done?.outcome) await online.afterFinish(ctx, app.jobs, app.config, row.id, done);
-          row = await online.checkoutOf(ctx, request.params.id, token);
+          ({ row, byToken } = await online.checkoutOf(ctx, request.params.id, proof));
         }
-        const order = row.order_id ? await web.presentWebOrder(ctx, row.order_id, web.manageUrlFor(app.config, ctx, token!)) : null;
+        // Without the secret, the order's page link is the store's (the secret is in the e-mail).
+        const storeUrl = `${tenantOrigin(app.config, ctx.subdomain)}/s/${ctx.store.slug}/`;
+        const order = row.order_id ? await web.presentWebOrder(ctx, row.order_id, byToken ? web.manageUrlFor(app.config, ctx, proof.token!) : () => storeUrl) : null;
         return { status: row.status as z.infer<typeof ZWebPayment>['status'], order };
       }),
   );

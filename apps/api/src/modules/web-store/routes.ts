@@ -140,8 +140,13 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { config, jobs } = request.server;
       const made = await svc.inStore(request, request.params.slug, async (ctx) => {
-        const { orderId, manage } = await svc.placeOrder(ctx, request.body, cartToken(request), async (tx, job) =>
-          queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, manage: job.manage, to: job.kind === 'confirmation' ? request.body.customer.email : ctx.store.notify_email, subject: `Booking ${job.kind}` }),
+        const { orderId, manage } = await svc.placeOrder(
+          ctx,
+          request.body,
+          cartToken(request),
+          async (tx, job) =>
+            queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, manage: job.manage, to: job.kind === 'confirmation' ? request.body.customer.email : ctx.store.notify_email, subject: `Booking ${job.kind}` }),
+          request.server.onlinePayments.stripe,
         );
         return svc.presentWebOrder(ctx, orderId, svc.manageUrlFor(config, ctx, manage));
       });
