@@ -124,6 +124,11 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/organization/OrganizationPage'),
   },
   {
+    path: '/settings/payment-providers',
+    permissions: ['Manage account'],
+    load: () => import('../features/payment-providers/PaymentProvidersPage'),
+  },
+  {
     path: '/settings/team/roles',
     permissions: ['Manage users'],
     features: ['team'],

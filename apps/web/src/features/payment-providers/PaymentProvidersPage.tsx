@@ -1,0 +1,262 @@
+import { Alert, Badge, Button, Card, Code, Group, List, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertTriangle, IconBrandStripe, IconCircleCheck, IconCircleX, IconLock, IconRefresh } from '@tabler/icons-react';
+import { LAYOUT_WIDTHS, type TPaymentProvider } from '@tourdesk/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessages } from '../../shared/api/errors';
+import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { ErrorPanel } from '../../shared/components/ErrorPanel';
+import { vatRate } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useConnectPaymentProviderMutation, useDisconnectPaymentProviderMutation, usePaymentProviderQuery } from './api';
+import { leaveFor } from './leave';
+import { describeRequirements } from './requirements';
+
+export const OWNERS_ONLY_MESSAGE = 'Only an Owner connects payment accounts';
+const RETURN_TOAST = 'Back from Stripe: your account’s state below is fresh from Stripe.';
+
+const isForbidden = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && error.status === 403;
+/** Everything Stripe needs is given and it lets the account take payments and pay them out. */
+export const isComplete = (p: TPaymentProvider) => p.details_submitted && p.charges_enabled && p.payouts_enabled && p.requirements.length === 0;
+
+/** Starts (or resumes) Stripe's onboarding: the server makes a link for one visit, the browser goes there. */
+function useOnboarding() {
+  const [connect, { isLoading }] = useConnectPaymentProviderMutation();
+  const [leaving, setLeaving] = useState(false);
+  const start = async () => {
+    const res = await connect();
+    if ('error' in res) return false; // the server's reason is toasted
+    setLeaving(true); // stays busy until the browser has left
+    leaveFor(res.data.url);
+    return true;
+  };
+  return { start, busy: isLoading || leaving };
+}
+
+function StatusBadge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
+  return (
+    <Badge
+      variant="light"
+      color={ok ? 'green' : 'orange'}
+      leftSection={ok ? <IconCircleCheck size={14} /> : <IconCircleX size={14} />}
+      style={{ minWidth: 'max-content' }}
+      data-ok={ok}
+    >
+      {ok ? yes : no}
+    </Badge>
+  );
+}
+
+function MissingSettings({ settings }: { settings: string[] }) {
+  return (
+    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title="Online payments are not set up on this platform">
+      <Stack gap="xs">
+        <Text size="sm">
+          Your web stores offer only “Reserve now, pay on site” until the person who runs this platform sets these variables on its server:
+        </Text>
+        <List size="sm" spacing={4} aria-label="Missing settings">
+          {settings.map((s) => (
+            <List.Item key={s}>
+              <Code>{s}</Code>
+            </List.Item>
+          ))}
+        </List>
+      </Stack>
+    </Alert>
+  );
+}
+
+function NotConnected({ provider }: { provider: TPaymentProvider }) {
+  const onboarding = useOnboarding();
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        Customers pay by card when they book in your web stores. The money goes to your own Stripe account, and Stripe pays it out to your bank account.
+      </Text>
+      <Text size="sm">
+        {provider.application_fee_bp > 0
+          ? `The platform’s fee is ${vatRate(provider.application_fee_bp)} of each online payment (from your subscription plan); Stripe’s own card fees apply as in your Stripe account.`
+          : 'The platform takes no fee on online payments with your plan; Stripe’s own card fees apply as in your Stripe account.'}
+      </Text>
+      <Text size="sm" c="dimmed">
+        You go to Stripe to create or connect an account and give the details Stripe asks for, then come back here.
+      </Text>
+      <Group>
+        <Button leftSection={<IconBrandStripe size={18} />} loading={onboarding.busy} onClick={() => void onboarding.start()}>
+          Connect Stripe
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvider; refreshing: boolean; refresh: () => void }) {
+  const onboarding = useOnboarding();
+  const [disconnect] = useDisconnectPaymentProviderMutation();
+  const complete = isComplete(provider);
+  const requirements = describeRequirements(provider.requirements);
+  return (
+    <Stack gap="md">
+      <div>
+        <Text size="sm" c="dimmed">
+          Stripe account
+        </Text>
+        <Code fz="sm" data-testid="stripe-account" style={{ wordBreak: 'break-all' }}>
+          {provider.account}
+        </Code>
+      </div>
+      <Group gap="xs" role="group" aria-label="Account status">
+        <StatusBadge ok={provider.details_submitted} yes="Details submitted" no="Details not submitted" />
+        <StatusBadge ok={provider.charges_enabled} yes="Charges enabled" no="Charges not enabled" />
+        <StatusBadge ok={provider.payouts_enabled} yes="Payouts enabled" no="Payouts not enabled" />
+      </Group>
+      {complete ? (
+        <Text size="sm">Your web stores can take online payments: offer “Pay online by card” in a store’s settings.</Text>
+      ) : (
+        <Text size="sm">
+          {provider.charges_enabled
+            ? 'Your web stores can take online payments, but Stripe needs more from you to keep the account fully working.'
+            : 'Your web stores cannot take online payments yet: finish Stripe’s onboarding first.'}
+        </Text>
+      )}
+      {requirements.length > 0 && (
+        <div>
+          <Text size="sm" fw={500}>
+            Stripe still needs
+          </Text>
+          <List size="sm" spacing={4} mt={4} aria-label="Stripe still needs">
+            {requirements.map((r) => (
+              <List.Item key={r.keys.join(' ')} title={r.keys.join(', ')}>
+                {r.known ? r.text : <Code>{r.text}</Code>}
+              </List.Item>
+            ))}
+          </List>
+          <Text size="xs" c="dimmed" mt={4}>
+            Stripe asks for these on its own pages: continue the onboarding to give them.
+          </Text>
+        </div>
+      )}
+      <Group gap="sm">
+        {!complete && (
+          <Button leftSection={<IconBrandStripe size={18} />} loading={onboarding.busy} onClick={() => void onboarding.start()}>
+            Continue onboarding
+          </Button>
+        )}
+        <Button variant="default" leftSection={<IconRefresh size={16} />} loading={refreshing} onClick={refresh}>
+          Refresh
+        </Button>
+        <ConfirmButton
+          variant="light"
+          color="red"
+          title="Disconnect Stripe?"
+          message="Your web stores stop offering online payment at once. The Stripe account stays yours, with its payments and payouts, and you can connect it again later."
+          confirmLabel="Disconnect"
+          onConfirm={async () => {
+            const res = await disconnect();
+            if ('error' in res) return false;
+            notifySuccess('Stripe disconnected: your web stores no longer offer online payment.');
+            return true;
+          }}
+        >
+          Disconnect
+        </ConfirmButton>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * /settings/payment-providers: an Owner connects the organisation's own Stripe account through
+ * Stripe's hosted onboarding and sees its state. Stripe sends the browser back here with
+ * ?stripe=return (done, or left for later) or ?stripe=refresh (its link expired: a new one is made).
+ */
+export default function PaymentProvidersPage() {
+  const [params, setParams] = useSearchParams();
+  const [cameBack] = useState(() => params.get('stripe'));
+  const { data: provider, error, isLoading, isFetching, refetch } = usePaymentProviderQuery(undefined, { refetchOnMountOrArgChange: cameBack === 'return' });
+  const onboarding = useOnboarding();
+  const [resuming, setResuming] = useState(cameBack === 'refresh');
+
+  // Once per return from Stripe (the parameter is then taken out of the address).
+  const handled = useRef(false);
+  useEffect(() => {
+    if (!cameBack || handled.current) return;
+    handled.current = true;
+    setParams(
+      (p) => {
+        p.delete('stripe');
+        return p;
+      },
+      { replace: true },
+    );
+    if (cameBack === 'return') notifySuccess(RETURN_TOAST, { toastId: 'stripe-return' });
+    // The onboarding link expired before it was finished: a new one takes the Owner back.
+    if (cameBack === 'refresh') void onboarding.start().then((left) => !left && setResuming(false));
+  }, [cameBack, setParams, onboarding]);
+
+  let body;
+  if (isForbidden(error)) {
+    return (
+      <ErrorPanel
+        logo={
+          <ThemeIcon size={56} radius="xl" variant="light" color="gray">
+            <IconLock size={30} />
+          </ThemeIcon>
+        }
+        message={OWNERS_ONLY_MESSAGE}
+        formalMessage="The organisation’s Stripe account is connected and managed by its Owners. Ask one of them if online payments need a change."
+        actionPath="/dashboard"
+        actionLabel="Go to dashboard"
+      />
+    );
+  } else if (error) {
+    body = (
+      <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The payment providers could not be loaded">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{errorMessages(error)[0]}</Text>
+          <Button size="xs" variant="default" loading={isFetching} onClick={() => void refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else if (isLoading || !provider || resuming) {
+    body = (
+      <Group gap="sm">
+        <Loader size="sm" />
+        {resuming && <Text size="sm">Stripe’s link expired before you finished: taking you back to Stripe…</Text>}
+      </Group>
+    );
+  } else if (provider.missing_settings.length > 0) {
+    body = <MissingSettings settings={provider.missing_settings} />;
+  } else if (!provider.connected) {
+    body = <NotConnected provider={provider} />;
+  } else {
+    body = <Connected provider={provider} refreshing={isFetching} refresh={() => void refetch()} />;
+  }
+
+  return (
+    <Stack gap="md" maw={LAYOUT_WIDTHS.form}>
+      <div>
+        <Title order={2}>Payment providers</Title>
+        <Text c="dimmed">How customers pay online when they book in your web stores.</Text>
+      </div>
+      <Card component="section" withBorder padding="lg" aria-label="Stripe">
+        <Group gap="xs" mb="sm" justify="space-between">
+          <Group gap="xs" wrap="nowrap">
+            <ThemeIcon variant="light" color="violet" radius="md">
+              <IconBrandStripe size={18} />
+            </ThemeIcon>
+            <Title order={4}>Stripe</Title>
+          </Group>
+          {provider?.connected && !provider.missing_settings.length && (
+            <Badge variant="light" color={isComplete(provider) ? 'green' : 'orange'} style={{ minWidth: 'max-content' }}>
+              {isComplete(provider) ? 'Connected' : 'Onboarding not finished'}
+            </Badge>
+          )}
+        </Group>
+        {body}
+      </Card>
+    </Stack>
+  );
+}
