@@ -1,18 +1,26 @@
 import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { PAYMENT_METHODS, type TOrder, type TPayment, type TPaymentInput } from '@tourdesk/contracts';
+import { IconLock } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
+import { toast } from 'react-toastify';
 import { fieldErrors } from '../../shared/api/errors';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useOrderPaymentsQuery, useRecordPaymentMutation } from './api';
+import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation } from './api';
 import { METHOD_LABELS, WHOLE } from './constants';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { Totals } from './OrderDetailsTab';
 
 type Method = TPaymentInput['method'];
+/** The methods staff choose from: an online payment is recorded by the payment provider, never by hand. */
+type CounterMethod = (typeof PAYMENT_METHODS)[number];
+const isCounter = (m: Method): m is CounterMethod => m !== 'online';
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+/** Descriptions under their fields, so fields side by side stay level. */
+const BELOW = ['label', 'input', 'description', 'error'] as const;
 
 /** The order's payments, each followed by the refunds that give money back from it. */
 export function withRefundsUnder(payments: TPayment[]): TPayment[] {
@@ -26,8 +34,9 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const canceled = order.status === 'Canceled'; // a canceled order takes refunds only
   const [kind, setKind] = useState<'payment' | 'refund'>(canceled ? 'refund' : 'payment');
-  const [amount, setAmount] = useState('');
-  const [method, setMethod] = useState<Method>('cash');
+  // null until typed in: a refund of an online payment then shows the proposed amount.
+  const [amountInput, setAmount] = useState<string | null>(null);
+  const [method, setMethod] = useState<CounterMethod>('cash');
   const [reference, setReference] = useState('');
   const [reason, setReason] = useState('');
   // A refund gives money back from one payment, never more than is left of it.
@@ -39,14 +48,37 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
   // One Idempotency-Key per submission; a retry of the very same submission reuses it.
   const pending = useRef<Submission | null>(null);
   const leftOf = (p: TPayment) => p.amount - p.refunded;
+  // A refund of an online payment goes back to the card through the payment provider: its method is
+  // fixed, and the amount proposed (by the cancellation policy, or what was overpaid) is filled in.
+  const onlineRefund = kind === 'refund' && refundOf?.method === 'online';
+  const { data: proposal } = useOrderRefundProposalQuery(order.id, { skip: !onlineRefund });
+  const proposed = onlineRefund && proposal && refundOf ? Math.min(Math.max(proposal.amount, 0), leftOf(refundOf)) : 0;
+  const amount = amountInput ?? (proposed > 0 ? toMajorText(proposed, order.currency) : '');
+  const sentMethod: Method = onlineRefund ? 'online' : method;
   // A refund suggests what was overpaid (after a cancellation), else what is left of the payment.
   const suggested =
     kind === 'payment' ? Math.max(order.balance, 0) : refundOf ? Math.min(leftOf(refundOf), order.balance < 0 ? -order.balance : leftOf(refundOf)) : 0;
+  const amountHint =
+    kind === 'payment'
+      ? `Balance due: ${formatMoney(order.balance, order.currency)}`
+      : onlineRefund
+        ? !proposal
+          ? 'Working out the refund to propose…'
+          : proposed > 0
+            ? `Proposed: ${formatMoney(proposed, order.currency)} — ${lowerFirst(proposal.reason)}${proposal.amount > proposed ? ` (${formatMoney(proposal.amount, order.currency)}, but only ${formatMoney(proposed, order.currency)} is left of this payment)` : ''}`
+            : `No refund proposed — ${lowerFirst(proposal.reason)}`
+        : order.balance < 0
+          ? `To refund: ${formatMoney(-order.balance, order.currency)}`
+          : `Paid so far: ${formatMoney(order.paid, order.currency)}`;
 
   const submit = async () => {
     const minor = toMinorUnits(amount, order.currency);
     if (minor === null || minor === 0) {
       setErrors({ amount: `Enter an amount such as ${toMajorText(suggested || 4990, order.currency)}.` });
+      return;
+    }
+    if (kind === 'refund' && refundOf && minor > leftOf(refundOf)) {
+      setErrors({ amount: `A refund cannot be larger than what is left of this payment (${formatMoney(leftOf(refundOf), order.currency)}).` });
       return;
     }
     if (kind === 'refund' && !reason.trim()) {
@@ -56,7 +88,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
     setErrors({});
     const input: TPaymentInput =
       kind === 'refund'
-        ? { amount: -minor, currency: order.currency, method, reference: reference.trim(), refund_of: refundOf?.id, reason: reason.trim() }
+        ? { amount: -minor, currency: order.currency, method: sentMethod, reference: reference.trim(), refund_of: refundOf?.id, reason: reason.trim() }
         : { amount: minor, currency: order.currency, method, reference: reference.trim() };
     const body = JSON.stringify(input);
     pending.current = keyFor(pending.current, body);
@@ -67,8 +99,14 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
       return;
     }
     pending.current = null;
-    notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
-    setAmount('');
+    if (!('kind' in res.data)) {
+      // 202: the provider has not confirmed the refund yet. The form goes back to how it opened, so the
+      // same refund is not asked twice while its confirmation is on the way.
+      toast.info(res.data.detail);
+      setKind(canceled ? 'refund' : 'payment');
+    } else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
+    else notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
+    setAmount(null);
     setReference('');
     setReason('');
   };
@@ -91,7 +129,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
             value={kind}
             onChange={(v) => {
               setKind(v as 'payment' | 'refund');
-              if (v === 'refund' && refundOf) setMethod(refundOf.method);
+              if (v === 'refund' && refundOf && isCounter(refundOf.method)) setMethod(refundOf.method);
             }}
             data={[
               { value: 'payment', label: 'Payment', disabled: canceled },
@@ -110,7 +148,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
               onChange={(v) => {
                 setRefundOf(v);
                 const p = refundable.find((x) => x.id === v);
-                if (p) setMethod(p.method);
+                if (p && isCounter(p.method)) setMethod(p.method);
               }}
               allowDeselect={false}
               error={errors.refund_of}
@@ -119,7 +157,8 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="Amount"
-            description={kind === 'payment' ? `Balance due: ${formatMoney(order.balance, order.currency)}` : order.balance < 0 ? `To refund: ${formatMoney(-order.balance, order.currency)}` : `Paid so far: ${formatMoney(order.paid, order.currency)}`}
+            description={amountHint}
+            inputWrapperOrder={[...BELOW]}
             placeholder={toMajorText(suggested, order.currency)}
             leftSection={<Text size="xs">{order.currency}</Text>}
             leftSectionWidth={44}
@@ -128,14 +167,28 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
             onChange={(e) => setAmount(e.currentTarget.value)}
             error={errors.amount ?? errors.currency}
           />
-          <Select
-            label="Method"
-            data={PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
-            value={method}
-            onChange={(v) => v && setMethod(v as Method)}
-            allowDeselect={false}
-            error={errors.method}
-          />
+          {onlineRefund ? (
+            <TextInput
+              label="Method"
+              value={METHOD_LABELS.online}
+              readOnly
+              variant="filled"
+              rightSection={<IconLock size={14} aria-hidden />}
+              description="The refund goes back to the customer’s card through Stripe."
+              inputWrapperOrder={[...BELOW]}
+              error={errors.method}
+            />
+          ) : (
+            <Select
+              label="Method"
+              data={PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
+              value={method}
+              onChange={(v) => v && setMethod(v as CounterMethod)}
+              allowDeselect={false}
+              inputWrapperOrder={[...BELOW]}
+              error={errors.method}
+            />
+          )}
           </SimpleGrid>
           {kind === 'refund' && (
             <TextInput label="Reason" required placeholder="e.g. cancelled for bad weather" maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} />

@@ -18,6 +18,18 @@ export interface FilterOptions {
   stores: { id: string; name: string }[];
 }
 
+/** A refund asked of the payment provider (202): it appears among the payments once the provider confirms it. */
+export interface RefundPending {
+  status: 'pending';
+  detail: string;
+}
+
+/** The refund to propose for an order: what was paid beyond what is owed, or what its cancellation policy gives back now. */
+export interface RefundProposal {
+  amount: number;
+  reason: string;
+}
+
 export interface PaymentSubmission extends TPaymentInput {
   order: string;
   /** One per form submission; the same one when that submission is retried. */
@@ -75,7 +87,8 @@ export const ordersApi = tagged.injectEndpoints({
       query: (id) => `orders/${id}/payments/`,
       providesTags: (_r, _e, id) => [{ type: 'OrderPayment', id }],
     }),
-    recordPayment: build.mutation<TPayment, PaymentSubmission>({
+    /** A recorded payment or refund (201), or a refund of an online payment the provider has not confirmed yet (202). */
+    recordPayment: build.mutation<TPayment | RefundPending, PaymentSubmission>({
       query: ({ order, idempotencyKey, ...body }) => ({
         url: `orders/${order}/payments/`,
         method: 'POST',
@@ -84,6 +97,11 @@ export const ordersApi = tagged.injectEndpoints({
       }),
       // Paid, balance and payment status come only from the server: read the order again.
       invalidatesTags: (_r, _e, { order }) => [...orderTags(order), { type: 'OrderPayment', id: order }, 'Customer'],
+    }),
+    /** Read again after each payment or refund: what is left to propose changes with them. */
+    orderRefundProposal: build.query<RefundProposal, string>({
+      query: (id) => `orders/${id}/refund-proposal/`,
+      providesTags: (_r, _e, id) => [{ type: 'OrderPayment', id }],
     }),
     /** One invoice or credit note of an order, as issued (never changes, so cached by its id). */
     orderDocument: build.query<TInvoice, { order: string; id: string }>({
@@ -142,6 +160,7 @@ export const {
   useCancelOrderLineMutation,
   useOrderPaymentsQuery,
   useRecordPaymentMutation,
+  useOrderRefundProposalQuery,
   useOrderDocumentQuery,
   useIssueInvoiceMutation,
   useInvoiceSellerQuery,
