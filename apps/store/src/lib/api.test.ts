@@ -88,13 +88,17 @@ describe('the guest cart through the API', () => {
   it('starts paying online with the cart’s token, and asks about the payment with its secret', async () => {
     localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'c1', token: 't1' }));
     const started = { checkout: 'k1', payment_url: 'https://pay.example/cs_1', token: 'sec' };
-    const calls = fakeFetch([[201, started], [200, { status: 'open', order: null }]]);
+    const calls = fakeFetch([[201, started], [200, { status: 'open', order: null }], [200, { status: 'open', order: null }]]);
     const api = createApi('kayak');
     const customer = { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' };
     expect(await api.startPayment({ lines: ['l1'], customer, accept_terms: true })).toEqual(started);
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/web-stores/kayak/payments/', headers: { 'x-cart-token': 't1' } });
     expect(calls[0]!.body).toEqual({ lines: ['l1'], customer, accept_terms: true, payment_option: 'online', cart: 'c1' });
-    expect(await api.payment('k1', 'sec')).toEqual({ status: 'open', order: null });
+    expect(await api.payment('k1', { token: 'sec', session: 'cs_1' })).toEqual({ status: 'open', order: null });
     expect(calls[1]).toMatchObject({ method: 'GET', url: '/api/web-stores/kayak/payments/k1/', headers: { 'x-order-token': 'sec' }, cache: 'no-store' });
+    // A tab that lost the secret proves itself with Stripe's session id.
+    await api.payment('k1', { session: 'cs_1' });
+    expect(calls[2]).toMatchObject({ method: 'GET', url: '/api/web-stores/kayak/payments/k1/?session_id=cs_1' });
+    expect(calls[2]!.headers).not.toHaveProperty('x-order-token');
   });
 });

@@ -172,9 +172,15 @@ export function createApi(slug: string) {
         markWrite();
       }
     },
-    /** Where a payment stands (the server asks Stripe when its event has not come yet). */
-    payment: (checkout: string, token: string) =>
-      json<PaymentState>(`${base}/payments/${encodeURIComponent(checkout)}/`, { headers: { 'x-order-token': token }, cache: 'no-store' }),
+    /**
+     * Where a payment stands (the server asks Stripe when its event has not come yet), proven by
+     * the secret this tab kept, or else by the session id in Stripe's return address.
+     */
+    payment: (checkout: string, proof: { token?: string | null; session?: string | null }) =>
+      json<PaymentState>(`${base}/payments/${encodeURIComponent(checkout)}/${proof.token || !proof.session ? '' : `?session_id=${encodeURIComponent(proof.session)}`}`, {
+        headers: proof.token ? { 'x-order-token': proof.token } : {},
+        cache: 'no-store',
+      }),
     myOrder: (reference: string, secret: string) =>
       json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/`, { headers: { 'x-order-token': secret }, cache: 'no-store' }),
     cancelOrder: async (reference: string, secret: string) => {

@@ -50,7 +50,7 @@ export function CheckoutPage() {
     const check = () => {
       const pending = loadPayment(session, slug);
       if (!pending) return;
-      api.payment(pending.checkout, pending.token).then(
+      api.payment(pending.checkout, { token: pending.token }).then(
         (p) => {
           if (p.status === 'open') setNote('unpaid');
           else if (p.status === 'paid' || p.status === 'refunded') navigate(`payment/${encodeURIComponent(pending.checkout)}`, { replace: true });

@@ -14,8 +14,8 @@ const order = { reference: 'TD-9', manage_url: 'http://demo.localhost/s/kayak/bo
 function mount(answers: (PaymentState | ApiError)[]) {
   const asked: string[] = [];
   const navigate = vi.fn();
-  const payment = vi.fn(async (checkout: string, token: string) => {
-    asked.push(`${checkout} ${token}`);
+  const payment = vi.fn(async (checkout: string, proof: { token?: string | null; session?: string | null }) => {
+    asked.push(`${checkout} ${proof.token ?? `session ${proof.session}`}`);
     const next = answers.length > 1 ? answers.shift()! : answers[0]!;
     if (next instanceof ApiError) throw next;
     return next;
@@ -57,6 +57,7 @@ describe('the page Stripe brings the customer back to', () => {
   afterEach(() => {
     vi.useRealTimers();
     document.body.innerHTML = '';
+    history.replaceState(null, '', '/');
   });
 
   it('asks until the payment is paid, then shows the confirmation of its order', async () => {
@@ -97,7 +98,17 @@ describe('the page Stripe brings the customer back to', () => {
     expect(expired.root.textContent).toContain('your seats were released');
   });
 
-  it('without the payment’s secret in this browser, points to the e-mail', async () => {
+  it('without the secret but with Stripe’s session id, says a paid order is booked and its link is in the e-mail', async () => {
+    history.replaceState(null, '', '/s/kayak/payment/k1?session_id=cs_9');
+    const { asked, navigate, root } = mount([{ status: 'open', order: null }, { status: 'paid', order: { ...order, manage_url: 'http://demo.localhost/s/kayak/' } }]);
+    await pass(POLL_MS * 2);
+    expect(asked[0]).toBe('k1 session cs_9');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(root.querySelector('h1')!.textContent).toBe('Thank you!');
+    expect(root.textContent).toContain('The confirmation e-mail has your tickets');
+  });
+
+  it('without the payment’s secret or Stripe’s session id in this browser, points to the e-mail', async () => {
     const { asked, root } = mount([{ status: 'paid', order }]);
     await pass(POLL_MS * 2);
     expect(asked).toEqual([]);

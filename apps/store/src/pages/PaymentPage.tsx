@@ -20,37 +20,43 @@ type View = 'checking' | 'waiting' | 'unknown' | 'paid' | 'expired' | 'failed' |
  */
 export function PaymentPage({ checkout }: { checkout: string }) {
   const { api, slug, link, navigate, refreshCart } = useStore();
-  const [pending] = useState(() => {
+  // The secret this tab kept when it left for Stripe; a tab that lost it (a store in a frame
+  // whose storage is cut off, a link opened elsewhere) proves itself with Stripe's session id.
+  const [proof] = useState(() => {
     const p = loadPayment(safeStorage('sessionStorage'), slug);
-    return p?.checkout === checkout ? p : null;
+    const session = new URLSearchParams(location.search).get('session_id');
+    if (p?.checkout === checkout) return { token: p.token, session };
+    return session ? { token: null, session } : null;
   });
-  const [view, setView] = useState<View>(pending ? 'checking' : 'unknown');
+  const [view, setView] = useState<View>(proof ? 'checking' : 'unknown');
   const [round, setRound] = useState(0);
 
   useEffect(() => {
-    if (!pending) return undefined;
+    if (!proof) return undefined;
     const session = safeStorage('sessionStorage');
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let tries = 0;
 
     const finish = async (p: PaymentState) => {
-      if (p.status === 'paid' && p.order) {
+      // Without the secret the order cannot be shown here: the e-mail has its link.
+      const secret = p.order ? secretOf(p.order.manage_url) : '';
+      if (p.status === 'paid' && p.order && secret) {
         rememberOrder(p.order);
-        saveOrderSecret(session, slug, p.order.reference, secretOf(p.order.manage_url));
+        saveOrderSecret(session, slug, p.order.reference, secret);
       }
       dropPayment(session, slug);
       if (p.status === 'paid' || p.status === 'expired') dropDraft(session, slug);
       await refreshCart().catch(() => null);
       if (!live) return;
-      if (p.status === 'paid' && p.order) navigate(`confirmation/${encodeURIComponent(p.order.reference)}`, { replace: true });
+      if (p.status === 'paid' && p.order && secret) navigate(`confirmation/${encodeURIComponent(p.order.reference)}`, { replace: true });
       else setView(p.status as View);
     };
     const ask = async () => {
       tries += 1;
       let answer: PaymentState | null = null;
       try {
-        answer = await api.payment(checkout, pending.token);
+        answer = await api.payment(checkout, proof);
       } catch (e) {
         if (e instanceof ApiError && e.status === 404) {
           if (live) setView('unknown');
