@@ -16,6 +16,7 @@ import { checkout } from '../orders/bookings';
 import { checkAnswers } from '../orders/records';
 import { recordPayment, type PaymentSettlement } from '../orders/service';
 import { connectedAccount, feeOf, onAccountUpdated } from './connect';
+import { lockCheckout } from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
@@ -135,16 +136,6 @@ export async function startOnlinePayment(
   return { checkout: row!.id, payment_url: session.url!, token };
 }
 
-/** The row of a session, locked (the one who finishes a payment holds it). */
-async function lockCheckout(ctx: TenantCtx, where: { id?: string; session?: string }) {
-  const [row] = await ctx.tx
-    .select()
-    .from(onlineCheckout)
-    .where(and(eq(onlineCheckout.account_id, ctx.accountId), where.id ? eq(onlineCheckout.id, where.id) : eq(onlineCheckout.session_id, where.session!)))
-    .for('update');
-  return row;
-}
-
 export interface Finished {
   status: CheckoutRow['status'];
   orderId: string | null;
@@ -226,7 +217,6 @@ export async function expireSession(ctx: TenantCtx, session: string) {
   if (row && row.status === 'open') await expireRow(ctx, row);
 }
 
-/** The checkout a customer's page asks about, with the secret it was given. */
 /**
  * The checkout a customer's page asks about: with the secret it was given, or with the Stripe
  * session id Stripe put in the return address (a page in a frame on another site may not find

@@ -206,7 +206,7 @@ export async function onSubscription(db: Db, sub: Stripe.Subscription, deleted: 
 
 /**
  * The platform's own trial: a new supplier starts on Standard for its days without paying; when
- * they are over and no subscription was bought, it drops to the free plan (a daily job).
+ * they are over and no subscription was bought, it drops to the free plan (the hourly job plans-end-trials).
  */
 export async function endOwnTrials(db: Db) {
   const rows = await db
