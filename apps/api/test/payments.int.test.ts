@@ -178,8 +178,8 @@ describe('paying online in the web store', () => {
 
   it('ends an open payment when the customer books to pay on site instead, and refuses that once the payment is made', async () => {
     const c = await heldCart(1);
-    const paying = await startPaying(c, 'fay');
-    const onSite = { cart: c.cart, customer: customer('fay'), accept_terms: true, payment_option: 'pay_on_site' };
+    const paying = await startPaying(c, 'fio');
+    const onSite = { cart: c.cart, customer: customer('fio'), accept_terms: true, payment_option: 'pay_on_site' };
     const placed = await guest.post(`${base}/orders/`, onSite, { 'x-cart-token': c.token });
     expect(placed.statusCode, placed.body).toBe(201);
     // Stripe's page can no longer take the money, and the page that asks says so.
@@ -202,6 +202,17 @@ describe('paying online in the web store', () => {
     });
     expect(back.order.manage_url).not.toContain('#');
     expect((await guest.get(`${base}/payments/${paid.checkout}/?session_id=cs_test_guess`)).statusCode).toBe(404);
+  });
+
+  it('gives the seats back when a delayed payment fails after the customer completed Stripe’s page', async () => {
+    const c = await heldCart(2);
+    const before = await seatsHeld(c.slotId);
+    const paying = await startPaying(c, 'hal');
+    const session = fake.state.checkoutSessions.get(paying.session)!;
+    await fake.send('checkout.session.async_payment_failed', { ...session, status: 'complete', payment_status: 'unpaid' }, { account: stripeAccount });
+    await until('failed', async () => (await paymentOf(paying.checkout, paying.token)).json().status === 'failed');
+    expect((await seatsHeld(c.slotId)).held).toBe(before.held - 2);
+    expect(await t.database.db.select().from(order).where(sql`${order.customer_id} in (select id from customer where email = 'hal@example.com')`)).toHaveLength(0);
   });
 
   it('books a payment that came after its hold ran out when the seats are still free, and refunds one whose seats are gone', async () => {
@@ -269,5 +280,17 @@ describe('refunds of online payments', () => {
     expect((await owner.post(`/api/orders/${orderId}/cancel/`)).statusCode).toBe(200);
     expect((await owner.get(`/api/orders/${orderId}/refund-proposal/`)).json()).toMatchObject({ amount: o.total - 4000 });
     expect(after.map((p) => p.amount).sort((a, b) => a - b)).toEqual([-3000, -1000, o.total]);
+  });
+});
+
+describe('an organisation that removes the platform from its Stripe account', () => {
+  it('is no longer connected, and its store stops offering online payment', async () => {
+    const stripe = new Stripe('sk_test_tourdesk', fake.sdkOptions);
+    await stripe.oauth.deauthorize({ client_id: 'ca_tourdesk', stripe_user_id: stripeAccount });
+    await until('disconnected', async () => (await owner.get('/api/payment-providers/oauth/')).json().connected === false);
+    expect((await guest.get(`${base}/`)).json().payment_options).toEqual(['pay_on_site']);
+    const c = await heldCart(1);
+    const res = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer('ivy'), accept_terms: true, payment_option: 'online' }, { 'x-cart-token': c.token });
+    expect(res.statusCode).toBe(400);
   });
 });

@@ -101,3 +101,11 @@ export async function disconnect(ctx: TenantCtx) {
 export async function onAccountUpdated(db: Db, a: Stripe.Account) {
   await db.update(paymentAccount).set(accountState(a)).where(and(eq(paymentAccount.external_id, a.id)));
 }
+
+/**
+ * account.application.deauthorized: the organisation removed the platform from its Stripe account
+ * (in Stripe's dashboard); it is no longer connected here, and its stores stop offering online payment.
+ */
+export async function onDeauthorized(db: Db, stripeAccount: string) {
+  await db.delete(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
+}

@@ -15,7 +15,7 @@ import { lockSlot } from '../availability/slots';
 import { checkout } from '../orders/bookings';
 import { checkAnswers } from '../orders/records';
 import { recordPayment, type PaymentSettlement } from '../orders/service';
-import { connectedAccount, feeOf, onAccountUpdated } from './connect';
+import { connectedAccount, feeOf, onAccountUpdated, onDeauthorized } from './connect';
 import { lockCheckout } from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
@@ -211,10 +211,16 @@ async function expireRow(ctx: TenantCtx, row: CheckoutRow) {
   }
 }
 
-/** checkout.session.expired: the unpaid session gives its seats back. */
-export async function expireSession(ctx: TenantCtx, session: string) {
+/**
+ * checkout.session.expired: the unpaid session gives its seats back; so does a session whose
+ * payment failed after it was completed (checkout.session.async_payment_failed).
+ */
+export async function expireSession(ctx: TenantCtx, session: string, outcome: 'expired' | 'failed' = 'expired') {
   const row = await lockCheckout(ctx, { session });
-  if (row && row.status === 'open') await expireRow(ctx, row);
+  if (row && row.status === 'open') {
+    await expireRow(ctx, row);
+    if (outcome === 'failed') await ctx.tx.update(onlineCheckout).set({ status: 'failed', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+  }
 }
 
 /**
@@ -344,9 +350,11 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       }
       break;
     }
-    case 'checkout.session.expired': {
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed': {
       const session = event.data.object as Stripe.Checkout.Session;
-      if (session.mode === 'payment' && account) await inTenant(db, account, (tx) => expireSession({ tx, accountId: account, currency: '' }, session.id));
+      const outcome = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
+      if (session.mode === 'payment' && account) await inTenant(db, account, (tx) => expireSession({ tx, accountId: account, currency: '' }, session.id, outcome));
       break;
     }
     case 'charge.refunded':
@@ -354,6 +362,9 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       break;
     case 'account.updated':
       await onAccountUpdated(db, event.data.object as Stripe.Account);
+      break;
+    case 'account.application.deauthorized':
+      if (event.account) await onDeauthorized(db, event.account);
       break;
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
