@@ -129,6 +129,16 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/payment-providers/PaymentProvidersPage'),
   },
   {
+    path: '/settings/subscription/supplier-plans',
+    permissions: ['Manage account'],
+    load: () => import('../features/subscription/SubscriptionPage'),
+  },
+  {
+    path: '/settings/subscription/affiliate-plans',
+    permissions: ['Manage account'],
+    load: () => import('../features/subscription/SubscriptionPage'),
+  },
+  {
     path: '/settings/team/roles',
     permissions: ['Manage users'],
     features: ['team'],

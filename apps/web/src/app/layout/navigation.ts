@@ -73,7 +73,7 @@ export const NAVIGATION: NavItem[] = [
     children: [
       { label: 'Organisation', to: '/settings/organization/contact', match: '/settings/organization' },
       { label: 'Payment providers', to: '/settings/payment-providers' },
-      { label: 'Subscription', to: '/settings/subscription/supplier-plans' },
+      { label: 'Subscription', to: '/settings/subscription/supplier-plans', match: '/settings/subscription' },
       { label: 'Team members', to: '/settings/team/members' },
       { label: 'Roles', to: '/settings/team/roles' },
       { label: 'Product configuration', to: '/settings/product-configuration' },
