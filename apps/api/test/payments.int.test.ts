@@ -61,9 +61,9 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 /** A guest cart holding `seats` adults in the day's slot. */
-async function heldCart(seats = 2) {
+async function heldCart(seats = 2, date = day()) {
   const { id, token } = (await guest.post(`${base}/carts/`)).json();
-  const slotId = (await guest.get(`${base}/experiences/${tour.id}/day/?date=${day()}`)).json().slots[0].id as string;
+  const slotId = (await guest.get(`${base}/experiences/${tour.id}/day/?date=${date}`)).json().slots[0].id as string;
   const held = await guest.post(`${base}/carts/${id}/lines/`, { slot: slotId, quantities: { [tour.category]: seats } }, { 'x-cart-token': token });
   expect(held.statusCode, held.body).toBe(201);
   return { cart: id as string, token: token as string, slotId, line: held.json().lines[0].id as string };
@@ -164,6 +164,31 @@ describe('paying online in the web store', () => {
     expect((await t.database.db.execute(sql`select count(*)::int as n from stripe_event where id = ${completed.id}`) as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
   });
 
+  it('refuses to start again once the customer has paid, so the paid session books its order; a line named twice is charged once', async () => {
+    const another = addDays(todayIn(ZONE), 8);
+    const c = await heldCart(1, another);
+    const paying = await startPaying(c, 'jo');
+    fake.pauseWebhooks();
+    await fake.payCheckoutSession(paying.session);
+    // Pay clicked again (another tab, the back button) before Stripe's event came.
+    const again = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer('jo'), accept_terms: true, payment_option: 'online' }, { 'x-cart-token': c.token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().errors[0].detail).toContain('paid for online already');
+    await fake.resumeWebhooks();
+    const paid = await until('paid', async () => {
+      const p = (await paymentOf(paying.checkout, paying.token)).json();
+      return p.status === 'paid' ? p : null;
+    });
+    expect(paid.order).toMatchObject({ total: 4900, paid: 4900 });
+
+    const d = await heldCart(1, another);
+    const twice = await guest.post(`${base}/payments/`, { cart: d.cart, lines: [d.line, d.line], customer: customer('kim'), accept_terms: true, payment_option: 'online' }, { 'x-cart-token': d.token });
+    expect(twice.statusCode, twice.body).toBe(201);
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, twice.json().checkout)))[0]!;
+    expect(row.amount).toBe(4900);
+    expect(fake.state.checkoutSessions.get(row.session_id!)!.amount_total).toBe(4900);
+  });
+
   it('books nothing on a declined card; an unpaid session that expires gives its seats back', async () => {
     const c = await heldCart(3);
     const before = await seatsHeld(c.slotId);
@@ -193,7 +218,7 @@ describe('paying online in the web store', () => {
     await fake.payCheckoutSession(paid.session);
     const refused = await guest.post(`${base}/orders/`, { ...onSite, cart: d.cart, customer: customer('gus') }, { 'x-cart-token': d.token });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().errors[0].detail).toContain('paid for these seats online already');
+    expect(refused.json().errors[0].detail).toContain('have been paid for online already');
     await fake.resumeWebhooks();
     // Stripe's return address carries the session id: proof enough to see the order, without its secret.
     const back = await until('paid', async () => {

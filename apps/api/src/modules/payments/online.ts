@@ -21,7 +21,7 @@ import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
 import { queueOrderMail } from '../web-store/emails';
-import { onSubscription } from '../plans/service';
+import { assertWithinLimit, onSubscription } from '../plans/service';
 import type { WebCtx } from '../web-store/service';
 
 /**
@@ -60,7 +60,7 @@ export async function startOnlinePayment(
   if (!account?.charges_enabled) throw new AppError('invalid', 'Online payment is not available in this store yet.', 'payment_option');
   const now = new Date();
   const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, input.cart)));
-  const wanted = input.lines ?? inCart.filter((l) => l.expires_at > now).map((l) => l.id);
+  const wanted = [...new Set(input.lines ?? inCart.filter((l) => l.expires_at > now).map((l) => l.id))];
   const lines = wanted.map((id) => inCart.find((l) => l.id === id));
   const gone = wanted.filter((_, i) => !lines[i] || lines[i]!.expires_at <= now);
   if (wanted.length === 0) throw new AppError('invalid', 'The cart is empty: nothing is held.');
@@ -70,22 +70,12 @@ export async function startOnlinePayment(
   }
   const held = lines as (typeof inCart)[number][];
   await checkAnswers(ctx, [...new Set(held.map((l) => l.slot_id))], input.answers);
+  // Refused before the customer pays, not after (a paid session is refunded when its order is refused).
+  await assertWithinLimit(ctx, 'bookings_per_month', held.length);
   // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
   // one back instead of a second session that could charge the customer twice.
-  await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, input.cart))).for('update');
-  const [open] = await ctx.tx
-    .select()
-    .from(onlineCheckout)
-    .where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, input.cart), eq(onlineCheckout.status, 'open'), sql`${onlineCheckout.expires_at} > now() + interval '2 minutes'`));
-  if (open?.session_id && open.manage_token && [...open.lines].sort().join() === [...wanted].sort().join()) {
-    const session = await stripe.checkout.sessions.retrieve(open.session_id, {}, { stripeAccount: open.connected_account });
-    if (session.status === 'open' && session.url) return { checkout: open.id, payment_url: session.url, token: open.manage_token };
-  }
-  if (open?.session_id) {
-    // Another set of lines: the earlier session can no longer be paid.
-    await stripe.checkout.sessions.expire(open.session_id, {}, { stripeAccount: open.connected_account }).catch(() => undefined);
-    await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, open.id));
-  }
+  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted);
+  if (again) return again;
   const minutes = config.ONLINE_PAYMENT_MINUTES;
   const expires = new Date(now.getTime() + minutes * 60_000);
   // The seats stay held while the customer pays (the lines' holds reach the session's expiry).
@@ -144,6 +134,43 @@ export interface Finished {
 }
 
 /**
+ * Settles the cart's online payments still open before another start or a booking to pay on site,
+ * one rule for both: one whose page can still be paid for exactly `reuse`'s lines is answered, to be
+ * used again; one Stripe says is complete (paid, or a delayed payment on its way) refuses with a
+ * 409, as the order comes from it; every other is expired at Stripe first, then here, so it can no
+ * longer be paid. The cart's row lock serialises them.
+ */
+export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[]): Promise<OnlineStart | null> {
+  await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))).for('update');
+  const open = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, cartId), eq(onlineCheckout.status, 'open')));
+  const paidAlready = () => new AppError('conflict', 'These seats have been paid for online already: the confirmation is on its way by e-mail.');
+  const sameLines = (lines: string[]) => reuse !== undefined && [...lines].sort().join() === [...reuse].sort().join();
+  let kept: OnlineStart | null = null;
+  for (const row of open) {
+    if (row.session_id && stripe) {
+      const at = { stripeAccount: row.connected_account };
+      let session = await stripe.checkout.sessions.retrieve(row.session_id, {}, at);
+      if (session.status === 'complete') throw paidAlready();
+      const longEnough = row.expires_at.getTime() > Date.now() + 2 * 60_000;
+      if (!kept && session.status === 'open' && session.url && row.manage_token && longEnough && sameLines(row.lines)) {
+        kept = { checkout: row.id, payment_url: session.url, token: row.manage_token };
+        continue;
+      }
+      if (session.status === 'open') {
+        // Paid in the very moment it is expired: Stripe refuses, and the payment wins.
+        session = await stripe.checkout.sessions.expire(row.session_id, {}, at).catch(async (error: unknown) => {
+          const now = await stripe.checkout.sessions.retrieve(row.session_id!, {}, at);
+          if (now.status === 'complete') throw paidAlready();
+          throw error;
+        });
+      }
+    }
+    await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+  }
+  return kept;
+}
+
+/**
  * Finishes a paid session: the order from the held lines (held again if their holds ran out and
  * the seats are free), the payment recorded with its payment intent; or, the seats gone, the
  * money refunded. Asks Stripe for the session itself. Once only: a finished row is answered as is.
@@ -159,23 +186,41 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   }
   if (session.payment_status !== 'paid') return { status: 'open', orderId: null };
   const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? '');
+  const at = { stripeAccount: row.connected_account };
+  const refunded = async () => {
+    await ctx.tx.update(onlineCheckout).set({ status: 'refunded', payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+    return { status: 'refunded' as const, orderId: null, outcome: 'refunded' as const };
+  };
+  // Refunded by an earlier try whose transaction did not commit (Stripe's refund stays): never book it now.
+  const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }, at);
+  if (earlier.data.some((r) => r.metadata?.tourdesk_checkout === row.id && r.status !== 'failed' && r.status !== 'canceled')) return refunded();
   const customer = row.customer as z.output<typeof ZWebOrderInput>['customer'];
   const book = (lines: string[]) =>
     checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id, manageTokenHash: row.manage_token_hash });
   let orderId: string | null = null;
   try {
-    // In a savepoint: a refused booking leaves the transaction usable for the refund.
-    orderId = await ctx.tx.transaction((sp) => bookOrHoldAgain({ ...ctx, tx: sp as unknown as Db }, row, book));
+    // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
+    // booked only for what was paid (a price changed since, when a line was held again, refuses it).
+    orderId = await ctx.tx.transaction(async (sp) => {
+      const spCtx = { ...ctx, tx: sp as unknown as Db };
+      const id = await bookOrHoldAgain(spCtx, row, book);
+      const [o] = await sp.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
+      if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
+      await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
+      return id;
+    });
   } catch (error) {
-    if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 400)) throw error;
+    // Any refusal (seats gone, a price changed, the plan's limit reached meanwhile): the money goes back.
+    if (!(error instanceof AppError)) throw error;
   }
   if (!orderId) {
-    // Paid too late: the seats are gone. The money goes back at once.
-    await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { tourdesk_checkout: row.id } }, { stripeAccount: row.connected_account, idempotencyKey: `late-refund-${row.id}` });
-    await ctx.tx.update(onlineCheckout).set({ status: 'refunded', payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
-    return { status: 'refunded', orderId: null, outcome: 'refunded' };
+    // The customer is not at fault: the platform's fee goes back with the payment.
+    await stripe.refunds.create(
+      { payment_intent: paymentIntent, reason: 'requested_by_customer', refund_application_fee: true, metadata: { tourdesk_checkout: row.id } },
+      { ...at, idempotencyKey: `late-refund-${row.id}` },
+    );
+    return refunded();
   }
-  await recordPayment(ctx, orderId, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
   await ctx.tx.update(onlineCheckout).set({ status: 'paid', order_id: orderId, payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
   return { status: 'paid', orderId, outcome: 'booked' };
 }
@@ -309,8 +354,8 @@ export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, ch
       {
         account: ctx.accountId,
         to: row.email,
-        subject: 'Your payment was refunded: the seats were taken',
-        text: `Hello ${row.first_name},\n\nyour payment of ${formatMoney(row.amount, row.currency)} arrived after the seats you chose had been released, and they have been booked by someone else since. We have refunded the full amount to your card; it shows on your statement within a few days.\n\nWe are sorry. Choose another time in the store and book again.`,
+        subject: 'Your payment was refunded: the booking could not be made',
+        text: `Hello ${row.first_name},\n\nyour payment of ${formatMoney(row.amount, row.currency)} arrived after the hold on your seats had run out, and the booking could not be made as you chose it: the seats were booked by someone else meanwhile, or their price changed. We have refunded the full amount to your card; it shows on your statement within a few days.\n\nWe are sorry. Choose a time in the store and book again.`,
       },
     ]);
     jobs.wake(QUEUES.email);

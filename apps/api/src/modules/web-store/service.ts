@@ -16,7 +16,6 @@ import {
   image,
   inventoryItem,
   meetingPoint,
-  onlineCheckout,
   order,
   paymentAccount,
   pricingCategory,
@@ -36,6 +35,7 @@ import { availabilityJson } from '../availability/slots';
 import { mediaUrl } from '../media/images';
 import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
+import { closeOpenPayments } from '../payments/online';
 import { cancellationTerms, strictest } from '../orders/cancellation';
 
 /**
@@ -369,7 +369,9 @@ export async function placeOrder(
   if (input.payment_option === 'online') throw new AppError('invalid', 'An online payment starts at POST …/payments/: the order is made once it is paid.', 'payment_option');
   if (!ctx.store.payment_options.includes(input.payment_option)) throw new AppError('invalid', 'This store does not offer this way to pay.', 'payment_option');
   await ownCart(ctx, input.cart, token);
-  await closeOnlinePayments(ctx, input.cart, stripe);
+  // An online payment still open for the cart ends first (its page in another tab could otherwise
+  // book the same seats again once paid); one already paid refuses this booking.
+  await closeOpenPayments(ctx, stripe, input.cart);
   const manage = secret();
   const orderId = await checkout(ctx, input.cart, null, {
     customer: { ...input.customer, country: input.customer.country ?? null },
@@ -381,24 +383,6 @@ export async function placeOrder(
   await queue(ctx.tx, { kind: 'confirmation', order: orderId, manage });
   if (ctx.store.notify_new_bookings && ctx.store.notify_email) await queue(ctx.tx, { kind: 'store-notification', order: orderId });
   return { orderId, manage };
-}
-
-/**
- * Booking to pay on site ends any online payment still open for the cart (its page in another tab
- * could otherwise book the same seats again once paid): Stripe is told to expire the session; one
- * that was paid already wins, and this booking is refused.
- */
-async function closeOnlinePayments(ctx: WebCtx, cartId: string, stripe: Stripe | null) {
-  await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))).for('update');
-  const open = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, cartId), eq(onlineCheckout.status, 'open')));
-  for (const row of open) {
-    if (row.session_id && stripe) {
-      const session = await stripe.checkout.sessions.retrieve(row.session_id, {}, { stripeAccount: row.connected_account });
-      if (session.status === 'complete') throw new AppError('conflict', 'You have paid for these seats online already: your confirmation is on its way.');
-      if (session.status === 'open') await stripe.checkout.sessions.expire(row.session_id, {}, { stripeAccount: row.connected_account });
-    }
-    await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
-  }
 }
 
 /** The customer's order by its reference and the secret of their link; 404 for anything else. */
