@@ -112,6 +112,39 @@ describe('plans', () => {
     expect((await owner.post('/api/experiences/', { title: 'Six', type: 'Rental' })).statusCode).toBe(403);
   });
 
+  it('follows the plan of the subscription’s product (a change in the customer portal), and ignores events that are not the platform’s current subscription', async () => {
+    const chosen = await owner.post('/api/subscription/', { tier: 'supplier-standard', interval: 'month' });
+    const session = [...fake.state.checkoutSessions.values()].filter((s) => s.mode === 'subscription').at(-1)!;
+    expect(chosen.json().url).toContain(session.id);
+    await fake.payCheckoutSession(session.id);
+    await until('Standard', async () => (await sub()).status === 'active');
+    // Pro through the API: the subscription's price changes (Stripe prorates), and its event makes it current.
+    expect((await owner.post('/api/subscription/', { tier: 'supplier-pro', interval: 'month' })).statusCode).toBe(200);
+    await until('Pro', async () => (await sub()).tier.id === 'supplier-pro');
+    const stripe = new Stripe('sk_test_plans', fake.sdkOptions);
+    const [a] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.id, accountId));
+    const current = await stripe.subscriptions.retrieve(a!.stripe_subscription_id!);
+
+    // Back to Standard in Stripe's customer portal: only the price's product says so (its metadata still says Pro).
+    const standardProduct = (await t.database.db.execute(sql`select stripe_product_id from billing_product where tier_id = 'supplier-standard'`)) as unknown as { rows: { stripe_product_id: string }[] };
+    await stripe.subscriptions.update(current.id, { items: [{ id: current.items.data[0]!.id, price_data: { currency: 'eur', unit_amount: 2900, recurring: { interval: 'month' }, product: standardProduct.rows[0]!.stripe_product_id } }] });
+    await until('Standard again', async () => (await sub()).tier.id === 'supplier-standard');
+
+    // An organisation's own Stripe account (connected) sends a subscription naming this organisation and Pro: nothing changes.
+    const forged = { ...current, id: 'sub_forged', customer: a!.stripe_customer_id!, metadata: { tourdesk_account: accountId, tourdesk_tier: 'supplier-pro' } };
+    expect(await fake.send('customer.subscription.created', forged, { account: 'acct_someone' })).toEqual([200]);
+    // A late event of an older subscription of this customer: nothing changes either.
+    expect(await fake.send('customer.subscription.deleted', { ...current, id: 'sub_older', status: 'canceled' })).toEqual([200]);
+    await fake.settled();
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await sub()).toMatchObject({ tier: { id: 'supplier-standard' }, status: 'active' });
+    // A plan whose last payment failed is changed after the card is updated, not by a second subscription.
+    await t.database.asOwner((tx) => tx.update(baseAccount).set({ subscription_status: 'past_due' }).where(eq(baseAccount.id, accountId)));
+    const late = await owner.post('/api/subscription/', { tier: 'supplier-pro', interval: 'month' });
+    expect(late.statusCode).toBe(409);
+    await t.database.asOwner((tx) => tx.update(baseAccount).set({ subscription_status: 'active' }).where(eq(baseAccount.id, accountId)));
+  });
+
   it('chooses a free plan at once, refuses a plan of the other kind, and lets only Owners choose', async () => {
     expect((await owner.post('/api/subscription/', { tier: 'affiliate-plus', interval: 'month' })).statusCode).toBe(400);
     const free = await owner.post('/api/subscription/', { tier: 'supplier-starter', interval: 'month' });

@@ -302,10 +302,12 @@ export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string
  * charge.refunded: a refund made in Stripe (its dashboard, or one that was pending) is recorded as
  * a refund of the payment, once: what Stripe has refunded beyond what is recorded here.
  */
-export async function onChargeRefunded(db: Db, charge: Stripe.Charge) {
+export async function onChargeRefunded(db: Db, stripeAccount: string, charge: Stripe.Charge) {
   const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
   if (!paymentIntent) return;
-  const found = (await db.execute(sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and order_id is not null`)) as unknown as { rows: { account_id: string; order_id: string }[] };
+  const found = (await db.execute(
+    sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and connected_account = ${stripeAccount} and order_id is not null`,
+  )) as unknown as { rows: { account_id: string; order_id: string }[] };
   const hit = found.rows[0];
   if (!hit) return;
   await inTenant(db, hit.account_id, async (tx) => {
@@ -362,12 +364,13 @@ export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, ch
   }
 }
 
-/** The organisation an event is about: from our metadata, or its connected account. */
+/**
+ * The organisation a payment event is about: the one whose connected account it comes from, never
+ * what its metadata says (an organisation writes metadata on its own Stripe account as it likes).
+ * The platform's own events (plans) name theirs by the Stripe customer (onSubscription).
+ */
 export async function tourdeskAccountOf(db: Db, event: Stripe.Event): Promise<string | null> {
-  const object = event.data.object as { metadata?: Record<string, string> | null };
-  const fromMetadata = object.metadata?.tourdesk_account;
-  if (fromMetadata && /^[0-9a-f-]{36}$/.test(fromMetadata)) return fromMetadata;
-  const stripeAccount = event.account ?? (event.type === 'account.updated' ? (event.data.object as Stripe.Account).id : null);
+  const stripeAccount = event.account ?? null;
   if (!stripeAccount) return null;
   const [row] = await db.select({ id: paymentAccount.account_id }).from(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
   return row?.id ?? null;
@@ -403,10 +406,10 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       break;
     }
     case 'charge.refunded':
-      await onChargeRefunded(db, event.data.object as Stripe.Charge);
+      if (event.account) await onChargeRefunded(db, event.account, event.data.object as Stripe.Charge);
       break;
     case 'account.updated':
-      await onAccountUpdated(db, event.data.object as Stripe.Account);
+      if (event.account === (event.data.object as Stripe.Account).id) await onAccountUpdated(db, event.data.object as Stripe.Account);
       break;
     case 'account.application.deauthorized':
       if (event.account) await onDeauthorized(db, event.account);
@@ -414,7 +417,8 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      await onSubscription(db, event.data.object as Stripe.Subscription, event.type === 'customer.subscription.deleted');
+      // Plans are sold on the platform's own account only: the same event from a connected account is the organisation's business.
+      if (!event.account) await onSubscription(db, stripe, event.data.object as Stripe.Subscription, event.type === 'customer.subscription.deleted');
       break;
     default:
       break;

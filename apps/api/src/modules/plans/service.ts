@@ -137,6 +137,9 @@ export async function choosePlan(ctx: TenantCtx, config: Config, stripe: Stripe 
   if (!stripe) throw new AppError('invalid', 'Plans cannot be bought on this platform: its Stripe keys are not set.', 'tier');
   const product = await productOf(ctx.tx, stripe, tier);
   const recurring = { currency: tier.currency.toLowerCase(), unit_amount: price, recurring: { interval }, product };
+  if (a.stripe_subscription_id && a.subscription_status === 'past_due') {
+    throw new AppError('conflict', 'The last payment for your plan failed: update your card under Manage billing, then change the plan.');
+  }
   if (a.stripe_subscription_id && (a.subscription_status === 'active' || a.subscription_status === 'trialing')) {
     const sub = await stripe.subscriptions.retrieve(a.stripe_subscription_id);
     await stripe.subscriptions.update(a.stripe_subscription_id, {
@@ -175,33 +178,64 @@ export async function managePlan(ctx: TenantCtx, config: Config, stripe: Stripe 
   return { url: portal.url };
 }
 
+/** How Stripe's subscription statuses read here: a live plan, one whose payment is late, or over. */
+function statusOf(sub: Stripe.Subscription, deleted: boolean): 'trialing' | 'active' | 'past_due' | 'ended' | 'not_started' {
+  if (deleted) return 'ended';
+  switch (sub.status) {
+    case 'trialing':
+      return 'trialing';
+    case 'active':
+      return 'active';
+    case 'past_due':
+      return 'past_due';
+    case 'incomplete':
+      return 'not_started';
+    default:
+      // canceled, unpaid, incomplete_expired, paused (a trial ended without a card)
+      return 'ended';
+  }
+}
+
 /**
- * A subscription's state from Stripe (created, updated, deleted): the plan follows at once. An
- * ended or unpaid-for-good subscription drops the organisation to its kind's free plan.
+ * A subscription's state from Stripe (created, updated, deleted) on the platform's own account:
+ * the plan follows at once. Whose it is comes from the Stripe customer the platform made for the
+ * organisation (never from metadata, which anyone who can make a subscription could write); the
+ * plan from the price's product (so a change in the customer portal counts). Events of an older
+ * subscription change nothing; a second live one (paid in two tabs) replaces the first, which is
+ * cancelled at Stripe. An ended one drops the organisation to its kind's free plan; one not paid
+ * for yet (incomplete) changes nothing.
  */
-export async function onSubscription(db: Db, sub: Stripe.Subscription, deleted: boolean) {
-  const account = sub.metadata?.tourdesk_account;
-  if (!account || !/^[0-9a-f-]{36}$/.test(account)) return;
-  const [a] = await db.select().from(baseAccount).where(eq(baseAccount.id, account));
+export async function onSubscription(db: Db, stripe: Stripe | null, sub: Stripe.Subscription, deleted: boolean) {
+  const customer = typeof sub.customer === 'string' ? sub.customer : sub.customer?.id;
+  if (!customer) return;
+  const [a] = await db.select().from(baseAccount).where(eq(baseAccount.stripe_customer_id, customer));
   if (!a) return;
-  const ended = deleted || sub.status === 'canceled' || sub.status === 'unpaid' || sub.status === 'incomplete_expired';
-  const tierId = ended ? FREE_TIER[a.kind as 'supplier' | 'affiliate'] : (sub.metadata?.tourdesk_tier ?? a.subscription_tier_id);
+  const state = statusOf(sub, deleted);
+  if (state === 'not_started') return;
+  if (a.stripe_subscription_id && a.stripe_subscription_id !== sub.id) {
+    if (state === 'ended') return;
+    if (stripe) await stripe.subscriptions.cancel(a.stripe_subscription_id, { prorate: true }).catch(() => undefined);
+  }
+  const ended = state === 'ended';
   const item = sub.items?.data?.[0];
+  const productId = typeof item?.price?.product === 'string' ? item.price.product : item?.price?.product?.id;
+  const [byProduct] = productId ? await db.select({ tier: billingProduct.tier_id }).from(billingProduct).where(eq(billingProduct.stripe_product_id, productId)) : [];
+  const [tier] = byProduct ? await db.select().from(subscriptionTier).where(eq(subscriptionTier.id, byProduct.tier)) : [];
+  const paidTier = tier && tier.kind === a.kind ? tier.id : a.subscription_tier_id;
   const periodEnd = item?.current_period_end;
   await db
     .update(baseAccount)
     .set({
-      subscription_tier_id: tierId,
-      subscription_status: ended ? 'canceled' : sub.status === 'trialing' ? 'trialing' : sub.status === 'past_due' ? 'past_due' : 'active',
+      subscription_tier_id: ended ? FREE_TIER[a.kind as 'supplier' | 'affiliate'] : paidTier,
+      subscription_status: ended ? 'canceled' : state,
       subscription_interval: ended ? null : (item?.price?.recurring?.interval ?? a.subscription_interval),
       subscription_period_end: ended || !periodEnd ? null : new Date(periodEnd * 1000),
       trial_ends_at: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
       trial_used: a.trial_used || Boolean(sub.trial_end),
       stripe_subscription_id: ended ? null : sub.id,
-      stripe_customer_id: typeof sub.customer === 'string' ? sub.customer : (sub.customer?.id ?? a.stripe_customer_id),
       updated_at: new Date(),
     })
-    .where(eq(baseAccount.id, account));
+    .where(eq(baseAccount.id, a.id));
 }
 
 /**
