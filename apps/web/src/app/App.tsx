@@ -1,5 +1,6 @@
 import '@mantine/core/styles.css';
 import 'react-toastify/dist/ReactToastify.css';
+import './theme.css';
 import { MantineProvider, useComputedColorScheme } from '@mantine/core';
 import { useState } from 'react';
 import { Provider } from 'react-redux';
@@ -8,7 +9,7 @@ import { ToastContainer } from 'react-toastify';
 import { makeStore } from '../shared/store';
 import { TOAST_CONTAINER_PROPS } from '../shared/lib/toast';
 import { routeObjects } from './routes';
-import { colorSchemeManager, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 function Toasts() {
   const scheme = useComputedColorScheme('light');
@@ -20,7 +21,7 @@ export function App() {
   const [router] = useState(() => createBrowserRouter(routeObjects));
   return (
     <Provider store={store}>
-      <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
         <RouterProvider router={router} />
         <Toasts />
       </MantineProvider>

@@ -23,7 +23,7 @@ export function MonthCalendar({
   const lead = (first.day() + 6) % 7;
   const days = Array.from({ length: first.daysInMonth() }, (_, i) => first.add(i, 'day').format('YYYY-MM-DD'));
   return (
-    <div aria-label="Month calendar">
+    <div role="group" aria-label="Month calendar">
       <Group justify="space-between" mb="xs">
         <ActionIcon variant="subtle" aria-label="Previous month" onClick={() => onMonth(first.subtract(1, 'month').format('YYYY-MM'))}>
           <IconChevronLeft size={18} />

@@ -24,9 +24,11 @@ function RichText({ value, onChange }: { value: string; onChange: (html: string)
     content: value,
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
     immediatelyRender: true,
+    // The editable box is what screen readers announce (a textbox needs a name), not the frame around it.
+    editorProps: { attributes: { 'aria-label': 'Long description' } },
   });
   return (
-    <RichTextEditor editor={editor} aria-label="Long description">
+    <RichTextEditor editor={editor}>
       <RichTextEditor.Toolbar>
         <RichTextEditor.ControlsGroup>
           <RichTextEditor.Bold />

@@ -136,7 +136,7 @@ function Images({ experience }: { experience: TExperience }) {
         </Group>
       </Dropzone>
       {uploads.length > 0 && (
-        <Stack gap="xs" mt="md" aria-label="Uploads">
+        <Stack gap="xs" mt="md" role="group" aria-label="Uploads">
           {uploads.map((u) => (
             <div key={u.key} data-testid="upload-progress">
               <Group justify="space-between">
@@ -205,7 +205,7 @@ function Videos({ experience }: { experience: TExperience }) {
           Add video
         </Button>
       </Group>
-      <Stack gap="sm" mt="md" aria-label="Videos">
+      <Stack gap="sm" mt="md" role="group" aria-label="Videos">
         {experience.videos.map((v) => (
           <Group key={v.id} wrap="nowrap" justify="space-between" data-testid="media-video">
             <Group wrap="nowrap">
