@@ -241,7 +241,8 @@ describe('demo seed', () => {
   it('shows the money cases an operator meets: a refund due, a refunded order, a corrected invoice', async () => {
     const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
     const orders = await t.database.db.select().from(order).where(eq(order.account_id, demo!.id));
-    const cancelled = orders.filter((o) => o.status === 'Canceled');
+    // At the counter (the web store's are below).
+    const cancelled = orders.filter((o) => o.status === 'Canceled' && o.store_id === null);
     // Cancelled and paid, the money still to give back; and one given back. Both keep what they sold for.
     expect(cancelled.map((o) => o.payment_status).sort()).toEqual(['Refund due', 'Refunded']);
     for (const o of cancelled) expect(o.sold_total).toBeGreaterThan(0);
@@ -264,8 +265,17 @@ describe('demo seed', () => {
     const [shop] = await t.database.db.select().from(store).where(eq(store.account_id, demo!.id));
     expect(shop).toMatchObject({ slug: 'kayak', active: true, currency: 'CHF' });
     const sold = await t.database.db.select().from(order).where(eq(order.store_id, shop!.id));
-    expect(sold.length).toBeGreaterThanOrEqual(3);
-    for (const o of sold) expect(o).toMatchObject({ created_by: null, status: 'Confirmed' });
+    expect(sold.length).toBeGreaterThanOrEqual(4);
+    for (const o of sold) expect(o).toMatchObject({ created_by: null });
+    expect(sold.filter((o) => o.status === 'Confirmed').length).toBeGreaterThanOrEqual(3);
+    // One cancelled by its customer under the policy's 50 %: half kept as the cancellation fee (the
+    // order's total now, its VAT at the line's rate), the other half refunded — settled.
+    const [cancelled] = sold.filter((o) => o.status === 'Canceled');
+    expect(cancelled).toBeDefined();
+    expect(cancelled!.cancellation_fee).toBeGreaterThan(0);
+    expect(cancelled).toMatchObject({ total: cancelled!.cancellation_fee, paid: cancelled!.cancellation_fee, refunded: cancelled!.sold_total - cancelled!.cancellation_fee, payment_status: 'Fully paid' });
+    expect(cancelled!.cancellation_fee).toBe(cancelled!.sold_total / 2);
+    expect(cancelled!.tax_total).toBeGreaterThan(0);
     expect((await t.database.db.select().from(storeVisit).where(eq(storeVisit.store_id, shop!.id))).length).toBeGreaterThan(50);
   });
 });

@@ -222,6 +222,29 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByText('No order matches these filters.')).toBeVisible();
   });
 
+  test('a web order its customer cancelled under the policy keeps its fee: the totals show it, and it is settled', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password, 'demo');
+    // The demo's: paid CHF 178.00, cancelled when the policy gave half back, the other half refunded.
+    const found = await call<{ results: { id: string; reference: string }[] }>(page, 'GET', 'orders/?search=nina.graf%40example.com');
+    const { id, reference } = found.results[0]!;
+    await page.goto(org('demo', `/orders/editor/${id}/details`));
+    await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
+    await expect(page.getByTestId('order-status')).toHaveText('Canceled');
+    await expect(page.getByTestId('order-payment-status')).toHaveText('Fully paid');
+    const totals = page.getByLabel('Totals');
+    await expect(totals.getByTestId('order-sold-total')).toHaveText('CHF 178.00');
+    await expect(totals.getByTestId('order-cancelled-total')).toHaveText('-CHF 178.00');
+    await expect(totals.getByText('Cancellation fee')).toBeVisible();
+    await expect(totals.getByTestId('order-cancellation-fee')).toHaveText('CHF 89.00');
+    await expect(totals.getByTestId('order-total')).toHaveText('CHF 89.00');
+    await expect(totals.getByTestId('order-refunded')).toHaveText('CHF 89.00');
+    await expect(totals.getByTestId('order-balance')).toHaveText('CHF 0.00');
+    // Nothing more to refund: the rest went back, the fee is kept.
+    const proposal = await call<{ amount: number; cancellation_fee: number }>(page, 'GET', `orders/${id}/refund-proposal/`);
+    expect(proposal).toMatchObject({ amount: 0, cancellation_fee: 8900 });
+    await page.screenshot({ path: `${SHOTS}/order-cancellation-fee.png`, fullPage: true });
+  });
+
   test('an order for an offer confirmed by hand waits, Unconfirmed, until it is confirmed', async ({ page }) => {
     await signIn(page, DEMO.email, DEMO.password, 'demo');
     const kayak = await demoKayak(page);

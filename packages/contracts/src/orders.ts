@@ -99,6 +99,11 @@ export const ZOrder = ZOrderSummary.extend({
   tax_total: z.number().int(),
   /** What every line ever sold in it was worth, cancelled ones included (a cancelled order keeps it visible). */
   sold_total: z.number().int(),
+  /**
+   * What a cancelled order keeps under its cancellation policy (what was paid less the policy's
+   * refund); part of `total` and `tax_total`. 0 for an open order and one cancelled free of charge.
+   */
+  cancellation_fee: z.number().int(),
   balance: z.number().int(),
   refunded: z.number().int(),
   notes: z.string(),
@@ -110,6 +115,26 @@ export const ZOrder = ZOrderSummary.extend({
   updated_at: z.iso.datetime(),
 }).meta({ id: 'Order' });
 export type TOrder = z.infer<typeof ZOrder>;
+
+/**
+ * Cancelling an order from the back office: free of charge (the default, as before), or keeping
+ * the fee its cancellation policy allows now (what was paid less the policy's refund).
+ */
+export const ZOrderCancel = z.object({
+  keep_cancellation_fee: z.boolean({ error: 'Say whether the cancellation fee is kept: true or false.' }).default(false),
+});
+export type TOrderCancel = z.input<typeof ZOrderCancel>;
+
+/**
+ * The refund to propose for an order: of an open one, what was paid beyond what is owed or what its
+ * cancellation policy gives back now; of a cancelled one, what was paid less the fee it keeps.
+ * `cancellation_fee`: what cancelling now would keep under the policy (null when the policy does
+ * not allow cancelling now), or the fee a cancelled order keeps.
+ */
+export const ZRefundProposal = z
+  .object({ amount: z.number().int(), reason: z.string(), cancellation_fee: z.number().int().nullable() })
+  .meta({ id: 'RefundProposal' });
+export type TRefundProposal = z.infer<typeof ZRefundProposal>;
 
 export const ZOrderLineInput = z.object({ slot: ZUuid, quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}) });
 export const ZOrderCreate = z.object({

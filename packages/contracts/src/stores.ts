@@ -229,6 +229,10 @@ export const ZWebOrder = z
     currency: z.string(),
     total: z.number().int(),
     paid: z.number().int(),
+    /** What was given back of what was paid (paid is net of it). */
+    refunded: z.number().int(),
+    /** What a cancelled order keeps under the cancellation policy (the rest of what was paid is refunded); else 0. */
+    cancellation_fee: z.number().int(),
     customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string() }),
     bookings: z.array(
       z.object({
@@ -245,8 +249,8 @@ export const ZWebOrder = z
     ),
     /** The private page where the customer sees the order, downloads tickets and cancels. */
     manage_url: z.string(),
-    /** Whether the policy lets the customer cancel now, and what would be refunded. */
-    cancellation: z.object({ allowed: z.boolean(), refund: z.number().int(), reason: z.string() }),
+    /** Whether the policy lets the customer cancel now, what would be refunded and what kept (the cancellation fee). */
+    cancellation: z.object({ allowed: z.boolean(), refund: z.number().int(), fee: z.number().int(), reason: z.string() }),
   })
   .meta({ id: 'WebOrder' });
 export type TWebOrder = z.infer<typeof ZWebOrder>;

@@ -210,6 +210,12 @@ export const order = pgTable(
     /** Gross total of every line ever sold in it, cancelled ones included (what a cancelled order was worth). */
     sold_total: integer('sold_total').notNull().default(0),
     tax_total: integer('tax_total').notNull().default(0),
+    /**
+     * What the organisation keeps of a cancelled order under its cancellation policy (what was paid
+     * less the policy's refund): the sum of its lines' shares (booking.cancellation_fee), kept by
+     * recomputeOrder(); part of `total` and `tax_total`. 0 for an order cancelled free of charge.
+     */
+    cancellation_fee: integer('cancellation_fee').notNull().default(0),
     /** Sum of all payments (refunds are negative) and of the refunds alone (as a positive amount). */
     paid: integer('paid').notNull().default(0),
     refunded: integer('refunded').notNull().default(0),
@@ -234,6 +240,7 @@ export const order = pgTable(
     check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded')`),
     check('orders_money_check', sql`${t.total} >= 0 and ${t.sold_total} >= ${t.total} and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
+    check('orders_cancellation_fee_check', sql`${t.cancellation_fee} >= 0 and ${t.cancellation_fee} <= ${t.total}`),
   ],
 );
 
@@ -270,6 +277,12 @@ export const booking = pgTable(
     net: integer('net').notNull().default(0),
     tax: integer('tax').notNull().default(0),
     items: jsonb('items').$type<SoldItem[]>().notNull().default([]),
+    /**
+     * Of a line cancelled with its order under the cancellation policy: its share of the order's
+     * cancellation fee (the fee split over the lines it covered pro rata by gross), consideration
+     * for this cancelled line and taxed at its rate. 0 otherwise.
+     */
+    cancellation_fee: integer('cancellation_fee').notNull().default(0),
     currency: text('currency').notNull(),
     checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
     canceled_at: timestamp('canceled_at', { withTimezone: true }),
@@ -285,5 +298,6 @@ export const booking = pgTable(
     index('booking_created_idx').on(t.account_id, t.created_at),
     check('booking_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('booking_attendance_check', sql`${t.attendance} in ('Open', 'Arrived', 'No show')`),
+    check('booking_cancellation_fee_check', sql`${t.cancellation_fee} >= 0 and ${t.cancellation_fee} <= ${t.total}`),
   ],
 );

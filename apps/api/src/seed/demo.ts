@@ -203,7 +203,16 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
     .returning();
   const [flexible] = await tx
     .insert(cancellationPolicy)
-    .values({ account_id: accountId, name: 'Flexible', description: 'Full refund up to 24 hours before.', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })
+    .values({
+      account_id: accountId,
+      name: 'Flexible',
+      description: 'Full refund up to 24 hours before, half up to 6 hours before.',
+      rules: [
+        { hours_before: 24, refund_percent: 100 },
+        { hours_before: 6, refund_percent: 50 },
+        { hours_before: 0, refund_percent: 0 },
+      ],
+    })
     .returning();
   const [diet, swim] = await tx
     .insert(bookingQuestion)
@@ -384,7 +393,8 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
 /**
  * The web store "kayak" (/s/kayak/ on the demo's host) with the demo's offers (the glacier hike is
  * Inactive, so customers do not see it yet), four weeks of visits and a few web orders: guest
- * carts held and checked out as a customer does, without a seller, recorded in the store.
+ * carts held and checked out as a customer does, without a seller, recorded in the store; one
+ * paid and cancelled by its customer under the policy's 50 %, its fee kept and the rest refunded.
  */
 async function seedStore(tx: Db, accountId: string, kayak: DemoKayak) {
   const ctx = { tx, accountId, currency: 'CHF' };
@@ -413,6 +423,8 @@ async function seedStore(tx: Db, accountId: string, kayak: DemoKayak) {
     { email: 'hannah.berg@example.com', first_name: 'Hannah', last_name: 'Berg', adults: 2, day: 2, booked: 1 },
     { email: 'tom.fischer@example.com', first_name: 'Tom', last_name: 'Fischer', adults: 1, day: 6, booked: 4 },
     { email: 'lea.moser@example.com', first_name: 'Léa', last_name: 'Moser', adults: 3, day: 9, booked: 9 },
+    // Cancelled by the customer under the policy's 50 %: the fee kept, the rest refunded.
+    { email: 'nina.graf@example.com', first_name: 'Nina', last_name: 'Graf', adults: 2, day: 1, booked: 5, cancelled: true },
   ];
   for (const g of web) {
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, addDays(today, g.day)), eq(slot.local_time, '09:30')));
@@ -428,5 +440,15 @@ async function seedStore(tx: Db, accountId: string, kayak: DemoKayak) {
     const at = sql`now() - make_interval(days => ${g.booked})`;
     await tx.update(order).set({ created_at: at, updated_at: at }).where(eq(order.id, made));
     await tx.update(cart).set({ created_at: at }).where(eq(cart.id, c!.id));
+    if (g.cancelled) {
+      // Paid in advance, then cancelled by the customer on their booking page 12 hours before the
+      // start, when the policy gave half back: the other half is kept as the cancellation fee, and
+      // the half due back was refunded — the order is settled.
+      const staff = { ...ctx, userId: ownerId };
+      const paid = await recordPayment(staff, made, { amount: (await presentOrder(staff, made)).total, currency: 'CHF', method: 'bank transfer', reference: 'Transfer in advance' });
+      await cancelOrder(ctx, made, { keepCancellationFee: true, now: new Date(s.starts_at.getTime() - 12 * 3_600_000) });
+      const due = await presentOrder(staff, made);
+      await recordPayment(staff, made, { amount: due.total - due.paid, currency: 'CHF', method: 'bank transfer', reference: 'Refund', refund_of: paid!.id, reason: 'Cancelled by the customer: the policy refunds half' });
+    }
   }
 }

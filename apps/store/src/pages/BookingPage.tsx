@@ -101,6 +101,7 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
         </dd>
       </dl>
       <OrderSummary order={order} />
+      <Settlement order={order} />
       {order.status !== 'Canceled' && (
         <p>
           <button type="button" class="td-btn td-btn--primary" onClick={download} disabled={downloading}>
@@ -122,6 +123,7 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
           <div ref={confirmRef} class="td-confirm" role="group" aria-labelledby="td-confirm-title">
             <p id="td-confirm-title" class="td-confirm-title">
               <strong>{t.cancelConfirm(order.reference)}</strong> {c.refund > 0 ? t.refundWillBe(formatMoney(c.refund, order.currency)) : order.paid > 0 ? t.noRefund : t.nothingPaid}
+              {c.fee > 0 && ` ${t.feeWillBeKept(formatMoney(c.fee, order.currency))}`}
             </p>
             <div class="td-actions">
               <button type="button" class="td-btn td-btn--secondary" onClick={() => setConfirming(false)} disabled={cancelling}>
@@ -135,5 +137,45 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * A cancelled order's money, in the order's currency: what the organisation keeps as the
+ * cancellation fee under its policy, what was refunded and what is still to be refunded (what was
+ * paid beyond the fee). Nothing for an open order, nor for a cancelled one where nothing was paid.
+ */
+export function Settlement({ order }: { order: TWebOrder }) {
+  if (order.status !== 'Canceled') return null;
+  const kept = order.cancellation_fee;
+  const due = Math.max(0, order.paid - order.total);
+  if (kept <= 0 && order.refunded <= 0 && due <= 0) return null;
+  const money = (n: number) => formatMoney(n, order.currency);
+  return (
+    <section class="td-section" aria-labelledby="td-settlement-heading">
+      <h2 id="td-settlement-heading" class="td-h2">
+        {t.settlementHeading}
+      </h2>
+      <dl class="td-dl td-order-facts">
+        {kept > 0 && (
+          <>
+            <dt>{t.keptAsFee}</dt>
+            <dd data-testid="cancellation-fee">{money(kept)}</dd>
+          </>
+        )}
+        {order.refunded > 0 && (
+          <>
+            <dt>{t.refundedAmount}</dt>
+            <dd data-testid="refunded">{money(order.refunded)}</dd>
+          </>
+        )}
+        {due > 0 && (
+          <>
+            <dt>{t.toBeRefunded}</dt>
+            <dd data-testid="to-be-refunded">{money(due)}</dd>
+          </>
+        )}
+      </dl>
+    </section>
   );
 }

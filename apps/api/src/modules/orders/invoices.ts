@@ -5,6 +5,7 @@ import { baseAccount, booking, customer, experience, invoice, invoiceSequence, o
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { lockOrder, personName, recordAudit } from './order-basics';
+import { cancellationFeeByRate } from './sale';
 
 /**
  * Invoices and credit notes. An order's invoice is issued on request ("Issue invoice"), once the
@@ -17,8 +18,10 @@ import { lockOrder, personName, recordAudit } from './order-basics';
  * An issued invoice is never changed: when what the order sells changes after it was issued (a line
  * changed or cancelled, the order cancelled), reconcileInvoice() — run by recomputeOrder() after
  * every change, under the order's lock — issues a credit note (CN sequence) that cancels it line by
- * line and, if the order still sells something, a new invoice for what it sells now. Payments and
- * refunds alone change no document: an invoice states what was sold, not what was paid.
+ * line and, if the order still sells something, a new invoice for what it sells now — for an order
+ * cancelled under its policy, the cancellation fee it keeps ("Cancellation fee", taxed at the rate
+ * of the cancelled lines, cancellationFeeByRate() in sale.ts). Payments and refunds alone change no
+ * document: an invoice states what was sold, not what was paid.
  *
  * VAT: prices include it. Per line, tax = round-half-up(gross × rate / (10000 + rate)) in minor
  * units (rate in basis points, fixed when the line was sold); net = gross − tax; the per-rate and
@@ -199,7 +202,10 @@ export async function listDocuments(ctx: TenantCtx, orderId: string): Promise<TI
 
 type Composed = Omit<TInvoice, 'id' | 'order' | 'kind' | 'number' | 'issued_on' | 'issued_at' | 'credits'>;
 
-/** What an invoice of the order would show now: the parties, a line per category and extra sold, totals per rate. */
+/**
+ * What an invoice of the order would show now: the parties, a line per category and extra sold,
+ * a "Cancellation fee" line per VAT rate for the fee a cancelled order keeps, totals per rate.
+ */
 async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed> {
   const [head] = await ctx.tx
     .select({ o: order, c: customer, a: baseAccount })
@@ -208,7 +214,9 @@ async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
   const { o, c, a } = head!;
-  const invoiceLines = await saleLines(ctx, orderId, a.time_zone);
+  // A cancelled order keeps its cancellation fee: one line per VAT rate of the lines it was kept for.
+  const feeLines = (await cancellationFeeByRate(ctx, orderId)).map((f) => ({ description: 'Cancellation fee', quantity: 1, unit_price: f.gross, vat_rate_bp: f.vat_rate_bp, net: f.net, tax: f.tax, total: f.gross }));
+  const invoiceLines = [...(await saleLines(ctx, orderId, a.time_zone)), ...feeLines];
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
     const t = byRate.get(l.vat_rate_bp) ?? { vat_rate_bp: l.vat_rate_bp, net: 0, tax: 0, gross: 0 };

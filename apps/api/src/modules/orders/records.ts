@@ -8,7 +8,7 @@ import type { TInvoice } from '@tourdesk/contracts';
 import { listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
-import { rateOf, sellLine, vatRates } from './sale';
+import { cancellationFeeByRate, rateOf, sellLine, vatRates } from './sale';
 import { assertWithinLimit } from '../plans/service';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
@@ -78,11 +78,13 @@ const MAX_AMOUNT = 2_147_483_647;
 
 /**
  * An order's totals and payment status, in one statement, from the figures stored on its lines when
- * they were sold (never from today's rates or prices): total and VAT of the lines not cancelled,
+ * they were sold (never from today's rates or prices): total and VAT of the lines not cancelled plus
+ * the cancellation fee kept for cancelled ones (its VAT at their rates, cancellationFeeByRate()),
  * sold_total of every line ever sold (what a cancelled order was worth), and the payment status,
  * which follows the money — Refund due when more was paid than is owed (a cancelled paid order),
- * Fully paid when paid equals what is owed, Refunded when everything paid was given back and nothing
- * is owed, Not paid, or Partially paid. A negative balance is never "Fully paid".
+ * Fully paid when paid equals what is owed (a cancelled order whose fee is paid and the rest
+ * refunded), Refunded when everything paid was given back and nothing is owed, Not paid, or
+ * Partially paid. A negative balance is never "Fully paid".
  */
 export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
   // An invoiced order is invoiced again when it changes: a line sold meanwhile without a VAT rate
@@ -92,16 +94,19 @@ export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
     select coalesce(sum(total), 0)::bigint as total from ${booking}
     where account_id = ${ctx.accountId} and order_id = ${orderId}::uuid`)) as unknown as { rows: { total: string | number }[] };
   if (Number(sum.rows[0]?.total ?? 0) > MAX_AMOUNT) throw new AppError('invalid', `An order's total cannot exceed ${MAX_AMOUNT} minor units: split it into several orders.`, 'quantities');
+  const feeTax = (await cancellationFeeByRate(ctx, orderId)).reduce((s, r) => s + r.tax, 0);
   await ctx.tx.execute(sql`
     update ${order} o set
-      total = x.total,
+      total = x.total + x.fee,
       sold_total = x.sold,
-      tax_total = x.tax,
+      tax_total = x.tax + ${feeTax}::int,
+      cancellation_fee = x.fee,
       status = case when o.status = 'Canceled' then 'Canceled' when x.open = 0 and x.lines > 0 then 'Canceled' else o.status end,
-      payment_status = ${paymentStatus(sql`o.paid`, sql`x.total`, sql`o.refunded`)},
+      payment_status = ${paymentStatus(sql`o.paid`, sql`(x.total + x.fee)`, sql`o.refunded`)},
       updated_at = now()
     from (
       select coalesce(sum(b.total) filter (where b.status <> 'Canceled'), 0)::int as total,
+             coalesce(sum(b.cancellation_fee) filter (where b.status = 'Canceled'), 0)::int as fee,
              coalesce(sum(b.total), 0)::int as sold,
              coalesce(sum(b.tax) filter (where b.status <> 'Canceled'), 0)::int as tax,
              count(*) filter (where b.status <> 'Canceled')::int as open,
@@ -271,6 +276,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
     ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length, o.store_name),
     tax_total: o.o.tax_total,
     sold_total: o.o.sold_total,
+    cancellation_fee: o.o.cancellation_fee,
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
     notes: o.o.notes,

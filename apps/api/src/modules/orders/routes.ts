@@ -15,6 +15,7 @@ import {
   ZInvoiceSummary,
   type TInvoice,
   ZOrder,
+  ZOrderCancel,
   ZOrderCreate,
   ZOrderLinePatch,
   ZOrderListQuery,
@@ -24,6 +25,7 @@ import {
   ZPayment,
   ZPaymentInput,
   ZRefundPending,
+  ZRefundProposal,
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
@@ -115,8 +117,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/orders/:id/cancel/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel every line (seats released); payments stay, to be refunded', params: ZIdParam, response: { 200: ZOrder, ...errors } } },
-    (request) => tenantScope(request, (ctx) => orders.cancelOrder(ctx, request.params.id)),
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['orders'],
+        summary: 'Cancel every line (seats released); payments stay, to be refunded — free of charge, or keeping the fee the cancellation policy allows now (keep_cancellation_fee)',
+        params: ZIdParam,
+        body: ZOrderCancel.optional(),
+        response: { 200: ZOrder, ...errors },
+      },
+    },
+    (request) => tenantScope(request, (ctx) => orders.cancelOrder(ctx, request.params.id, { keepCancellationFee: request.body?.keep_cancellation_fee ?? false })),
   );
   app.post(
     '/api/orders/:id/confirm/',
@@ -186,7 +197,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/:id/refund-proposal/',
     {
       config: { access: manageOrders },
-      schema: { tags: ['orders'], summary: 'The refund to propose: what was paid beyond what is owed, or what the cancellation policy gives back now', params: ZOrderId, response: { 200: z.object({ amount: z.number().int(), reason: z.string() }), ...errors } },
+      schema: {
+        tags: ['orders'],
+        summary: 'The refund to propose: what was paid beyond what is owed, or what the cancellation policy gives back now; of a cancelled order, what was paid less its cancellation fee',
+        params: ZOrderId,
+        response: { 200: ZRefundProposal, ...errors },
+      },
     },
     (request) => tenantScope(request, (ctx) => refundProposal(ctx, request.params.id)),
   );

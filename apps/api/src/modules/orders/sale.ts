@@ -1,6 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { HeldItem, SoldItem } from '../../db/schema';
-import { baseAccount, experience } from '../../db/schema';
+import { baseAccount, booking, experience } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /**
@@ -54,3 +54,24 @@ export async function vatRates(ctx: TenantCtx, experienceIds: string[]) {
 
 /** The rate of an experience from vatRates(), or pending when it is not among them. */
 export const rateOf = (rates: Map<string, SaleRate>, experienceId: string): SaleRate => rates.get(experienceId) ?? { rateBp: 0, pending: true };
+
+/**
+ * The order's cancellation fee as sold, per VAT rate: the fee is consideration for the cancelled
+ * lines it was kept for, so each line's share (booking.cancellation_fee, split pro rata by gross
+ * when the order was cancelled) is taxed at that line's rate. Shares of one rate are added, then
+ * the VAT of each rate's gross is rounded once by vatOf() — the rule of every sold item — so
+ * recomputeOrder()'s tax_total and the invoice's "Cancellation fee" lines agree to the minor unit.
+ */
+export async function cancellationFeeByRate(ctx: TenantCtx, orderId: string) {
+  const rows = await ctx.tx
+    .select({ rate: booking.tax_rate_bp, gross: sql<number>`sum(${booking.cancellation_fee})::int` })
+    .from(booking)
+    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.status, 'Canceled'), sql`${booking.cancellation_fee} > 0`))
+    .groupBy(booking.tax_rate_bp)
+    .orderBy(booking.tax_rate_bp);
+  return rows.map((r) => {
+    const gross = Number(r.gross);
+    const tax = vatOf(gross, r.rate);
+    return { vat_rate_bp: r.rate, gross, tax, net: gross - tax };
+  });
+}

@@ -6,6 +6,7 @@ import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { documentMoney } from './invoices';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
 import { rateOf, sellLine, vatRates } from './sale';
+import { openBookingTerms, splitFee, termsOf } from './cancellation';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
@@ -199,19 +200,49 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
   return presentOrder(ctx, orderId);
 }
 
-/** Cancels every line still open (seats released) and the order; payments stay, to be refunded. */
-export async function cancelOrder(ctx: TenantCtx, id: string) {
+/**
+ * Cancels every line still open (seats released) and the order; payments stay, to be refunded.
+ * Free of charge by default (staff's choice, as before). `keepCancellationFee` cancels under the
+ * cancellation policy as it applies now (the one rule, cancellationTerms(), read under the order's
+ * lock): the organisation keeps what was paid less the policy's refund as the order's cancellation
+ * fee, split over the lines cancelled now pro rata by gross; refused (409) when the policy does not
+ * allow cancelling now. The customer's cancel on their booking page always keeps it. `now` is the
+ * moment the policy is read at (the demo data replays a cancellation of the past).
+ */
+export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCancellationFee?: boolean; now?: Date } = {}) {
   const o = await lockOrder(ctx, id);
   if (o.status === 'Canceled') throw new AppError('conflict', 'This order is already cancelled.');
   const open = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`)).orderBy(asc(booking.slot_id));
+  let fee = 0;
+  let shares = new Map<string, number>();
+  if (options.keepCancellationFee) {
+    const lines = await openBookingTerms(ctx, id);
+    const terms = termsOf(lines, o.paid, o.total, options.now);
+    if (!terms.allowed) {
+      const why = lines.every((l) => l.rules?.length) ? 'a booking of this order has started' : 'a booking of this order has no cancellation policy';
+      throw new AppError('conflict', `No cancellation fee can be kept under the policy now: ${why}. Cancel free of charge instead.`, 'keep_cancellation_fee');
+    }
+    fee = terms.fee;
+    shares = splitFee(fee, lines);
+  }
   for (const b of open) {
     await lockSlot(ctx, b.slot_id);
     await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
   }
-  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
-  await ctx.tx.update(order).set({ status: 'Canceled', updated_at: new Date() }).where(eq(order.id, id));
+  const at = new Date();
+  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: at, updated_at: at }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
+  for (const [bookingId, share] of shares) {
+    if (share > 0) await ctx.tx.update(booking).set({ cancellation_fee: share }).where(eq(booking.id, bookingId));
+  }
+  await ctx.tx.update(order).set({ status: 'Canceled', updated_at: at }).where(eq(order.id, id));
   await recomputeOrder(ctx, id);
-  await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'cancelled', changes: { status: [o.status, 'Canceled'], lines_cancelled: open.length } });
+  await recordAudit(ctx, {
+    order: id,
+    subject: 'order',
+    subjectId: id,
+    action: 'cancelled',
+    changes: { status: [o.status, 'Canceled'], lines_cancelled: open.length, ...(options.keepCancellationFee ? { cancellation_fee: fee } : {}) },
+  });
   return presentOrder(ctx, id);
 }
 

@@ -36,7 +36,7 @@ import { mediaUrl } from '../media/images';
 import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
 import { closeOpenPayments } from '../payments/online';
-import { cancellationTerms, strictest } from '../orders/cancellation';
+import { termsOf } from '../orders/cancellation';
 
 /**
  * The public web store: what a customer without an account sees and does at /s/{slug}/ on the
@@ -407,12 +407,9 @@ export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (
     .orderBy(asc(slot.starts_at), asc(booking.id));
   const pointIds = [...new Set(rows.flatMap((r) => r.points.slice(0, 1)))];
   const points = new Map(pointIds.length ? (await ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, pointIds)))).map((m) => [m.id, m]) : []);
-  const open = rows.filter((r) => r.b.status !== 'Canceled');
-  const earliest = open.length ? open[0]!.starts : null;
-  // The strictest policy of its open bookings decides (a customer cancels the whole order).
-  const policies = open.map((r) => r.policy);
-  const rules = policies.length && policies.every((p) => p && p.length) ? strictest(policies as { hours_before: number; refund_percent: number }[][]) : null;
-  const cancellation = o!.o.status === 'Canceled' ? { allowed: false, refund: 0, reason: 'This order is cancelled.' } : cancellationTerms(rules, earliest, o!.o.paid);
+  // The one rule (orders/cancellation.ts): the strictest policy of its open bookings decides (a customer cancels the whole order).
+  const open = rows.filter((r) => r.b.status !== 'Canceled').map((r) => ({ starts: r.starts, rules: r.policy }));
+  const cancellation = o!.o.status === 'Canceled' ? { allowed: false, refund: 0, fee: 0, reason: 'This order is cancelled.' } : termsOf(open, o!.o.paid, o!.o.total);
   return {
     reference: o!.o.reference,
     status: o!.o.status,
@@ -420,6 +417,8 @@ export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (
     currency: o!.o.currency,
     total: o!.o.total,
     paid: o!.o.paid,
+    refunded: o!.o.refunded,
+    cancellation_fee: o!.o.cancellation_fee,
     customer: { first_name: o!.c.first_name, last_name: o!.c.last_name, email: o!.c.email },
     bookings: rows.map((r) => {
       const point = r.points[0] ? points.get(r.points[0]) : undefined;
@@ -440,11 +439,15 @@ export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (
   };
 }
 
-/** The customer cancels their order, when its policy allows it now. */
+/**
+ * The customer cancels their order, when its policy allows it now: the organisation keeps what was
+ * paid less the policy's refund as the order's cancellation fee (cancelOrder reads the same rule
+ * again under the order's lock), the rest is due back to the customer.
+ */
 export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string) {
   const current = await presentWebOrder(ctx, orderId, manageUrl);
   if (!current.cancellation.allowed) throw new AppError('conflict', current.cancellation.reason);
-  await cancelOrder(ctx, orderId);
+  await cancelOrder(ctx, orderId, { keepCancellationFee: true });
   return presentWebOrder(ctx, orderId, manageUrl);
 }
 

@@ -195,7 +195,7 @@ function Notes({ order }: { order: TOrder }) {
   );
 }
 
-/** Total, VAT, paid, refunded, balance and payment status, as the server computed them. */
+/** Total (with the cancellation fee a cancelled order keeps), VAT, paid, refunded, balance and payment status, as the server computed them. */
 export function Totals({ order }: { order: TOrder }) {
   const money = (n: number) => formatMoney(n, order.currency);
   const row = (label: string, value: string, testId: string, strong = false) => (
@@ -215,7 +215,8 @@ export function Totals({ order }: { order: TOrder }) {
       </Title>
       <Stack gap={6}>
         {order.sold_total !== order.total && row(order.status === 'Canceled' ? 'Sold (before the cancellation)' : 'Sold', money(order.sold_total), 'order-sold-total')}
-        {order.sold_total !== order.total && row('Cancelled', money(order.total - order.sold_total), 'order-cancelled-total')}
+        {order.sold_total !== order.total && row('Cancelled', money(order.total - order.cancellation_fee - order.sold_total), 'order-cancelled-total')}
+        {order.cancellation_fee > 0 && row('Cancellation fee', money(order.cancellation_fee), 'order-cancellation-fee')}
         {row('Total', money(order.total), 'order-total', true)}
         {row('of which VAT', money(order.tax_total), 'order-tax')}
         <Divider my={4} />

@@ -1,12 +1,13 @@
-import { Anchor, Badge, Button, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Radio, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconBan, IconCheck, IconTrash } from '@tabler/icons-react';
 import type { TOrder } from '@tourdesk/contracts';
-import { useEffect, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
 import { notifyError, notifySuccess } from '../../shared/lib/toast';
-import { useCancelOrderMutation, useConfirmOrderMutation, useDeleteOrderMutation, useOrderQuery } from './api';
+import { useCancelOrderMutation, useConfirmOrderMutation, useDeleteOrderMutation, useOrderQuery, useOrderRefundProposalQuery } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import {
   fullName,
@@ -31,12 +32,47 @@ const TABS: Record<OrderTab, ComponentType<{ order: TOrder }>> = {
 /** What the server will refuse to delete: an order with a line not cancelled, a payment or an invoice. It decides. */
 const deletable = (o: TOrder) => o.bookings.every((b) => b.status === 'Canceled') && o.paid === 0 && o.refunded === 0 && !o.invoice;
 
+/**
+ * The cancel dialog's message and, for a paid order, the operator's choice: free of charge (the
+ * default, as before) or keeping the fee the cancellation policy allows now (the server's figure,
+ * from the refund proposal). Mounted each time the dialog opens, so it always starts free of charge.
+ */
+function CancelChoice({ order, keepFeeRef }: { order: TOrder; keepFeeRef: RefObject<boolean> }) {
+  const live = order.bookings.filter((b) => b.status !== 'Canceled').length;
+  const [choice, setChoice] = useState<'free' | 'keep'>('free');
+  useEffect(() => {
+    keepFeeRef.current = choice === 'keep';
+  }, [choice, keepFeeRef]);
+  const paid = order.paid > 0;
+  const { data: proposal, isFetching } = useOrderRefundProposalQuery(order.id, { skip: !paid, refetchOnMountOrArgChange: true });
+  const fee = isFetching ? undefined : proposal?.cancellation_fee;
+  const money = (n: number) => formatMoney(n, order.currency);
+  const keepLabel = typeof fee === 'number' && fee > 0 ? `Keep the cancellation fee under the policy (${money(fee)})` : 'Keep the cancellation fee under the policy';
+  const keepHelp =
+    fee === undefined ? 'Reading the cancellation policy…' : fee === null ? 'The cancellation policy does not allow cancelling now.' : fee > 0 ? `${money(order.paid - fee)} of what was paid is then to be refunded.` : 'The policy keeps nothing now: everything paid is to be refunded.';
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        Every line is canceled and {live === 1 ? 'its seats are' : `the seats of its ${live} lines are`} released at once. Payments stay recorded: refund them on the Payments tab.
+      </Text>
+      {paid && (
+        <Radio.Group label="What was paid" value={choice} onChange={(v) => setChoice(v === 'keep' ? 'keep' : 'free')}>
+          <Stack gap={8} mt={6}>
+            <Radio value="free" label="Cancel free of charge" description={`All ${money(order.paid)} paid is to be refunded.`} />
+            <Radio value="keep" label={keepLabel} description={keepHelp} disabled={!fee} data-testid="keep-cancellation-fee" />
+          </Stack>
+        </Radio.Group>
+      )}
+    </Stack>
+  );
+}
+
 function Actions({ order }: { order: TOrder }) {
   const navigate = useNavigate();
   const [cancel] = useCancelOrderMutation();
   const [confirm, confirming] = useConfirmOrderMutation();
   const [remove] = useDeleteOrderMutation();
-  const live = order.bookings.filter((b) => b.status !== 'Canceled').length;
+  const keepFeeRef = useRef(false);
   return (
     <Group className="no-print">
       {order.status === 'Created' && (
@@ -57,12 +93,13 @@ function Actions({ order }: { order: TOrder }) {
           color="red"
           leftSection={<IconBan size={16} />}
           title={`Cancel order ${order.reference}?`}
-          message={`Every line is canceled and ${live === 1 ? 'its seats are' : `the seats of its ${live} lines are`} released at once. Payments stay recorded: refund them on the Payments tab.`}
+          message={<CancelChoice order={order} keepFeeRef={keepFeeRef} />}
           confirmLabel="Cancel order"
           onConfirm={async () => {
-            const res = await cancel(order.id);
+            const res = await cancel({ id: order.id, keep_cancellation_fee: keepFeeRef.current });
             if ('error' in res) return false;
-            notifySuccess(`Order ${order.reference} canceled: its seats are free again.`);
+            const kept = res.data.cancellation_fee;
+            notifySuccess(`Order ${order.reference} canceled: its seats are free again.${kept > 0 ? ` ${formatMoney(kept, order.currency)} is kept as the cancellation fee.` : ''}`);
             return true;
           }}
         >

@@ -29,6 +29,7 @@ const ORDER: TOrder = {
   payment_status: 'Fully paid',
   total: 14800,
   sold_total: 14800,
+  cancellation_fee: 0,
   tax_total: 1109,
   paid: 14800,
   refunded: 0,

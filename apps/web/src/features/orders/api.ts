@@ -9,6 +9,7 @@ import type {
   TPayment,
   TPaymentInput,
   TPricingCategory,
+  TRefundProposal,
 } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
@@ -24,11 +25,12 @@ export interface RefundPending {
   detail: string;
 }
 
-/** The refund to propose for an order: what was paid beyond what is owed, or what its cancellation policy gives back now. */
-export interface RefundProposal {
-  amount: number;
-  reason: string;
-}
+/**
+ * The refund to propose for an order: what was paid beyond what is owed, or what its cancellation
+ * policy gives back now; of a cancelled order, what was paid less its cancellation fee. With what
+ * cancelling now would keep under the policy (`cancellation_fee`, null when it does not allow it).
+ */
+export type RefundProposal = TRefundProposal;
 
 export interface PaymentSubmission extends TPaymentInput {
   order: string;
@@ -63,9 +65,10 @@ export const ordersApi = tagged.injectEndpoints({
       query: ({ id, notes }) => ({ url: `orders/${id}/`, method: 'PATCH', body: { notes } }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }, { type: 'Order', id: 'LIST' }],
     }),
-    cancelOrder: build.mutation<TOrder, string>({
-      query: (id) => ({ url: `orders/${id}/cancel/`, method: 'POST', body: {} }),
-      invalidatesTags: (_r, _e, id) => [...orderTags(id), 'Booking', 'Slot', 'Customer'],
+    /** Free of charge unless `keep_cancellation_fee`: then the fee the cancellation policy allows now is kept. */
+    cancelOrder: build.mutation<TOrder, { id: string; keep_cancellation_fee: boolean }>({
+      query: ({ id, keep_cancellation_fee }) => ({ url: `orders/${id}/cancel/`, method: 'POST', body: { keep_cancellation_fee } }),
+      invalidatesTags: (_r, _e, { id }) => [...orderTags(id), { type: 'OrderPayment', id }, 'Booking', 'Slot', 'Customer'],
     }),
     confirmOrder: build.mutation<TOrder, string>({
       query: (id) => ({ url: `orders/${id}/confirm/`, method: 'POST', body: {} }),
