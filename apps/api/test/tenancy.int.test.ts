@@ -275,10 +275,11 @@ describe('row-level security', () => {
     ).resolves.toEqual([]);
   });
 
+  // partner_isolation: a table both partners of a partnership read (db/partners-schema.ts).
   it('covers every table that belongs to an organisation', async () => {
     const result = (await db().execute(sql`
       select c.relname as table, c.relrowsecurity as rls,
-             exists (select 1 from pg_policies p where p.tablename = c.relname and p.policyname = 'tenant_isolation') as policy
+             exists (select 1 from pg_policies p where p.tablename = c.relname and p.policyname in ('tenant_isolation', 'partner_isolation')) as policy
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r'
         and (c.relname = 'base_account' or exists (

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, date, foreignKey, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, date, foreignKey, index, integer, jsonb, pgPolicy, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience } from './catalog-schema';
 import { accountId, tenantPolicies, timestamps } from './columns';
+import { partnership, qrCode, settlement } from './partners-schema';
 import { store } from './stores-schema';
 import { baseAccount, users } from './schema';
 
@@ -128,6 +129,8 @@ export const cart = pgTable(
     /** A web store's guest cart: its store, and the hash of the secret its page holds (never a cookie). */
     store_id: uuid('store_id'),
     token_hash: text('token_hash'),
+    /** The QR code whose scan brought this shopper (kept on the order it becomes). */
+    qr_code_id: uuid('qr_code_id').references((): AnyPgColumn => qrCode.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
@@ -227,6 +230,16 @@ export const order = pgTable(
     /** The hash of the secret in the customer's "my booking" link. */
     manage_token_hash: text('manage_token_hash'),
     notes: text('notes').notNull().default(''),
+    /** The QR code whose scan brought the customer (from the cart, through payment). */
+    qr_code_id: uuid('qr_code_id').references((): AnyPgColumn => qrCode.id, { onDelete: 'set null' }),
+    /**
+     * A resale: the order lives with the supplier (its slots, its one capacity pool) and names the
+     * partner that sold it, under which partnership, and the partner's own reference. The partner
+     * reads it too (policy `reseller_read`).
+     */
+    partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'restrict' }),
+    reseller_account_id: uuid('reseller_account_id').references((): AnyPgColumn => baseAccount.id, { onDelete: 'set null' }),
+    reseller_reference: text('reseller_reference'),
     ...timestamps,
   },
   (t) => [
@@ -237,6 +250,10 @@ export const order = pgTable(
     index('orders_account_status_idx').on(t.account_id, t.status, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_account_customer_idx').on(t.account_id, t.customer_id),
     index('orders_account_store_idx').on(t.account_id, t.store_id, t.created_at).where(sql`${t.store_id} is not null`),
+    index('orders_account_qr_idx').on(t.account_id, t.qr_code_id).where(sql`${t.qr_code_id} is not null`),
+    index('orders_reseller_created_idx').on(t.reseller_account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.reseller_account_id} is not null`),
+    index('orders_partnership_idx').on(t.account_id, t.partnership_id, t.created_at).where(sql`${t.partnership_id} is not null`),
+    pgPolicy('reseller_read', { as: 'permissive', for: 'select', using: sql`${t.reseller_account_id} = app_current_account()` }),
     check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded')`),
     check('orders_money_check', sql`${t.total} >= 0 and ${t.sold_total} >= ${t.total} and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
@@ -288,6 +305,15 @@ export const booking = pgTable(
     canceled_at: timestamp('canceled_at', { withTimezone: true }),
     /** When its customer was reminded of it (the day before). */
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
+    /**
+     * A resale's line (see orders.partnership_id): the partner that sold it, and what the partner
+     * earns of `total` under its contract — fixed when sold, as the price is (commission_bp of the
+     * gross, or gross less the contract's net rates). `settlement_id`: the statement that settled it.
+     */
+    partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'restrict' }),
+    reseller_account_id: uuid('reseller_account_id').references((): AnyPgColumn => baseAccount.id, { onDelete: 'set null' }),
+    commission: integer('commission').notNull().default(0),
+    settlement_id: uuid('settlement_id').references((): AnyPgColumn => settlement.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
@@ -299,5 +325,9 @@ export const booking = pgTable(
     check('booking_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('booking_attendance_check', sql`${t.attendance} in ('Open', 'Arrived', 'No show')`),
     check('booking_cancellation_fee_check', sql`${t.cancellation_fee} >= 0 and ${t.cancellation_fee} <= ${t.total}`),
+    check('booking_commission_check', sql`${t.commission} >= 0 and ${t.commission} <= ${t.total}`),
+    index('booking_partnership_idx').on(t.account_id, t.partnership_id, t.created_at).where(sql`${t.partnership_id} is not null`),
+    index('booking_reseller_idx').on(t.reseller_account_id, t.created_at).where(sql`${t.reseller_account_id} is not null`),
+    pgPolicy('reseller_read', { as: 'permissive', for: 'select', using: sql`${t.reseller_account_id} = app_current_account()` }),
   ],
 );

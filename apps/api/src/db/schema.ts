@@ -242,3 +242,4 @@ export * from './availability-schema';
 export * from './orders-schema';
 export * from './stores-schema';
 export * from './payments-schema';
+export * from './partners-schema';
