@@ -1,0 +1,65 @@
+import { and, eq } from 'drizzle-orm';
+import type { SoldItem } from '../../db/schema';
+import { partnership, partnershipExperience } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+
+/**
+ * The contract between a supplier and a reseller, one rule for every channel that resells (the
+ * OCTO and public booking APIs, the reseller's store and counter): may this partner sell this offer
+ * on this day, and what does it earn of a line sold.
+ */
+export type Contract = typeof partnership.$inferSelect;
+export interface SharedOffer {
+  contract: Contract;
+  /** Net rate per pricing category id (minor units), for a contract priced by net rates. */
+  netRates: Record<string, number>;
+}
+
+/**
+ * Why a contract does not let its reseller sell on `day` (the supplier's local date, YYYY-MM-DD),
+ * or null when it does: active, and `day` within its validity.
+ */
+export function contractRefusal(contract: Pick<Contract, 'status' | 'valid_from' | 'valid_to'>, day: string): string | null {
+  if (contract.status !== 'Active') return `The partnership is ${contract.status.toLowerCase()}: nothing can be sold under it.`;
+  if (contract.valid_from && day < contract.valid_from) return `The contract is valid from ${contract.valid_from}.`;
+  if (contract.valid_to && day > contract.valid_to) return `The contract ended on ${contract.valid_to}.`;
+  return null;
+}
+
+/**
+ * The contract of `partnershipId` for `experienceId`, read in the supplier's tenant (`ctx`) and
+ * locked (FOR SHARE: a suspension waits for the sale, and the sale sees the suspension after), or a
+ * 409 that says why it may not be sold on `day`; an offer the contract does not share is a 404, as
+ * an offer of another organisation is.
+ */
+export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experienceId: string, day: string): Promise<SharedOffer> {
+  const [contract] = await ctx.tx
+    .select()
+    .from(partnership)
+    .where(and(eq(partnership.id, partnershipId), eq(partnership.supplier_account_id, ctx.accountId)))
+    .for('share');
+  if (!contract) throw new AppError('not_found', 'No partnership with this id.');
+  const [shared] = await ctx.tx
+    .select({ net_rates: partnershipExperience.net_rates })
+    .from(partnershipExperience)
+    .where(and(eq(partnershipExperience.partnership_id, partnershipId), eq(partnershipExperience.experience_id, experienceId), eq(partnershipExperience.account_id, ctx.accountId)));
+  if (!shared) throw new AppError('not_found', 'The contract does not share this offer.');
+  const refusal = contractRefusal(contract, day);
+  if (refusal) throw new AppError('conflict', refusal);
+  return { contract, netRates: shared.net_rates };
+}
+
+/**
+ * What the reseller earns of a line sold under the contract, fixed at sale (booking.commission):
+ * by commission, `commission_bp` of the line's gross, rounded down to the minor unit; by net
+ * rates, the gross less what the supplier is owed — each pricing category at its net rate times
+ * its quantity (a category without a net rate, and every extra, at its retail price: the reseller
+ * earns nothing on it). Never below 0 nor above the gross.
+ */
+export function commissionOf(contract: Pick<Contract, 'pricing' | 'commission_bp'>, items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[], netRates: Record<string, number>): number {
+  const gross = items.reduce((s, i) => s + i.unit_price * i.quantity, 0);
+  if (contract.pricing === 'commission') return Math.floor((gross * contract.commission_bp) / 10_000);
+  const owed = items.reduce((s, i) => s + (i.kind === 'category' && netRates[i.id] !== undefined ? Math.min(netRates[i.id]!, i.unit_price) : i.unit_price) * i.quantity, 0);
+  return Math.max(0, Math.min(gross, gross - owed));
+}
