@@ -152,10 +152,10 @@ async function seed(client: pg.Client, orgs: number, base: string, passwordHash:
   // leaves it); of the confirmed, 55% fully paid, 15% partially, 25% not paid, 5% refunded; of
   // the cancelled, 60% refunded. paid, refunded and payment_status agree as recomputeOrder derives them.
   await client.query(
-    `insert into orders (account_id, reference, status, payment_status, customer_id, total, tax_total, paid, refunded, currency, created_by, created_at, updated_at)
+    `insert into orders (account_id, reference, status, payment_status, customer_id, total, sold_total, tax_total, paid, refunded, currency, created_by, created_at, updated_at)
      select ${uuid("'account:' || a")}, 'TD-' || lpad(n::text, 8, '0'), s.status, s.payment_status,
             ${uuid("'customer:' || a || ':' || (1 + r.k_customer)")},
-            m.total, round(m.total * 810.0 / 10810)::int, m.paid, m.refunded, 'EUR',
+            m.total, m.sold, round(m.total * 810.0 / 10810)::int, m.paid, m.refunded, 'EUR',
             ${uuid("'user:' || a")}, t.created_at, t.created_at
      from generate_series(1, $2::int) n
      cross join generate_series(1, $1::int) a
@@ -175,6 +175,7 @@ async function seed(client: pg.Client, orgs: number, base: string, passwordHash:
      ) s
      cross join lateral (
        select case when s.status = 'Canceled' then 0 else r.gross end as total,
+              r.gross as sold,
               case s.payment_status when 'Fully paid' then r.gross when 'Partially paid' then r.gross * (20 + r.p_pay % 60) / 100 else 0 end as paid,
               case when s.payment_status = 'Refunded' then r.gross else 0 end as refunded
      ) m
