@@ -12,6 +12,7 @@ import { logOutput } from './lib/log-output';
 import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
+import { resaleRoutes } from './modules/resales/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
 import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
@@ -156,6 +157,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(jobRoutes);
   await app.register(planRoutes);
+  await app.register(resaleRoutes);
   await app.register(webStoreRoutes);
   // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.
   registerPayments(app);

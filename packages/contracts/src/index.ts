@@ -10,3 +10,4 @@ export * from './availability';
 export * from './orders';
 export * from './organization';
 export * from './stores';
+export * from './resales';

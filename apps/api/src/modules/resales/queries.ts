@@ -1,0 +1,252 @@
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { baseAccount, booking, experience, invoiceSequence, order, partnership, settlement, slot, store, customer, users } from '../../db/schema';
+import type { Db } from '../../db/client';
+
+/**
+ * Every database access of resales and settlements. Row selection always runs in the caller's
+ * tenant (`inTenant`): the supplier reads its own bookings (tenant_isolation), the reseller the
+ * bookings it resold (policy `reseller_read`), and both the partnerships and statements they are a
+ * side of. The names of the supplier's things those rows point to (offer, slot, store, customer,
+ * the other organisation) are read afterwards by `labelsOf()` on the server's connection, only for
+ * the ids the tenant's own query returned — a reseller cannot read the supplier's catalogue.
+ */
+
+export interface ResaleScope {
+  accountId: string;
+  side: 'all' | 'supplier' | 'reseller';
+}
+
+/** The resales the caller is a side of. */
+export function sideWhere({ accountId, side }: ResaleScope): SQL {
+  const asSupplier = and(eq(booking.account_id, accountId), isNotNull(booking.partnership_id))!;
+  const asReseller = eq(booking.reseller_account_id, accountId);
+  if (side === 'supplier') return asSupplier;
+  if (side === 'reseller') return asReseller;
+  return or(asSupplier, asReseller)!;
+}
+
+export const lineColumns = {
+  id: booking.id,
+  account_id: booking.account_id,
+  order_id: booking.order_id,
+  experience_id: booking.experience_id,
+  slot_id: booking.slot_id,
+  partnership_id: booking.partnership_id,
+  reseller_account_id: booking.reseller_account_id,
+  status: booking.status,
+  items: booking.items,
+  seats: booking.seats,
+  total: booking.total,
+  commission: booking.commission,
+  cancellation_fee: booking.cancellation_fee,
+  currency: booking.currency,
+  created_at: booking.created_at,
+  settlement_id: booking.settlement_id,
+  settlement_number: settlement.number,
+  settlement_status: settlement.status,
+  order_reference: order.reference,
+  reseller_reference: order.reseller_reference,
+  store_id: order.store_id,
+};
+export type LineRow = Awaited<ReturnType<typeof pageLines>>[number];
+
+/** How many lines match, and their sums per currency (one aggregate over the same join). */
+export function totalsOf(tx: Db, where: SQL) {
+  return tx
+    .select({
+      currency: booking.currency,
+      lines: sql<number>`count(*)::int`,
+      gross: sql<number>`coalesce(sum(${booking.total}), 0)::int`,
+      commission: sql<number>`coalesce(sum(${booking.commission}), 0)::int`,
+    })
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .where(where)
+    .groupBy(booking.currency)
+    .orderBy(booking.currency);
+}
+
+/** A page of lines, newest sale first (booking_partnership_idx / booking_reseller_idx serve it). */
+export function pageLines(tx: Db, where: SQL, limit: number, offset: number) {
+  return tx
+    .select(lineColumns)
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .leftJoin(settlement, eq(settlement.id, booking.settlement_id))
+    .where(where)
+    .orderBy(desc(booking.created_at), desc(booking.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** The lines of one order (the detail), or of one statement. */
+export function linesWhere(tx: Db, where: SQL) {
+  return tx
+    .select(lineColumns)
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .leftJoin(settlement, eq(settlement.id, booking.settlement_id))
+    .where(where)
+    .orderBy(booking.created_at, booking.id);
+}
+
+export const bookingIs = {
+  order: (id: string) => eq(booking.order_id, id),
+  settlement: (id: string) => eq(booking.settlement_id, id),
+};
+
+/** The filter-options: partnerships, offers and stores that occur in the caller's resales. */
+export async function occurring(tx: Db, scope: ResaleScope) {
+  const where = sideWhere(scope);
+  const partners = await tx
+    .selectDistinct({ id: booking.partnership_id, supplier: partnership.supplier_account_id, reseller: partnership.reseller_account_id })
+    .from(booking)
+    .innerJoin(partnership, eq(partnership.id, booking.partnership_id))
+    .where(where);
+  const offers = await tx.selectDistinct({ id: booking.experience_id }).from(booking).where(where);
+  const stores = await tx
+    .selectDistinct({ id: order.store_id })
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .where(and(where, isNotNull(order.store_id)));
+  return { partners, offers: offers.map((o) => o.id), stores: stores.map((s) => s.id!) };
+}
+
+/**
+ * Names of the supplier's offers, slots, stores and customers and of organisations, by id, read on
+ * the server's connection (outside any tenant) for ids a tenant's query returned.
+ */
+export async function labelsOf(db: Db, ids: { experiences?: string[]; slots?: string[]; stores?: string[]; accounts?: string[]; customers?: string[]; users?: string[] }) {
+  const some = (a?: string[]) => [...new Set(a ?? [])];
+  const [experiences, slots, stores, accounts, customers, people] = await Promise.all([
+    some(ids.experiences).length ? db.select({ id: experience.id, title: experience.title }).from(experience).where(inArray(experience.id, some(ids.experiences))) : [],
+    some(ids.slots).length
+      ? db.select({ id: slot.id, starts_at: slot.starts_at, local_date: slot.local_date, local_time: slot.local_time }).from(slot).where(inArray(slot.id, some(ids.slots)))
+      : [],
+    some(ids.stores).length ? db.select({ id: store.id, name: store.name }).from(store).where(inArray(store.id, some(ids.stores))) : [],
+    some(ids.accounts).length
+      ? db.select({ id: baseAccount.id, name: baseAccount.name, time_zone: baseAccount.time_zone }).from(baseAccount).where(inArray(baseAccount.id, some(ids.accounts)))
+      : [],
+    some(ids.customers).length
+      ? db.select({ id: customer.id, first_name: customer.first_name, last_name: customer.last_name, email: customer.email, phone: customer.phone }).from(customer).where(inArray(customer.id, some(ids.customers)))
+      : [],
+    some(ids.users).length ? db.select({ id: users.id, first_name: users.first_name, last_name: users.last_name, email: users.email }).from(users).where(inArray(users.id, some(ids.users))) : [],
+  ]);
+  return {
+    experiences: new Map(experiences.map((e) => [e.id, e.title])),
+    slots: new Map(slots.map((s) => [s.id, s])),
+    stores: new Map(stores.map((s) => [s.id, s.name])),
+    accounts: new Map(accounts.map((a) => [a.id, a])),
+    customers: new Map(customers.map((c) => [c.id, c])),
+    users: new Map(people.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim() || u.email])),
+  };
+}
+export type Labels = Awaited<ReturnType<typeof labelsOf>>;
+
+/** A resale order the caller is a side of (RLS: its own, or one it resold). */
+export async function resaleOrder(tx: Db, accountId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(order)
+    .where(and(eq(order.id, id), isNotNull(order.partnership_id), or(eq(order.account_id, accountId), eq(order.reseller_account_id, accountId))));
+  return row;
+}
+
+// --- Settlements ---------------------------------------------------------------------------
+
+/**
+ * The partnership, locked FOR UPDATE in the supplier's tenant: statements of one partnership are
+ * made one at a time, so the second sees the first's lines marked and never settles them again.
+ * (test/settlements.int.test.ts replaces it by the same query without the lock to show the race.)
+ */
+export async function lockPartnership(tx: Db, supplierId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(partnership)
+    .where(and(eq(partnership.id, id), eq(partnership.supplier_account_id, supplierId)))
+    .for('update');
+  return row;
+}
+
+export async function partnershipOf(tx: Db, id: string) {
+  const [row] = await tx.select().from(partnership).where(eq(partnership.id, id));
+  return row;
+}
+
+/**
+ * The lines a statement of `partnershipId` over [from, to] takes: not yet on a statement, of a
+ * slot whose local date is in the period, Confirmed, or Canceled with a cancellation fee kept.
+ */
+export function unsettledLines(tx: Db, supplierId: string, partnershipId: string, from: string, to: string) {
+  return tx
+    .select({ id: booking.id, status: booking.status, total: booking.total, commission: booking.commission, cancellation_fee: booking.cancellation_fee })
+    .from(booking)
+    .innerJoin(slot, eq(slot.id, booking.slot_id))
+    .where(
+      and(
+        eq(booking.account_id, supplierId),
+        eq(booking.partnership_id, partnershipId),
+        isNull(booking.settlement_id),
+        sql`${slot.local_date} between ${from}::date and ${to}::date`,
+        or(eq(booking.status, 'Confirmed'), and(eq(booking.status, 'Canceled'), sql`${booking.cancellation_fee} > 0`)),
+      ),
+    )
+    .orderBy(booking.id);
+}
+
+/** The next statement number of the supplier for `year`: the invoices' gapless counter, series STL. */
+export async function takeSettlementNumber(tx: Db, supplierId: string, year: number) {
+  const [row] = await tx
+    .insert(invoiceSequence)
+    .values({ account_id: supplierId, series: 'STL', year, next_number: 2 })
+    .onConflictDoUpdate({ target: [invoiceSequence.account_id, invoiceSequence.series, invoiceSequence.year], set: { next_number: sql`${invoiceSequence.next_number} + 1` } })
+    .returning({ taken: sql<number>`${invoiceSequence.next_number} - 1` });
+  return Number(row!.taken);
+}
+
+export async function insertSettlement(tx: Db, values: typeof settlement.$inferInsert) {
+  const [row] = await tx.insert(settlement).values(values).returning();
+  return row!;
+}
+
+export async function markLines(tx: Db, supplierId: string, settlementId: string, ids: string[]) {
+  if (!ids.length) return;
+  await tx
+    .update(booking)
+    .set({ settlement_id: settlementId })
+    .where(and(eq(booking.account_id, supplierId), inArray(booking.id, ids)));
+}
+
+export function settlementWhere(accountId: string, f: { partner?: string; status?: string; id?: string }) {
+  return and(
+    or(eq(settlement.supplier_account_id, accountId), eq(settlement.reseller_account_id, accountId)),
+    f.partner ? eq(settlement.partnership_id, f.partner) : undefined,
+    f.status ? eq(settlement.status, f.status) : undefined,
+    f.id ? eq(settlement.id, f.id) : undefined,
+  )!;
+}
+
+export async function countSettlements(tx: Db, where: SQL) {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(settlement).where(where);
+  return Number(row?.n ?? 0);
+}
+
+export function settlements(tx: Db, where: SQL, limit: number, offset: number) {
+  return tx
+    .select()
+    .from(settlement)
+    .where(where)
+    .orderBy(desc(settlement.created_at), desc(settlement.id))
+    .limit(limit)
+    .offset(offset);
+}
+export type SettlementRow = Awaited<ReturnType<typeof settlements>>[number];
+
+export async function lockSettlement(tx: Db, accountId: string, id: string) {
+  const [row] = await tx.select().from(settlement).where(settlementWhere(accountId, { id })).for('update');
+  return row;
+}
+
+export async function markSettled(tx: Db, id: string, userId: string) {
+  await tx.update(settlement).set({ status: 'Settled', settled_at: new Date(), settled_by: userId, updated_at: new Date() }).where(eq(settlement.id, id));
+}

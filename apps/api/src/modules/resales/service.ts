@@ -1,0 +1,395 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
+import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOptions, type TResaleListQuery, type TSettlement, type TSettlementCreate, type TSettlementDetail } from '@tourdesk/contracts';
+import { booking, order } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { AppError, notFound } from '../../lib/errors';
+import { inTenant } from '../../lib/tenancy';
+import { documentMoney } from '../orders/invoices';
+import * as q from './queries';
+
+/**
+ * Resales and settlement statements, for either side of a partnership.
+ *
+ * What a line counts for (the list's totals and a statement alike): a Confirmed (or unconfirmed)
+ * line its gross and the commission fixed at sale; a line Canceled with a cancellation fee kept
+ * only the fee, with no commission (the fee compensates the supplier for the lost sale; the partner
+ * earns on what the customer took part in). supplier_net = gross − commission.
+ */
+
+export interface ResaleCtx {
+  /** The server's connection: tenant work goes through inTenant(db, accountId). */
+  db: Db;
+  accountId: string;
+  userId: string;
+  timeZone: string;
+}
+
+type ListFilter = Omit<TResaleListQuery, 'page' | 'page_size'>;
+const DAYS: Record<string, number> = { '7 days': 7, '30 days': 30, '2 months': 61 };
+const STATUS: Record<string, string> = { Confirmed: 'Confirmed', Unconfirmed: 'Created', Canceled: 'Canceled' };
+
+/** A line's figures as statements count them (see above). */
+export function countedOf(l: { status: string; total: number; commission: number; cancellation_fee: number }) {
+  const gross = l.status === 'Canceled' ? l.cancellation_fee : l.total;
+  const commission = l.status === 'Canceled' ? 0 : l.commission;
+  return { gross, commission, supplier_net: gross - commission };
+}
+
+function listWhere(ctx: ResaleCtx, f: ListFilter): SQL {
+  const zone = ctx.timeZone;
+  return and(
+    q.sideWhere({ accountId: ctx.accountId, side: f.side ?? 'all' }),
+    f.partner ? eq(booking.partnership_id, f.partner) : undefined,
+    f.offer ? eq(booking.experience_id, f.offer) : undefined,
+    f.store ? eq(order.store_id, f.store) : undefined,
+    f.status ? eq(booking.status, STATUS[f.status]!) : undefined,
+    f.settled === 'yes' ? sql`${booking.settlement_id} is not null` : f.settled === 'no' ? sql`${booking.settlement_id} is null` : undefined,
+    f.date_range && f.date_range !== 'all' ? sql`${booking.created_at} >= now() - make_interval(days => ${DAYS[f.date_range]!})` : undefined,
+    f.from ? sql`${booking.created_at} >= (${f.from}::date)::timestamp at time zone ${zone}` : undefined,
+    f.to ? sql`${booking.created_at} < (${f.to}::date + 1)::timestamp at time zone ${zone}` : undefined,
+  )!;
+}
+
+const labelIds = (rows: q.LineRow[]) => ({
+  experiences: rows.map((r) => r.experience_id),
+  slots: rows.map((r) => r.slot_id),
+  stores: rows.flatMap((r) => (r.store_id ? [r.store_id] : [])),
+  accounts: rows.flatMap((r) => [r.account_id, ...(r.reseller_account_id ? [r.reseller_account_id] : [])]),
+});
+
+const REMOVED = 'Removed organisation';
+
+function presentLine(me: string, r: q.LineRow, l: q.Labels): TResale {
+  const side = r.account_id === me ? 'supplier' : 'reseller';
+  const supplier = l.accounts.get(r.account_id);
+  const reseller = r.reseller_account_id ? l.accounts.get(r.reseller_account_id) : undefined;
+  const s = l.slots.get(r.slot_id);
+  const counted = countedOf(r);
+  return {
+    id: r.id,
+    order_id: r.order_id,
+    order_reference: r.order_reference,
+    reseller_reference: r.reseller_reference,
+    side,
+    sold_at: r.created_at.toISOString(),
+    offer: { id: r.experience_id, name: l.experiences.get(r.experience_id) ?? '' },
+    starts_at: (s?.starts_at ?? r.created_at).toISOString(),
+    local_date: s?.local_date ?? '',
+    local_time: s?.local_time ?? '',
+    time_zone: supplier?.time_zone ?? 'UTC',
+    partnership_id: r.partnership_id!,
+    supplier: { id: r.account_id, name: supplier?.name ?? REMOVED },
+    reseller: { id: r.reseller_account_id ?? r.partnership_id!, name: reseller?.name ?? REMOVED },
+    partner_name: (side === 'supplier' ? reseller?.name : supplier?.name) ?? REMOVED,
+    store: r.store_id ? { id: r.store_id, name: l.stores.get(r.store_id) ?? '' } : null,
+    items: r.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity })),
+    seats: r.seats,
+    currency: r.currency,
+    ...counted,
+    cancellation_fee: r.cancellation_fee,
+    status: r.status as TResale['status'],
+    settlement: r.settlement_id ? { id: r.settlement_id, number: r.settlement_number!, status: r.settlement_status as 'Open' | 'Settled' } : null,
+  };
+}
+
+async function presentLines(ctx: ResaleCtx, rows: q.LineRow[]) {
+  const labels = await q.labelsOf(ctx.db, labelIds(rows));
+  return rows.map((r) => presentLine(ctx.accountId, r, labels));
+}
+
+/** The list: the figures of every matching line per currency, and one page of lines. */
+export async function listResales(ctx: ResaleCtx, f: ListFilter, page: { limit: number; offset: number } | null) {
+  const where = listWhere(ctx, f);
+  const { totals, rows } = await inTenant(ctx.db, ctx.accountId, async (tx) => {
+    const totals = await q.totalsOf(tx, where);
+    const count = totals.reduce((s, t) => s + t.lines, 0);
+    const rows = page && count > page.offset ? await q.pageLines(tx, where, page.limit, page.offset) : [];
+    return { totals, rows };
+  });
+  return { totals: totals.map((t) => ({ ...t, supplier_net: t.gross - t.commission })), count: totals.reduce((s, t) => s + t.lines, 0), results: await presentLines(ctx, rows) };
+}
+
+export async function filterOptions(ctx: ResaleCtx): Promise<TResaleFilterOptions> {
+  const found = await inTenant(ctx.db, ctx.accountId, (tx) => q.occurring(tx, { accountId: ctx.accountId, side: 'all' }));
+  const partnerAccounts = found.partners.map((p) => (p.supplier === ctx.accountId ? p.reseller : p.supplier)).filter((a): a is string => Boolean(a));
+  const l = await q.labelsOf(ctx.db, { experiences: found.offers, stores: found.stores, accounts: partnerAccounts });
+  const byName = <T extends { name: string }>(a: T[]) => a.sort((x, y) => x.name.localeCompare(y.name));
+  return {
+    partners: byName(
+      found.partners.map((p) => {
+        const side = p.supplier === ctx.accountId ? ('supplier' as const) : ('reseller' as const);
+        const other = side === 'supplier' ? p.reseller : p.supplier;
+        return { id: p.id!, name: (other && l.accounts.get(other)?.name) || REMOVED, side };
+      }),
+    ),
+    offers: byName(found.offers.map((id) => ({ id, name: l.experiences.get(id) ?? '' }))),
+    stores: byName(found.stores.map((id) => ({ id, name: l.stores.get(id) ?? '' }))),
+  };
+}
+
+export async function resaleDetail(ctx: ResaleCtx, id: string): Promise<TResaleDetail> {
+  const found = await inTenant(ctx.db, ctx.accountId, async (tx) => {
+    const o = await q.resaleOrder(tx, ctx.accountId, id);
+    if (!o) return null;
+    // Of another supplier's order, the reseller reads only the lines it resold (reseller_read).
+    const rows = await q.linesWhere(tx, and(q.bookingIs.order(id), q.sideWhere({ accountId: ctx.accountId, side: 'all' }))!);
+    return { o, rows };
+  });
+  if (!found) throw notFound('No resale with this id.');
+  const { o, rows } = found;
+  const side = o.account_id === ctx.accountId ? 'supplier' : 'reseller';
+  const labels = await q.labelsOf(ctx.db, { ...labelIds(rows), accounts: [o.account_id, ...(o.reseller_account_id ? [o.reseller_account_id] : [])], customers: [o.customer_id] });
+  const lines = rows.map((r) => presentLine(ctx.accountId, r, labels));
+  const c = labels.customers.get(o.customer_id);
+  const name = c ? `${c.first_name} ${c.last_name}`.trim() || (side === 'supplier' ? c.email : '') : '';
+  return {
+    id: o.id,
+    reference: o.reference,
+    reseller_reference: o.reseller_reference,
+    side,
+    status: o.status,
+    created_at: o.created_at.toISOString(),
+    currency: o.currency,
+    partnership_id: o.partnership_id!,
+    supplier: { id: o.account_id, name: labels.accounts.get(o.account_id)?.name ?? REMOVED },
+    reseller: { id: o.reseller_account_id ?? o.partnership_id!, name: (o.reseller_account_id && labels.accounts.get(o.reseller_account_id)?.name) || REMOVED },
+    // The supplier holds the customer's record; the reseller sees the name it sold to.
+    customer: { name, email: side === 'supplier' ? (c?.email ?? null) : null, phone: side === 'supplier' ? c?.phone || null : null },
+    lines,
+    gross: lines.reduce((s, x) => s + x.gross, 0),
+    commission: lines.reduce((s, x) => s + x.commission, 0),
+    supplier_net: lines.reduce((s, x) => s + x.supplier_net, 0),
+  };
+}
+
+// --- Settlement statements ---------------------------------------------------------------
+
+export const settlementNumber = (year: number, n: number) => `STL-${year}-${String(n).padStart(5, '0')}`;
+
+/** Who pays: positive reseller_owes, the reseller; negative, the supplier; none when 0. */
+const payerOf = (owes: number) => (owes > 0 ? ('reseller' as const) : owes < 0 ? ('supplier' as const) : null);
+
+async function presentSettlements(ctx: ResaleCtx, rows: q.SettlementRow[]): Promise<TSettlement[]> {
+  const l = await q.labelsOf(ctx.db, { accounts: rows.flatMap((s) => [s.supplier_account_id, s.reseller_account_id]), users: rows.flatMap((s) => (s.settled_by ? [s.settled_by] : [])) });
+  return rows.map((s) => {
+    const side = s.supplier_account_id === ctx.accountId ? ('supplier' as const) : ('reseller' as const);
+    const payer = payerOf(s.reseller_owes);
+    // The side that receives the money confirms it came (the supplier when nothing is owed).
+    const receiver = payer === 'reseller' ? 'supplier' : payer === 'supplier' ? 'reseller' : 'supplier';
+    const supplier = { id: s.supplier_account_id, name: l.accounts.get(s.supplier_account_id)?.name ?? REMOVED };
+    const reseller = { id: s.reseller_account_id, name: l.accounts.get(s.reseller_account_id)?.name ?? REMOVED };
+    return {
+      id: s.id,
+      number: s.number,
+      partnership_id: s.partnership_id,
+      side,
+      supplier,
+      reseller,
+      partner_name: side === 'supplier' ? reseller.name : supplier.name,
+      period_from: s.period_from,
+      period_to: s.period_to,
+      currency: s.currency,
+      bookings: s.bookings,
+      gross: s.gross,
+      commission: s.commission,
+      supplier_net: s.supplier_net,
+      reseller_owes: s.reseller_owes,
+      payer,
+      status: s.status as TSettlement['status'],
+      settled_at: s.settled_at?.toISOString() ?? null,
+      settled_by: s.settled_by ? (l.users.get(s.settled_by) ?? null) : null,
+      can_settle: s.status === 'Open' && side === receiver,
+      created_at: s.created_at.toISOString(),
+    };
+  });
+}
+
+export async function countSettlements(ctx: ResaleCtx, f: { partner?: string; status?: string }) {
+  return inTenant(ctx.db, ctx.accountId, (tx) => q.countSettlements(tx, q.settlementWhere(ctx.accountId, f)));
+}
+
+export async function pageSettlements(ctx: ResaleCtx, f: { partner?: string; status?: string }, limit: number, offset: number) {
+  const rows = await inTenant(ctx.db, ctx.accountId, (tx) => q.settlements(tx, q.settlementWhere(ctx.accountId, f), limit, offset));
+  return presentSettlements(ctx, rows);
+}
+
+export async function settlementDetail(ctx: ResaleCtx, id: string): Promise<TSettlementDetail> {
+  const found = await inTenant(ctx.db, ctx.accountId, async (tx) => {
+    const [s] = await q.settlements(tx, q.settlementWhere(ctx.accountId, { id }), 1, 0);
+    if (!s) return null;
+    // The supplier reads its own lines, the reseller the lines it resold (reseller_read): the same.
+    return { s, rows: await q.linesWhere(tx, q.bookingIs.settlement(id)) };
+  });
+  if (!found) throw notFound('No statement with this id.');
+  const [head] = await presentSettlements(ctx, [found.s]);
+  return { ...head!, lines: await presentLines(ctx, found.rows) };
+}
+
+/**
+ * A statement, made by the supplier for one partnership and a period of slot dates (the day the
+ * activity takes place, in the supplier's time zone): it takes every line of the partnership not on
+ * a statement yet whose slot is in the period (Confirmed, or Canceled with a fee kept), freezes their
+ * figures, and marks them with it. Under the partnership's row lock, so two statements made at once
+ * never take the same line; numbered by the supplier's gapless counter (STL-year-n).
+ */
+export async function createSettlement(ctx: ResaleCtx, input: TSettlementCreate): Promise<TSettlementDetail> {
+  const id = await inTenant(ctx.db, ctx.accountId, async (tx) => {
+    const p = await q.lockPartnership(tx, ctx.accountId, input.partnership_id);
+    if (!p) {
+      const other = await q.partnershipOf(tx, input.partnership_id);
+      if (other) throw new AppError('permission_denied', 'Only the supplier makes the statements of a partnership.', 'partnership_id');
+      throw new AppError('not_found', 'No partnership with this id.', 'partnership_id');
+    }
+    if (!p.reseller_account_id) throw new AppError('conflict', 'This partnership was never accepted: it has nothing to settle.', 'partnership_id');
+    const lines = await q.unsettledLines(tx, ctx.accountId, p.id, input.period_from, input.period_to);
+    if (!lines.length) throw new AppError('conflict', 'Nothing to settle in this period: no line of this partner is unsettled there.', 'period_from');
+    const sums = lines.reduce(
+      (s, l) => {
+        const c = countedOf(l);
+        return { gross: s.gross + c.gross, commission: s.commission + c.commission };
+      },
+      { gross: 0, commission: 0 },
+    );
+    const supplierNet = sums.gross - sums.commission;
+    // The reseller collected: it owes the supplier the net. The supplier collected: it owes the commission.
+    const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -sums.commission;
+    const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone, year: 'numeric' }).format(new Date()));
+    const n = await q.takeSettlementNumber(tx, ctx.accountId, year);
+    const row = await q.insertSettlement(tx, {
+      partnership_id: p.id,
+      supplier_account_id: ctx.accountId,
+      reseller_account_id: p.reseller_account_id,
+      number: settlementNumber(year, n),
+      period_from: input.period_from,
+      period_to: input.period_to,
+      currency: p.currency,
+      bookings: lines.length,
+      gross: sums.gross,
+      commission: sums.commission,
+      supplier_net: supplierNet,
+      reseller_owes: resellerOwes,
+    });
+    await q.markLines(
+      tx,
+      ctx.accountId,
+      row.id,
+      lines.map((l) => l.id),
+    );
+    return row.id;
+  });
+  return settlementDetail(ctx, id);
+}
+
+/** Marks a statement settled (final): by the side that receives the money, once. */
+export async function settle(ctx: ResaleCtx, id: string): Promise<TSettlementDetail> {
+  await inTenant(ctx.db, ctx.accountId, async (tx) => {
+    const s = await q.lockSettlement(tx, ctx.accountId, id);
+    if (!s) throw notFound('No statement with this id.');
+    if (s.status === 'Settled') throw new AppError('conflict', 'This statement is already settled.');
+    const payer = payerOf(s.reseller_owes);
+    const receiver = payer === 'reseller' ? s.supplier_account_id : payer === 'supplier' ? s.reseller_account_id : s.supplier_account_id;
+    if (receiver !== ctx.accountId) throw new AppError('permission_denied', 'The side that receives the money marks the statement settled, once it has it.');
+    await q.markSettled(tx, id, ctx.userId);
+  });
+  return settlementDetail(ctx, id);
+}
+
+// --- Exports -----------------------------------------------------------------------------
+
+const csvCell = (v: string | number | { amount: string }) => {
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'object') return v.amount;
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/**
+ * The statement as CSV: a line per resold line, then the totals. Amounts are plain numbers in the
+ * currency's major unit with its own decimals (12.50 EUR, 1200 JPY), as the orders export writes them.
+ */
+export function settlementCsv(s: TSettlementDetail) {
+  const major = (n: number) => ({ amount: toMajorText(n, s.currency) });
+  const header = ['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net'];
+  const rows = s.lines.map((l) =>
+    [s.number, l.order_reference, l.reseller_reference ?? '', l.sold_at, l.offer.name, l.local_date, l.local_time, l.seats, l.status, l.currency, major(l.gross), major(l.commission), major(l.supplier_net)].map(csvCell).join(','),
+  );
+  const total = [s.number, 'TOTAL', '', '', '', s.period_from, s.period_to, s.lines.reduce((n, l) => n + l.seats, 0), s.status, s.currency, major(s.gross), major(s.commission), major(s.supplier_net)].map(csvCell).join(',');
+  const owes = [s.number, s.reseller_owes >= 0 ? 'RESELLER OWES SUPPLIER' : 'SUPPLIER OWES RESELLER', '', '', '', '', '', '', '', s.currency, major(Math.abs(s.reseller_owes)), '', ''].map(csvCell).join(',');
+  return [header.join(','), ...rows, total, owes].join('\r\n') + '\r\n';
+}
+
+const winAnsi = (text: string) => text.replace(/×/g, 'x').replace(/[^\x20-\x7e\u00a0-\u00ff€–—‘’“”•]/g, '?');
+
+/** The statement as an A4 PDF: both sides, the period, a line per resold line, the totals and who owes whom. */
+export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Settlement statement ${s.number}`);
+  doc.setAuthor(s.supplier.name);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  let page = doc.addPage([595.28, 841.89]);
+  const left = 50;
+  const right = 545;
+  let y = 790;
+  const text = (str: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => {
+    const safe = winAnsi(str);
+    page.drawText(safe, { x: align === 'right' ? x - f.widthOfTextAtSize(safe, size) : x, y, size, font: f, color: rgb(0.1, 0.1, 0.12) });
+  };
+  const fit = (str: string, width: number, size = 9) => {
+    let out = winAnsi(str);
+    while (out.length > 1 && font.widthOfTextAtSize(out, size) > width) out = out.slice(0, -2) + '…';
+    return out;
+  };
+  const money = (n: number) => documentMoney(n, s.currency);
+
+  text('Settlement statement', left, 16, bold);
+  text(s.number, right, 16, bold, 'right');
+  y -= 22;
+  text(`Supplier: ${s.supplier.name}`, left);
+  text(`Period ${s.period_from} to ${s.period_to}`, right, 10, font, 'right');
+  y -= 14;
+  text(`Reseller: ${s.reseller.name}`, left);
+  text(s.status === 'Settled' ? `Settled ${s.settled_at?.slice(0, 10) ?? ''}` : 'Open', right, 10, font, 'right');
+  y -= 30;
+  const cols = { order: left, offer: left + 85, date: left + 270, gross: 400, commission: 470, net: right };
+  const head = () => {
+    text('Order', cols.order, 9, bold);
+    text('Offer', cols.offer, 9, bold);
+    text('Date', cols.date, 9, bold);
+    text('Gross', cols.gross, 9, bold, 'right');
+    text('Commission', cols.commission, 9, bold, 'right');
+    text('Supplier net', cols.net, 9, bold, 'right');
+    y -= 14;
+  };
+  head();
+  for (const l of s.lines) {
+    if (y < 90) {
+      page = doc.addPage([595.28, 841.89]);
+      y = 790;
+      head();
+    }
+    text(l.order_reference, cols.order, 9);
+    text(fit(`${l.offer.name}${l.status === 'Canceled' ? ' (cancellation fee)' : ''}`, 180), cols.offer, 9);
+    text(`${l.local_date} ${l.local_time}`, cols.date, 9);
+    text(money(l.gross), cols.gross, 9, font, 'right');
+    text(money(l.commission), cols.commission, 9, font, 'right');
+    text(money(l.supplier_net), cols.net, 9, font, 'right');
+    y -= 13;
+  }
+  if (y < 150) {
+    page = doc.addPage([595.28, 841.89]);
+    y = 790;
+  }
+  y -= 10;
+  page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  text(`Total (${s.bookings} lines)`, left, 10, bold);
+  text(money(s.gross), cols.gross, 10, bold, 'right');
+  text(money(s.commission), cols.commission, 10, bold, 'right');
+  text(money(s.supplier_net), cols.net, 10, bold, 'right');
+  y -= 26;
+  const owes = s.reseller_owes > 0 ? `${s.reseller.name} owes ${s.supplier.name}` : s.reseller_owes < 0 ? `${s.supplier.name} owes ${s.reseller.name}` : 'Nothing is owed';
+  text(owes, left, 12, bold);
+  if (s.reseller_owes !== 0) text(money(Math.abs(s.reseller_owes)), right, 12, bold, 'right');
+  return doc.save();
+}
