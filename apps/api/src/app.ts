@@ -38,6 +38,7 @@ import { orderRoutes } from './modules/orders/routes';
 import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/images';
 import { registerStores } from './modules/stores/routes';
+import { registerQrCodes } from './modules/qr-codes/routes';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
@@ -153,6 +154,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     registerImages(scope);
     registerVideos(scope);
     registerStores(scope);
+    registerQrCodes(scope);
   });
 
   await app.register(jobRoutes);

@@ -62,6 +62,7 @@ beforeAll(async () => {
     ids.cart = held.cart;
     ids.store = (await browser.post('/api/stores/', { name: `${sub} shop`, slug: 'shop' })).json().id;
     await browser.post(`/api/stores/${ids.store}/add-experience/`, { experiences: [made.id] });
+    ids.qrCode = (await browser.post('/api/qr-codes/', { name: `${sub} flyer`, store: ids.store })).json().id;
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
     await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${ids.failedJob}::uuid`);
@@ -129,6 +130,10 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/stores/:id/remove-experience/': 'store',
   '/api/stores/:id/reorder-experiences/': 'store',
   '/api/stores/:id/analytics/': 'store',
+  '/api/qr-codes/:id/': 'qrCode',
+  '/api/qr-codes/:id/qr.png': 'qrCode',
+  '/api/qr-codes/:id/qr.svg': 'qrCode',
+  '/api/qr-codes/:id/flyer.pdf': 'qrCode',
 };
 /** Query strings a route needs before it looks for the id. */
 const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02' };
@@ -174,6 +179,8 @@ const BODY: Record<string, () => unknown> = {
   'POST /api/orders/:id/payments/': () => ({ amount: 100, currency: 'EUR', method: 'cash' }),
   'PUT /api/customers/:id/': () => ({ email: 'hijack@example.com', first_name: 'Hijacked' }),
   'PATCH /api/customers/:id/': () => ({ first_name: 'Hijacked' }),
+  'PUT /api/qr-codes/:id/': () => ({ name: 'Hijacked', store: B.store }),
+  'PATCH /api/qr-codes/:id/': () => ({ name: 'Hijacked' }),
   'PUT /api/stores/:id/': () => ({ name: 'Hijacked', slug: 'hijacked' }),
   'PATCH /api/stores/:id/': () => ({ name: 'Hijacked' }),
   'POST /api/stores/:id/add-experience/': () => ({ experiences: [B.experience] }),

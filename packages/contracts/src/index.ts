@@ -11,3 +11,4 @@ export * from './orders';
 export * from './organization';
 export * from './stores';
 export * from './resales';
+export * from './qr-codes';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCustomerDetails } from '@tourdesk/contracts';
-import { booking, cartLine, slot } from '../../db/schema';
+import { booking, cart, cartLine, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { accountSettings, lockSlot, type SlotRow } from '../availability/slots';
@@ -89,6 +89,8 @@ export async function checkout(
     answers: input.answers,
     lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items })),
   });
+  // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
+  await ctx.tx.execute(sql`update ${order} o set qr_code_id = c.qr_code_id from ${cart} c where c.account_id = ${ctx.accountId} and c.id = ${cartId} and c.qr_code_id is not null and o.account_id = c.account_id and o.id = ${created}`);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }

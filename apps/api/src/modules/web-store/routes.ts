@@ -22,6 +22,7 @@ import {
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { ticketsPdf } from '../orders/tickets';
+import { attachToCart } from '../qr-codes/service';
 import { queueOrderMail } from './emails';
 import * as svc from './service';
 
@@ -40,6 +41,8 @@ const SlugCart = Slug.extend({ cart: z.uuid() });
 const SlugRef = Slug.extend({ reference: z.string().min(4).max(40) });
 const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] as string | undefined;
 const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
+/** The QR code whose scan brought the customer (the store page keeps ?qr= for the session and sends it). */
+const qrOf = (request: FastifyRequest) => request.headers['x-qr-code'] as string | undefined;
 
 /**
  * Public availability is cacheable: an ETag of the answer and a short max-age, so a browser or a
@@ -96,7 +99,14 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/web-stores/:slug/carts/',
     { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: Slug, response: { 201: ZWebCartCreated, ...errors } } },
-    async (request, reply) => reply.status(201).send(await svc.inStore(request, request.params.slug, (ctx) => svc.createCart(ctx))),
+    async (request, reply) =>
+      reply.status(201).send(
+        await svc.inStore(request, request.params.slug, async (ctx) => {
+          const made = await svc.createCart(ctx);
+          await attachToCart(ctx, made.id, qrOf(request));
+          return made;
+        }),
+      ),
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',
@@ -115,6 +125,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       const accountId = await svc.inStore(request, slug, async (ctx) => {
         await svc.ownCart(ctx, cart, cartToken(request));
         await svc.assertSlotInStore(ctx, request.body.slot);
+        await attachToCart(ctx, cart, qrOf(request));
         return ctx.accountId;
       });
       // The hold itself goes with the others of its slot (the same queue as the back office's).
