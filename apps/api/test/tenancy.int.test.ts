@@ -134,6 +134,12 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/qr-codes/:id/qr.png': 'qrCode',
   '/api/qr-codes/:id/qr.svg': 'qrCode',
   '/api/qr-codes/:id/flyer.pdf': 'qrCode',
+  // Another organisation's order is no resale of B's, and no statement of B's has its id either.
+  '/api/resales/:id/': 'order',
+  '/api/settlements/:id/': 'order',
+  '/api/settlements/:id/export.csv': 'order',
+  '/api/settlements/:id/statement.pdf': 'order',
+  '/api/settlements/:id/settle/': 'order',
 };
 /** Query strings a route needs before it looks for the id. */
 const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02' };
