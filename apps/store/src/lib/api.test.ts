@@ -34,6 +34,14 @@ describe('the guest cart through the API', () => {
     expect(calls[2]!.url).toBe('/api/web-stores/kayak/carts/c1/lines/');
   });
 
+  it('sends the QR code that brought the visitor with the new cart and each hold', async () => {
+    sessionStorage.setItem('tourdesk.qr.kayak', 'abcd2345');
+    const calls = fakeFetch([[201, { id: 'c1', token: 't1' }], [201, cart('c1')]]);
+    await createApi('kayak').hold(line);
+    expect(calls.map((c) => c.headers['x-qr-code'])).toEqual(['abcd2345', 'abcd2345']);
+    sessionStorage.clear();
+  });
+
   it('drops a cart the server no longer knows and holds in a new one', async () => {
     localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'old', token: 'gone' }));
     const calls = fakeFetch([lost, [201, { id: 'c2', token: 't2' }], [201, cart('c2')]]);

@@ -1,6 +1,6 @@
 import type { TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebOrder, TWebOrderInput, TWebStore } from '@tourdesk/contracts';
 import { t } from '../texts';
-import { dropCart, loadCart, safeStorage, saveCart, type CartRef } from './storage';
+import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
 
 /**
  * The public web store's API on the page's own origin (/api/web-stores/{slug}/…). Only types come
@@ -94,11 +94,15 @@ export function createApi(slug: string) {
   const base = `/api/web-stores/${encodeURIComponent(slug)}`;
   const local = safeStorage('localStorage');
   let cartRef: CartRef | null = loadCart(local, slug);
+  // The QR code whose scan brought this visitor (?qr= from /q/{code}), kept for the session and
+  // sent with the cart and each hold, so the order records it.
+  const qr = keepQr(safeStorage('sessionStorage'), slug, typeof location === 'undefined' ? '' : location.search);
+  const qrHeaders: Record<string, string> = qr ? { 'x-qr-code': qr } : {};
   const cartHeaders = (c: CartRef) => ({ 'x-cart-token': c.token });
   const isLostCart = (e: unknown) => e instanceof ApiError && e.status === 404 && !e.errors.some((x) => x.attr);
 
   async function newCart() {
-    const made = await json<CartRef>(`${base}/carts/`, { method: 'POST' });
+    const made = await json<CartRef>(`${base}/carts/`, { method: 'POST', headers: qrHeaders });
     cartRef = { id: made.id, token: made.token };
     saveCart(local, slug, cartRef);
     return cartRef;
@@ -132,7 +136,7 @@ export function createApi(slug: string) {
     },
     /** Holds seats: the cart is made on the first hold, and made again if the server lost it. */
     async hold(line: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }): Promise<TWebCart> {
-      const attempt = async (c: CartRef) => json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: cartHeaders(c) });
+      const attempt = async (c: CartRef) => json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: { ...cartHeaders(c), ...qrHeaders } });
       const first = cartRef ?? (await newCart());
       try {
         return await attempt(first);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cartKey, dropCart, dropDraft, dropPayment, loadCart, loadDraft, loadOrderSecret, loadPayment, markVisitSent, randomId, safeStorage, saveCart, saveDraft, saveOrderSecret, savePayment, visitOf } from './storage';
+import { cartKey, dropCart, dropDraft, dropPayment, keepQr, loadCart, loadDraft, loadOrderSecret, loadPayment, markVisitSent, randomId, safeStorage, saveCart, saveDraft, saveOrderSecret, savePayment, visitOf } from './storage';
 
 describe('the guest cart in localStorage, per store', () => {
   beforeEach(() => {
@@ -83,5 +83,18 @@ describe('the guest cart in localStorage, per store', () => {
   });
   it('makes random ids', () => {
     expect(randomId()).not.toBe(randomId());
+  });
+});
+
+describe('the QR code that brought the visitor', () => {
+  beforeEach(() => sessionStorage.clear());
+  it('is taken from ?qr= and kept for the session, per store; a later scan replaces it', () => {
+    const s = safeStorage('sessionStorage');
+    expect(keepQr(s, 'kayak', '')).toBeNull();
+    expect(keepQr(s, 'kayak', '?qr=ABCDEFGH')).toBe('abcdefgh');
+    expect(keepQr(s, 'kayak', '?embed=1')).toBe('abcdefgh');
+    expect(keepQr(s, 'hiking', '')).toBeNull();
+    expect(keepQr(s, 'kayak', '?qr=not-a-code')).toBe('abcdefgh');
+    expect(keepQr(s, 'kayak', '?qr=zzzz2222')).toBe('zzzz2222');
   });
 });

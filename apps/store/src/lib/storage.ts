@@ -175,3 +175,23 @@ export function dropDraft(storage: KV, slug: string) {
     // nothing to drop
   }
 }
+
+/**
+ * The QR code of the scan that brought this visitor: `?qr=` in the address (the scan at /q/{code}
+ * adds it), kept in sessionStorage per store so it survives the pages until the booking; a
+ * later scan replaces it.
+ */
+export function keepQr(storage: KV, slug: string, search: string): string | null {
+  const key = `tourdesk.qr.${slug}`;
+  const given = new URLSearchParams(search).get('qr')?.toLowerCase() ?? '';
+  try {
+    if (/^[a-z2-7]{8}$/.test(given)) {
+      storage.setItem(key, given);
+      return given;
+    }
+    const kept = storage.getItem(key);
+    return kept && /^[a-z2-7]{8}$/.test(kept) ? kept : null;
+  } catch {
+    return /^[a-z2-7]{8}$/.test(given) ? given : null;
+  }
+}

@@ -85,6 +85,12 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/stores/StoreEditorPage'),
   },
   {
+    path: '/sales/qr-codes',
+    permissions: ['Manage stores'],
+    features: ['qr_codes'],
+    load: () => import('../features/qr-codes/QrCodesPage'),
+  },
+  {
     path: '/customers/list',
     permissions: ['Manage customers'],
     load: () => import('../features/customers/CustomersListPage'),

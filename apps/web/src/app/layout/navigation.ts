@@ -50,6 +50,7 @@ export const NAVIGATION: NavItem[] = [
     permissions: ['Manage stores'],
     children: [
       { label: 'Stores', to: '/sales/stores' },
+      { label: 'QR codes', to: '/sales/qr-codes' },
     ],
   },
   {

@@ -1,0 +1,206 @@
+import { ActionIcon, Anchor, Badge, Button, CopyButton, Group, Image, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconDownload, IconPencil, IconPlus, IconQrcode, IconSearch } from '@tabler/icons-react';
+import type { TQrCode } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { formatDisplayDate } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useDeleteQrCodeMutation, useQrCodeDownloadMutation, useQrCodePreviewQuery, useQrCodesQuery } from './api';
+import { QrCodeForm } from './QrCodeForm';
+
+const OWNERSHIP_FILTER = [
+  { value: 'All', label: 'All owners' },
+  { value: 'Internal', label: 'Internal' },
+  { value: 'External', label: 'External' },
+];
+
+const targetOf = (c: TQrCode) => (c.target === 'experience' ? `${c.experience_title ?? 'Offer'} in ${c.store_name ?? 'a store'}` : (c.store_name ?? 'A store'));
+
+/** One code: its image, its files, its link, and editing or deleting it. */
+function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () => void; onDeleted: () => void }) {
+  const preview = useQrCodePreviewQuery(code.id);
+  const [download, downloading] = useQrCodeDownloadMutation();
+  const [remove] = useDeleteQrCodeMutation();
+  const file = (ext: 'png' | 'svg', label: string) => (
+    <Button
+      variant="default"
+      leftSection={<IconDownload size={16} />}
+      loading={downloading.isLoading && downloading.originalArgs?.url.endsWith(ext)}
+      onClick={() => void download({ url: `qr-codes/${code.id}/qr.${ext}`, fallbackName: `qr-${code.code}.${ext}` })}
+    >
+      {label}
+    </Button>
+  );
+  return (
+    <Stack>
+      <Group align="flex-start" wrap="wrap" gap="lg">
+        <div style={{ background: 'white', borderRadius: 8, padding: 4, lineHeight: 0 }}>
+          {preview.data ? <Image src={preview.data} alt={`QR code of ${code.name}`} w={180} h={180} /> : <div style={{ width: 180, height: 180 }} aria-busy="true" />}
+        </div>
+        <Stack gap={6} style={{ flex: '1 1 220px', minWidth: 0 }}>
+          <Text size="sm">
+            Leads to <b>{targetOf(code)}</b>
+          </Text>
+          <Group gap={4} wrap="nowrap">
+            <Anchor href={code.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="qr-url">
+              {code.url}
+            </Anchor>
+            <CopyButton value={code.url}>
+              {({ copied, copy }) => (
+                <Tooltip label={copied ? 'Copied' : 'Copy link'}>
+                  <ActionIcon variant="subtle" onClick={copy} aria-label="Copy link">
+                    {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </CopyButton>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Opening the link counts as a scan. Print the flyer, or put the image on your own material.
+          </Text>
+        </Stack>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+        {file('png', 'PNG')}
+        {file('svg', 'SVG')}
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('pdf')}
+          onClick={() => void download({ url: `qr-codes/${code.id}/flyer.pdf`, fallbackName: `qr-${code.code}.pdf` })}
+        >
+          PDF flyer
+        </Button>
+      </SimpleGrid>
+      <Group justify="space-between">
+        <ConfirmButton
+          variant="subtle"
+          color="red"
+          title="Delete this QR code?"
+          message="Printed codes will lead nowhere. Orders it brought stay, without its name."
+          confirmLabel="Delete QR code"
+          onConfirm={async () => {
+            const res = await remove(code.id);
+            if ('error' in res) return false;
+            notifySuccess('QR code deleted.');
+            onDeleted();
+            return true;
+          }}
+        >
+          Delete
+        </ConfirmButton>
+        <Button leftSection={<IconPencil size={16} />} onClick={onEdit}>
+          Edit
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** /sales/qr-codes: printed codes leading to a store or an offer, with what each brought. */
+export default function QrCodesPage() {
+  const filters = useListFilters();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data, isFetching } = useQrCodesQuery(filters.apiParams);
+  const [editing, setEditing] = useState<TQrCode | 'new' | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const open = data?.results.find((c) => c.id === openId) ?? null;
+  const filtered = Boolean(filters.search || filters.filters.ownership);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>QR codes</Title>
+          <Text c="dimmed" size="sm">
+            Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought.
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          Create QR code
+        </Button>
+      </Group>
+      <Group>
+        <TextInput
+          aria-label="Search QR codes"
+          placeholder="Name or campaign"
+          leftSection={<IconSearch size={16} />}
+          value={filters.searchInput}
+          onChange={(e) => filters.setSearch(e.currentTarget.value)}
+          w={{ base: '100%', xs: 280 }}
+        />
+        <Select aria-label="Ownership filter" data={OWNERSHIP_FILTER} value={filters.filters.ownership ?? 'All'} onChange={(v) => filters.setFilter('ownership', v)} w={150} allowDeselect={false} />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={820}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label="QR codes" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Campaign</Table.Th>
+              <Table.Th>Ownership</Table.Th>
+              <Table.Th>Leads to</Table.Th>
+              <Table.Th ta="right">Scans</Table.Th>
+              <Table.Th ta="right">Orders</Table.Th>
+              <Table.Th ta="right">Revenue</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={7}>{filtered ? 'No QR code matches these filters.' : 'No QR code yet: create one for a flyer, a poster or a partner’s desk.'}</EmptyRow>}
+            {data?.results.map((c) => (
+              <Table.Tr key={c.id} data-testid="qr-row" data-code={c.code}>
+                <Table.Td>
+                  <Anchor component="button" type="button" fw={500} onClick={() => setOpenId(c.id)}>
+                    <Group gap={6} wrap="nowrap" component="span">
+                      <IconQrcode size={16} style={{ flexShrink: 0 }} />
+                      {c.name}
+                    </Group>
+                  </Anchor>
+                  <Text size="xs" c="dimmed">
+                    Created {formatDisplayDate(c.created_at, zone)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ whiteSpace: 'nowrap' }}>
+                    {c.ownership}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{targetOf(c)}</Table.Td>
+                <Table.Td ta="right" data-testid="qr-scans">
+                  {c.scans}
+                </Table.Td>
+                <Table.Td ta="right" data-testid="qr-orders">
+                  {c.orders}
+                </Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="qr-revenue">
+                  {formatMoney(c.revenue, c.currency)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ListFooter count={data?.count} noun="QR code" totalPages={data?.total_pages} filters={filters} />
+      <Modal opened={Boolean(open) && !editing} onClose={() => setOpenId(null)} title={open?.name ?? 'QR code'} size="lg">
+        {open && <QrCodeDetail code={open} onEdit={() => setEditing(open)} onDeleted={() => setOpenId(null)} />}
+      </Modal>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Create QR code' : 'Edit QR code'}>
+        {editing !== null && (
+          <QrCodeForm
+            code={editing === 'new' ? undefined : editing}
+            onClose={(saved) => {
+              setEditing(null);
+              if (saved) setOpenId(saved.id);
+            }}
+          />
+        )}
+      </Modal>
+    </Stack>
+  );
+}
