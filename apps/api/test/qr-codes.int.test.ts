@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZQrCode, type TQrCode } from '@tourdesk/contracts';
 import { onlineCheckout, order, qrCode } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
+import { seedDemo } from '../src/seed/demo';
 import { sellableExperience } from './catalog-fixtures';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
 import { createTestApp, type TestApp } from './harness';
 import { Browser } from './http-client';
-import { createOrganisation } from './identity-fixtures';
+import { createOrganisation, signIn } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
 /**
@@ -309,6 +310,24 @@ describe('the order a scan brings', () => {
     // Other codes brought nothing.
     const others = (await owner.get('/api/qr-codes/?page_size=50')).json().results.filter((r: TQrCode) => r.id !== flyer.id) as TQrCode[];
     expect(others.every((r) => r.orders === 0 && r.revenue === 0)).toBe(true);
+  });
+});
+
+describe('the demo', () => {
+  it('has QR codes on the kayak store with scans over recent days and a web order one brought', async () => {
+    expect(await seedDemo(t.database.db)).toBe(true);
+    const demo = new Browser(t.app);
+    await signIn(demo, 'owner@demo.tourdesk.test', 'demo', 'tourdesk-demo');
+    const list = (await demo.get('/api/qr-codes/')).json() as { count: number; results: TQrCode[] };
+    expect(list.count).toBeGreaterThanOrEqual(2);
+    const flyerRow = list.results.find((r) => r.name === 'Hotel desk flyer')!;
+    expect(flyerRow).toMatchObject({ campaign: 'Summer 2026', store_name: 'Alpine Trails online', orders: 1 });
+    expect(flyerRow.revenue).toBeGreaterThan(0);
+    const days = (await t.database.db.execute(sql`select count(*)::int as n, sum(scans)::int as scans from qr_scan_day where qr_code_id = ${flyerRow.id}::uuid`)) as unknown as { rows: { n: number; scans: number }[] };
+    expect(days.rows[0]!.n).toBeGreaterThan(5);
+    expect(days.rows[0]!.scans).toBe(flyerRow.scans);
+    // Its scan still leads to the store.
+    expect((await new Browser(t.app, 'demo.localhost').get(`/q/${flyerRow.code}`)).headers.location).toBe(`/s/kayak/?qr=${flyerRow.code}`);
   });
 });
 

@@ -35,6 +35,7 @@ import {
 import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
+import { seedQrDemo } from './demo-qr';
 
 export const DEMO = {
   accountName: 'Alpine Trails & Tours',
@@ -160,6 +161,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);
+    await seedQrDemo(tx as unknown as Db, account.id, kayak);
     return true;
   });
 }
