@@ -14,6 +14,7 @@ import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
 import { resaleRoutes } from './modules/resales/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
+import { registerPartnerApis } from './modules/octo/routes';
 import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
 import { startWorkers } from './modules/jobs/workers';
@@ -161,6 +162,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(planRoutes);
   await app.register(resaleRoutes);
   await app.register(webStoreRoutes);
+  // A partner's API key: OCTO at /octo/v1 and the public booking API at /api/public/.
+  await registerPartnerApis(app);
   // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.
   registerPayments(app);
 

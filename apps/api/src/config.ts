@@ -83,6 +83,9 @@ const ZConfig = z.object({
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(8),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Calls a partner's API key may make per window (the OCTO and public booking APIs); 429 with Retry-After beyond. */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
+  API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Sign-in with an OpenID Connect provider, on when all three are set. */
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client';
+import { apiKey, baseAccount, experience, partnership, partnershipExperience } from '../../db/schema';
+import { todayIn } from '../../lib/local-time';
+import { hit } from '../../lib/throttle';
+import { type Contract, contractRefusal } from '../partners/contract';
+
+/**
+ * A partner's API key (the OCTO API and the public booking API): `Authorization: Bearer td_…`,
+ * looked up by the SHA-256 of the whole secret (as tourdesk_server, outside any tenant), not
+ * revoked, its partnership Active and within its validity (contractRefusal, the contract's rule).
+ * Every call then works in the SUPPLIER's tenant, on the offers the contract shares only.
+ *
+ * A key found is kept two seconds in this process with the offers its contract shares (as the
+ * web store keeps a store): a revocation or a suspension reaches the reads within 2 s, and every
+ * write reads the contract again under its lock (sharedOffer).
+ */
+export interface SharedProduct {
+  id: string;
+  title: string;
+  shortDescription: string;
+  durationMinutes: number;
+  /** Minutes before a start when sales close (the offer's, else the organisation's). */
+  cutoffMinutes: number;
+  netRates: Record<string, number>;
+}
+export interface Partner {
+  keyId: string;
+  prefix: string;
+  partnershipId: string;
+  supplierId: string;
+  resellerId: string;
+  supplierName: string;
+  supplierSubdomain: string;
+  timeZone: string;
+  currency: string;
+  contract: Contract;
+  products: Map<string, SharedProduct>;
+}
+
+export class KeyRefused extends Error {
+  constructor(
+    readonly status: 401 | 403 | 429,
+    readonly code: 'UNAUTHORIZED' | 'FORBIDDEN' | 'TOO_MANY_REQUESTS',
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const KEY_TTL_MS = 2_000;
+/** last_used_at is written at most once a minute per key (per process). */
+const LAST_USED_EVERY_MS = 60_000;
+const cache = new Map<string, { partner: Partner | null; expires: number }>();
+const lastUsedWritten = new Map<string, number>();
+
+/** The bearer secret of the request, or null. */
+export function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
+  const rows = (await db.execute(sql`
+    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
+           coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
+                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates))
+                     from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
+                     where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products
+    from ${apiKey} k
+    join ${partnership} p on p.id = k.partnership_id and p.supplier_account_id = k.account_id
+    join ${baseAccount} a on a.id = k.account_id
+    where k.secret_hash = ${hash} and k.revoked_at is null`)) as unknown as {
+    rows: {
+      key_id: string;
+      prefix: string;
+      contract: Contract & { created_at: string; updated_at: string; responded_at: string | null };
+      name: string;
+      subdomain: string;
+      time_zone: string;
+      default_cutoff_minutes: number;
+      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number> }[];
+    }[];
+  };
+  const row = rows.rows[0];
+  if (!row) return null;
+  const products = new Map<string, SharedProduct>();
+  for (const p of row.products) {
+    products.set(p.id, {
+      id: p.id,
+      title: p.title,
+      shortDescription: p.short ?? '',
+      durationMinutes: p.duration ?? 60,
+      cutoffMinutes: p.cutoff || row.default_cutoff_minutes,
+      netRates: p.net ?? {},
+    });
+  }
+  return {
+    keyId: row.key_id,
+    prefix: row.prefix,
+    partnershipId: row.contract.id,
+    supplierId: row.contract.supplier_account_id!,
+    resellerId: row.contract.reseller_account_id!,
+    supplierName: row.name,
+    supplierSubdomain: row.subdomain,
+    timeZone: row.time_zone,
+    currency: row.contract.currency,
+    contract: row.contract,
+    products,
+  };
+}
+
+/**
+ * The partner behind the request's key, or a refusal: 401 without a key or with an unknown or
+ * revoked one, 403 when its partnership may not sell today, 429 over the key's rate.
+ */
+export async function authenticatePartner(request: FastifyRequest): Promise<Partner> {
+  const secret = bearer(request);
+  if (!secret) throw new KeyRefused(401, 'UNAUTHORIZED', 'An API key is required: send it as Authorization: Bearer <key>.');
+  const hash = sha256(secret);
+  const db = request.server.database.db;
+  const now = Date.now();
+  let known = cache.get(hash);
+  if (!known || known.expires <= now) {
+    if (cache.size > 10_000) cache.clear();
+    known = { partner: await loadPartner(db, hash), expires: now + KEY_TTL_MS };
+    cache.set(hash, known);
+  }
+  const partner = known.partner;
+  if (!partner) throw new KeyRefused(401, 'UNAUTHORIZED', 'This API key is not valid (unknown or revoked).');
+  const refusal = contractRefusal(partner.contract, todayIn(partner.timeZone));
+  if (refusal) throw new KeyRefused(403, 'FORBIDDEN', refusal);
+  const { config } = request.server;
+  const limit = await hit(db, `api-key:${partner.keyId}`, config.API_KEY_RATE_WINDOW_SECONDS);
+  if (limit.count > config.API_KEY_RATE_LIMIT) {
+    throw new KeyRefused(429, 'TOO_MANY_REQUESTS', `This key made more than ${config.API_KEY_RATE_LIMIT} calls in ${config.API_KEY_RATE_WINDOW_SECONDS} s. Try again in ${limit.retryAfter} s.`, limit.retryAfter);
+  }
+  const written = lastUsedWritten.get(partner.keyId) ?? 0;
+  if (now - written > LAST_USED_EVERY_MS) {
+    lastUsedWritten.set(partner.keyId, now);
+    await db.execute(sql`update ${apiKey} set last_used_at = now() where id = ${partner.keyId} and (last_used_at is null or last_used_at < now() - interval '1 minute')`);
+  }
+  // The audit trail of reads: one log line per call names the key and the partnership (writes are
+  // also recorded in the order's audit trail and the reservation's row).
+  request.log.info({ apiKey: partner.prefix, partnership: partner.partnershipId, supplier: partner.supplierId }, 'partner API call');
+  return partner;
+}
+
+/** Forgets cached keys (tests that revoke a key or suspend a partnership and look again at once). */
+export function forgetPartnerKeys() {
+  cache.clear();
+}

@@ -1,0 +1,253 @@
+import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
+import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
+import { fractionDigits } from '@tourdesk/contracts';
+import type { Partner } from './auth';
+import { type BookingView, DEFAULT_OPTION, netOf, type ProductView, type SlotView, unitTypeOf } from './service';
+
+/**
+ * The OCTO shapes (octo.travel core and octo/pricing), typed with @octocloud/types: what the
+ * service answers, as OCTO's resellers read it. Prices are the currency's minor units.
+ */
+
+const UNIT_TYPE: Record<ReturnType<typeof unitTypeOf>, UnitType> = {
+  ADULT: UnitType.ADULT,
+  YOUTH: UnitType.YOUTH,
+  CHILD: UnitType.CHILD,
+  INFANT: UnitType.INFANT,
+  SENIOR: UnitType.SENIOR,
+  OTHER: UnitType.OTHER,
+};
+const REQUIRED_CONTACT = [ContactField.FIRST_NAME, ContactField.LAST_NAME, ContactField.EMAIL_ADDRESS];
+
+/** A local wall time with the zone's offset at that instant: 2026-05-01T10:00:00+02:00. */
+export function localIso(instant: Date | string, timeZone: string) {
+  const d = new Date(instant);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(d)
+      .map((x) => [x.type, x.value]),
+  );
+  const local = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+  const offset = Math.round((Date.parse(`${local}Z`) - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function pricing(p: Partner, productId: string, unitId: string, retail: number, quantity = 1): Pricing {
+  return {
+    original: retail * quantity,
+    retail: retail * quantity,
+    net: netOf(p, productId, unitId, retail) * quantity,
+    currency: p.currency,
+    currencyPrecision: fractionDigits(p.currency),
+    includedTaxes: [],
+  };
+}
+
+export function supplierOf(p: Partner, endpoint: string): Supplier {
+  return { id: p.supplierId, name: p.supplierName, endpoint, contact: { website: null, email: null, telephone: null, address: null } };
+}
+
+function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], withPricing: boolean): Unit {
+  return {
+    id: u.id,
+    internalName: u.label,
+    reference: u.type,
+    type: UNIT_TYPE[unitTypeOf(u.type)],
+    restrictions: { minAge: u.min_age ?? 0, maxAge: u.max_age ?? 99, idRequired: false, minQuantity: null, maxQuantity: null, paxCount: u.occupies_seat ? 1 : 0, accompaniedBy: [] },
+    requiredContactFields: [],
+    ...(withPricing ? { pricingFrom: [pricing(p, v.product.id, u.id, u.from_price)] } : {}),
+  };
+}
+
+/** The cancellation cut-off of the offer's policy: the smallest notice at which it still refunds, else 0. */
+function cutoffHours(policy: ProductView['policy']) {
+  if (!policy?.length) return 0;
+  const refunding = policy.filter((r) => r.refund_percent > 0).map((r) => r.hours_before);
+  return refunding.length ? Math.min(...refunding) : 0;
+}
+
+export function productOf(p: Partner, v: ProductView, withPricing: boolean): Product {
+  const hours = cutoffHours(v.policy);
+  const option: Option = {
+    id: DEFAULT_OPTION,
+    default: true,
+    internalName: v.product.title,
+    reference: null,
+    availabilityLocalStartTimes: v.startTimes,
+    cancellationCutoff: `${hours} hours`,
+    cancellationCutoffAmount: hours,
+    cancellationCutoffUnit: DurationUnit.HOUR,
+    requiredContactFields: REQUIRED_CONTACT,
+    restrictions: { minUnits: null, maxUnits: null },
+    units: v.units.map((u) => unitOf(p, v, u, withPricing)),
+  };
+  return {
+    id: v.product.id,
+    internalName: v.product.title,
+    reference: null,
+    locale: 'en',
+    timeZone: p.timeZone,
+    allowFreesale: false,
+    instantConfirmation: true,
+    instantDelivery: true,
+    availabilityRequired: true,
+    availabilityType: AvailabilityType.START_TIME,
+    deliveryFormats: [DeliveryFormat.QRCODE],
+    deliveryMethods: [DeliveryMethod.VOUCHER, DeliveryMethod.TICKET],
+    redemptionMethod: RedemptionMethod.DIGITAL,
+    options: [option],
+    ...(withPricing ? { defaultCurrency: p.currency, availableCurrencies: [p.currency] } : {}),
+  };
+}
+
+const STATUS: Record<string, AvailabilityStatus> = {
+  available: AvailabilityStatus.AVAILABLE,
+  limited: AvailabilityStatus.LIMITED,
+  sold_out: AvailabilityStatus.SOLD_OUT,
+  closed: AvailabilityStatus.CLOSED,
+};
+
+function slotStatus(s: SlotView) {
+  if (!s.bookable) return s.status === 'sold_out' ? AvailabilityStatus.SOLD_OUT : AvailabilityStatus.CLOSED;
+  if (!s.fits) return AvailabilityStatus.SOLD_OUT;
+  return STATUS[s.status] ?? AvailabilityStatus.AVAILABLE;
+}
+
+export function availabilityOf(p: Partner, productId: string, s: SlotView, withPricing: boolean): Availability {
+  const status = slotStatus(s);
+  const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
+  return {
+    id: s.id,
+    localDateTimeStart: localIso(s.starts_at, s.time_zone),
+    localDateTimeEnd: localIso(s.ends_at, s.time_zone),
+    utcCutoffAt: s.cutoffAt,
+    allDay: false,
+    available,
+    status,
+    vacancies: s.bookable ? Math.max(0, s.remaining) : 0,
+    capacity: s.capacity,
+    maxUnits: null,
+    openingHours: [],
+    ...(withPricing ? { unitPricing: s.prices.map((x): PricingUnit => ({ ...pricing(p, productId, x.pricing_category, x.retail_price), unitId: x.pricing_category })) } : {}),
+  };
+}
+
+export function calendarOf(p: Partner, productId: string, slots: SlotView[], from: string, to: string, withPricing: boolean): AvailabilityCalendar[] {
+  const days = new Map<string, SlotView[]>();
+  for (const s of slots) days.set(s.local_date, [...(days.get(s.local_date) ?? []), s]);
+  const out: AvailabilityCalendar[] = [];
+  for (let day = from; day <= to; day = nextDay(day)) {
+    const list = days.get(day) ?? [];
+    const statuses = list.map(slotStatus);
+    const open = list.filter((_, i) => statuses[i] === AvailabilityStatus.AVAILABLE || statuses[i] === AvailabilityStatus.LIMITED);
+    const status = open.length
+      ? statuses.every((x) => x === AvailabilityStatus.AVAILABLE)
+        ? AvailabilityStatus.AVAILABLE
+        : AvailabilityStatus.LIMITED
+      : statuses.includes(AvailabilityStatus.SOLD_OUT)
+        ? AvailabilityStatus.SOLD_OUT
+        : AvailabilityStatus.CLOSED;
+    const lowest = new Map<string, number>();
+    for (const s of open) for (const x of s.prices) lowest.set(x.pricing_category, Math.min(lowest.get(x.pricing_category) ?? Infinity, x.retail_price));
+    out.push({
+      localDate: day,
+      available: open.length > 0,
+      status,
+      vacancies: open.reduce((n, s) => n + Math.max(0, s.remaining), 0),
+      capacity: list.reduce((n, s) => n + s.capacity, 0),
+      openingHours: [],
+      ...(withPricing ? { unitPricingFrom: [...lowest].map(([unitId, retail]): PricingUnit => ({ ...pricing(p, productId, unitId, retail), unitId })) } : {}),
+    });
+  }
+  return out;
+}
+
+function nextDay(day: string) {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function contactOf(raw: Record<string, unknown>): Contact {
+  const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : null);
+  const first = str('firstName');
+  const last = str('lastName');
+  return {
+    fullName: str('fullName') ?? ([first, last].filter(Boolean).join(' ') || null),
+    firstName: first,
+    lastName: last,
+    emailAddress: str('emailAddress'),
+    phoneNumber: str('phoneNumber'),
+    locales: Array.isArray(raw.locales) ? (raw.locales as string[]) : [],
+    postalCode: str('postalCode'),
+    country: str('country'),
+    notes: str('notes'),
+  };
+}
+
+const BOOKING_STATUS: Record<BookingView['status'], BookingStatus> = {
+  ON_HOLD: BookingStatus.ON_HOLD,
+  CONFIRMED: BookingStatus.CONFIRMED,
+  CANCELLED: BookingStatus.CANCELLED,
+  EXPIRED: BookingStatus.EXPIRED,
+};
+
+export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Booking {
+  const status = BOOKING_STATUS[v.status];
+  const contact = contactOf(v.row.contact);
+  const priceOf = new Map(v.items.map((i) => [i.id, i.unit_price]));
+  const unitItems: UnitItem[] = v.row.unit_items.map((u) => ({
+    uuid: u.uuid ?? '',
+    resellerReference: u.resellerReference,
+    supplierReference: v.ticketCode,
+    unitId: u.unitId,
+    status,
+    utcRedeemedAt: null,
+    contact,
+    ticket: null,
+    ...(withPricing && priceOf.has(u.unitId) ? { pricing: pricing(p, v.row.experience_id, u.unitId, priceOf.get(u.unitId)!) } : {}),
+  }));
+  const total = v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0);
+  const net = v.items.reduce((n, i) => n + netOf(p, v.row.experience_id, i.id, i.unit_price) * i.quantity, 0);
+  const slot: Availability = {
+    id: v.slot.id,
+    localDateTimeStart: localIso(v.slot.starts_at, v.timeZone),
+    localDateTimeEnd: localIso(v.slot.ends_at, v.timeZone),
+    utcCutoffAt: v.slot.starts_at.toISOString(),
+    allDay: false,
+    available: true,
+    status: AvailabilityStatus.AVAILABLE,
+    vacancies: null,
+    capacity: null,
+    maxUnits: null,
+    openingHours: [],
+  };
+  return {
+    id: v.row.uuid,
+    uuid: v.row.uuid,
+    testMode: false,
+    resellerReference: v.row.reseller_reference,
+    supplierReference: v.orderReference,
+    status,
+    utcCreatedAt: v.row.created_at.toISOString(),
+    utcUpdatedAt: v.row.updated_at.toISOString(),
+    utcExpiresAt: v.status === 'ON_HOLD' && v.row.expires_at ? v.row.expires_at.toISOString() : null,
+    utcRedeemedAt: null,
+    utcConfirmedAt: v.confirmedAt ? v.confirmedAt.toISOString() : null,
+    productId: v.row.experience_id,
+    optionId: DEFAULT_OPTION,
+    cancellable: v.cancellable,
+    cancellation: v.status === 'CANCELLED' ? { refund: v.row.order_id ? Refund.FULL : Refund.NONE, reason: v.row.cancellation_reason, utcCancelledAt: v.row.updated_at.toISOString() } : null,
+    freesale: false,
+    availabilityId: v.slot.id,
+    availability: slot,
+    contact,
+    notes: v.row.notes,
+    deliveryMethods: [DeliveryMethod.VOUCHER, DeliveryMethod.TICKET],
+    voucher: v.ticketCode && v.status === 'CONFIRMED' ? { redemptionMethod: RedemptionMethod.DIGITAL, utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: DeliveryFormat.QRCODE, deliveryValue: v.ticketCode }] } : null,
+    unitItems,
+    ...(withPricing ? { pricing: { original: total, retail: total, net, currency: p.currency, currencyPrecision: fractionDigits(p.currency), includedTaxes: [] } } : {}),
+  };
+}

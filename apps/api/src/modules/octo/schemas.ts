@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { ZDate } from '@tourdesk/contracts';
+
+/**
+ * Request and response schemas of the partner APIs (zod, for validation and the OpenAPI
+ * document). The OCTO ones follow octo.travel's core (their TypeScript shapes are
+ * @octocloud/types', which present.ts returns); the public booking API's are the product's own.
+ */
+
+// --- OCTO ------------------------------------------------------------------------------------
+const Id = z.string().min(1).max(100);
+const Contact = z
+  .object({
+    fullName: z.string().max(200).nullish(),
+    firstName: z.string().max(100).nullish(),
+    lastName: z.string().max(100).nullish(),
+    emailAddress: z.string().max(254).nullish(),
+    phoneNumber: z.string().max(40).nullish(),
+    locales: z.array(z.string().max(35)).max(20).optional(),
+    postalCode: z.string().max(20).nullish(),
+    country: z.string().max(2).nullish(),
+    notes: z.string().max(2000).nullish(),
+  })
+  .meta({ id: 'OctoContact' });
+const UnitItem = z.object({ uuid: z.uuid().optional(), unitId: Id, resellerReference: z.string().max(100).optional(), contact: Contact.optional() });
+const Units = z.array(z.object({ id: Id, quantity: z.number().int().min(0).max(1000) })).max(50);
+
+export const ZOctoAvailabilityBody = z
+  .object({
+    productId: Id,
+    optionId: Id,
+    localDateStart: ZDate.optional(),
+    localDateEnd: ZDate.optional(),
+    availabilityIds: z.array(Id).max(500).optional(),
+    units: Units.optional(),
+    currency: z.string().max(3).nullish(),
+  })
+  .meta({ id: 'OctoAvailabilityBody' });
+export const ZOctoCalendarBody = ZOctoAvailabilityBody.omit({ availabilityIds: true }).meta({ id: 'OctoAvailabilityCalendarBody' });
+export const ZOctoReservationBody = z
+  .object({
+    uuid: z.uuid().optional(),
+    productId: Id,
+    optionId: Id,
+    availabilityId: Id.optional(),
+    expirationMinutes: z.number().int().min(1).max(1440).optional(),
+    notes: z.string().max(2000).nullish(),
+    unitItems: z.array(UnitItem).max(100),
+    resellerReference: z.string().max(100).optional(),
+    contact: Contact.optional(),
+    currency: z.string().max(3).nullish(),
+  })
+  .meta({ id: 'OctoBookingReservationBody' });
+export const ZOctoConfirmBody = z
+  .object({ emailReceipt: z.boolean().optional(), resellerReference: z.string().max(100).optional(), contact: Contact, unitItems: z.array(UnitItem).max(100).optional() })
+  .meta({ id: 'OctoBookingConfirmationBody' });
+export const ZOctoUpdateBody = z
+  .object({
+    resellerReference: z.string().max(100).optional(),
+    productId: Id.optional(),
+    optionId: Id.optional(),
+    availabilityId: Id.optional(),
+    expirationMinutes: z.number().int().min(1).max(1440).optional(),
+    notes: z.string().max(2000).nullish(),
+    emailReceipt: z.boolean().optional(),
+    unitItems: z.array(UnitItem).max(100).optional(),
+    contact: Contact.optional(),
+  })
+  .meta({ id: 'OctoBookingUpdateBody' });
+export const ZOctoExtendBody = z.object({ expirationMinutes: z.number().int().min(1).max(1440).optional() }).meta({ id: 'OctoExtendReservationBody' });
+export const ZOctoCancelBody = z.object({ reason: z.string().max(500).nullish(), force: z.boolean().optional() }).meta({ id: 'OctoBookingCancellationBody' });
+export const ZOctoBookingsQuery = z.object({ resellerReference: z.string().max(100).optional(), supplierReference: z.string().max(100).optional() });
+
+const Pricing = z.object({ original: z.number().int(), retail: z.number().int(), net: z.number().int().nullable(), currency: z.string(), currencyPrecision: z.number().int(), includedTaxes: z.array(z.unknown()) });
+export const ZOctoError = z.object({ error: z.string(), errorMessage: z.string() }).catchall(z.unknown()).meta({ id: 'OctoError' });
+export const ZOctoSupplier = z.looseObject({ id: z.string(), name: z.string(), endpoint: z.string(), contact: z.looseObject({}) }).meta({ id: 'OctoSupplier' });
+const Unit = z.looseObject({ id: z.string(), internalName: z.string(), type: z.string(), restrictions: z.looseObject({}), pricingFrom: z.array(Pricing).optional() });
+export const ZOctoProduct = z
+  .looseObject({
+    id: z.string(),
+    internalName: z.string(),
+    availabilityType: z.enum(['START_TIME', 'OPENING_HOURS']),
+    timeZone: z.string().optional(),
+    options: z.array(z.looseObject({ id: z.string(), default: z.boolean(), units: z.array(Unit), availabilityLocalStartTimes: z.array(z.string()) })),
+  })
+  .meta({ id: 'OctoProduct' });
+export const ZOctoAvailability = z
+  .looseObject({
+    id: z.string(),
+    localDateTimeStart: z.string(),
+    localDateTimeEnd: z.string(),
+    utcCutoffAt: z.string(),
+    available: z.boolean(),
+    status: z.enum(['AVAILABLE', 'FREESALE', 'SOLD_OUT', 'LIMITED', 'CLOSED']),
+    vacancies: z.number().int().nullable(),
+    capacity: z.number().int().nullable(),
+    unitPricing: z.array(Pricing.extend({ unitId: z.string() })).optional(),
+  })
+  .meta({ id: 'OctoAvailability' });
+export const ZOctoCalendarDay = z
+  .looseObject({ localDate: z.string(), available: z.boolean(), status: z.string(), vacancies: z.number().int().nullable(), capacity: z.number().int().nullable() })
+  .meta({ id: 'OctoAvailabilityCalendar' });
+export const ZOctoBooking = z
+  .looseObject({
+    id: z.string(),
+    uuid: z.string(),
+    status: z.enum(['ON_HOLD', 'CONFIRMED', 'EXPIRED', 'CANCELLED', 'REDEEMED', 'PENDING', 'REJECTED']),
+    resellerReference: z.string().nullable(),
+    supplierReference: z.string().nullable(),
+    utcExpiresAt: z.string().nullable(),
+    productId: z.string(),
+    optionId: z.string(),
+    availabilityId: z.string().nullable(),
+    unitItems: z.array(z.looseObject({ uuid: z.string(), unitId: z.string(), status: z.string() })),
+    pricing: Pricing.optional(),
+  })
+  .meta({ id: 'OctoBooking' });
+
+// --- the public booking API --------------------------------------------------------------------
+export const ZPublicAvailabilityQuery = z.object({ product: z.uuid(), from: ZDate, to: ZDate.optional() });
+export const ZPublicPrice = z.object({ unit: z.uuid(), unit_type: z.string(), retail: z.number().int(), net: z.number().int() });
+export const ZPublicAvailability = z
+  .object({
+    id: z.uuid(),
+    starts_at: z.iso.datetime(),
+    local_date: z.string(),
+    local_time: z.string(),
+    time_zone: z.string(),
+    status: z.enum(['available', 'limited', 'sold_out', 'closed']),
+    seats_left: z.number().int(),
+    currency: z.string(),
+    prices: z.array(ZPublicPrice.omit({ unit_type: true })),
+  })
+  .meta({ id: 'PublicAvailability' });
+const Quantities = z.record(z.uuid(), z.number().int().min(0).max(1000));
+export const ZPublicReserveInput = z
+  .object({
+    /** Your id for this reservation (idempotent: the same uuid answers the same reservation); made for you when left out. */
+    uuid: z.uuid().optional(),
+    product: z.uuid(),
+    availability: z.uuid(),
+    /** Units (pricing categories) and how many of each. */
+    quantities: Quantities,
+    reference: z.string().max(100).optional(),
+    hold_minutes: z.number().int().min(1).max(60).optional(),
+  })
+  .meta({ id: 'PublicReserveInput' });
+export const ZPublicBookInput = z
+  .object({
+    uuid: z.uuid(),
+    customer: z.object({ email: z.email(), first_name: z.string().min(1).max(100), last_name: z.string().max(100).default(''), phone: z.string().max(40).default(''), country: z.string().regex(/^[A-Z]{2}$/).nullish() }),
+    reference: z.string().max(100).optional(),
+  })
+  .meta({ id: 'PublicBookInput' });
+export const ZPublicCancelInput = z.object({ uuid: z.uuid(), reason: z.string().max(500).optional() }).meta({ id: 'PublicCancelInput' });
+export const ZPublicReservation = z
+  .object({
+    uuid: z.uuid(),
+    status: z.enum(['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED']),
+    product: z.uuid(),
+    availability: z.uuid(),
+    starts_at: z.iso.datetime(),
+    quantities: z.record(z.string(), z.number().int()),
+    currency: z.string(),
+    total: z.number().int(),
+    net: z.number().int(),
+    expires_at: z.iso.datetime().nullable(),
+    reference: z.string().nullable(),
+    order_reference: z.string().nullable(),
+    ticket_code: z.string().nullable(),
+    cancellable: z.boolean(),
+  })
+  .meta({ id: 'PublicReservation' });

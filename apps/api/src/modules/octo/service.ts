@@ -1,0 +1,571 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { TSlot } from '@tourdesk/contracts';
+import { HOLD_MINUTES } from '@tourdesk/contracts';
+import type { Db } from '../../db/client';
+import { booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { addDays, todayIn } from '../../lib/local-time';
+import { inTenant } from '../../lib/tenancy';
+import type { HoldQueue } from '../availability/holds';
+import { releaseLine } from '../availability/holds';
+import { availabilityJson, lockSlot } from '../availability/slots';
+import { checkout } from '../orders/bookings';
+import { openBookingTerms, termsOf } from '../orders/cancellation';
+import { recordAudit } from '../orders/order-basics';
+import { cancelOrder } from '../orders/service';
+import { commissionOf, sharedOffer } from '../partners/contract';
+import type { Partner } from './auth';
+import { OctoError } from './errors';
+import { lockReservation } from './queries';
+
+/**
+ * What a partner's API key can do, once, for both shapes (OCTO at /octo/v1 and the public booking
+ * API at /api/public/): the products its contract shares, their availability (the one definition
+ * of open for sale and seats left: tourdesk_availability), a reservation (a hold in a cart of the
+ * supplier's, expiring as every cart does), its confirmation (checkout of that cart: an order in
+ * the supplier's tenant marked as the partner's resale, the commission fixed at sale), extension,
+ * change and cancellation (the orders module's one cancel rule).
+ */
+
+export const DEFAULT_OPTION = 'DEFAULT';
+export interface Deps {
+  db: Db;
+  holds: HoldQueue;
+}
+export type UnitType = 'ADULT' | 'YOUTH' | 'CHILD' | 'INFANT' | 'SENIOR' | 'OTHER';
+const UNIT_TYPES: Record<string, UnitType> = { Adult: 'ADULT', Child: 'CHILD', Infant: 'INFANT', Teenager: 'YOUTH', Senior: 'SENIOR' };
+export const unitTypeOf = (type: string): UnitType => UNIT_TYPES[type] ?? 'OTHER';
+
+export interface UnitRow {
+  id: string;
+  label: string;
+  type: string;
+  occupies_seat: boolean;
+  min_age: number | null;
+  max_age: number | null;
+  /** The lowest current retail price of the category for the product. */
+  from_price: number;
+}
+export interface ProductView {
+  product: Partner['products'] extends Map<string, infer P> ? P : never;
+  units: UnitRow[];
+  policy: { hours_before: number; refund_percent: number }[] | null;
+  startTimes: string[];
+}
+
+const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T>) =>
+  inTenant(deps.db, p.supplierId, (tx) => fn({ tx, accountId: p.supplierId, currency: p.currency }));
+
+/** The net a partner owes per unit sold at `retail` (the contract's one rule, commissionOf). */
+export function netOf(p: Partner, productId: string, unitId: string, retail: number) {
+  const netRates = p.products.get(productId)?.netRates ?? {};
+  return retail - commissionOf(p.contract, [{ kind: 'category', id: unitId, quantity: 1, unit_price: retail }], netRates);
+}
+
+export function sharedProduct(p: Partner, productId: unknown) {
+  const product = typeof productId === 'string' ? p.products.get(productId) : undefined;
+  if (!product) throw new OctoError('INVALID_PRODUCT_ID', 'The product does not exist or is not shared with you.', String(productId ?? ''), 'productId');
+  return product;
+}
+export function defaultOption(optionId: unknown) {
+  if (optionId !== DEFAULT_OPTION) throw new OctoError('INVALID_OPTION_ID', `The option does not exist: every product has one option, ${DEFAULT_OPTION}.`, String(optionId ?? ''), 'optionId');
+}
+
+// --- products --------------------------------------------------------------------------------
+
+async function productViews(deps: Deps, p: Partner, ids: string[]): Promise<ProductView[]> {
+  if (ids.length === 0) return [];
+  return inSupplier(deps, p, async (ctx) => {
+    const units = (await ctx.tx.execute(sql`
+      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, min(r.retail_price)::int as from_price
+      from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
+      where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
+      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
+    const extra = (await ctx.tx.execute(sql`
+      select x.id, cp.rules,
+             coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times
+      from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
+      where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as { rows: { id: string; rules: ProductView['policy']; times: string[] }[] };
+    const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
+    return ids.map((id) => {
+      const e = extra.rows.find((r) => r.id === id);
+      return {
+        product: p.products.get(id)!,
+        units: units.rows.filter((u) => u.experience_id === id).sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label)),
+        policy: e?.rules ?? null,
+        startTimes: (e?.times ?? []).map((t) => String(t).slice(0, 5)),
+      };
+    });
+  });
+}
+
+export const listProducts = (deps: Deps, p: Partner) => productViews(deps, p, [...p.products.keys()]);
+export async function getProduct(deps: Deps, p: Partner, id: unknown) {
+  const product = sharedProduct(p, id);
+  return (await productViews(deps, p, [product.id]))[0]!;
+}
+
+// --- availability ----------------------------------------------------------------------------
+
+export interface AvailabilityQuery {
+  productId: string;
+  optionId: string;
+  localDateStart?: string;
+  localDateEnd?: string;
+  availabilityIds?: string[];
+  units?: { id: string; quantity: number }[];
+}
+export interface SlotView extends TSlot {
+  /** Whether the units asked for fit (all of them, in seats). */
+  fits: boolean;
+  cutoffAt: string;
+}
+
+const MAX_DAYS = 400;
+
+/** The product's slots for a date range (or some ids), from tourdesk_availability; no transaction. */
+export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery): Promise<SlotView[]> {
+  const product = sharedProduct(p, q.productId);
+  defaultOption(q.optionId);
+  let from = q.localDateStart;
+  let to = q.localDateEnd ?? q.localDateStart;
+  if (q.availabilityIds?.length) {
+    const rows = await inSupplier(deps, p, (ctx) =>
+      ctx.tx.select({ day: slot.local_date }).from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, product.id), sql`${slot.id}::text in ${q.availabilityIds!}`)),
+    );
+    if (rows.length === 0) return [];
+    const days = rows.map((r) => String(r.day)).sort();
+    from = days[0]!;
+    to = days.at(-1)!;
+  } else if (!from || !to) {
+    throw new OctoError('BAD_REQUEST', 'Send localDateStart and localDateEnd, or availabilityIds.', undefined, 'localDateStart');
+  }
+  if (to! < from!) throw new OctoError('BAD_REQUEST', 'localDateEnd is before localDateStart.', undefined, 'localDateEnd');
+  if (addDays(from!, MAX_DAYS) < to!) throw new OctoError('BAD_REQUEST', `Ask for at most ${MAX_DAYS} days at a time.`, undefined, 'localDateEnd');
+  const today = todayIn(p.timeZone);
+  if (to! < today) return [];
+  const slots = JSON.parse(await availabilityJson(deps.db, p.supplierId, product.id, from! < today ? today : from!, to!)) as TSlot[];
+  const priced = new Set(slots.flatMap((s) => s.prices.map((x) => x.pricing_category)));
+  const wanted = q.units ?? [];
+  for (const u of wanted) {
+    if (!priced.has(u.id) && slots.length > 0) throw new OctoError('INVALID_UNIT_ID', 'The unit does not exist for this product.', u.id, 'unitId');
+  }
+  const seats = wanted.reduce((n, u) => n + u.quantity, 0);
+  const ids = q.availabilityIds ? new Set(q.availabilityIds) : null;
+  return slots
+    .filter((s) => !ids || ids.has(s.id))
+    .map((s) => ({ ...s, fits: s.bookable && s.remaining >= seats, cutoffAt: new Date(Date.parse(s.starts_at) - product.cutoffMinutes * 60_000).toISOString() }));
+}
+
+// --- bookings --------------------------------------------------------------------------------
+
+export interface UnitItemInput {
+  uuid?: string;
+  unitId: string;
+  resellerReference?: string;
+}
+export interface ContactInput {
+  fullName?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  emailAddress?: string | null;
+  phoneNumber?: string | null;
+  locales?: string[];
+  postalCode?: string | null;
+  country?: string | null;
+  notes?: string | null;
+}
+export interface ReserveInput {
+  uuid?: string;
+  productId: string;
+  optionId: string;
+  availabilityId?: string;
+  expirationMinutes?: number;
+  notes?: string | null;
+  unitItems: UnitItemInput[];
+  resellerReference?: string;
+  contact?: ContactInput;
+}
+
+type Row = typeof octoBooking.$inferSelect;
+export interface BookingView {
+  row: Row;
+  status: 'ON_HOLD' | 'CONFIRMED' | 'CANCELLED' | 'EXPIRED';
+  slot: { id: string; starts_at: Date; ends_at: Date; local_date: string; local_time: string };
+  items: { id: string; quantity: number; unit_price: number }[];
+  orderReference: string | null;
+  orderStatus: string | null;
+  ticketCode: string | null;
+  confirmedAt: Date | null;
+  cancellable: boolean;
+  timeZone: string;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const clampMinutes = (m: number | undefined) => (m === undefined ? undefined : Math.max(1, Math.min(HOLD_MINUTES.MAX, Math.floor(m))));
+
+function quantitiesOf(items: { unitId: string }[]) {
+  const q: Record<string, number> = {};
+  for (const i of items) q[i.unitId] = (q[i.unitId] ?? 0) + 1;
+  return q;
+}
+
+async function assertUnits(ctx: TenantCtx, productId: string, items: UnitItemInput[]) {
+  if (items.length === 0) throw new OctoError('UNPROCESSABLE_ENTITY', 'A booking needs at least one unit item.', undefined, 'unitItems');
+  const ids = [...new Set(items.map((i) => i.unitId))];
+  const priced = (await ctx.tx.execute(sql`
+    select distinct r.pricing_category_id::text as id from pricing_rate r
+    where r.account_id = ${ctx.accountId} and r.experience_id = ${productId}::uuid and r.pricing_category_id::text in ${ids}`)) as unknown as { rows: { id: string }[] };
+  const known = new Set(priced.rows.map((r) => r.id));
+  const unknown = ids.find((id) => !known.has(id));
+  if (unknown) throw new OctoError('INVALID_UNIT_ID', 'The unit does not exist for this product.', unknown, 'unitId');
+}
+
+/** The contract's refusal as OCTO says it. */
+async function contractFor(ctx: TenantCtx, p: Partner, productId: string, day: string) {
+  try {
+    return await sharedOffer(ctx, p.partnershipId, productId, day);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw new OctoError('INVALID_PRODUCT_ID', 'The product does not exist or is not shared with you.', productId, 'productId');
+    if (error instanceof AppError) throw new OctoError('BAD_REQUEST', error.message);
+    throw error;
+  }
+}
+
+/** A hold's refusal as OCTO says it: sold out is UNPROCESSABLE_ENTITY, a unit not sold that day INVALID_UNIT_ID. */
+function holdRefusal(error: unknown): never {
+  if (error instanceof AppError) {
+    const first = error.items[0];
+    if (error.status === 409) throw new OctoError('UNPROCESSABLE_ENTITY', `Sold out: ${first?.detail ?? error.message}`, undefined, 'availabilityId').as('sold_out');
+    if (first?.attr?.startsWith('quantities')) throw new OctoError('INVALID_UNIT_ID', first.detail, first.attr.split('.')[1], 'unitId');
+    throw new OctoError('BAD_REQUEST', first?.detail ?? error.message);
+  }
+  throw error;
+}
+
+async function findRow(ctx: TenantCtx, p: Partner, uuid: string, lock: boolean) {
+  const row = lock ? await lockReservation(ctx, uuid) : (await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid))))[0];
+  if (!row || row.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'No booking with this UUID.', uuid, 'uuid');
+  return row;
+}
+
+/** A booking as both APIs present it: its status settled (an ON_HOLD whose hold ran out is EXPIRED). */
+async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> {
+  const [s] = await ctx.tx
+    .select({ id: slot.id, starts_at: slot.starts_at, ends_at: slot.ends_at, local_date: slot.local_date, local_time: slot.local_time })
+    .from(slot)
+    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, row.slot_id)));
+  let status = row.status as BookingView['status'];
+  let items: BookingView['items'] = [];
+  let orderReference: string | null = null;
+  let orderStatus: string | null = null;
+  let ticketCode: string | null = null;
+  let cancellable = false;
+  if (row.booking_id) {
+    const [b] = await ctx.tx
+      .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, reference: order.reference, orderStatus: order.status })
+      .from(booking)
+      .innerJoin(order, eq(order.id, booking.order_id))
+      .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, row.booking_id)));
+    if (b) {
+      items = b.items.filter((i) => i.kind === 'category').map((i) => ({ id: i.id, quantity: i.quantity, unit_price: i.unit_price }));
+      orderReference = b.reference;
+      orderStatus = b.orderStatus;
+      ticketCode = b.ticket;
+      if (b.status === 'Canceled') status = 'CANCELLED';
+      if (status === 'CONFIRMED') cancellable = termsOf(await openBookingTerms(ctx, row.order_id!), 0, 0).allowed;
+    }
+  } else if (row.cart_line_id) {
+    const [line] = await ctx.tx.select({ items: cartLine.items, expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id)));
+    if (line) items = line.items.filter((i) => i.kind === 'category').map((i) => ({ id: i.id, quantity: i.quantity, unit_price: i.unit_price }));
+    if (status === 'ON_HOLD' && (!line || line.expires.getTime() <= Date.now())) status = 'EXPIRED';
+    if (status === 'ON_HOLD') cancellable = true;
+  }
+  return {
+    row,
+    status,
+    slot: { ...s!, local_date: String(s!.local_date), local_time: String(s!.local_time).slice(0, 5) },
+    items,
+    orderReference,
+    orderStatus,
+    ticketCode,
+    confirmedAt: row.status === 'CONFIRMED' || (row.status === 'CANCELLED' && row.order_id) ? row.updated_at : null,
+    cancellable,
+    timeZone: p.timeZone,
+  };
+}
+
+/**
+ * A reservation: the seats held in a cart of the supplier's own (through the same hold queue as
+ * every cart), ON_HOLD until the hold runs out. Idempotent by UUID: the same UUID answers the
+ * booking it made; a UUID another partner or organisation used is refused.
+ */
+export async function reserve(deps: Deps, p: Partner, input: ReserveInput): Promise<BookingView> {
+  const uuid = input.uuid ?? randomUUID();
+  const product = sharedProduct(p, input.productId);
+  defaultOption(input.optionId);
+  const prepared = await inSupplier(deps, p, async (ctx) => {
+    const [existing] = await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid)));
+    if (existing) {
+      if (existing.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'This UUID is already used by another booking.', uuid, 'uuid');
+      return { existing: await view(ctx, p, existing) };
+    }
+    if (!input.availabilityId) throw new OctoError('INVALID_AVAILABILITY_ID', 'availabilityId is required: this product is sold by start time.', '', 'availabilityId');
+    const [s] = await ctx.tx
+      .select({ id: slot.id, day: slot.local_date })
+      .from(slot)
+      .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, product.id), sql`${slot.id}::text = ${input.availabilityId}`));
+    if (!s) throw new OctoError('INVALID_AVAILABILITY_ID', 'No availability with this id for this product.', input.availabilityId, 'availabilityId');
+    await contractFor(ctx, p, product.id, String(s.day));
+    await assertUnits(ctx, product.id, input.unitItems);
+    const [c] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, token_hash: sha256(`octo:${uuid}`) }).returning({ id: cart.id });
+    return { slotId: s.id, cartId: c!.id };
+  });
+  if ('existing' in prepared) return prepared.existing!;
+  const { slotId, cartId } = prepared;
+  const dropCart = () => inSupplier(deps, p, (ctx) => ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))));
+  let lineId: string;
+  try {
+    lineId = (await deps.holds.hold({ accountId: p.supplierId, cartId }, slotId, { quantities: quantitiesOf(input.unitItems), extras: {} })).id;
+  } catch (error) {
+    await dropCart();
+    holdRefusal(error);
+  }
+  const made = await inSupplier(deps, p, async (ctx) => {
+    const minutes = clampMinutes(input.expirationMinutes);
+    if (minutes !== undefined) {
+      await lockSlot(ctx, slotId);
+      await ctx.tx.update(cartLine).set({ expires_at: sql`now() + make_interval(mins => ${minutes})` }).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+    }
+    const [line] = await ctx.tx.select({ expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+    const [row] = await ctx.tx
+      .insert(octoBooking)
+      .values({
+        uuid,
+        account_id: ctx.accountId,
+        partnership_id: p.partnershipId,
+        api_key_id: p.keyId,
+        status: 'ON_HOLD',
+        experience_id: product.id,
+        slot_id: slotId,
+        cart_id: cartId,
+        cart_line_id: lineId,
+        reseller_reference: input.resellerReference ?? null,
+        unit_items: input.unitItems.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null })),
+        contact: (input.contact ?? {}) as Record<string, unknown>,
+        notes: input.notes ?? null,
+        expires_at: line?.expires ?? new Date(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    return row ? view(ctx, p, row) : null;
+  });
+  if (made) return made;
+  // The same UUID reserved at the same moment: this hold goes back, the first one answers.
+  await inSupplier(deps, p, async (ctx) => {
+    await releaseLine(ctx, cartId, lineId).catch(() => undefined);
+    await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+  });
+  return inSupplier(deps, p, async (ctx) => {
+    const [existing] = await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid)));
+    if (!existing || existing.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'This UUID is already used by another booking.', uuid, 'uuid');
+    return view(ctx, p, existing);
+  });
+}
+
+export async function getBooking(deps: Deps, p: Partner, uuid: string) {
+  return inSupplier(deps, p, async (ctx) => view(ctx, p, await findRow(ctx, p, uuid, false)));
+}
+
+export async function listBookings(deps: Deps, p: Partner, q: { resellerReference?: string; supplierReference?: string }) {
+  if (!q.resellerReference && !q.supplierReference) throw new OctoError('BAD_REQUEST', 'Send resellerReference or supplierReference.', undefined, 'resellerReference');
+  return inSupplier(deps, p, async (ctx) => {
+    const rows = await ctx.tx
+      .select({ b: octoBooking })
+      .from(octoBooking)
+      .leftJoin(order, eq(order.id, octoBooking.order_id))
+      .where(
+        and(
+          eq(octoBooking.account_id, ctx.accountId),
+          eq(octoBooking.partnership_id, p.partnershipId),
+          q.resellerReference ? eq(octoBooking.reseller_reference, q.resellerReference) : undefined,
+          q.supplierReference ? eq(order.reference, q.supplierReference) : undefined,
+        ),
+      )
+      .orderBy(octoBooking.created_at)
+      .limit(100);
+    const out: BookingView[] = [];
+    for (const r of rows) out.push(await view(ctx, p, r.b));
+    return out;
+  });
+}
+
+/** Changes a reservation's unit items (a new hold first, then the old one goes) or its contact. */
+export async function updateBooking(deps: Deps, p: Partner, uuid: string, patch: { unitItems?: UnitItemInput[]; contact?: ContactInput; resellerReference?: string; notes?: string | null; expirationMinutes?: number }) {
+  const current = await getBooking(deps, p, uuid);
+  let newLine: string | null = null;
+  if (patch.unitItems) {
+    if (current.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
+    await inSupplier(deps, p, (ctx) => assertUnits(ctx, current.row.experience_id, patch.unitItems!));
+    try {
+      newLine = (await deps.holds.hold({ accountId: p.supplierId, cartId: current.row.cart_id! }, current.row.slot_id, { quantities: quantitiesOf(patch.unitItems), extras: {} })).id;
+    } catch (error) {
+      holdRefusal(error);
+    }
+  } else if (current.status !== 'ON_HOLD' && current.status !== 'CONFIRMED') {
+    throw new OctoError('BAD_REQUEST', `A ${current.status} booking cannot change.`);
+  }
+  return inSupplier(deps, p, async (ctx) => {
+    const row = await findRow(ctx, p, uuid, true);
+    const set: Partial<Row> = { updated_at: new Date() };
+    if (patch.contact) set.contact = { ...row.contact, ...patch.contact };
+    if (patch.resellerReference !== undefined) set.reseller_reference = patch.resellerReference;
+    if (patch.notes !== undefined) set.notes = patch.notes;
+    if (newLine) {
+      if (row.status !== 'ON_HOLD') {
+        await releaseLine(ctx, row.cart_id!, newLine);
+        throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
+      }
+      if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
+      set.cart_line_id = newLine;
+      set.unit_items = patch.unitItems!.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null }));
+      const [line] = await ctx.tx.select({ expires: cartLine.expires_at }).from(cartLine).where(eq(cartLine.id, newLine));
+      set.expires_at = line!.expires;
+    }
+    const [updated] = await ctx.tx.update(octoBooking).set(set).where(eq(octoBooking.uuid, uuid)).returning();
+    if (row.order_id && (patch.resellerReference !== undefined)) {
+      await ctx.tx.update(order).set({ reseller_reference: patch.resellerReference }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, row.order_id)));
+    }
+    const result = await view(ctx, p, updated!);
+    if (patch.expirationMinutes !== undefined && result.status === 'ON_HOLD') return extendIn(ctx, p, updated!, patch.expirationMinutes);
+    return result;
+  });
+}
+
+async function extendIn(ctx: TenantCtx, p: Partner, row: Row, minutes: number | undefined) {
+  const m = clampMinutes(minutes) ?? HOLD_MINUTES.MAX;
+  await lockSlot(ctx, row.slot_id);
+  const [line] = await ctx.tx
+    .update(cartLine)
+    .set({ expires_at: sql`now() + make_interval(mins => ${m})` })
+    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id!), sql`${cartLine.expires_at} > now()`))
+    .returning({ expires: cartLine.expires_at });
+  if (!line) throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
+  const [updated] = await ctx.tx.update(octoBooking).set({ expires_at: line.expires, updated_at: new Date() }).where(eq(octoBooking.uuid, row.uuid)).returning();
+  return view(ctx, p, updated!);
+}
+
+/** Holds the reservation's seats longer (at most HOLD_MINUTES.MAX from now), while it is still held. */
+export async function extendBooking(deps: Deps, p: Partner, uuid: string, minutes: number | undefined) {
+  return inSupplier(deps, p, async (ctx) => {
+    const row = await findRow(ctx, p, uuid, true);
+    if (row.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', `Only a booking ON_HOLD can be extended; this one is ${row.status}.`, undefined, 'uuid');
+    return extendIn(ctx, p, row, minutes);
+  });
+}
+
+function customerOf(contact: ContactInput) {
+  const email = contact.emailAddress?.trim();
+  const [first, ...rest] = (contact.fullName ?? '').trim().split(/\s+/);
+  const firstName = contact.firstName?.trim() || first || '';
+  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new OctoError('BAD_REQUEST', 'contact.emailAddress is required (a valid e-mail address).', undefined, 'contact.emailAddress');
+  if (!firstName) throw new OctoError('BAD_REQUEST', 'contact.firstName (or contact.fullName) is required.', undefined, 'contact.firstName');
+  const country = contact.country && /^[A-Z]{2}$/.test(contact.country) ? contact.country : null;
+  return {
+    email: email.toLowerCase(),
+    first_name: firstName.slice(0, 100),
+    last_name: (contact.lastName?.trim() || rest.join(' ')).slice(0, 100),
+    phone: (contact.phoneNumber ?? '').trim().slice(0, 40),
+    country,
+    marketing_consent: false,
+  };
+}
+
+/**
+ * Confirms a reservation: under the reservation's row lock (so two confirms of one UUID make one
+ * order), the contract read again under its lock, then checkout of the reservation's cart line — an
+ * order in the supplier's tenant, marked as the partner's resale, each booking's commission fixed.
+ */
+export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[] }) {
+  if (input.unitItems) {
+    const current = await getBooking(deps, p, uuid);
+    const same = JSON.stringify(quantitiesOf(input.unitItems)) === JSON.stringify(quantitiesOf(current.row.unit_items));
+    if (!same && current.status === 'ON_HOLD') await updateBooking(deps, p, uuid, { unitItems: input.unitItems });
+  }
+  const done = await inSupplier(deps, p, async (ctx) => {
+    const row = await findRow(ctx, p, uuid, true);
+    if (row.status === 'CONFIRMED') return view(ctx, p, row);
+    if (row.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', `This booking is ${row.status}: it cannot be confirmed.`, undefined, 'uuid');
+    // A reservation past utcExpiresAt is over (OCTO's EXPIRED), even while its line still waits for
+    // the sweep: its seats go back now and it is never booked (checkout would re-hold a cart's line).
+    if ((await view(ctx, p, row)).status === 'EXPIRED') {
+      if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
+      await ctx.tx.update(octoBooking).set({ status: 'EXPIRED', expires_at: null, updated_at: new Date() }).where(eq(octoBooking.uuid, uuid));
+      return null;
+    }
+    const contact = { ...(row.contact as ContactInput), ...(input.contact ?? {}) };
+    const customer = customerOf(contact);
+    const [s] = await ctx.tx.select({ day: slot.local_date }).from(slot).where(eq(slot.id, row.slot_id));
+    const { contract, netRates } = await contractFor(ctx, p, row.experience_id, String(s!.day));
+    let orderId: string;
+    try {
+      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: {}, lines: [row.cart_line_id!] });
+    } catch (error) {
+      if (error instanceof AppError && error.items[0]?.code === 'hold_expired') throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
+      throw error;
+    }
+    const reference = input.resellerReference ?? row.reseller_reference;
+    await ctx.tx.update(order).set({ partnership_id: p.partnershipId, reseller_account_id: p.resellerId, reseller_reference: reference }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+    const sold = await ctx.tx.select({ id: booking.id, items: booking.items }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId)));
+    let commission = 0;
+    for (const b of sold) {
+      const c = commissionOf(contract, b.items, netRates);
+      commission += c;
+      await ctx.tx.update(booking).set({ partnership_id: p.partnershipId, reseller_account_id: p.resellerId, commission: c }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, b.id)));
+    }
+    await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: 'resold', changes: { partnership: p.partnershipId, api_key: p.prefix, booking_uuid: uuid, reseller_reference: reference, commission } });
+    const [updated] = await ctx.tx
+      .update(octoBooking)
+      .set({ status: 'CONFIRMED', order_id: orderId, booking_id: sold[0]!.id, contact: contact as Record<string, unknown>, reseller_reference: reference, expires_at: null, cart_line_id: null, updated_at: new Date() })
+      .where(eq(octoBooking.uuid, uuid))
+      .returning();
+    await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, row.cart_id!)));
+    return view(ctx, p, updated!);
+  });
+  if (!done) throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
+  return done;
+}
+
+/**
+ * Cancels: a reservation gives its seats back; a confirmed booking is cancelled by the orders
+ * module's one rule (cancelOrder), only while its cancellation policy allows it (termsOf). A
+ * repeated cancel answers the cancelled booking.
+ */
+export async function cancelBooking(deps: Deps, p: Partner, uuid: string, reason: string | null | undefined) {
+  return inSupplier(deps, p, async (ctx) => {
+    const row = await findRow(ctx, p, uuid, true);
+    if (row.status === 'CANCELLED') return view(ctx, p, row);
+    if (row.status === 'CONFIRMED' && row.order_id) {
+      const current = await view(ctx, p, row);
+      if (current.status !== 'CANCELLED') {
+        const terms = termsOf(await openBookingTerms(ctx, row.order_id), 0, 0);
+        if (!terms.allowed) throw new OctoError('BAD_REQUEST', `This booking can no longer be cancelled: ${terms.reason}`, undefined, 'uuid');
+        await cancelOrder(ctx, row.order_id);
+        await recordAudit(ctx, { order: row.order_id, subject: 'order', subjectId: row.order_id, action: 'cancelled by partner', changes: { api_key: p.prefix, booking_uuid: uuid, reason: reason ?? null } });
+      }
+    } else if (row.cart_line_id) {
+      await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
+    }
+    const [updated] = await ctx.tx
+      .update(octoBooking)
+      .set({ status: 'CANCELLED', cancellation_reason: reason ?? null, updated_at: new Date(), expires_at: null })
+      .where(eq(octoBooking.uuid, uuid))
+      .returning();
+    return view(ctx, p, updated!);
+  });
+}
+
+/** The slot a booking view came from, as its OCTO availability id. */
+export const bookingUuidOk = (uuid: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid);

@@ -1,0 +1,355 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TenantCtx } from '../src/lib/crud';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { forgetPartnerKeys } from '../src/modules/octo/auth';
+import type * as OctoQueries from '../src/modules/octo/queries';
+import { ZOctoAvailability, ZOctoBooking, ZOctoProduct } from '../src/modules/octo/schemas';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+import { makePartnership, partnerClient } from './octo-fixtures';
+
+/**
+ * OCTO for resellers: a partner's key walks OCTO's flows against the supplier's own slots
+ * (availability → reserve → confirm → cancel; expiry; extend), is refused as OCTO requires
+ * (unknown product, option, unit, availability, uuid; sold out), and is refused itself when
+ * revoked, suspended, or asking for what its contract does not share. The resale is an order in
+ * the supplier's books that names the partner, with the commission fixed at sale, and takes its
+ * seats from the one pool the web store sells from.
+ *
+ * Confirming one UUID is serialised by the reservation's row lock (octo/queries.ts); with the
+ * lock switched off (here, in this file) concurrent confirms race, which only the PostgreSQL
+ * server can show (PGlite runs one transaction at a time).
+ */
+const lock = vi.hoisted(() => ({ off: false }));
+vi.mock('../src/modules/octo/queries', async (importOriginal) => {
+  const real = await importOriginal<typeof OctoQueries>();
+  const { octoBooking } = await import('../src/db/schema');
+  return {
+    ...real,
+    async lockReservation(ctx: TenantCtx, uuid: string) {
+      if (!lock.off) return real.lockReservation(ctx, uuid);
+      const [row] = await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid)));
+      return row;
+    },
+  };
+});
+
+const ZONE = 'Europe/Zurich';
+const day = (n = 5) => addDays(todayIn(ZONE), n);
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let tour: { id: string; category: string };
+let hidden: { id: string };
+let child: string;
+let partner: Awaited<ReturnType<typeof makePartnership>>;
+let other: Awaited<ReturnType<typeof makePartnership>>;
+let octo: ReturnType<typeof partnerClient>;
+const B = '/octo/v1';
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'alpsupply', currency: 'EUR', time_zone: ZONE });
+  await createOrganisation(t.app, sink, { subdomain: 'lakeagency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
+  const rival = await createOrganisation(t.app, sink, { subdomain: 'rivalsupply', currency: 'EUR', time_zone: ZONE });
+  tour = await sellableExperience(owner, 'Kayak tour');
+  hidden = await sellableExperience(owner, 'Private tour');
+  const rivalTour = await sellableExperience(rival, 'Rival tour');
+  child = (await owner.post('/api/pricing-categories/', { type: 'Child', label: 'Child' })).json().id;
+  await owner.post('/api/pricing-rates/', { experience: tour.id, pricing_category: child, retail_price: 2500 });
+  const policy = (await owner.post('/api/cancellation-policies/', { name: 'Flexible', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })).json().id;
+  await owner.patch(`/api/experiences/${tour.id}/`, { cancellation_policy: policy });
+  for (const [b, e] of [[owner, tour], [owner, hidden], [rival, rivalTour]] as const) expect((await b.patch(`/api/experiences/${e.id}/`, { status: 'Active' })).statusCode).toBe(200);
+  partner = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'lakeagency', offers: [tour.id], commissionBp: 1500 });
+  other = await makePartnership(t.database, { supplier: 'rivalsupply', reseller: 'lakeagency', offers: [rivalTour.id] });
+  octo = partnerClient(t.app, partner.key);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+async function departure(n = 5) {
+  const res = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(n), localDateEnd: day(n) });
+  expect(res.statusCode, res.body).toBe(200);
+  const list = res.json() as { id: string; vacancies: number; status: string }[];
+  expect(list).toHaveLength(1);
+  return list[0]!;
+}
+const adults = (n: number) => Array.from({ length: n }, () => ({ unitId: tour.category }));
+const reserve = (body: Record<string, unknown>) => octo.post(`${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', ...body });
+const contact = { fullName: 'Ada Lovelace', emailAddress: 'ada@example.com', phoneNumber: '+41 79 000 00 00', country: 'CH' };
+const endPartnership = (id: string) => t.database.asOwner((tx) => tx.execute(sql`update partnership set status = 'Ended' where id = ${id}`));
+const octoError = (res: { statusCode: number; json(): unknown }) => ({ status: res.statusCode, body: res.json() });
+
+describe('OCTO: the supplier and its products', () => {
+  it('answers the supplier and only the products the contract shares, units typed as OCTO says, with and without a trailing slash', async () => {
+    const s = await octo.get(`${B}/supplier`);
+    expect(s.statusCode, s.body).toBe(200);
+    expect(s.json()).toMatchObject({ id: partner.supplierId, name: 'alpsupply tours' });
+    expect((await octo.get(`${B}/supplier/`)).statusCode).toBe(200);
+    const list = await octo.get(`${B}/products`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().map((p: { id: string }) => p.id)).toEqual([tour.id]);
+    const one = await octo.get(`${B}/products/${tour.id}`);
+    const product = ZOctoProduct.parse(one.json());
+    expect(product).toMatchObject({ availabilityType: 'START_TIME', timeZone: ZONE, options: [{ id: 'DEFAULT', default: true, availabilityLocalStartTimes: ['10:00'] }] });
+    const units = product.options[0]!.units;
+    expect(units.map((u) => [u.id, u.type])).toEqual([
+      [tour.category, 'ADULT'],
+      [child, 'CHILD'],
+    ]);
+    // Pricing capability: retail and net (the contract's 15 % commission) in minor units.
+    expect(units[0]!.pricingFrom).toEqual([{ original: 4900, retail: 4900, net: 4900 - 735, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] }]);
+    expect((await partnerClient(t.app, partner.key, '').get(`${B}/products/${tour.id}`)).json().options[0].units[0].pricingFrom).toBeUndefined();
+  });
+
+  it('refuses an unknown product, an offer the contract does not share and another supplier’s offer with INVALID_PRODUCT_ID', async () => {
+    for (const id of [randomUUID(), hidden.id, 'not-an-id']) {
+      expect(octoError(await octo.get(`${B}/products/${id}`))).toEqual({ status: 400, body: { error: 'INVALID_PRODUCT_ID', errorMessage: expect.any(String), productId: id } });
+    }
+    const res = await octo.post(`${B}/availability`, { productId: hidden.id, optionId: 'DEFAULT', localDateStart: day(), localDateEnd: day() });
+    expect(octoError(res)).toMatchObject({ status: 400, body: { error: 'INVALID_PRODUCT_ID', productId: hidden.id } });
+  });
+
+  it('answers 404 for a path OCTO does not define here', async () => {
+    expect((await octo.get(`${B}/capabilities-of-nothing`)).statusCode).toBe(404);
+  });
+});
+
+describe('OCTO: availability', () => {
+  it('gives departures with vacancies and prices from the one definition of open and seats left, and a calendar per day', async () => {
+    const res = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(4) });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = (res.json() as unknown[]).map((a) => ZOctoAvailability.parse(a));
+    expect(list).toHaveLength(2);
+    expect(list[0]).toMatchObject({ status: 'AVAILABLE', available: true, vacancies: 8, capacity: 8 });
+    expect(list[0]!.localDateTimeStart).toMatch(new RegExp(`^${day(3)}T10:00:00\\+0[12]:00$`));
+    expect(list[0]!.unitPricing).toContainEqual(expect.objectContaining({ unitId: child, retail: 2500, net: 2500 - 375 }));
+    const cal = await octo.post(`${B}/availability/calendar`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(6) });
+    expect(cal.statusCode, cal.body).toBe(200);
+    expect(cal.json()).toHaveLength(4);
+    expect(cal.json()[0]).toMatchObject({ localDate: day(3), available: true, status: 'AVAILABLE', vacancies: 8, capacity: 8 });
+    // Asking for more units than a departure has left shows it sold out for them.
+    const many = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(3), units: [{ id: tour.category, quantity: 9 }] });
+    expect(many.json()[0]).toMatchObject({ status: 'SOLD_OUT', available: false });
+  });
+
+  it('refuses an unknown option, an unknown unit and a request without dates as OCTO says', async () => {
+    const base = { productId: tour.id, localDateStart: day(3), localDateEnd: day(3) };
+    expect(octoError(await octo.post(`${B}/availability`, { ...base, optionId: 'LUNCH' }))).toMatchObject({ status: 400, body: { error: 'INVALID_OPTION_ID', optionId: 'LUNCH' } });
+    const unit = randomUUID();
+    expect(octoError(await octo.post(`${B}/availability`, { ...base, optionId: 'DEFAULT', units: [{ id: unit, quantity: 1 }] }))).toMatchObject({ status: 400, body: { error: 'INVALID_UNIT_ID', unitId: unit } });
+    expect(octoError(await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT' }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    expect(octoError(await octo.post(`${B}/availability`, { optionId: 'DEFAULT' }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+  });
+});
+
+describe('OCTO: a booking’s life', () => {
+  it('availability → reserve (holds seats) → confirm (an order in the supplier’s books, marked as the partner’s resale) → cancel', async () => {
+    const slot = await departure(5);
+    const uuid = randomUUID();
+    const held = await reserve({ uuid, availabilityId: slot.id, unitItems: [...adults(2), { unitId: child }], resellerReference: 'LAKE-1' });
+    expect(held.statusCode, held.body).toBe(200);
+    const booking = ZOctoBooking.parse(held.json());
+    expect(booking).toMatchObject({ uuid, status: 'ON_HOLD', resellerReference: 'LAKE-1', availabilityId: slot.id, supplierReference: null });
+    expect(Date.parse(booking.utcExpiresAt!)).toBeGreaterThan(Date.now());
+    expect(booking.pricing).toMatchObject({ retail: 2 * 4900 + 2500, net: 2 * 4900 + 2500 - Math.floor(((2 * 4900 + 2500) * 1500) / 10000) });
+    // One pool: the seats are gone for the web store and the back office too.
+    expect((await departure(5)).vacancies).toBe(slot.vacancies - 3);
+    // The same uuid again answers the same reservation (no second hold).
+    const again = await reserve({ uuid, availabilityId: slot.id, unitItems: adults(2) });
+    expect(again.json()).toMatchObject({ uuid, status: 'ON_HOLD', unitItems: expect.arrayContaining([expect.objectContaining({ unitId: child })]) });
+    expect((await departure(5)).vacancies).toBe(slot.vacancies - 3);
+
+    expect(octoError(await octo.post(`${B}/bookings/${uuid}/confirm`, { contact: { fullName: 'No Mail' } }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    const confirmed = await octo.post(`${B}/bookings/${uuid}/confirm`, { contact, resellerReference: 'LAKE-1' });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const done = ZOctoBooking.parse(confirmed.json());
+    expect(done).toMatchObject({ status: 'CONFIRMED', utcExpiresAt: null, cancellable: true, contact: { emailAddress: 'ada@example.com', firstName: null } });
+    expect(done.supplierReference).toBeTruthy();
+    expect((await octo.post(`${B}/bookings/${uuid}/confirm`, { contact })).json()).toMatchObject({ status: 'CONFIRMED', supplierReference: done.supplierReference });
+    expect((await departure(5)).vacancies).toBe(slot.vacancies - 3);
+
+    // The supplier's books: one order, the partner and its reference on it, the commission fixed.
+    const orders = (await owner.get('/api/orders/')).json().results as { id: string; reference: string }[];
+    const order = orders.find((o) => o.reference === done.supplierReference)!;
+    expect(order).toBeTruthy();
+    const rows = (await t.database.asOwner((tx) =>
+      tx.execute(sql`select o.partnership_id, o.reseller_account_id, o.reseller_reference, b.partnership_id as b_partnership, b.commission, b.total
+                     from orders o join booking b on b.order_id = o.id where o.id = ${order.id}`),
+    )) as unknown as { rows: { partnership_id: string; reseller_account_id: string; reseller_reference: string; b_partnership: string; commission: number; total: number }[] };
+    expect(rows.rows).toHaveLength(1);
+    expect(rows.rows[0]).toMatchObject({ partnership_id: partner.partnershipId, reseller_account_id: partner.resellerId, reseller_reference: 'LAKE-1', b_partnership: partner.partnershipId, total: 12300, commission: 1845 });
+    const audit = (await owner.get(`/api/orders/${order.id}/audit/`)).json();
+    expect(JSON.stringify(audit)).toContain('resold');
+
+    const byRef = await octo.get(`${B}/bookings?resellerReference=LAKE-1`);
+    expect(byRef.json().map((b: { uuid: string }) => b.uuid)).toEqual([uuid]);
+    expect((await octo.get(`${B}/bookings?supplierReference=${done.supplierReference}`)).json().map((b: { uuid: string }) => b.uuid)).toEqual([uuid]);
+    expect(octoError(await octo.get(`${B}/bookings`))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+
+    const patched = await octo.patch(`${B}/bookings/${uuid}`, { contact: { phoneNumber: '+41 79 111 11 11' } });
+    expect(patched.json()).toMatchObject({ status: 'CONFIRMED', contact: { phoneNumber: '+41 79 111 11 11', emailAddress: 'ada@example.com' } });
+
+    const cancelled = await octo.post(`${B}/bookings/${uuid}/cancel`, { reason: 'Customer changed plans' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'CANCELLED', cancellation: { reason: 'Customer changed plans' } });
+    expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await departure(5)).vacancies).toBe(slot.vacancies);
+    expect((await owner.get(`/api/orders/${order.id}/`)).json()).toMatchObject({ status: 'Canceled' });
+  });
+
+  it('a reservation expires as a cart does: its seats are free again and it cannot be confirmed; extend holds it longer', async () => {
+    const slot = await departure(6);
+    const uuid = randomUUID();
+    const held = await reserve({ uuid, availabilityId: slot.id, unitItems: adults(2) });
+    expect(held.statusCode, held.body).toBe(200);
+    const first = Date.parse(held.json().utcExpiresAt);
+    const extended = await octo.post(`${B}/bookings/${uuid}/extend`, { expirationMinutes: 60 });
+    expect(extended.statusCode, extended.body).toBe(200);
+    expect(Date.parse(extended.json().utcExpiresAt)).toBeGreaterThan(first);
+    expect(Date.parse(extended.json().utcExpiresAt)).toBeGreaterThan(Date.now() + 59 * 60_000);
+    // The hold runs out (its line's time moved into the past, as the clock would).
+    await t.database.asOwner((tx) => tx.execute(sql`update cart_line set expires_at = now() - interval '1 second' where id = (select cart_line_id from octo_booking where uuid = ${uuid})`));
+    expect((await octo.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ status: 'EXPIRED', utcExpiresAt: null });
+    expect((await departure(6)).vacancies).toBe(slot.vacancies);
+    expect(octoError(await octo.post(`${B}/bookings/${uuid}/confirm`, { contact }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    expect(octoError(await octo.post(`${B}/bookings/${uuid}/extend`, {}))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+  });
+
+  it('changes a reservation’s units (the new hold first) and cancels a reservation, giving its seats back', async () => {
+    const slot = await departure(7);
+    const uuid = randomUUID();
+    await reserve({ uuid, availabilityId: slot.id, unitItems: adults(1) });
+    const changed = await octo.patch(`${B}/bookings/${uuid}`, { unitItems: adults(3) });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().unitItems).toHaveLength(3);
+    expect((await departure(7)).vacancies).toBe(slot.vacancies - 3);
+    expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await departure(7)).vacancies).toBe(slot.vacancies);
+  });
+
+  it('refuses unknown ids, no unit items and a sold-out departure as OCTO requires', async () => {
+    const slot = await departure(8);
+    expect(octoError(await reserve({ productId: randomUUID(), availabilityId: slot.id, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'INVALID_PRODUCT_ID' } });
+    expect(octoError(await reserve({ optionId: 'X', availabilityId: slot.id, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'INVALID_OPTION_ID', optionId: 'X' } });
+    const unknownSlot = randomUUID();
+    expect(octoError(await reserve({ availabilityId: unknownSlot, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'INVALID_AVAILABILITY_ID', availabilityId: unknownSlot } });
+    const unit = randomUUID();
+    expect(octoError(await reserve({ availabilityId: slot.id, unitItems: [{ unitId: unit }] }))).toMatchObject({ status: 400, body: { error: 'INVALID_UNIT_ID', unitId: unit } });
+    expect(octoError(await reserve({ availabilityId: slot.id, unitItems: [] }))).toMatchObject({ status: 400, body: { error: 'UNPROCESSABLE_ENTITY' } });
+    expect(octoError(await reserve({ availabilityId: slot.id, unitItems: adults(9) }))).toMatchObject({ status: 400, body: { error: 'UNPROCESSABLE_ENTITY' } });
+    expect((await departure(8)).vacancies).toBe(slot.vacancies);
+    const nobody = randomUUID();
+    for (const path of [`/bookings/${nobody}`, `/bookings/not-a-uuid`]) {
+      expect(octoError(await octo.get(`${B}${path}`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID' } });
+    }
+    expect(octoError(await octo.post(`${B}/bookings/${nobody}/confirm`, { contact }))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID', uuid: nobody } });
+    expect(octoError(await octo.post(`${B}/bookings/${nobody}/cancel`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID', uuid: nobody } });
+    expect(octoError(await octo.post(`${B}/bookings`, { productId: tour.id }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+  });
+});
+
+describe('OCTO: keys and contracts', () => {
+  it('refuses a request without a key or with an unknown or revoked key (401), a suspended partnership (403)', async () => {
+    expect(octoError(await partnerClient(t.app, null).get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });
+    expect(octoError(await partnerClient(t.app, 'td_nothing').get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });
+    const spare = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'rivalsupply', offers: [tour.id] });
+    const client = partnerClient(t.app, spare.key);
+    expect((await client.get(`${B}/products`)).statusCode).toBe(200);
+    await t.database.asOwner((tx) => tx.execute(sql`update partnership set status = 'Suspended' where id = ${spare.partnershipId}`));
+    forgetPartnerKeys();
+    expect(octoError(await client.get(`${B}/products`))).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
+    await t.database.asOwner((tx) => tx.execute(sql`update partnership set status = 'Active' where id = ${spare.partnershipId}`));
+    await t.database.asOwner((tx) => tx.execute(sql`update api_key set revoked_at = now() where id = ${spare.keyId}`));
+    forgetPartnerKeys();
+    expect(octoError(await client.get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });
+    const used = (await t.database.asOwner((tx) => tx.execute(sql`select last_used_at from api_key where id = ${spare.keyId}`))) as unknown as { rows: { last_used_at: Date | null }[] };
+    expect(used.rows[0]!.last_used_at).not.toBeNull();
+    await endPartnership(spare.partnershipId);
+  });
+
+  it('a suspension between reserve and confirm refuses the confirm (the contract is read again under its lock)', async () => {
+    const spare = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'rivalsupply', offers: [tour.id] });
+    const client = partnerClient(t.app, spare.key);
+    const slot = await departure(9);
+    const uuid = randomUUID();
+    expect((await client.post(`${B}/bookings`, { uuid, productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: adults(1) })).statusCode).toBe(200);
+    await t.database.asOwner((tx) => tx.execute(sql`update partnership set status = 'Suspended' where id = ${spare.partnershipId}`));
+    // Within the key's two seconds in this process the call passes authentication; the sale does not.
+    const res = await client.post(`${B}/bookings/${uuid}/confirm`, { contact });
+    expect([400, 403]).toContain(res.statusCode);
+    expect(res.json().error).toMatch(/BAD_REQUEST|FORBIDDEN/);
+    const orders = (await t.database.asOwner((tx) => tx.execute(sql`select count(*)::int as n from orders where partnership_id = ${spare.partnershipId}`))) as unknown as { rows: { n: number }[] };
+    expect(orders.rows[0]!.n).toBe(0);
+    await endPartnership(spare.partnershipId);
+  });
+
+  it('another supplier’s booking uuid is not found, and cannot be taken', async () => {
+    const rival = partnerClient(t.app, other.key);
+    const rivalProduct = (await rival.get(`${B}/products`)).json()[0].id as string;
+    const [slot] = (await rival.post(`${B}/availability`, { productId: rivalProduct, optionId: 'DEFAULT', localDateStart: day(5), localDateEnd: day(5) })).json();
+    const uuid = randomUUID();
+    expect((await rival.post(`${B}/bookings`, { uuid, productId: rivalProduct, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: (await rival.get(`${B}/products/${rivalProduct}`)).json().options[0].units[0].id }] })).statusCode).toBe(200);
+    expect(octoError(await octo.get(`${B}/bookings/${uuid}`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID', uuid } });
+    expect(octoError(await octo.post(`${B}/bookings/${uuid}/cancel`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID' } });
+    const mine = await departure(5);
+    expect(octoError(await reserve({ uuid, availabilityId: mine.id, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID' } });
+    expect((await departure(5)).vacancies).toBe(mine.vacancies);
+    expect((await rival.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ status: 'ON_HOLD' });
+  });
+
+  it('limits calls per key: over the window’s count, 429 with Retry-After', async () => {
+    const spare = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'rivalsupply', offers: [tour.id] });
+    const client = partnerClient(t.app, spare.key);
+    expect((await client.get(`${B}/supplier`)).statusCode).toBe(200);
+    // The key has made its window's allowance (1200 by default) — set its counter there.
+    await t.database.asOwner((tx) => tx.execute(sql`update rate_limit set count = 1200 where key = ${`api-key:${spare.keyId}`}`));
+    const res = await client.get(`${B}/supplier`);
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json()).toMatchObject({ error: 'TOO_MANY_REQUESTS' });
+    // Another key is not affected.
+    expect((await octo.get(`${B}/supplier`)).statusCode).toBe(200);
+  });
+});
+
+describe('OCTO: confirming one uuid at once', () => {
+  async function heldBooking() {
+    const slot = await departure(10);
+    const uuid = randomUUID();
+    expect((await reserve({ uuid, availabilityId: slot.id, unitItems: adults(1) })).statusCode).toBe(200);
+    return uuid;
+  }
+  const ordersOf = async (uuid: string) =>
+    ((await t.database.asOwner((tx) => tx.execute(sql`select count(*)::int as n from orders o where o.partnership_id = ${partner.partnershipId} and o.reseller_reference = ${uuid}`))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+
+  it('five confirms of one uuid make one order and all answer it', async () => {
+    const uuid = await heldBooking();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => octo.post(`${B}/bookings/${uuid}/confirm`, { contact, resellerReference: uuid })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().supplierReference)).size).toBe(1);
+    expect(await ordersOf(uuid)).toBe(1);
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('with the reservation’s lock switched off, concurrent confirms are not all answered with the booking', async () => {
+    lock.off = true;
+    try {
+      const uuid = await heldBooking();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => octo.post(`${B}/bookings/${uuid}/confirm`, { contact, resellerReference: uuid })));
+      // Without the lock the confirms all find it ON_HOLD: one books, the others meet checkout's
+      // refusal (its line is gone) and answer an error for a booking that was confirmed.
+      expect(answers.filter((a) => a.statusCode !== 200).length).toBeGreaterThan(0);
+      expect(await ordersOf(uuid)).toBe(1);
+    } finally {
+      lock.off = false;
+    }
+  });
+});
