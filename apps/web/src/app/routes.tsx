@@ -91,6 +91,30 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/qr-codes/QrCodesPage'),
   },
   {
+    path: '/resales/overview',
+    permissions: ['Manage orders'],
+    features: ['resales'],
+    load: () => import('../features/resales/ResalesOverviewPage'),
+  },
+  {
+    path: '/resales/overview/:resaleId',
+    permissions: ['Manage orders'],
+    features: ['resales'],
+    load: () => import('../features/resales/ResaleDetailPage'),
+  },
+  {
+    path: '/resales/settlements',
+    permissions: ['Manage orders'],
+    features: ['resales'],
+    load: () => import('../features/resales/SettlementsPage'),
+  },
+  {
+    path: '/resales/settlements/:settlementId',
+    permissions: ['Manage orders'],
+    features: ['resales'],
+    load: () => import('../features/resales/SettlementDetailPage'),
+  },
+  {
     path: '/customers/list',
     permissions: ['Manage customers'],
     load: () => import('../features/customers/CustomersListPage'),

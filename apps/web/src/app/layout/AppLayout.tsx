@@ -5,7 +5,7 @@ import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
-import { hasPermissions } from '../../shared/lib/permissions';
+import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { Brand } from './Brand';
 import { NAVIGATION } from './navigation';
 import { ThemeToggle } from './ThemeToggle';
@@ -19,7 +19,7 @@ export function AppLayout() {
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   // Hide what the user may not open; the server refuses it anyway.
-  const visible = NAVIGATION.filter((item) => hasPermissions(user, appInfo, item.permissions ?? []));
+  const visible = NAVIGATION.filter((item) => hasPermissions(user, appInfo, item.permissions ?? []) && (!item.features || hasFeatures(user, item.features)));
   const inSection = (prefixes: string[]) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (

@@ -1,4 +1,5 @@
 import {
+  IconArrowsExchange,
   IconBuildingStore,
   IconCalendarEvent,
   IconChartBar,
@@ -9,7 +10,7 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
-import { ITEM_LABEL, type PermissionSetTitle } from '@tourdesk/contracts';
+import { ITEM_LABEL, type PermissionSetTitle, type SubscriptionFeature } from '@tourdesk/contracts';
 
 export interface NavItem {
   label: string;
@@ -19,6 +20,8 @@ export interface NavItem {
   /** Paths that count as "inside" this section, for highlighting. */
   match: string[];
   permissions?: PermissionSetTitle[];
+  /** Plan features the section needs (shown only to organisations whose plan has them). */
+  features?: SubscriptionFeature[];
   /** `match`: the path prefix that counts as inside the child (its tabs), when not just `to`. */
   children?: { label: string; to: string; match?: string }[];
 }
@@ -64,6 +67,14 @@ export const NAVIGATION: NavItem[] = [
     ],
   },
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
+  {
+    label: 'Resales',
+    icon: IconArrowsExchange,
+    to: '/resales/overview',
+    match: ['/resales'],
+    permissions: ['Manage orders'],
+    features: ['resales'],
+  },
   { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'], permissions: ['Manage orders'] },
   { label: 'Customers', icon: IconUsers, to: '/customers/list', match: ['/customers'], permissions: ['Manage customers'] },
   {

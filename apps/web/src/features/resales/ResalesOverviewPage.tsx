@@ -1,0 +1,203 @@
+import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { DATE_RANGE_FILTERS, RESALE_STATUS_FILTERS, type TResale } from '@tourdesk/contracts';
+import { Link, useNavigate } from 'react-router';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { useResaleFilterOptionsQuery, useResalesQuery } from './api';
+import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL, WHOLE } from './parts';
+
+function Row({ line, zone }: { line: TResale; zone?: string }) {
+  const navigate = useNavigate();
+  const to = resalePath(line.order_id);
+  return (
+    <Table.Tr onClick={() => navigate(to)} style={{ cursor: 'pointer' }} data-testid="resale-row">
+      <Table.Td>
+        <Anchor component={Link} to={to} fw={500} ff="monospace" style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+          {line.order_reference}
+        </Anchor>
+        {line.reseller_reference && (
+          <Text size="xs" c="dimmed">
+            {line.reseller_reference}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">{formatDisplayDate(line.sold_at, zone)}</Text>
+        <Text size="xs" c="dimmed">
+          {SIDE_LABEL[line.side]}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {line.offer.name}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatDisplayDate(line.starts_at, line.time_zone)} {formatTime(line.starts_at, line.time_zone)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" data-testid="resale-partner">
+          {line.partner_name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {itemsText(line.items)}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(line.gross, line.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(line.commission, line.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(line.supplier_net, line.currency)}
+      </Table.Td>
+      <Table.Td>
+        <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm" style={WHOLE}>
+          {line.status === 'Created' ? 'Unconfirmed' : line.status}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {line.settlement ? (
+          <Badge color={line.settlement.status === 'Settled' ? 'green' : 'blue'} variant="outline" size="sm" style={WHOLE} title={`Statement ${line.settlement.number}`}>
+            {line.settlement.status === 'Settled' ? 'Settled' : 'On statement'}
+          </Badge>
+        ) : (
+          <Text size="xs" c="dimmed">
+            Not settled
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * /resales/overview: for a supplier, what partners sold of its offers; for a reseller, what it sold
+ * of its partners' offers (one list when the organisation is both). Filters live in the address.
+ */
+export default function ResalesOverviewPage() {
+  const filters = useListFilters();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data, isFetching } = useResalesQuery(filters.apiParams);
+  const { data: options } = useResaleFilterOptionsQuery();
+  const f = filters.filters;
+  const totals = data?.totals ?? [];
+  const bothSides = new Set(options?.partners.map((p) => p.side)).size > 1;
+
+  return (
+    <Stack gap="md">
+      <ResalesHeader tab="resales" />
+      <Group>
+        {bothSides && (
+          <Select
+            aria-label="Side"
+            data={[
+              { value: 'all', label: 'Both sides' },
+              { value: 'supplier', label: 'Sold by partners' },
+              { value: 'reseller', label: 'Sold by us' },
+            ]}
+            value={f.side ?? 'all'}
+            onChange={(v) => filters.setFilter('side', v === 'all' ? null : v)}
+            w={170}
+            allowDeselect={false}
+          />
+        )}
+        <Select
+          aria-label="Partner"
+          data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+          value={f.partner ?? 'All'}
+          onChange={(v) => filters.setFilter('partner', v)}
+          w={200}
+          allowDeselect={false}
+          searchable
+        />
+        <Select
+          aria-label="Offer"
+          data={[{ value: 'All', label: 'All offers' }, ...(options?.offers ?? []).map((o) => ({ value: o.id, label: o.name }))]}
+          value={f.offer ?? 'All'}
+          onChange={(v) => filters.setFilter('offer', v)}
+          w={200}
+          allowDeselect={false}
+          searchable
+        />
+        {(options?.stores.length ?? 0) > 0 && (
+          <Select
+            aria-label="Store"
+            data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+            value={f.store ?? 'All'}
+            onChange={(v) => filters.setFilter('store', v)}
+            w={180}
+            allowDeselect={false}
+          />
+        )}
+        <Select
+          aria-label="Status"
+          data={[{ value: 'All', label: 'Any status' }, ...RESALE_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+          value={f.status ?? 'All'}
+          onChange={(v) => filters.setFilter('status', v)}
+          w={150}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Settled"
+          data={[
+            { value: 'All', label: 'Settled or not' },
+            { value: 'no', label: 'Not settled' },
+            { value: 'yes', label: 'On a statement' },
+          ]}
+          value={f.settled ?? 'All'}
+          onChange={(v) => filters.setFilter('settled', v)}
+          w={160}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Date range"
+          data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+          value={f.date_range ?? 'all'}
+          onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
+          w={150}
+          allowDeselect={false}
+        />
+        <TextInput type="date" aria-label="Sold from" value={f.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value || null)} w={150} />
+        <TextInput type="date" aria-label="Sold until" value={f.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value || null)} w={150} />
+        <Button variant="subtle" onClick={filters.reset}>
+          Reset filters
+        </Button>
+      </Group>
+      {totals.map((t) => (
+        <Figures key={t.currency}>
+          <Figure label="Lines" value={String(t.lines)} testId="total-lines" />
+          <Figure label="Gross sales" value={formatMoney(t.gross, t.currency)} testId="total-gross" />
+          <Figure label="Commission" value={formatMoney(t.commission, t.currency)} testId="total-commission" />
+          <Figure label="Supplier net" value={formatMoney(t.supplier_net, t.currency)} testId="total-net" />
+        </Figures>
+      ))}
+      <Table.ScrollContainer minWidth={1000}>
+        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Resales" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Order</Table.Th>
+              <Table.Th>Sold</Table.Th>
+              <Table.Th>Offer and start</Table.Th>
+              <Table.Th>Partner</Table.Th>
+              <Table.Th ta="right">Gross</Table.Th>
+              <Table.Th ta="right">Commission</Table.Th>
+              <Table.Th ta="right">Supplier net</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Settlement</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={9}>No resale matches these filters.</EmptyRow>}
+            {data?.results.map((l) => <Row key={l.id} line={l} zone={zone} />)}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ListFooter count={data?.count} noun="resale" totalPages={data?.total_pages} filters={filters} />
+    </Stack>
+  );
+}

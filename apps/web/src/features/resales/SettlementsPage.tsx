@@ -1,0 +1,171 @@
+import { Anchor, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { SETTLEMENT_STATUSES, type TSettlement } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { fieldErrors } from '../../shared/api/errors';
+import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { useAppSelector } from '../../shared/hooks/store';
+import { useListFilters } from '../../shared/hooks/use-list-filters';
+import { formatDisplayDate } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCreateSettlementMutation, useResaleFilterOptionsQuery, useSettlementsQuery } from './api';
+import { owedText, ResalesHeader, settlementPath, SettlementStatus } from './parts';
+
+/** Last month, as the default period of a new statement (YYYY-MM-DD, the browser's calendar). */
+function lastMonth() {
+  const now = new Date();
+  const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  const last = new Date(now.getFullYear(), now.getMonth(), 0);
+  const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return { from: iso(first), to: iso(last) };
+}
+
+/** The supplier's "New statement" dialog: a partner and a period of activity dates. */
+function NewStatement({ partners, onClose }: { partners: { id: string; name: string }[]; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [create, { isLoading }] = useCreateSettlementMutation();
+  const [partner, setPartner] = useState<string | null>(partners.length === 1 ? partners[0]!.id : null);
+  const [period, setPeriod] = useState(lastMonth);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const submit = async () => {
+    if (!partner) return setErrors({ partnership_id: 'Choose a partner.' });
+    const res = await create({ partnership_id: partner, period_from: period.from, period_to: period.to });
+    if ('error' in res) return setErrors(fieldErrors(res.error));
+    notifySuccess(`Statement ${res.data.number} made: ${res.data.bookings} lines.`);
+    navigate(settlementPath(res.data.id));
+  };
+
+  return (
+    <form
+      aria-label="New statement"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        <Text size="sm" c="dimmed">
+          The statement takes every line of this partner whose activity takes place in the period and that no statement settles yet, and fixes its figures. Both sides see it.
+        </Text>
+        <Select label="Partner" withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
+        <Group grow>
+          <TextInput type="date" label="From" withAsterisk value={period.from} onChange={(e) => setPeriod({ ...period, from: e.currentTarget.value })} error={errors.period_from} />
+          <TextInput type="date" label="To" withAsterisk value={period.to} onChange={(e) => setPeriod({ ...period, to: e.currentTarget.value })} error={errors.period_to} />
+        </Group>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isLoading}>
+            Make statement
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function Row({ s, zone }: { s: TSettlement; zone?: string }) {
+  const navigate = useNavigate();
+  const to = settlementPath(s.id);
+  return (
+    <Table.Tr onClick={() => navigate(to)} style={{ cursor: 'pointer' }} data-testid="settlement-row">
+      <Table.Td>
+        <Anchor component={Link} to={to} ff="monospace" fw={500} style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+          {s.number}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          made {formatDisplayDate(s.created_at, zone)}
+        </Text>
+      </Table.Td>
+      <Table.Td>{s.partner_name}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {s.period_from} – {s.period_to}
+      </Table.Td>
+      <Table.Td ta="right">{s.bookings}</Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(s.gross, s.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(s.commission, s.currency)}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{owedText(s)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <SettlementStatus status={s.status} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /resales/settlements: the statements of either side's partnerships; a supplier makes new ones. */
+export default function SettlementsPage() {
+  const filters = useListFilters();
+  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const { data, isFetching } = useSettlementsQuery(filters.apiParams);
+  const { data: options } = useResaleFilterOptionsQuery();
+  const [creating, setCreating] = useState(false);
+  const myResellers = (options?.partners ?? []).filter((p) => p.side === 'supplier');
+
+  return (
+    <Stack gap="md">
+      <ResalesHeader
+        tab="settlements"
+        actions={
+          myResellers.length > 0 && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+              New statement
+            </Button>
+          )
+        }
+      />
+      <Group>
+        <Select
+          aria-label="Partner"
+          data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+          value={filters.filters.partner ?? 'All'}
+          onChange={(v) => filters.setFilter('partner', v)}
+          w={200}
+          allowDeselect={false}
+        />
+        <Select
+          aria-label="Status"
+          data={[{ value: 'All', label: 'Any status' }, ...SETTLEMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+          value={filters.filters.status ?? 'All'}
+          onChange={(v) => filters.setFilter('status', v)}
+          w={150}
+          allowDeselect={false}
+        />
+      </Group>
+      <Table.ScrollContainer minWidth={900}>
+        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Statements" style={{ opacity: isFetching ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Statement</Table.Th>
+              <Table.Th>Partner</Table.Th>
+              <Table.Th>Period</Table.Th>
+              <Table.Th ta="right">Lines</Table.Th>
+              <Table.Th ta="right">Gross</Table.Th>
+              <Table.Th ta="right">Commission</Table.Th>
+              <Table.Th>Owed</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.results.length === 0 && <EmptyRow colSpan={8}>No statement yet.</EmptyRow>}
+            {data?.results.map((s) => <Row key={s.id} s={s} zone={zone} />)}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ListFooter count={data?.count} noun="statement" totalPages={data?.total_pages} filters={filters} />
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New statement" centered>
+        <NewStatement partners={myResellers} onClose={() => setCreating(false)} />
+      </Modal>
+    </Stack>
+  );
+}
