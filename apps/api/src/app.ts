@@ -13,6 +13,7 @@ import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
 import { resaleRoutes } from './modules/resales/routes';
+import { partnerRoutes } from './modules/partners/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
 import { registerPartnerApis } from './modules/octo/routes';
 import { registerPayments } from './modules/payments/routes';
@@ -161,6 +162,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(jobRoutes);
   await app.register(planRoutes);
   await app.register(resaleRoutes);
+  await app.register(partnerRoutes);
   await app.register(webStoreRoutes);
   // A partner's API key: OCTO at /octo/v1 and the public booking API at /api/public/.
   await registerPartnerApis(app);

@@ -63,6 +63,7 @@ beforeAll(async () => {
     ids.store = (await browser.post('/api/stores/', { name: `${sub} shop`, slug: 'shop' })).json().id;
     await browser.post(`/api/stores/${ids.store}/add-experience/`, { experiences: [made.id] });
     ids.qrCode = (await browser.post('/api/qr-codes/', { name: `${sub} flyer`, store: ids.store })).json().id;
+    ids.partnership = (await browser.post('/api/partners/', { partner_type: 'Resellers', email: `partner@${sub}.test` })).json().id;
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
     await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${ids.failedJob}::uuid`);
@@ -123,6 +124,15 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/customers/:id/': 'customer',
   '/api/carts/:id/': 'cart',
   '/api/jobs/failed/:id/retry/': 'failedJob',
+  '/api/partners/:id/': 'partnership',
+  '/api/partners/:id/accept/': 'partnership',
+  '/api/partners/:id/decline/': 'partnership',
+  '/api/partners/:id/suspend/': 'partnership',
+  '/api/partners/:id/resume/': 'partnership',
+  '/api/partners/:id/end/': 'partnership',
+  '/api/partners/:id/offers/': 'partnership',
+  '/api/partners/:id/api-keys/': 'partnership',
+  '/api/partners/:id/api-keys/:keyId/revoke/': 'partnership',
   '/api/stores/:id/': 'store',
   '/api/stores/:id/experiences/': 'store',
   '/api/stores/:id/eligible-experiences/': 'store',
@@ -192,6 +202,8 @@ const BODY: Record<string, () => unknown> = {
   'POST /api/stores/:id/add-experience/': () => ({ experiences: [B.experience] }),
   'POST /api/stores/:id/remove-experience/': () => ({ experience: B.experience }),
   'POST /api/stores/:id/reorder-experiences/': () => ({ experiences: [B.experience] }),
+  'PATCH /api/partners/:id/': () => ({ commission_bp: 10_000 }),
+  'POST /api/partners/:id/api-keys/': () => ({ name: 'Hijacked' }),
 };
 
 const signedInRoutes = () =>
@@ -204,7 +216,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!) + (QUERY[route.url] ?? '');
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!) + (QUERY[route.url] ?? '');
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);
@@ -226,7 +238,8 @@ describe('cross-tenant access', () => {
   });
 
   it('never lists another organisation’s rows', async () => {
-    const lists = signedInRoutes().filter((r) => r.method === 'GET' && !r.url.includes(':id'));
+    // Lists: GET routes without a path parameter (an id, or an invitation's token).
+    const lists = signedInRoutes().filter((r) => r.method === 'GET' && !r.url.includes(':'));
     expect(lists.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/roles/', '/api/team-members/', '/api/users/']));
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     // Lists that need a parameter get the second organisation's own.

@@ -10,5 +10,6 @@ export * from './availability';
 export * from './orders';
 export * from './organization';
 export * from './stores';
+export * from './partners';
 export * from './resales';
 export * from './qr-codes';
