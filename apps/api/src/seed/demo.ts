@@ -36,6 +36,7 @@ import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
 import { seedQrDemo } from './demo-qr';
+import { seedOctoDemo } from './demo-octo';
 
 export const DEMO = {
   accountName: 'Alpine Trails & Tours',
@@ -162,6 +163,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
+    // After seedPartnerDemo (the partnership demo → alpine-agency it keys): nothing without it.
+    await seedOctoDemo(tx as unknown as Db, account.id);
     return true;
   });
 }
