@@ -155,7 +155,7 @@ export default function QrCodesPage() {
             {data?.results.map((c) => (
               <Table.Tr key={c.id} data-testid="qr-row" data-code={c.code}>
                 <Table.Td>
-                  <Anchor component="button" type="button" fw={500} onClick={() => setOpenId(c.id)}>
+                  <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(c.id)}>
                     <Group gap={6} wrap="nowrap" component="span">
                       <IconQrcode size={16} style={{ flexShrink: 0 }} />
                       {c.name}
@@ -167,7 +167,7 @@ export default function QrCodesPage() {
                 </Table.Td>
                 <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ whiteSpace: 'nowrap' }}>
+                  <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ minWidth: 'max-content' }}>
                     {c.ownership}
                   </Badge>
                 </Table.Td>
