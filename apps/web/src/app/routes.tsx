@@ -91,6 +91,24 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/qr-codes/QrCodesPage'),
   },
   {
+    path: '/sales/partners',
+    permissions: ['Manage stores'],
+    features: ['partners'],
+    load: () => import('../features/partners/PartnersPage'),
+  },
+  {
+    path: '/sales/partners/invitation/:token',
+    permissions: ['Manage stores'],
+    features: ['partners'],
+    load: () => import('../features/partners/InvitationPage'),
+  },
+  {
+    path: '/sales/partners/:partnerId',
+    permissions: ['Manage stores'],
+    features: ['partners'],
+    load: () => import('../features/partners/PartnerDetailPage'),
+  },
+  {
     path: '/resales/overview',
     permissions: ['Manage orders'],
     features: ['resales'],

@@ -54,6 +54,7 @@ export const NAVIGATION: NavItem[] = [
     children: [
       { label: 'Stores', to: '/sales/stores' },
       { label: 'QR codes', to: '/sales/qr-codes' },
+      { label: 'Partners', to: '/sales/partners' },
     ],
   },
   {

@@ -1,0 +1,72 @@
+import { Badge, Group, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { PAYMENT_COLLECTOR_LABEL, PARTNER_PRICING_LABEL, type TPartnershipStatus } from '@tourdesk/contracts';
+
+export const PARTNERS_PATH = '/sales/partners';
+export const partnerPath = (id: string) => `${PARTNERS_PATH}/${id}`;
+
+export const STATUS_COLOR: Record<TPartnershipStatus, string> = { Invited: 'blue', Active: 'green', Declined: 'gray', Suspended: 'orange', Ended: 'gray' };
+export function StatusBadge({ status }: { status: TPartnershipStatus }) {
+  return (
+    <Badge variant="light" color={STATUS_COLOR[status]} style={{ whiteSpace: 'nowrap', overflow: 'visible' }}>
+      {status}
+    </Badge>
+  );
+}
+
+/** 1500 basis points → "15 %". */
+export const percent = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+
+/** The contract's terms as the form edits them (commission in percent, as people write it). */
+export interface ContractForm {
+  pricing: 'commission' | 'net';
+  commission_percent: number;
+  payment_collector: 'reseller' | 'supplier';
+  valid_from: string;
+  valid_to: string;
+  notes: string;
+}
+export const EMPTY_CONTRACT: ContractForm = { pricing: 'commission', commission_percent: 15, payment_collector: 'reseller', valid_from: '', valid_to: '', notes: '' };
+
+export const contractBody = (c: ContractForm) => ({
+  pricing: c.pricing,
+  commission_bp: Math.round(c.commission_percent * 100),
+  payment_collector: c.payment_collector,
+  valid_from: c.valid_from || null,
+  valid_to: c.valid_to || null,
+  notes: c.notes,
+});
+
+const PRICING = Object.entries(PARTNER_PRICING_LABEL).map(([value, label]) => ({ value, label }));
+const COLLECTORS = Object.entries(PAYMENT_COLLECTOR_LABEL).map(([value, label]) => ({ value, label }));
+
+/** The contract's fields; read-only for the reseller. */
+export function ContractFields({ value, onChange, readOnly = false }: { value: ContractForm; onChange: (c: ContractForm) => void; readOnly?: boolean }) {
+  const set = <K extends keyof ContractForm>(key: K, v: ContractForm[K]) => onChange({ ...value, [key]: v });
+  return (
+    <Stack gap="sm">
+      <Group grow align="flex-start" wrap="wrap">
+        <Select label="Pricing" data={PRICING} value={value.pricing} onChange={(v) => v && set('pricing', v as ContractForm['pricing'])} allowDeselect={false} readOnly={readOnly} miw={220} />
+        {value.pricing === 'commission' && (
+          <NumberInput
+            label="Commission"
+            description="Of the retail price, kept by the reseller"
+            suffix=" %"
+            min={0}
+            max={100}
+            decimalScale={2}
+            value={value.commission_percent}
+            onChange={(v) => set('commission_percent', typeof v === 'number' ? v : Number(v) || 0)}
+            readOnly={readOnly}
+            miw={160}
+          />
+        )}
+      </Group>
+      <Select label="Payment" description="Who collects the customer's payment" data={COLLECTORS} value={value.payment_collector} onChange={(v) => v && set('payment_collector', v as ContractForm['payment_collector'])} allowDeselect={false} readOnly={readOnly} />
+      <Group grow align="flex-start" wrap="wrap">
+        <TextInput label="Valid from" type="date" value={value.valid_from} onChange={(e) => set('valid_from', e.currentTarget.value)} readOnly={readOnly} miw={160} />
+        <TextInput label="Valid to" type="date" value={value.valid_to} onChange={(e) => set('valid_to', e.currentTarget.value)} readOnly={readOnly} miw={160} />
+      </Group>
+      <Textarea label="Notes" autosize minRows={2} value={value.notes} onChange={(e) => set('notes', e.currentTarget.value)} readOnly={readOnly} maxLength={5000} />
+    </Stack>
+  );
+}
