@@ -37,6 +37,7 @@ import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
 import { seedQrDemo } from './demo-qr';
 import { seedOctoDemo } from './demo-octo';
+import { seedResaleDemo } from './demo-resales';
 
 export const DEMO = {
   accountName: 'Alpine Trails & Tours',
@@ -81,7 +82,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
   const [existing] = await db.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, DEMO.subdomain));
   if (existing) return false;
   const passwordHash = await hashPassword(DEMO.password);
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(baseAccount)
       .values({
@@ -167,6 +168,9 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedOctoDemo(tx as unknown as Db, account.id);
     return true;
   });
+  // After the partners' demo (the partnership demo → alpine-agency), in transactions of its own: nothing without it.
+  if (created) await seedResaleDemo(db);
+  return created;
 }
 
 /** A picture for a demo offer: a sky-to-water gradient with a sun, drawn here. */

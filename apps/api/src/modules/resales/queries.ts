@@ -247,6 +247,6 @@ export async function lockSettlement(tx: Db, accountId: string, id: string) {
   return row;
 }
 
-export async function markSettled(tx: Db, id: string, userId: string) {
+export async function markSettled(tx: Db, id: string, userId: string | null) {
   await tx.update(settlement).set({ status: 'Settled', settled_at: new Date(), settled_by: userId, updated_at: new Date() }).where(eq(settlement.id, id));
 }

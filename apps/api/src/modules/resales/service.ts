@@ -234,51 +234,55 @@ export async function settlementDetail(ctx: ResaleCtx, id: string): Promise<TSet
  * never take the same line; numbered by the supplier's gapless counter (STL-year-n).
  */
 export async function createSettlement(ctx: ResaleCtx, input: TSettlementCreate): Promise<TSettlementDetail> {
-  const id = await inTenant(ctx.db, ctx.accountId, async (tx) => {
-    const p = await q.lockPartnership(tx, ctx.accountId, input.partnership_id);
-    if (!p) {
-      const other = await q.partnershipOf(tx, input.partnership_id);
-      if (other) throw new AppError('permission_denied', 'Only the supplier makes the statements of a partnership.', 'partnership_id');
-      throw new AppError('not_found', 'No partnership with this id.', 'partnership_id');
-    }
-    if (!p.reseller_account_id) throw new AppError('conflict', 'This partnership was never accepted: it has nothing to settle.', 'partnership_id');
-    const lines = await q.unsettledLines(tx, ctx.accountId, p.id, input.period_from, input.period_to);
-    if (!lines.length) throw new AppError('conflict', 'Nothing to settle in this period: no line of this partner is unsettled there.', 'period_from');
-    const sums = lines.reduce(
-      (s, l) => {
-        const c = countedOf(l);
-        return { gross: s.gross + c.gross, commission: s.commission + c.commission };
-      },
-      { gross: 0, commission: 0 },
-    );
-    const supplierNet = sums.gross - sums.commission;
-    // The reseller collected: it owes the supplier the net. The supplier collected: it owes the commission.
-    const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -sums.commission;
-    const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone, year: 'numeric' }).format(new Date()));
-    const n = await q.takeSettlementNumber(tx, ctx.accountId, year);
-    const row = await q.insertSettlement(tx, {
-      partnership_id: p.id,
-      supplier_account_id: ctx.accountId,
-      reseller_account_id: p.reseller_account_id,
-      number: settlementNumber(year, n),
-      period_from: input.period_from,
-      period_to: input.period_to,
-      currency: p.currency,
-      bookings: lines.length,
-      gross: sums.gross,
-      commission: sums.commission,
-      supplier_net: supplierNet,
-      reseller_owes: resellerOwes,
-    });
-    await q.markLines(
-      tx,
-      ctx.accountId,
-      row.id,
-      lines.map((l) => l.id),
-    );
-    return row.id;
-  });
+  const id = await inTenant(ctx.db, ctx.accountId, (tx) => makeStatement(tx, ctx.accountId, ctx.timeZone, input));
   return settlementDetail(ctx, id);
+}
+
+/** The statement's work in the supplier's tenant transaction `tx` (see createSettlement); its id. */
+export async function makeStatement(tx: Db, supplierId: string, timeZone: string, input: TSettlementCreate): Promise<string> {
+  const ctx = { accountId: supplierId, timeZone };
+  const p = await q.lockPartnership(tx, ctx.accountId, input.partnership_id);
+  if (!p) {
+    const other = await q.partnershipOf(tx, input.partnership_id);
+    if (other) throw new AppError('permission_denied', 'Only the supplier makes the statements of a partnership.', 'partnership_id');
+    throw new AppError('not_found', 'No partnership with this id.', 'partnership_id');
+  }
+  if (!p.reseller_account_id) throw new AppError('conflict', 'This partnership was never accepted: it has nothing to settle.', 'partnership_id');
+  const lines = await q.unsettledLines(tx, ctx.accountId, p.id, input.period_from, input.period_to);
+  if (!lines.length) throw new AppError('conflict', 'Nothing to settle in this period: no line of this partner is unsettled there.', 'period_from');
+  const sums = lines.reduce(
+    (s, l) => {
+      const c = countedOf(l);
+      return { gross: s.gross + c.gross, commission: s.commission + c.commission };
+    },
+    { gross: 0, commission: 0 },
+  );
+  const supplierNet = sums.gross - sums.commission;
+  // The reseller collected: it owes the supplier the net. The supplier collected: it owes the commission.
+  const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -sums.commission;
+  const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone, year: 'numeric' }).format(new Date()));
+  const n = await q.takeSettlementNumber(tx, ctx.accountId, year);
+  const row = await q.insertSettlement(tx, {
+    partnership_id: p.id,
+    supplier_account_id: ctx.accountId,
+    reseller_account_id: p.reseller_account_id,
+    number: settlementNumber(year, n),
+    period_from: input.period_from,
+    period_to: input.period_to,
+    currency: p.currency,
+    bookings: lines.length,
+    gross: sums.gross,
+    commission: sums.commission,
+    supplier_net: supplierNet,
+    reseller_owes: resellerOwes,
+  });
+  await q.markLines(
+    tx,
+    ctx.accountId,
+    row.id,
+    lines.map((l) => l.id),
+  );
+  return row.id;
 }
 
 /** Marks a statement settled (final): by the side that receives the money, once. */
