@@ -252,7 +252,7 @@ describe('the order a scan brings', () => {
     const id = await payOnSite(await heldCart(2, { create: qr }), 'ana');
     expect(await orderQr(id)).toBe(flyer.id);
     // The order in the back office names the code.
-    expect((await owner.get(`/api/orders/${id}/`)).statusCode).toBe(200);
+    expect((await owner.get(`/api/orders/${id}/`)).json().qr_code).toEqual({ id: flyer.id, name: 'Attribution flyer' });
   });
 
   it('is recorded when the code comes with the first hold of a cart made before the scan', async () => {
@@ -270,7 +270,9 @@ describe('the order a scan brings', () => {
       const id = await payOnSite(await heldCart(1, { create: qr }), who);
       expect(await orderQr(id)).toBeNull();
     }
-    expect(await orderQr(await payOnSite(await heldCart(1), 'fy'))).toBeNull();
+    const none = await payOnSite(await heldCart(1), 'fy');
+    expect(await orderQr(none)).toBeNull();
+    expect((await owner.get(`/api/orders/${none}/`)).json().qr_code).toBeNull();
   });
 
   it('is recorded for an order paid online, made when Stripe says it is paid', async () => {

@@ -96,6 +96,8 @@ export type TInvoiceSummary = z.infer<typeof ZInvoiceSummary>;
 export type TInvoice = z.infer<typeof ZInvoice>;
 
 export const ZOrder = ZOrderSummary.extend({
+  /** The QR code whose scan brought the customer (a web order), if any. */
+  qr_code: z.object({ id: z.uuid(), name: z.string() }).nullable().optional(),
   tax_total: z.number().int(),
   /** What every line ever sold in it was worth, cancelled ones included (a cancelled order keeps it visible). */
   sold_total: z.number().int(),

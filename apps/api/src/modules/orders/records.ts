@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
-import { booking, bookingQuestion, customer, experience, order, slot, store, users, type HeldItem } from '../../db/schema';
+import { booking, bookingQuestion, customer, experience, order, qrCode, slot, store, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
@@ -262,11 +262,12 @@ export async function writeOrder(
 
 export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email, store_name: store.name })
+    .select({ o: order, c: customer, seller_first: users.first_name, seller_last: users.last_name, seller_email: users.email, store_name: store.name, qr_name: qrCode.name })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .leftJoin(users, eq(users.id, order.created_by))
     .leftJoin(store, eq(store.id, order.store_id))
+    .leftJoin(qrCode, eq(qrCode.id, order.qr_code_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
   if (!o) throw notFound('No order with this id.');
   const bookings = await listBookings(ctx, { order: id });
@@ -274,6 +275,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
   const current = documents.findLast((d) => d.kind === 'invoice' && !d.credited_by);
   return {
     ...orderSummary(o.o, o.c, { first: o.seller_first, last: o.seller_last, email: o.seller_email }, bookings.length, o.store_name),
+    qr_code: o.o.qr_code_id ? { id: o.o.qr_code_id, name: o.qr_name ?? '' } : null,
     tax_total: o.o.tax_total,
     sold_total: o.o.sold_total,
     cancellation_fee: o.o.cancellation_fee,

@@ -268,6 +268,11 @@ export function OrderDetailsTab({ order }: { order: TOrder }) {
                 {order.store && `Store: ${order.store.name}`}
               </Text>
             )}
+            {order.qr_code && (
+              <Text size="sm" data-testid="order-qr-code">
+                Brought by QR code {order.qr_code.name}
+              </Text>
+            )}
           </Card>
           <Totals order={order} />
           <Notes order={order} />
