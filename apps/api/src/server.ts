@@ -6,6 +6,7 @@ import { openConfiguredDatabase } from './db/configured';
 import { tenantOrigin } from './lib/host';
 import { storageFor } from './lib/storage';
 import { DEMO, seedDemo } from './seed/demo';
+import { PARTNER_DEMO } from './seed/demo-partners';
 
 /** The default web build location, relative to this file in src/ or dist/. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -84,6 +85,7 @@ async function main() {
       `  Tourdesk is running at ${origin}`,
       `  Sign in:            ${origin}/auth/login`,
       `  Demo sign-in:       ${DEMO.email} / ${DEMO.password}  (organisation ${demoOrigin}${seeded ? ', created now' : ''})`,
+      `  Demo reseller:      ${PARTNER_DEMO.email} / ${PARTNER_DEMO.password}  (organisation ${tenantOrigin(config, PARTNER_DEMO.subdomain)}, partner of the demo)`,
       `  Demo web store:     ${demoOrigin}/s/kayak/`,
       `  API docs:           ${origin}/api/docs/`,
       `  Database:           ${store}`,

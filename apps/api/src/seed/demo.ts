@@ -37,6 +37,7 @@ import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
 import { seedQrDemo } from './demo-qr';
 import { seedOctoDemo } from './demo-octo';
+import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
 
 export const DEMO = {
@@ -152,6 +153,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     ]);
 
     const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
+    // Before anything enters the demo's tenant scope: the reseller alpine-agency and its partnership.
+    await seedPartnerDemo(tx as unknown as Db, account.id, kayak.id, passwordHash);
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
         title: n.title,
