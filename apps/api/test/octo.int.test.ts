@@ -3,7 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TenantCtx } from '../src/lib/crud';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { forgetPartnerKeys } from '../src/modules/octo/auth';
+import { forgetPartnerKeys, partnerOfSecret } from '../src/modules/octo/auth';
+import { availabilityOf } from '../src/modules/octo/present';
+import { availability } from '../src/modules/octo/service';
 import type * as OctoQueries from '../src/modules/octo/queries';
 import { ZOctoAvailability, ZOctoBooking, ZOctoProduct } from '../src/modules/octo/schemas';
 import { sellableExperience } from './catalog-fixtures';
@@ -132,6 +134,12 @@ describe('OCTO: availability', () => {
     expect(list[0]).toMatchObject({ status: 'AVAILABLE', available: true, vacancies: 8, capacity: 8 });
     expect(list[0]!.localDateTimeStart).toMatch(new RegExp(`^${day(3)}T10:00:00\\+0[12]:00$`));
     expect(list[0]!.unitPricing).toContainEqual(expect.objectContaining({ unitId: child, retail: 2500, net: 2500 - 375 }));
+    // The hot call's text is exactly the typed shape (@octocloud/types' Availability) of the same departures.
+    const p = (await partnerOfSecret(t.database.db, partner.key))!;
+    const typed = (await availability({ db: t.database.db, holds: t.app.holds }, p, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(4) })).map((x) => availabilityOf(p, tour.id, x, true));
+    expect(res.json()).toEqual(typed);
+    const plain = await partnerClient(t.app, partner.key, '').post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(4) });
+    expect(plain.json()).toEqual(typed.map(({ unitPricing: _, ...rest }) => rest));
     const cal = await octo.post(`${B}/availability/calendar`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(6) });
     expect(cal.statusCode, cal.body).toBe(200);
     expect(cal.json()).toHaveLength(4);
@@ -312,6 +320,8 @@ describe('OCTO: keys and contracts', () => {
     expect((await client.get(`${B}/supplier`)).statusCode).toBe(200);
     // The key has made its window's allowance (1200 by default) — set its counter there.
     await t.database.asOwner((tx) => tx.execute(sql`update rate_limit set count = 1200 where key = ${`api-key:${spare.keyId}`}`));
+    // Each process adds its calls to the shared count every 200 ms (or 20 calls): the next call after that reads it.
+    await new Promise((resolve) => setTimeout(resolve, 250));
     const res = await client.get(`${B}/supplier`);
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

@@ -4,13 +4,13 @@ import { AppError } from './errors';
 
 /**
  * Fixed-window counters in the database, so every API instance shares them.
- * `hit` counts one event and answers how many fell in the current window.
+ * `hit` counts one event (or `events` at once) and answers how many fell in the current window.
  */
-export async function hit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfter: number }> {
+export async function hit(db: Db, key: string, windowSeconds: number, events = 1): Promise<{ count: number; retryAfter: number }> {
   const result = (await db.execute(sql`
-    insert into rate_limit (key, window_start, count) values (${key}, now(), 1)
+    insert into rate_limit (key, window_start, count) values (${key}, now(), ${events})
     on conflict (key) do update set
-      count = case when rate_limit.window_start < now() - make_interval(secs => ${windowSeconds}) then 1 else rate_limit.count + 1 end,
+      count = case when rate_limit.window_start < now() - make_interval(secs => ${windowSeconds}) then ${events} else rate_limit.count + ${events} end,
       window_start = case when rate_limit.window_start < now() - make_interval(secs => ${windowSeconds}) then now() else rate_limit.window_start end
     returning count, greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))))::int as retry_after
   `)) as unknown as { rows: { count: number; retry_after: number }[] };

@@ -19,19 +19,50 @@ const UNIT_TYPE: Record<ReturnType<typeof unitTypeOf>, UnitType> = {
 };
 const REQUIRED_CONTACT = [ContactField.FIRST_NAME, ContactField.LAST_NAME, ContactField.EMAIL_ADDRESS];
 
-/** A local wall time with the zone's offset at that instant: 2026-05-01T10:00:00+02:00. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** A local wall time with the zone's offset at that instant: 2026-05-01T10:00:00+02:00 (one formatter per zone, made once). */
+const offsets = new Map<string, string>();
+/**
+ * The same, its offset read once per zone and quarter hour (offsets change only at quarter hours):
+ * the hot calls give every departure's end without a formatter call each.
+ */
+export function localIsoCached(instant: string, timeZone: string) {
+  const ms = Date.parse(instant);
+  const key = `${timeZone}/${Math.floor(ms / 900_000)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size > 50_000) offsets.clear();
+    offset = localIso(instant, timeZone).slice(19);
+    offsets.set(key, offset);
+  }
+  const sign = offset[0] === '-' ? -1 : 1;
+  const shifted = new Date(ms + sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) * 60_000);
+  return `${shifted.toISOString().slice(0, 19)}${offset}`;
+}
+
 export function localIso(instant: Date | string, timeZone: string) {
   const d = new Date(instant);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-      .formatToParts(d)
-      .map((x) => [x.type, x.value]),
-  );
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    formats.set(timeZone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const x of format.formatToParts(d)) parts[x.type] = x.value;
   const local = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-  const offset = Math.round((Date.parse(`${local}Z`) - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
-  const sign = offset < 0 ? '-' : '+';
+  return `${local}${offsetText(Date.parse(`${local}Z`) - Math.floor(d.getTime() / 1000) * 1000)}`;
+}
+
+function offsetText(ms: number) {
+  const offset = Math.round(ms / 60_000);
   const abs = Math.abs(offset);
-  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** A slot's start as local time with its offset, from the slot's own local date and time (no time-zone lookup). */
+function localStart(s: SlotView) {
+  const local = `${s.local_date}T${s.local_time.length === 5 ? `${s.local_time}:00` : s.local_time.slice(0, 8)}`;
+  return `${local}${offsetText(Date.parse(`${local}Z`) - Date.parse(s.starts_at))}`;
 }
 
 function pricing(p: Partner, productId: string, unitId: string, retail: number, quantity = 1): Pricing {
@@ -120,8 +151,8 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
   const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
   return {
     id: s.id,
-    localDateTimeStart: localIso(s.starts_at, s.time_zone),
-    localDateTimeEnd: localIso(s.ends_at, s.time_zone),
+    localDateTimeStart: localStart(s),
+    localDateTimeEnd: localIsoCached(s.ends_at, s.time_zone),
     utcCutoffAt: s.cutoffAt,
     allDay: false,
     available,
@@ -132,6 +163,39 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
     openingHours: [],
     ...(withPricing ? { unitPricing: s.prices.map((x): PricingUnit => ({ ...pricing(p, productId, x.pricing_category, x.retail_price), unitId: x.pricing_category })) } : {}),
   };
+}
+
+/**
+ * The hot call's answer as JSON text, written in one pass (as the slots' own text is, slots.ts):
+ * the same fields as availabilityOf — a test parses it against it — without building each
+ * departure's object and serialising it again. Each day's prices (the same for every departure of
+ * a day) are written once.
+ */
+export function availabilityText(p: Partner, productId: string, slots: SlotView[], withPricing: boolean) {
+  const prices = new Map<string, string>();
+  const precision = fractionDigits(p.currency);
+  const parts: string[] = [];
+  for (const s of slots) {
+    const status = slotStatus(s);
+    const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
+    let pricing = '';
+    if (withPricing) {
+      const key = s.prices.map((x) => `${x.pricing_category}:${x.retail_price}`).join(',');
+      pricing = prices.get(key) ?? '';
+      if (!pricing) {
+        const units = s.prices.map(
+          (x) =>
+            `{"original":${x.retail_price},"retail":${x.retail_price},"net":${netOf(p, productId, x.pricing_category, x.retail_price)},"currency":"${p.currency}","currencyPrecision":${precision},"includedTaxes":[],"unitId":"${x.pricing_category}"}`,
+        );
+        pricing = `,"unitPricing":[${units.join(',')}]`;
+        prices.set(key, pricing);
+      }
+    }
+    parts.push(
+      `{"id":"${s.id}","localDateTimeStart":"${localStart(s)}","localDateTimeEnd":"${localIsoCached(s.ends_at, s.time_zone)}","utcCutoffAt":"${s.cutoffAt}","allDay":false,"available":${available},"status":"${status}","vacancies":${s.bookable ? Math.max(0, s.remaining) : 0},"capacity":${s.capacity},"maxUnits":null,"openingHours":[]${pricing}}`,
+    );
+  }
+  return `[${parts.join(',')}]`;
 }
 
 export function calendarOf(p: Partner, productId: string, slots: SlotView[], from: string, to: string, withPricing: boolean): AvailabilityCalendar[] {

@@ -144,7 +144,7 @@ export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery)
   }
   if (to! < from!) throw new OctoError('BAD_REQUEST', 'localDateEnd is before localDateStart.', undefined, 'localDateEnd');
   if (addDays(from!, MAX_DAYS) < to!) throw new OctoError('BAD_REQUEST', `Ask for at most ${MAX_DAYS} days at a time.`, undefined, 'localDateEnd');
-  const today = todayIn(p.timeZone);
+  const today = p.today || todayIn(p.timeZone);
   if (to! < today) return [];
   const slots = JSON.parse(await availabilityJson(deps.db, p.supplierId, product.id, from! < today ? today : from!, to!)) as TSlot[];
   const priced = new Set(slots.flatMap((s) => s.prices.map((x) => x.pricing_category)));
@@ -154,9 +154,15 @@ export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery)
   }
   const seats = wanted.reduce((n, u) => n + u.quantity, 0);
   const ids = q.availabilityIds ? new Set(q.availabilityIds) : null;
-  return slots
-    .filter((s) => !ids || ids.has(s.id))
-    .map((s) => ({ ...s, fits: s.bookable && s.remaining >= seats, cutoffAt: new Date(Date.parse(s.starts_at) - product.cutoffMinutes * 60_000).toISOString() }));
+  const out: SlotView[] = [];
+  const cutoffMs = product.cutoffMinutes * 60_000;
+  for (const s of slots as SlotView[]) {
+    if (ids && !ids.has(s.id)) continue;
+    s.fits = s.bookable && s.remaining >= seats;
+    s.cutoffAt = cutoffMs ? new Date(Date.parse(s.starts_at) - cutoffMs).toISOString() : s.starts_at;
+    out.push(s);
+  }
+  return out;
 }
 
 // --- bookings --------------------------------------------------------------------------------
