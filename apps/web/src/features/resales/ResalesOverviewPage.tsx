@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DATE_RANGE_FILTERS, RESALE_STATUS_FILTERS, type TResale } from '@tourdesk/contracts';
 import { Link, useNavigate } from 'react-router';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
@@ -56,22 +56,54 @@ function Row({ line, zone }: { line: TResale; zone?: string }) {
         {formatMoney(line.supplier_net, line.currency)}
       </Table.Td>
       <Table.Td>
-        <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm" style={WHOLE}>
-          {line.status === 'Created' ? 'Unconfirmed' : line.status}
-        </Badge>
-      </Table.Td>
-      <Table.Td>
-        {line.settlement ? (
-          <Badge color={line.settlement.status === 'Settled' ? 'green' : 'blue'} variant="outline" size="sm" style={WHOLE} title={`Statement ${line.settlement.number}`}>
-            {line.settlement.status === 'Settled' ? 'Settled' : 'On statement'}
-          </Badge>
-        ) : (
-          <Text size="xs" c="dimmed">
-            Not settled
-          </Text>
-        )}
+        <LineStatus line={line} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The line's status, and whether a statement settles it. */
+function LineStatus({ line }: { line: TResale }) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm" style={WHOLE}>
+        {line.status === 'Created' ? 'Unconfirmed' : line.status}
+      </Badge>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="resale-settlement">
+        {line.settlement ? `${line.settlement.status === 'Settled' ? 'Settled' : 'On statement'} ${line.settlement.number}` : 'Not settled'}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The same line as a card, for a phone's width. */
+function Card({ line, zone }: { line: TResale; zone?: string }) {
+  const navigate = useNavigate();
+  return (
+    <Paper withBorder radius="md" p="sm" onClick={() => navigate(resalePath(line.order_id))} style={{ cursor: 'pointer' }} data-testid="resale-card">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Anchor component={Link} to={resalePath(line.order_id)} fw={500} ff="monospace" size="sm" onClick={(e) => e.stopPropagation()}>
+            {line.order_reference}
+          </Anchor>
+          <Text size="sm" fw={500}>
+            {line.offer.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {formatDisplayDate(line.starts_at, line.time_zone)} {formatTime(line.starts_at, line.time_zone)} · {itemsText(line.items)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {SIDE_LABEL[line.side]}: {line.partner_name} · {formatDisplayDate(line.sold_at, zone)}
+          </Text>
+        </div>
+        <LineStatus line={line} />
+      </Group>
+      <Group justify="space-between" mt="xs" gap="xs">
+        <Text size="sm">Gross {formatMoney(line.gross, line.currency)}</Text>
+        <Text size="sm">Commission {formatMoney(line.commission, line.currency)}</Text>
+        <Text size="sm">Net {formatMoney(line.supplier_net, line.currency)}</Text>
+      </Group>
+    </Paper>
   );
 }
 
@@ -162,8 +194,16 @@ export default function ResalesOverviewPage() {
           w={150}
           allowDeselect={false}
         />
-        <TextInput type="date" aria-label="Sold from" value={f.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value || null)} w={150} />
-        <TextInput type="date" aria-label="Sold until" value={f.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value || null)} w={150} />
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" c="dimmed">
+            Sold
+          </Text>
+          <TextInput type="date" aria-label="Sold from" value={f.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value || null)} w={150} />
+          <Text size="sm" c="dimmed">
+            to
+          </Text>
+          <TextInput type="date" aria-label="Sold until" value={f.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value || null)} w={150} />
+        </Group>
         <Button variant="subtle" onClick={filters.reset}>
           Reset filters
         </Button>
@@ -176,7 +216,15 @@ export default function ResalesOverviewPage() {
           <Figure label="Supplier net" value={formatMoney(t.supplier_net, t.currency)} testId="total-net" />
         </Figures>
       ))}
-      <Table.ScrollContainer minWidth={1000}>
+      <Stack gap="xs" hiddenFrom="sm">
+        {data?.results.length === 0 && (
+          <Text c="dimmed" ta="center" py="md">
+            No resale matches these filters.
+          </Text>
+        )}
+        {data?.results.map((l) => <Card key={l.id} line={l} zone={zone} />)}
+      </Stack>
+      <Table.ScrollContainer minWidth={1000} visibleFrom="sm">
         <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Resales" style={{ opacity: isFetching ? 0.6 : 1 }}>
           <Table.Thead>
             <Table.Tr>
@@ -188,11 +236,10 @@ export default function ResalesOverviewPage() {
               <Table.Th ta="right">Commission</Table.Th>
               <Table.Th ta="right">Supplier net</Table.Th>
               <Table.Th>Status</Table.Th>
-              <Table.Th>Settlement</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={9}>No resale matches these filters.</EmptyRow>}
+            {data?.results.length === 0 && <EmptyRow colSpan={8}>No resale matches these filters.</EmptyRow>}
             {data?.results.map((l) => <Row key={l.id} line={l} zone={zone} />)}
           </Table.Tbody>
         </Table>

@@ -13,7 +13,7 @@ export const DATE_RANGE_LABELS: Record<string, string> = { all: 'All time', '7 d
 export const LINE_STATUS_COLOR: Record<TResale['status'], string> = { Created: 'yellow', Confirmed: 'green', Canceled: 'gray' };
 export const SIDE_LABEL = { supplier: 'Sold by partner', reseller: 'Sold by us' } as const;
 /** Badges keep their words on one line in narrow columns. */
-export const WHOLE = { flexShrink: 0, overflow: 'visible' } as const;
+export const WHOLE = { minWidth: 'max-content' } as const;
 
 /** The section's two tabs: the resold lines, and the statements that settle them. */
 export function ResalesHeader({ tab, actions }: { tab: 'resales' | 'settlements'; actions?: ReactNode }) {
