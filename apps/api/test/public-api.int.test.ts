@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZErrorEnvelope } from '@tourdesk/contracts';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { ZPublicAvailability, ZPublicReservation } from '../src/modules/octo/schemas';
+import { seedOctoDemo } from '../src/seed/demo-octo';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -101,6 +102,17 @@ describe('the public booking API', () => {
     expect(envelope(await api.post('/api/public/reserve/', { product: tour.id, availability: slot!.id, quantities: {} }))).toMatchObject({ status: 400 });
     expect(envelope(await api.post('/api/public/book/', { uuid: randomUUID(), customer: { email: 'x@example.com', first_name: 'X' } }))).toMatchObject({ status: 404, body: { errors: [{ attr: 'uuid' }] } });
     expect(envelope(await api.get('/api/public/get-availabilities/?product=nope&from=2030-01-01'))).toMatchObject({ status: 400 });
+  });
+
+  it('the demo seed gives the partnership with alpine-agency a working key (and nothing without one)', async () => {
+    expect(await t.database.db.transaction((tx) => seedOctoDemo(tx, partner.supplierId))).toBeNull();
+    await createOrganisation(t.app, sink, { subdomain: 'alpine-agency', kind: 'affiliate', currency: 'CHF', time_zone: ZONE });
+    await makePartnership(t.database, { supplier: 'pubsupply', reseller: 'alpine-agency', offers: [tour.id], currency: 'CHF' });
+    const secret = await t.database.db.transaction((tx) => seedOctoDemo(tx, partner.supplierId));
+    expect(secret).toMatch(/^td_[A-Za-z0-9_-]{43}$/);
+    const products = await partnerClient(t.app, secret).get('/octo/v1/products');
+    expect(products.statusCode, products.body).toBe(200);
+    expect(products.json().map((x: { id: string }) => x.id)).toEqual([tour.id]);
   });
 
   it('is in the OpenAPI document beside OCTO', async () => {
