@@ -30,6 +30,8 @@ const CLIENTS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 3;
 const NODE_FLAGS = ['--max-semi-space-size=32'];
+/** BENCH_OCTO_PRICING=0 asks without the pricing capability (no unitPricing per departure). */
+const CAPABILITIES = process.env.BENCH_OCTO_PRICING === '0' ? '' : 'octo/pricing';
 
 function appConfig(dataDir: string) {
   return loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir, LOGIN_LIMIT_PER_IP: '100000', LOGIN_LIMIT_PER_EMAIL: '100000', API_KEY_RATE_LIMIT: '1000000000' });
@@ -146,11 +148,11 @@ async function main() {
     const api = await serve('app', url.toString(), dataDir);
     const bare = await serve('bare', url.toString(), dataDir);
     const body = JSON.stringify({ productId: exp.id, optionId: 'DEFAULT', localDateStart: today, localDateEnd: to });
-    const check = await fetch(`${api.address}/octo/v1/availability`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing' }, body });
+    const check = await fetch(`${api.address}/octo/v1/availability`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body });
     const slots = (await check.json()) as unknown[];
     if (check.status !== 200 || slots.length < 150) throw new Error(`OCTO availability answered ${check.status} with ${slots.length} departures`);
     const octoRun = (seconds: number) =>
-      measure({ url: `${api.address}/octo/v1/availability`, method: 'POST', connections: CLIENTS, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing' }, body }, api.child.pid, seconds);
+      measure({ url: `${api.address}/octo/v1/availability`, method: 'POST', connections: CLIENTS, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body }, api.child.pid, seconds);
     const bareRun = (seconds: number) => measure({ url: `${bare.address}/slots?account=${supplier!.id}&experience=${exp.id}&from=${today}&to=${to}`, connections: CLIENTS }, bare.child.pid, seconds);
     await octoRun(3);
     await bareRun(3);
@@ -164,7 +166,7 @@ async function main() {
     const base = together(bareRuns);
     const rate = (m: Measured) => m.ok / m.seconds;
     const cpu = (m: Measured) => `API ${(m.api / Math.max(1, m.ok + m.non2xx)).toFixed(2)} · PostgreSQL ${(m.postgres / Math.max(1, m.ok + m.non2xx)).toFixed(2)}`;
-    console.log(`\nOCTO availability — POST /octo/v1/availability, 30 days of one product (${slots.length} departures, pricing), ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS / 2} s each\n`);
+    console.log(`\nOCTO availability — POST /octo/v1/availability, 30 days of one product (${slots.length} departures${CAPABILITIES ? ', pricing' : ', no pricing'}), ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS / 2} s each\n`);
     line('requests per second', rate(octo).toFixed(0));
     line('latency p50 / p99 (ms, median of the rounds)', `${median(octo.p50)} / ${median(octo.p99)}`);
     line('non-2xx answers', String(octo.non2xx));
