@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
 import { DEMO, org, signIn } from './support/helpers';
 
 /**
@@ -12,7 +13,9 @@ const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const PHONE = { width: 390, height: 844 };
 const RESELLER = { email: 'owner@alpine-agency.tourdesk.test', password: 'tourdesk-demo' };
 
+/** Full-page screenshots light and dark, and axe finds no serious violation in either. */
 async function shoot(page: Page, name: string) {
+  await expectNoSeriousA11yViolationsInBothSchemes(page, `resales: ${name}`, { soft: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: `${SHOTS}/resales-${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true });
@@ -50,8 +53,10 @@ test('supplier and reseller read the same resales and agree on a statement', asy
   await shoot(page, 'list');
 
   // One resale: its lines with the commission fixed at sale (15 % of the gross).
-  await rows.first().click();
-  await expect(page.getByRole('heading', { name: /^Resale / })).toBeVisible();
+  await rows.first().getByRole('link').click();
+  await expect(page).toHaveURL(/\/resales\/overview\/[0-9a-f-]{36}$/);
+  // The page's chunk loads on first visit: give a loaded machine time.
+  await expect(page.getByRole('heading', { name: /^Resale / })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText('Sold by Alpine Agency')).toBeVisible();
   await expect(page.getByTestId('resale-line')).toHaveCount(1);
   await expect(page.getByTestId('line-commission')).toContainText('CHF');
