@@ -363,3 +363,20 @@ describe('OCTO: confirming one uuid at once', () => {
     }
   });
 });
+
+describe('OCTO: the offer’s booking questions', () => {
+  it('a confirm without a required answer names the question (answers.<id>); with it, the booking is made', async () => {
+    const question = await owner.post('/api/booking-questions/', { question: 'Can everyone swim?', answer_type: 'yes_no', required: true });
+    expect(question.statusCode, question.body).toBe(201);
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { booking_questions: [question.json().id] })).statusCode).toBe(200);
+    const slot = await departure(11);
+    const uuid = randomUUID();
+    expect((await reserve({ uuid, availabilityId: slot.id, unitItems: adults(1) })).statusCode).toBe(200);
+    const refused = await octo.post(`${B}/bookings/${uuid}/confirm`, { contact });
+    expect(octoError(refused)).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST', errorMessage: `answers.${question.json().id}: Please answer: Can everyone swim?` } });
+    expect((await octo.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ status: 'ON_HOLD' });
+    const done = await octo.post(`${B}/bookings/${uuid}/confirm`, { contact, answers: { [question.json().id]: 'yes' } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ status: 'CONFIRMED' });
+  });
+});

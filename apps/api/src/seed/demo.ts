@@ -155,6 +155,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
     // Before anything enters the demo's tenant scope: the reseller alpine-agency and its partnership.
     await seedPartnerDemo(tx as unknown as Db, account.id, kayak.id, passwordHash);
+    // The key of that partnership (it reads the reseller's account: before the tenant scope is entered).
+    await seedOctoDemo(tx as unknown as Db, account.id);
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
         title: n.title,
@@ -167,8 +169,6 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
-    // After seedPartnerDemo (the partnership demo → alpine-agency it keys): nothing without it.
-    await seedOctoDemo(tx as unknown as Db, account.id);
     return true;
   });
   // After the partners' demo (the partnership demo → alpine-agency), in transactions of its own: nothing without it.

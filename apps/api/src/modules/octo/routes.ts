@@ -230,9 +230,9 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) =>
       wrap(async () => {
         const p = partnerOf(request);
-        const { uuid, customer, reference } = request.body;
+        const { uuid, customer, reference, answers } = request.body;
         const contact = { firstName: customer.first_name, lastName: customer.last_name, emailAddress: customer.email, phoneNumber: customer.phone, country: customer.country ?? null };
-        return presentReservation(p, await svc.confirmBooking(deps(request), p, uuid, { contact, resellerReference: reference }));
+        return presentReservation(p, await svc.confirmBooking(deps(request), p, uuid, { contact, resellerReference: reference, answers }));
       }),
   );
   app.post(

@@ -52,7 +52,14 @@ export const ZOctoReservationBody = z
   })
   .meta({ id: 'OctoBookingReservationBody' });
 export const ZOctoConfirmBody = z
-  .object({ emailReceipt: z.boolean().optional(), resellerReference: z.string().max(100).optional(), contact: Contact, unitItems: z.array(UnitItem).max(100).optional() })
+  .object({
+    emailReceipt: z.boolean().optional(),
+    resellerReference: z.string().max(100).optional(),
+    contact: Contact,
+    unitItems: z.array(UnitItem).max(100).optional(),
+    /** Not OCTO's: answers to the offer's booking questions by question id (a confirm without a required one names it as `answers.<id>`). */
+    answers: z.record(z.uuid(), z.string().max(1000)).optional(),
+  })
   .meta({ id: 'OctoBookingConfirmationBody' });
 export const ZOctoUpdateBody = z
   .object({
@@ -150,6 +157,8 @@ export const ZPublicBookInput = z
     uuid: z.uuid(),
     customer: z.object({ email: z.email(), first_name: z.string().min(1).max(100), last_name: z.string().max(100).default(''), phone: z.string().max(40).default(''), country: z.string().regex(/^[A-Z]{2}$/).nullish() }),
     reference: z.string().max(100).optional(),
+    /** Answers to the offer's booking questions by question id (a required one missing is named as `answers.<id>`). */
+    answers: z.record(z.uuid(), z.string().max(1000)).default({}),
   })
   .meta({ id: 'PublicBookInput' });
 export const ZPublicCancelInput = z.object({ uuid: z.uuid(), reason: z.string().max(500).optional() }).meta({ id: 'PublicCancelInput' });

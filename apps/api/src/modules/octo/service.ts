@@ -494,7 +494,7 @@ function customerOf(contact: ContactInput) {
  * order), the contract read again under its lock, then checkout of the reservation's cart line — an
  * order in the supplier's tenant, marked as the partner's resale, each booking's commission fixed.
  */
-export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[] }) {
+export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[]; answers?: Record<string, string> }) {
   if (input.unitItems) {
     const current = await getBooking(deps, p, uuid);
     const same = JSON.stringify(quantitiesOf(input.unitItems)) === JSON.stringify(quantitiesOf(current.row.unit_items));
@@ -517,9 +517,12 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
     const { contract, netRates } = await contractFor(ctx, p, row.experience_id, String(s!.day));
     let orderId: string;
     try {
-      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: {}, lines: [row.cart_line_id!] });
+      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: input.answers ?? {}, lines: [row.cart_line_id!] });
     } catch (error) {
       if (error instanceof AppError && error.items[0]?.code === 'hold_expired') throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
+      // The offer's booking questions: named by their field (answers.<question id>), so the partner can answer them.
+      const first = error instanceof AppError ? error.items[0] : undefined;
+      if (first?.attr?.startsWith('answers.')) throw new OctoError('BAD_REQUEST', `${first.attr}: ${first.detail}`, undefined, first.attr);
       throw error;
     }
     const reference = input.resellerReference ?? row.reseller_reference;
