@@ -236,7 +236,8 @@ describe('OCTO: a booking’s life', () => {
     const slot = await departure(7);
     const uuid = randomUUID();
     await reserve({ uuid, availabilityId: slot.id, unitItems: adults(1) });
-    const changed = await octo.patch(`${B}/bookings/${uuid}`, { unitItems: adults(3) });
+    expect(octoError(await octo.patch(`${B}/bookings/${uuid}`, { availabilityId: (await departure(8)).id }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    const changed = await octo.patch(`${B}/bookings/${uuid}`, { unitItems: adults(3), availabilityId: slot.id });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().unitItems).toHaveLength(3);
     expect((await departure(7)).vacancies).toBe(slot.vacancies - 3);

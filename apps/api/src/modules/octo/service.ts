@@ -409,8 +409,18 @@ export async function listBookings(deps: Deps, p: Partner, q: { resellerReferenc
 }
 
 /** Changes a reservation's unit items (a new hold first, then the old one goes) or its contact. */
-export async function updateBooking(deps: Deps, p: Partner, uuid: string, patch: { unitItems?: UnitItemInput[]; contact?: ContactInput; resellerReference?: string; notes?: string | null; expirationMinutes?: number }) {
+export async function updateBooking(
+  deps: Deps,
+  p: Partner,
+  uuid: string,
+  patch: { unitItems?: UnitItemInput[]; contact?: ContactInput; resellerReference?: string; notes?: string | null; expirationMinutes?: number; productId?: string; optionId?: string; availabilityId?: string },
+) {
   const current = await getBooking(deps, p, uuid);
+  // Another product, option or departure is another booking: this one is cancelled and a new one reserved.
+  for (const [field, now] of [['productId', current.row.experience_id], ['optionId', DEFAULT_OPTION], ['availabilityId', current.row.slot_id]] as const) {
+    const asked = patch[field];
+    if (asked !== undefined && asked !== now) throw new OctoError('BAD_REQUEST', `${field} cannot change: cancel this booking and reserve again.`, undefined, field);
+  }
   let newLine: string | null = null;
   if (patch.unitItems) {
     if (current.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
