@@ -112,3 +112,38 @@ test.describe.serial('partners: invite, accept, one contract, API keys, suspend'
     await shots(page, 'partners-list-phone');
   });
 });
+
+test('an invitation by e-mail: its link signs the invitee in and lands on the invitation on its own host', async ({ page }) => {
+  const HOTEL = { subdomain: 'lakeside-hotel', email: 'desk@lakeside-hotel.test', password: 'lakeside-hotel-1' };
+  const res = await page.request.post(bare('/api/users/register/'), {
+    headers: { origin: bare() },
+    data: { email: HOTEL.email, password: HOTEL.password, first_name: 'Lea', last_name: 'Lake', organisation_name: 'Lakeside Hotel', kind: 'affiliate', subdomain: HOTEL.subdomain },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { link: activation } = await mailTo(HOTEL.email, /Activate/);
+  await page.goto(activation);
+  await expect(page.getByText('Your account is active')).toBeVisible();
+
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  await page.goto(org('demo', '/sales/partners'));
+  await page.getByRole('button', { name: 'Invite partner' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite partner' });
+  await dialog.getByText('By e-mail', { exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'E-mail address' }).fill(HOTEL.email);
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText(/Invitation sent to/)).toBeVisible();
+
+  // The invitee, signed out, follows the e-mail's link: sign-in on the bare host, then its own host's invitation.
+  await page.context().clearCookies();
+  const { link } = await mailTo(HOTEL.email, /invited your organisation/);
+  expect(link).toMatch(/\/auth\/login\?next=\/sales\/partners\/invitation\//);
+  await page.goto(link);
+  await page.getByLabel('E-mail').fill(HOTEL.email);
+  await page.getByLabel('Password', { exact: true }).fill(HOTEL.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`^${org(HOTEL.subdomain, '/sales/partners/invitation/')}`));
+  await expect(page.getByRole('heading', { name: 'Partnership invitation' })).toBeVisible();
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByText('Partnership accepted.')).toBeVisible();
+  await expect(page.getByText('Active', { exact: true })).toBeVisible();
+});

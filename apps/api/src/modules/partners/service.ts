@@ -198,7 +198,8 @@ function invitationMail(origin: string, tenantPattern: string, to: string, invit
     subject: `${inviter} invited your organisation to partner on Tourdesk`,
     text:
       `${inviter} invited your organisation ${what}.\n\n` +
-      `Sign in to your organisation on Tourdesk (${origin}/auth/login), then open this address on your organisation's own host, ${tenantPattern}${path}, to read the contract and accept or decline it.\n\n` +
+      `Sign in to your organisation on Tourdesk through this link to read the contract and accept or decline it: ${origin}/auth/login?next=${path}\n\n` +
+      `Signed in already? Open ${tenantPattern}${path} on your organisation's own address.\n\n` +
       `Not on Tourdesk yet? Create your organisation first: ${origin}/auth/register\n\n— Tourdesk`,
   };
 }

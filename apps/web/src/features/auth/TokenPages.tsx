@@ -159,7 +159,7 @@ export function HandoffPage() {
   const finish = useFinishSignIn();
   const [run] = useState(() => async () => {
     const res = await handoff({ code: params.get('code') ?? '' });
-    if ('data' in res && res.data) await finish(res.data);
+    if ('data' in res && res.data) await finish(res.data, params.get('next'));
     return res;
   });
   const { done, result } = useOnce(run);
@@ -179,7 +179,7 @@ export function OidcCallbackPage() {
   const finish = useFinishSignIn();
   const [run] = useState(() => async () => {
     const res = await complete({ code: params.get('code') ?? '', state: params.get('state') ?? '', iss: params.get('iss') ?? undefined });
-    if ('data' in res && res.data) await finish(res.data);
+    if ('data' in res && res.data) await finish(res.data, params.get('next'));
     return res;
   });
   const { done, result } = useOnce(run);

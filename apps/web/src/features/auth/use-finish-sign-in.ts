@@ -6,19 +6,24 @@ import { useAppDispatch } from '../../shared/hooks/store';
 
 /**
  * After the API accepted a sign-in: on the organisation's own host, load the session and go to
- * the dashboard; elsewhere, follow the one-time hand-off link to the organisation's host.
+ * `next` (a path on this host) or the dashboard; elsewhere, follow the one-time hand-off link to
+ * the organisation's host, which carries `next` along.
  */
 export function useFinishSignIn() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   return useCallback(
     async (result: TSessionResult, next?: string | null) => {
+      const safeNext = next && next.startsWith('/') && !next.startsWith('//') ? next : null;
       if (/^https?:\/\//.test(result.redirect_url)) {
-        window.location.assign(result.redirect_url);
+        // The hand-off to the organisation's host carries where the user was going (an invitation link).
+        const url = new URL(result.redirect_url);
+        if (safeNext) url.searchParams.set('next', safeNext);
+        window.location.assign(url.toString());
         return;
       }
       await checkSession(dispatch);
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : result.redirect_url, { replace: true });
+      navigate(safeNext ?? result.redirect_url, { replace: true });
     },
     [dispatch, navigate],
   );
