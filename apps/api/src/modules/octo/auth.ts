@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { apiKey, baseAccount, experience, partnership, partnershipExperience } from '../../db/schema';
+import { apiKey, baseAccount, experience, partnership, partnershipExperience, subscriptionTier } from '../../db/schema';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
 import { type Contract, contractRefusal } from '../partners/contract';
@@ -36,6 +36,8 @@ export interface Partner {
   supplierSubdomain: string;
   timeZone: string;
   currency: string;
+  /** Whether the supplier's plan has the `partners` feature (the partners pages' own): without it nothing is sold through a key. */
+  planHasPartners: boolean;
   contract: Contract;
   /** The supplier's local date when the key was last read (two seconds at most). */
   today: string;
@@ -71,6 +73,7 @@ export function bearer(request: FastifyRequest): string | null {
 async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
   const rows = (await db.execute(sql`
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
+           coalesce((select 'partners' = any(t.features) from ${subscriptionTier} t where t.id = a.subscription_tier_id), false) as plan_has_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates))
                      from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
@@ -87,6 +90,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       subdomain: string;
       time_zone: string;
       default_cutoff_minutes: number;
+      plan_has_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number> }[];
     }[];
   };
@@ -113,6 +117,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     supplierSubdomain: row.subdomain,
     timeZone: row.time_zone,
     currency: row.contract.currency,
+    planHasPartners: row.plan_has_partners,
     contract: row.contract,
     today: '',
     products,
@@ -140,6 +145,7 @@ export async function authenticatePartner(request: FastifyRequest): Promise<Part
   if (!partner) throw new KeyRefused(401, 'UNAUTHORIZED', 'This API key is not valid (unknown or revoked).');
   // The supplier's local day, read when the key was (at most two seconds ago).
   partner.today = known.today;
+  if (!partner.planHasPartners) throw new KeyRefused(403, 'FORBIDDEN', 'The supplier’s plan does not include partners: nothing can be sold through its API keys.');
   const refusal = contractRefusal(partner.contract, known.today);
   if (refusal) throw new KeyRefused(403, 'FORBIDDEN', refusal);
   await countCall(request, partner, now);

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseAccount } from '../src/db/schema';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { forgetPartnerKeys } from '../src/modules/octo/auth';
+import { sellableExperience } from './catalog-fixtures';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+import { makePartnership, partnerClient } from './octo-fixtures';
+
+/**
+ * Review of the partner APIs (issue 17): what a key may do when its supplier's plan no longer has
+ * partners, and bad input on the partner APIs past authentication (the schema fuzz test signs in
+ * as a user, so OCTO's and the public booking API's handlers only ever answer it 401).
+ */
+const ZONE = 'Europe/Zurich';
+const day = (n = 5) => addDays(todayIn(ZONE), n);
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let tour: { id: string; category: string };
+let partner: Awaited<ReturnType<typeof makePartnership>>;
+let octo: ReturnType<typeof partnerClient>;
+const B = '/octo/v1';
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'revsupply', currency: 'EUR', time_zone: ZONE });
+  await createOrganisation(t.app, sink, { subdomain: 'revagency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
+  tour = await sellableExperience(owner, 'Kayak tour');
+  expect((await owner.patch(`/api/experiences/${tour.id}/`, { status: 'Active' })).statusCode).toBe(200);
+  partner = await makePartnership(t.database, { supplier: 'revsupply', reseller: 'revagency', offers: [tour.id], commissionBp: 1500 });
+  octo = partnerClient(t.app, partner.key);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+async function departure(n = 5) {
+  const res = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(n), localDateEnd: day(n) });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { id: string }[])[0]!;
+}
+
+describe('bad input on the partner APIs never answers 5xx', () => {
+  it('OCTO and the public booking API refuse odd values with a 4xx', async () => {
+    const slot = await departure();
+    const nul = 'a\u0000b';
+    const cases: [string, string, unknown][] = [
+      ['POST', `${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: '0000-01-01', localDateEnd: '0000-01-01' }],
+      ['POST', `${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: '2030-02-30', localDateEnd: '2030-03-01' }],
+      ['POST', `${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', availabilityIds: [nul, 'x'] }],
+      ['POST', `${B}/availability`, { productId: nul, optionId: 'DEFAULT', localDateStart: day(), localDateEnd: day() }],
+      ['POST', `${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(), localDateEnd: day(), units: [{ id: nul, quantity: 1 }] }],
+      ['POST', `${B}/availability/calendar`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: '9999-12-31', localDateEnd: '9999-12-31' }],
+      ['POST', `${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: tour.category }], resellerReference: nul }],
+      ['POST', `${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: tour.category }], notes: nul }],
+      ['POST', `${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: tour.category }], contact: { fullName: nul } }],
+      ['POST', `${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: nul, unitItems: [{ unitId: tour.category }] }],
+      ['POST', `${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: nul }] }],
+      ['GET', `${B}/bookings?resellerReference=${encodeURIComponent(nul)}`, undefined],
+      ['GET', `${B}/bookings?supplierReference=${encodeURIComponent(nul)}`, undefined],
+      ['GET', `${B}/products/${encodeURIComponent(nul)}`, undefined],
+      ['POST', `${B}/bookings/${randomUUID()}/confirm`, { contact: { emailAddress: nul } }],
+      ['POST', `${B}/bookings/${randomUUID()}/cancel`, { reason: nul }],
+      ['POST', '/api/public/reserve/', { product: tour.id, availability: slot.id, quantities: { [tour.category]: 1 }, reference: nul }],
+      ['POST', '/api/public/reserve/', { product: tour.id, availability: slot.id, quantities: {} }],
+      ['POST', '/api/public/reserve/', { product: tour.id, availability: slot.id, quantities: { [randomUUID()]: 1000 } }],
+      ['GET', `/api/public/get-availabilities/?product=${tour.id}&from=0000-01-01&to=0000-01-02`, undefined],
+      ['POST', '/api/public/cancel-booking/', { uuid: randomUUID(), reason: nul }],
+    ];
+    const failures: string[] = [];
+    for (const [method, url, body] of cases) {
+      const res = method === 'GET' ? await octo.get(url) : await octo.post(url, body);
+      if (res.statusCode >= 500) failures.push(`${method} ${url} ${JSON.stringify(body)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    // A reservation with odd values patched and confirmed.
+    const made = await octo.post(`${B}/bookings`, { productId: tour.id, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: tour.category }] });
+    expect(made.statusCode, made.body).toBe(200);
+    const uuid = made.json().uuid as string;
+    for (const body of [{ resellerReference: nul }, { notes: nul }, { contact: { fullName: nul } }, { unitItems: [{ unitId: nul }] }]) {
+      const res = await octo.patch(`${B}/bookings/${uuid}`, body);
+      if (res.statusCode >= 500) failures.push(`PATCH ${JSON.stringify(body)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    for (const body of [{ contact: { fullName: 'Ada', emailAddress: 'ada@example.com', notes: nul } }, { contact: { fullName: nul, emailAddress: 'ada@example.com' } }, { contact: { fullName: 'Ada', emailAddress: 'ada@example.com' }, resellerReference: nul }]) {
+      const res = await octo.post(`${B}/bookings/${uuid}/confirm`, body);
+      if (res.statusCode >= 500) failures.push(`confirm ${JSON.stringify(body)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('a key of a supplier whose plan has no partners', () => {
+  it('is refused (403) as the back office refuses the partners pages, and works again with the feature', async () => {
+    expect((await octo.get(`${B}/products`)).statusCode).toBe(200);
+    await t.database.db.update(baseAccount).set({ subscription_tier_id: 'supplier-starter' }).where(eq(baseAccount.id, partner.supplierId));
+    forgetPartnerKeys();
+    const octoRes = await octo.get(`${B}/products`);
+    expect(octoRes.statusCode, octoRes.body).toBe(403);
+    const pub = await octo.get(`/api/public/get-availabilities/?product=${tour.id}&from=${day()}`);
+    expect(pub.statusCode, pub.body).toBe(403);
+    await t.database.db.update(baseAccount).set({ subscription_tier_id: 'supplier-pro' }).where(eq(baseAccount.id, partner.supplierId));
+    forgetPartnerKeys();
+    expect((await octo.get(`${B}/products`)).statusCode).toBe(200);
+  });
+});
