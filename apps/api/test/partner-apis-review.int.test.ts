@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseAccount } from '../src/db/schema';
+import { baseAccount, booking, order, partnership } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { forgetPartnerKeys } from '../src/modules/octo/auth';
 import { sellableExperience } from './catalog-fixtures';
@@ -107,5 +107,32 @@ describe('a key of a supplier whose plan has no partners', () => {
     await t.database.db.update(baseAccount).set({ subscription_tier_id: 'supplier-pro' }).where(eq(baseAccount.id, partner.supplierId));
     forgetPartnerKeys();
     expect((await octo.get(`${B}/products`)).statusCode).toBe(200);
+  });
+});
+
+describe('a booked reservation’s net is the one fixed at sale', () => {
+  it('answers gross less the booking’s commission (as statements count it), not the contract as it reads now', async () => {
+    const slot = await departure(6);
+    // 3 × 4999 at 15 %: the line's commission is floor(2249.55) = 2249, three units' floor(749.85) × 3 = 2247.
+    await t.database.db.update(partnership).set({ commission_bp: 1500 }).where(eq(partnership.id, partner.partnershipId));
+    const rate = (await owner.get(`/api/pricing-rates/?experience=${tour.id}`)).json().results[0];
+    expect((await owner.patch(`/api/pricing-rates/${rate.id}/`, { retail_price: 4999 })).statusCode).toBe(200);
+    forgetPartnerKeys();
+    const uuid = randomUUID();
+    const held = await octo.post('/api/public/reserve/', { uuid, product: tour.id, availability: slot.id, quantities: { [tour.category]: 3 } });
+    expect(held.statusCode, held.body).toBe(201);
+    const booked = await octo.post('/api/public/book/', { uuid, customer: { email: 'ada@example.com', first_name: 'Ada' } });
+    expect(booked.statusCode, booked.body).toBe(200);
+    const [line] = await t.database.db.select({ total: booking.total, commission: booking.commission }).from(booking).innerJoin(order, eq(order.id, booking.order_id)).where(eq(order.reference, booked.json().order_reference));
+    expect(line).toEqual({ total: 14997, commission: 2249 });
+    expect(booked.json()).toMatchObject({ total: 14997, net: 14997 - 2249 });
+    // The supplier changes the contract afterwards: what was sold keeps its commission.
+    await t.database.db.update(partnership).set({ commission_bp: 3000 }).where(eq(partnership.id, partner.partnershipId));
+    forgetPartnerKeys();
+    expect((await octo.post('/api/public/book/', { uuid, customer: { email: 'ada@example.com', first_name: 'Ada' } })).json()).toMatchObject({ total: 14997, net: 14997 - 2249 });
+    const got = await octo.get(`${B}/bookings/${uuid}`);
+    expect(got.json().pricing).toMatchObject({ retail: 14997, net: 14997 - 2249 });
+    await t.database.db.update(partnership).set({ commission_bp: 1500 }).where(eq(partnership.id, partner.partnershipId));
+    forgetPartnerKeys();
   });
 });

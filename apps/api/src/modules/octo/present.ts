@@ -2,7 +2,7 @@ import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pric
 import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
 import { fractionDigits } from '@tourdesk/contracts';
 import type { Partner } from './auth';
-import { type BookingView, DEFAULT_OPTION, netOf, type ProductView, type SlotView, unitTypeOf } from './service';
+import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, type SlotView, unitTypeOf } from './service';
 
 /**
  * The OCTO shapes (octo.travel core and octo/pricing), typed with @octocloud/types: what the
@@ -274,7 +274,7 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     ...(withPricing && priceOf.has(u.unitId) ? { pricing: pricing(p, v.row.experience_id, u.unitId, priceOf.get(u.unitId)!) } : {}),
   }));
   const total = v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0);
-  const net = v.items.reduce((n, i) => n + netOf(p, v.row.experience_id, i.id, i.unit_price) * i.quantity, 0);
+  const net = netOfView(p, v);
   const slot: Availability = {
     id: v.slot.id,
     localDateTimeStart: localIso(v.slot.starts_at, v.timeZone),

@@ -171,7 +171,7 @@ function presentReservation(p: Partner, v: svc.BookingView): z.output<typeof s.Z
     quantities,
     currency: p.currency,
     total: v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0),
-    net: v.items.reduce((n, i) => n + svc.netOf(p, v.row.experience_id, i.id, i.unit_price) * i.quantity, 0),
+    net: svc.netOfView(p, v),
     expires_at: v.status === 'ON_HOLD' && v.row.expires_at ? v.row.expires_at.toISOString() : null,
     reference: v.row.reseller_reference,
     order_reference: v.orderReference,

@@ -58,6 +58,15 @@ export interface ProductView {
 const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T>) =>
   inTenant(deps.db, p.supplierId, (tx) => fn({ tx, accountId: p.supplierId, currency: p.currency }));
 
+/**
+ * The net of a reservation's items: once booked, its gross less the commission fixed at sale (what
+ * statements count); while held, per unit by the contract as it reads now.
+ */
+export function netOfView(p: Partner, v: Pick<BookingView, 'items' | 'commission' | 'row'>) {
+  if (v.commission !== null) return v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0) - v.commission;
+  return v.items.reduce((n, i) => n + netOf(p, v.row.experience_id, i.id, i.unit_price) * i.quantity, 0);
+}
+
 /** The net a partner owes per unit sold at `retail` (the contract's one rule, commissionOf). */
 export function netOf(p: Partner, productId: string, unitId: string, retail: number) {
   const netRates = p.products.get(productId)?.netRates ?? {};
@@ -205,6 +214,8 @@ export interface BookingView {
   orderStatus: string | null;
   ticketCode: string | null;
   confirmedAt: Date | null;
+  /** The commission fixed at sale (booking.commission) once booked; null while only held. */
+  commission: number | null;
   cancellable: boolean;
   timeZone: string;
 }
@@ -268,10 +279,11 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
   let orderReference: string | null = null;
   let orderStatus: string | null = null;
   let ticketCode: string | null = null;
+  let commission: number | null = null;
   let cancellable = false;
   if (row.booking_id) {
     const [b] = await ctx.tx
-      .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, reference: order.reference, orderStatus: order.status })
+      .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, commission: booking.commission, reference: order.reference, orderStatus: order.status })
       .from(booking)
       .innerJoin(order, eq(order.id, booking.order_id))
       .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, row.booking_id)));
@@ -280,6 +292,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
       orderReference = b.reference;
       orderStatus = b.orderStatus;
       ticketCode = b.ticket;
+      commission = b.commission;
       if (b.status === 'Canceled') status = 'CANCELLED';
       if (status === 'CONFIRMED') cancellable = termsOf(await openBookingTerms(ctx, row.order_id!), 0, 0).allowed;
     }
@@ -298,6 +311,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
     orderStatus,
     ticketCode,
     confirmedAt: row.status === 'CONFIRMED' || (row.status === 'CANCELLED' && row.order_id) ? row.updated_at : null,
+    commission,
     cancellable,
     timeZone: p.timeZone,
   };
