@@ -261,6 +261,8 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   await lockOrder(ctx, orderId);
   const b = await ownLine(ctx, orderId, lineId);
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled line cannot be changed.', 'quantities');
+  // A partner's resale keeps what was sold (its commission is fixed at sale): cancel it, and the partner sells again.
+  if (b.partnership_id) throw new AppError('conflict', 'A partner sold this line: its commission was fixed at sale, so it is not changed. Cancel it and let the partner book again.', 'quantities');
   const extras = input.extras ?? b.extras;
   const p = await priceLine(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
