@@ -136,3 +136,29 @@ describe('a booked reservation’s net is the one fixed at sale', () => {
     forgetPartnerKeys();
   });
 });
+
+describe('a partner cancels a booking free only while the policy refunds all of it', () => {
+  it('refuses past the cut-off it advertises (the supplier’s policy keeps the money then), and lets it cancel before', async () => {
+    // Refunded in full until 30 days before, nothing after: a booking 6 days ahead is past the cut-off.
+    const policy = (await owner.post('/api/cancellation-policies/', { name: 'Strict', rules: [{ hours_before: 720, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })).json().id;
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { cancellation_policy: policy })).statusCode).toBe(200);
+    const product = (await octo.get(`${B}/products/${tour.id}`)).json();
+    expect(product.options[0]).toMatchObject({ cancellationCutoffAmount: 720, cancellationCutoffUnit: 'hour' });
+    const slot = await departure(6);
+    const uuid = randomUUID();
+    expect((await octo.post('/api/public/reserve/', { uuid, product: tour.id, availability: slot.id, quantities: { [tour.category]: 1 } })).statusCode).toBe(201);
+    const booked = await octo.post('/api/public/book/', { uuid, customer: { email: 'late@example.com', first_name: 'Late' } });
+    expect(booked.json()).toMatchObject({ status: 'CONFIRMED', cancellable: false });
+    const late = await octo.post(`${B}/bookings/${uuid}/cancel`, { reason: 'changed plans' });
+    expect(late.statusCode, late.body).toBe(400);
+    expect(late.json()).toMatchObject({ error: 'BAD_REQUEST' });
+    const refused = await octo.post('/api/public/cancel-booking/', { uuid });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors[0].detail).toMatch(/no longer be cancelled/);
+    expect((await octo.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ status: 'CONFIRMED', cancellable: false });
+    // Refunded in full a little longer: the same booking may now be cancelled.
+    expect((await owner.patch(`/api/cancellation-policies/${policy}/`, { rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })).statusCode).toBe(200);
+    expect((await octo.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ cancellable: true });
+    expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
+  });
+});

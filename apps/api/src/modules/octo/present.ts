@@ -92,10 +92,10 @@ function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], wit
   };
 }
 
-/** The cancellation cut-off of the offer's policy: the smallest notice at which it still refunds, else 0. */
+/** The cancellation cut-off of the offer's policy: the smallest notice at which it still refunds in full (a partner's cancel is free), else 0. */
 function cutoffHours(policy: ProductView['policy']) {
   if (!policy?.length) return 0;
-  const refunding = policy.filter((r) => r.refund_percent > 0).map((r) => r.hours_before);
+  const refunding = policy.filter((r) => r.refund_percent >= 100).map((r) => r.hours_before);
   return refunding.length ? Math.min(...refunding) : 0;
 }
 

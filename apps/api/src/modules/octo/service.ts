@@ -268,6 +268,20 @@ async function findRow(ctx: TenantCtx, p: Partner, uuid: string, lock: boolean) 
   return row;
 }
 
+/**
+ * Whether a partner may cancel a booked order now: cancelling is free of charge (cancelOrder), so
+ * only while the offer's policy still refunds all of the sale — OCTO's cancellation cut-off, as
+ * productOf() advertises it. Past it the policy keeps money that a free cancellation would take
+ * from the supplier (the reseller collected it; the statement would count nothing).
+ */
+async function partnerCancelTerms(ctx: TenantCtx, orderId: string): Promise<{ allowed: boolean; reason: string }> {
+  const [o] = await ctx.tx.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  const sale = o?.total ?? 0;
+  const terms = termsOf(await openBookingTerms(ctx, orderId), sale, sale);
+  if (terms.allowed && terms.fee > 0) return { allowed: false, reason: `the cancellation policy no longer refunds all of it (${terms.reason})` };
+  return terms;
+}
+
 /** A booking as both APIs present it: its status settled (an ON_HOLD whose hold ran out is EXPIRED). */
 async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> {
   const [s] = await ctx.tx
@@ -294,7 +308,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
       ticketCode = b.ticket;
       commission = b.commission;
       if (b.status === 'Canceled') status = 'CANCELLED';
-      if (status === 'CONFIRMED') cancellable = termsOf(await openBookingTerms(ctx, row.order_id!), 0, 0).allowed;
+      if (status === 'CONFIRMED') cancellable = (await partnerCancelTerms(ctx, row.order_id!)).allowed;
     }
   } else if (row.cart_line_id) {
     const [line] = await ctx.tx.select({ items: cartLine.items, expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id)));
@@ -583,7 +597,7 @@ export async function cancelBooking(deps: Deps, p: Partner, uuid: string, reason
     if (row.status === 'CONFIRMED' && row.order_id) {
       const current = await view(ctx, p, row);
       if (current.status !== 'CANCELLED') {
-        const terms = termsOf(await openBookingTerms(ctx, row.order_id), 0, 0);
+        const terms = await partnerCancelTerms(ctx, row.order_id);
         if (!terms.allowed) throw new OctoError('BAD_REQUEST', `This booking can no longer be cancelled: ${terms.reason}`, undefined, 'uuid');
         await cancelOrder(ctx, row.order_id);
         await recordAudit(ctx, { order: row.order_id, subject: 'order', subjectId: row.order_id, action: 'cancelled by partner', changes: { api_key: p.prefix, booking_uuid: uuid, reason: reason ?? null } });
