@@ -1,4 +1,3 @@
-import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type {
   TBookingOptions,
   TInvoice,
@@ -12,6 +11,7 @@ import type {
   TRefundProposal,
 } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
 
 export interface FilterOptions {
@@ -131,22 +131,8 @@ export const ordersApi = tagged.injectEndpoints({
      * A file download (CSV export, invoice PDF) through the api's base query, so an expired
      * access token is refreshed first; the browser then saves the file. Answers its name.
      */
-    orderDownload: build.mutation<string, { url: string; params?: Record<string, string | number>; fallbackName: string }>({
-      queryFn: async ({ url, params, fallbackName }, _api, _extra, baseQuery) => {
-        const res = await baseQuery({ url, params, responseHandler: (r) => (r.ok ? r.blob() : r.json()) });
-        if (res.error) return { error: res.error as FetchBaseQueryError };
-        const disposition = (res.meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('content-disposition') ?? '';
-        const name = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
-        const href = URL.createObjectURL(res.data as Blob);
-        const a = document.createElement('a');
-        a.href = href;
-        a.download = name;
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(href), 10_000);
-        return { data: name };
-      },
+    orderDownload: build.mutation<string, DownloadArgs>({
+      queryFn: downloadFile,
     }),
   }),
 });

@@ -1,6 +1,6 @@
-import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type { TPaginated, TQrCode, TQrCodeInput, TStore, TStoreExperience } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['QrCode'] });
 
@@ -30,22 +30,8 @@ export const qrCodesApi = tagged.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'QrCode', id }],
     }),
     /** A file of the code (PNG, SVG, flyer PDF), saved under the server's file name. */
-    qrCodeDownload: build.mutation<string, { url: string; fallbackName: string }>({
-      queryFn: async ({ url, fallbackName }, _api, _extra, baseQuery) => {
-        const res = await baseQuery({ url, responseHandler: (r) => (r.ok ? r.blob() : r.json()) });
-        if (res.error) return { error: res.error as FetchBaseQueryError };
-        const disposition = (res.meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('content-disposition') ?? '';
-        const name = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
-        const href = URL.createObjectURL(res.data as Blob);
-        const a = document.createElement('a');
-        a.href = href;
-        a.download = name;
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(href), 10_000);
-        return { data: name };
-      },
+    qrCodeDownload: build.mutation<string, DownloadArgs>({
+      queryFn: downloadFile,
     }),
     /** The stores a code may lead to (the first 50, by the list's order). */
     qrTargetStores: build.query<TStore[], void>({

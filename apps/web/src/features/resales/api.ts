@@ -1,6 +1,6 @@
-import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type { TPaginated, TResaleDetail, TResaleFilterOptions, TResaleList, TSettlement, TSettlementCreate, TSettlementDetail } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 
 // Names are global to the one api: everything here is prefixed with "resale" or "settlement".
 const tagged = api.enhanceEndpoints({ addTagTypes: ['Resale', 'Settlement'] });
@@ -28,22 +28,8 @@ export const resalesApi = tagged.injectEndpoints({
       invalidatesTags: (_r, _e, id) => [{ type: 'Settlement', id }, { type: 'Settlement', id: 'LIST' }, { type: 'Resale', id: 'LIST' }],
     }),
     /** A file of the API (CSV, PDF) saved under the name its Content-Disposition gives. */
-    settlementDownload: build.mutation<string, { url: string; fallbackName: string }>({
-      queryFn: async ({ url, fallbackName }, _api, _extra, baseQuery) => {
-        const res = await baseQuery({ url, responseHandler: (r) => (r.ok ? r.blob() : r.json()) });
-        if (res.error) return { error: res.error as FetchBaseQueryError };
-        const disposition = (res.meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('content-disposition') ?? '';
-        const name = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
-        const href = URL.createObjectURL(res.data as Blob);
-        const a = document.createElement('a');
-        a.href = href;
-        a.download = name;
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(href), 10_000);
-        return { data: name };
-      },
+    settlementDownload: build.mutation<string, DownloadArgs>({
+      queryFn: downloadFile,
     }),
   }),
 });
