@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { KAYAK, SWIM } from './support/demo-api';
-import { DEMO, org, signIn } from './support/helpers';
+import { DEMO, org, signIn, zurichDate } from './support/helpers';
 
 /**
  * QR codes, end to end: the demo owner makes a code for the kayak store, downloads its PNG and
@@ -19,13 +19,6 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: `${SHOTS}/qr-codes-${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** The local date `days` from today in the demo's zone (the offer's). */
-function zurichDate(days: number) {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(Date.now() + days * 86_400_000));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
 test('a QR code brings a customer from the scan to a booking, and the list counts the scan, the order and its revenue', async ({ page, browser }) => {

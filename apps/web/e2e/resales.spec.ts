@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
-import { DEMO, org, signIn } from './support/helpers';
+import { DEMO, org, signIn, zurichDate } from './support/helpers';
 
 /**
  * Resales, end to end, on the demo: the supplier (demo) sees what alpine-agency sold of its kayak,
@@ -21,13 +21,6 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: `${SHOTS}/resales-${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** The local date `days` from today in the demo's zone. */
-function zurichDate(days: number) {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(Date.now() + days * 86_400_000));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
 test('supplier and reseller read the same resales and agree on a statement', async ({ page, browser }) => {

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { call, KAYAK, SWIM } from './support/demo-api';
-import { DEMO, mailTo, org, PORT, signIn } from './support/helpers';
+import { DEMO, mailTo, org, PORT, signIn, zurichDate } from './support/helpers';
 
 /**
  * Paying online in the web store, on a phone, without the internet: Stripe is the local fake
@@ -20,14 +20,6 @@ const STRIPE = `http://127.0.0.1:${PORT + 4}`;
 const store = (p = '') => org('demo', `/s/${SLUG}/${p}`);
 
 test.use({ viewport: PHONE });
-
-/** The local date `days` from today in the demo's zone (the offer's). */
-function zurichDate(days: number) {
-  const at = new Date(Date.now() + days * 86_400_000);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
 
 /** axe-core on the page as it is now, in light and dark: no serious or critical violation. */
 async function accessible(page: Page, name: string) {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { call, KAYAK, SWIM } from './support/demo-api';
-import { DEMO, mailTo, org, signIn } from './support/helpers';
+import { DEMO, mailTo, org, signIn, zurichDate } from './support/helpers';
 
 /**
  * The public web store (apps/store) as a customer uses it on a phone: the store page, the kayak
@@ -20,14 +20,6 @@ const PHONE = { width: 390, height: 844 };
 const store = (p = '') => org('demo', `/s/${SLUG}/${p}`);
 
 test.use({ viewport: PHONE });
-
-/** The local date `days` from today in the demo's zone (the offer's). */
-function zurichDate(days: number) {
-  const at = new Date(Date.now() + days * 86_400_000);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
 
 /** axe-core on the page as it is now, in light and dark: no serious or critical violation. */
 async function accessible(page: Page, name: string) {

@@ -43,3 +43,10 @@ export async function signIn(page: Page, email: string, password: string, subdom
   await expect(page).toHaveURL(org(subdomain, '/dashboard'));
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
+
+/** The local date `days` from today in the demo's zone (its offers'), YYYY-MM-DD. */
+export function zurichDate(days: number) {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(Date.now() + days * 86_400_000));
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
