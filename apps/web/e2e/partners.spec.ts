@@ -131,7 +131,7 @@ test('an invitation by e-mail: its link signs the invitee in and lands on the in
   await dialog.getByText('By e-mail', { exact: true }).click();
   await dialog.getByRole('textbox', { name: 'E-mail address' }).fill(HOTEL.email);
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(page.getByText(/Invitation sent to/)).toBeVisible();
+  await expect(page.getByText(`Invitation sent to ${HOTEL.email}.`, { exact: true })).toBeVisible();
 
   // The invitee, signed out, follows the e-mail's link: sign-in on the bare host, then its own host's invitation.
   await page.context().clearCookies();
