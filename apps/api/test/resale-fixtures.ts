@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { booking, order, partnership, partnershipExperience } from '../src/db/schema';
+import { booking, partnership, partnershipExperience } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { commissionOf } from '../src/modules/partners/contract';
+import { markResale } from '../src/modules/partners/resale';
+import { inTenant } from '../src/lib/tenancy';
 import { sellableExperience } from './catalog-fixtures';
 import type { TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -63,15 +64,9 @@ export async function resaleWorld(t: TestApp, sink: MailSink, prefix: string) {
     const res = await supplier.post('/api/orders/', { customer: { email: `guest${Math.random().toString(36).slice(2, 8)}@example.com`, first_name: 'Gina', last_name: 'Guest' }, lines: [{ slot: await slotOn(dayOffset), quantities: { [exp.category]: qty } }] });
     expect(res.statusCode, res.body).toBe(201);
     const o = res.json() as { id: string; reference: string; total: number };
-    await t.database.db.update(order).set({ partnership_id: p.id, reseller_account_id: p.reseller_account_id, reseller_reference: reference }).where(eq(order.id, o.id));
     const [shared] = await t.database.db.select().from(partnershipExperience).where(and(eq(partnershipExperience.partnership_id, p.id), eq(partnershipExperience.experience_id, exp.id)));
-    const lines = await t.database.db.select().from(booking).where(eq(booking.order_id, o.id));
-    for (const l of lines) {
-      await t.database.db
-        .update(booking)
-        .set({ partnership_id: p.id, reseller_account_id: p.reseller_account_id, commission: commissionOf(p, l.items, shared!.net_rates) })
-        .where(eq(booking.id, l.id));
-    }
+    await inTenant(t.database.db, p.supplier_account_id!, (tx) => markResale({ tx, accountId: p.supplier_account_id!, currency: p.currency }, o.id, { contract: p, netRates: shared!.net_rates }, reference));
+    const lines = await t.database.db.select({ id: booking.id }).from(booking).where(eq(booking.order_id, o.id));
     return { ...o, booking: lines[0]!.id };
   }
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { baseAccount, booking, bookingQuestion, experience, order, partnership, partnershipExperience, pricingCategory, pricingRate, slot, users } from '../db/schema';
 import { inTenant } from '../lib/tenancy';
 import { addDays, localToUtc, todayIn } from '../lib/local-time';
-import { commissionOf, type Contract } from '../modules/partners/contract';
+import { markResale } from '../modules/partners/resale';
 import { createOrder } from '../modules/orders/service';
 import { writeOrder } from '../modules/orders/records';
 import * as settlementQueries from '../modules/resales/queries';
@@ -61,15 +61,7 @@ export async function seedResaleDemo(db: Db): Promise<boolean> {
     const ctx = { tx, accountId: supplier.id, currency: contract.currency, userId: owner.id };
     const today = todayIn(ZONE);
 
-    const markResale = async (orderId: string, reference: string, c: Contract) => {
-      await tx.update(order).set({ partnership_id: c.id, reseller_account_id: c.reseller_account_id, reseller_reference: reference }).where(eq(order.id, orderId));
-      for (const l of await tx.select().from(booking).where(eq(booking.order_id, orderId))) {
-        await tx
-          .update(booking)
-          .set({ partnership_id: c.id, reseller_account_id: c.reseller_account_id, commission: commissionOf(c, l.items, shared.net_rates) })
-          .where(eq(booking.id, l.id));
-      }
-    };
+    const resold = (orderId: string, reference: string) => markResale(ctx, orderId, { contract, netRates: shared.net_rates }, reference);
     const guests = [
       { email: 'hannah.becker@example.com', first_name: 'Hannah', last_name: 'Becker' },
       { email: 'tom.hughes@example.com', first_name: 'Tom', last_name: 'Hughes' },
@@ -105,7 +97,7 @@ export async function seedResaleDemo(db: Db): Promise<boolean> {
       const soldAt = localToUtc(addDays(date, -6), '15:20', ZONE);
       await tx.update(order).set({ created_at: soldAt, updated_at: soldAt }).where(eq(order.id, id));
       await tx.update(booking).set({ created_at: soldAt, updated_at: soldAt }).where(eq(booking.order_id, id));
-      await markResale(id, `${REFERENCE}${1001 + i}`, contract);
+      await resold(id, `${REFERENCE}${1001 + i}`);
     }
 
     // The coming days: sold through the order service, so the kayak's seats drop as for any order.
@@ -124,7 +116,7 @@ export async function seedResaleDemo(db: Db): Promise<boolean> {
         .where(and(eq(slot.account_id, supplier.id), eq(slot.experience_id, kayak.id), eq(slot.local_date, addDays(today, c.day)), eq(slot.local_time, '09:30')));
       if (!s) continue;
       const made = await createOrder(ctx, { customer: customer(), lines: [{ slot: s.id, quantities: { [adult.id]: c.qty }, extras: {} }], answers, notes: '' });
-      await markResale(made.id, `${REFERENCE}${1101 + i}`, contract);
+      await resold(made.id, `${REFERENCE}${1101 + i}`);
     }
 
     // A settled statement for last month (the side receiving the money confirmed it), and an open one

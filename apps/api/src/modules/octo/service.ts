@@ -16,6 +16,7 @@ import { openBookingTerms, termsOf } from '../orders/cancellation';
 import { recordAudit } from '../orders/order-basics';
 import { cancelOrder } from '../orders/service';
 import { commissionOf, sharedOffer } from '../partners/contract';
+import { markResale } from '../partners/resale';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
 import { lockReservation } from './queries';
@@ -552,7 +553,7 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
     const contact = { ...(row.contact as ContactInput), ...(input.contact ?? {}) };
     const customer = customerOf(contact);
     const [s] = await ctx.tx.select({ day: slot.local_date }).from(slot).where(eq(slot.id, row.slot_id));
-    const { contract, netRates } = await contractFor(ctx, p, row.experience_id, String(s!.day));
+    const shared = await contractFor(ctx, p, row.experience_id, String(s!.day));
     let orderId: string;
     try {
       orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: input.answers ?? {}, lines: [row.cart_line_id!] });
@@ -564,18 +565,11 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
       throw error;
     }
     const reference = input.resellerReference ?? row.reseller_reference;
-    await ctx.tx.update(order).set({ partnership_id: p.partnershipId, reseller_account_id: p.resellerId, reseller_reference: reference }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-    const sold = await ctx.tx.select({ id: booking.id, items: booking.items }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId)));
-    let commission = 0;
-    for (const b of sold) {
-      const c = commissionOf(contract, b.items, netRates);
-      commission += c;
-      await ctx.tx.update(booking).set({ partnership_id: p.partnershipId, reseller_account_id: p.resellerId, commission: c }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, b.id)));
-    }
-    await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: 'resold', changes: { partnership: p.partnershipId, api_key: p.prefix, booking_uuid: uuid, reseller_reference: reference, commission } });
+    await markResale(ctx, orderId, shared, reference, { api_key: p.prefix, booking_uuid: uuid });
+    const [sold] = await ctx.tx.select({ id: booking.id }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId))).limit(1);
     const [updated] = await ctx.tx
       .update(octoBooking)
-      .set({ status: 'CONFIRMED', order_id: orderId, booking_id: sold[0]!.id, contact: contact as Record<string, unknown>, reseller_reference: reference, expires_at: null, cart_line_id: null, updated_at: new Date() })
+      .set({ status: 'CONFIRMED', order_id: orderId, booking_id: sold!.id, contact: contact as Record<string, unknown>, reseller_reference: reference, expires_at: null, cart_line_id: null, updated_at: new Date() })
       .where(eq(octoBooking.uuid, uuid))
       .returning();
     await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, row.cart_id!)));

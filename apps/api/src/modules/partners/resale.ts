@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { booking, order } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { recordAudit } from '../orders/records';
+import { commissionOf, type SharedOffer } from './contract';
+
+/**
+ * Names an order of the supplier's (`ctx`) as the partner's resale, in the transaction that sold
+ * it: the order and each of its lines carry the partnership and the reseller, and each line's
+ * commission is fixed now by the contract's rule (`commissionOf`), never computed again. One
+ * statement for the order and one for all its lines. Every channel that resells calls it (OCTO and
+ * the public booking API, the reseller's web store); `audit` adds what the channel knows (the API
+ * key, the store) to the order's `resold` entry. Answers the commission of the whole order.
+ */
+export async function markResale(ctx: TenantCtx, orderId: string, shared: SharedOffer, reference: string | null, audit?: Record<string, unknown>): Promise<number> {
+  const { contract, netRates } = shared;
+  await ctx.tx.execute(sql`
+    update ${order} set partnership_id = ${contract.id}, reseller_account_id = ${contract.reseller_account_id}, reseller_reference = ${reference}
+    where account_id = ${ctx.accountId} and id = ${orderId}`);
+  const lines = (await ctx.tx.execute(sql`select id, items from ${booking} where account_id = ${ctx.accountId} and order_id = ${orderId}`)) as unknown as {
+    rows: { id: string; items: Parameters<typeof commissionOf>[1] }[];
+  };
+  const commissions = lines.rows.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, netRates) }));
+  if (commissions.length) {
+    await ctx.tx.execute(sql`
+      update ${booking} b set partnership_id = ${contract.id}, reseller_account_id = ${contract.reseller_account_id}, commission = c.commission
+      from jsonb_to_recordset(${JSON.stringify(commissions)}::jsonb) as c(id uuid, commission integer)
+      where b.account_id = ${ctx.accountId} and b.id = c.id`);
+  }
+  const total = commissions.reduce((s, c) => s + c.commission, 0);
+  await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: 'resold', changes: { partnership: contract.id, reseller_reference: reference, commission: total, ...audit } });
+  return total;
+}
