@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { experience, image } from './catalog-schema';
 import { accountId, tenantPolicies, timestamps } from './columns';
+import { partnership } from './partners-schema';
 
 /**
  * Stores: where an organisation sells online, each at /s/{slug}/ on the organisation's host, with
@@ -50,6 +51,11 @@ export const storeExperience = pgTable(
     experience_id: uuid('experience_id')
       .notNull()
       .references(() => experience.id, { onDelete: 'cascade' }),
+    /**
+     * Set when the offer is a partner's (a supplier's offer this reseller sells under their
+     * contract): the experience is then the supplier's, and the line goes when the partnership does.
+     */
+    partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'cascade' }),
     position: integer('position').notNull().default(0),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,2 @@
+ALTER TABLE "store_experience" ADD COLUMN "partnership_id" uuid;--> statement-breakpoint
+ALTER TABLE "store_experience" ADD CONSTRAINT "store_experience_partnership_id_partnership_id_fk" FOREIGN KEY ("partnership_id") REFERENCES "public"."partnership"("id") ON DELETE cascade ON UPDATE no action;

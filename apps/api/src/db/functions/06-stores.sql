@@ -1,0 +1,25 @@
+-- Current definition, applied at every start after the versioned migrations (see
+-- src/db/functions.ts): edit it here; a change of a function's arguments or result type needs a
+-- versioned migration that drops the old one first.
+
+-- What a store sells now, in its order: its organisation's own Active offers it lists, and the
+-- Active offers of its partners it lists, while their partnership is Active, still shares the offer,
+-- and was made in the store's currency. Each with the organisation that sells it (the one whose
+-- slots, prices and books it uses) and the partnership it is resold under. The one definition the
+-- public web store reads (publicStore's offers, the offers list, what a cart may hold); it sees
+-- across organisations, so it is called only on the server's connection, filtered by store.
+CREATE OR REPLACE FUNCTION tourdesk_store_offers(p_store uuid)
+  RETURNS TABLE (experience_id uuid, seller_account_id uuid, partnership_id uuid, "position" int, title text)
+  LANGUAGE sql STABLE AS $$
+  SELECT se.experience_id, x.account_id, se.partnership_id, se.position, x.title
+  FROM store_experience se
+  JOIN store s ON s.id = se.store_id AND s.account_id = se.account_id
+  JOIN experience x ON x.id = se.experience_id AND x.status = 'Active'
+  LEFT JOIN partnership p ON p.id = se.partnership_id
+  WHERE se.store_id = p_store
+    AND ((se.partnership_id IS NULL AND x.account_id = se.account_id)
+      OR (p.status = 'Active' AND p.reseller_account_id = se.account_id AND p.supplier_account_id = x.account_id
+          AND p.currency = s.currency
+          AND EXISTS (SELECT 1 FROM partnership_experience pe WHERE pe.partnership_id = p.id AND pe.experience_id = x.id)))
+  ORDER BY se.position, x.title
+$$;
