@@ -302,6 +302,9 @@ export const booking = pgTable(
     cancellation_fee: integer('cancellation_fee').notNull().default(0),
     currency: text('currency').notNull(),
     checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
+    /** Who admitted it and on which device (the check-in module's scan; null when undone or set by hand). */
+    checked_in_by: uuid('checked_in_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    checked_in_device: text('checked_in_device'),
     canceled_at: timestamp('canceled_at', { withTimezone: true }),
     /** When its customer was reminded of it (the day before). */
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),

@@ -243,3 +243,4 @@ export * from './orders-schema';
 export * from './stores-schema';
 export * from './payments-schema';
 export * from './partners-schema';
+export * from './check-in-schema';
