@@ -36,7 +36,9 @@ import { experienceRoutes } from './modules/experiences/routes';
 import { availabilityRoutes } from './modules/availability/routes';
 import { createHoldQueue, type HoldQueue } from './modules/availability/holds';
 import { bookingRoutes } from './modules/orders/booking-routes';
+import { checkInRoutes } from './modules/check-in/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { manifestRoutes } from './modules/manifests/routes';
 import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/images';
 import { registerStores } from './modules/stores/routes';
@@ -150,6 +152,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(availabilityRoutes);
   await app.register(orderRoutes);
   await app.register(bookingRoutes);
+  await app.register(manifestRoutes);
+  await app.register(checkInRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

@@ -13,3 +13,5 @@ export * from './stores';
 export * from './partners';
 export * from './resales';
 export * from './qr-codes';
+export * from './check-in';
+export * from './manifests';

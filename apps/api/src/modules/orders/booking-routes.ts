@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZDate, ZBooking, ZCheckIn, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZDate, ZBooking, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -15,7 +15,7 @@ import { idempotencyHeader, idempotent } from './idempotency';
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 
-/** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance, check-in). */
+/** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance; check-in is the check-in module's). */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cart/checkout/',
@@ -87,10 +87,5 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/bookings/:id/attendance/',
     { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Open, Arrived or No show (and back)', params: ZIdParam, body: ZAttendanceInput, response: { 200: ZBooking, ...errors } } },
     (request) => tenantScope(request, (ctx) => bookings.setAttendance(ctx, request.params.id, request.body.attendance)),
-  );
-  app.post(
-    '/api/bookings/check-in/',
-    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'Scan a ticket: marks the booking Arrived', body: ZCheckIn, response: { 200: ZBooking, ...errors } } },
-    (request) => tenantScope(request, (ctx) => bookings.checkIn(ctx, request.body.ticket_code)),
   );
 };

@@ -3,12 +3,13 @@ import type { TCustomerDetails } from '@tourdesk/contracts';
 import { booking, cart, cartLine, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { accountSettings, lockSlot, type SlotRow } from '../availability/slots';
+import { lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
 import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
- * Bookings: a cart checked out into an order, a booking cancelled, attendance and check-in.
+ * Bookings: a cart checked out into an order, a booking cancelled, attendance (scanning tickets is
+ * the check-in module's).
  * The orders module uses the availability module (slots, their locks, carts), never the reverse.
  */
 
@@ -132,24 +133,13 @@ export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Ope
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled booking has no attendance.', 'attendance');
   await ctx.tx
     .update(booking)
-    .set({ attendance, checked_in_at: attendance === 'Arrived' ? b.checked_in_at ?? new Date() : null, updated_at: new Date() })
+    .set({
+      attendance,
+      checked_in_at: attendance === 'Arrived' ? (b.checked_in_at ?? new Date()) : null,
+      ...(attendance === 'Arrived' ? {} : { checked_in_by: null, checked_in_device: null }),
+      updated_at: new Date(),
+    })
     .where(eq(booking.id, id));
   if (attendance !== b.attendance) await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'attendance changed', changes: { attendance: [b.attendance, attendance] } });
   return getBooking(ctx, id);
-}
-
-/** Scanning a ticket: Arrived the first time; a second scan — even at the same moment — says when. */
-export async function checkIn(ctx: TenantCtx, code: string) {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.ticket_code, code.toUpperCase()))).for('update');
-  if (!b) throw new AppError('not_found', 'Unknown ticket: it is not a booking of this organisation.');
-  if (b.status === 'Canceled') throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
-  if (b.status === 'Created') throw new AppError('invalid', 'This booking is not confirmed yet: confirm its order first.', 'ticket_code');
-  if (b.attendance === 'Arrived' && b.checked_in_at) {
-    const zone = (await accountSettings(ctx.tx, ctx.accountId)).time_zone;
-    const at = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(b.checked_in_at);
-    throw new AppError('already_checked_in', `Already checked in at ${at}.`, 'ticket_code');
-  }
-  await ctx.tx.update(booking).set({ attendance: 'Arrived', checked_in_at: new Date(), updated_at: new Date() }).where(eq(booking.id, b.id));
-  await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: b.id, action: 'checked in', changes: { attendance: [b.attendance, 'Arrived'], ticket_code: b.ticket_code } });
-  return getBooking(ctx, b.id);
 }
