@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { toMajorText, type TOrderListQuery, type TOrderSummary, type TPayment } from '@tourdesk/contracts';
 import { auditEvent, booking, customer, invoice, order, orderPayment, slot, store, users, type HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { csvDocument } from '../../lib/csv';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { documentMoney } from './invoices';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
@@ -429,16 +430,6 @@ export async function listAudit(ctx: TenantCtx, orderId: string) {
 
 /** At most this many orders go into one export. */
 export const EXPORT_LIMIT = 50_000;
-/** A cell: text is quoted as needed and kept from being read as a formula; an amount is written as a number. */
-const csvCell = (v: string | number | { amount: string }) => {
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'object') return v.amount;
-  const s = v;
-  // Quote what needs it; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /**
  * The filtered list as CSV. Amounts are plain numbers with a dot and the currency's own decimals
  * (12.50 EUR, 1200 JPY, 1.250 KWD; negative ones as -12.50), as spreadsheets read them.
@@ -447,8 +438,8 @@ export async function ordersCsv(ctx: TenantCtx, f: ListFilter) {
   const rows = await pageOrders(ctx, f, EXPORT_LIMIT, 0);
   const header = ['reference', 'created_at', 'status', 'payment_status', 'customer_name', 'customer_email', 'seller', 'lines', 'currency', 'sold_total', 'total', 'paid', 'refunded', 'balance'];
   const major = (minor: number, currency: string) => ({ amount: toMajorText(minor, currency) });
-  const lines = rows.map((o) =>
-    [o.reference, o.created_at, o.status, o.payment_status, `${o.customer.first_name} ${o.customer.last_name}`.trim(), o.customer.email, o.seller?.name ?? '', o.lines, o.currency, major(o.sold_total, o.currency), major(o.total, o.currency), major(o.paid, o.currency), major(o.refunded, o.currency), major(o.total - o.paid, o.currency)].map(csvCell).join(','),
+  return csvDocument(
+    header,
+    rows.map((o) => [o.reference, o.created_at, o.status, o.payment_status, `${o.customer.first_name} ${o.customer.last_name}`.trim(), o.customer.email, o.seller?.name ?? '', o.lines, o.currency, major(o.sold_total, o.currency), major(o.total, o.currency), major(o.paid, o.currency), major(o.refunded, o.currency), major(o.total - o.paid, o.currency)]),
   );
-  return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }

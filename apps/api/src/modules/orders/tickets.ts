@@ -1,6 +1,10 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { formatMoney } from '@tourdesk/contracts';
+import { baseAccount, booking, customer, experience, meetingPoint, order, slot } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import { notFound } from '../../lib/errors';
 
 /**
  * Tickets: one page per booking with its QR code — the booking's ticket code, the same code the
@@ -15,8 +19,10 @@ export interface TicketBooking {
   time_zone: string;
   status: string;
   ticket_code: string;
-  items: { kind: string; label: string; quantity: number }[];
+  items: { kind: string; label: string; quantity: number; total?: number }[];
   meeting_point: string | null;
+  /** The line's gross total (the confirmation shows it; a ticket does not). */
+  total?: number;
 }
 export interface TicketOrder {
   reference: string;
@@ -26,6 +32,68 @@ export interface TicketOrder {
   total: number;
   paid: number;
   bookings: TicketBooking[];
+}
+
+/** What a ticket needs of an order, and what sending it needs besides (whom, the store, each booking's duration). */
+export interface TicketSource {
+  tickets: TicketOrder;
+  email: string;
+  storeId: string | null;
+  orderId: string;
+  durations: Map<string, number | null>;
+}
+
+/**
+ * An order's tickets as stored: the one source of every ticket PDF (the confirmation e-mail, the
+ * customer's booking page, staff printing and re-sending), so each shows the same codes and
+ * figures. Three queries: the order with its customer and organisation, its bookings, their
+ * meeting points. Times are shown in the organisation's zone, where the offers' slots are local.
+ */
+export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<TicketSource> {
+  const [o] = await ctx.tx
+    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone })
+    .from(order)
+    .innerJoin(customer, eq(customer.id, order.customer_id))
+    .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
+    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  if (!o) throw notFound('No order with this id.');
+  const rows = await ctx.tx
+    .select({ b: booking, title: experience.title, starts: slot.starts_at, points: experience.meeting_point_ids, minutes: experience.duration_minutes })
+    .from(booking)
+    .innerJoin(slot, eq(slot.id, booking.slot_id))
+    .innerJoin(experience, eq(experience.id, booking.experience_id))
+    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId)))
+    .orderBy(asc(slot.starts_at), asc(booking.id));
+  const pointIds = [...new Set(rows.flatMap((r) => r.points.slice(0, 1)))];
+  const points = new Map(pointIds.length ? (await ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, pointIds)))).map((m) => [m.id, m]) : []);
+  return {
+    orderId,
+    email: o.c.email,
+    storeId: o.o.store_id,
+    durations: new Map(rows.map((r) => [r.b.id, r.minutes])),
+    tickets: {
+      reference: o.o.reference,
+      organisation: o.organisation,
+      customer: { first_name: o.c.first_name, last_name: o.c.last_name },
+      currency: o.o.currency,
+      total: o.o.total,
+      paid: o.o.paid,
+      bookings: rows.map((r) => {
+        const point = r.points[0] ? points.get(r.points[0]) : undefined;
+        return {
+          id: r.b.id,
+          offer_title: r.title,
+          starts_at: r.starts.toISOString(),
+          time_zone: o.zone,
+          status: r.b.status,
+          ticket_code: r.b.ticket_code,
+          items: r.b.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity, total: i.total })),
+          total: r.b.total,
+          meeting_point: point ? [point.name, point.address].filter(Boolean).join(', ') : null,
+        };
+      }),
+    },
+  };
 }
 
 /** The local date and time of an instant in a zone: "Tuesday, 1 December 2026, 09:30". */
@@ -81,6 +149,74 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
     const page = pdf.addPage([420, 595]);
     page.drawText('This order has no tickets: every booking is cancelled.', { x: 36, y: 540, size: 12, font: regular });
   }
+  return pdf.save();
+}
+
+/**
+ * The order confirmation as an A4 PDF: the organisation, the order and its customer, each booking
+ * (cancelled ones marked) with its items and prices and its ticket code, the total, what was paid
+ * and what is left to pay. Drawn from the same source as the tickets.
+ */
+export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Order confirmation ${o.reference}`);
+  pdf.setAuthor(o.organisation);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const size: [number, number] = [595.28, 841.89];
+  let page = pdf.addPage(size);
+  const left = 50;
+  const right = 545;
+  let y = 790;
+  const text = (str: string, x: number, sz = 10, font = regular, align: 'left' | 'right' = 'left', color = rgb(0.1, 0.1, 0.12)) => {
+    const safe = drawable(font, str);
+    page.drawText(safe, { x: align === 'right' ? x - font.widthOfTextAtSize(safe, sz) : x, y, size: sz, font, color });
+  };
+  const room = (needed: number) => {
+    if (y - needed > 60) return;
+    page = pdf.addPage(size);
+    y = 790;
+  };
+  const money = (n: number) => formatMoney(n, o.currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+  text(o.organisation, left, 10, bold, 'left', rgb(0.35, 0.35, 0.35));
+  y -= 26;
+  text('Order confirmation', left, 18, bold);
+  text(o.reference, right, 18, bold, 'right');
+  y -= 24;
+  text(`${o.customer.first_name} ${o.customer.last_name}`.trim(), left, 12, bold);
+  y -= 30;
+  for (const b of o.bookings) {
+    room(40 + b.items.length * 14);
+    const cancelled = b.status === 'Canceled';
+    text(`${b.offer_title}${cancelled ? ' (cancelled)' : ''}`, left, 12, bold);
+    if (b.total !== undefined) text(money(b.total), right, 12, bold, 'right');
+    y -= 16;
+    text(localWhen(b.starts_at, b.time_zone), left, 10);
+    text(`Ticket ${b.ticket_code}`, right, 10, regular, 'right', rgb(0.4, 0.4, 0.4));
+    y -= 14;
+    if (b.meeting_point) {
+      text(`Meeting point: ${b.meeting_point}`, left, 9, regular, 'left', rgb(0.4, 0.4, 0.4));
+      y -= 13;
+    }
+    for (const i of b.items) {
+      text(`${i.quantity} x ${i.label}`, left + 12, 10);
+      if (i.total !== undefined) text(money(i.total), right, 10, regular, 'right');
+      y -= 14;
+    }
+    y -= 10;
+  }
+  room(80);
+  page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  y -= 8;
+  text('Total', left, 11, bold);
+  text(money(o.total), right, 11, bold, 'right');
+  y -= 16;
+  text('Paid', left, 10);
+  text(money(o.paid), right, 10, regular, 'right');
+  y -= 16;
+  const due = o.total - o.paid;
+  text(due > 0 ? 'To pay on site' : due < 0 ? 'To refund' : 'Left to pay', left, 11, bold);
+  text(money(Math.abs(due)), right, 11, bold, 'right');
   return pdf.save();
 }
 

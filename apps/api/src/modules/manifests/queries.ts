@@ -1,0 +1,87 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { baseAccount, booking, bookingQuestion, customer, experience, order, slot } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+
+/**
+ * The manifests' reads, each one statement whatever the number of bookings: the departures (one
+ * slot, or every slot of a local date), the bookings of those departures with their orders and
+ * customers, and the text of the questions they answered.
+ */
+
+export async function organisationZone(ctx: TenantCtx) {
+  const [row] = await ctx.tx.select({ zone: baseAccount.time_zone, currency: baseAccount.currency, name: baseAccount.name }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return row ?? { zone: 'UTC', currency: ctx.currency, name: '' };
+}
+
+const departureColumns = {
+  id: slot.id,
+  experience: slot.experience_id,
+  title: experience.title,
+  starts_at: slot.starts_at,
+  ends_at: slot.ends_at,
+  local_date: slot.local_date,
+  local_time: slot.local_time,
+  capacity: slot.capacity,
+  closed: slot.closed,
+};
+
+/** One departure (404 is the caller's when it is not the organisation's). */
+export async function departure(ctx: TenantCtx, slotId: string) {
+  return ctx.tx
+    .select(departureColumns)
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
+}
+
+/** Every departure of a local date, by start then offer (index slot_account_day_idx). */
+export async function departuresOn(ctx: TenantCtx, date: string) {
+  return ctx.tx
+    .select(departureColumns)
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.local_date, date)))
+    .orderBy(asc(slot.starts_at), asc(experience.title), asc(slot.id));
+}
+export type Departure = Awaited<ReturnType<typeof departuresOn>>[number];
+
+/** The bookings (not cancelled) of the given departures, by guest name (index booking_slot_idx). */
+export async function bookingsOf(ctx: TenantCtx, slotIds: string[]) {
+  if (slotIds.length === 0) return [];
+  return ctx.tx
+    .select({
+      id: booking.id,
+      slot: booking.slot_id,
+      order: booking.order_id,
+      reference: order.reference,
+      ticket_code: booking.ticket_code,
+      status: booking.status,
+      attendance: booking.attendance,
+      checked_in_at: booking.checked_in_at,
+      seats: booking.seats,
+      items: booking.items,
+      answers: booking.answers,
+      currency: booking.currency,
+      order_total: order.total,
+      order_paid: order.paid,
+      order_notes: order.notes,
+      first_name: customer.first_name,
+      last_name: customer.last_name,
+      email: customer.email,
+      phone: customer.phone,
+      customer_notes: customer.notes,
+    })
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .innerJoin(customer, eq(customer.id, order.customer_id))
+    .where(and(eq(booking.account_id, ctx.accountId), inArray(booking.slot_id, slotIds), ne(booking.status, 'Canceled')))
+    .orderBy(sql`lower(${customer.last_name})`, sql`lower(${customer.first_name})`, asc(booking.created_at), asc(booking.id));
+}
+export type ManifestRow = Awaited<ReturnType<typeof bookingsOf>>[number];
+
+/** The text of the booking questions answered. */
+export async function questionTexts(ctx: TenantCtx, ids: string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await ctx.tx.select({ id: bookingQuestion.id, question: bookingQuestion.question }).from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.question]));
+}

@@ -1,0 +1,261 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { formatMoney, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
+import type { TenantCtx } from '../../lib/crud';
+import { csvDocument, type CsvValue } from '../../lib/csv';
+import { notFound } from '../../lib/errors';
+import * as q from './queries';
+
+/**
+ * A departure's manifest, read in three statements whatever its size (the departure, its bookings
+ * with their orders and customers, the questions answered), and its CSV and PDF. A day's manifest
+ * is the same for every departure of a local date, still three statements.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Adds counts by id, keeping the order in which ids first appear. */
+function addCounts(into: Map<string, TManifestCount>, counts: TManifestCount[]) {
+  for (const c of counts) {
+    const known = into.get(c.id);
+    if (known) known.quantity += c.quantity;
+    else into.set(c.id, { ...c });
+  }
+}
+
+const byLabel = (a: TManifestCount, b: TManifestCount) => a.label.localeCompare(b.label, 'en') || a.id.localeCompare(b.id);
+
+function totalsOf(bookings: TManifestBooking[]): TManifestTotals {
+  const categories = new Map<string, TManifestCount>();
+  const extras = new Map<string, TManifestCount>();
+  for (const b of bookings) {
+    addCounts(categories, b.categories);
+    addCounts(extras, b.extras);
+  }
+  return {
+    bookings: bookings.length,
+    seats: bookings.reduce((n, b) => n + b.seats, 0),
+    arrived: bookings.filter((b) => b.attendance === 'Arrived').reduce((n, b) => n + b.seats, 0),
+    no_show: bookings.filter((b) => b.attendance === 'No show').reduce((n, b) => n + b.seats, 0),
+    categories: [...categories.values()].sort(byLabel),
+    extras: [...extras.values()].sort(byLabel),
+    balance_due: bookings.reduce((n, b) => n + b.balance_due, 0),
+  };
+}
+
+/** The rows of the given departures, grouped by departure, with the balance on each order's first row. */
+async function assemble(ctx: TenantCtx, departures: q.Departure[]): Promise<{ manifests: TManifest[]; zone: string; currency: string }> {
+  const { zone, currency } = await q.organisationZone(ctx);
+  const rows = await q.bookingsOf(ctx, departures.map((d) => d.id));
+  const questions = await q.questionTexts(ctx, [...new Set(rows.flatMap((r) => Object.keys(r.answers).filter((k) => UUID.test(k))))]);
+  const bySlot = new Map<string, TManifestBooking[]>(departures.map((d) => [d.id, []]));
+  const owing = new Set<string>();
+  for (const r of rows) {
+    const first = !owing.has(`${r.slot}:${r.order}`);
+    owing.add(`${r.slot}:${r.order}`);
+    bySlot.get(r.slot)!.push({
+      id: r.id,
+      order: r.order,
+      order_reference: r.reference,
+      ticket_code: r.ticket_code,
+      status: r.status as TManifestBooking['status'],
+      attendance: r.attendance as TManifestBooking['attendance'],
+      checked_in_at: r.checked_in_at?.toISOString() ?? null,
+      customer: { first_name: r.first_name, last_name: r.last_name, email: r.email, phone: r.phone },
+      seats: r.seats,
+      categories: r.items.filter((i) => i.kind === 'category' && i.quantity > 0).map((i) => ({ id: i.id, label: i.label, quantity: i.quantity }))
+        .sort(byLabel),
+      extras: r.items
+        .filter((i) => i.kind === 'extra' && i.quantity > 0)
+        .map((i) => ({ id: i.id, label: i.label, quantity: i.quantity }))
+        .sort(byLabel),
+      answers: Object.entries(r.answers)
+        .filter(([, answer]) => answer.trim() !== '')
+        .map(([id, answer]) => ({ question: questions.get(id) ?? 'Question', answer })),
+      balance_due: first ? Math.max(0, r.order_total - r.order_paid) : 0,
+      currency: r.currency,
+      notes: [r.order_notes, r.customer_notes].map((n) => n.trim()).filter(Boolean).join('\n'),
+    });
+  }
+  const manifests = departures.map((d): TManifest => {
+    const bookings = bySlot.get(d.id)!;
+    return {
+      slot: d.id,
+      experience: d.experience,
+      experience_title: d.title,
+      starts_at: d.starts_at.toISOString(),
+      ends_at: d.ends_at.toISOString(),
+      local_date: String(d.local_date),
+      local_time: d.local_time,
+      time_zone: zone,
+      capacity: d.capacity,
+      closed: d.closed,
+      currency: bookings[0]?.currency ?? currency,
+      bookings,
+      totals: totalsOf(bookings),
+    };
+  });
+  return { manifests, zone, currency };
+}
+
+export async function manifest(ctx: TenantCtx, slotId: string): Promise<TManifest> {
+  const found = await q.departure(ctx, slotId);
+  if (found.length === 0) throw notFound('No departure with this id.');
+  return (await assemble(ctx, found)).manifests[0]!;
+}
+
+export async function manifestDay(ctx: TenantCtx, date: string): Promise<TManifestDay> {
+  const { manifests, zone, currency } = await assemble(ctx, await q.departuresOn(ctx, date));
+  return { date, time_zone: zone, currency, departures: manifests, totals: totalsOf(manifests.flatMap((m) => m.bookings)) };
+}
+
+// --- Exports -----------------------------------------------------------------------------
+
+/** "2 Adult, 1 Child". */
+export const countsText = (counts: TManifestCount[]) => counts.map((c) => `${c.quantity} ${c.label}`).join(', ');
+const answersText = (b: TManifestBooking) => b.answers.map((a) => `${a.question}: ${a.answer}`).join('; ');
+const localClock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+const checkInText = (b: TManifestBooking, zone: string) => (b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${localClock(b.checked_in_at, zone)}` : b.attendance);
+
+/**
+ * The manifests as CSV: a line per booking, then a TOTAL line per departure. Amounts are plain
+ * numbers in the currency's major unit (12.50), times local to the organisation's zone.
+ */
+export function manifestsCsv(manifests: TManifest[]) {
+  const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', 'phone', 'email', 'seats', 'categories', 'extras', 'answers', 'currency', 'balance_due', 'notes'];
+  const rows: CsvValue[][] = [];
+  for (const m of manifests) {
+    const major = (n: number) => ({ amount: toMajorText(n, m.currency) });
+    for (const b of m.bookings) {
+      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone), `${b.customer.first_name} ${b.customer.last_name}`.trim(), b.customer.phone, b.customer.email, b.seats, countsText(b.categories), countsText(b.extras), answersText(b), b.currency, major(b.balance_due), b.notes]);
+    }
+    const t = m.totals;
+    rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', '', '', t.seats, countsText(t.categories), countsText(t.extras), '', m.currency, major(t.balance_due), '']);
+  }
+  return csvDocument(header, rows);
+}
+
+/** Text the standard fonts can draw (WinAnsi); other characters become '?'. */
+const drawable = (font: PDFFont, text: string) => [...text.replace(/\r?\n/g, ' ')].map((ch) => (font.getCharacterSet().includes(ch.codePointAt(0)!) ? ch : '?')).join('');
+
+/** Words laid into lines no wider than `width`; a word longer than a line is cut. */
+function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of drawable(font, paragraph).split(' ')) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) <= width) line = next;
+      else {
+        if (line) lines.push(line);
+        let rest = word;
+        while (font.widthOfTextAtSize(rest, size) > width && rest.length > 1) {
+          let cut = rest.length - 1;
+          while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut--;
+          lines.push(rest.slice(0, cut));
+          rest = rest.slice(cut);
+        }
+        line = rest;
+      }
+    }
+    if (line) lines.push(line);
+  }
+  return lines.length ? lines : [''];
+}
+
+/**
+ * The manifests as a landscape A4 PDF, one departure per page (continued on the next when long):
+ * the offer, date and time, seats against capacity; a row per booking (guest and phone, the
+ * category split, extras, answers and notes, ticket and order, what is left to pay, check-in and a
+ * box to tick); the departure's totals.
+ */
+export async function manifestsPdf(manifests: TManifest[], organisation: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(manifests.length === 1 ? `Manifest ${manifests[0]!.experience_title} ${manifests[0]!.local_date} ${manifests[0]!.local_time}` : `Manifests ${manifests[0]?.local_date ?? ''}`);
+  doc.setAuthor(organisation);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const size: [number, number] = [841.89, 595.28];
+  const left = 36;
+  const right = size[0] - 36;
+  const ink = rgb(0.1, 0.1, 0.12);
+  const grey = rgb(0.4, 0.4, 0.45);
+  const cols = [
+    { key: 'guest', title: 'Guest', x: left + 22, width: 150 },
+    { key: 'booked', title: 'Booked', x: left + 180, width: 120 },
+    { key: 'details', title: 'Extras, answers, notes', x: left + 308, width: 220 },
+    { key: 'ticket', title: 'Ticket / order', x: left + 536, width: 90 },
+    { key: 'due', title: 'To pay', x: left + 634, width: 64, right: true },
+    { key: 'state', title: 'Check-in', x: left + 708, width: 62 },
+  ] as const;
+  if (manifests.length === 0) {
+    const page = doc.addPage(size);
+    page.drawText('No departures on this day.', { x: left, y: size[1] - 60, size: 12, font, color: ink });
+  }
+  for (const m of manifests) {
+    let page: PDFPage = doc.addPage(size);
+    let y = size[1] - 44;
+    const text = (p: PDFPage, str: string, x: number, yy: number, sz: number, f: PDFFont = font, color = ink, alignRight = false) => {
+      const safe = drawable(f, str);
+      p.drawText(safe, { x: alignRight ? x - f.widthOfTextAtSize(safe, sz) : x, y: yy, size: sz, font: f, color });
+    };
+    const money = (n: number) => formatMoney(n, m.currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+    const header = (continued: boolean) => {
+      text(page, organisation, left, y, 9, font, grey);
+      text(page, `Printed ${new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date())}`, right, y, 9, font, grey, true);
+      y -= 22;
+      text(page, `${m.experience_title}${continued ? ' (continued)' : ''}`, left, y, 16, bold);
+      y -= 18;
+      const day = new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(m.starts_at));
+      text(page, `${day}, ${m.local_time}–${localClock(m.ends_at, m.time_zone)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
+      text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, ink, true);
+      y -= 24;
+      for (const c of cols) text(page, c.title, 'right' in c ? c.x + c.width : c.x, y, 9, bold, grey, 'right' in c);
+      y -= 6;
+      page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.6, color: grey });
+      y -= 12;
+    };
+    header(false);
+    if (m.bookings.length === 0) text(page, 'Nobody is booked on this departure.', left, y, 11, font, grey);
+    for (const b of m.bookings) {
+      const cells = {
+        guest: [...wrap(bold, `${b.customer.first_name} ${b.customer.last_name}`.trim(), 10, cols[0].width), ...(b.customer.phone ? wrap(font, b.customer.phone, 9, cols[0].width) : []), ...(b.status === 'Created' ? ['(unconfirmed)'] : [])],
+        booked: [...wrap(font, countsText(b.categories), 10, cols[1].width), `${b.seats} seat${b.seats === 1 ? '' : 's'}`],
+        details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => wrap(font, t, 9, cols[2].width)),
+        ticket: [b.ticket_code, b.order_reference],
+        due: [b.balance_due > 0 ? money(b.balance_due) : '–'],
+        state: [checkInText(b, m.time_zone)],
+      };
+      const height = Math.max(...Object.values(cells).map((c) => c.length)) * 12 + 8;
+      if (y - height < 70) {
+        page = doc.addPage(size);
+        y = size[1] - 44;
+        header(true);
+      }
+      // A box to tick on paper, ticked when the guest has arrived.
+      page.drawRectangle({ x: left, y: y - 3, width: 11, height: 11, borderColor: ink, borderWidth: 0.8, color: b.attendance === 'Arrived' ? rgb(0.2, 0.2, 0.22) : undefined });
+      for (const c of cols) {
+        const lines = cells[c.key];
+        lines.forEach((line, i) => {
+          const first = c.key === 'guest' && i === 0;
+          text(page, line, 'right' in c ? c.x + c.width : c.x, y - i * 12, first ? 10 : 9, first ? bold : font, c.key === 'ticket' && i === 1 ? grey : ink, 'right' in c);
+        });
+      }
+      y -= height;
+      page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.3, color: rgb(0.8, 0.8, 0.82) });
+    }
+    if (y < 110) {
+      page = doc.addPage(size);
+      y = size[1] - 44;
+      header(true);
+    }
+    y -= 10;
+    const t = m.totals;
+    text(page, `Total: ${t.seats} seats in ${t.bookings} bookings · ${t.arrived} arrived${t.no_show ? ` · ${t.no_show} no show` : ''}`, left, y, 11, bold);
+    text(page, `To pay on site: ${money(t.balance_due)}`, right, y, 11, bold, ink, true);
+    y -= 16;
+    if (t.categories.length) text(page, `By category: ${countsText(t.categories)}`, left, y, 10);
+    y -= 14;
+    if (t.extras.length) text(page, `Extras: ${countsText(t.extras)}`, left, y, 10);
+  }
+  return doc.save();
+}
