@@ -65,7 +65,7 @@ export async function resaleWorld(t: TestApp, sink: MailSink, prefix: string) {
     expect(res.statusCode, res.body).toBe(201);
     const o = res.json() as { id: string; reference: string; total: number };
     const [shared] = await t.database.db.select().from(partnershipExperience).where(and(eq(partnershipExperience.partnership_id, p.id), eq(partnershipExperience.experience_id, exp.id)));
-    await inTenant(t.database.db, p.supplier_account_id!, (tx) => markResale({ tx, accountId: p.supplier_account_id!, currency: p.currency }, o.id, { contract: p, netRates: shared!.net_rates }, reference));
+    await inTenant(t.database.db, p.supplier_account_id!, (tx) => markResale({ tx, accountId: p.supplier_account_id!, currency: p.currency }, o.id, p, { [exp.id]: shared!.net_rates }, reference));
     const lines = await t.database.db.select({ id: booking.id }).from(booking).where(eq(booking.order_id, o.id));
     return { ...o, booking: lines[0]!.id };
   }

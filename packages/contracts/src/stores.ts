@@ -143,6 +143,8 @@ export const ZWebOfferSummary = z
     from_price: z.number().int().nullable(),
     currency: z.string(),
     time_zone: z.string(),
+    /** The organisation that runs it, when the store resells a partner's offer (null: the store's own). */
+    operated_by: z.string().nullable(),
   })
   .meta({ id: 'WebOfferSummary' });
 export type TWebOfferSummary = z.infer<typeof ZWebOfferSummary>;
@@ -205,7 +207,15 @@ export const ZWebCartLine = z.object({
   expires_at: z.iso.datetime(),
 });
 export const ZWebCart = z
-  .object({ id: z.uuid(), currency: z.string(), lines: z.array(ZWebCartLine), total: z.number().int(), expires_at: z.iso.datetime().nullable() })
+  .object({
+    id: z.uuid(),
+    currency: z.string(),
+    lines: z.array(ZWebCartLine),
+    total: z.number().int(),
+    expires_at: z.iso.datetime().nullable(),
+    /** The partner whose offers the cart holds (booked with them through this store; paid on site), or null. */
+    sold_by: z.string().nullable(),
+  })
   .meta({ id: 'WebCart' });
 export type TWebCart = z.infer<typeof ZWebCart>;
 

@@ -61,7 +61,7 @@ export async function seedResaleDemo(db: Db): Promise<boolean> {
     const ctx = { tx, accountId: supplier.id, currency: contract.currency, userId: owner.id };
     const today = todayIn(ZONE);
 
-    const resold = (orderId: string, reference: string) => markResale(ctx, orderId, { contract, netRates: shared.net_rates }, reference);
+    const resold = (orderId: string, reference: string) => markResale(ctx, orderId, contract, { [kayak.id]: shared.net_rates }, reference);
     const guests = [
       { email: 'hannah.becker@example.com', first_name: 'Hannah', last_name: 'Becker' },
       { email: 'tom.hughes@example.com', first_name: 'Tom', last_name: 'Hughes' },

@@ -565,7 +565,7 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
       throw error;
     }
     const reference = input.resellerReference ?? row.reseller_reference;
-    await markResale(ctx, orderId, shared, reference, { api_key: p.prefix, booking_uuid: uuid });
+    await markResale(ctx, orderId, shared.contract, { [row.experience_id]: shared.netRates }, reference, { api_key: p.prefix, booking_uuid: uuid });
     const [sold] = await ctx.tx.select({ id: booking.id }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId))).limit(1);
     const [updated] = await ctx.tx
       .update(octoBooking)

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { booking, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { recordAudit } from '../orders/records';
-import { commissionOf, type SharedOffer } from './contract';
+import { commissionOf, type Contract } from './contract';
 
 /**
  * Names an order of the supplier's (`ctx`) as the partner's resale, in the transaction that sold
@@ -12,15 +12,22 @@ import { commissionOf, type SharedOffer } from './contract';
  * the public booking API, the reseller's web store); `audit` adds what the channel knows (the API
  * key, the store) to the order's `resold` entry. Answers the commission of the whole order.
  */
-export async function markResale(ctx: TenantCtx, orderId: string, shared: SharedOffer, reference: string | null, audit?: Record<string, unknown>): Promise<number> {
-  const { contract, netRates } = shared;
+export async function markResale(
+  ctx: TenantCtx,
+  orderId: string,
+  contract: Contract,
+  /** The contract's net rates per offer (experience id), for a contract priced by net rates. */
+  netRates: Record<string, Record<string, number>>,
+  reference: string | null,
+  audit?: Record<string, unknown>,
+): Promise<number> {
   await ctx.tx.execute(sql`
     update ${order} set partnership_id = ${contract.id}, reseller_account_id = ${contract.reseller_account_id}, reseller_reference = ${reference}
     where account_id = ${ctx.accountId} and id = ${orderId}`);
-  const lines = (await ctx.tx.execute(sql`select id, items from ${booking} where account_id = ${ctx.accountId} and order_id = ${orderId}`)) as unknown as {
-    rows: { id: string; items: Parameters<typeof commissionOf>[1] }[];
+  const lines = (await ctx.tx.execute(sql`select id, experience_id, items from ${booking} where account_id = ${ctx.accountId} and order_id = ${orderId}`)) as unknown as {
+    rows: { id: string; experience_id: string; items: Parameters<typeof commissionOf>[1] }[];
   };
-  const commissions = lines.rows.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, netRates) }));
+  const commissions = lines.rows.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, netRates[l.experience_id] ?? {}) }));
   if (commissions.length) {
     await ctx.tx.execute(sql`
       update ${booking} b set partnership_id = ${contract.id}, reseller_account_id = ${contract.reseller_account_id}, commission = c.commission

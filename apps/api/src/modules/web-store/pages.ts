@@ -175,9 +175,16 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     }
   }
 
-  app.get<{ Params: { slug: string } }>('/s/:slug/', { config: pub, schema: hidden }, (request, reply) =>
-    page(request, reply, request.params.slug, async (ctx, store, origin, base) => {
-      const list = await svc.offers(ctx, 100, 0);
+  /** The offers the store sells (its own and its partners'), read before the page's transaction; none when there is no store (the page says so). */
+  const storeOffers = (request: FastifyRequest, slug: string, limit: number) =>
+    svc
+      .storeByHost(request, slug)
+      .then((found) => svc.offers(request.server.database.db, found, limit, 0))
+      .catch(() => []);
+
+  app.get<{ Params: { slug: string } }>('/s/:slug/', { config: pub, schema: hidden }, async (request, reply) => {
+    const list = await storeOffers(request, request.params.slug, 100);
+    return page(request, reply, request.params.slug, async (_ctx, store, origin, base) => {
       return {
         title: store.name,
         description: store.intro || `Book ${list.map((o) => o.title).join(', ')} with ${store.organisation}.`,
@@ -191,13 +198,16 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
           itemListElement: list.map((o, i) => ({ '@type': 'ListItem', position: i + 1, url: `${origin}${base}offers/${o.id}`, name: o.title })),
         },
       };
-    }),
-  );
+    });
+  });
 
-  app.get<{ Params: { slug: string; id: string } }>('/s/:slug/offers/:id', { config: pub, schema: hidden }, (request, reply) =>
-    page(request, reply, request.params.slug, async (ctx, store, origin, base) => {
-      if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) throw new AppError('not_found', 'This offer is not sold in this store.');
-      const o = await svc.offer(ctx, request.params.id);
+  app.get<{ Params: { slug: string; id: string } }>('/s/:slug/offers/:id', { config: pub, schema: hidden }, async (request, reply) => {
+    const { slug, id } = request.params;
+    // The offer in its seller's books (the store's organisation, or a partner's), before the store's page.
+    const found: TWebOffer | Error = /^[0-9a-f-]{36}$/i.test(id) ? await svc.inOfferSeller(request, slug, id, (ctx) => svc.offer(ctx, id)).catch((error: Error) => error) : new AppError('not_found', 'This offer is not sold in this store.');
+    return page(request, reply, slug, async (_ctx, store, origin, base) => {
+      if (found instanceof Error) throw found;
+      const o = found;
       const description = o.short_description || plain(o.long_description).slice(0, 300);
       const price = o.from_price === null ? '' : `<p class="price">From ${escapeHtml(formatMoney(o.from_price, o.currency))}</p>`;
       const list = (title: string, items: string[]) => (items.length ? `<h2>${title}</h2><ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>` : '');
@@ -220,8 +230,8 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
           (o.cancellation_policy ? `<h2>Cancellation</h2><p>${escapeHtml(o.cancellation_policy.description || o.cancellation_policy.name)}</p>` : '') +
           `<p><a href="${base}">All offers of ${escapeHtml(store.name)}</a></p></article></main>`,
       };
-    }),
-  );
+    });
+  });
 
   // The customer's own pages (cart, confirmation, booking): shown by the store's script, never indexed.
   app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub, schema: hidden }, (request, reply) =>
@@ -235,10 +245,11 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   );
 
   app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
-    const xml = await withStore(request, request.params.slug, async (ctx) => {
+    const found = await svc.storeByHost(request, request.params.slug);
+    const list = await svc.offers(request.server.database.db, found, 1000, 0);
+    const xml = await withStore(request, request.params.slug, async () => {
       const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
       const base = `${origin}/s/${request.params.slug}/`;
-      const list = await svc.offers(ctx, 1000, 0);
       const urls = [base, ...list.map((o) => `${base}offers/${o.id}`)];
       return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${escapeHtml(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
     });

@@ -22,6 +22,7 @@ import {
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { ticketsPdf } from '../orders/tickets';
+import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
 import { queueOrderMail } from './emails';
 import * as svc from './service';
@@ -66,15 +67,17 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/experiences/',
     { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: Slug, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
-    (request) =>
-      svc.inStore(request, request.params.slug, (ctx) =>
-        paginate(request, request.query, () => svc.countOffers(ctx), (limit, offset) => svc.offers(ctx, limit, offset)),
-      ),
+    async (request) => {
+      // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
+      const found = await svc.storeByHost(request, request.params.slug);
+      const db = request.server.database.db;
+      return paginate(request, request.query, () => svc.countOffers(db, found.s.id), (limit, offset) => svc.offers(db, found, limit, offset));
+    },
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/',
     { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: SlugId, response: { 200: ZWebOffer, ...errors } } },
-    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.offer(ctx, request.params.id)),
+    (request) => svc.inOfferSeller(request, request.params.slug, request.params.id, (ctx) => svc.offer(ctx, request.params.id)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
@@ -112,7 +115,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/carts/:cart/',
     { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: SlugCart, response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      svc.inStore(request, request.params.slug, async (ctx) => {
+      svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await svc.ownCart(ctx, request.params.cart, cartToken(request));
         return svc.webCart(ctx, request.params.cart);
       }),
@@ -121,23 +124,28 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/carts/:cart/lines/',
     { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: SlugCart, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
     async (request, reply) => {
-      const { slug, cart } = request.params;
-      const accountId = await svc.inStore(request, slug, async (ctx) => {
+      const db = request.server.database.db;
+      const found = await svc.storeByHost(request, request.params.slug);
+      const target = await svc.slotSeller(db, found, request.body.slot);
+      // A cart holds one seller's offers (its orders are that seller's): an empty one moves to this
+      // slot's seller and the answer carries its new id; the secret stays the same.
+      const cart = await svc.cartFor(db, found, request.params.cart, cartToken(request), target.seller);
+      await svc.inSeller(db, found, target.seller, async (ctx) => {
         await svc.ownCart(ctx, cart, cartToken(request));
-        await svc.assertSlotInStore(ctx, request.body.slot);
+        // A partner's offer: only while the contract lets the store's organisation sell it that day.
+        if (ctx.partner) await sharedOffer(ctx, ctx.partner.partnershipId, target.experience, target.day);
         await attachToCart(ctx, cart, qrOf(request));
-        return ctx.accountId;
       });
-      // The hold itself goes with the others of its slot (the same queue as the back office's).
-      await request.server.holds.hold({ accountId, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
-      return reply.status(201).send(await svc.inStore(request, slug, (ctx) => svc.webCart(ctx, cart)));
+      // The hold itself goes with the others of its slot (the same queue as the back office's), in the seller's pool.
+      await request.server.holds.hold({ accountId: target.seller, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
+      return reply.status(201).send(await svc.inSeller(db, found, target.seller, (ctx) => svc.webCart(ctx, cart)));
     },
   );
   app.delete(
     '/api/web-stores/:slug/carts/:cart/lines/:line/',
     { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: SlugCart.extend({ line: z.uuid() }), response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      svc.inStore(request, request.params.slug, async (ctx) => {
+      svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await svc.ownCart(ctx, request.params.cart, cartToken(request));
         await svc.releaseGuestLine(ctx, request.params.cart, request.params.line);
         return svc.webCart(ctx, request.params.cart);
@@ -150,7 +158,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: Slug, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
     async (request, reply) => {
       const { config, jobs } = request.server;
-      const made = await svc.inStore(request, request.params.slug, async (ctx) => {
+      const made = await svc.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
         const { orderId, manage } = await svc.placeOrder(
           ctx,
           request.body,
@@ -169,30 +177,20 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/',
     { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inStore(request, request.params.slug, async (ctx) => {
-        const token = orderToken(request);
-        const id = await svc.ownOrder(ctx, request.params.reference, token);
-        return svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
-      }),
+      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
     { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inStore(request, request.params.slug, async (ctx) => {
-        const token = orderToken(request);
-        const id = await svc.ownOrder(ctx, request.params.reference, token);
-        return svc.cancelByCustomer(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
-      }),
+      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.cancelByCustomer(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',
     { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: SlugRef } },
     async (request, reply) => {
-      const pdf = await svc.inStore(request, request.params.slug, async (ctx) => {
-        const token = orderToken(request);
-        const id = await svc.ownOrder(ctx, request.params.reference, token);
-        const o = await svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, token!));
+      const pdf = await svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => {
+        const o = await svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!));
         return ticketsPdf({ ...o, organisation: ctx.organisation });
       });
       return reply

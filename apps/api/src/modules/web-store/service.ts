@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type Stripe from 'stripe';
 import type { TCart, TSlot, TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebOrder, TWebStore } from '@tourdesk/contracts';
@@ -11,17 +11,18 @@ import {
   bookingQuestion,
   cancellationPolicy,
   cart,
+  cartLine,
   customer,
   experience,
   image,
   inventoryItem,
   meetingPoint,
   order,
+  partnership,
   paymentAccount,
   pricingCategory,
   slot,
   store,
-  storeExperience,
   storeVisit,
 } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -37,6 +38,8 @@ import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
 import { closeOpenPayments } from '../payments/online';
 import { termsOf } from '../orders/cancellation';
+import { contractRefusal, sharedOffer, type SharedOffer } from '../partners/contract';
+import { markResale } from '../partners/resale';
 
 /**
  * The public web store: what a customer without an account sees and does at /s/{slug}/ on the
@@ -47,10 +50,18 @@ import { termsOf } from '../orders/cancellation';
  */
 
 export interface WebCtx extends TenantCtx {
+  /** The store, always the reseller's or the organisation's own (its address, texts, ways to pay). */
   store: typeof store.$inferSelect;
+  /** The time zone of the organisation whose books ctx works in (the seller of the offers). */
   timeZone: string;
+  /** The store's organisation: its host (the customer's links) and its name. */
   subdomain: string;
   organisation: string;
+  /**
+   * Set when ctx works in a partner's books: a supplier's offers resold in this (reseller's) store.
+   * The cart, its holds and the order are then the supplier's (one capacity pool for every channel).
+   */
+  partner: { partnershipId: string; supplier: string } | null;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -62,32 +73,110 @@ function sameSecret(given: string | undefined, hash: string | null) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Runs `fn` in the store's organisation, the store found by host and address; 404 when there is none. */
-export async function inStore<T>(request: FastifyRequest, slug: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+/** A store found (by host and address, or by id for jobs) with its organisation. */
+export interface FoundStore {
+  s: typeof store.$inferSelect;
+  zone: string;
+  name: string;
+  subdomain: string;
+}
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** The active store at this host and address (read on the server's connection), or a 404. */
+export async function storeByHost(request: FastifyRequest, slug: string): Promise<FoundStore> {
   const { subdomain } = requestHost(request);
   if (!subdomain) throw notFound('No store here.');
-  const db = request.server.database.db;
-  const [found] = await db
-    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name })
+  const [found] = await request.server.database.db
+    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
     .from(store)
     .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
     .where(and(eq(baseAccount.subdomain, subdomain), eq(store.slug, slug), eq(store.active, true)));
   if (!found) throw notFound('This store does not exist or is closed.');
-  return inTenant(db, found.s.account_id, (tx) =>
-    fn({ tx, accountId: found.s.account_id, currency: found.s.currency, store: found.s, timeZone: found.zone, subdomain, organisation: found.name }),
+  return found;
+}
+
+/**
+ * Runs `fn` in the books of `sellerId` for the store `found`: the store's own organisation, or a
+ * supplier whose offers the store's organisation resells (their partnership, the live one first;
+ * none is a 404). The contract itself is checked where something is sold (sharedOffer).
+ */
+export async function inSeller<T>(db: Db, found: FoundStore, sellerId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const base = { currency: found.s.currency, store: found.s, subdomain: found.subdomain, organisation: found.name };
+  if (sellerId === found.s.account_id) return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: found.zone, partner: null }));
+  const [p] = await db
+    .select({ id: partnership.id, zone: baseAccount.time_zone, supplier: baseAccount.name })
+    .from(partnership)
+    .innerJoin(baseAccount, eq(baseAccount.id, partnership.supplier_account_id))
+    .where(and(eq(partnership.supplier_account_id, sellerId), eq(partnership.reseller_account_id, found.s.account_id)))
+    .orderBy(sql`${partnership.status} = 'Active' desc`, desc(partnership.created_at))
+    .limit(1);
+  if (!p) throw notFound('This store does not sell this organisation’s offers.');
+  return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: p.zone, partner: { partnershipId: p.id, supplier: p.supplier } }));
+}
+
+/** Runs `fn` in the store's own organisation, the store found by host and address; 404 when there is none. */
+export async function inStore<T>(request: FastifyRequest, slug: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(request, slug);
+  return inSeller(request.server.database.db, found, found.s.account_id, fn);
+}
+
+/** One offer the store sells now (tourdesk_store_offers: its own, or a partner's), or null. */
+async function storeOffer(db: Db, storeId: string, experienceId: string) {
+  const [row] = rowsOf<{ seller: string; partnership: string | null }>(
+    await db.execute(sql`select seller_account_id as seller, partnership_id as partnership from tourdesk_store_offers(${storeId}::uuid) where experience_id = ${experienceId}::uuid`),
   );
+  return row ?? null;
+}
+
+/** Runs `fn` in the books of the organisation that sells offer `id` in this store; 404 when the store does not sell it. */
+export async function inOfferSeller<T>(request: FastifyRequest, slug: string, id: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(request, slug);
+  const o = await storeOffer(request.server.database.db, found.s.id, id);
+  if (!o) throw notFound('This offer is not sold in this store.');
+  return inSeller(request.server.database.db, found, o.seller, fn);
+}
+
+/**
+ * Runs `fn` in the books of a guest cart of this store: carts of the store's own offers are its
+ * organisation's, carts of a partner's offers the supplier's (where their seats are held). 404 for
+ * a cart of another store; the cart's secret is checked in `fn` (ownCart).
+ */
+export async function inCart<T>(request: FastifyRequest, slug: string, cartId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(request, slug);
+  const db = request.server.database.db;
+  const [row] = await db.select({ account: cart.account_id }).from(cart).where(and(eq(cart.id, cartId), eq(cart.store_id, found.s.id)));
+  if (!row) throw notFound('No such cart: it may have been emptied. Choose your times again.');
+  return inSeller(db, found, row.account, fn);
+}
+
+/** Runs `fn` in the books of the customer's order (by reference and the secret of their link); 404 for anything else. */
+export async function inOrder<T>(request: FastifyRequest, slug: string, reference: string, token: string | undefined, fn: (ctx: WebCtx, orderId: string) => Promise<T>): Promise<T> {
+  const found = await storeByHost(request, slug);
+  const db = request.server.database.db;
+  // A reference is unique per organisation: the store's own order and a partner's may share one; the secret tells.
+  const rows = await db.select({ id: order.id, account: order.account_id, hash: order.manage_token_hash }).from(order).where(and(eq(order.store_id, found.s.id), eq(order.reference, reference)));
+  const mine = rows.find((r) => sameSecret(token, r.hash));
+  if (!mine) throw notFound('No order with this reference and link.');
+  return inSeller(db, found, mine.account, (ctx) => fn(ctx, mine.id));
 }
 
 /**
  * The hot, read-only calls (a month, a day of times) skip the transaction: a store found by host
- * and address is kept for two seconds in this process with the offers it sells, and the slots
- * come from one statement that enters the tenant scope itself (tourdesk_availability), as the
- * back office's calendar does. A store closed or an offer taken off it shows for two more seconds.
+ * and address is kept for two seconds in this process with the offers it sells (tourdesk_store_offers:
+ * each with the organisation whose slots it uses, and a partner's contract validity), and the slots
+ * come from one statement that enters the seller's tenant scope itself (tourdesk_availability), as
+ * the back office's calendar does. A store closed or an offer taken off it shows for two more seconds.
  */
+interface PublicOffer {
+  seller: string;
+  zone: string;
+  validFrom: string | null;
+  validTo: string | null;
+}
 interface PublicStore {
   accountId: string;
   timeZone: string;
-  offers: Set<string>;
+  offers: Map<string, PublicOffer>;
   expires: number;
 }
 const publicStores = new Map<string, PublicStore>();
@@ -100,35 +189,34 @@ export async function publicStore(request: FastifyRequest, slug: string): Promis
   const now = Date.now();
   const known = publicStores.get(key);
   if (known && known.expires > now) return known;
-  const rows = (await request.server.database.db.execute(sql`
-    select s.account_id, a.time_zone, coalesce(array_agg(se.experience_id) filter (where x.status = 'Active'), '{}') as offers
+  const [row] = rowsOf<{ account_id: string; time_zone: string; offers: { id: string; seller: string; zone: string; valid_from: string | null; valid_to: string | null }[] }>(
+    await request.server.database.db.execute(sql`
+    select s.account_id, a.time_zone,
+      coalesce((select json_agg(json_build_object('id', o.experience_id, 'seller', o.seller_account_id, 'zone', sa.time_zone, 'valid_from', p.valid_from, 'valid_to', p.valid_to))
+                from tourdesk_store_offers(s.id) o join ${baseAccount} sa on sa.id = o.seller_account_id left join ${partnership} p on p.id = o.partnership_id), '[]') as offers
     from ${store} s join ${baseAccount} a on a.id = s.account_id
-    left join ${storeExperience} se on se.account_id = s.account_id and se.store_id = s.id
-    left join ${experience} x on x.id = se.experience_id
-    where a.subdomain = ${subdomain} and s.slug = ${slug} and s.active
-    group by s.account_id, a.time_zone`)) as unknown as { rows: { account_id: string; time_zone: string; offers: string[] }[] };
-  const row = rows.rows[0];
+    where a.subdomain = ${subdomain} and s.slug = ${slug} and s.active`),
+  );
   if (!row) {
     publicStores.delete(key);
     throw notFound('This store does not exist or is closed.');
   }
   if (publicStores.size > 10_000) publicStores.clear();
-  const found = { accountId: row.account_id, timeZone: row.time_zone, offers: new Set(row.offers), expires: now + PUBLIC_STORE_TTL_MS };
+  const offers = new Map(row.offers.map((o) => [o.id, { seller: o.seller, zone: o.zone, validFrom: o.valid_from, validTo: o.valid_to }]));
+  const found = { accountId: row.account_id, timeZone: row.time_zone, offers, expires: now + PUBLIC_STORE_TTL_MS };
   publicStores.set(key, found);
   return found;
 }
 
-/** The same, for work that knows the store (the e-mail jobs), whether or not it is still active. */
+/** The same, for work that knows the store (the e-mail jobs), whether or not it is still active, in the books of `accountId`. */
 export async function inStoreById<T>(db: Db, accountId: string, storeId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  return inTenant(db, accountId, async (tx) => {
-    const [found] = await tx
-      .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
-      .from(store)
-      .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
-      .where(and(eq(store.account_id, accountId), eq(store.id, storeId)));
-    if (!found) throw notFound('No store with this id.');
-    return fn({ tx, accountId, currency: found.s.currency, store: found.s, timeZone: found.zone, subdomain: found.subdomain, organisation: found.name });
-  });
+  const [found] = await db
+    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
+    .from(store)
+    .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
+    .where(eq(store.id, storeId));
+  if (!found) throw notFound('No store with this id.');
+  return inSeller(db, found, accountId, fn);
 }
 
 export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean): TWebStore {
@@ -163,29 +251,42 @@ export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise
   return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
 }
 
-/** The store's offers customers may book: in the store and Active. */
-const sellable = (ctx: WebCtx) =>
-  and(eq(storeExperience.account_id, ctx.accountId), eq(storeExperience.store_id, ctx.store.id), eq(experience.status, 'Active'));
-
-export async function countOffers(ctx: WebCtx) {
-  const [row] = await ctx.tx.select({ n: count() }).from(storeExperience).innerJoin(experience, eq(experience.id, storeExperience.experience_id)).where(sellable(ctx));
+/** How many offers the store sells now (tourdesk_store_offers, on the server's connection). */
+export async function countOffers(db: Db, storeId: string) {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from tourdesk_store_offers(${storeId}::uuid)`));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * A page of the offers the store sells, in its order, its own and its partners' alike: one query
+ * on the server's connection over tourdesk_store_offers (which filters every row by the store, its
+ * organisation and its contracts), each offer's cover and from price read in its seller's rows.
+ */
+export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number, offset: number): Promise<TWebOfferSummary[]> {
+  const rows = rowsOf<{ id: string; title: string; short_description: string; duration_minutes: number | null; time_zone: string; seller: string; partnership: string | null; cover: string | null; from_price: number | null }>(
+    await db.execute(sql`
+      select x.id, x.title, x.short_description, x.duration_minutes, sa.time_zone, sa.name as seller, o.partnership_id as partnership,
+             (select i.storage_key from ${image} i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready' order by i.position limit 1) as cover,
+             tourdesk_from_price(x.account_id, x.id) as from_price
+      from tourdesk_store_offers(${found.s.id}::uuid) o join ${experience} x on x.id = o.experience_id join ${baseAccount} sa on sa.id = x.account_id
+      order by o.position, o.title, x.id
+      limit ${limit} offset ${offset}`),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    short_description: r.short_description,
+    image_url: mediaUrl(r.cover),
+    duration_minutes: r.duration_minutes,
+    from_price: r.from_price === null ? null : Number(r.from_price),
+    currency: found.s.currency,
+    time_zone: r.time_zone,
+    operated_by: r.partnership ? r.seller : null,
+  }));
 }
 
 const coverKey = sql<string | null>`(select i.storage_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`;
 const fromPrice = sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`;
-
-export async function offers(ctx: WebCtx, limit: number, offset: number): Promise<TWebOfferSummary[]> {
-  const rows = await ctx.tx
-    .select({ e: experience, cover: coverKey, from: fromPrice })
-    .from(storeExperience)
-    .innerJoin(experience, eq(experience.id, storeExperience.experience_id))
-    .where(sellable(ctx))
-    .orderBy(asc(storeExperience.position), asc(experience.title))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => summary(ctx, r.e, r.cover, r.from));
-}
 
 function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: string | null, from: number | string | null): TWebOfferSummary {
   return {
@@ -197,16 +298,19 @@ function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: string |
     from_price: from === null ? null : Number(from),
     currency: ctx.currency,
     time_zone: ctx.timeZone,
+    operated_by: ctx.partner?.supplier ?? null,
   };
 }
 
-/** One offer of the store, with everything its page shows; 404 unless it is in the store and on sale. */
+/**
+ * One offer with everything its page shows, read in its seller's books (ctx from inOfferSeller,
+ * which found it among what the store sells); 404 unless it is still on sale.
+ */
 export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
   const [row] = await ctx.tx
     .select({ e: experience, cover: coverKey, from: fromPrice })
-    .from(storeExperience)
-    .innerJoin(experience, eq(experience.id, storeExperience.experience_id))
-    .where(and(sellable(ctx), eq(experience.id, id)));
+    .from(experience)
+    .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id), eq(experience.status, 'Active')));
   if (!row) throw notFound('This offer is not sold in this store.');
   const e = row.e;
   const [images, points, policy, categories, extras, questions] = await Promise.all([
@@ -245,23 +349,24 @@ export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
   };
 }
 
-async function assertSellable(ctx: WebCtx, id: string) {
-  const [row] = await ctx.tx.select({ id: experience.id }).from(storeExperience).innerJoin(experience, eq(experience.id, storeExperience.experience_id)).where(and(sellable(ctx), eq(experience.id, id)));
-  if (!row) throw notFound('This offer is not sold in this store.');
-}
-
-/** The offer's slots between two local dates, from the one definition of seats and open for sale. */
+/**
+ * The offer's slots between two local dates, from the one definition of seats and open for sale,
+ * in its seller's books; a partner's offer only on the days its contract is valid (contractRefusal).
+ */
 async function slotsBetween(db: Db, shop: PublicStore, id: string, from: string, to: string) {
-  if (!shop.offers.has(id)) throw notFound('This offer is not sold in this store.');
-  return JSON.parse(await availabilityJson(db, shop.accountId, id, from, to)) as TSlot[];
+  const o = shop.offers.get(id);
+  if (!o) throw notFound('This offer is not sold in this store.');
+  const slots = JSON.parse(await availabilityJson(db, o.seller, id, from, to)) as TSlot[];
+  return o.seller === shop.accountId ? slots : slots.filter((s) => contractRefusal({ status: 'Active', valid_from: o.validFrom, valid_to: o.validTo }, s.local_date) === null);
 }
 
 /** A month: each day with times customers can book, and how many seats they have in all. */
 export async function month(db: Db, shop: PublicStore, id: string, monthKey: string): Promise<TWebMonth> {
-  if (!shop.offers.has(id)) throw notFound('This offer is not sold in this store.');
+  const o = shop.offers.get(id);
+  if (!o) throw notFound('This offer is not sold in this store.');
   const first = `${monthKey}-01`;
   const last = addDays(addDays(first, 31).slice(0, 7) + '-01', -1);
-  const today = todayIn(shop.timeZone);
+  const today = todayIn(o.zone);
   const days = new Map<string, { date: string; seats_left: number; times: number }>();
   if (last >= today) {
     for (const s of await slotsBetween(db, shop, id, first < today ? today : first, last)) {
@@ -272,7 +377,7 @@ export async function month(db: Db, shop: PublicStore, id: string, monthKey: str
       days.set(s.local_date, day);
     }
   }
-  return { month: monthKey, time_zone: shop.timeZone, days: [...days.values()] };
+  return { month: monthKey, time_zone: o.zone, days: [...days.values()] };
 }
 
 /** A day's start times with their seats left and prices (sold-out times included, to be shown as such). */
@@ -280,7 +385,7 @@ export async function day(db: Db, shop: PublicStore, id: string, date: string): 
   const slots = (await slotsBetween(db, shop, id, date, date)).filter((s) => s.bookable || s.status === 'sold_out');
   return {
     date,
-    time_zone: shop.timeZone,
+    time_zone: shop.offers.get(id)!.zone,
     slots: slots.map((s) => ({
       id: s.id,
       starts_at: s.starts_at,
@@ -321,6 +426,7 @@ export function presentWebCart(ctx: WebCtx, c: TCart): TWebCart {
     currency: c.currency,
     total: c.total,
     expires_at: c.expires_at,
+    sold_by: ctx.partner?.supplier ?? null,
     lines: c.lines.map((l) => ({
       id: l.id,
       offer: l.experience,
@@ -342,13 +448,68 @@ export async function webCart(ctx: WebCtx, cartId: string) {
 /** Gives a guest line's seats back (the slot locked first, as every writer). */
 export const releaseGuestLine = (ctx: WebCtx, cartId: string, lineId: string) => releaseLine(ctx, cartId, lineId);
 
-/** A slot may be held here only if its offer is sold in this store. */
-export async function assertSlotInStore(ctx: WebCtx, slotId: string) {
-  const [row] = await ctx.tx.select({ experience: slot.experience_id }).from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
-  if (!row) throw new AppError('not_found', 'No such time slot.', 'slot');
-  await assertSellable(ctx, row.experience).catch(() => {
-    throw new AppError('invalid', 'This time is not sold in this store.', 'slot');
+/**
+ * Where a hold of `slotId` goes in this store: the organisation that sells the slot's offer here
+ * (its own, or a partner's under their contract), with the offer and the slot's local date. A slot
+ * of an offer the store does not sell is a 400.
+ */
+export async function slotSeller(db: Db, found: FoundStore, slotId: string) {
+  const [row] = rowsOf<{ seller: string; partnership: string | null; experience: string; day: string }>(
+    await db.execute(sql`
+      select o.seller_account_id as seller, o.partnership_id as partnership, s.experience_id as experience, s.local_date::text as day
+      from ${slot} s join tourdesk_store_offers(${found.s.id}::uuid) o on o.experience_id = s.experience_id and o.seller_account_id = s.account_id
+      where s.id = ${slotId}::uuid`),
+  );
+  if (!row) throw new AppError('invalid', 'This time is not sold in this store.', 'slot');
+  return row;
+}
+
+/**
+ * A cart holds the offers of one seller (the orders it becomes are that seller's). An empty cart
+ * moves to the seller of the line it is about to hold: a new cart in the seller's books with the
+ * same secret (the page keeps its token, and takes the new id from the answer). A cart that holds
+ * another seller's lines is a 409 that says what to do.
+ */
+export async function cartFor(db: Db, found: FoundStore, cartId: string, token: string | undefined, sellerId: string): Promise<string> {
+  const [row] = await db.select({ account: cart.account_id }).from(cart).where(and(eq(cart.id, cartId), eq(cart.store_id, found.s.id)));
+  if (!row) throw notFound('No such cart: it may have been emptied. Choose your times again.');
+  if (row.account === sellerId) return cartId;
+  const moved = await inSeller(db, found, row.account, async (ctx) => {
+    const c = await ownCart(ctx, cartId, token);
+    const [held] = await ctx.tx.select({ n: count() }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+    if (Number(held?.n ?? 0) > 0) {
+      throw new AppError('conflict', `Your cart holds offers of ${ctx.partner?.supplier ?? ctx.organisation}: book them first, or remove them, then add this one.`, 'slot');
+    }
+    await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+    return c.token_hash;
   });
+  return inSeller(db, found, sellerId, async (ctx) => {
+    const [made] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, store_id: ctx.store.id, token_hash: moved }).returning({ id: cart.id });
+    return made!.id;
+  });
+}
+
+/**
+ * What a partner's contract says of the offers a cart's `lines` hold (each offer on each of its
+ * slots' days: sharedOffer, which locks the contract FOR SHARE until the order is written), so a
+ * suspended or ended partnership, or a day outside its validity, sells nothing.
+ */
+async function contractOfLines(ctx: WebCtx, cartId: string, lines: string[] | undefined) {
+  if (!ctx.partner) return null;
+  const held = rowsOf<{ experience: string; day: string }>(
+    await ctx.tx.execute(sql`
+      select distinct s.experience_id as experience, s.local_date::text as day
+      from ${cartLine} l join ${slot} s on s.id = l.slot_id
+      where l.account_id = ${ctx.accountId} and l.cart_id = ${cartId}::uuid ${lines ? sql`and l.id = any(${sql.param(lines)}::uuid[])` : sql``}`),
+  );
+  const rates: Record<string, Record<string, number>> = {};
+  let contract: SharedOffer['contract'] | null = null;
+  for (const h of held) {
+    const shared = await sharedOffer(ctx, ctx.partner.partnershipId, h.experience, h.day);
+    contract = shared.contract;
+    rates[h.experience] = shared.netRates;
+  }
+  return contract ? { contract, rates } : null;
 }
 
 // --- the order -------------------------------------------------------------------------------
@@ -372,6 +533,7 @@ export async function placeOrder(
   // An online payment still open for the cart ends first (its page in another tab could otherwise
   // book the same seats again once paid); one already paid refuses this booking.
   await closeOpenPayments(ctx, stripe, input.cart);
+  const resold = await contractOfLines(ctx, input.cart, input.lines);
   const manage = secret();
   const orderId = await checkout(ctx, input.cart, null, {
     customer: { ...input.customer, country: input.customer.country ?? null },
@@ -380,22 +542,14 @@ export async function placeOrder(
     storeId: ctx.store.id,
     manageTokenHash: sha256(manage),
   } as Parameters<typeof checkout>[3]);
+  // A partner's offers: the supplier's order, named as resold by the store's organisation, each line's commission fixed now.
+  if (resold) await markResale(ctx, orderId, resold.contract, resold.rates, null, { store: ctx.store.id });
   await queue(ctx.tx, { kind: 'confirmation', order: orderId, manage });
   if (ctx.store.notify_new_bookings && ctx.store.notify_email) await queue(ctx.tx, { kind: 'store-notification', order: orderId });
   return { orderId, manage };
 }
 
-/** The customer's order by its reference and the secret of their link; 404 for anything else. */
-export async function ownOrder(ctx: WebCtx, reference: string, token: string | undefined) {
-  const [row] = await ctx.tx
-    .select({ id: order.id, hash: order.manage_token_hash })
-    .from(order)
-    .where(and(eq(order.account_id, ctx.accountId), eq(order.reference, reference), eq(order.store_id, ctx.store.id)));
-  if (!row || !sameSecret(token, row.hash)) throw notFound('No order with this reference and link.');
-  return row.id;
-}
-
-export async function presentWebOrder(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string): Promise<TWebOrder> {
+export async function presentWebOrder(ctx: Pick<WebCtx, 'tx' | 'accountId' | 'timeZone'>, orderId: string, manageUrl: (reference: string) => string): Promise<TWebOrder> {
   const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
   const rows = await ctx.tx
     .select({ b: booking, title: experience.title, starts: slot.starts_at, points: experience.meeting_point_ids, policy: cancellationPolicy.rules })
@@ -451,6 +605,16 @@ export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: 
   return presentWebOrder(ctx, orderId, manageUrl);
 }
 
+/**
+ * A new secret for a web order's booking page (staff send the customer's confirmation again): its
+ * hash replaces the old one, so the link of earlier e-mails stops working. Answers the secret.
+ */
+export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
+  const manage = secret();
+  await ctx.tx.update(order).set({ manage_token_hash: sha256(manage) }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  return manage;
+}
+
 /** The private link of an order's page: https://{org}/s/{store}/booking/{reference}#{secret}. */
-export const manageUrlFor = (config: Parameters<typeof tenantOrigin>[0], ctx: WebCtx, token: string) => (reference: string) =>
+export const manageUrlFor = (config: Parameters<typeof tenantOrigin>[0], ctx: Pick<WebCtx, 'subdomain' | 'store'>, token: string) => (reference: string) =>
   `${tenantOrigin(config, ctx.subdomain)}/s/${ctx.store.slug}/booking/${reference}#${token}`;
