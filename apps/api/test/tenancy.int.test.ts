@@ -105,6 +105,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/bookings/:id/': 'booking',
   '/api/bookings/:id/cancel/': 'booking',
   '/api/bookings/:id/attendance/': 'booking',
+  '/api/check-in/tickets/:id/undo/': 'booking',
   '/api/orders/:id/': 'order',
   '/api/orders/:id/detail/': 'order',
   '/api/orders/:id/cancel/': 'order',
@@ -196,6 +197,7 @@ const BODY: Record<string, () => unknown> = {
   'PUT /api/start-times/:id/': () => ({ capacity: 0, closed: true }),
   'PATCH /api/cart/lines/:id/': () => ({ quantities: { [B.category!]: 1 } }),
   'PATCH /api/bookings/:id/attendance/': () => ({ attendance: 'No show' }),
+  'POST /api/check-in/tickets/:id/undo/': () => ({ reason: 'Hijacked' }),
   'PUT /api/orders/:id/': () => ({ notes: 'Hijacked' }),
   'PATCH /api/orders/:id/': () => ({ notes: 'Hijacked' }),
   'PATCH /api/orders/:id/lines/:lineId/': () => ({ quantities: { [B.category!]: 2 } }),
@@ -257,6 +259,8 @@ describe('cross-tenant access', () => {
       '/api/bookings/calendar/': () => `?experience=${B.experience}&from=${day}&to=${day}`,
       '/api/capacity/by-date/': () => `?date=${day}`,
       '/api/bookings/by-date/': () => `?date=${day}`,
+      '/api/check-in/departures/': () => `?date=${day}`,
+      '/api/check-in/tickets/': () => `?slots=${A.slot},${B.slot}`,
     };
     for (const route of lists) {
       const res = await b.get(`${route.url}${query[route.url]?.() ?? ''}`);
