@@ -2,10 +2,12 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { formatMoney } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { booking, customer, experience, order, slot } from '../../db/schema';
+import { baseAccount, booking, customer, order, slot } from '../../db/schema';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import type { Mail } from '../../lib/mailer';
-import { bookingsIcs, localWhen, ticketsPdf, type TicketOrder } from '../orders/tickets';
+import { bookingsIcs, confirmationPdf, localWhen, ticketSource, ticketsPdf } from '../orders/tickets';
+import { notFound } from '../../lib/errors';
+import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
 import { inStoreById, manageUrlFor, presentWebOrder, type WebCtx } from './service';
 
@@ -19,11 +21,14 @@ import { inStoreById, manageUrlFor, presentWebOrder, type WebCtx } from './servi
 export interface OrderMailJob {
   /** The organisation (so its Owners see the job if it fails), the store and the order. */
   account: string;
-  store: string;
+  /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
+  store: string | null;
   order: string;
   kind: 'confirmation' | 'store-notification' | 'reminder';
   /** The secret of the customer's booking page (only the confirmation carries it). */
   manage?: string;
+  /** Sent again by staff: the order confirmation as a PDF joins the tickets. */
+  resent?: boolean;
   /** For a failed job's list: whom it was for and what. */
   to?: string;
   subject?: string;
@@ -33,16 +38,16 @@ export async function queueOrderMail(jobs: Jobs, tx: Db, job: OrderMailJob) {
   await jobs.sendIn(tx, QUEUES.orderMail, job);
 }
 
-function ticketOrder(ctx: WebCtx, o: Awaited<ReturnType<typeof presentWebOrder>>): TicketOrder {
-  return {
-    reference: o.reference,
-    organisation: ctx.organisation,
-    customer: o.customer,
-    currency: o.currency,
-    total: o.total,
-    paid: o.paid,
-    bookings: o.bookings.map((b) => ({ ...b })),
-  };
+/** What composing needs: the organisation, and the store when the order was made in one. */
+type MailCtx = Omit<WebCtx, 'store'> & { store: WebCtx['store'] | null };
+
+/** The organisation's context for an order without a store. */
+async function inOrganisation<T>(db: Db, accountId: string, fn: (ctx: MailCtx) => Promise<T>): Promise<T> {
+  return inTenant(db, accountId, async (tx) => {
+    const [a] = await tx.select({ name: baseAccount.name, zone: baseAccount.time_zone, subdomain: baseAccount.subdomain, currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
+    if (!a) throw notFound('No organisation with this id.');
+    return fn({ tx, accountId, currency: a.currency, store: null, timeZone: a.zone, subdomain: a.subdomain, organisation: a.name, partner: null });
+  });
 }
 
 const lineText = (o: Awaited<ReturnType<typeof presentWebOrder>>) =>
@@ -53,25 +58,25 @@ const lineText = (o: Awaited<ReturnType<typeof presentWebOrder>>) =>
 
 /** Composes and sends one order e-mail; throws when the mail server refuses (the job retries). */
 export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, id: string) => Promise<void>, job: OrderMailJob, jobId: string) {
-  const mail = await inStoreById(db, job.account, job.store, async (ctx) => {
-    const storeUrl = `${tenantOrigin(config, ctx.subdomain)}/s/${ctx.store.slug}/`;
-    const o = await presentWebOrder(ctx, job.order, job.manage ? manageUrlFor(config, ctx, job.manage) : () => storeUrl);
-    const link = o.manage_url;
+  const compose = async (ctx: MailCtx): Promise<Mail> => {
+    const shop = ctx.store;
+    const storeUrl = shop ? `${tenantOrigin(config, ctx.subdomain)}/s/${shop.slug}/` : null;
+    const o = await presentWebOrder(ctx, job.order, shop && job.manage ? manageUrlFor(config, { ...ctx, store: shop }, job.manage) : () => storeUrl ?? '');
+    const link = shop && job.manage ? o.manage_url : null;
     const due = o.total - o.paid;
     if (job.kind === 'store-notification') {
       return {
-        to: ctx.store.notify_email,
-        subject: `New booking ${o.reference} in ${ctx.store.name}`,
-        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${ctx.store.name}:\n\n${lineText(o)}\n\nTotal ${formatMoney(o.total, o.currency)}.`,
+        to: shop?.notify_email ?? '',
+        subject: `New booking ${o.reference} in ${shop?.name ?? ctx.organisation}`,
+        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(o)}\n\nTotal ${formatMoney(o.total, o.currency)}.`,
       } satisfies Mail;
     }
-    const durations = new Map(
-      (await ctx.tx.select({ id: booking.id, minutes: experience.duration_minutes }).from(booking).innerJoin(experience, eq(experience.id, booking.experience_id)).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, job.order)))).map((r) => [r.id, r.minutes]),
-    );
-    const tickets = ticketOrder(ctx, o);
+    // The tickets from the one source every ticket PDF is drawn from (orders/tickets.ts).
+    const source = await ticketSource(ctx, job.order);
     const attachments = [
-      { filename: `tickets-${o.reference}.pdf`, content: Buffer.from(await ticketsPdf(tickets)), contentType: 'application/pdf' },
-      { filename: `booking-${o.reference}.ics`, content: bookingsIcs(tickets, config.BASE_DOMAIN, (b) => durations.get(b.id) ?? null), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
+      { filename: `tickets-${o.reference}.pdf`, content: Buffer.from(await ticketsPdf(source.tickets)), contentType: 'application/pdf' },
+      { filename: `booking-${o.reference}.ics`, content: bookingsIcs(source.tickets, config.BASE_DOMAIN, (b) => source.durations.get(b.id) ?? null), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
+      ...(job.resent ? [{ filename: `confirmation-${o.reference}.pdf`, content: Buffer.from(await confirmationPdf(source.tickets)), contentType: 'application/pdf' }] : []),
     ];
     if (job.kind === 'reminder') {
       return {
@@ -85,13 +90,14 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
       to: o.customer.email,
       subject: `Your booking ${o.reference} with ${ctx.organisation}`,
       text:
-        `Hello ${o.customer.first_name},\n\nthank you for booking with ${ctx.organisation}. Your order ${o.reference}:\n\n${lineText(o)}\n\n` +
+        `Hello ${o.customer.first_name},\n\n${job.resent ? `here are your tickets and the confirmation of your order ${o.reference} with ${ctx.organisation} again` : `thank you for booking with ${ctx.organisation}. Your order ${o.reference}`}:\n\n${lineText(o)}\n\n` +
         `Total ${formatMoney(o.total, o.currency)}${due > 0 ? `, to pay on site: ${formatMoney(due, o.currency)}` : ''}.\n\n` +
-        `Your tickets (one QR code per booking) and a calendar entry are attached.\n` +
-        `See your booking, download your tickets or cancel it: ${link}\n`,
+        `Your tickets (one QR code per booking)${job.resent ? ', the order confirmation' : ''} and a calendar entry are attached.\n` +
+        (link ? `See your booking, download your tickets or cancel it: ${link}\n` : ''),
       attachments,
     } satisfies Mail;
-  });
+  };
+  const mail = job.store ? await inStoreById(db, job.account, job.store, compose) : await inOrganisation(db, job.account, compose);
   await send(mail, jobId);
 }
 
