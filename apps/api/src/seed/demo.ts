@@ -370,7 +370,7 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     // invoice is corrected: a credit note cancels it and a new invoice states what is still sold.
     { email: 'office@keller-reisen.example', first_name: 'Noah', last_name: 'Keller', country: 'CH', adults: 2, children: 2, day: 5, booked: 8, invoice: true, correct: true },
   ] as const;
-  for (const g of guests) {
+  for (const [i, g] of guests.entries()) {
     const date = addDays(todayIn(zone), g.day);
     const [s] = await tx.select().from(slot).where(and(eq(slot.experience_id, kayak.id), eq(slot.local_date, date), eq(slot.local_time, '07:00')));
     if (!s) continue;
@@ -378,7 +378,8 @@ async function seedBookings(tx: Db, accountId: string, kayak: DemoKayak) {
     const made = await presentOrder(
       ctx,
       await checkout(ctx, cartRow.id, ownerId, {
-        customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: '', country: g.country, marketing_consent: false },
+        // A phone number each: the manifest shows it to the guide.
+        customer: { email: g.email, first_name: g.first_name, last_name: g.last_name, phone: `+41 79 555 ${String(10 + i * 7).padStart(2, '0')} ${String(20 + i * 3).padStart(2, '0')}`, country: g.country, marketing_consent: false },
         answers: { [kayak.swim]: 'yes' },
       }),
     );

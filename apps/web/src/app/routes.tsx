@@ -55,6 +55,18 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/bookings/CheckoutEditorPage'),
   },
   {
+    path: '/bookings/manifests',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/manifests/ManifestDayPage'),
+  },
+  {
+    path: '/bookings/manifests/:slotId',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/manifests/ManifestPage'),
+  },
+  {
     path: '/orders/editor/:orderID/booking/:bookingId',
     permissions: ['Manage orders'],
     features: ['bookings'],

@@ -65,6 +65,7 @@ export const NAVIGATION: NavItem[] = [
     children: [
       { label: 'Overview', to: '/bookings/overview' },
       { label: 'Checkout', to: '/bookings/checkout-editor' },
+      { label: 'Manifests', to: '/bookings/manifests' },
     ],
   },
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../shared/lib/dates';
 import { LineItems } from '../../shared/components/LineItems';
 import { notifySuccess } from '../../shared/lib/toast';
+import { TicketActions } from '../../shared/components/TicketActions';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useBookingQuery, useCancelBookingMutation, useSetAttendanceMutation } from './api';
 import { BookingAddOns } from './BookingAddOns';
@@ -106,6 +107,12 @@ export default function BookingDetailPage() {
               Checked in {formatDateTime(b.checked_in_at, zone)}
             </Text>
           )}
+          <Stack gap="xs" mt="md">
+            <TicketActions order={{ id: b.order, reference: b.order_reference, customer: b.customer }} booking={b} hasTickets={!canceled} />
+            <Anchor component={Link} to={`/bookings/manifests/${b.slot}`} size="sm" className="no-print">
+              Manifest of this departure
+            </Anchor>
+          </Stack>
         </Card>
       </SimpleGrid>
     </Stack>

@@ -1,11 +1,13 @@
-import { ActionIcon, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton, useMatches } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton, useMatches } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
+import { useAppSelector } from '../../shared/hooks/store';
 import { parseDate } from '../../shared/lib/dates';
+import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
 import { seatColor, weekOf } from './booking-logic';
@@ -15,6 +17,14 @@ const VIEWS = [
   { value: 'month', label: 'Month' },
   { value: 'week', label: 'Week' },
 ];
+
+/** A departure's manifest (who comes), for those who may see bookings. */
+const manifestPath = (s: CapacitySlot) => `/bookings/manifests/${s.id}`;
+function useSeesManifests() {
+  const user = useAppSelector((st) => st.auth.user);
+  const appInfo = useAppSelector((st) => st.auth.appInfo);
+  return hasPermissions(user, appInfo, ['Manage orders']) && hasFeatures(user, ['bookings']);
+}
 
 /** The slot's capacity; saved when the field is left (or Enter is pressed), never below booked + held. */
 function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; withSave?: boolean }) {
@@ -66,6 +76,7 @@ function OpenSwitch({ slot: s, withLabel = false }: { slot: CapacitySlot; withLa
 /** One day's slots in a table: seats, capacity and open state, all editable. */
 function DayTable({ date }: { date: string }) {
   const { data: slots } = useCapacityByDateQuery(date);
+  const manifests = useSeesManifests();
   return (
     <Card withBorder padding="md" aria-label="Slots of the day">
       <Title order={4} mb="sm">
@@ -86,7 +97,15 @@ function DayTable({ date }: { date: string }) {
             {slots?.length === 0 && <EmptyRow colSpan={5}>No time slot on this day.</EmptyRow>}
             {slots?.map((s) => (
               <Table.Tr key={s.id} data-testid="capacity-slot">
-                <Table.Td>{s.local_time}</Table.Td>
+                <Table.Td>
+                  {manifests ? (
+                    <Anchor component={Link} to={manifestPath(s)} aria-label={`Manifest of ${s.local_time} ${s.experience_title}`} fw={600} size="sm">
+                      {s.local_time}
+                    </Anchor>
+                  ) : (
+                    s.local_time
+                  )}
+                </Table.Td>
                 <Table.Td>
                   <Text size="sm">{s.experience_title}</Text>
                   <Badge size="xs" variant="light" color={seatColor(s.remaining, s.capacity, s.closed)}>
@@ -110,8 +129,13 @@ function DayTable({ date }: { date: string }) {
       </Table.ScrollContainer>
       <Group mt="sm">
         <Text size="xs" c="dimmed">
-          Capacity can be lowered down to what is booked and held.
+          Capacity can be lowered down to what is booked and held.{manifests ? ' A time opens its manifest.' : ''}
         </Text>
+        {manifests && (
+          <Anchor component={Link} to={`/bookings/manifests?date=${date}`} size="xs">
+            All manifests of the day
+          </Anchor>
+        )}
       </Group>
     </Card>
   );
@@ -120,6 +144,7 @@ function DayTable({ date }: { date: string }) {
 /** A slot in the week: its time, offer and seats, coloured like the month; a click opens its controls. */
 function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
   const [opened, setOpened] = useState(false);
+  const manifests = useSeesManifests();
   const color = seatColor(s.remaining, s.capacity, s.closed);
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom" withArrow shadow="md" width={280} trapFocus>
@@ -165,6 +190,11 @@ function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
           </Text>
           <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} withSave />
           <OpenSwitch slot={s} withLabel />
+          {manifests && (
+            <Button component={Link} to={manifestPath(s)} variant="light" size="xs">
+              Manifest
+            </Button>
+          )}
           <Text size="xs" c="dimmed">
             Capacity can be lowered down to what is booked and held.
           </Text>

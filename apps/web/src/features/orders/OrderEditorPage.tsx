@@ -9,6 +9,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifyError, notifySuccess } from '../../shared/lib/toast';
 import { useCancelOrderMutation, useConfirmOrderMutation, useDeleteOrderMutation, useOrderQuery, useOrderRefundProposalQuery } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
+import { TicketActions } from '../../shared/components/TicketActions';
 import {
   fullName,
   MISSING_ORDER_ID,
@@ -169,7 +170,10 @@ export default function OrderEditorPage() {
             {fullName(order.customer)} · created {formatDateTime(order.created_at, zone)}
           </Text>
         </div>
-        <Actions order={order} />
+        <Stack gap="xs" align="flex-end">
+          <Actions order={order} />
+          <TicketActions order={order} hasTickets={order.bookings.some((b) => b.status !== 'Canceled')} />
+        </Stack>
       </Group>
       <Tabs value={tab} onChange={(v) => v && navigate(orderPath(order.id, v as OrderTab))} keepMounted={false} className="no-print">
         <Tabs.List>

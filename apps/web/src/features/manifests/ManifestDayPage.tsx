@@ -1,0 +1,71 @@
+import { ActionIcon, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useSearchParams } from 'react-router';
+import { parseDate } from '../../shared/lib/dates';
+import { formatMoney } from '../../shared/lib/money';
+import { useManifestDayQuery, useManifestDownloadMutation } from './api';
+import { ManifestSheet, ManifestTotals } from './ManifestSheet';
+
+/** /bookings/manifests?date=…: every departure of a day with its manifest (printed one per page). */
+export default function ManifestDayPage() {
+  const [params, setParams] = useSearchParams();
+  const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
+  const setDate = (d: string) => setParams({ date: d }, { replace: true });
+  const { data: day, isFetching } = useManifestDayQuery(date);
+  const [download, downloading] = useManifestDownloadMutation();
+  const booked = day?.departures.filter((m) => m.bookings.length > 0) ?? [];
+  const empty = day?.departures.filter((m) => m.bookings.length === 0) ?? [];
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" className="no-print">
+        <Title order={2}>Manifests</Title>
+        <Group gap="xs">
+          <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()} disabled={booked.length === 0}>
+            Print
+          </Button>
+          <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.csv')} onClick={() => void download({ url: 'manifests/export.csv', params: { date }, fallbackName: `manifests-${date}.csv` })}>
+            CSV
+          </Button>
+          <Button variant="default" leftSection={<IconFileTypePdf size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.pdf')} onClick={() => void download({ url: 'manifests/manifests.pdf', params: { date }, fallbackName: `manifests-${date}.pdf` })}>
+            PDF
+          </Button>
+        </Group>
+      </Group>
+      <Group gap="xs" className="no-print" align="flex-end">
+        <ActionIcon variant="default" size="lg" aria-label="Previous day" onClick={() => setDate(dayjs(date).subtract(1, 'day').format('YYYY-MM-DD'))}>
+          <IconChevronLeft size={18} />
+        </ActionIcon>
+        <TextInput aria-label="Day" type="date" value={date} onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)} w={170} />
+        <ActionIcon variant="default" size="lg" aria-label="Next day" onClick={() => setDate(dayjs(date).add(1, 'day').format('YYYY-MM-DD'))}>
+          <IconChevronRight size={18} />
+        </ActionIcon>
+        {date !== dayjs().format('YYYY-MM-DD') && (
+          <Button variant="subtle" onClick={() => setDate(dayjs().format('YYYY-MM-DD'))}>
+            Today
+          </Button>
+        )}
+        <Text c="dimmed" size="sm">
+          {dayjs(date).format('dddd, D MMMM YYYY')}
+        </Text>
+      </Group>
+      {!day && isFetching && <Loader />}
+      {day && (
+        <>
+          <Card withBorder padding="md" className="no-print">
+            <ManifestTotals totals={day.totals} money={(n) => formatMoney(n, day.currency)} label={`${day.departures.length} departure${day.departures.length === 1 ? '' : 's'}`} />
+          </Card>
+          {day.departures.length === 0 && <Text c="dimmed">No departures on this day.</Text>}
+          {booked.map((m) => (
+            <ManifestSheet key={m.slot} m={m} titleLink />
+          ))}
+          {empty.length > 0 && (
+            <Text c="dimmed" size="sm" className="no-print">
+              Nobody booked yet: {empty.map((m) => `${m.local_time} ${m.experience_title}`).join(', ')}.
+            </Text>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,41 @@
+import { Anchor, Button, Group, Loader, Stack, Title } from '@mantine/core';
+import { IconArrowLeft, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
+import { useParams, Link } from 'react-router';
+import { ErrorPanel } from '../../shared/components/ErrorPanel';
+import { useManifestDownloadMutation, useManifestQuery } from './api';
+import { ManifestSheet } from './ManifestSheet';
+
+/** /bookings/manifests/{slotId}: one departure's manifest, to print or export. */
+export default function ManifestPage() {
+  const { slotId = '' } = useParams();
+  const { data: m, isError } = useManifestQuery(slotId, { skip: !slotId });
+  const [download, downloading] = useManifestDownloadMutation();
+  if (isError) return <ErrorPanel message="This departure cannot be found." actionPath="/bookings/manifests" actionLabel="Today’s manifests" />;
+  if (!m) return <Loader />;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" className="no-print">
+        <Stack gap={4}>
+          <Anchor component={Link} to={`/bookings/manifests?date=${m.local_date}`} size="sm">
+            <Group gap={4}>
+              <IconArrowLeft size={14} /> All departures of the day
+            </Group>
+          </Anchor>
+          <Title order={2}>Manifest</Title>
+        </Stack>
+        <Group gap="xs">
+          <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+            Print
+          </Button>
+          <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.csv')} onClick={() => void download({ url: `manifests/${m.slot}/export.csv`, fallbackName: 'manifest.csv' })}>
+            CSV
+          </Button>
+          <Button variant="default" leftSection={<IconFileTypePdf size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.pdf')} onClick={() => void download({ url: `manifests/${m.slot}/manifest.pdf`, fallbackName: 'manifest.pdf' })}>
+            PDF
+          </Button>
+        </Group>
+      </Group>
+      <ManifestSheet m={m} />
+    </Stack>
+  );
+}
