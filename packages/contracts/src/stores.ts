@@ -88,6 +88,8 @@ export const ZStoreExperience = z
     status: z.string(),
     cover_url: z.string().nullable(),
     position: z.number().int(),
+    /** The supplier, when the offer is a partner's the organisation resells (null: its own). */
+    supplier: z.string().nullable(),
   })
   .meta({ id: 'StoreExperience' });
 export type TStoreExperience = z.infer<typeof ZStoreExperience>;

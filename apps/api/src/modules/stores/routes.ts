@@ -53,39 +53,31 @@ export function registerStores(untyped: FastifyInstance) {
   app.get(
     '/api/stores/:id/experiences/',
     { config: { access: manageStores }, schema: { tags, summary: 'The store’s offers, in their order on the store page', params: ZIdParam, querystring: page, response: { 200: paginated(ZStoreExperience), ...errors } } },
-    (request) =>
-      tenantScope(request, async (ctx) => {
-        await svc.loadStore(ctx, request.params.id);
-        return paginate(
-          request,
-          request.query,
-          () => svc.countStoreExperiences(ctx, request.params.id),
-          (limit, offset) => svc.storeExperiences(ctx, request.params.id, limit, offset),
-        );
-      }),
+    async (request) => {
+      // The count in the tenant; the rows (a partner's offer is in its supplier's books) after it, by the store found.
+      const { s, n } = await tenantScope(request, async (ctx) => ({ s: await svc.loadStore(ctx, request.params.id), n: await svc.countStoreExperiences(ctx, request.params.id) }));
+      return paginate(request, request.query, async () => n, (limit, offset) => svc.storeExperiences(request.server.database.db, s, limit, offset));
+    },
   );
   app.get(
     '/api/stores/:id/eligible-experiences/',
     {
       config: { access: manageStores },
-      schema: { tags, summary: 'The organisation’s offers the store does not show yet (the Global catalog tab)', params: ZIdParam, querystring: page.extend({ search: z.string().trim().max(100).optional() }), response: { 200: paginated(ZStoreExperience), ...errors } },
+      schema: { tags, summary: 'The offers the store does not show yet (the Global catalog tab): the organisation’s own, then its suppliers’ shared offers', params: ZIdParam, querystring: page.extend({ search: z.string().trim().max(100).optional() }), response: { 200: paginated(ZStoreExperience), ...errors } },
     },
-    (request) =>
-      tenantScope(request, async (ctx) => {
-        await svc.loadStore(ctx, request.params.id);
-        return paginate(
-          request,
-          request.query,
-          () => svc.countEligible(ctx, request.params.id, request.query.search),
-          (limit, offset) => svc.eligibleExperiences(ctx, request.params.id, request.query.search, limit, offset),
-        );
-      }),
+    async (request) => {
+      const s = await tenantScope(request, (ctx) => svc.loadStore(ctx, request.params.id));
+      const db = request.server.database.db;
+      return paginate(request, request.query, () => svc.countEligible(db, s, request.query.search), (limit, offset) => svc.eligibleExperiences(db, s, request.query.search, limit, offset));
+    },
   );
   app.post(
     '/api/stores/:id/add-experience/',
     { config: { access: manageStores }, schema: { tags, summary: 'Add one or many offers at the end of the store’s order', params: ZIdParam, body: ZStoreExperiencesInput, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await tenantScope(request, (ctx) => svc.addExperiences(ctx, request.params.id, request.body.experiences));
+      const s = await tenantScope(request, (ctx) => svc.loadStore(ctx, request.params.id));
+      const partners = await svc.resellable(request.server.database.db, s, request.body.experiences);
+      await tenantScope(request, (ctx) => svc.addExperiences(ctx, request.params.id, request.body.experiences, partners));
       return reply.status(204).send(null);
     },
   );

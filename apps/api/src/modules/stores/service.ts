@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { TStore, TStoreAnalytics, TStoreExperience, ZStoreInput } from '@tourdesk/contracts';
-import { baseAccount, experience, image, order, store, storeExperience, storeVisit, cart } from '../../db/schema';
+import { baseAccount, experience, image, order, partnership, partnershipExperience, store, storeExperience, storeVisit, cart } from '../../db/schema';
+import type { Db } from '../../db/client';
 import type { Config } from '../../config';
 import { assertOwned, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -96,19 +97,39 @@ export async function loadStore(ctx: TenantCtx, id: string) {
   return row;
 }
 
-const cover = sql<string | null>`(select i.thumbnail_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`;
 
-/** The store's offers in its order, paged in SQL. */
-export async function storeExperiences(ctx: TenantCtx, storeId: string, limit: number, offset: number): Promise<TStoreExperience[]> {
-  const rows = await ctx.tx
-    .select({ id: experience.id, title: experience.title, status: experience.status, cover, position: storeExperience.position })
-    .from(storeExperience)
-    .innerJoin(experience, eq(experience.id, storeExperience.experience_id))
-    .where(and(eq(storeExperience.account_id, ctx.accountId), eq(storeExperience.store_id, storeId)))
-    .orderBy(asc(storeExperience.position), asc(experience.title))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => ({ experience: r.id, title: r.title, status: r.status, cover_url: mediaUrl(r.cover), position: r.position }));
+/*
+ * The store's offers and the Global catalog list the organisation's own offers and, for a reseller,
+ * its suppliers' offers shared with it under an Active contract in the store's currency (the same
+ * rule as tourdesk_store_offers, which decides what the public store sells). A supplier's offer is
+ * not in the reseller's tenant: these lists are read on the server's connection, after the
+ * tenant's transaction has found the store, each filtered by the organisation and its contracts.
+ */
+type CatalogRow = { id: string; title: string; status: string; supplier: string | null; cover: string | null; position: number | null };
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+const present = (r: CatalogRow): TStoreExperience => ({ experience: r.id, title: r.title, status: r.status, cover_url: mediaUrl(r.cover), position: r.position ?? 0, supplier: r.supplier });
+const coverOf = (x: SQL) => sql`(select i.thumbnail_key from ${image} i where i.account_id = ${x}.account_id and i.experience_id = ${x}.id and i.status = 'ready' order by i.position limit 1)`;
+
+/** The offers a contract lets the organisation resell in a store of `currency`: each with its partnership and supplier. */
+const partnerOffers = (accountId: string, currency: string) => sql`
+  select x.id, x.title, x.status, x.account_id, p.id as partnership, a.name as supplier
+  from ${partnership} p join ${partnershipExperience} pe on pe.partnership_id = p.id
+  join ${experience} x on x.id = pe.experience_id and x.account_id = p.supplier_account_id
+  join ${baseAccount} a on a.id = p.supplier_account_id
+  where p.reseller_account_id = ${accountId} and p.status = 'Active' and p.currency = ${currency} and x.status = 'Active'`;
+
+/** The store's offers in its order (its own and its partners'), paged in SQL. */
+export async function storeExperiences(db: Db, s: StoreRow, limit: number, offset: number): Promise<TStoreExperience[]> {
+  const rows = rowsOf<CatalogRow>(
+    await db.execute(sql`
+      select x.id, x.title, x.status, ${coverOf(sql`x`)} as cover, se.position, case when se.partnership_id is null then null else a.name end as supplier
+      from ${storeExperience} se join ${experience} x on x.id = se.experience_id join ${baseAccount} a on a.id = x.account_id
+      left join ${partnership} p on p.id = se.partnership_id
+      where se.account_id = ${s.account_id} and se.store_id = ${s.id}
+        and (x.account_id = se.account_id or (p.reseller_account_id = se.account_id and p.supplier_account_id = x.account_id))
+      order by se.position, x.title limit ${limit} offset ${offset}`),
+  );
+  return rows.map(present);
 }
 
 export async function countStoreExperiences(ctx: TenantCtx, storeId: string) {
@@ -116,35 +137,46 @@ export async function countStoreExperiences(ctx: TenantCtx, storeId: string) {
   return Number(row?.n ?? 0);
 }
 
-/** The organisation's offers a store does not show yet (any status: a Draft shows once it is Active). */
-function eligibleWhere(ctx: TenantCtx, storeId: string, search?: string) {
-  const inStore = ctx.tx.select({ id: storeExperience.experience_id }).from(storeExperience).where(and(eq(storeExperience.account_id, ctx.accountId), eq(storeExperience.store_id, storeId)));
+/** The organisation's offers a store does not show yet (any status: a Draft shows once it is Active), then its partners'. */
+function eligible(s: StoreRow, search?: string) {
   const term = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  return and(eq(experience.account_id, ctx.accountId), notInArray(experience.id, inStore), term ? sql`${experience.title} ilike ${term}` : undefined);
+  return sql`
+    with listed as (select experience_id from ${storeExperience} where account_id = ${s.account_id} and store_id = ${s.id}),
+    candidates as (
+      select x.id, x.title, x.status, x.account_id, null::uuid as partnership, null::text as supplier from ${experience} x where x.account_id = ${s.account_id}
+      union all ${partnerOffers(s.account_id, s.currency)}
+    )
+    select c.*, ${coverOf(sql`c`)} as cover, null::int as position from candidates c
+    where c.id not in (select experience_id from listed) ${term ? sql`and c.title ilike ${term}` : sql``}`;
 }
 
-export async function countEligible(ctx: TenantCtx, storeId: string, search?: string) {
-  const [row] = await ctx.tx.select({ n: count() }).from(experience).where(eligibleWhere(ctx, storeId, search));
+export async function countEligible(db: Db, s: StoreRow, search?: string) {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${eligible(s, search)}) e`));
   return Number(row?.n ?? 0);
 }
 
-export async function eligibleExperiences(ctx: TenantCtx, storeId: string, search: string | undefined, limit: number, offset: number): Promise<TStoreExperience[]> {
-  const rows = await ctx.tx
-    .select({ id: experience.id, title: experience.title, status: experience.status, cover })
-    .from(experience)
-    .where(eligibleWhere(ctx, storeId, search))
-    .orderBy(asc(experience.title), asc(experience.id))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => ({ experience: r.id, title: r.title, status: r.status, cover_url: mediaUrl(r.cover), position: 0 }));
+export async function eligibleExperiences(db: Db, s: StoreRow, search: string | undefined, limit: number, offset: number): Promise<TStoreExperience[]> {
+  const rows = rowsOf<CatalogRow>(await db.execute(sql`select * from (${eligible(s, search)}) e order by (e.supplier is not null), e.supplier, e.title, e.id limit ${limit} offset ${offset}`));
+  return rows.map(present);
 }
 
-/** Adds offers at the end of the store's order (one already there stays where it is). */
-export async function addExperiences(ctx: TenantCtx, storeId: string, ids: string[]) {
+/** Which of `ids` are partners' offers the organisation may resell in the store `s` (id → partnership), read on the server's connection. */
+export async function resellable(db: Db, s: StoreRow, ids: string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = rowsOf<{ id: string; partnership: string }>(await db.execute(sql`select o.id, o.partnership from (${partnerOffers(s.account_id, s.currency)}) o where o.id = any(${sql.param(ids)}::uuid[])`));
+  return new Map(rows.map((r) => [r.id, r.partnership]));
+}
+
+/**
+ * Adds offers at the end of the store's order (one already there stays where it is): the
+ * organisation's own, or a partner's it may resell here (`partners`: id → partnership, from resellable()).
+ */
+export async function addExperiences(ctx: TenantCtx, storeId: string, ids: string[], partners: Map<string, string>) {
   await lockStore(ctx, storeId);
   const unique = [...new Set(ids)];
-  const owned = await ctx.tx.select({ id: experience.id }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, unique)));
-  if (owned.length !== unique.length) throw new AppError('invalid', 'No offer with this id in your organisation.', 'experiences');
+  const own = unique.filter((id) => !partners.has(id));
+  const owned = own.length ? await ctx.tx.select({ id: experience.id }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, own))) : [];
+  if (owned.length !== own.length) throw new AppError('invalid', 'No offer with this id in your organisation or your partners’ shared offers.', 'experiences');
   const [last] = await ctx.tx
     .select({ max: sql<number | null>`max(${storeExperience.position})` })
     .from(storeExperience)
@@ -152,7 +184,7 @@ export async function addExperiences(ctx: TenantCtx, storeId: string, ids: strin
   const start = Number(last?.max ?? -1) + 1;
   await ctx.tx
     .insert(storeExperience)
-    .values(unique.map((id, i) => ({ account_id: ctx.accountId, store_id: storeId, experience_id: id, position: start + i })))
+    .values(unique.map((id, i) => ({ account_id: ctx.accountId, store_id: storeId, experience_id: id, partnership_id: partners.get(id) ?? null, position: start + i })))
     .onConflictDoNothing();
 }
 

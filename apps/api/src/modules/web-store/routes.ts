@@ -21,7 +21,7 @@ import {
 } from '@tourdesk/contracts';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
-import { ticketsPdf } from '../orders/tickets';
+import { ticketSource, ticketsPdf } from '../orders/tickets';
 import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
 import { queueOrderMail } from './emails';
@@ -189,10 +189,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',
     { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: SlugRef } },
     async (request, reply) => {
-      const pdf = await svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => {
-        const o = await svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!));
-        return ticketsPdf({ ...o, organisation: ctx.organisation });
-      });
+      const pdf = await svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="tickets-${request.params.reference}.pdf"`)
