@@ -49,6 +49,12 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/bookings/BookingsOverviewPage'),
   },
   {
+    path: '/check-in',
+    permissions: ['View experiences'],
+    features: ['bookings'],
+    load: () => import('../features/check-in/CheckInPage'),
+  },
+  {
     path: '/bookings/checkout-editor',
     permissions: ['Manage cart', 'Manage orders'],
     features: ['bookings'],

@@ -5,6 +5,7 @@ import {
   IconChartBar,
   IconGauge,
   IconReceipt,
+  IconScan,
   IconSettings,
   IconTicket,
   IconUsers,
@@ -68,6 +69,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Manifests', to: '/bookings/manifests' },
     ],
   },
+  { label: 'Check-in', icon: IconScan, to: '/check-in', match: ['/check-in'], permissions: ['View experiences'], features: ['bookings'] },
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
   {
     label: 'Resales',

@@ -1,0 +1,476 @@
+import { Badge, Box, Button, Checkbox, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { IconCamera, IconCameraOff, IconCloudUpload, IconRefresh, IconWifiOff } from '@tabler/icons-react';
+import type { TCheckInTicket } from '@tourdesk/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
+import { formatMoney } from '../../shared/lib/money';
+import { hasPermissions } from '../../shared/lib/permissions';
+import { notifyError, notifySuccess } from '../../shared/lib/toast';
+import { checkInApi, useCheckInDeparturesQuery, useSendScansMutation, useUndoCheckInMutation } from './api';
+import { startCamera } from './camera';
+import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
+
+/**
+ * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
+ * the camera or a typed code (a USB scanner types and ends with Enter), and a large coloured answer
+ * at once. Without a network, scans are decided against the kept tickets and queued; they are sent
+ * when the network returns, and the server's answer replaces the device's.
+ */
+
+const todayIn = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const clock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
+  admitted: { title: 'Checked in', color: 'green' },
+  already_checked_in: { title: 'Already checked in', color: 'orange' },
+  wrong_day: { title: 'Wrong day', color: 'yellow' },
+  wrong_departure: { title: 'Wrong departure', color: 'yellow' },
+  canceled: { title: 'Cancelled', color: 'red' },
+  unconfirmed: { title: 'Not confirmed', color: 'red' },
+  unknown: { title: 'Unknown ticket', color: 'red' },
+};
+
+function useOnline() {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+    };
+  }, []);
+  return online;
+}
+
+const isNetworkError = (e: unknown) => {
+  const status = (e as { status?: unknown })?.status;
+  return status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || (typeof status === 'number' && status >= 500);
+};
+const errorDetail = (e: unknown) => (e as { data?: { errors?: { detail: string }[] } })?.data?.errors?.[0]?.detail ?? 'The server refused this scan.';
+
+function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string }) {
+  return (
+    <Stack gap={4}>
+      <Text fz={28} fw={800} lh={1.15} data-testid="check-in-name">
+        {ticket.name}
+      </Text>
+      <Text fz="xl" fw={600}>
+        {split(ticket.categories) || `${ticket.seats} seat${ticket.seats === 1 ? '' : 's'}`}
+      </Text>
+      {ticket.extras.length > 0 && <Text fz="lg">Extras: {split(ticket.extras)}</Text>}
+      <Text fz="sm">
+        {ticket.experience_title} · {clock(ticket.starts_at, zone)} · {ticket.order_reference}
+      </Text>
+      {ticket.balance_due > 0 && (
+        <Text fz="xl" fw={800}>
+          To pay: {formatMoney(ticket.balance_due, ticket.currency)}
+        </Text>
+      )}
+      {ticket.answers.map((a) => (
+        <Text key={a.question} fz="sm">
+          {a.question} <b>{a.answer}</b>
+        </Text>
+      ))}
+      {ticket.notes && <Text fz="sm">Note: {ticket.notes}</Text>}
+      {ticket.contact && (
+        <Text fz="sm">
+          {ticket.contact.phone || ticket.contact.email}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnswer; zone: string; onOverride: () => void; onUndo: () => void; online: boolean }) {
+  const look = LOOK[answer.result];
+  const dark = look.color === 'yellow' || look.color === 'orange';
+  return (
+    <Paper
+      role="status"
+      aria-live="assertive"
+      data-testid="check-in-answer"
+      data-result={answer.result}
+      radius="md"
+      p="lg"
+      bg={`${look.color}.${dark ? 4 : 9}`}
+      c={dark ? 'dark.9' : 'white'}
+    >
+      <Stack gap="xs">
+        <Text fz={34} fw={900} lh={1.1}>
+          {look.title}
+        </Text>
+        {answer.result !== 'admitted' && <Text fz="lg" fw={600}>{answer.detail}</Text>}
+        {answer.ticket && <TicketFacts ticket={answer.ticket} zone={zone} />}
+        {answer.local && <Text fz="sm" fw={600}>Decided on this device (offline): sent when the network is back.</Text>}
+        {answer.corrected && <Text fz="sm" fw={700}>The server corrected this device’s answer.</Text>}
+        <Group gap="xs">
+          {answer.can_override && (
+            <Button color="dark" onClick={onOverride}>
+              Check in anyway
+            </Button>
+          )}
+          {answer.result === 'admitted' && answer.ticket && !answer.local && (
+            <Button variant="white" color="dark" onClick={onUndo} disabled={!online}>
+              Undo check-in
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+export default function CheckInPage() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector((s) => s.auth.user);
+  const appInfo = useAppSelector((s) => s.auth.appInfo);
+  const zone = user?.base_account?.time_zone ?? 'UTC';
+  const userId = (user as { id?: string } | null)?.id ?? 'me';
+  const me = useMemo(
+    () => ({ name: [user?.first_name, user?.last_name].filter(Boolean).join(' ') || 'me', zone, canOverride: hasPermissions(user, appInfo, ['Manage orders']) }),
+    [user, appInfo, zone],
+  );
+  const online = useOnline();
+  const [device, setDevice] = useState<DeviceState>(() => loadDevice(userId));
+  const deviceRef = useRef(device);
+  const update = useCallback(
+    (change: (d: DeviceState) => DeviceState) => {
+      const next = change(deviceRef.current);
+      deviceRef.current = next;
+      setDevice(next);
+      saveDevice(userId, next);
+    },
+    [userId],
+  );
+  const date = device.date ?? todayIn(zone);
+  const { data: departuresData, refetch: refetchDepartures } = useCheckInDeparturesQuery({ date }, { skip: !online });
+  const departures = departuresData?.date === date ? departuresData.departures : device.departures;
+  useEffect(() => {
+    if (departuresData && departuresData.date === date) update((d) => ({ ...d, departures: departuresData.departures }));
+  }, [departuresData, date, update]);
+
+  const [sendScans] = useSendScansMutation();
+  const [undoCheckIn, undoState] = useUndoCheckInMutation();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const [undoing, setUndoing] = useState<TCheckInTicket | null>(null);
+  const [reason, setReason] = useState('');
+  const syncing = useRef(false);
+
+  /** Sends the queued scans (100 at a time); the server's answers replace the device's. */
+  const sync = useCallback(async () => {
+    if (syncing.current || !navigator.onLine) return;
+    syncing.current = true;
+    try {
+      while (deviceRef.current.queue.length > 0) {
+        const d = deviceRef.current;
+        const chunk = d.queue.slice(0, 100);
+        let results;
+        try {
+          results = (await sendScans({ device_id: d.deviceId, device_name: d.deviceName, slots: d.slots, scans: chunk }).unwrap()).results;
+        } catch (e) {
+          if (isNetworkError(e)) return;
+          notifyError(`Queued scans refused: ${errorDetail(e)}`);
+          update((x) => ({ ...x, queue: x.queue.filter((q) => !chunk.some((c) => c.id === q.id)) }));
+          continue;
+        }
+        update((x) => {
+          const tickets = { ...x.tickets };
+          const byId = new Map(results.map((r) => [r.id, r]));
+          for (const r of results) if (r.ticket) tickets[r.ticket.ticket_code] = r.ticket;
+          const answers = x.answers.map((a) => {
+            const r = byId.get(a.id);
+            return r ? { ...fromOutcome(r, a.code, a.scanned_at), corrected: a.result !== r.result } : a;
+          });
+          return { ...x, tickets, answers, queue: x.queue.filter((q) => !byId.has(q.id)) };
+        });
+        for (const r of results) {
+          const was = d.answers.find((a) => a.id === r.id);
+          if (was && was.result !== r.result) notifyError(`${r.ticket?.name ?? 'A ticket'}: ${r.detail}`);
+        }
+      }
+    } finally {
+      syncing.current = false;
+    }
+  }, [sendScans, update]);
+
+  /** Downloads every ticket of the chosen departures (pages of 50) to keep on the device. */
+  const download = useCallback(
+    async (slots: string[]) => {
+      if (slots.length === 0 || !navigator.onLine) return;
+      setDownloading(true);
+      try {
+        await sync();
+        const tickets: Record<string, TCheckInTicket> = {};
+        for (let page = 1; ; page++) {
+          const res = await dispatch(checkInApi.endpoints.checkInTickets.initiate({ slots: slots.join(','), page }, { forceRefetch: true })).unwrap();
+          for (const t of res.results) tickets[t.ticket_code] = t;
+          if (!res.next) break;
+        }
+        // Scans still queued keep what this device decided.
+        const queued = new Set(deviceRef.current.queue.map((q) => q.ticket_code));
+        update((d) => {
+          const kept = Object.fromEntries(Object.entries(d.tickets).filter(([c]) => queued.has(c)));
+          return { ...d, tickets: { ...tickets, ...kept }, downloadedAt: new Date().toISOString() };
+        });
+      } catch (e) {
+        if (!isNetworkError(e)) notifyError(`Tickets not downloaded: ${errorDetail(e)}`);
+      } finally {
+        setDownloading(false);
+      }
+    },
+    [dispatch, sync, update],
+  );
+
+  // Back online: send what was queued, then refresh the tickets (other devices' check-ins).
+  useEffect(() => {
+    if (!online) return;
+    void (async () => {
+      await sync();
+      await download(deviceRef.current.slots);
+      refetchDepartures();
+    })();
+  }, [online, sync, download, refetchDepartures]);
+  // While online: every 30 s, the queue and the list again.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (navigator.onLine) void download(deviceRef.current.slots);
+    }, 30_000);
+    return () => window.clearInterval(timer);
+  }, [download]);
+
+  const show = (answer: ScanAnswer) => update((d) => ({ ...d, answers: [answer, ...d.answers.filter((a) => a.id !== answer.id)].slice(0, 20) }));
+
+  /** One scan: the server answers when it can be reached; otherwise this device decides and queues it. */
+  const submit = async (text: string, override = false) => {
+    const raw = text.trim();
+    if (!raw) return;
+    const scan: QueuedScan = { id: uuid(), ticket_code: raw, scanned_at: new Date().toISOString(), override };
+    const offline = () => {
+      const { answer, ticket } = decideLocally(deviceRef.current, raw, me, { id: scan.id, at: new Date(scan.scanned_at), override });
+      update((d) => ({ ...d, queue: [...d.queue, scan], tickets: ticket ? { ...d.tickets, [ticket.ticket_code]: ticket } : d.tickets }));
+      show(answer);
+    };
+    if (!navigator.onLine || deviceRef.current.queue.length > 0) {
+      offline();
+      void sync();
+      return;
+    }
+    setBusy(true);
+    try {
+      const d = deviceRef.current;
+      const [r] = (await sendScans({ device_id: d.deviceId, device_name: d.deviceName, slots: d.slots, scans: [scan] }).unwrap()).results;
+      if (r) {
+        if (r.ticket) update((x) => ({ ...x, tickets: { ...x.tickets, [r.ticket!.ticket_code]: r.ticket! } }));
+        show(fromOutcome(r, raw.toUpperCase(), scan.scanned_at));
+      }
+    } catch (e) {
+      if (isNetworkError(e)) offline();
+      else notifyError(errorDetail(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // The camera: a code in view is read many times a second; the same code counts again after 4 s.
+  const video = useRef<HTMLVideoElement>(null);
+  const camera = useRef<{ stop: () => void } | null>(null);
+  const [cameraOn, setCameraOn] = useState(false);
+  const lastRead = useRef<{ text: string; at: number }>({ text: '', at: 0 });
+  const submitRef = useRef(submit);
+  useEffect(() => {
+    submitRef.current = submit;
+  });
+  const toggleCamera = async () => {
+    if (camera.current) {
+      camera.current.stop();
+      camera.current = null;
+      setCameraOn(false);
+      return;
+    }
+    if (!video.current) return;
+    try {
+      camera.current = await startCamera(video.current, (text) => {
+        const now = Date.now();
+        if (text === lastRead.current.text && now - lastRead.current.at < 4000) return;
+        lastRead.current = { text, at: now };
+        navigator.vibrate?.(80);
+        void submitRef.current(text);
+      });
+      setCameraOn(true);
+    } catch (e) {
+      notifyError((e as Error).message);
+    }
+  };
+  useEffect(() => () => camera.current?.stop(), []);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const text = code;
+    setCode('');
+    void submit(text);
+  };
+
+  const chooseSlots = (slots: string[]) => {
+    update((d) => ({ ...d, slots, date, tickets: slots.length ? d.tickets : {} }));
+    void download(slots);
+  };
+  const chosen = Object.values(device.tickets).filter((t) => device.slots.includes(t.slot) && t.status !== 'Canceled');
+  const arrived = chosen.filter((t) => t.attendance === 'Arrived');
+  const latest = device.answers[0];
+
+  return (
+    <Box maw={640} mx="auto">
+      <Stack gap="md">
+        <Group justify="space-between" align="center">
+          <Title order={2}>Check-in</Title>
+          {online ? (
+            <Badge color="green" variant="light" size="lg">
+              Online
+            </Badge>
+          ) : (
+            <Badge color="red" variant="filled" size="lg" leftSection={<IconWifiOff size={14} />}>
+              Offline
+            </Badge>
+          )}
+        </Group>
+
+        <Paper withBorder p="md" radius="md">
+          <Stack gap="sm">
+            <TextInput
+              type="date"
+              label="Day"
+              value={date}
+              onChange={(e) => {
+                const value = e.currentTarget.value;
+                if (value) update((d) => ({ ...d, date: value, slots: [], departures: [] }));
+              }}
+            />
+            <Checkbox.Group label="Departures to check in" value={device.slots} onChange={chooseSlots}>
+              <Stack gap={6} mt={6}>
+                {departures.length === 0 && (
+                  <Text c="dimmed" fz="sm">
+                    {online ? 'No departure with bookings on this day.' : 'No departures kept on this device for this day.'}
+                  </Text>
+                )}
+                {departures.map((d) => (
+                  <Checkbox
+                    key={d.slot}
+                    value={d.slot}
+                    size="md"
+                    label={`${d.local_time} ${d.experience_title} — ${d.arrived_seats}/${d.seats} arrived`}
+                  />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+            <Group justify="space-between" gap="xs">
+              <Text fz="sm" data-testid="check-in-kept">
+                {device.slots.length === 0
+                  ? 'Choose departures to keep their tickets on this device.'
+                  : `${chosen.length} tickets on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${clock(device.downloadedAt, zone)}` : ''}`}
+              </Text>
+              <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={() => void download(device.slots)}>
+                Refresh
+              </Button>
+            </Group>
+            {device.queue.length > 0 && (
+              <Group justify="space-between" gap="xs">
+                <Text fz="sm" fw={700} data-testid="check-in-queue">
+                  {device.queue.length} scan{device.queue.length === 1 ? '' : 's'} waiting to be sent
+                </Text>
+                <Button size="xs" leftSection={<IconCloudUpload size={14} />} disabled={!online} onClick={() => void sync()}>
+                  Send now
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </Paper>
+
+        <form onSubmit={onSubmit}>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              label="Ticket code"
+              placeholder="Scan or type, then Enter"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              size="lg"
+              style={{ flex: 1 }}
+              data-autofocus
+            />
+            <Button type="submit" size="lg" loading={busy} disabled={!code.trim()}>
+              Check in
+            </Button>
+          </Group>
+        </form>
+
+        <Stack gap="xs">
+          <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
+            {cameraOn ? 'Stop camera' : 'Scan with camera'}
+          </Button>
+          <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 320, objectFit: 'cover', borderRadius: 8, display: cameraOn ? 'block' : 'none', background: '#000' }} />
+        </Stack>
+
+        {latest && (
+          <Answer
+            answer={latest}
+            zone={zone}
+            online={online}
+            onOverride={() => void submit(latest.code, true)}
+            onUndo={() => {
+              setReason('');
+              setUndoing(latest.ticket);
+            }}
+          />
+        )}
+
+        {device.answers.length > 1 && (
+          <Stack gap={4}>
+            <Title order={4}>Earlier scans</Title>
+            {device.answers.slice(1, 10).map((a) => (
+              <Group key={a.id} gap="xs" wrap="nowrap">
+                <Badge color={LOOK[a.result].color} variant="light" miw={130}>
+                  {LOOK[a.result].title}
+                </Badge>
+                <Text fz="sm" truncate>
+                  {clock(a.scanned_at, zone)} {a.ticket?.name ?? a.code}
+                  {a.local ? ' · on this device' : ''}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+
+      <Modal opened={undoing !== null} onClose={() => setUndoing(null)} title={`Undo the check-in of ${undoing?.name ?? ''}`}>
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (!undoing) return;
+            try {
+              const ticket = await undoCheckIn({ id: undoing.booking, reason }).unwrap();
+              update((d) => ({ ...d, tickets: { ...d.tickets, [ticket.ticket_code]: ticket }, answers: d.answers.filter((a) => a.ticket?.booking !== ticket.booking) }));
+              notifySuccess(`Check-in of ${ticket.name} undone.`);
+              setUndoing(null);
+            } catch (err) {
+              notifyError(errorDetail(err));
+            }
+          }}
+        >
+          <Stack>
+            <Textarea label="Reason" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} minRows={2} data-autofocus />
+            <Button type="submit" color="red" loading={undoState.isLoading} disabled={!reason.trim()}>
+              Undo check-in
+            </Button>
+          </Stack>
+        </form>
+      </Modal>
+    </Box>
+  );
+}

@@ -1,0 +1,144 @@
+import { normaliseTicketCode, type CheckInResult, type TCheckInOutcome, type TCheckInDeparture, type TCheckInScanInput, type TCheckInTicket } from '@tourdesk/contracts';
+
+/**
+ * What a check-in device keeps (localStorage, per organisation host and user): its id, the day and
+ * departures it checks in, their tickets, the scans not yet sent, and the latest answers. Scans
+ * made without a network are decided here against the tickets, queued, and sent when it returns;
+ * the server's answer then replaces the local one.
+ */
+export interface QueuedScan extends Required<Pick<TCheckInScanInput, 'id' | 'ticket_code' | 'scanned_at'>> {
+  override: boolean;
+}
+
+/** One answer shown at the door: the server's, or this device's while offline (`local`). */
+export interface ScanAnswer {
+  id: string;
+  code: string;
+  result: CheckInResult;
+  detail: string;
+  ticket: TCheckInTicket | null;
+  scanned_at: string;
+  local: boolean;
+  can_override: boolean;
+  /** The server decided otherwise than this device did offline. */
+  corrected?: boolean;
+}
+
+export interface DeviceState {
+  deviceId: string;
+  deviceName: string;
+  date: string | null;
+  slots: string[];
+  tickets: Record<string, TCheckInTicket>;
+  downloadedAt: string | null;
+  queue: QueuedScan[];
+  answers: ScanAnswer[];
+  /** The departures of `date` as last read from the server (shown offline). */
+  departures: TCheckInDeparture[];
+}
+
+/** A v4 UUID (crypto.randomUUID needs a secure context; getRandomValues does not). */
+export function uuid() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+const KEY = (userId: string) => `tourdesk.check-in.v1.${userId}`;
+const DEVICE_KEY = 'tourdesk.check-in.device';
+
+function deviceIdentity() {
+  try {
+    const kept = localStorage.getItem(DEVICE_KEY);
+    if (kept) return JSON.parse(kept) as { id: string; name: string };
+  } catch {
+    /* a fresh identity below */
+  }
+  const id = uuid();
+  const identity = { id, name: `Device ${id.slice(0, 4).toUpperCase()}` };
+  localStorage.setItem(DEVICE_KEY, JSON.stringify(identity));
+  return identity;
+}
+
+export function loadDevice(userId: string): DeviceState {
+  const identity = deviceIdentity();
+  const empty: DeviceState = { deviceId: identity.id, deviceName: identity.name, date: null, slots: [], tickets: {}, downloadedAt: null, queue: [], answers: [], departures: [] };
+  try {
+    const raw = localStorage.getItem(KEY(userId));
+    if (!raw) return empty;
+    return { ...empty, ...(JSON.parse(raw) as Partial<DeviceState>), deviceId: identity.id, deviceName: identity.name };
+  } catch {
+    return empty;
+  }
+}
+
+export function saveDevice(userId: string, state: DeviceState) {
+  try {
+    localStorage.setItem(KEY(userId), JSON.stringify({ ...state, answers: state.answers.slice(0, 20) }));
+  } catch {
+    /* storage full or blocked: the page keeps working from memory */
+  }
+}
+
+const clock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+const dayOf = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(iso));
+
+/**
+ * This device's decision while offline, by the server's rules (service.ts): unknown, cancelled,
+ * not confirmed, another departure, already in (when and by whom), else admitted. It answers with
+ * the ticket as it will be once admitted; the scan is queued and the server settles it.
+ */
+export function decideLocally(
+  state: DeviceState,
+  text: string,
+  me: { name: string; zone: string; canOverride: boolean },
+  scan: { id: string; at: Date; override?: boolean },
+): { answer: ScanAnswer; ticket: TCheckInTicket | null } {
+  const now = scan.at;
+  const override = scan.override ?? false;
+  const code = normaliseTicketCode(text);
+  const ticket = state.tickets[code] ?? null;
+  const base = { id: scan.id, code, scanned_at: now.toISOString(), local: true, can_override: false };
+  if (!ticket) return { answer: { ...base, result: 'unknown', detail: 'Not on this device’s list: checked again when the network is back.', ticket: null }, ticket: null };
+  if (ticket.status === 'Canceled') return { answer: { ...base, result: 'canceled', detail: 'Cancelled: this booking was cancelled, the ticket is not valid.', ticket }, ticket: null };
+  if (ticket.status === 'Created') return { answer: { ...base, result: 'unconfirmed', detail: 'Not confirmed: the order must be confirmed before check-in.', ticket }, ticket: null };
+  if (!state.slots.includes(ticket.slot) && !(override && me.canOverride)) {
+    const wrongDay = ticket.local_date !== state.date;
+    return {
+      answer: {
+        ...base,
+        result: wrongDay ? 'wrong_day' : 'wrong_departure',
+        detail: wrongDay ? `Wrong day: booked for ${dayOf(ticket.starts_at, me.zone)} at ${clock(ticket.starts_at, me.zone)}.` : `Wrong departure: booked for ${clock(ticket.starts_at, me.zone)}, ${ticket.experience_title}.`,
+        ticket,
+        can_override: me.canOverride,
+      },
+      ticket: null,
+    };
+  }
+  if (ticket.attendance === 'Arrived' && ticket.checked_in_at) {
+    const by = ticket.checked_in_by ? ` by ${ticket.checked_in_by}` : '';
+    const on = ticket.checked_in_device ? ` on ${ticket.checked_in_device}` : '';
+    return { answer: { ...base, result: 'already_checked_in', detail: `Already checked in at ${clock(ticket.checked_in_at, me.zone)}${by}${on}.`, ticket }, ticket: null };
+  }
+  const admitted: TCheckInTicket = { ...ticket, attendance: 'Arrived', checked_in_at: now.toISOString(), checked_in_by: me.name, checked_in_device: `${state.deviceName} (${state.deviceId})` };
+  const overridden = !state.slots.includes(ticket.slot);
+  return { answer: { ...base, result: 'admitted', detail: overridden ? 'Checked in (override).' : 'Checked in.', ticket: admitted }, ticket: admitted };
+}
+
+/** The server's outcome as an answer (it replaces the local one of the same scan id). */
+export const fromOutcome = (o: TCheckInOutcome, code: string, scannedAt: string): ScanAnswer => ({
+  id: o.id,
+  code,
+  result: o.result,
+  detail: o.detail,
+  ticket: o.ticket,
+  scanned_at: scannedAt,
+  local: false,
+  can_override: o.can_override,
+});
+
+/** "2 Adult, 1 Child" */
+export const split = (items: { label: string; quantity: number }[]) => items.map((i) => `${i.quantity} ${i.label}`).join(', ');
