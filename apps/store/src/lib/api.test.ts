@@ -14,7 +14,7 @@ function fakeFetch(answers: [number, unknown][]) {
   return calls;
 }
 const lost = [404, { type: 'client_error', errors: [{ code: 'not_found', detail: 'No such cart: it may have been emptied. Choose your times again.', attr: null }] }] as [number, unknown];
-const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null });
+const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null, sold_by: null });
 const line = { slot: 's1', quantities: { adult: 2 }, extras: {} };
 
 describe('the guest cart through the API', () => {
@@ -53,6 +53,17 @@ describe('the guest cart through the API', () => {
       'POST /api/web-stores/kayak/carts/c2/lines/',
     ]);
     expect(JSON.parse(localStorage.getItem(cartKey('kayak'))!)).toEqual({ id: 'c2', token: 't2' });
+  });
+
+  it('takes the new id of a cart that moved to the offer’s seller, keeping its secret', async () => {
+    localStorage.setItem(cartKey('kayak'), JSON.stringify({ id: 'mine', token: 't1' }));
+    const calls = fakeFetch([[201, cart('theirs')], [201, cart('theirs')]]);
+    const api = createApi('kayak');
+    expect((await api.hold(line)).id).toBe('theirs');
+    expect(JSON.parse(localStorage.getItem(cartKey('kayak'))!)).toEqual({ id: 'theirs', token: 't1' });
+    await api.hold(line);
+    expect(calls[1]!.url).toBe('/api/web-stores/kayak/carts/theirs/lines/');
+    expect(calls[1]!.headers['x-cart-token']).toBe('t1');
   });
 
   it('forgets a lost cart when reading it', async () => {

@@ -136,7 +136,16 @@ export function createApi(slug: string) {
     },
     /** Holds seats: the cart is made on the first hold, and made again if the server lost it. */
     async hold(line: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }): Promise<TWebCart> {
-      const attempt = async (c: CartRef) => json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: { ...cartHeaders(c), ...qrHeaders } });
+      const attempt = async (c: CartRef) => {
+        const held = await json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: { ...cartHeaders(c), ...qrHeaders } });
+        // An empty cart moves to the organisation that sells the offer (a partner's, in a reseller's
+        // store): the answer carries its new id, the secret stays the same.
+        if (held.id !== c.id) {
+          cartRef = { id: held.id, token: c.token };
+          saveCart(local, slug, cartRef);
+        }
+        return held;
+      };
       const first = cartRef ?? (await newCart());
       try {
         return await attempt(first);

@@ -223,7 +223,9 @@ function DetailsForm({
   onConflicts: (c: Record<string, string>) => void;
   onPlaced: (order: Awaited<ReturnType<ReturnType<typeof useStore>['api']['order']>>) => Promise<void>;
 }) {
-  const { api, slug, store, embed, toast } = useStore();
+  const { api, slug, store, cart, embed, toast } = useStore();
+  // A partner's offers (a reseller's store) are booked with that partner and paid on site: no online payment.
+  const options = cart?.sold_by ? store.payment_options.filter((o) => o !== 'online') : store.payment_options;
   const [draft] = useState(() => loadDraft<Draft>(safeStorage('sessionStorage'), slug));
   const [customer, setCustomer] = useState<Customer>(() => {
     const kept = strings(draft?.customer);
@@ -231,7 +233,7 @@ function DetailsForm({
   });
   const [answers, setAnswers] = useState<Record<string, string>>(() => strings(draft?.answers));
   const [accept, setAccept] = useState(false);
-  const [payment, setPayment] = useState(() => (draft?.payment && store.payment_options.includes(draft.payment as 'online') ? draft.payment : (store.payment_options[0] ?? 'pay_on_site')));
+  const [payment, setPayment] = useState(() => (draft?.payment && options.includes(draft.payment as 'online') ? draft.payment : (options[0] ?? 'pay_on_site')));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [summary, setSummary] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -445,7 +447,8 @@ function DetailsForm({
 
       <fieldset class="td-fieldset">
         <legend class="td-h2">{t.payment}</legend>
-        {store.payment_options.map((option) => (
+        {cart?.sold_by && <p class="td-hint">{t.bookedWith(cart.sold_by)}</p>}
+        {options.map((option) => (
           <div key={option}>
             <label class="td-choice">
               <input

@@ -57,6 +57,7 @@ function Offer({ offer }: { offer: TWebOffer }) {
       <div class="td-offer-head">
         <Heading title={offer.title}>{offer.title}</Heading>
         {offer.short_description && <p class="td-lead">{offer.short_description}</p>}
+        {offer.operated_by && <p class="td-hint">{t.operatedBy(offer.operated_by)}</p>}
         <p class="td-facts">
           {offer.duration_minutes ? (
             <span>

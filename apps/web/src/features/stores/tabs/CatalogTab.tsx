@@ -36,7 +36,7 @@ export function CatalogTab({ store }: { store: TStore }) {
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Your offers that this store does not show yet. Offers that are not Active appear in the store once they are.
+        Offers this store does not show yet: your own (those not Active appear in the store once they are), then those your suppliers share with you under an active contract, which you sell at their prices for your commission.
       </Text>
       <Group justify="space-between">
         <TextInput
@@ -69,7 +69,7 @@ export function CatalogTab({ store }: { store: TStore }) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data && rows.length === 0 && <EmptyRow colSpan={4}>{filters.search ? 'No offer matches this search.' : 'Every offer of yours is in this store.'}</EmptyRow>}
+            {data && rows.length === 0 && <EmptyRow colSpan={4}>{filters.search ? 'No offer matches this search.' : 'Every offer you can sell is in this store.'}</EmptyRow>}
             {rows.map((o) => {
               const checked = selected.includes(o.experience);
               return (
@@ -91,9 +91,16 @@ export function CatalogTab({ store }: { store: TStore }) {
                     <Text fw={500} size="sm">
                       {o.title}
                     </Text>
-                    <Badge variant="light" size="xs" mt={4} color={OFFER_STATUS_COLOR[o.status] ?? 'gray'} style={WHOLE}>
-                      {o.status}
-                    </Badge>
+                    <Group gap={6} mt={4}>
+                      <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'} style={WHOLE}>
+                        {o.status}
+                      </Badge>
+                      {o.supplier && (
+                        <Badge variant="outline" size="xs" color="grape" style={WHOLE}>
+                          Partner: {o.supplier}
+                        </Badge>
+                      )}
+                    </Group>
                   </Table.Td>
                   <Table.Td ta="right">
                     <Button size="xs" variant="light" aria-label={`Add ${o.title}`} loading={busy([o.experience])} onClick={() => addOffers([o.experience])}>

@@ -49,6 +49,11 @@ function OfferRow({
                 {offer.status}
               </Badge>
             </Group>
+            {offer.supplier && (
+              <Text size="xs" c="dimmed">
+                Resold for {offer.supplier}: their seats, their prices, your commission.
+              </Text>
+            )}
             {offer.status !== 'Active' && (
               <Text size="xs" c="dimmed">
                 Customers see it once it is Active.
@@ -69,7 +74,7 @@ function OfferRow({
             color="red"
             aria-label={`Remove ${offer.title}`}
             title="Remove from the store?"
-            message={`“${offer.title}” is taken off this store. It stays in your catalogue and can be added again.`}
+            message={offer.supplier ? `“${offer.title}” is taken off this store. ${offer.supplier} still shares it with you: it can be added again from the Global catalog.` : `“${offer.title}” is taken off this store. It stays in your catalogue and can be added again.`}
             confirmLabel="Remove"
             onConfirm={onRemove}
           >
