@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
 import { parseDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
-import { useManifestDayQuery, useManifestDownloadMutation } from './api';
+import { useDayManifestsQuery, useManifestDownloadMutation } from './api';
 import { ManifestSheet, ManifestTotals } from './ManifestSheet';
 
 /** /bookings/manifests?date=…: every departure of a day with its manifest (printed one per page). */
@@ -12,7 +12,7 @@ export default function ManifestDayPage() {
   const [params, setParams] = useSearchParams();
   const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
   const setDate = (d: string) => setParams({ date: d }, { replace: true });
-  const { data: day, isFetching } = useManifestDayQuery(date);
+  const { data: day, isFetching } = useDayManifestsQuery(date);
   const [download, downloading] = useManifestDownloadMutation();
   const booked = day?.departures.filter((m) => m.bookings.length > 0) ?? [];
   const empty = day?.departures.filter((m) => m.bookings.length === 0) ?? [];

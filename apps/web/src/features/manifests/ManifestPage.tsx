@@ -2,13 +2,13 @@ import { Anchor, Button, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconArrowLeft, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
 import { useParams, Link } from 'react-router';
 import { ErrorPanel } from '../../shared/components/ErrorPanel';
-import { useManifestDownloadMutation, useManifestQuery } from './api';
+import { useManifestDownloadMutation, useDepartureManifestQuery } from './api';
 import { ManifestSheet } from './ManifestSheet';
 
 /** /bookings/manifests/{slotId}: one departure's manifest, to print or export. */
 export default function ManifestPage() {
   const { slotId = '' } = useParams();
-  const { data: m, isError } = useManifestQuery(slotId, { skip: !slotId });
+  const { data: m, isError } = useDepartureManifestQuery(slotId, { skip: !slotId });
   const [download, downloading] = useManifestDownloadMutation();
   if (isError) return <ErrorPanel message="This departure cannot be found." actionPath="/bookings/manifests" actionLabel="Today’s manifests" />;
   if (!m) return <Loader />;
