@@ -5,7 +5,7 @@ import type { TenantCtx } from '../src/lib/crud';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { forgetPartnerKeys, partnerOfSecret } from '../src/modules/octo/auth';
 import { availabilityOf } from '../src/modules/octo/present';
-import { availability } from '../src/modules/octo/service';
+import { availability } from '../src/modules/octo/availability';
 import type * as OctoQueries from '../src/modules/octo/queries';
 import { ZOctoAvailability, ZOctoBooking, ZOctoProduct } from '../src/modules/octo/schemas';
 import { sellableExperience } from './catalog-fixtures';

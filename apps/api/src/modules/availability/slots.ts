@@ -163,7 +163,7 @@ export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow>
 }
 
 /** A price rate as the database hands it over with the slots. */
-interface Rate {
+export interface Rate {
   pricing_category: string;
   retail_price: number;
   currency: string;
@@ -176,7 +176,7 @@ interface Rate {
 const isoWeekday = (day: string) => ((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
 
 /** The price of each category on a local date (overlapping rates are refused, so at most one each). */
-function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
+export function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
   const weekday = isoWeekday(day);
   return rates
     .filter((r) => (!r.valid_from || r.valid_from <= day) && (!r.valid_to || r.valid_to >= day) && (r.weekdays.length === 0 || r.weekdays.includes(weekday)))
@@ -184,7 +184,7 @@ function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
 }
 
 /** A slot's fixed part as JSON text (`api_head`, written by the trigger slot_head) and its state. */
-interface SlotTextRow {
+export interface SlotTextRow {
   api_head: string;
   capacity: number;
   booked: number;
@@ -241,14 +241,22 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
 }
 
 /**
- * Slots of one experience between two local dates, with their seats and prices, as JSON text:
- * one statement that enters the tenant scope itself (tourdesk_availability, migration 0019).
+ * Slots of one experience between two local dates as tourdesk_availability hands them over (one
+ * statement that enters the tenant scope itself, migration 0019): the organisation's time zone,
+ * the experience's price rates and each slot's fixed part and state, in start order. What
+ * availabilityJson() writes as the Slot schema, and the OCTO API writes in OCTO's shape.
  */
-export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
+export async function availabilityRows(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<{ zone: string; rates: Rate[]; slots: SlotTextRow[] }> {
   const rows = ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
     rows: (SlotTextRow & { rates: string | null })[];
   }).rows;
   // The first row carries the organisation's time zone and the experience's rates; the slots follow.
   const { time_zone: zone, rates } = JSON.parse(rows[0]!.rates!) as { time_zone: string; rates: Rate[] };
-  return `[${slotTexts(rows.slice(1), () => rates, () => zone).join(',')}]`;
+  return { zone, rates, slots: rows.slice(1) };
+}
+
+/** Slots of one experience between two local dates, with their seats and prices, as JSON text (the Slot schema). */
+export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
+  const { zone, rates, slots } = await availabilityRows(db, accountId, experienceId, from, to);
+  return `[${slotTexts(slots, () => rates, () => zone).join(',')}]`;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { apiKey, baseAccount, experience, partnership, partnershipExperience, subscriptionTier } from '../../db/schema';
+import { apiKey, baseAccount, experience, partnership, partnershipExperience, pricingCategory, subscriptionTier } from '../../db/schema';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
 import { type Contract, contractRefusal } from '../partners/contract';
@@ -42,6 +42,8 @@ export interface Partner {
   /** The supplier's local date when the key was last read (two seconds at most). */
   today: string;
   products: Map<string, SharedProduct>;
+  /** The supplier's pricing categories that do not occupy a seat (lap infants): units that take no seat. */
+  seatless: Set<string>;
 }
 
 export class KeyRefused extends Error {
@@ -59,7 +61,17 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const KEY_TTL_MS = 2_000;
 /** last_used_at is written at most once a minute per key (per process). */
 const LAST_USED_EVERY_MS = 60_000;
-const cache = new Map<string, { partner: Partner | null; expires: number; today: string }>();
+interface Known {
+  partner: Partner | null;
+  /** The supplier's local date when the key was read. */
+  today: string;
+}
+/**
+ * Keys read in the last two seconds, and keys being read: the calls that arrive while a key is
+ * read (every call of a busy key when its two seconds run out) wait for that one read instead of
+ * each reading it again.
+ */
+const cache = new Map<string, { known?: Known; loading?: Promise<Known>; expires: number }>();
 const lastUsedWritten = new Map<string, number>();
 
 /** The bearer secret of the request, or null. */
@@ -77,7 +89,8 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates))
                      from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
-                     where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products
+                     where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products,
+           coalesce((select json_agg(c.id) from ${pricingCategory} c where c.account_id = k.account_id and not c.occupies_seat), '[]') as seatless
     from ${apiKey} k
     join ${partnership} p on p.id = k.partnership_id and p.supplier_account_id = k.account_id
     join ${baseAccount} a on a.id = k.account_id
@@ -92,6 +105,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       default_cutoff_minutes: number;
       plan_has_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number> }[];
+      seatless: string[];
     }[];
   };
   const row = rows.rows[0];
@@ -121,6 +135,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     contract: row.contract,
     today: '',
     products,
+    seatless: new Set(row.seatless),
   };
 }
 
@@ -134,13 +149,23 @@ export async function authenticatePartner(request: FastifyRequest): Promise<Part
   const hash = sha256(secret);
   const db = request.server.database.db;
   const now = Date.now();
-  let known = cache.get(hash);
-  if (!known || known.expires <= now) {
+  let entry = cache.get(hash);
+  if (!entry || (entry.expires <= now && !entry.loading)) {
     if (cache.size > 10_000) cache.clear();
-    const partner = await loadPartner(db, hash);
-    known = { partner, expires: now + KEY_TTL_MS, today: partner ? todayIn(partner.timeZone) : '' };
-    cache.set(hash, known);
+    const loading = loadPartner(db, hash).then((partner): Known => ({ partner, today: partner ? todayIn(partner.timeZone) : '' }));
+    const made = { loading, expires: now + KEY_TTL_MS };
+    entry = made;
+    cache.set(hash, made);
+    loading.then(
+      (known) => {
+        if (cache.get(hash) === made) cache.set(hash, { known, expires: Date.now() + KEY_TTL_MS });
+      },
+      () => {
+        if (cache.get(hash) === made) cache.delete(hash);
+      },
+    );
   }
+  const known = entry.loading ? await entry.loading : entry.known!;
   const partner = known.partner;
   if (!partner) throw new KeyRefused(401, 'UNAUTHORIZED', 'This API key is not valid (unknown or revoked).');
   // The supplier's local day, read when the key was (at most two seconds ago).

@@ -1,8 +1,10 @@
 import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
 import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
 import { fractionDigits } from '@tourdesk/contracts';
-import type { Partner } from './auth';
-import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, type SlotView, unitTypeOf } from './service';
+import type { SlotTextRow } from '../availability/slots';
+import type { Partner, SharedProduct } from './auth';
+import type { SlotView } from './availability';
+import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, unitTypeOf } from './service';
 
 /**
  * The OCTO shapes (octo.travel core and octo/pricing), typed with @octocloud/types: what the
@@ -21,25 +23,6 @@ const REQUIRED_CONTACT = [ContactField.FIRST_NAME, ContactField.LAST_NAME, Conta
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** A local wall time with the zone's offset at that instant: 2026-05-01T10:00:00+02:00 (one formatter per zone, made once). */
-const offsets = new Map<string, string>();
-/**
- * The same, its offset read once per zone and quarter hour (offsets change only at quarter hours):
- * the hot calls give every departure's end without a formatter call each.
- */
-export function localIsoCached(instant: string, timeZone: string) {
-  const ms = Date.parse(instant);
-  const key = `${timeZone}/${Math.floor(ms / 900_000)}`;
-  let offset = offsets.get(key);
-  if (offset === undefined) {
-    if (offsets.size > 50_000) offsets.clear();
-    offset = localIso(instant, timeZone).slice(19);
-    offsets.set(key, offset);
-  }
-  const sign = offset[0] === '-' ? -1 : 1;
-  const shifted = new Date(ms + sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) * 60_000);
-  return `${shifted.toISOString().slice(0, 19)}${offset}`;
-}
-
 export function localIso(instant: Date | string, timeZone: string) {
   const d = new Date(instant);
   let format = formats.get(timeZone);
@@ -60,7 +43,7 @@ function offsetText(ms: number) {
 }
 
 /** A slot's start as local time with its offset, from the slot's own local date and time (no time-zone lookup). */
-function localStart(s: SlotView) {
+function localStart(s: Pick<SlotView, 'local_date' | 'local_time' | 'starts_at'>) {
   const local = `${s.local_date}T${s.local_time.length === 5 ? `${s.local_time}:00` : s.local_time.slice(0, 8)}`;
   return `${local}${offsetText(Date.parse(`${local}Z`) - Date.parse(s.starts_at))}`;
 }
@@ -140,11 +123,13 @@ const STATUS: Record<string, AvailabilityStatus> = {
   closed: AvailabilityStatus.CLOSED,
 };
 
-function slotStatus(s: SlotView) {
-  if (!s.bookable) return s.status === 'sold_out' ? AvailabilityStatus.SOLD_OUT : AvailabilityStatus.CLOSED;
-  if (!s.fits) return AvailabilityStatus.SOLD_OUT;
-  return STATUS[s.status] ?? AvailabilityStatus.AVAILABLE;
+/** A departure's OCTO status: closed or sold out for everyone, else sold out for the units asked for when they do not fit. */
+function statusOf(bookable: boolean, status: string, fits: boolean) {
+  if (!bookable) return status === 'sold_out' ? AvailabilityStatus.SOLD_OUT : AvailabilityStatus.CLOSED;
+  if (!fits) return AvailabilityStatus.SOLD_OUT;
+  return STATUS[status] ?? AvailabilityStatus.AVAILABLE;
 }
+const slotStatus = (s: SlotView) => statusOf(s.bookable, s.status, s.fits);
 
 export function availabilityOf(p: Partner, productId: string, s: SlotView, withPricing: boolean): Availability {
   const status = slotStatus(s);
@@ -152,7 +137,7 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
   return {
     id: s.id,
     localDateTimeStart: localStart(s),
-    localDateTimeEnd: localIsoCached(s.ends_at, s.time_zone),
+    localDateTimeEnd: localIso(s.ends_at, s.time_zone),
     utcCutoffAt: s.cutoffAt,
     allDay: false,
     available,
@@ -166,37 +151,82 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
 }
 
 /**
- * The hot call's answer as JSON text, written in one pass (as the slots' own text is, slots.ts):
- * the same fields as availabilityOf — a test parses it against it — without building each
- * departure's object and serialising it again. Each day's prices (the same for every departure of
- * a day) are written once.
+ * A departure's fixed part as OCTO text — `{"id":…,"localDateTimeStart":…,"localDateTimeEnd":…,
+ * "utcCutoffAt":…,"allDay":false,"available":` — a pure function of the slot's fixed part
+ * (api_head: id, times, local date and time, rewritten by the database whenever one changes), the
+ * zone and the product's cut-off.
  */
-export function availabilityText(p: Partner, productId: string, slots: SlotView[], withPricing: boolean) {
-  const prices = new Map<string, string>();
-  const precision = fractionDigits(p.currency);
-  const parts: string[] = [];
-  for (const s of slots) {
-    const status = slotStatus(s);
-    const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
-    let pricing = '';
-    if (withPricing) {
-      const key = s.prices.map((x) => `${x.pricing_category}:${x.retail_price}`).join(',');
-      pricing = prices.get(key) ?? '';
-      if (!pricing) {
-        const units = s.prices.map(
-          (x) =>
-            `{"original":${x.retail_price},"retail":${x.retail_price},"net":${netOf(p, productId, x.pricing_category, x.retail_price)},"currency":"${p.currency}","currencyPrecision":${precision},"includedTaxes":[],"unitId":"${x.pricing_category}"}`,
-        );
-        pricing = `,"unitPricing":[${units.join(',')}]`;
-        prices.set(key, pricing);
-      }
-    }
-    parts.push(
-      `{"id":"${s.id}","localDateTimeStart":"${localStart(s)}","localDateTimeEnd":"${localIsoCached(s.ends_at, s.time_zone)}","utcCutoffAt":"${s.cutoffAt}","allDay":false,"available":${available},"status":"${status}","vacancies":${s.bookable ? Math.max(0, s.remaining) : 0},"capacity":${s.capacity},"maxUnits":null,"openingHours":[]${pricing}}`,
-    );
-  }
-  return `[${parts.join(',')}]`;
+interface Fixed {
+  head: string;
+  id: string;
+  day: string;
+  text: string;
 }
+function fixedOf(head: string, zone: string, cutoffMinutes: number): Fixed {
+  const s = JSON.parse(`${head}}`) as Pick<SlotView, 'id' | 'starts_at' | 'ends_at' | 'local_date' | 'local_time'>;
+  const cutoffAt = cutoffMinutes ? new Date(Date.parse(s.starts_at) - cutoffMinutes * 60_000).toISOString() : s.starts_at;
+  return {
+    head,
+    id: s.id,
+    day: s.local_date,
+    text: `{"id":"${s.id}","localDateTimeStart":"${localStart(s)}","localDateTimeEnd":"${localIso(s.ends_at, zone)}","utcCutoffAt":"${cutoffAt}","allDay":false,"available":`,
+  };
+}
+
+/**
+ * The fixed parts of the departures last answered for one question (product, zone, cut-off,
+ * dates), in the database's order: the next answer to it takes each one whose slot's api_head is
+ * still the same (a string comparison) instead of writing it again — never stale, since a changed
+ * slot has another api_head. At most LAST_MAX questions are kept (then the list starts afresh).
+ */
+const LAST_MAX = 200;
+const lastAnswers = new Map<string, Fixed[]>();
+
+/**
+ * The hot call's departures as JSON text, from tourdesk_availability's rows: the same fields as
+ * availabilityOf() (a test parses the answer against it) without building each departure's
+ * object and serialising it again. Each day's prices are written once; every value is a number,
+ * a boolean, an id, a time or a status word: nothing to escape.
+ */
+export function departuresText(
+  p: Partner,
+  product: SharedProduct,
+  q: { zone: string; from: string; to: string; rows: SlotTextRow[]; pricesOf: (day: string) => TSlotPrices; seats: number; ids: Set<string> | null },
+  withPricing: boolean,
+) {
+  const precision = fractionDigits(p.currency);
+  const pricingOfDay = new Map<string, string>();
+  const pricingOf = (day: string, prices: TSlotPrices) => {
+    let text = pricingOfDay.get(day);
+    if (text === undefined) {
+      const units = prices.map(
+        (x) =>
+          `{"original":${x.retail_price},"retail":${x.retail_price},"net":${netOf(p, product.id, x.pricing_category, x.retail_price)},"currency":"${p.currency}","currencyPrecision":${precision},"includedTaxes":[],"unitId":"${x.pricing_category}"}`,
+      );
+      pricingOfDay.set(day, (text = `,"unitPricing":[${units.join(',')}]`));
+    }
+    return text;
+  };
+  const key = `${product.id} ${q.zone} ${product.cutoffMinutes} ${q.from} ${q.to}`;
+  const last = lastAnswers.get(key);
+  const fixedNow: Fixed[] = new Array(q.rows.length);
+  let out = '';
+  for (let i = 0; i < q.rows.length; i++) {
+    const row = q.rows[i]!;
+    let fixed = last?.[i];
+    if (fixed === undefined || fixed.head !== row.api_head) fixed = fixedOf(row.api_head, q.zone, product.cutoffMinutes);
+    fixedNow[i] = fixed;
+    const prices = q.pricesOf(fixed.day);
+    if (q.ids && !q.ids.has(fixed.id)) continue;
+    const status = statusOf(row.bookable, row.status, row.bookable && row.remaining >= q.seats);
+    const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
+    out += `${out ? ',' : ''}${fixed.text}${available},"status":"${status}","vacancies":${row.bookable ? Math.max(0, row.remaining) : 0},"capacity":${row.capacity},"maxUnits":null,"openingHours":[]${withPricing ? pricingOf(fixed.day, prices) : ''}}`;
+  }
+  if (!last && lastAnswers.size >= LAST_MAX) lastAnswers.clear();
+  lastAnswers.set(key, fixedNow);
+  return `[${out}]`;
+}
+type TSlotPrices = SlotView['prices'];
 
 export function calendarOf(p: Partner, productId: string, slots: SlotView[], from: string, to: string, withPricing: boolean): AvailabilityCalendar[] {
   const days = new Map<string, SlotView[]>();

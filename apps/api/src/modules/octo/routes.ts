@@ -6,7 +6,8 @@ import { AppError, fromDatabase } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { authenticatePartner, KeyRefused, type Partner } from './auth';
 import { OctoError } from './errors';
-import { availabilityText, bookingOf, calendarOf, productOf, supplierOf } from './present';
+import { availability, availabilityText } from './availability';
+import { bookingOf, calendarOf, productOf, supplierOf } from './present';
 import * as s from './schemas';
 import * as svc from './service';
 
@@ -101,15 +102,14 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: s.ZOctoCalendarBody, response: { 200: z.array(s.ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     const body = request.body as z.output<typeof s.ZOctoCalendarBody>;
-    const slots = await svc.availability(deps(request), p, body);
+    const slots = await availability(deps(request), p, body);
     return calendarOf(p, body.productId, slots, body.localDateStart!, body.localDateEnd ?? body.localDateStart!, wantsPricing(request));
   });
   both('POST', '/availability', { config: access, schema: { tags, summary: 'OCTO: departures (START_TIME) with vacancies', body: s.ZOctoAvailabilityBody, response: { 200: z.array(s.ZOctoAvailability), ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
     const body = request.body as z.output<typeof s.ZOctoAvailabilityBody>;
-    const pricing = wantsPricing(request);
-    // Written as text in one pass (the hot call): the tests parse it with the answer's schema.
-    return reply.type('application/json; charset=utf-8').send(availabilityText(p, body.productId, await svc.availability(deps(request), p, body), pricing));
+    // Written as text in one pass from the database's rows (the hot call): the tests parse it with the answer's schema.
+    return reply.type('application/json; charset=utf-8').send(await availabilityText(deps(request), p, body, wantsPricing(request)));
   });
   both('POST', '/bookings', { config: access, schema: { tags, summary: 'OCTO: reserve (ON_HOLD until utcExpiresAt; idempotent by uuid)', body: s.ZOctoReservationBody, response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
@@ -199,7 +199,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
       wrap(async () => {
         const p = partnerOf(request);
         const { product, from, to } = request.query;
-        const slots = await svc.availability(deps(request), p, { productId: product, optionId: svc.DEFAULT_OPTION, localDateStart: from, localDateEnd: to ?? from });
+        const slots = await availability(deps(request), p, { productId: product, optionId: svc.DEFAULT_OPTION, localDateStart: from, localDateEnd: to ?? from });
         return slots.map((x) => ({
           id: x.id,
           starts_at: x.starts_at,

@@ -1,16 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { TSlot } from '@tourdesk/contracts';
 import { HOLD_MINUTES } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
-import { addDays, todayIn } from '../../lib/local-time';
 import { inTenant } from '../../lib/tenancy';
 import type { HoldQueue } from '../availability/holds';
 import { releaseLine } from '../availability/holds';
-import { availabilityJson, lockSlot } from '../availability/slots';
+import { lockSlot } from '../availability/slots';
 import { checkout } from '../orders/bookings';
 import { openBookingTerms, termsOf } from '../orders/cancellation';
 import { recordAudit } from '../orders/order-basics';
@@ -115,64 +113,6 @@ export const listProducts = (deps: Deps, p: Partner) => productViews(deps, p, [.
 export async function getProduct(deps: Deps, p: Partner, id: unknown) {
   const product = sharedProduct(p, id);
   return (await productViews(deps, p, [product.id]))[0]!;
-}
-
-// --- availability ----------------------------------------------------------------------------
-
-export interface AvailabilityQuery {
-  productId: string;
-  optionId: string;
-  localDateStart?: string;
-  localDateEnd?: string;
-  availabilityIds?: string[];
-  units?: { id: string; quantity: number }[];
-}
-export interface SlotView extends TSlot {
-  /** Whether the units asked for fit (all of them, in seats). */
-  fits: boolean;
-  cutoffAt: string;
-}
-
-const MAX_DAYS = 400;
-
-/** The product's slots for a date range (or some ids), from tourdesk_availability; no transaction. */
-export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery): Promise<SlotView[]> {
-  const product = sharedProduct(p, q.productId);
-  defaultOption(q.optionId);
-  let from = q.localDateStart;
-  let to = q.localDateEnd ?? q.localDateStart;
-  if (q.availabilityIds?.length) {
-    const rows = await inSupplier(deps, p, (ctx) =>
-      ctx.tx.select({ day: slot.local_date }).from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, product.id), sql`${slot.id}::text in ${q.availabilityIds!}`)),
-    );
-    if (rows.length === 0) return [];
-    const days = rows.map((r) => String(r.day)).sort();
-    from = days[0]!;
-    to = days.at(-1)!;
-  } else if (!from || !to) {
-    throw new OctoError('BAD_REQUEST', 'Send localDateStart and localDateEnd, or availabilityIds.', undefined, 'localDateStart');
-  }
-  if (to! < from!) throw new OctoError('BAD_REQUEST', 'localDateEnd is before localDateStart.', undefined, 'localDateEnd');
-  if (addDays(from!, MAX_DAYS) < to!) throw new OctoError('BAD_REQUEST', `Ask for at most ${MAX_DAYS} days at a time.`, undefined, 'localDateEnd');
-  const today = p.today || todayIn(p.timeZone);
-  if (to! < today) return [];
-  const slots = JSON.parse(await availabilityJson(deps.db, p.supplierId, product.id, from! < today ? today : from!, to!)) as TSlot[];
-  const priced = new Set(slots.flatMap((s) => s.prices.map((x) => x.pricing_category)));
-  const wanted = q.units ?? [];
-  for (const u of wanted) {
-    if (!priced.has(u.id) && slots.length > 0) throw new OctoError('INVALID_UNIT_ID', 'The unit does not exist for this product.', u.id, 'unitId');
-  }
-  const seats = wanted.reduce((n, u) => n + u.quantity, 0);
-  const ids = q.availabilityIds ? new Set(q.availabilityIds) : null;
-  const out: SlotView[] = [];
-  const cutoffMs = product.cutoffMinutes * 60_000;
-  for (const s of slots as SlotView[]) {
-    if (ids && !ids.has(s.id)) continue;
-    s.fits = s.bookable && s.remaining >= seats;
-    s.cutoffAt = cutoffMs ? new Date(Date.parse(s.starts_at) - cutoffMs).toISOString() : s.starts_at;
-    out.push(s);
-  }
-  return out;
 }
 
 // --- bookings --------------------------------------------------------------------------------
