@@ -71,7 +71,7 @@ async function openCheckIn(page: Page, date: string, departure: RegExp) {
   await expect(page.getByRole('heading', { name: 'Check-in' })).toBeVisible();
   await page.getByLabel('Day').fill(date);
   await page.getByRole('checkbox', { name: departure }).check();
-  await expect(page.getByTestId('check-in-kept')).toContainText(/\d+ tickets on this device/);
+  await expect(page.getByTestId('check-in-kept')).toContainText(/\d+ bookings? on this device/);
 }
 
 const answer = (page: Page) => page.getByTestId('check-in-answer');
@@ -155,7 +155,7 @@ test.describe('check-in on a phone', () => {
     await expect(p.getByText('Online', { exact: true })).toBeVisible();
     await expect(p.getByTestId('check-in-queue')).toHaveCount(0, { timeout: 15_000 });
     await expect(p.getByText('Decided on this device (offline)')).toHaveCount(0);
-    await expect(p.getByTestId('check-in-kept')).toContainText('3 tickets on this device, 3 checked in');
+    await expect(p.getByTestId('check-in-kept')).toContainText('3 bookings on this device, 3 checked in');
 
     // The server: all three arrived, each checked in once.
     const tickets = await call<{ results: { ticket_code: string; attendance: string; name: string }[] }>(page, 'GET', `check-in/tickets/?slots=${slot.id}&page_size=50`);

@@ -157,7 +157,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     }
     decided.set(s.id, { result, override, booking: t?.b.id ?? null, replayed: false });
     if (result !== 'admitted' || !t) continue;
-    const device = input.device_name ? `${input.device_name} (${input.device_id})` : input.device_id;
+    const device = input.device_name || input.device_id;
     const previous = { attendance: t.b.attendance, checked_in_at: t.b.checked_in_at?.toISOString() ?? null };
     await q.markArrived(ctx, t.b.id, s.at, v.userId, device);
     if (earlier) await q.supersedeAdmissions(ctx, t.b.id, s.at);
@@ -171,6 +171,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
         ticket_code: t.b.ticket_code,
         scanned_at: s.at.toISOString(),
         device,
+        device_id: input.device_id,
         scan: s.id,
         ...(earlier ? { checked_in_at: [previous.checked_in_at, s.at.toISOString()] } : {}),
         ...(override ? { booked_for: `${t.local_date} ${t.local_time}`, checked_in_departures: input.slots } : {}),

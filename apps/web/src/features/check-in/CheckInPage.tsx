@@ -357,21 +357,20 @@ export default function CheckInPage() {
                     {online ? 'No departure with bookings on this day.' : 'No departures kept on this device for this day.'}
                   </Text>
                 )}
-                {departures.map((d) => (
-                  <Checkbox
-                    key={d.slot}
-                    value={d.slot}
-                    size="md"
-                    label={`${d.local_time} ${d.experience_title} — ${d.arrived_seats}/${d.seats} arrived`}
-                  />
-                ))}
+                {departures.map((d) => {
+                  // A departure kept on the device counts from its tickets (this device's scans included).
+                  const kept = device.slots.includes(d.slot) ? chosen.filter((t) => t.slot === d.slot) : null;
+                  const seats = kept ? kept.reduce((n, t) => n + t.seats, 0) : d.seats;
+                  const inside = kept ? kept.filter((t) => t.attendance === 'Arrived').reduce((n, t) => n + t.seats, 0) : d.arrived_seats;
+                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${d.local_time} ${d.experience_title} — ${inside}/${seats} arrived`} />;
+                })}
               </Stack>
             </Checkbox.Group>
             <Group justify="space-between" gap="xs">
               <Text fz="sm" data-testid="check-in-kept">
                 {device.slots.length === 0
                   ? 'Choose departures to keep their tickets on this device.'
-                  : `${chosen.length} tickets on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${clock(device.downloadedAt, zone)}` : ''}`}
+                  : `${chosen.length} booking${chosen.length === 1 ? '' : 's'} on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${clock(device.downloadedAt, zone)}` : ''}`}
               </Text>
               <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={() => void download(device.slots)}>
                 Refresh
@@ -410,12 +409,6 @@ export default function CheckInPage() {
           </Group>
         </form>
 
-        <Stack gap="xs">
-          <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
-            {cameraOn ? 'Stop camera' : 'Scan with camera'}
-          </Button>
-          <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 320, objectFit: 'cover', borderRadius: 8, display: cameraOn ? 'block' : 'none', background: '#000' }} />
-        </Stack>
 
         {latest && (
           <Answer
@@ -429,6 +422,13 @@ export default function CheckInPage() {
             }}
           />
         )}
+
+        <Stack gap="xs">
+          <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
+            {cameraOn ? 'Stop camera' : 'Scan with camera'}
+          </Button>
+          <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 260, objectFit: 'cover', borderRadius: 8, display: cameraOn ? 'block' : 'none', background: '#000' }} />
+        </Stack>
 
         {device.answers.length > 1 && (
           <Stack gap={4}>

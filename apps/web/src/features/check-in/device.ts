@@ -123,7 +123,7 @@ export function decideLocally(
     const on = ticket.checked_in_device ? ` on ${ticket.checked_in_device}` : '';
     return { answer: { ...base, result: 'already_checked_in', detail: `Already checked in at ${clock(ticket.checked_in_at, me.zone)}${by}${on}.`, ticket }, ticket: null };
   }
-  const admitted: TCheckInTicket = { ...ticket, attendance: 'Arrived', checked_in_at: now.toISOString(), checked_in_by: me.name, checked_in_device: `${state.deviceName} (${state.deviceId})` };
+  const admitted: TCheckInTicket = { ...ticket, attendance: 'Arrived', checked_in_at: now.toISOString(), checked_in_by: me.name, checked_in_device: state.deviceName };
   const overridden = !state.slots.includes(ticket.slot);
   return { answer: { ...base, result: 'admitted', detail: overridden ? 'Checked in (override).' : 'Checked in.', ticket: admitted }, ticket: admitted };
 }
