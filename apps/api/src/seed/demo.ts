@@ -36,6 +36,7 @@ import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from './reference';
 import { seedQrDemo } from './demo-qr';
+import { seedCheckInDemo } from './demo-check-in';
 import { seedOctoDemo } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
@@ -169,6 +170,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
+    await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
     return true;
   });
   // After the partners' demo (the partnership demo → alpine-agency), in transactions of its own: nothing without it.
