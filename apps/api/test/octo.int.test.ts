@@ -266,6 +266,72 @@ describe('OCTO: a booking’s life', () => {
   });
 });
 
+describe('OCTO: an offer confirmed by hand', () => {
+  it('a confirmed booking is PENDING (seats reserved, no voucher) until the supplier confirms the order; one the supplier cancels before confirming is REJECTED', async () => {
+    await createOrganisation(t.app, sink, { subdomain: 'hikeagency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
+    const hike = await sellableExperience(owner, 'Glacier hike');
+    const policy = (await owner.post('/api/cancellation-policies/', { name: 'Hike: free until a day before', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })).json().id;
+    expect((await owner.patch(`/api/experiences/${hike.id}/`, { confirmation_mode: 'manual', cancellation_policy: policy, status: 'Active' })).statusCode).toBe(200);
+    const agency = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'hikeagency', offers: [hike.id, tour.id] });
+    const api = partnerClient(t.app, agency.key);
+    const products = (await api.get(`${B}/products`)).json() as { id: string; instantConfirmation: boolean }[];
+    expect(Object.fromEntries(products.map((x) => [x.id, x.instantConfirmation]))).toEqual({ [hike.id]: false, [tour.id]: true });
+
+    const when = async () => (await api.post(`${B}/availability`, { productId: hike.id, optionId: 'DEFAULT', localDateStart: day(21), localDateEnd: day(21) })).json()[0] as { id: string; vacancies: number };
+    const before = await when();
+    const book = async (reference: string) => {
+      const uuid = randomUUID();
+      expect((await api.post(`${B}/bookings`, { uuid, productId: hike.id, optionId: 'DEFAULT', availabilityId: before.id, unitItems: [{ unitId: hike.category }, { unitId: hike.category }] })).statusCode).toBe(200);
+      const confirmed = await api.post(`${B}/bookings/${uuid}/confirm`, { contact, resellerReference: reference });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      return { uuid, booking: ZOctoBooking.parse(confirmed.json()) };
+    };
+    const orderOf = async (uuid: string) =>
+      ((await t.database.asOwner((tx) => tx.execute(sql`select order_id from octo_booking where uuid = ${uuid}`))) as unknown as { rows: { order_id: string }[] }).rows[0]!.order_id;
+
+    const first = await book('HIKE-1');
+    expect(first.booking).toMatchObject({ status: 'PENDING', utcConfirmedAt: null, voucher: null, utcExpiresAt: null, cancellable: true });
+    expect(first.booking.supplierReference).toBeTruthy();
+    expect(first.booking.unitItems.map((u) => u.status)).toEqual(['PENDING', 'PENDING']);
+    // The seats are the order's while it waits (the back office shows it Unconfirmed).
+    expect((await when()).vacancies).toBe(before.vacancies - 2);
+    expect((await api.get(`${B}/bookings/${first.uuid}`)).json()).toMatchObject({ status: 'PENDING' });
+    // A second confirm answers the same pending booking.
+    expect((await api.post(`${B}/bookings/${first.uuid}/confirm`, { contact })).json()).toMatchObject({ status: 'PENDING', supplierReference: first.booking.supplierReference });
+    // Its contact can still change, as a confirmed booking's can.
+    expect((await api.patch(`${B}/bookings/${first.uuid}`, { contact: { phoneNumber: '+41 79 222 22 22' } })).json()).toMatchObject({ status: 'PENDING', contact: { phoneNumber: '+41 79 222 22 22' } });
+
+    // The supplier confirms the order: CONFIRMED, with its voucher.
+    const order = await orderOf(first.uuid);
+    expect((await owner.post(`/api/orders/${order}/confirm/`)).statusCode).toBe(200);
+    const now = (await api.get(`${B}/bookings/${first.uuid}`)).json();
+    expect(now).toMatchObject({ status: 'CONFIRMED', voucher: { deliveryOptions: [expect.objectContaining({ deliveryFormat: 'QRCODE' })] } });
+    expect(now.utcConfirmedAt).toBeTruthy();
+
+    // Another one the supplier declines (cancels the waiting order): REJECTED, and a partner's cancel leaves it so.
+    const second = await book('HIKE-2');
+    expect(second.booking.status).toBe('PENDING');
+    expect((await owner.post(`/api/orders/${await orderOf(second.uuid)}/cancel/`, {})).statusCode).toBe(200);
+    expect((await api.get(`${B}/bookings/${second.uuid}`)).json()).toMatchObject({ status: 'REJECTED', cancellable: false, voucher: null });
+    expect((await api.post(`${B}/bookings/${second.uuid}/cancel`, { reason: 'too late' })).json()).toMatchObject({ status: 'REJECTED' });
+    expect((await when()).vacancies).toBe(before.vacancies - 2);
+
+    // A pending booking the partner cancels is CANCELLED and gives its seats back.
+    const third = await book('HIKE-3');
+    expect((await api.post(`${B}/bookings/${third.uuid}/cancel`, { reason: 'changed plans' })).json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await when()).vacancies).toBe(before.vacancies - 2);
+
+    // The public booking API says the same: booked and waiting for the supplier.
+    const uuid = randomUUID();
+    expect((await api.post('/api/public/reserve/', { uuid, product: hike.id, availability: before.id, quantities: { [hike.category]: 1 } })).statusCode).toBe(201);
+    const booked = await api.post('/api/public/book/', { uuid, customer: { email: 'ada@example.com', first_name: 'Ada' } });
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect(booked.json()).toMatchObject({ status: 'PENDING', ticket_code: null });
+    expect((await api.post('/api/public/cancel-reservation/', { uuid })).statusCode).toBe(409);
+    expect((await api.post('/api/public/cancel-booking/', { uuid })).json()).toMatchObject({ status: 'CANCELLED' });
+  });
+});
+
 describe('OCTO: keys and contracts', () => {
   it('refuses a request without a key or with an unknown or revoked key (401), a suspended partnership (403)', async () => {
     expect(octoError(await partnerClient(t.app, null).get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });

@@ -25,6 +25,8 @@ export interface SharedProduct {
   /** Minutes before a start when sales close (the offer's, else the organisation's). */
   cutoffMinutes: number;
   netRates: Record<string, number>;
+  /** False when the offer is confirmed by hand (confirmation_mode 'manual'): a confirmed booking is PENDING until the supplier confirms it. */
+  instantConfirmation: boolean;
 }
 export interface Partner {
   keyId: string;
@@ -87,7 +89,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
            coalesce((select 'partners' = any(t.features) from ${subscriptionTier} t where t.id = a.subscription_tier_id), false) as plan_has_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
-                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates))
+                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual'))
                      from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
                      where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products,
            coalesce((select json_agg(c.id) from ${pricingCategory} c where c.account_id = k.account_id and not c.occupies_seat), '[]') as seatless
@@ -104,7 +106,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       time_zone: string;
       default_cutoff_minutes: number;
       plan_has_partners: boolean;
-      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number> }[];
+      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean }[];
       seatless: string[];
     }[];
   };
@@ -119,6 +121,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       durationMinutes: p.duration ?? 60,
       cutoffMinutes: p.cutoff || row.default_cutoff_minutes,
       netRates: p.net ?? {},
+      instantConfirmation: !p.manual,
     });
   }
   return {

@@ -104,7 +104,7 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean): Pro
     locale: 'en',
     timeZone: p.timeZone,
     allowFreesale: false,
-    instantConfirmation: true,
+    instantConfirmation: v.product.instantConfirmation,
     instantDelivery: true,
     availabilityRequired: true,
     availabilityType: AvailabilityType.START_TIME,
@@ -283,7 +283,9 @@ function contactOf(raw: Record<string, unknown>): Contact {
 
 const BOOKING_STATUS: Record<BookingView['status'], BookingStatus> = {
   ON_HOLD: BookingStatus.ON_HOLD,
+  PENDING: BookingStatus.PENDING,
   CONFIRMED: BookingStatus.CONFIRMED,
+  REJECTED: BookingStatus.REJECTED,
   CANCELLED: BookingStatus.CANCELLED,
   EXPIRED: BookingStatus.EXPIRED,
 };

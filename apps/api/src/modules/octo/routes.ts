@@ -242,7 +242,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
       wrap(async () => {
         const p = partnerOf(request);
         const current = await svc.getBooking(deps(request), p, request.body.uuid);
-        if (current.status === 'CONFIRMED') throw new AppError('conflict', 'This reservation is booked: cancel it with cancel-booking.', 'uuid');
+        if (current.status === 'CONFIRMED' || current.status === 'PENDING') throw new AppError('conflict', 'This reservation is booked: cancel it with cancel-booking.', 'uuid');
         return presentReservation(p, await svc.cancelBooking(deps(request), p, request.body.uuid, request.body.reason));
       }),
   );

@@ -165,7 +165,8 @@ export const ZPublicCancelInput = z.object({ uuid: z.uuid(), reason: z.string().
 export const ZPublicReservation = z
   .object({
     uuid: z.uuid(),
-    status: z.enum(['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED']),
+    /** PENDING: booked, waiting for the supplier to confirm it (an offer confirmed by hand); REJECTED: the supplier declined it. */
+    status: z.enum(['ON_HOLD', 'PENDING', 'CONFIRMED', 'REJECTED', 'CANCELLED', 'EXPIRED']),
     product: z.uuid(),
     availability: z.uuid(),
     starts_at: z.iso.datetime(),

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { HOLD_MINUTES } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
+import { auditEvent, booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
@@ -148,7 +148,12 @@ export interface ReserveInput {
 type Row = typeof octoBooking.$inferSelect;
 export interface BookingView {
   row: Row;
-  status: 'ON_HOLD' | 'CONFIRMED' | 'CANCELLED' | 'EXPIRED';
+  /**
+   * ON_HOLD (seats held) → CONFIRMED (booked); PENDING when the offer is confirmed by hand and the
+   * supplier has not yet confirmed the order (its bookings wait as Created, seats reserved);
+   * REJECTED when the supplier cancelled it before confirming it; CANCELLED, EXPIRED.
+   */
+  status: 'ON_HOLD' | 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED';
   slot: { id: string; starts_at: Date; ends_at: Date; local_date: string; local_time: string };
   items: { id: string; quantity: number; unit_price: number }[];
   orderReference: string | null;
@@ -223,6 +228,20 @@ async function partnerCancelTerms(ctx: TenantCtx, orderId: string): Promise<{ al
   return terms;
 }
 
+/**
+ * Whether the supplier confirmed a booking's order at some point: at sale (an offer confirmed at
+ * once: its `created` entry says Confirmed) or later by hand (a `confirmed` entry). An order
+ * confirmed by hand that the supplier cancelled before confirming it was rejected.
+ */
+async function everConfirmed(ctx: TenantCtx, orderId: string) {
+  const [hit] = await ctx.tx
+    .select({ id: auditEvent.id })
+    .from(auditEvent)
+    .where(and(eq(auditEvent.account_id, ctx.accountId), eq(auditEvent.order_id, orderId), sql`(${auditEvent.action} = 'confirmed' or (${auditEvent.action} = 'created' and ${auditEvent.changes}->>'status' = 'Confirmed'))`))
+    .limit(1);
+  return Boolean(hit);
+}
+
 /** A booking as both APIs present it: its status settled (an ON_HOLD whose hold ran out is EXPIRED). */
 async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> {
   const [s] = await ctx.tx
@@ -248,8 +267,9 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
       orderStatus = b.orderStatus;
       ticketCode = b.ticket;
       commission = b.commission;
-      if (b.status === 'Canceled') status = 'CANCELLED';
-      if (status === 'CONFIRMED') cancellable = (await partnerCancelTerms(ctx, row.order_id!)).allowed;
+      if (b.status === 'Created' && status === 'CONFIRMED') status = 'PENDING';
+      if (b.status === 'Canceled') status = row.status === 'CONFIRMED' && !(await everConfirmed(ctx, row.order_id!)) ? 'REJECTED' : 'CANCELLED';
+      if (status === 'CONFIRMED' || status === 'PENDING') cancellable = (await partnerCancelTerms(ctx, row.order_id!)).allowed;
     }
   } else if (row.cart_line_id) {
     const [line] = await ctx.tx.select({ items: cartLine.items, expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id)));
@@ -265,7 +285,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
     orderReference,
     orderStatus,
     ticketCode,
-    confirmedAt: row.status === 'CONFIRMED' || (row.status === 'CANCELLED' && row.order_id) ? row.updated_at : null,
+    confirmedAt: status === 'CONFIRMED' || (status === 'CANCELLED' && row.order_id) ? row.updated_at : null,
     commission,
     cancellable,
     timeZone: p.timeZone,
@@ -399,7 +419,7 @@ export async function updateBooking(
     } catch (error) {
       holdRefusal(error);
     }
-  } else if (current.status !== 'ON_HOLD' && current.status !== 'CONFIRMED') {
+  } else if (current.status !== 'ON_HOLD' && current.status !== 'CONFIRMED' && current.status !== 'PENDING') {
     throw new OctoError('BAD_REQUEST', `A ${current.status} booking cannot change.`);
   }
   return inSupplier(deps, p, async (ctx) => {
@@ -530,6 +550,8 @@ export async function cancelBooking(deps: Deps, p: Partner, uuid: string, reason
     if (row.status === 'CANCELLED') return view(ctx, p, row);
     if (row.status === 'CONFIRMED' && row.order_id) {
       const current = await view(ctx, p, row);
+      // Rejected by the supplier: nothing left to cancel, and it stays what the supplier made it.
+      if (current.status === 'REJECTED') return current;
       if (current.status !== 'CANCELLED') {
         const terms = await partnerCancelTerms(ctx, row.order_id);
         if (!terms.allowed) throw new OctoError('BAD_REQUEST', `This booking can no longer be cancelled: ${terms.reason}`, undefined, 'uuid');
