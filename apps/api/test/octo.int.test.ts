@@ -332,6 +332,40 @@ describe('OCTO: an offer confirmed by hand', () => {
   });
 });
 
+describe('OCTO: units that take no seat', () => {
+  it('a lap infant (a category that does not occupy a seat) is not counted in vacancies, in whether the units fit, or in a reservation', async () => {
+    const infant = (await owner.post('/api/pricing-categories/', { type: 'Infant', label: 'Lap infant', occupies_seat: false })).json().id as string;
+    expect((await owner.post('/api/pricing-rates/', { experience: tour.id, pricing_category: infant, retail_price: 0 })).statusCode).toBe(201);
+    // The key's contract and the supplier's categories are read again (they are kept 2 s).
+    forgetPartnerKeys();
+    const ask = async (units: { id: string; quantity: number }[]) =>
+      (await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(22), localDateEnd: day(22), units })).json()[0] as { id: string; status: string; available: boolean; vacancies: number };
+    const full = await ask([]);
+    expect(full.vacancies).toBe(8);
+    // Eight adults and two lap infants fit eight seats; nine adults do not.
+    expect(await ask([{ id: tour.category, quantity: 8 }, { id: infant, quantity: 2 }])).toMatchObject({ status: 'AVAILABLE', available: true });
+    expect(await ask([{ id: tour.category, quantity: 9 }])).toMatchObject({ status: 'SOLD_OUT', available: false });
+    expect(await ask([{ id: tour.category, quantity: 7 }, { id: child, quantity: 2 }])).toMatchObject({ status: 'SOLD_OUT', available: false });
+    // The calendar counts the same way.
+    const cal = await octo.post(`${B}/availability/calendar`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(22), localDateEnd: day(22), units: [{ id: tour.category, quantity: 8 }, { id: infant, quantity: 3 }] });
+    expect(cal.json()[0]).toMatchObject({ status: 'AVAILABLE', available: true });
+
+    // Reserving them takes eight seats, not ten; the ninth adult is sold out.
+    const uuid = randomUUID();
+    const held = await reserve({ uuid, availabilityId: full.id, unitItems: [...adults(8), { unitId: infant }, { unitId: infant }] });
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json().unitItems).toHaveLength(10);
+    expect((await ask([])).vacancies).toBe(0);
+    expect(octoError(await reserve({ availabilityId: full.id, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'UNPROCESSABLE_ENTITY' } });
+    const confirmed = await octo.post(`${B}/bookings/${uuid}/confirm`, { contact });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const seats = (await t.database.asOwner((tx) => tx.execute(sql`select b.seats from booking b join octo_booking o on o.booking_id = b.id where o.uuid = ${uuid}`))) as unknown as { rows: { seats: number }[] };
+    expect(seats.rows[0]!.seats).toBe(8);
+    expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await ask([])).vacancies).toBe(8);
+  });
+});
+
 describe('OCTO: keys and contracts', () => {
   it('refuses a request without a key or with an unknown or revoked key (401), a suspended partnership (403)', async () => {
     expect(octoError(await partnerClient(t.app, null).get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });
