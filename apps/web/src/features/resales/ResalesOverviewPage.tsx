@@ -28,6 +28,7 @@ function Row({ line, zone }: { line: TResale; zone?: string }) {
         <Text size="sm">{formatDisplayDate(line.sold_at, zone)}</Text>
         <Text size="xs" c="dimmed">
           {SIDE_LABEL[line.side]}
+          {line.store ? ` · ${line.store.name}` : ''}
         </Text>
       </Table.Td>
       <Table.Td>
@@ -93,7 +94,8 @@ function Card({ line, zone }: { line: TResale; zone?: string }) {
             {formatDisplayDate(line.starts_at, line.time_zone)} {formatTime(line.starts_at, line.time_zone)} · {itemsText(line.items)}
           </Text>
           <Text size="xs" c="dimmed">
-            {SIDE_LABEL[line.side]}: {line.partner_name} · {formatDisplayDate(line.sold_at, zone)}
+            {SIDE_LABEL[line.side]}: {line.partner_name}
+            {line.store ? ` · ${line.store.name}` : ''} · {formatDisplayDate(line.sold_at, zone)}
           </Text>
         </div>
         <LineStatus line={line} />
