@@ -366,6 +366,43 @@ describe('OCTO: units that take no seat', () => {
   });
 });
 
+describe('OCTO: an offer sold by opening hours', () => {
+  it('is an OPENING_HOURS product: each day one all-day availability with its opening hours, the same in the calendar and the booking', async () => {
+    await createOrganisation(t.app, sink, { subdomain: 'museumagency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
+    const museum = await sellableExperience(owner, 'Glacier museum');
+    expect((await owner.delete(`/api/schedule-rules/${museum.rule}/`)).statusCode).toBe(200);
+    const rule = await owner.post('/api/schedule-rules/', { experience: museum.id, kind: 'opening_hours', valid_from: todayIn(ZONE), start_times: ['09:00'], closing_time: '17:00', capacity: 30 });
+    expect(rule.statusCode, rule.body).toBe(201);
+    expect((await owner.patch(`/api/experiences/${museum.id}/`, { status: 'Active' })).statusCode).toBe(200);
+    const agency = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'museumagency', offers: [museum.id, tour.id] });
+    const api = partnerClient(t.app, agency.key);
+    const products = (await api.get(`${B}/products`)).json() as { id: string; availabilityType: string; options: { availabilityLocalStartTimes: string[] }[] }[];
+    const byId = Object.fromEntries(products.map((x) => [x.id, x]));
+    expect(byId[museum.id]).toMatchObject({ availabilityType: 'OPENING_HOURS', options: [{ availabilityLocalStartTimes: ['00:00'] }] });
+    expect(byId[tour.id]).toMatchObject({ availabilityType: 'START_TIME', options: [{ availabilityLocalStartTimes: ['10:00'] }] });
+
+    const body = { productId: museum.id, optionId: 'DEFAULT', localDateStart: day(23), localDateEnd: day(23) };
+    const res = await api.post(`${B}/availability`, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const [open] = (res.json() as unknown[]).map((a) => ZOctoAvailability.parse(a));
+    expect(open).toMatchObject({ allDay: true, openingHours: [{ from: '09:00', to: '17:00' }], status: 'AVAILABLE', vacancies: 30, capacity: 30 });
+    expect(open!.localDateTimeStart).toMatch(new RegExp(`^${day(23)}T00:00:00\\+0[12]:00$`));
+    expect(open!.localDateTimeEnd).toMatch(new RegExp(`^${day(24)}T00:00:00\\+0[12]:00$`));
+    // The hot call's text is the typed shape of the same departure.
+    const p = (await partnerOfSecret(t.database.db, agency.key))!;
+    expect(res.json()).toEqual((await availability({ db: t.database.db, holds: t.app.holds }, p, body)).map((x) => availabilityOf(p, museum.id, x, true)));
+    expect((await api.post(`${B}/availability/calendar`, body)).json()[0]).toMatchObject({ localDate: day(23), openingHours: [{ from: '09:00', to: '17:00' }], vacancies: 30 });
+
+    const uuid = randomUUID();
+    expect((await api.post(`${B}/bookings`, { uuid, productId: museum.id, optionId: 'DEFAULT', availabilityId: open!.id, unitItems: [{ unitId: museum.category }] })).statusCode).toBe(200);
+    const done = await api.post(`${B}/bookings/${uuid}/confirm`, { contact });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ status: 'CONFIRMED', availability: { id: open!.id, allDay: true, localDateTimeStart: open!.localDateTimeStart, openingHours: [{ from: '09:00', to: '17:00' }] } });
+    // No cancellation policy on this offer: a partner cannot cancel it (the supplier's rule).
+    expect(done.json().cancellable).toBe(false);
+  });
+});
+
 describe('OCTO: keys and contracts', () => {
   it('refuses a request without a key or with an unknown or revoked key (401), a suspended partnership (403)', async () => {
     expect(octoError(await partnerClient(t.app, null).get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });

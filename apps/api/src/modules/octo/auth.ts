@@ -27,6 +27,11 @@ export interface SharedProduct {
   netRates: Record<string, number>;
   /** False when the offer is confirmed by hand (confirmation_mode 'manual'): a confirmed booking is PENDING until the supplier confirms it. */
   instantConfirmation: boolean;
+  /**
+   * Sold by opening hours (OCTO's OPENING_HOURS): every schedule rule of the offer is `opening_hours`
+   * (one slot a day, from opening to closing time); otherwise by start time (START_TIME).
+   */
+  openingHours: boolean;
 }
 export interface Partner {
   keyId: string;
@@ -89,7 +94,9 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
            coalesce((select 'partners' = any(t.features) from ${subscriptionTier} t where t.id = a.subscription_tier_id), false) as plan_has_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
-                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual'))
+                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
+                                                       'opening', exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id)
+                                                                  and not exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id and r.kind <> 'opening_hours')))
                      from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
                      where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products,
            coalesce((select json_agg(c.id) from ${pricingCategory} c where c.account_id = k.account_id and not c.occupies_seat), '[]') as seatless
@@ -106,7 +113,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       time_zone: string;
       default_cutoff_minutes: number;
       plan_has_partners: boolean;
-      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean }[];
+      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
       seatless: string[];
     }[];
   };
@@ -122,6 +129,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
       cutoffMinutes: p.cutoff || row.default_cutoff_minutes,
       netRates: p.net ?? {},
       instantConfirmation: !p.manual,
+      openingHours: p.opening,
     });
   }
   return {

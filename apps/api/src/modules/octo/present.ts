@@ -1,6 +1,7 @@
 import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
 import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
 import { fractionDigits } from '@tourdesk/contracts';
+import { localToUtc } from '../../lib/local-time';
 import type { SlotTextRow } from '../availability/slots';
 import type { Partner, SharedProduct } from './auth';
 import type { SlotView } from './availability';
@@ -48,6 +49,22 @@ function localStart(s: Pick<SlotView, 'local_date' | 'local_time' | 'starts_at'>
   return `${local}${offsetText(Date.parse(`${local}Z`) - Date.parse(s.starts_at))}`;
 }
 
+/**
+ * A departure's times as OCTO gives them. START_TIME: its start and end. OPENING_HOURS (the
+ * offer's one slot a day, from opening to closing): the whole local day (allDay) with the opening
+ * hours in `openingHours`.
+ */
+function timesOf(s: { local_date: string; local_time: string; starts_at: string; ends_at: string }, zone: string, openingHours: boolean) {
+  if (!openingHours) return { start: localStart(s), end: localIso(s.ends_at, zone), allDay: false, hours: [] as { from: string; to: string }[] };
+  return {
+    start: localIso(localToUtc(s.local_date, '00:00', zone), zone),
+    end: localIso(localToUtc(nextDay(s.local_date), '00:00', zone), zone),
+    allDay: true,
+    hours: [{ from: s.local_time.slice(0, 5), to: localIso(s.ends_at, zone).slice(11, 16) }],
+  };
+}
+const opensByHours = (p: Partner, productId: string) => p.products.get(productId)?.openingHours ?? false;
+
 function pricing(p: Partner, productId: string, unitId: string, retail: number, quantity = 1): Pricing {
   return {
     original: retail * quantity,
@@ -89,7 +106,8 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean): Pro
     default: true,
     internalName: v.product.title,
     reference: null,
-    availabilityLocalStartTimes: v.startTimes,
+    // OCTO: an OPENING_HOURS product's one start is the day's beginning.
+    availabilityLocalStartTimes: v.product.openingHours ? ['00:00'] : v.startTimes,
     cancellationCutoff: `${hours} hours`,
     cancellationCutoffAmount: hours,
     cancellationCutoffUnit: DurationUnit.HOUR,
@@ -107,7 +125,7 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean): Pro
     instantConfirmation: v.product.instantConfirmation,
     instantDelivery: true,
     availabilityRequired: true,
-    availabilityType: AvailabilityType.START_TIME,
+    availabilityType: v.product.openingHours ? AvailabilityType.OPENING_HOURS : AvailabilityType.START_TIME,
     deliveryFormats: [DeliveryFormat.QRCODE],
     deliveryMethods: [DeliveryMethod.VOUCHER, DeliveryMethod.TICKET],
     redemptionMethod: RedemptionMethod.DIGITAL,
@@ -134,18 +152,19 @@ const slotStatus = (s: SlotView) => statusOf(s.bookable, s.status, s.fits);
 export function availabilityOf(p: Partner, productId: string, s: SlotView, withPricing: boolean): Availability {
   const status = slotStatus(s);
   const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
+  const times = timesOf(s, s.time_zone, opensByHours(p, productId));
   return {
     id: s.id,
-    localDateTimeStart: localStart(s),
-    localDateTimeEnd: localIso(s.ends_at, s.time_zone),
+    localDateTimeStart: times.start,
+    localDateTimeEnd: times.end,
     utcCutoffAt: s.cutoffAt,
-    allDay: false,
+    allDay: times.allDay,
     available,
     status,
     vacancies: s.bookable ? Math.max(0, s.remaining) : 0,
     capacity: s.capacity,
     maxUnits: null,
-    openingHours: [],
+    openingHours: times.hours,
     ...(withPricing ? { unitPricing: s.prices.map((x): PricingUnit => ({ ...pricing(p, productId, x.pricing_category, x.retail_price), unitId: x.pricing_category })) } : {}),
   };
 }
@@ -161,15 +180,19 @@ interface Fixed {
   id: string;
   day: string;
   text: string;
+  /** `"openingHours":[…]` */
+  hours: string;
 }
-function fixedOf(head: string, zone: string, cutoffMinutes: number): Fixed {
+function fixedOf(head: string, zone: string, cutoffMinutes: number, openingHours: boolean): Fixed {
   const s = JSON.parse(`${head}}`) as Pick<SlotView, 'id' | 'starts_at' | 'ends_at' | 'local_date' | 'local_time'>;
   const cutoffAt = cutoffMinutes ? new Date(Date.parse(s.starts_at) - cutoffMinutes * 60_000).toISOString() : s.starts_at;
+  const times = timesOf(s, zone, openingHours);
   return {
     head,
     id: s.id,
     day: s.local_date,
-    text: `{"id":"${s.id}","localDateTimeStart":"${localStart(s)}","localDateTimeEnd":"${localIso(s.ends_at, zone)}","utcCutoffAt":"${cutoffAt}","allDay":false,"available":`,
+    text: `{"id":"${s.id}","localDateTimeStart":"${times.start}","localDateTimeEnd":"${times.end}","utcCutoffAt":"${cutoffAt}","allDay":${times.allDay},"available":`,
+    hours: `"openingHours":${JSON.stringify(times.hours)}`,
   };
 }
 
@@ -207,20 +230,20 @@ export function departuresText(
     }
     return text;
   };
-  const key = `${product.id} ${q.zone} ${product.cutoffMinutes} ${q.from} ${q.to}`;
+  const key = `${product.id} ${q.zone} ${product.cutoffMinutes} ${product.openingHours} ${q.from} ${q.to}`;
   const last = lastAnswers.get(key);
   const fixedNow: Fixed[] = new Array(q.rows.length);
   let out = '';
   for (let i = 0; i < q.rows.length; i++) {
     const row = q.rows[i]!;
     let fixed = last?.[i];
-    if (fixed === undefined || fixed.head !== row.api_head) fixed = fixedOf(row.api_head, q.zone, product.cutoffMinutes);
+    if (fixed === undefined || fixed.head !== row.api_head) fixed = fixedOf(row.api_head, q.zone, product.cutoffMinutes, product.openingHours);
     fixedNow[i] = fixed;
     const prices = q.pricesOf(fixed.day);
     if (q.ids && !q.ids.has(fixed.id)) continue;
     const status = statusOf(row.bookable, row.status, row.bookable && row.remaining >= q.seats);
     const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
-    out += `${out ? ',' : ''}${fixed.text}${available},"status":"${status}","vacancies":${row.bookable ? Math.max(0, row.remaining) : 0},"capacity":${row.capacity},"maxUnits":null,"openingHours":[]${withPricing ? pricingOf(fixed.day, prices) : ''}}`;
+    out += `${out ? ',' : ''}${fixed.text}${available},"status":"${status}","vacancies":${row.bookable ? Math.max(0, row.remaining) : 0},"capacity":${row.capacity},"maxUnits":null,${fixed.hours}${withPricing ? pricingOf(fixed.day, prices) : ''}}`;
   }
   if (!last && lastAnswers.size >= LAST_MAX) lastAnswers.clear();
   lastAnswers.set(key, fixedNow);
@@ -243,6 +266,7 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
       : statuses.includes(AvailabilityStatus.SOLD_OUT)
         ? AvailabilityStatus.SOLD_OUT
         : AvailabilityStatus.CLOSED;
+    const hours = opensByHours(p, productId) ? list.flatMap((s) => timesOf(s, s.time_zone, true).hours) : [];
     const lowest = new Map<string, number>();
     for (const s of open) for (const x of s.prices) lowest.set(x.pricing_category, Math.min(lowest.get(x.pricing_category) ?? Infinity, x.retail_price));
     out.push({
@@ -251,7 +275,7 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
       status,
       vacancies: open.reduce((n, s) => n + Math.max(0, s.remaining), 0),
       capacity: list.reduce((n, s) => n + s.capacity, 0),
-      openingHours: [],
+      openingHours: hours,
       ...(withPricing ? { unitPricingFrom: [...lowest].map(([unitId, retail]): PricingUnit => ({ ...pricing(p, productId, unitId, retail), unitId })) } : {}),
     });
   }
@@ -307,18 +331,19 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
   }));
   const total = v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0);
   const net = netOfView(p, v);
+  const times = timesOf({ ...v.slot, starts_at: v.slot.starts_at.toISOString(), ends_at: v.slot.ends_at.toISOString() }, v.timeZone, opensByHours(p, v.row.experience_id));
   const slot: Availability = {
     id: v.slot.id,
-    localDateTimeStart: localIso(v.slot.starts_at, v.timeZone),
-    localDateTimeEnd: localIso(v.slot.ends_at, v.timeZone),
+    localDateTimeStart: times.start,
+    localDateTimeEnd: times.end,
     utcCutoffAt: v.slot.starts_at.toISOString(),
-    allDay: false,
+    allDay: times.allDay,
     available: true,
     status: AvailabilityStatus.AVAILABLE,
     vacancies: null,
     capacity: null,
     maxUnits: null,
-    openingHours: [],
+    openingHours: times.hours,
   };
   return {
     id: v.row.uuid,
