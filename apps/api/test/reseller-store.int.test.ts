@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWebCart, ZWebOrder } from '@tourdesk/contracts';
 import { booking, partnership, partnershipExperience } from '../src/db/schema';
 import { sellableExperience } from './catalog-fixtures';
+import { seedDemo } from '../src/seed/demo';
 import { createTestApp, type TestApp } from './harness';
 import { Browser } from './http-client';
 import { startMailSink, type MailSink } from './mail-sink';
@@ -141,5 +142,15 @@ describe('a reseller’s own store', () => {
     expect((await guest.get(`${base}/experiences/${w.exp.id}/day/?date=${day(23)}`)).statusCode).toBe(404);
     expect((await guest.post(`${base}/carts/${cart}/lines/`, { slot: slotId, quantities: { [w.exp.category]: 1 } }, { 'x-cart-token': token })).statusCode).toBe(400);
     await t.database.db.update(partnership).set({ status: 'Active' }).where(eq(partnership.id, contractId));
+  });
+});
+
+describe('the demo', () => {
+  it('has the agency’s own store selling the demo supplier’s kayak', async () => {
+    expect(await seedDemo(t.database.db)).toBe(true);
+    const visitor = new Browser(t.app, 'alpine-agency.localhost');
+    const list = (await visitor.get('/api/web-stores/tours/experiences/')).json() as { results: { title: string; operated_by: string | null }[] };
+    expect(list.results.map((o) => o.title)).toContain('Sunrise Kayak on Lake Lucerne');
+    expect(list.results.every((o) => o.operated_by === 'Alpine Trails & Tours')).toBe(true);
   });
 });

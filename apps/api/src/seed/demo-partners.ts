@@ -2,7 +2,7 @@ import { randomBytes, createHash, randomUUID } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
-import { baseAccount, experience, partnership, partnershipExperience, role, users } from '../db/schema';
+import { baseAccount, experience, partnership, partnershipExperience, role, store, storeExperience, users } from '../db/schema';
 import { DEFAULT_TIER } from './reference';
 
 /** The demo's reseller: a travel agency that sells the demo supplier's offers. */
@@ -20,7 +20,8 @@ export const PARTNER_DEMO = {
  * the reseller organisation `alpine-agency` (kind affiliate) with its owner (skipped when it exists),
  * an Active partnership demo → alpine-agency at 15 % commission, the reseller collecting the
  * payment, sharing the kayak and one more offer; and a pending e-mail invitation of the demo to a
- * hotel desk (its token is random and not kept: only its hash, as every invitation).
+ * hotel desk (its token is random and not kept: only its hash, as every invitation). The agency's
+ * web store `/s/tours/` on its own host sells the shared offers.
  */
 export async function seedPartnerDemo(tx: Db, supplierAccountId: string, kayakId: string, passwordHash: string): Promise<void> {
   let [reseller] = await tx.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, PARTNER_DEMO.subdomain));
@@ -89,7 +90,17 @@ export async function seedPartnerDemo(tx: Db, supplierAccountId: string, kayakId
         .where(and(eq(experience.account_id, supplierAccountId), ne(experience.id, kayakId)))
         .orderBy(asc(experience.title))
         .limit(1);
-  await tx.insert(partnershipExperience).values([kayakId, ...(fallback ? [fallback.id] : [])].map((id) => ({ partnership_id: contract!.id, account_id: supplierAccountId, experience_id: id })));
+  const shared = [kayakId, ...(fallback ? [fallback.id] : [])];
+  await tx.insert(partnershipExperience).values(shared.map((id) => ({ partnership_id: contract!.id, account_id: supplierAccountId, experience_id: id })));
+  // The agency's own web store sells the shared offers (the supplier's seats and prices).
+  const [shop] = await tx
+    .insert(store)
+    .values({ account_id: reseller!.id, name: 'Alpine Agency tours', slug: 'tours', currency: 'CHF', intro: 'Hand-picked tours around Interlaken and Lucerne, run by local operators.' })
+    .onConflictDoNothing()
+    .returning({ id: store.id });
+  if (shop) {
+    await tx.insert(storeExperience).values(shared.map((id, position) => ({ account_id: reseller!.id, store_id: shop.id, experience_id: id, partnership_id: contract!.id, position })));
+  }
   await tx.insert(partnership).values({
     supplier_account_id: supplierAccountId,
     invited_by_account_id: supplierAccountId,
