@@ -4,8 +4,8 @@ import { z } from 'zod';
  * QR codes (/api/qr-codes/): a printed code that leads, through /q/{code} on the organisation's
  * host (which counts the scan), to a store or to an offer in a store. The order the scan leads
  * to records the code (cart → order, whether paid on site or online), so the list shows scans,
- * orders and revenue per code. A partner's store as target needs resellers selling in their own
- * stores, which does not exist yet: only 'store' and 'experience' are accepted.
+ * orders and revenue per code. A partner's store as target is not offered yet: only 'store' and
+ * 'experience' are accepted.
  */
 export const QR_OWNERSHIPS = ['Internal', 'External'] as const;
 export const QR_TARGETS = ['store', 'experience'] as const;
