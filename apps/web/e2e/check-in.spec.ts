@@ -124,7 +124,9 @@ test.describe('check-in on a phone', () => {
     await expect(answer(p)).toContainText('Wendy Webstore');
     await expect(answer(p)).toContainText('2 Adult');
     await expect(answer(p)).toContainText(/To pay: CHF/);
+    await p.screenshot({ path: `${SHOTS}/check-in-phone-camera.png` });
     await p.getByRole('button', { name: 'Stop camera' }).click();
+    await p.evaluate(() => window.scrollTo(0, 0));
     await setColorScheme(p, 'light');
     await p.screenshot({ path: `${SHOTS}/check-in-phone.png`, fullPage: true });
     await setColorScheme(p, 'dark');
@@ -145,6 +147,7 @@ test.describe('check-in on a phone', () => {
     await typeCode(p, web.code);
     await expect(answer(p)).toHaveAttribute('data-result', 'already_checked_in');
     await expect(p.getByTestId('check-in-queue')).toHaveText('3 scans waiting to be sent');
+    await p.evaluate(() => window.scrollTo(0, 0));
     await p.screenshot({ path: `${SHOTS}/check-in-phone-offline.png`, fullPage: true });
     await setColorScheme(p, 'dark');
     await p.screenshot({ path: `${SHOTS}/check-in-phone-offline-dark.png`, fullPage: true });
@@ -156,6 +159,7 @@ test.describe('check-in on a phone', () => {
     await expect(p.getByTestId('check-in-queue')).toHaveCount(0, { timeout: 15_000 });
     await expect(p.getByText('Decided on this device (offline)')).toHaveCount(0);
     await expect(p.getByTestId('check-in-kept')).toContainText('3 bookings on this device, 3 checked in');
+    await expect(p.getByRole('checkbox', { name: /09:30 Sunrise Kayak.* 4 of 4 seats in$/ })).toBeChecked();
 
     // The server: all three arrived, each checked in once.
     const tickets = await call<{ results: { ticket_code: string; attendance: string; name: string }[] }>(page, 'GET', `check-in/tickets/?slots=${slot.id}&page_size=50`);
@@ -175,6 +179,7 @@ test.describe('check-in on a phone', () => {
     await expect(answer(g)).toHaveAttribute('data-result', 'already_checked_in');
     await expect(answer(g)).toContainText(/Already checked in at \d{2}:\d{2} by Dana Demo on Device [0-9A-F]{4}/);
     await expect(answer(g)).not.toContainText('walk.in@example.com');
+    await g.evaluate(() => window.scrollTo(0, 0));
     await g.screenshot({ path: `${SHOTS}/check-in-phone-already.png`, fullPage: true });
   });
 });

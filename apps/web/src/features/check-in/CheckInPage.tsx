@@ -362,7 +362,7 @@ export default function CheckInPage() {
                   const kept = device.slots.includes(d.slot) ? chosen.filter((t) => t.slot === d.slot) : null;
                   const seats = kept ? kept.reduce((n, t) => n + t.seats, 0) : d.seats;
                   const inside = kept ? kept.filter((t) => t.attendance === 'Arrived').reduce((n, t) => n + t.seats, 0) : d.arrived_seats;
-                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${d.local_time} ${d.experience_title} — ${inside}/${seats} arrived`} />;
+                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${d.local_time} ${d.experience_title} — ${inside} of ${seats} seats in`} />;
                 })}
               </Stack>
             </Checkbox.Group>
@@ -388,6 +388,24 @@ export default function CheckInPage() {
             )}
           </Stack>
         </Paper>
+
+        <Stack gap="xs">
+          <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
+            {cameraOn ? 'Stop camera' : 'Scan with camera'}
+          </Button>
+          <Box pos="relative" style={{ display: cameraOn ? 'block' : 'none' }}>
+            <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 260, objectFit: 'cover', borderRadius: 8, display: 'block', background: '#000' }} />
+            {/* The latest answer over the picture too, where the eyes are while scanning. */}
+            {cameraOn && latest && (
+              <Paper pos="absolute" bottom={8} left={8} right={8} p="xs" radius="sm" bg={`${LOOK[latest.result].color}.${LOOK[latest.result].color === 'yellow' || LOOK[latest.result].color === 'orange' ? 4 : 9}`} c={LOOK[latest.result].color === 'yellow' || LOOK[latest.result].color === 'orange' ? 'dark.9' : 'white'} aria-hidden>
+                <Text fw={800} fz="lg" truncate>
+                  {LOOK[latest.result].title}
+                  {latest.ticket ? ` · ${latest.ticket.name}` : ''}
+                </Text>
+              </Paper>
+            )}
+          </Box>
+        </Stack>
 
         <form onSubmit={onSubmit}>
           <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -423,12 +441,6 @@ export default function CheckInPage() {
           />
         )}
 
-        <Stack gap="xs">
-          <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
-            {cameraOn ? 'Stop camera' : 'Scan with camera'}
-          </Button>
-          <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 260, objectFit: 'cover', borderRadius: 8, display: cameraOn ? 'block' : 'none', background: '#000' }} />
-        </Stack>
 
         {device.answers.length > 1 && (
           <Stack gap={4}>
