@@ -21,5 +21,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     env: { TZ: 'UTC' },
     css: false,
+    // Forms typed key by key with user-event under jsdom take several seconds on a loaded 2-core
+    // machine (the API tests run beside them); the timeout only stops a hung test.
+    testTimeout: 20_000,
   },
 });
