@@ -5,7 +5,10 @@
  * one indexed SELECT of the same slots), on the PostgreSQL server (BENCH_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres). Both servers run in processes of their own with the
  * Node flags of `npm start`, take turns (three rounds each) after a warm-up of each, and 64 clients
- * load them. It prints the OCTO rate as a share of the baseline's (target ≥ 60 %); it asserts nothing.
+ * load them. It prints the OCTO rate as a share of the baseline's (target ≥ 60 %) and both answers'
+ * sizes and rows (the baseline reads the same slots; OCTO's answer is ~5× larger by its fields and
+ * unitPricing per departure); it asserts nothing. CPU per request counts every PostgreSQL process of
+ * the machine: other work on the server shows in it.
  *
  * `node bench-octo.ts serve <url> <dataDir>` is its API server (the app with the key's rate limit
  * raised above what a run can send: the limiter still counts every call).
@@ -149,8 +152,12 @@ async function main() {
     const bare = await serve('bare', url.toString(), dataDir);
     const body = JSON.stringify({ productId: exp.id, optionId: 'DEFAULT', localDateStart: today, localDateEnd: to });
     const check = await fetch(`${api.address}/octo/v1/availability`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body });
-    const slots = (await check.json()) as unknown[];
+    const octoText = await check.text();
+    const slots = JSON.parse(octoText) as unknown[];
     if (check.status !== 200 || slots.length < 150) throw new Error(`OCTO availability answered ${check.status} with ${slots.length} departures`);
+    // The baseline reads the same slots (the product's, the same 30 days) in one indexed SELECT.
+    const bareText = await (await fetch(`${bare.address}/slots?account=${supplier!.id}&experience=${exp.id}&from=${today}&to=${to}`)).text();
+    const bareRows = (JSON.parse(bareText) as unknown[]).length;
     const octoRun = (seconds: number) =>
       measure({ url: `${api.address}/octo/v1/availability`, method: 'POST', connections: CLIENTS, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body }, api.child.pid, seconds);
     const bareRun = (seconds: number) => measure({ url: `${bare.address}/slots?account=${supplier!.id}&experience=${exp.id}&from=${today}&to=${to}`, connections: CLIENTS }, bare.child.pid, seconds);
@@ -173,6 +180,7 @@ async function main() {
     line('CPU per request (ms)', cpu(octo));
     line('bare Fastify + one indexed SELECT (req/s)', rate(base).toFixed(0));
     line('CPU per request (ms)', cpu(base));
+    line('answer size: OCTO / bare (kB, departures / rows)', `${(Buffer.byteLength(octoText) / 1024).toFixed(0)} / ${(Buffer.byteLength(bareText) / 1024).toFixed(0)}  (${slots.length} / ${bareRows})`);
     line('OCTO availability as a share of the bare handler', `${((rate(octo) / rate(base)) * 100).toFixed(0)}%  (target ≥ 60%)`);
     console.log('');
     api.child.kill('SIGINT');
