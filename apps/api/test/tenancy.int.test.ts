@@ -261,6 +261,9 @@ describe('cross-tenant access', () => {
       '/api/bookings/by-date/': () => `?date=${day}`,
       '/api/check-in/departures/': () => `?date=${day}`,
       '/api/check-in/tickets/': () => `?slots=${A.slot},${B.slot}`,
+      '/api/manifests/': () => `?date=${day}`,
+      '/api/manifests/export.csv': () => `?date=${day}`,
+      '/api/manifests/manifests.pdf': () => `?date=${day}`,
     };
     for (const route of lists) {
       const res = await b.get(`${route.url}${query[route.url]?.() ?? ''}`);
