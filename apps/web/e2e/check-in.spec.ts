@@ -179,7 +179,21 @@ test.describe('check-in on a phone', () => {
     await expect(answer(g)).toHaveAttribute('data-result', 'already_checked_in');
     await expect(answer(g)).toContainText(/Already checked in at \d{2}:\d{2} by Dana Demo on Device [0-9A-F]{4}/);
     await expect(answer(g)).not.toContainText('walk.in@example.com');
+    await expect(answer(g)).not.toContainText('+41');
     await g.evaluate(() => window.scrollTo(0, 0));
     await g.screenshot({ path: `${SHOTS}/check-in-phone-already.png`, fullPage: true });
+
+    // The guide undoes that check-in (a reason is asked for); the ticket then admits again, once.
+    await answer(g).getByRole('button', { name: 'Undo check-in' }).click();
+    await g.getByLabel('Reason').fill('Scanned by mistake at the desk');
+    await g.getByRole('dialog').getByRole('button', { name: 'Undo check-in' }).click();
+    await expect(g.getByText('Check-in of Wendy Webstore undone.')).toBeVisible();
+    await typeCode(g, web.code);
+    await expect(answer(g)).toHaveAttribute('data-result', 'admitted');
+    await expect(answer(g)).toContainText('Wendy Webstore');
+    const webOrder = (await call<{ results: { id: string }[] }>(page, 'GET', `orders/?search=${web.reference}`)).results[0]!;
+    const trail = await call<{ action: string; changes: { reason?: string } }[]>(page, 'GET', `orders/${webOrder.id}/audit/`);
+    expect(trail.map((e) => e.action).filter((a) => a.includes('check'))).toEqual(['checked in', 'check-in undone', 'checked in']);
+    expect(trail.find((e) => e.action === 'check-in undone')?.changes.reason).toBe('Scanned by mistake at the desk');
   });
 });

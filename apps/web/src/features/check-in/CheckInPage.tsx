@@ -112,7 +112,7 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
               Check in anyway
             </Button>
           )}
-          {answer.result === 'admitted' && answer.ticket && !answer.local && (
+          {(answer.result === 'admitted' || answer.result === 'already_checked_in') && answer.ticket?.attendance === 'Arrived' && !answer.local && (
             <Button variant="white" color="dark" onClick={onUndo} disabled={!online}>
               Undo check-in
             </Button>
