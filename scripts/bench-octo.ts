@@ -8,7 +8,9 @@
  * load them. It prints the OCTO rate as a share of the baseline's (target ≥ 60 %) and both answers'
  * sizes and rows (the baseline reads the same slots; OCTO's answer is ~5× larger by its fields and
  * unitPricing per departure); it asserts nothing. CPU per request counts every PostgreSQL process of
- * the machine: other work on the server shows in it.
+ * the machine: other work on the server shows in it. Beside them, for reference only, a bare handler
+ * sending the rows of the statement the API runs (tourdesk_availability()), which tells the
+ * database's definition of seats left from the API's own layers.
  *
  * `node bench-octo.ts serve <url> <dataDir>` is its API server (the app with the key's rate limit
  * raised above what a run can send: the limiter still counts every call).
@@ -19,6 +21,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
@@ -48,11 +51,28 @@ async function serveApp(url: string, dataDir: string) {
   process.send!({ address: await app.listen({ port: 0, host: '127.0.0.1' }) });
 }
 
-function serve(mode: 'app' | 'bare', url: string, dataDir: string) {
+/**
+ * A reference beside the baseline, not instead of it: a bare Fastify handler that sends the rows
+ * of the statement the API runs (tourdesk_availability: the tenant scope, seats left, open for
+ * sale, the rates), so the figures tell the database's definition from the API's layers.
+ */
+async function serveBareSame(url: string) {
+  const bare = Fastify();
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  bare.get<{ Querystring: { account: string; experience: string; from: string; to: string } }>('/slots', async (request) => {
+    const q = request.query;
+    return (await pool.query('select * from tourdesk_availability($1::uuid, $2::uuid, $3::date, $4::date)', [q.account, q.experience, q.from, q.to])).rows;
+  });
+  process.send!({ address: await bare.listen({ port: 0, host: '127.0.0.1' }) });
+}
+
+function serve(mode: 'app' | 'bare' | 'bare-same', url: string, dataDir: string) {
   const child =
     mode === 'bare'
       ? fork(path.join(import.meta.dirname, 'bench-server.ts'), ['bare'], { execArgv: ['--import', 'tsx', ...NODE_FLAGS], env: { ...process.env, BENCH_URL: url, BENCH_DATA_DIR: dataDir } })
-      : fork(import.meta.filename, ['serve', url, dataDir], { execArgv: ['--import', 'tsx', ...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
+      : mode === 'bare-same'
+        ? fork(import.meta.filename, ['serve-bare-same', url], { execArgv: ['--import', 'tsx', ...NODE_FLAGS] })
+        : fork(import.meta.filename, ['serve', url, dataDir], { execArgv: ['--import', 'tsx', ...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
   return new Promise<{ child: ChildProcess; address: string }>((resolve, reject) => {
     child.once('message', (m) => resolve({ child, address: (m as { address: string }).address }));
     child.once('exit', (code) => reject(new Error(`bench server (${mode}) exited with ${code}`)));
@@ -150,6 +170,7 @@ async function main() {
     const to = new Date(Date.now() + 29 * 86_400_000).toISOString().slice(0, 10);
     const api = await serve('app', url.toString(), dataDir);
     const bare = await serve('bare', url.toString(), dataDir);
+    const same = await serve('bare-same', url.toString(), dataDir);
     const body = JSON.stringify({ productId: exp.id, optionId: 'DEFAULT', localDateStart: today, localDateEnd: to });
     const check = await fetch(`${api.address}/octo/v1/availability`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body });
     const octoText = await check.text();
@@ -161,16 +182,21 @@ async function main() {
     const octoRun = (seconds: number) =>
       measure({ url: `${api.address}/octo/v1/availability`, method: 'POST', connections: CLIENTS, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': CAPABILITIES }, body }, api.child.pid, seconds);
     const bareRun = (seconds: number) => measure({ url: `${bare.address}/slots?account=${supplier!.id}&experience=${exp.id}&from=${today}&to=${to}`, connections: CLIENTS }, bare.child.pid, seconds);
+    const sameRun = (seconds: number) => measure({ url: `${same.address}/slots?account=${supplier!.id}&experience=${exp.id}&from=${today}&to=${to}`, connections: CLIENTS }, same.child.pid, seconds);
     await octoRun(3);
     await bareRun(3);
+    await sameRun(3);
     const octoRuns: Measured[] = [];
     const bareRuns: Measured[] = [];
+    const sameRuns: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       octoRuns.push(await octoRun(SECONDS / 2));
       bareRuns.push(await bareRun(SECONDS / 2));
+      sameRuns.push(await sameRun(SECONDS / 2));
     }
     const octo = together(octoRuns);
     const base = together(bareRuns);
+    const sameBase = together(sameRuns);
     const rate = (m: Measured) => m.ok / m.seconds;
     const cpu = (m: Measured) => `API ${(m.api / Math.max(1, m.ok + m.non2xx)).toFixed(2)} · PostgreSQL ${(m.postgres / Math.max(1, m.ok + m.non2xx)).toFixed(2)}`;
     console.log(`\nOCTO availability — POST /octo/v1/availability, 30 days of one product (${slots.length} departures${CAPABILITIES ? ', pricing' : ', no pricing'}), ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS / 2} s each\n`);
@@ -182,9 +208,14 @@ async function main() {
     line('CPU per request (ms)', cpu(base));
     line('answer size: OCTO / bare (kB, departures / rows)', `${(Buffer.byteLength(octoText) / 1024).toFixed(0)} / ${(Buffer.byteLength(bareText) / 1024).toFixed(0)}  (${slots.length} / ${bareRows})`);
     line('OCTO availability as a share of the bare handler', `${((rate(octo) / rate(base)) * 100).toFixed(0)}%  (target ≥ 60%)`);
+    console.log('\n  For reference (not the target): a bare handler sending tourdesk_availability()’s rows');
+    line('requests per second', rate(sameBase).toFixed(0));
+    line('CPU per request (ms)', cpu(sameBase));
+    line('OCTO availability as a share of it', `${((rate(octo) / rate(sameBase)) * 100).toFixed(0)}%`);
     console.log('');
     api.child.kill('SIGINT');
     bare.child.kill();
+    same.child.kill();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     await admin.query(`drop database if exists ${dbName} with (force)`);
@@ -192,7 +223,12 @@ async function main() {
   }
 }
 
-if (process.argv[2] === 'serve') {
+if (process.argv[2] === 'serve-bare-same') {
+  serveBareSame(process.argv[3]!).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (process.argv[2] === 'serve') {
   serveApp(process.argv[3]!, process.argv[4]!).catch((error) => {
     console.error(error);
     process.exit(1);
