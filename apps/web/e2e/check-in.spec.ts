@@ -177,7 +177,7 @@ test.describe('check-in on a phone', () => {
     await openCheckIn(g, slot.local_date, /^09:30 Sunrise Kayak/);
     await typeCode(g, web.code);
     await expect(answer(g)).toHaveAttribute('data-result', 'already_checked_in');
-    await expect(answer(g)).toContainText(/Already checked in at \d{2}:\d{2} by Dana Demo on Device [0-9A-F]{4}/);
+    await expect(answer(g)).toContainText(/At \d{2}:\d{2} by Dana Demo on Device [0-9A-F]{4}\./);
     await expect(answer(g)).not.toContainText('walk.in@example.com');
     await expect(answer(g)).not.toContainText('+41');
     await g.evaluate(() => window.scrollTo(0, 0));

@@ -30,6 +30,12 @@ const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
   unknown: { title: 'Unknown ticket', color: 'red' },
 };
 
+/** The detail under its title: "Wrong day: booked for …" reads "Booked for …", "Already checked in at …" reads "At …". */
+function withoutTitle(detail: string) {
+  const rest = detail.replace(/^(Already checked in |[^:]{1,30}: )/, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 function useOnline() {
   const [online, setOnline] = useState(() => navigator.onLine);
   useEffect(() => {
@@ -102,7 +108,11 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
         <Text fz={34} fw={900} lh={1.1}>
           {look.title}
         </Text>
-        {answer.result !== 'admitted' && <Text fz="lg" fw={600}>{answer.detail}</Text>}
+        {answer.result !== 'admitted' && (
+          <Text fz="lg" fw={600}>
+            {withoutTitle(answer.detail)}
+          </Text>
+        )}
         {answer.ticket && <TicketFacts ticket={answer.ticket} zone={zone} />}
         {answer.local && <Text fz="sm" fw={600}>Decided on this device (offline): sent when the network is back.</Text>}
         {answer.corrected && <Text fz="sm" fw={700}>The server corrected this device’s answer.</Text>}
