@@ -7,8 +7,8 @@
  * Node flags of `npm start`, take turns (three rounds each) after a warm-up of each, and 64 clients
  * load them. It prints the OCTO rate as a share of the baseline's (target ≥ 60 %) and both answers'
  * sizes and rows (the baseline reads the same slots; OCTO's answer is ~5× larger by its fields and
- * unitPricing per departure); it asserts nothing. CPU per request counts every PostgreSQL process of
- * the machine: other work on the server shows in it. Beside them, for reference only, a bare handler
+ * unitPricing per departure); it asserts nothing. PostgreSQL's CPU per request is that of the
+ * backends connected to the bench's database (other work on the server is not counted). Beside them, for reference only, a bare handler
  * sending the rows of the statement the API runs (tourdesk_availability()), which tells the
  * database's definition of seats left from the API's own layers.
  *
@@ -17,7 +17,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -79,25 +79,34 @@ function serve(mode: 'app' | 'bare' | 'bare-same', url: string, dataDir: string)
   });
 }
 
-/** CPU time (ms) used so far by one process and by PostgreSQL's, from /proc (Linux). */
-function cpuNow(pid: number | undefined) {
-  let api = 0;
-  let postgres = 0;
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
+/** CPU time (ms) a process has used so far, from /proc (Linux); null once it is gone. */
+function cpuOf(pid: number) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    if (stat.includes('(postgres)')) postgres += ms;
-    else if (Number(p) === pid) api += ms;
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
   }
-  return { api, postgres };
 }
+
+/**
+ * The PostgreSQL backends connected to the bench's database (the servers' pools): their CPU is
+ * what the calls cost the database. Other databases' work on the same server (other tests, other
+ * benches) is not counted, nor backends that start or end elsewhere during a run.
+ */
+let backendsOf: () => Promise<number[]> = async () => [];
+
+/** CPU time (ms) used so far by one process and by each backend of the bench's database. */
+async function cpuNow(pid: number | undefined) {
+  const postgres = new Map<number, number>();
+  for (const backend of await backendsOf()) {
+    const ms = cpuOf(backend);
+    if (ms !== null) postgres.set(backend, ms);
+  }
+  return { api: (pid && cpuOf(pid)) || 0, postgres };
+}
+const spent = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((n, [pid, ms]) => n + ms - (before.get(pid) ?? 0), 0);
 
 interface Measured {
   ok: number;
@@ -110,10 +119,10 @@ interface Measured {
 }
 
 async function measure(opts: autocannon.Options, pid: number | undefined, seconds: number): Promise<Measured> {
-  const before = cpuNow(pid);
+  const before = await cpuNow(pid);
   const r = await new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, duration: seconds }, (err, res) => (err ? reject(err) : resolve(res))));
-  const after = cpuNow(pid);
-  return { ok: r['2xx'], non2xx: r.non2xx, seconds, api: after.api - before.api, postgres: after.postgres - before.postgres, p50: [r.latency.p50], p99: [r.latency.p99] };
+  const after = await cpuNow(pid);
+  return { ok: r['2xx'], non2xx: r.non2xx, seconds, api: after.api - before.api, postgres: spent(before.postgres, after.postgres), p50: [r.latency.p50], p99: [r.latency.p99] };
 }
 const together = (runs: Measured[]): Measured =>
   runs.reduce((a, b) => ({ ok: a.ok + b.ok, non2xx: a.non2xx + b.non2xx, seconds: a.seconds + b.seconds, api: a.api + b.api, postgres: a.postgres + b.postgres, p50: [...a.p50, ...b.p50], p99: [...a.p99, ...b.p99] }));
@@ -167,6 +176,7 @@ async function main() {
     await app.close();
     await database.close();
 
+    backendsOf = async () => (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid);
     const to = new Date(Date.now() + 29 * 86_400_000).toISOString().slice(0, 10);
     const api = await serve('app', url.toString(), dataDir);
     const bare = await serve('bare', url.toString(), dataDir);
