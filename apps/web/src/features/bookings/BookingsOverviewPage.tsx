@@ -26,23 +26,32 @@ const detailPath = (order: string, booking: string) => `/orders/editor/${order}/
 function CheckIn() {
   const [code, setCode] = useState('');
   const [checkIn, { isLoading }] = useCheckInMutation();
+  const submit = async () => {
+    if (code.trim().length < 6 || isLoading) return;
+    const res = await checkIn(code.trim());
+    if (!('error' in res)) {
+      notifySuccess(`${res.data.customer.first_name} ${res.data.customer.last_name} checked in (${res.data.seats} seat${res.data.seats === 1 ? '' : 's'}).`);
+      setCode('');
+    }
+  };
+  // A form: Enter submits, as a USB scanner ends each code with Enter.
   return (
-    <Group align="flex-end">
-      <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={260} leftSection={<IconScan size={16} />} />
-      <Button
-        loading={isLoading}
-        disabled={code.trim().length < 6}
-        onClick={async () => {
-          const res = await checkIn(code.trim());
-          if (!('error' in res)) {
-            notifySuccess(`${res.data.customer.first_name} ${res.data.customer.last_name} checked in (${res.data.seats} seat${res.data.seats === 1 ? '' : 's'}).`);
-            setCode('');
-          }
-        }}
-      >
-        Check in
-      </Button>
-    </Group>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Group align="flex-end">
+        <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={260} leftSection={<IconScan size={16} />} />
+        <Button type="submit" loading={isLoading} disabled={code.trim().length < 6}>
+          Check in
+        </Button>
+        <Button component={Link} to="/check-in" variant="subtle">
+          Check-in on a phone
+        </Button>
+      </Group>
+    </form>
   );
 }
 
