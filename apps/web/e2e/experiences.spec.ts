@@ -156,6 +156,8 @@ test.describe.serial('an offer from creation to sale', () => {
     await page.goto(org('demo', '/products/experiences/overview'));
     await page.getByRole('combobox', { name: 'Status filter' }).click();
     await page.getByRole('option', { name: 'Active', exact: true }).click();
+    // The filter is applied (in the address) before the search is typed, as a user sees it happen.
+    await expect(page).toHaveURL(/status=Active/);
     await page.getByLabel('Search offers').fill('geneva');
     await expect(page).toHaveURL(/search=geneva/);
     expect(page.url()).toContain('status=Active');

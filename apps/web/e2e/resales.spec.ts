@@ -24,6 +24,8 @@ async function shoot(page: Page, name: string) {
 }
 
 test('supplier and reseller read the same resales and agree on a statement', async ({ page, browser }) => {
+  // Both sides, a statement, downloads and a phone: a long walk (about 50 s on a quiet machine).
+  test.setTimeout(120_000);
   await signIn(page, DEMO.email, DEMO.password, 'demo');
   await page.getByRole('link', { name: 'Resales' }).click();
   await expect(page).toHaveURL(org('demo', '/resales/overview'));
