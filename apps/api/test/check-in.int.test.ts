@@ -153,7 +153,9 @@ describe('scans', () => {
     // Device B (online) scans at "later" and is told "checked in"; device A scanned at "early", offline.
     const b = [scan(code, { scanned_at: later })];
     expect((await batch(owner, 'dev-b', [morning], b)).json().results[0].result).toBe('admitted');
-    const a = (await batch(guide, 'dev-a', [morning], [scan(code, { scanned_at: early })])).json().results[0];
+    // Sent to be decided, the earlier time changes nothing: the guest is not let in twice.
+    expect((await batch(guide, 'dev-a', [morning], [scan(code, { scanned_at: early })])).json().results[0].result).toBe('already_checked_in');
+    const a = (await batch(guide, 'dev-a', [morning], [scan(code, { scanned_at: early, offline: true })])).json().results[0];
     expect(a).toMatchObject({ result: 'admitted', ticket: { checked_in_at: early, checked_in_by: 'Mia Member' } });
     // B sends its batch again: now it learns the ticket was used first on A.
     expect((await batch(owner, 'dev-b', [morning], b)).json().results[0]).toMatchObject({ result: 'already_checked_in', replayed: true });
@@ -225,7 +227,9 @@ describe('undo', () => {
 
 describe('two devices scan one ticket at the same moment', () => {
   const admittedOf = async (code: string) => {
-    const results = await Promise.all(['dev-1', 'dev-2'].map((d) => batch(d === 'dev-1' ? guide : owner, d, [morning], [scan(code)])));
+    // dev-2's clock is a second behind: whichever request takes the lock first, one guest goes in.
+    const behind = new Date(Date.now() - 1000).toISOString();
+    const results = await Promise.all(['dev-1', 'dev-2'].map((d) => batch(d === 'dev-1' ? guide : owner, d, [morning], [scan(code, d === 'dev-2' ? { scanned_at: behind } : {})])));
     return results.map((r) => r.json().results[0].result as string).filter((r) => r === 'admitted').length;
   };
 

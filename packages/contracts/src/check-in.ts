@@ -92,6 +92,12 @@ export const ZCheckInScanInput = z.object({
   scanned_at: ZDateTime,
   /** Admit a ticket of another day or departure (roles that hold Manage orders). */
   override: z.boolean().default(false),
+  /**
+   * The device decided this scan itself, without a network, and has already let the guest in. Only
+   * such a scan may take the place of a later admission on record (the earliest scan wins); a scan
+   * the device sends to be decided finds the ticket used by whichever scan the server took first.
+   */
+  offline: z.boolean().default(false),
 });
 export type TCheckInScanInput = z.input<typeof ZCheckInScanInput>;
 

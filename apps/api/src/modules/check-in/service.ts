@@ -99,8 +99,11 @@ interface Decision {
  * finds them after the lock and changes nothing — and the new scans are decided in scan-time order:
  *   unknown, cancelled, unconfirmed; a ticket of a departure the device does not check in is a wrong
  *   day or wrong departure (admitted only with `override` by a role that holds Manage orders);
- *   otherwise the first scan admits it. A scan older than the admission on record (made offline,
- *   sent late) takes its place: the earliest scan wins, and the later one becomes "already".
+ *   otherwise the first scan admits it. A scan the device decided offline (the guest is already in)
+ *   that is older than the admission on record takes its place: the earliest scan wins, and the
+ *   later one becomes "already". A scan sent to be decided is "already" whenever the ticket is
+ *   admitted, whatever its time says: two phones online at the same moment, or a phone whose clock
+ *   is behind, never both let a guest in.
  */
 export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promise<TCheckInOutcome[]> {
   const sees = may(v);
@@ -133,7 +136,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     else {
       override = chosen.size > 0 && !chosen.has(t.b.slot_id);
       const at = t.b.attendance === 'Arrived' ? t.b.checked_in_at : null;
-      if (at && at <= s.at) result = 'already_checked_in';
+      if (at && (at <= s.at || !s.offline)) result = 'already_checked_in';
       else {
         result = 'admitted';
         earlier = Boolean(at);

@@ -262,7 +262,7 @@ export default function CheckInPage() {
     const scan: QueuedScan = { id: uuid(), ticket_code: raw, scanned_at: new Date().toISOString(), override };
     const offline = () => {
       const { answer, ticket } = decideLocally(deviceRef.current, raw, me, { id: scan.id, at: new Date(scan.scanned_at), override });
-      update((d) => ({ ...d, queue: [...d.queue, scan], tickets: ticket ? { ...d.tickets, [ticket.ticket_code]: ticket } : d.tickets }));
+      update((d) => ({ ...d, queue: [...d.queue, { ...scan, offline: true }], tickets: ticket ? { ...d.tickets, [ticket.ticket_code]: ticket } : d.tickets }));
       show(answer);
     };
     if (!navigator.onLine || deviceRef.current.queue.length > 0) {

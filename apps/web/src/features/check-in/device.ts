@@ -8,6 +8,8 @@ import { normaliseTicketCode, type CheckInResult, type TCheckInOutcome, type TCh
  */
 export interface QueuedScan extends Required<Pick<TCheckInScanInput, 'id' | 'ticket_code' | 'scanned_at'>> {
   override: boolean;
+  /** Decided on this device (queued): the server lets it take the place of a later admission. */
+  offline?: boolean;
 }
 
 /** One answer shown at the door: the server's, or this device's while offline (`local`). */
