@@ -179,15 +179,36 @@ describe('a departure’s manifest', () => {
     expect((await other.get(`/api/manifests/?date=${day()}`)).json().departures).toEqual([]);
   });
 
-  it('is open to a guide whose role manages orders, and closed to one that only views offers', async () => {
-    const withOrders = (await owner.post('/api/roles/', { name: 'Guides with manifests', permission_sets: ['manage_orders', 'view_experiences'] })).json().id;
-    const viewOnly = (await owner.post('/api/roles/', { name: 'Guides without', permission_sets: ['view_experiences'] })).json().id;
-    const { member: guide } = await inviteMember(t.app, sink, owner, 'manifest', 'guide@manifest.test', withOrders);
-    const { member: viewer } = await inviteMember(t.app, sink, owner, 'manifest', 'viewer@manifest.test', viewOnly);
-    expect((await guide.get(`/api/manifests/${slotId}/`)).statusCode).toBe(200);
-    expect((await guide.get(`/api/manifests/?date=${day()}`)).statusCode).toBe(200);
-    expect((await viewer.get(`/api/manifests/${slotId}/`)).statusCode).toBe(403);
-    expect((await viewer.get(`/api/orders/${orders.alpha.id}/tickets.pdf`)).statusCode).toBe(403);
+  it('is open to every role that may check in; phones and e-mails need Manage customers, balances Manage orders', async () => {
+    const withOrders = (await owner.post('/api/roles/', { name: 'Guides with orders', permission_sets: ['manage_orders', 'view_experiences'] })).json().id;
+    const viewOnly = (await owner.post('/api/roles/', { name: 'Guides', permission_sets: ['view_experiences'] })).json().id;
+    const nothing = (await owner.post('/api/roles/', { name: 'Nothing', permission_sets: [] })).json().id;
+    const { member: office } = await inviteMember(t.app, sink, owner, 'manifest', 'office@manifest.test', withOrders);
+    const { member: guide } = await inviteMember(t.app, sink, owner, 'manifest', 'guide@manifest.test', viewOnly);
+    const { member: none } = await inviteMember(t.app, sink, owner, 'manifest', 'none@manifest.test', nothing);
+
+    // The guide: names, splits, extras, answers and notes; no phone, no e-mail, no balance anywhere.
+    const seen = ZManifest.parse((await guide.get(`/api/manifests/${slotId}/`)).json());
+    const anna = seen.bookings.find((b) => b.customer.first_name === 'Anna')!;
+    expect(anna).toMatchObject({ customer: { email: null, phone: null }, balance_due: null, seats: 3, notes: 'Window seat', answers: [{ question: 'Allergies?', answer: 'Nuts' }] });
+    expect(seen.totals.balance_due).toBeNull();
+    const csv = (await guide.get(`/api/manifests/${slotId}/export.csv`)).body.trimEnd().split('\r\n');
+    expect(csv[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,notes');
+    expect(csv.join('\n')).not.toMatch(/\+41|@example\.com|91\.00/);
+    const pdf = (await pdfPages(await guide.get(`/api/manifests/${slotId}/manifest.pdf`)))[0]!;
+    expect(pdf).toContain('Anna Alpha');
+    expect(pdf).not.toMatch(/\+41|To pay|CHF 91/);
+    expect(JSON.stringify((await guide.get(`/api/manifests/?date=${day()}`)).json())).not.toMatch(/\+41|@example\.com/);
+
+    // Manage orders without Manage customers: balances, still no contacts.
+    const fromOffice = ZManifest.parse((await office.get(`/api/manifests/${slotId}/`)).json());
+    expect(fromOffice.bookings.find((b) => b.customer.first_name === 'Anna')).toMatchObject({ customer: { email: null, phone: null }, balance_due: 9100 });
+    expect((await office.get(`/api/manifests/${slotId}/export.csv`)).body.split('\r\n')[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,currency,balance_due,notes');
+
+    // A role that may not check in reads no manifest; tickets stay for Manage orders.
+    expect((await none.get(`/api/manifests/${slotId}/`)).statusCode).toBe(403);
+    expect((await guide.get(`/api/orders/${orders.alpha.id}/tickets.pdf`)).statusCode).toBe(403);
+    expect((await office.get(`/api/orders/${orders.alpha.id}/tickets.pdf`)).statusCode).toBe(200);
   });
 });
 

@@ -72,10 +72,9 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     const bookingUrl = page.url();
 
     // The day's manifest shows them too.
-    await page.goto(org('demo', '/bookings/overview'));
-    await page.getByLabel('Manifest of').fill(date);
-    const manifestRow = page.getByTestId('manifest-row').filter({ hasText: 'Walter' });
-    await expect(manifestRow).toContainText('Picnic lunch × 1');
+    await page.goto(org('demo', `/bookings/manifests?date=${date}`));
+    const manifestRow = page.getByTestId('manifest-booking').filter({ hasText: 'Walter' });
+    await expect(manifestRow).toContainText('1 Picnic lunch');
     await expect(manifestRow).toContainText(`${SWIM} Yes`);
 
     // The capacity page shows the two seats gone…

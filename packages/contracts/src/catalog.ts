@@ -129,6 +129,12 @@ export const ZMeetingPoint = z
 export type TMeetingPoint = z.infer<typeof ZMeetingPoint>;
 
 export const ANSWER_TYPES = ['text', 'number', 'yes_no', 'choice'] as const;
+
+/** How an answer reads wherever staff or customers see it: yes/no answers as Yes and No, others as given. */
+export function displayAnswer(answerType: string | undefined, answer: string) {
+  if (answerType === 'yes_no' && (answer === 'yes' || answer === 'no')) return answer === 'yes' ? 'Yes' : 'No';
+  return answer;
+}
 export const ZBookingQuestionInput = z
   .object({
     question: ZText(300).min(1, { error: 'Write the question.' }),

@@ -20,7 +20,8 @@ export const ZManifestBooking = z
     status: z.enum(BOOKING_STATUSES),
     attendance: z.enum(ATTENDANCE_STATUSES),
     checked_in_at: z.iso.datetime({ offset: true }).nullable(),
-    customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string(), phone: z.string() }),
+    /** `email` and `phone` are null for a role that does not hold Manage customers (as at check-in). */
+    customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string().nullable(), phone: z.string().nullable() }),
     seats: z.number().int(),
     /** Per pricing category, as sold ("2 Adult, 1 Child"). */
     categories: z.array(ZCount),
@@ -29,9 +30,10 @@ export const ZManifestBooking = z
     answers: z.array(z.object({ question: z.string(), answer: z.string() })),
     /**
      * What the order still owes (never negative), shown on the order's first booking in the
-     * manifest and 0 on its others, so that the column adds up to the departure's total.
+     * manifest and 0 on its others, so that the column adds up to the departure's total; null for a
+     * role that does not hold Manage orders.
      */
-    balance_due: z.number().int(),
+    balance_due: z.number().int().nullable(),
     currency: z.string(),
     /** The order's notes and the customer's notes. */
     notes: z.string(),
@@ -48,7 +50,8 @@ export const ZManifestTotals = z
     no_show: z.number().int(),
     categories: z.array(ZCount),
     extras: z.array(ZCount),
-    balance_due: z.number().int(),
+    /** Null for a role that does not hold Manage orders. */
+    balance_due: z.number().int().nullable(),
   })
   .meta({ id: 'ManifestTotals' });
 export type TManifestTotals = z.infer<typeof ZManifestTotals>;

@@ -62,13 +62,13 @@ export const PAGES: PageRoute[] = [
   },
   {
     path: '/bookings/manifests',
-    permissions: ['Manage orders'],
+    permissions: ['View experiences'],
     features: ['bookings'],
     load: () => import('../features/manifests/ManifestDayPage'),
   },
   {
     path: '/bookings/manifests/:slotId',
-    permissions: ['Manage orders'],
+    permissions: ['View experiences'],
     features: ['bookings'],
     load: () => import('../features/manifests/ManifestPage'),
   },

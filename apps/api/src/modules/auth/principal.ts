@@ -47,6 +47,16 @@ export function holdsPermissionSets(codenames: Set<string>, titles: readonly str
   });
 }
 
+/**
+ * What a role sees of a customer where staff work from lists of guests (check-in, manifests): the
+ * name, seats, extras, answers and notes always; e-mail and phone with Manage customers; what was
+ * paid and is left to pay with Manage orders. The one rule both the door and the manifests apply.
+ */
+export function customerVisibility(codenames: Set<string>) {
+  return { contact: holdsPermissionSets(codenames, ['Manage customers']), payment: holdsPermissionSets(codenames, ['Manage orders']) };
+}
+export type CustomerVisibility = ReturnType<typeof customerVisibility>;
+
 export async function signAccessToken(
   keys: SigningKeys,
   claims: { userId: string; accountId: string; sessionId: string },

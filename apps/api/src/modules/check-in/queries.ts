@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { booking, bookingQuestion, checkInScan, customer, experience, order, slot, users } from '../../db/schema';
+import { booking, checkInScan, customer, experience, order, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /** The check-in module's only access to the database. */
@@ -82,13 +82,6 @@ export async function countTickets(ctx: TenantCtx, slots: string[]) {
 export function ticketsByIds(ctx: TenantCtx, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return ticketRows(ctx).where(and(eq(booking.account_id, ctx.accountId), inArray(booking.id, ids)));
-}
-
-/** The questions that answers refer to, by id: one query for a page. */
-export async function questionTexts(ctx: TenantCtx, ids: string[]) {
-  if (ids.length === 0) return new Map<string, string>();
-  const rows = await ctx.tx.select({ id: bookingQuestion.id, question: bookingQuestion.question }).from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, ids)));
-  return new Map(rows.map((r) => [r.id, r.question]));
 }
 
 /**

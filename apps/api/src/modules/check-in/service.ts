@@ -11,8 +11,8 @@ import type { z } from 'zod';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { todayIn } from '../../lib/local-time';
-import { holdsPermissionSets } from '../auth/principal';
-import { personName, recordAudit } from '../orders/order-basics';
+import { customerVisibility, holdsPermissionSets } from '../auth/principal';
+import { answeredQuestions, personName, recordAudit } from '../orders/order-basics';
 import * as q from './queries';
 
 /**
@@ -29,8 +29,7 @@ export interface Viewer {
   timeZone: string;
 }
 const may = (v: Viewer) => ({
-  contact: holdsPermissionSets(v.codenames, ['Manage customers']),
-  payment: holdsPermissionSets(v.codenames, ['Manage orders']),
+  ...customerVisibility(v.codenames),
   /** Admitting a ticket of another day or departure is an order change: Manage orders. */
   override: holdsPermissionSets(v.codenames, ['Manage orders']),
 });
@@ -47,7 +46,7 @@ export async function departures(ctx: TenantCtx, v: Viewer, date?: string): Prom
 /** Tickets as the door sees them: one query for the rows, one for the questions their answers name. */
 async function present(ctx: TenantCtx, v: Viewer, rows: q.TicketRow[]): Promise<TCheckInTicket[]> {
   const sees = may(v);
-  const questions = await q.questionTexts(ctx, [...new Set(rows.flatMap((r) => Object.keys(r.b.answers ?? {})))]);
+  const answersOf = await answeredQuestions(ctx, rows.map((r) => r.b.answers ?? {}));
   return rows.map((r) => {
     const count = (kind: 'category' | 'extra') => r.b.items.filter((i) => i.kind === kind && i.quantity > 0).map((i) => ({ label: i.label, quantity: i.quantity }));
     return {
@@ -65,9 +64,7 @@ async function present(ctx: TenantCtx, v: Viewer, rows: q.TicketRow[]): Promise<
       seats: r.b.seats,
       categories: count('category'),
       extras: count('extra'),
-      answers: Object.entries(r.b.answers ?? {})
-        .filter(([, answer]) => String(answer).trim() !== '')
-        .map(([id, answer]) => ({ question: questions.get(id) ?? 'Question', answer: String(answer) })),
+      answers: answersOf(r.b.answers ?? {}),
       notes: r.notes,
       balance_due: Math.max(0, r.order_total - r.order_paid),
       currency: r.b.currency,
@@ -229,7 +226,7 @@ export function describe(result: CheckInResult, t: TCheckInTicket | null, zone: 
  * as the device "back-office"; anything but an admission answers an error.
  */
 export async function checkInCode(ctx: TenantCtx, v: Viewer, code: string) {
-  const [outcome] = await scanBatch(ctx, v, { device_id: 'back-office', device_name: '', slots: [], scans: [{ id: randomUUID(), ticket_code: code, scanned_at: new Date().toISOString(), override: false }] });
+  const [outcome] = await scanBatch(ctx, v, { device_id: 'back-office', device_name: '', slots: [], scans: [{ id: randomUUID(), ticket_code: code, scanned_at: new Date().toISOString(), override: false, offline: false }] });
   const o = outcome!;
   switch (o.result) {
     case 'admitted':

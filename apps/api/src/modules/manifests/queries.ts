@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { baseAccount, booking, bookingQuestion, customer, experience, order, slot } from '../../db/schema';
+import { baseAccount, booking, customer, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /**
@@ -79,9 +79,3 @@ export async function bookingsOf(ctx: TenantCtx, slotIds: string[]) {
 }
 export type ManifestRow = Awaited<ReturnType<typeof bookingsOf>>[number];
 
-/** The text of the booking questions answered. */
-export async function questionTexts(ctx: TenantCtx, ids: string[]) {
-  if (ids.length === 0) return new Map<string, string>();
-  const rows = await ctx.tx.select({ id: bookingQuestion.id, question: bookingQuestion.question }).from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, ids)));
-  return new Map(rows.map((r) => [r.id, r.question]));
-}

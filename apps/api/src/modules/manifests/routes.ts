@@ -1,17 +1,25 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZErrorEnvelope, ZIdParam, ZManifest, ZManifestDay, ZManifestDayQuery, type TManifest } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { QUEUES } from '../../lib/jobs';
+import { customerVisibility, principalOf } from '../auth/principal';
 import * as q from './queries';
 import * as manifests from './service';
 import * as tickets from './tickets';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 503: ZErrorEnvelope };
-/** The access of bookings (orders/booking-routes.ts): whoever may see and change bookings sees who comes. */
+/** The access of bookings (orders/booking-routes.ts): tickets and confirmations are order documents. */
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
+/**
+ * Who comes to a departure is for the guide as much as the office: any role that may check in (View
+ * experiences) reads manifests; phones and e-mails, and balances, only as its role allows
+ * (customerVisibility, the rule of the check-in page).
+ */
+const guides: RouteAccess = { permissions: ['View experiences'], features: ['bookings'] };
+const sees = (request: FastifyRequest) => customerVisibility(principalOf(request).codenames);
 
 const file = (reply: FastifyReply, type: string, name: string, body: string | Uint8Array) =>
   reply
@@ -31,44 +39,44 @@ const slug = (m: TManifest) => `${m.local_date}-${m.local_time.replace(':', '')}
 export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/manifests/',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'Every departure of a local date with its manifest, and the day’s totals', querystring: ZManifestDayQuery, response: { 200: ZManifestDay, ...errors } } },
-    (request) => tenantScope(request, (ctx) => manifests.manifestDay(ctx, request.query.date)),
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'Every departure of a local date with its manifest, and the day’s totals', querystring: ZManifestDayQuery, response: { 200: ZManifestDay, ...errors } } },
+    (request) => tenantScope(request, (ctx) => manifests.manifestDay(ctx, request.query.date, sees(request))),
   );
   app.get(
     '/api/manifests/export.csv',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'A day’s manifests as CSV: a line per booking and a total per departure', querystring: ZManifestDayQuery, response: { 200: z.string(), ...errors } } },
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'A day’s manifests as CSV: a line per booking and a total per departure', querystring: ZManifestDayQuery, response: { 200: z.string(), ...errors } } },
     async (request, reply) => {
-      const day = await tenantScope(request, (ctx) => manifests.manifestDay(ctx, request.query.date));
-      return csv(reply, `manifests-${day.date}.csv`, manifests.manifestsCsv(day.departures));
+      const day = await tenantScope(request, (ctx) => manifests.manifestDay(ctx, request.query.date, sees(request)));
+      return csv(reply, `manifests-${day.date}.csv`, manifests.manifestsCsv(day.departures, sees(request)));
     },
   );
   app.get(
     '/api/manifests/manifests.pdf',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'A day’s manifests as a PDF, one departure per page', querystring: ZManifestDayQuery, response: { 200: z.any(), ...errors } } },
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'A day’s manifests as a PDF, one departure per page', querystring: ZManifestDayQuery, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
-      const { day, org } = await tenantScope(request, async (ctx) => ({ day: await manifests.manifestDay(ctx, request.query.date), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org.name));
+      const { day, org } = await tenantScope(request, async (ctx) => ({ day: await manifests.manifestDay(ctx, request.query.date, sees(request)), org: await q.organisationZone(ctx) }));
+      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org.name, sees(request)));
     },
   );
   app.get(
     '/api/manifests/:id/',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'The manifest of a departure (a start time’s id): its bookings and totals', params: ZIdParam, response: { 200: ZManifest, ...errors } } },
-    (request) => tenantScope(request, (ctx) => manifests.manifest(ctx, request.params.id)),
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure (a start time’s id): its bookings and totals', params: ZIdParam, response: { 200: ZManifest, ...errors } } },
+    (request) => tenantScope(request, (ctx) => manifests.manifest(ctx, request.params.id, sees(request))),
   );
   app.get(
     '/api/manifests/:id/export.csv',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as CSV', params: ZIdParam, response: { 200: z.string(), ...errors } } },
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as CSV', params: ZIdParam, response: { 200: z.string(), ...errors } } },
     async (request, reply) => {
-      const m = await tenantScope(request, (ctx) => manifests.manifest(ctx, request.params.id));
-      return csv(reply, `manifest-${slug(m)}.csv`, manifests.manifestsCsv([m]));
+      const m = await tenantScope(request, (ctx) => manifests.manifest(ctx, request.params.id, sees(request)));
+      return csv(reply, `manifest-${slug(m)}.csv`, manifests.manifestsCsv([m], sees(request)));
     },
   );
   app.get(
     '/api/manifests/:id/manifest.pdf',
-    { config: { access: manageOrders }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as a PDF', params: ZIdParam, response: { 200: z.any(), ...errors } } },
+    { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as a PDF', params: ZIdParam, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
-      const { m, org } = await tenantScope(request, async (ctx) => ({ m: await manifests.manifest(ctx, request.params.id), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org.name));
+      const { m, org } = await tenantScope(request, async (ctx) => ({ m: await manifests.manifest(ctx, request.params.id, sees(request)), org: await q.organisationZone(ctx) }));
+      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org.name, sees(request)));
     },
   );
 

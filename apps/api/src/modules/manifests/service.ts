@@ -3,6 +3,8 @@ import { formatMoney, toMajorText, type TManifest, type TManifestBooking, type T
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
+import type { CustomerVisibility } from '../auth/principal';
+import { answeredQuestions } from '../orders/order-basics';
 import * as q from './queries';
 
 /**
@@ -10,8 +12,6 @@ import * as q from './queries';
  * with their orders and customers, the questions answered), and its CSV and PDF. A day's manifest
  * is the same for every departure of a local date, still three statements.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Adds counts by id, keeping the order in which ids first appear. */
 function addCounts(into: Map<string, TManifestCount>, counts: TManifestCount[]) {
@@ -24,7 +24,7 @@ function addCounts(into: Map<string, TManifestCount>, counts: TManifestCount[]) 
 
 const byLabel = (a: TManifestCount, b: TManifestCount) => a.label.localeCompare(b.label, 'en') || a.id.localeCompare(b.id);
 
-function totalsOf(bookings: TManifestBooking[]): TManifestTotals {
+function totalsOf(bookings: TManifestBooking[], sees: CustomerVisibility): TManifestTotals {
   const categories = new Map<string, TManifestCount>();
   const extras = new Map<string, TManifestCount>();
   for (const b of bookings) {
@@ -38,15 +38,18 @@ function totalsOf(bookings: TManifestBooking[]): TManifestTotals {
     no_show: bookings.filter((b) => b.attendance === 'No show').reduce((n, b) => n + b.seats, 0),
     categories: [...categories.values()].sort(byLabel),
     extras: [...extras.values()].sort(byLabel),
-    balance_due: bookings.reduce((n, b) => n + b.balance_due, 0),
+    balance_due: sees.payment ? bookings.reduce((n, b) => n + (b.balance_due ?? 0), 0) : null,
   };
 }
 
-/** The rows of the given departures, grouped by departure, with the balance on each order's first row. */
-async function assemble(ctx: TenantCtx, departures: q.Departure[]): Promise<{ manifests: TManifest[]; zone: string; currency: string }> {
+/**
+ * The rows of the given departures, grouped by departure, with the balance on each order's first
+ * row; contacts and balances only for a role that may see them (customerVisibility).
+ */
+async function assemble(ctx: TenantCtx, departures: q.Departure[], sees: CustomerVisibility): Promise<{ manifests: TManifest[]; zone: string; currency: string }> {
   const { zone, currency } = await q.organisationZone(ctx);
   const rows = await q.bookingsOf(ctx, departures.map((d) => d.id));
-  const questions = await q.questionTexts(ctx, [...new Set(rows.flatMap((r) => Object.keys(r.answers).filter((k) => UUID.test(k))))]);
+  const answersOf = await answeredQuestions(ctx, rows.map((r) => r.answers));
   const bySlot = new Map<string, TManifestBooking[]>(departures.map((d) => [d.id, []]));
   const owing = new Set<string>();
   for (const r of rows) {
@@ -60,7 +63,7 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[]): Promise<{ ma
       status: r.status as TManifestBooking['status'],
       attendance: r.attendance as TManifestBooking['attendance'],
       checked_in_at: r.checked_in_at?.toISOString() ?? null,
-      customer: { first_name: r.first_name, last_name: r.last_name, email: r.email, phone: r.phone },
+      customer: { first_name: r.first_name, last_name: r.last_name, email: sees.contact ? r.email : null, phone: sees.contact ? r.phone : null },
       seats: r.seats,
       categories: r.items.filter((i) => i.kind === 'category' && i.quantity > 0).map((i) => ({ id: i.id, label: i.label, quantity: i.quantity }))
         .sort(byLabel),
@@ -68,10 +71,8 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[]): Promise<{ ma
         .filter((i) => i.kind === 'extra' && i.quantity > 0)
         .map((i) => ({ id: i.id, label: i.label, quantity: i.quantity }))
         .sort(byLabel),
-      answers: Object.entries(r.answers)
-        .filter(([, answer]) => answer.trim() !== '')
-        .map(([id, answer]) => ({ question: questions.get(id) ?? 'Question', answer })),
-      balance_due: first ? Math.max(0, r.order_total - r.order_paid) : 0,
+      answers: answersOf(r.answers),
+      balance_due: !sees.payment ? null : first ? Math.max(0, r.order_total - r.order_paid) : 0,
       currency: r.currency,
       notes: [r.order_notes, r.customer_notes].map((n) => n.trim()).filter(Boolean).join('\n'),
     });
@@ -91,21 +92,21 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[]): Promise<{ ma
       closed: d.closed,
       currency: bookings[0]?.currency ?? currency,
       bookings,
-      totals: totalsOf(bookings),
+      totals: totalsOf(bookings, sees),
     };
   });
   return { manifests, zone, currency };
 }
 
-export async function manifest(ctx: TenantCtx, slotId: string): Promise<TManifest> {
+export async function manifest(ctx: TenantCtx, slotId: string, sees: CustomerVisibility): Promise<TManifest> {
   const found = await q.departure(ctx, slotId);
   if (found.length === 0) throw notFound('No departure with this id.');
-  return (await assemble(ctx, found)).manifests[0]!;
+  return (await assemble(ctx, found, sees)).manifests[0]!;
 }
 
-export async function manifestDay(ctx: TenantCtx, date: string): Promise<TManifestDay> {
-  const { manifests, zone, currency } = await assemble(ctx, await q.departuresOn(ctx, date));
-  return { date, time_zone: zone, currency, departures: manifests, totals: totalsOf(manifests.flatMap((m) => m.bookings)) };
+export async function manifestDay(ctx: TenantCtx, date: string, sees: CustomerVisibility): Promise<TManifestDay> {
+  const { manifests, zone, currency } = await assemble(ctx, await q.departuresOn(ctx, date), sees);
+  return { date, time_zone: zone, currency, departures: manifests, totals: totalsOf(manifests.flatMap((m) => m.bookings), sees) };
 }
 
 // --- Exports -----------------------------------------------------------------------------
@@ -118,18 +119,20 @@ const checkInText = (b: TManifestBooking, zone: string) => (b.attendance === 'Ar
 
 /**
  * The manifests as CSV: a line per booking, then a TOTAL line per departure. Amounts are plain
- * numbers in the currency's major unit (12.50), times local to the organisation's zone.
+ * numbers in the currency's major unit (12.50), times local to the organisation's zone. The phone
+ * and e-mail columns, and the balance columns, are there only for a role that may see them.
  */
-export function manifestsCsv(manifests: TManifest[]) {
-  const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', 'phone', 'email', 'seats', 'categories', 'extras', 'answers', 'currency', 'balance_due', 'notes'];
+export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility) {
+  const contact = (phone: CsvValue, email: CsvValue): CsvValue[] => (sees.contact ? [phone, email] : []);
+  const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', ...contact('phone', 'email'), 'seats', 'categories', 'extras', 'answers', ...(sees.payment ? ['currency', 'balance_due'] : []), 'notes'] as string[];
   const rows: CsvValue[][] = [];
   for (const m of manifests) {
-    const major = (n: number) => ({ amount: toMajorText(n, m.currency) });
+    const due = (n: number | null): CsvValue[] => (sees.payment ? [m.currency, { amount: toMajorText(n ?? 0, m.currency) }] : []);
     for (const b of m.bookings) {
-      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone), `${b.customer.first_name} ${b.customer.last_name}`.trim(), b.customer.phone, b.customer.email, b.seats, countsText(b.categories), countsText(b.extras), answersText(b), b.currency, major(b.balance_due), b.notes]);
+      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone), `${b.customer.first_name} ${b.customer.last_name}`.trim(), ...contact(b.customer.phone ?? '', b.customer.email ?? ''), b.seats, countsText(b.categories), countsText(b.extras), answersText(b), ...due(b.balance_due), b.notes]);
     }
     const t = m.totals;
-    rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', '', '', t.seats, countsText(t.categories), countsText(t.extras), '', m.currency, major(t.balance_due), '']);
+    rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', ...contact('', ''), t.seats, countsText(t.categories), countsText(t.extras), '', ...due(t.balance_due), '']);
   }
   return csvDocument(header, rows);
 }
@@ -168,7 +171,7 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
  * category split, extras, answers and notes, ticket and order, what is left to pay, check-in and a
  * box to tick); the departure's totals.
  */
-export async function manifestsPdf(manifests: TManifest[], organisation: string): Promise<Uint8Array> {
+export async function manifestsPdf(manifests: TManifest[], organisation: string, sees: CustomerVisibility): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(manifests.length === 1 ? `Manifest ${manifests[0]!.experience_title} ${manifests[0]!.local_date} ${manifests[0]!.local_time}` : `Manifests ${manifests[0]?.local_date ?? ''}`);
   doc.setAuthor(organisation);
@@ -184,7 +187,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string)
     { key: 'booked', title: 'Booked', x: left + 180, width: 120 },
     { key: 'details', title: 'Extras, answers, notes', x: left + 308, width: 220 },
     { key: 'ticket', title: 'Ticket / order', x: left + 536, width: 90 },
-    { key: 'due', title: 'To pay', x: left + 634, width: 64, right: true },
+    { key: 'due', title: sees.payment ? 'To pay' : '', x: left + 634, width: 64, right: true },
     { key: 'state', title: 'Check-in', x: left + 708, width: 62 },
   ] as const;
   if (manifests.length === 0) {
@@ -222,7 +225,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string)
         booked: [...wrap(font, countsText(b.categories), 10, cols[1].width), `${b.seats} seat${b.seats === 1 ? '' : 's'}`],
         details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => wrap(font, t, 9, cols[2].width)),
         ticket: [b.ticket_code, b.order_reference],
-        due: [b.balance_due > 0 ? money(b.balance_due) : '–'],
+        due: b.balance_due === null ? [] : [b.balance_due > 0 ? money(b.balance_due) : '–'],
         state: [checkInText(b, m.time_zone)],
       };
       const height = Math.max(...Object.values(cells).map((c) => c.length)) * 12 + 8;
@@ -251,7 +254,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string)
     y -= 10;
     const t = m.totals;
     text(page, `Total: ${t.seats} seats in ${t.bookings} bookings · ${t.arrived} arrived${t.no_show ? ` · ${t.no_show} no show` : ''}`, left, y, 11, bold);
-    text(page, `To pay on site: ${money(t.balance_due)}`, right, y, 11, bold, ink, true);
+    if (t.balance_due !== null) text(page, `To pay on site: ${money(t.balance_due)}`, right, y, 11, bold, ink, true);
     y -= 16;
     if (t.categories.length) text(page, `By category: ${countsText(t.categories)}`, left, y, 10);
     y -= 14;

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
-import { auditEvent, order } from '../../db/schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import { displayAnswer } from '@tourdesk/contracts';
+import { auditEvent, bookingQuestion, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 
@@ -18,3 +19,18 @@ export async function recordAudit(ctx: TenantCtx, e: { order: string | null; sub
 }
 
 export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
+
+/**
+ * The booking questions that answers refer to (by id, one query for a page of bookings), and the
+ * answers as staff read them: each with its question's text, blank ones left out, yes/no as Yes/No.
+ */
+export async function answeredQuestions(ctx: TenantCtx, answerSets: Record<string, unknown>[]) {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const ids = [...new Set(answerSets.flatMap((a) => Object.keys(a).filter((k) => UUID.test(k))))];
+  const rows = ids.length ? await ctx.tx.select({ id: bookingQuestion.id, question: bookingQuestion.question, answer_type: bookingQuestion.answer_type }).from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, ids))) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return (answers: Record<string, unknown>) =>
+    Object.entries(answers)
+      .filter(([, answer]) => String(answer ?? '').trim() !== '')
+      .map(([id, answer]) => ({ question: byId.get(id)?.question ?? 'Question', answer: displayAnswer(byId.get(id)?.answer_type, String(answer)) }));
+}

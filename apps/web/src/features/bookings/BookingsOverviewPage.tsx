@@ -1,5 +1,5 @@
-import { Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconPrinter, IconScan, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconClipboardList, IconScan, IconSearch } from '@tabler/icons-react';
 import { BOOKING_STATUS_FILTERS } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -8,12 +8,10 @@ import { api } from '../../shared/api/api';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
-import { formatDateTime, formatTime } from '../../shared/lib/dates';
+import { formatDateTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useBookingsQuery, useCheckInMutation, useManifestQuery } from './api';
-import { BookingAddOns } from './BookingAddOns';
+import { useBookingsQuery, useCheckInMutation } from './api';
 import { ATTENDANCE_COLOR } from './constants';
-import { useBookingCatalog } from './use-booking-catalog';
 
 const offersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -55,75 +53,23 @@ function CheckIn() {
   );
 }
 
-/** A day's manifest: who comes when, with their extras and answers, printable. */
-function Manifest({ date }: { date: string }) {
-  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
-  const { data } = useManifestQuery({ date });
-  const catalog = useBookingCatalog();
-  const live = (data ?? []).filter((b) => b.status !== 'Canceled');
-  return (
-    <Card withBorder padding="lg" className="manifest" aria-label="Manifest">
-      <Group justify="space-between" mb="sm">
-        <Title order={4}>Manifest for {dayjs(date).format('DD. MMMM YYYY')}</Title>
-        <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()} className="no-print">
-          Print
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={860}>
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Offer</Table.Th>
-              <Table.Th>Guest</Table.Th>
-              <Table.Th ta="right">Seats</Table.Th>
-              <Table.Th>Extras and answers</Table.Th>
-              <Table.Th>Ticket</Table.Th>
-              <Table.Th>Attendance</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {live.length === 0 && <EmptyRow colSpan={7}>Nobody is booked on this day.</EmptyRow>}
-            {live.map((b) => (
-              <Table.Tr key={b.id} data-testid="manifest-row">
-                <Table.Td>{formatTime(b.starts_at, zone)}</Table.Td>
-                <Table.Td>{b.experience_title}</Table.Td>
-                <Table.Td>
-                  {b.customer.first_name} {b.customer.last_name}
-                </Table.Td>
-                <Table.Td ta="right">{b.seats}</Table.Td>
-                <Table.Td maw={320}>
-                  <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} compact />
-                </Table.Td>
-                <Table.Td ff="monospace">{b.ticket_code}</Table.Td>
-                <Table.Td>
-                  <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
-                    {b.attendance}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <style>{'@media print { nav, header, .no-print { display: none !important; } .manifest { border: none !important; } .mantine-TableScrollContainer-scrollContainer { --table-min-width: 0px !important; } }'}</style>
-    </Card>
-  );
-}
-
 export default function BookingsOverviewPage() {
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useBookingsQuery(filters.apiParams);
   const { data: offers } = offersApi.useOfferOptionsQuery();
-  const [manifestDate, setManifestDate] = useState(dayjs().format('YYYY-MM-DD'));
   return (
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>Bookings</Title>
-        <Button component={Link} to="/bookings/checkout-editor">
-          New booking
-        </Button>
+        <Group gap="xs">
+          <Button component={Link} to={`/bookings/manifests?date=${dayjs().format('YYYY-MM-DD')}`} variant="default" leftSection={<IconClipboardList size={16} />}>
+            Today’s manifests
+          </Button>
+          <Button component={Link} to="/bookings/checkout-editor">
+            New booking
+          </Button>
+        </Group>
       </Group>
       <CheckIn />
       <Group>
@@ -186,10 +132,6 @@ export default function BookingsOverviewPage() {
         </Table>
       </Table.ScrollContainer>
       <ListFooter count={data?.count} noun="booking" totalPages={data?.total_pages} filters={filters} />
-      <Group align="flex-end">
-        <TextInput label="Manifest of" type="date" value={manifestDate} onChange={(e) => e.currentTarget.value && setManifestDate(e.currentTarget.value)} w={180} />
-      </Group>
-      <Manifest date={manifestDate} />
       {!data && isFetching && <Text c="dimmed">Loading…</Text>}
     </Stack>
   );

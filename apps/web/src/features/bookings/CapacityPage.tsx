@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
-import { useAppSelector } from '../../shared/hooks/store';
+import { useCan } from '../../shared/hooks/use-can';
 import { parseDate } from '../../shared/lib/dates';
-import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
 import { seatColor, weekOf } from './booking-logic';
@@ -18,13 +17,9 @@ const VIEWS = [
   { value: 'week', label: 'Week' },
 ];
 
-/** A departure's manifest (who comes), for those who may see bookings. */
+/** A departure's manifest (who comes), for those who may read manifests (the route's access). */
 const manifestPath = (s: CapacitySlot) => `/bookings/manifests/${s.id}`;
-function useSeesManifests() {
-  const user = useAppSelector((st) => st.auth.user);
-  const appInfo = useAppSelector((st) => st.auth.appInfo);
-  return hasPermissions(user, appInfo, ['Manage orders']) && hasFeatures(user, ['bookings']);
-}
+const useSeesManifests = () => useCan(['View experiences'], ['bookings']);
 
 /** The slot's capacity; saved when the field is left (or Enter is pressed), never below booked + held. */
 function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; withSave?: boolean }) {

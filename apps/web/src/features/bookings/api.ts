@@ -1,4 +1,4 @@
-import type { TBooking, TBookingOptions, TCart, TExperience, THeldLine, TOrder, TPaginated, TSlot } from '@tourdesk/contracts';
+import type { TBooking, TBookingOptions, TCart, TCounterOffer, TCounterOfferSummary, TCounterSaleInput, TExperience, THeldLine, TOrder, TPaginated, TResaleDetail, TSlot } from '@tourdesk/contracts';
 import { QueryStatus } from '@reduxjs/toolkit/query';
 import { api } from '../../shared/api/api';
 import { withHeldLine } from './booking-logic';
@@ -34,10 +34,6 @@ export const bookingsApi = api.injectEndpoints({
       providesTags: ['Booking'],
     }),
     booking: build.query<TBooking, string>({ query: (id) => `bookings/${id}/`, providesTags: ['Booking'] }),
-    manifest: build.query<TBooking[], { date?: string; slot?: string }>({
-      query: (params) => ({ url: 'bookings/by-date/', params }),
-      providesTags: ['Booking'],
-    }),
     cancelBooking: build.mutation<TBooking, string>({
       query: (id) => ({ url: `bookings/${id}/cancel/`, method: 'POST', body: {} }),
       invalidatesTags: ['Booking', 'Slot'],
@@ -111,6 +107,17 @@ export const bookingsApi = api.injectEndpoints({
     }),
     /** The extras offered with the offers (names, prices) and the booking questions: readable by anyone who sells. */
     bookingOptions: build.query<TBookingOptions, void>({ query: () => 'bookings/options/', providesTags: ['Inventory', 'Experience'] }),
+    // A partner's offers sold at this counter (a reseller's): read and booked in the supplier's books.
+    counterOffers: build.query<TPaginated<TCounterOfferSummary>, void>({ query: () => ({ url: 'resales/counter/offers/', params: { page_size: 50 } }) }),
+    counterOffer: build.query<TCounterOffer, string>({ query: (id) => `resales/counter/offers/${id}/` }),
+    counterSlots: build.query<TSlot[], { experience: string; from: string; to: string }>({
+      query: ({ experience, ...params }) => ({ url: `resales/counter/offers/${experience}/slots/`, params }),
+      providesTags: ['Slot'],
+    }),
+    sellAtCounter: build.mutation<TResaleDetail, TCounterSaleInput>({
+      query: (body) => ({ url: 'resales/counter/', method: 'POST', body }),
+      invalidatesTags: ['Slot'],
+    }),
   }),
 });
 
@@ -127,7 +134,6 @@ async function cartFromAnswer(dispatch: (action: unknown) => unknown, queryFulfi
 export const {
   useBookingsQuery,
   useBookingQuery,
-  useManifestQuery,
   useCancelBookingMutation,
   useSetAttendanceMutation,
   useCheckInMutation,
@@ -141,4 +147,8 @@ export const {
   useCheckoutMutation,
   useBookingOffersQuery,
   useBookingOptionsQuery,
+  useCounterOffersQuery,
+  useCounterOfferQuery,
+  useCounterSlotsQuery,
+  useSellAtCounterMutation,
 } = bookingsApi;

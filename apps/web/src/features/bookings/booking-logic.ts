@@ -1,5 +1,5 @@
 import { fieldErrors, type ApiError } from '../../shared/api/errors';
-import type { TBookingQuestion, TCart, THeldLine } from '@tourdesk/contracts';
+import { displayAnswer as readAnswer, type TBookingQuestion, type TCart, type THeldLine } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 
 /**
@@ -57,11 +57,8 @@ export function validateAnswer(q: Question, value: string | undefined): true | s
   return true;
 }
 
-/** How an answer reads on a booking: yes/no answers capitalised, others as given. */
-export function displayAnswer(q: Pick<TBookingQuestion, 'answer_type'> | undefined, answer: string) {
-  if (q?.answer_type === 'yes_no' && (answer === 'yes' || answer === 'no')) return answer === 'yes' ? 'Yes' : 'No';
-  return answer;
-}
+/** How an answer reads on a booking (the contracts' one rule): yes/no answers capitalised, others as given. */
+export const displayAnswer = (q: Pick<TBookingQuestion, 'answer_type'> | undefined, answer: string) => readAnswer(q?.answer_type, answer);
 
 /** A question as the label before its answer: "Any allergies?" stays, "Shoe size" becomes "Shoe size:". */
 export const questionLabel = (question: string) => (/[?:.!]$/.test(question.trim()) ? question.trim() : `${question.trim()}:`);

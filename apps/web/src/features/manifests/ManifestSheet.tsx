@@ -2,6 +2,7 @@ import { Anchor, Badge, Card, Checkbox, Group, SimpleGrid, Stack, Table, Text, T
 import type { TManifest, TManifestBooking, TManifestCount } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
+import { useCan } from '../../shared/hooks/use-can';
 import { formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import './manifests.css';
@@ -43,17 +44,35 @@ function Details({ b }: { b: TManifestBooking }) {
   );
 }
 
-const Phone = ({ phone }: { phone: string }) =>
+const Phone = ({ phone }: { phone: string | null }) =>
   phone ? (
     <Anchor href={`tel:${phone.replace(/[^\d+]/g, '')}`} size="sm">
       {phone}
     </Anchor>
   ) : null;
 
-/** One departure's manifest: who comes, what they booked, what is left to pay, who arrived; its totals. */
+/** A booking's ticket code: a link to the booking for those who may open orders, else its text. */
+function Ticket({ b, size }: { b: TManifestBooking; size: 'sm' | 'xs' }) {
+  const canOpen = useCan(['Manage orders']);
+  return canOpen ? (
+    <Anchor component={Link} to={bookingPath(b)} size={size} ff="monospace">
+      {b.ticket_code}
+    </Anchor>
+  ) : (
+    <Text size={size} ff="monospace">
+      {b.ticket_code}
+    </Text>
+  );
+}
+
+/**
+ * One departure's manifest: who comes, what they booked, what is left to pay, who arrived; its
+ * totals. Phones and balances are there when the server sent them (the reader's role allows).
+ */
 export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLink?: boolean }) {
   const money = (n: number) => formatMoney(n, m.currency);
   const t = m.totals;
+  const showsPayment = t.balance_due !== null;
   const title = `${m.local_time} ${m.experience_title}`;
   return (
     <Card withBorder padding="lg" className="manifest-sheet" aria-label={`Manifest ${title}`} data-testid="manifest-sheet">
@@ -94,7 +113,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                     <Table.Th>Booked</Table.Th>
                     <Table.Th>Extras, answers, notes</Table.Th>
                     <Table.Th>Ticket</Table.Th>
-                    <Table.Th ta="right">To pay</Table.Th>
+                    {showsPayment && <Table.Th ta="right">To pay</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -126,18 +145,18 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                         <Details b={b} />
                       </Table.Td>
                       <Table.Td>
-                        <Anchor component={Link} to={bookingPath(b)} size="sm" ff="monospace">
-                          {b.ticket_code}
-                        </Anchor>
+                        <Ticket b={b} size="sm" />
                         <Text size="xs" c="dimmed">
                           {b.order_reference}
                         </Text>
                       </Table.Td>
-                      <Table.Td ta="right">
-                        <Text size="sm" fw={b.balance_due > 0 ? 600 : undefined} c={b.balance_due > 0 ? undefined : 'dimmed'}>
-                          {b.balance_due > 0 ? money(b.balance_due) : '–'}
-                        </Text>
-                      </Table.Td>
+                      {b.balance_due !== null && (
+                        <Table.Td ta="right">
+                          <Text size="sm" fw={b.balance_due > 0 ? 600 : undefined} c={b.balance_due > 0 ? undefined : 'dimmed'}>
+                            {b.balance_due > 0 ? money(b.balance_due) : '–'}
+                          </Text>
+                        </Table.Td>
+                      )}
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -164,10 +183,8 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                 </Text>
                 <Details b={b} />
                 <Group justify="space-between" mt={4}>
-                  <Anchor component={Link} to={bookingPath(b)} size="xs" ff="monospace">
-                    {b.ticket_code}
-                  </Anchor>
-                  {b.balance_due > 0 && (
+                  <Ticket b={b} size="xs" />
+                  {b.balance_due !== null && b.balance_due > 0 && (
                     <Text size="sm" fw={600}>
                       To pay {money(b.balance_due)}
                     </Text>
@@ -185,7 +202,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
 
 export function ManifestTotals({ totals: t, money, label = 'Total' }: { totals: TManifest['totals']; money: (n: number) => string; label?: string }) {
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4 }} mt="md" data-testid="manifest-totals" aria-label={label}>
+    <SimpleGrid cols={{ base: 2, sm: t.balance_due === null ? 3 : 4 }} mt="md" data-testid="manifest-totals" aria-label={label}>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase">
           {label}
@@ -209,12 +226,14 @@ export function ManifestTotals({ totals: t, money, label = 'Total' }: { totals: 
           {t.arrived} of {t.seats} arrived{t.no_show ? ` · ${t.no_show} no show` : ''}
         </Text>
       </div>
-      <div>
-        <Text size="xs" c="dimmed" tt="uppercase">
-          To pay on site
-        </Text>
-        <Text fw={600}>{money(t.balance_due)}</Text>
-      </div>
+      {t.balance_due !== null && (
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase">
+            To pay on site
+          </Text>
+          <Text fw={600}>{money(t.balance_due)}</Text>
+        </div>
+      )}
     </SimpleGrid>
   );
 }
