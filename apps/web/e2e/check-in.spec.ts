@@ -134,6 +134,15 @@ test.describe('check-in on a phone', () => {
     await expectNoSeriousA11yViolationsInBothSchemes(p, 'check-in (admitted)');
     await setColorScheme(p, 'light');
 
+    // The app's service worker keeps the page and the code it has loaded, to open without a network.
+    await p.waitForFunction(async () => {
+      if (!navigator.serviceWorker.controller) return false;
+      const scripts = performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.includes('/assets/') && u.endsWith('.js'));
+      const assets = await caches.open('tourdesk-assets-v1');
+      for (const u of scripts) if (!(await assets.match(u))) return false;
+      return Boolean(await (await caches.open('tourdesk-shell-v1')).match('/__app-shell'));
+    });
+
     // No network at the pier: two guests checked in from the tickets kept on the phone.
     await phone.setOffline(true);
     await expect(p.getByText('Offline', { exact: true })).toBeVisible();
@@ -141,6 +150,11 @@ test.describe('check-in on a phone', () => {
     await expect(answer(p)).toHaveAttribute('data-result', 'admitted');
     await expect(answer(p)).toContainText('Otto Counter');
     await expect(answer(p)).toContainText('Decided on this device (offline)');
+    // The guide reloads the page, still offline: it opens again, with its tickets and its queue.
+    await p.reload();
+    await expect(p.getByRole('heading', { name: 'Check-in' })).toBeVisible();
+    await expect(p.getByText('Offline', { exact: true })).toBeVisible();
+    await expect(p.getByTestId('check-in-queue')).toHaveText('1 scan waiting to be sent');
     await typeCode(p, third.bookings[0]!.ticket_code.toLowerCase());
     await expect(answer(p)).toContainText('Olga Counter');
     // The first guest again, offline: this phone knows it let them in.
@@ -195,5 +209,22 @@ test.describe('check-in on a phone', () => {
     const trail = await call<{ action: string; changes: { reason?: string } }[]>(page, 'GET', `orders/${webOrder.id}/audit/`);
     expect(trail.map((e) => e.action).filter((a) => a.includes('check'))).toEqual(['checked in', 'check-in undone', 'checked in']);
     expect(trail.find((e) => e.action === 'check-in undone')?.changes.reason).toBe('Scanned by mistake at the desk');
+
+    // The guide reads the departure's manifest too, without phones, e-mails or balances.
+    await g.goto(org('demo', `/bookings/manifests/${slot.id}`));
+    const sheet = g.getByTestId('manifest-sheet');
+    await expect(sheet.getByTestId('manifest-card').filter({ hasText: 'Wendy Webstore' })).toContainText('2 Adult');
+    await expect(sheet).not.toContainText('+41');
+    await expect(sheet).not.toContainText('To pay');
+
+    // Signing out wipes the tickets kept on the phone.
+    const kept = () => g.evaluate(() => Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`).join('\n'));
+    expect(await kept()).toContain('Wendy Webstore');
+    await g.getByRole('button', { name: 'Account menu' }).click();
+    await g.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(g).toHaveURL(/\/auth\/login/);
+    await g.goto(org('demo', '/auth/login'));
+    expect(await kept()).not.toContain('Wendy Webstore');
+    expect(await kept()).not.toContain('Dana Demo');
   });
 });

@@ -6,10 +6,15 @@ import { useState } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ToastContainer } from 'react-toastify';
+import { onForgetDevice } from '../shared/auth/offline-session';
 import { makeStore } from '../shared/store';
+import { forgetTickets } from '../features/check-in/device';
 import { TOAST_CONTAINER_PROPS } from '../shared/lib/toast';
 import { routeObjects } from './routes';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
+
+// What the check-in page keeps of customers on this device goes at sign-out.
+onForgetDevice(forgetTickets);
 
 function Toasts() {
   const scheme = useComputedColorScheme('light');

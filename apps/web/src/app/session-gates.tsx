@@ -3,15 +3,23 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { usePublicConfigQuery } from '../shared/api/session-api';
 import { subdomainOf } from '../shared/auth/host';
 import { HostProvider, useHost } from '../shared/auth/host-context';
+import { rememberedSession, rememberSession, unreachable } from '../shared/auth/offline-session';
 import { markSsoChecked, ssoChecked } from '../shared/auth/sso';
 import { useSessionBootstrap } from '../shared/auth/use-session-bootstrap';
 import { ErrorPanel } from '../shared/components/ErrorPanel';
 import { FullPageSpinner } from '../shared/components/FullPageSpinner';
 
-/** Learns the base domain from the server, then tells every page which host it runs on. */
+/**
+ * Learns the base domain from the server, then tells every page which host it runs on. Without a
+ * network it uses the configuration this host last read (offline-session.ts).
+ */
 export function HostGate() {
-  const { data, isError, refetch } = usePublicConfigQuery();
-  if (isError) {
+  const { data: fresh, isError, error, refetch } = usePublicConfigQuery();
+  useEffect(() => {
+    if (fresh) rememberSession({ config: fresh });
+  }, [fresh]);
+  const data = fresh ?? (unreachable(error) ? rememberedSession().config : undefined);
+  if (isError && !data) {
     return <ErrorPanel logo formalMessage="The server cannot be reached." actionLabel="Try again" actionPath={window.location.pathname} key={String(refetch)} />;
   }
   if (!data) return <FullPageSpinner />;

@@ -5,6 +5,7 @@ import { api } from '../../shared/api/api';
 import { useLogoutMutation } from '../../shared/api/session-api';
 import { clearUser } from '../../shared/auth/auth-slice';
 import { useHost } from '../../shared/auth/host-context';
+import { forgetDevice } from '../../shared/auth/offline-session';
 import { markSsoChecked } from '../../shared/auth/sso';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 
@@ -25,6 +26,7 @@ export function UserMenu() {
 
   const signOut = async () => {
     await logout();
+    forgetDevice();
     dispatch(clearUser());
     dispatch(api.util.resetApiState());
     markSsoChecked();

@@ -49,7 +49,8 @@ export function uuid() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-const KEY = (userId: string) => `tourdesk.check-in.v1.${userId}`;
+const PREFIX = 'tourdesk.check-in.v1.';
+const KEY = (userId: string) => `${PREFIX}${userId}`;
 const DEVICE_KEY = 'tourdesk.check-in.device';
 
 function deviceIdentity() {
@@ -82,6 +83,28 @@ export function saveDevice(userId: string, state: DeviceState) {
     localStorage.setItem(KEY(userId), JSON.stringify({ ...state, answers: state.answers.slice(0, 20) }));
   } catch {
     /* storage full or blocked: the page keeps working from memory */
+  }
+}
+
+/**
+ * Sign-out (or a session that ended) wipes what this browser keeps of customers for every user:
+ * their tickets, the latest answers and the departures. Scans not sent yet stay queued (codes and
+ * times only), to be sent when their user signs in here again.
+ */
+export function forgetTickets() {
+  try {
+    for (const key of Object.keys(localStorage).filter((k) => k.startsWith(PREFIX))) {
+      let queue: QueuedScan[] = [];
+      try {
+        queue = (JSON.parse(localStorage.getItem(key) ?? '{}') as Partial<DeviceState>).queue ?? [];
+      } catch {
+        /* unreadable: nothing to keep */
+      }
+      if (queue.length > 0) localStorage.setItem(key, JSON.stringify({ queue }));
+      else localStorage.removeItem(key);
+    }
+  } catch {
+    /* storage blocked: nothing kept either */
   }
 }
 

@@ -1,6 +1,7 @@
 import { createListenerMiddleware, isRejectedWithValue } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { sessionEnded, type AuthState } from '../auth/auth-slice';
+import { forgetDevice } from '../auth/offline-session';
 import { markSsoChecked } from '../auth/sso';
 import { notifyError, notifyErrors } from '../lib/toast';
 import { api } from './api';
@@ -26,6 +27,7 @@ sessionListener.startListening({
   effect: (_action, listenerApi) => {
     const before = listenerApi.getOriginalState() as { auth: AuthState };
     if (before.auth.status !== 'authenticated') return;
+    forgetDevice();
     markSsoChecked(); // this host's own session ended: show its sign-in page, no detour
     listenerApi.dispatch(api.util.resetApiState());
     notifyError(SESSION_EXPIRED_MESSAGE, { toastId: 'session-expired' });

@@ -2,11 +2,13 @@ import { useEffect, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks/store';
 import { sessionApi } from '../api/session-api';
 import { clearUser, setAppInfo, setUser } from './auth-slice';
+import { rememberedSession, rememberSession, unreachable } from './offline-session';
 
 /**
  * The spec's session check on an organisation's host: verify the session (the API layer
  * refreshes it once on a 401), then load the user and the app info. Any failure marks the user
- * not authenticated. Runs once, and again whenever `recheck` is called (after a sign-in).
+ * not authenticated, except a server that cannot be reached at all when this host remembers a
+ * session (offline-session.ts). Runs once, and again whenever `recheck` is called (after a sign-in).
  */
 export function useSessionBootstrap(enabled: boolean) {
   const dispatch = useAppDispatch();
@@ -25,6 +27,13 @@ export function useSessionBootstrap(enabled: boolean) {
 export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) {
   const verified = await dispatch(sessionApi.endpoints.verifySession.initiate());
   if ('error' in verified) {
+    // No network at all: the last session seen on this host, until the server answers again.
+    const kept = unreachable(verified.error) ? rememberedSession() : {};
+    if (kept.user && kept.appInfo) {
+      dispatch(setAppInfo(kept.appInfo));
+      dispatch(setUser(kept.user));
+      return true;
+    }
     dispatch(clearUser());
     return false;
   }
@@ -38,5 +47,6 @@ export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) 
   }
   dispatch(setAppInfo(info.data));
   dispatch(setUser(me.data));
+  rememberSession({ user: me.data, appInfo: info.data });
   return true;
 }
