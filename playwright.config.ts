@@ -8,46 +8,43 @@ import { defineConfig } from '@playwright/test';
  * (dist/server.js, PGlite, demo data) on a temporary data folder and its own port, beside a
  * local SMTP sink, OpenID Connect provider and fake of Stripe's API (apps/web/e2e/support/server.mjs).
  * The access token lives 4 seconds, so every test also runs through silent refreshes.
+ *
+ * Each worker has a server of its own (its own database, demo data, mail folder and ports): the
+ * tests of a file run in order on one worker, and files never share data with a file of another
+ * worker. A test spends most of its time waiting on the browser and the server, so two workers
+ * finish in about half the time on two cores. E2E_WORKERS sets how many (1 runs everything in
+ * order on one server).
+ *
+ * This file is read by the runner and again by each worker: a worker (TEST_PARALLEL_INDEX set)
+ * points its helpers (support/helpers.ts: E2E_PORT, MAIL_DIR) and baseURL at its own server.
  */
-const PORT = Number(process.env.E2E_PORT ?? 3107);
+const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+const BASE_PORT = Number(process.env.E2E_BASE_PORT ?? 3107);
 const work = process.env.E2E_WORK_DIR ?? mkdtempSync(path.join(tmpdir(), 'tourdesk-e2e-'));
 process.env.E2E_WORK_DIR = work;
-process.env.MAIL_DIR = path.join(work, 'mail');
-process.env.E2E_PORT = String(PORT);
 
-export default defineConfig({
-  testDir: './apps/web/e2e',
-  outputDir: './test-results',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
-  reporter: [['list']],
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  use: {
-    baseURL: `http://localhost:${PORT}`,
-    browserName: 'chromium',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
-    screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
-  },
-  webServer: {
+const portOf = (server: number) => BASE_PORT + 10 * server;
+const mailDirOf = (server: number) => path.join(work, `mail-${server}`);
+const mine = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+process.env.E2E_PORT = String(portOf(mine));
+process.env.MAIL_DIR = mailDirOf(mine);
+
+function server(index: number) {
+  const port = portOf(index);
+  return {
     command: 'node apps/web/e2e/support/server.mjs',
-    url: `http://localhost:${PORT}/api/health/`,
+    url: `http://localhost:${port}/api/health/`,
     reuseExistingServer: false,
-    timeout: 90_000,
+    timeout: 120_000,
     env: {
-      PORT: String(PORT),
-      DATA_DIR: path.join(work, 'data'),
-      MAIL_DIR: process.env.MAIL_DIR,
-      SMTP_PORT: String(PORT + 1),
-      OIDC_PORT: String(PORT + 2),
-      OEMBED_PORT: String(PORT + 3),
+      PORT: String(port),
+      DATA_DIR: path.join(work, `data-${index}`),
+      MAIL_DIR: mailDirOf(index),
+      SMTP_PORT: String(port + 1),
+      OIDC_PORT: String(port + 2),
+      OEMBED_PORT: String(port + 3),
       // The fake Stripe (its API for the server's SDK, its hosted pages for the browser).
-      STRIPE_PORT: String(PORT + 4),
+      STRIPE_PORT: String(port + 4),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       SEED_DEMO: 'true',
@@ -56,6 +53,31 @@ export default defineConfig({
       EMAIL_RETRY_LIMIT: '1',
       EMAIL_RETRY_DELAY_SECONDS: '1',
     },
-    stdout: 'pipe',
+    stdout: 'pipe' as const,
+  };
+}
+
+export default defineConfig({
+  testDir: './apps/web/e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: WORKERS,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://localhost:${portOf(mine)}`,
+    browserName: 'chromium',
+    contextOptions: { reducedMotion: 'reduce' },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+    screenshot: 'only-on-failure',
+    // No transitions (the theme respects reduced motion): less painting in a software-rendered
+    // browser, and no waiting for menus and modals to slide in.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
   },
+  webServer: Array.from({ length: WORKERS }, (_, i) => server(i)),
 });

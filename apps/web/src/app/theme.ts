@@ -85,6 +85,8 @@ const PAGINATION_CONTROLS = { first: 'First page', previous: 'Previous page', ne
 /** The spec's breakpoints mapped onto Mantine's five sizes; all ten are in `BREAKPOINTS`. */
 export const theme = createTheme({
   primaryColor: 'blue',
+  // Users who ask their system for less motion get no transitions (menus, modals, toasts' slide).
+  respectReducedMotion: true,
   colors: ACCESSIBLE_COLORS,
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   defaultRadius: 'md',
