@@ -9,16 +9,16 @@ import { defineConfig } from '@playwright/test';
  * local SMTP sink, OpenID Connect provider and fake of Stripe's API (apps/web/e2e/support/server.mjs).
  * The access token lives 4 seconds, so every test also runs through silent refreshes.
  *
- * Each worker has a server of its own (its own database, demo data, mail folder and ports): the
- * tests of a file run in order on one worker, and files never share data with a file of another
- * worker. A test spends most of its time waiting on the browser and the server, so two workers
- * finish in about half the time on two cores. E2E_WORKERS sets how many (1 runs everything in
- * order on one server).
+ * E2E_WORKERS sets how many workers run files side by side (default 1: on two cores the
+ * software-rendered browser and the server already keep both busy, and two workers took as long
+ * with every step twice as slow). Each worker has a server of its own (its own database, demo
+ * data, mail folder and ports): the tests of a file run in order on one worker, and files never
+ * share data with a file of another worker.
  *
  * This file is read by the runner and again by each worker: a worker (TEST_PARALLEL_INDEX set)
  * points its helpers (support/helpers.ts: E2E_PORT, MAIL_DIR) and baseURL at its own server.
  */
-const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
 const BASE_PORT = Number(process.env.E2E_BASE_PORT ?? 3107);
 const work = process.env.E2E_WORK_DIR ?? mkdtempSync(path.join(tmpdir(), 'tourdesk-e2e-'));
 process.env.E2E_WORK_DIR = work;
