@@ -154,3 +154,39 @@ test.describe.serial('a reseller’s journey: invited, selling the supplier’s 
     await shots(page, 'statement');
   });
 });
+
+test('the demo agency sells the supplier’s kayak at its own counter: booked from the supplier’s seats, "Resale completed!"', async ({ page }) => {
+  const day = zurichDate(26);
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  const kayak = await demoKayak(page);
+  const left = async () => (await call<{ local_time: string; remaining: number }[]>(page, 'GET', `bookings/check-availability/?experience=${kayak.id}&date=${day}`)).find((s) => s.local_time === TIME)!.remaining;
+  const before = await left();
+
+  const agency = await page.context().browser()!.newPage();
+  await signIn(agency, 'owner@alpine-agency.tourdesk.test', DEMO.password, 'alpine-agency');
+  await agency.goto(org('alpine-agency', '/bookings/checkout-editor'));
+  await agency.getByRole('combobox', { name: 'Offer' }).click();
+  await agency.getByRole('option', { name: `${KAYAK} · Alpine Trails & Tours` }).click();
+  await expect(agency.getByText('Operated by Alpine Trails & Tours')).toBeVisible();
+  if (day.slice(0, 7) !== zurichDate(0).slice(0, 7)) await agency.getByRole('button', { name: 'Next month' }).click();
+  await agency.getByRole('button', { name: day, exact: true }).click();
+  await agency.getByLabel('Times').getByRole('button', { name: new RegExp(`^${TIME}`) }).click();
+  const form = agency.getByLabel('Partner sale');
+  await form.getByLabel('Adult quantity').fill('2');
+  await form.getByLabel('Customer e-mail').fill('walk.in.agency@example.com');
+  await form.getByLabel('First name').fill('Petra');
+  await form.getByLabel('Last name').fill('Passant');
+  await form.getByLabel('Your reference').fill('Desk 3');
+  await form.getByRole('radiogroup', { name: SWIM }).getByRole('radio', { name: 'Yes', exact: true }).check();
+  await agency.screenshot({ path: `${SHOTS}/reseller-counter.png`, fullPage: true });
+  await form.getByRole('button', { name: 'Book with Alpine Trails & Tours' }).click();
+  await expect(agency.getByText('Resale completed!').first()).toBeVisible();
+  await expect(agency.getByTestId('resale-completed')).toContainText('Petra Passant booked with Alpine Trails & Tours');
+  await agency.getByTestId('resale-completed').getByRole('link', { name: 'Open the resale' }).click();
+  await expect(agency).toHaveURL(/\/resales\/overview\/[0-9a-f-]+$/);
+  await expect(agency.getByText('Desk 3')).toBeVisible();
+  await agency.close();
+
+  // The supplier's seats dropped by two: one pool for every channel.
+  expect(await left()).toBe(before - 2);
+});

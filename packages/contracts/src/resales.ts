@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATE_RANGE_FILTERS } from './constants';
+import { ZCustomerInput, ZQuantities } from './availability';
 import { paginated, ZPaginationQuery } from './pagination';
 import { ZDate } from './text';
 
@@ -153,3 +154,52 @@ export const ZSettlement = z
 export type TSettlement = z.infer<typeof ZSettlement>;
 export const ZSettlementDetail = ZSettlement.extend({ lines: z.array(ZResale) }).meta({ id: 'SettlementDetail' });
 export type TSettlementDetail = z.infer<typeof ZSettlementDetail>;
+
+// --- Selling a partner's offer at the counter ---------------------------------------------
+
+/**
+ * A supplier's offer that one of the caller's Active contracts shares: what a reseller's counter
+ * (the back office's checkout) may sell. The sale is made in the supplier's books, from its seats.
+ */
+export const ZCounterOfferSummary = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    partnership_id: z.uuid(),
+    supplier: ZNamed,
+    currency: z.string(),
+  })
+  .meta({ id: 'CounterOfferSummary' });
+export type TCounterOfferSummary = z.infer<typeof ZCounterOfferSummary>;
+
+/** The same offer with what its booking form asks: categories, extras, questions, and the contract's terms. */
+export const ZCounterOffer = ZCounterOfferSummary.extend({
+  time_zone: z.string(),
+  pricing: z.enum(['commission', 'net_rates']),
+  commission_bp: z.number().int(),
+  valid_from: z.string().nullable(),
+  valid_to: z.string().nullable(),
+  categories: z.array(z.object({ id: z.uuid(), label: z.string(), occupies_seat: z.boolean() })),
+  extras: z.array(z.object({ id: z.uuid(), name: z.string(), price: z.number().int() })),
+  questions: z.array(z.object({ id: z.uuid(), question: z.string(), answer_type: z.enum(['text', 'number', 'yes_no', 'choice']), choices: z.array(z.string()), required: z.boolean(), per_participant: z.boolean() })),
+}).meta({ id: 'CounterOffer' });
+export type TCounterOffer = z.infer<typeof ZCounterOffer>;
+
+export const ZCounterSlotsQuery = z
+  .object({ from: ZDate, to: ZDate })
+  .refine((q) => q.to >= q.from, { error: 'The end of the period comes before its start.', path: ['to'] })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 62 * 86_400_000, { error: 'Ask for at most two months at a time.', path: ['to'] });
+
+/** A sale at the reseller's counter: one line of a partner's offer, booked at once for the customer. */
+export const ZCounterSaleInput = z.object({
+  experience: ZUuid,
+  slot: ZUuid,
+  quantities: ZQuantities,
+  extras: z.record(z.uuid(), z.number().int().min(0).max(100)).default({}),
+  customer: ZCustomerInput,
+  answers: z.record(z.uuid(), z.string().max(1000)).default({}),
+  notes: z.string().trim().max(2000).default(''),
+  /** The reseller's own reference for the sale (a voucher number, a room). */
+  reference: z.string().trim().max(100).nullable().default(null),
+});
+export type TCounterSaleInput = z.input<typeof ZCounterSaleInput>;

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paginated, ZErrorEnvelope, ZIdParam, ZResaleDetail, ZResaleFilterOptions, ZResaleList, ZResaleListQuery, ZSettlement, ZSettlementCreate, ZSettlementDetail, ZSettlementListQuery } from '@tourdesk/contracts';
+import { paginated, ZCounterOffer, ZCounterOfferSummary, ZCounterSaleInput, ZCounterSlotsQuery, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZResaleDetail, ZSlot, ZResaleFilterOptions, ZResaleList, ZResaleListQuery, ZSettlement, ZSettlementCreate, ZSettlementDetail, ZSettlementListQuery } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
+import * as counter from './counter';
 import * as resales from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
@@ -16,12 +17,55 @@ const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 
  */
 const access: RouteAccess = { permissions: ['Manage orders'], features: ['resales'] };
 
+/**
+ * Selling a partner's offer at the counter is a sale like the checkout's (Manage cart and Manage
+ * orders), of a resale (the plan feature 'resales').
+ */
+const counterAccess: RouteAccess = { permissions: ['Manage cart', 'Manage orders'], features: ['resales'] };
+
 function ctxOf(request: FastifyRequest): resales.ResaleCtx {
   const me = principalOf(request);
   return { db: request.server.database.db, accountId: me.accountId, userId: me.userId, timeZone: me.timeZone };
 }
 
 export const resaleRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/resales/counter/offers/',
+    { config: { access: counterAccess }, schema: { tags: ['resales'], summary: 'The partners’ offers this organisation may sell at its counter (shared under an Active contract)', querystring: ZPaginationQuery, response: { 200: paginated(ZCounterOfferSummary), ...errors } } },
+    (request) => {
+      const me = principalOf(request);
+      const db = request.server.database.db;
+      return paginate(request, request.query, () => counter.countCounterOffers(db, me.accountId), (limit, offset) => counter.counterOffers(db, me.accountId, limit, offset));
+    },
+  );
+  app.get(
+    '/api/resales/counter/offers/:id/',
+    { config: { access: counterAccess }, schema: { tags: ['resales'], summary: 'A partner’s offer with what its booking asks (categories, extras, questions) and the contract’s terms', params: ZIdParam, response: { 200: ZCounterOffer, ...errors } } },
+    (request) => counter.counterOffer(request.server.database.db, principalOf(request).accountId, request.params.id),
+  );
+  app.get(
+    '/api/resales/counter/offers/:id/slots/',
+    { config: { access: counterAccess }, schema: { tags: ['resales'], summary: 'A partner’s offer’s departures between two local dates, with seats left and prices, on the days its contract is valid', params: ZIdParam, querystring: ZCounterSlotsQuery, response: { 200: z.array(ZSlot), ...errors } } },
+    (request) => counter.counterSlots(request.server.database.db, principalOf(request).accountId, request.params.id, request.query.from, request.query.to),
+  );
+  app.post(
+    '/api/resales/counter/',
+    {
+      config: { access: counterAccess },
+      schema: {
+        tags: ['resales'],
+        summary: 'Sell a partner’s offer at the counter: booked at once in the supplier’s books from its seats, named as this organisation’s resale (the order is the supplier’s: the answer is the resale)',
+        body: ZCounterSaleInput,
+        response: { 201: ZResaleDetail, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const me = principalOf(request);
+      const sold = await counter.sellAtCounter({ db: request.server.database.db, accountId: me.accountId, userId: me.userId, timeZone: me.timeZone, name: me.email }, request.body);
+      return reply.status(201).send(sold);
+    },
+  );
+
   app.get(
     '/api/resales/',
     {

@@ -1,25 +1,28 @@
 import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
-import type { TCart, TSlot } from '@tourdesk/contracts';
+import type { TCart } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../shared/api/api';
-import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { useAppSelector } from '../../shared/hooks/store';
+import { useCan } from '../../shared/hooks/use-can';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useBookingOffersQuery, useCartQuery, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
+import { useBookingOffersQuery, useCartQuery, useCounterOffersQuery, useHoldSeatsMutation, useReleaseLineMutation, useSlotsQuery } from './api';
 import { estimateTotal, positiveCounts } from './booking-logic';
 import { CustomerStep } from './CustomerStep';
+import { PartnerSale } from './PartnerSale';
+import { SlotPicker, STATUS_COLOR } from './SlotPicker';
 import { useBookingCatalog } from './use-booking-catalog';
 
 type CartLine = TCart['lines'][number];
 
-const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
-
 // `checkoutPricingCategories`, not `categories`: endpoint names are global to the one api, and
 // the inventory feature's `categories` (item categories) would otherwise answer in its place.
+/** A partner's offer in the offer list (a reseller's counter sells it in the supplier's books). */
+const PARTNER = 'partner:';
+
 const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({
     activeOffers: build.query<{ results: { id: string; title: string }[] }, void>({ query: () => ({ url: 'experiences/', params: { status: 'Active', page_size: 50, ordering: 'title' } }) }),
@@ -48,8 +51,12 @@ export default function CheckoutEditorPage() {
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   // Times are shown in the organisation's zone, whatever the browser's.
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
-  const { data: offers } = catalogApi.useActiveOffersQuery();
-  const { data: categories } = catalogApi.useCheckoutPricingCategoriesQuery();
+  // An affiliate's plan may have no offers of its own; a supplier's no resales: each list only when the plan has it.
+  const ownOffers = useCan([], ['experiences']);
+  const partnerOffers = useCan(['Manage cart', 'Manage orders'], ['resales']);
+  const { data: offers } = catalogApi.useActiveOffersQuery(undefined, { skip: !ownOffers });
+  const { data: resold } = useCounterOffersQuery(undefined, { skip: !partnerOffers });
+  const { data: categories } = catalogApi.useCheckoutPricingCategoriesQuery(undefined, { skip: !ownOffers });
   const catalog = useBookingCatalog();
   const [experience, setExperience] = useState<string | null>(null);
   const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
@@ -59,7 +66,8 @@ export default function CheckoutEditorPage() {
   const [extras, setExtras] = useState<Record<string, number>>({});
   const from = `${month}-01`;
   const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
-  const { data: slots } = useSlotsQuery({ experience: experience ?? '', from, to }, { skip: !experience });
+  const partnerOffer = experience?.startsWith(PARTNER) ? experience.slice(PARTNER.length) : null;
+  const { data: slots } = useSlotsQuery({ experience: experience ?? '', from, to }, { skip: !experience || partnerOffer !== null });
   const { data: cart, refetch: refetchCart } = useCartQuery();
   // Lines a checkout refused (their hold ran out and the seats went, or their slot closed), with
   // the reason; they stay on screen, marked, until removed — even once the cart no longer has them.
@@ -79,22 +87,10 @@ export default function CheckoutEditorPage() {
   };
   const [hold, holding] = useHoldSeatsMutation();
   const [release] = useReleaseLineMutation();
-  const { data: offerSettings } = useBookingOffersQuery(experience ? [experience] : [], { skip: !experience || !catalog.canReadCatalog });
+  const { data: offerSettings } = useBookingOffersQuery(experience ? [experience] : [], { skip: !experience || partnerOffer !== null || !catalog.canReadCatalog });
   const offeredExtraIds = offerSettings?.[0]?.id === experience ? (offerSettings?.[0]?.extras ?? []) : [];
   const offeredExtras = offeredExtraIds.flatMap((id) => catalog.items.get(id) ?? []);
 
-  const byDay = useMemo(() => {
-    const map = new Map<string, TSlot[]>();
-    for (const s of slots ?? []) map.set(s.local_date, [...(map.get(s.local_date) ?? []), s]);
-    return map;
-  }, [slots]);
-  const dayStatus = (d: string) => {
-    const list = byDay.get(d);
-    if (!list?.length) return undefined;
-    if (list.some((s) => s.status === 'available')) return 'green';
-    if (list.some((s) => s.status === 'limited')) return 'orange';
-    return list.every((s) => s.status === 'closed') ? 'gray' : 'red';
-  };
   const slot = slots?.find((s) => s.id === slotId);
   const priceOf = (category: string) => slot?.prices.find((p) => p.pricing_category === category)?.retail_price;
   // Shown while choosing; once held, the cart line's total (the server's) is the one that counts.
@@ -104,157 +100,147 @@ export default function CheckoutEditorPage() {
   return (
     <Stack gap="lg">
       <Title order={2}>Checkout</Title>
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        <Stack>
-          <Select
-            label="Offer"
-            placeholder="Choose an offer on sale"
-            data={(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))}
-            value={experience}
-            onChange={(v) => {
-              setExperience(v);
-              setDate(null);
-              setSlotId(null);
-              setExtras({});
-            }}
-            searchable
-          />
-          {experience && (
-            <Card withBorder padding="md">
-              <MonthCalendar
+      <Select
+        label="Offer"
+        maw={560}
+        placeholder="Choose an offer on sale"
+        data={[
+          ...(offers?.results.length ? [{ group: 'Your offers', items: offers.results.map((o) => ({ value: o.id, label: o.title })) }] : []),
+          ...(resold?.results.length ? [{ group: 'Partners’ offers', items: resold.results.map((o) => ({ value: `${PARTNER}${o.id}`, label: `${o.title} · ${o.supplier.name}` })) }] : []),
+        ]}
+        value={experience}
+        onChange={(v) => {
+          setExperience(v);
+          setDate(null);
+          setSlotId(null);
+          setExtras({});
+        }}
+        searchable
+      />
+      {partnerOffer ? (
+        <PartnerSale key={partnerOffer} offerId={partnerOffer} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          <Stack>
+            {experience && !partnerOffer && (
+              <SlotPicker
+                slots={slots}
                 month={month}
                 onMonth={setMonth}
-                selected={date}
-                onSelect={(d) => {
+                date={date}
+                onDate={(d) => {
                   setDate(d);
                   setSlotId(null);
                 }}
-                color={dayStatus}
-                render={(d) => {
-                  const left = (byDay.get(d) ?? []).reduce((sum, s) => sum + (s.bookable ? s.remaining : 0), 0);
-                  return byDay.get(d)?.length ? (
-                    <Text size="xs" c="dimmed">
-                      {left} left
-                    </Text>
-                  ) : null;
-                }}
+                slotId={slotId}
+                onSlot={setSlotId}
               />
-            </Card>
-          )}
-          {date && (
-            <Group gap="xs" aria-label="Times">
-              {(byDay.get(date) ?? []).map((s) => (
-                <Button key={s.id} variant={slotId === s.id ? 'filled' : 'light'} color={STATUS_COLOR[s.status]} disabled={!s.bookable} onClick={() => setSlotId(s.id)}>
-                  {s.local_time} · {s.remaining} left
-                </Button>
-              ))}
-              {(byDay.get(date) ?? []).length === 0 && <Text c="dimmed">No time slot on this day.</Text>}
-            </Group>
-          )}
-        </Stack>
-        <Stack>
-          {slot && (
-            <Card withBorder padding="lg" aria-label="Quantities">
-              <Group justify="space-between" mb="sm">
-                <Text fw={600}>
-                  {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
-                </Text>
-                <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
-                  {slot.remaining} of {slot.capacity} seats left
-                </Badge>
-              </Group>
-              <Stack gap="xs">
-                {categories?.results
-                  .filter((c) => priceOf(c.id) !== undefined)
-                  .map((c) => (
-                    <Group key={c.id} justify="space-between">
-                      <Text size="sm">
-                        {c.label} · {formatMoney(priceOf(c.id)!, currency)}
-                      </Text>
-                      <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
-                    </Group>
-                  ))}
-              </Stack>
-              {offeredExtras.length > 0 && (
-                <>
-                  <Divider my="sm" label="Extras" labelPosition="left" />
-                  <Stack gap="xs" aria-label="Extras">
-                    {offeredExtras.map((item) => (
-                      <Group key={item.id} justify="space-between" wrap="nowrap">
+            )}
+          </Stack>
+          <Stack>
+            {slot && (
+              <Card withBorder padding="lg" aria-label="Quantities">
+                <Group justify="space-between" mb="sm">
+                  <Text fw={600}>
+                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
+                  </Text>
+                  <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
+                    {slot.remaining} of {slot.capacity} seats left
+                  </Badge>
+                </Group>
+                <Stack gap="xs">
+                  {categories?.results
+                    .filter((c) => priceOf(c.id) !== undefined)
+                    .map((c) => (
+                      <Group key={c.id} justify="space-between">
                         <Text size="sm">
-                          {item.name} · {formatMoney(item.price, item.currency)}
+                          {c.label} · {formatMoney(priceOf(c.id)!, currency)}
                         </Text>
-                        <NumberInput aria-label={`${item.name} quantity`} w={90} min={0} max={100} value={extras[item.id] ?? 0} onChange={(v) => setExtras({ ...extras, [item.id]: Number(v) || 0 })} />
+                        <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
                       </Group>
                     ))}
-                  </Stack>
-                </>
-              )}
-              <Group justify="space-between" mt="md">
-                <Text fw={600} data-testid="line-total">
-                  Total {formatMoney(total, currency)}
-                </Text>
-                <Button
-                  loading={holding.isLoading}
-                  disabled={participants === 0}
-                  onClick={async () => {
-                    const res = await hold({ slot: slot.id, quantities: positiveCounts(quantities), extras: positiveCounts(extras) });
-                    if (!('error' in res)) {
-                      notifySuccess('Seats held.');
-                      setQuantities({});
-                      setExtras({});
-                    }
-                  }}
-                >
-                  Hold seats
-                </Button>
-              </Group>
-            </Card>
-          )}
-          <Card withBorder padding="lg" aria-label="Cart">
-            <Group justify="space-between" mb="sm">
-              <Text fw={600}>Cart</Text>
-              {cart?.expires_at && <Countdown until={cart.expires_at} />}
-            </Group>
-            {shown.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
-            {Object.keys(refused).length > 0 && (
-              <Alert color="red" variant="light" mb="sm" title="Some lines can no longer be booked" data-testid="refused-lines">
-                Remove the marked lines to book the rest, or choose their times again.
-              </Alert>
-            )}
-            <Stack gap="xs">
-              {shown.map((l) => (
-                <Group key={l.id} justify="space-between" data-testid="cart-line" data-refused={refused[l.id] ? 'true' : undefined} wrap="nowrap">
-                  <div style={{ minWidth: 0, flex: 1 }}>
-                    <Text size="sm" td={refused[l.id] ? 'line-through' : undefined}>
-                      {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
-                    </Text>
-                    {l.items.map((i) => (
-                      <Text key={`${i.kind}-${i.id}`} size="xs" c="dimmed" data-testid="cart-item">
-                        {i.kind === 'extra' ? '+ ' : ''}
-                        {i.label} × {i.quantity} · {formatMoney(i.unit_price, l.currency)}
-                      </Text>
-                    ))}
-                    {refused[l.id] && (
-                      <Text size="xs" c="red" role="alert">
-                        {refused[l.id]}
-                      </Text>
-                    )}
-                  </div>
-                  <Group gap="xs" wrap="nowrap">
-                    <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
-                    <Button size="xs" variant={refused[l.id] ? 'light' : 'subtle'} color="red" onClick={() => removeLine(l.id)}>
-                      {refused[l.id] ? 'Remove' : 'Release'}
-                    </Button>
-                  </Group>
+                </Stack>
+                {offeredExtras.length > 0 && (
+                  <>
+                    <Divider my="sm" label="Extras" labelPosition="left" />
+                    <Stack gap="xs" aria-label="Extras">
+                      {offeredExtras.map((item) => (
+                        <Group key={item.id} justify="space-between" wrap="nowrap">
+                          <Text size="sm">
+                            {item.name} · {formatMoney(item.price, item.currency)}
+                          </Text>
+                          <NumberInput aria-label={`${item.name} quantity`} w={90} min={0} max={100} value={extras[item.id] ?? 0} onChange={(v) => setExtras({ ...extras, [item.id]: Number(v) || 0 })} />
+                        </Group>
+                      ))}
+                    </Stack>
+                  </>
+                )}
+                <Group justify="space-between" mt="md">
+                  <Text fw={600} data-testid="line-total">
+                    Total {formatMoney(total, currency)}
+                  </Text>
+                  <Button
+                    loading={holding.isLoading}
+                    disabled={participants === 0}
+                    onClick={async () => {
+                      const res = await hold({ slot: slot.id, quantities: positiveCounts(quantities), extras: positiveCounts(extras) });
+                      if (!('error' in res)) {
+                        notifySuccess('Seats held.');
+                        setQuantities({});
+                        setExtras({});
+                      }
+                    }}
+                  >
+                    Hold seats
+                  </Button>
                 </Group>
-              ))}
-            </Stack>
-            {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} onLineErrors={onLineErrors} />}
-          </Card>
-          {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
-        </Stack>
-      </SimpleGrid>
+              </Card>
+            )}
+            <Card withBorder padding="lg" aria-label="Cart">
+              <Group justify="space-between" mb="sm">
+                <Text fw={600}>Cart</Text>
+                {cart?.expires_at && <Countdown until={cart.expires_at} />}
+              </Group>
+              {shown.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
+              {Object.keys(refused).length > 0 && (
+                <Alert color="red" variant="light" mb="sm" title="Some lines can no longer be booked" data-testid="refused-lines">
+                  Remove the marked lines to book the rest, or choose their times again.
+                </Alert>
+              )}
+              <Stack gap="xs">
+                {shown.map((l) => (
+                  <Group key={l.id} justify="space-between" data-testid="cart-line" data-refused={refused[l.id] ? 'true' : undefined} wrap="nowrap">
+                    <div style={{ minWidth: 0, flex: 1 }}>
+                      <Text size="sm" td={refused[l.id] ? 'line-through' : undefined}>
+                        {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
+                      </Text>
+                      {l.items.map((i) => (
+                        <Text key={`${i.kind}-${i.id}`} size="xs" c="dimmed" data-testid="cart-item">
+                          {i.kind === 'extra' ? '+ ' : ''}
+                          {i.label} × {i.quantity} · {formatMoney(i.unit_price, l.currency)}
+                        </Text>
+                      ))}
+                      {refused[l.id] && (
+                        <Text size="xs" c="red" role="alert">
+                          {refused[l.id]}
+                        </Text>
+                      )}
+                    </div>
+                    <Group gap="xs" wrap="nowrap">
+                      <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
+                      <Button size="xs" variant={refused[l.id] ? 'light' : 'subtle'} color="red" onClick={() => removeLine(l.id)}>
+                        {refused[l.id] ? 'Remove' : 'Release'}
+                      </Button>
+                    </Group>
+                  </Group>
+                ))}
+              </Stack>
+              {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} onLineErrors={onLineErrors} />}
+            </Card>
+            {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
+          </Stack>
+        </SimpleGrid>
+      )}
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { TCart } from '@tourdesk/contracts';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, type Control } from 'react-hook-form';
+import { Controller, useForm, type Control, type UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
@@ -12,17 +12,17 @@ import { lineErrors, validateAnswer } from './booking-logic';
 import { ORDER_CREATED } from './constants';
 import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
 
-interface CheckoutForm {
+export interface CheckoutForm {
   customer: { email: string; first_name: string; last_name: string; phone: string };
   /** Answers by question id; what is sent is trimmed, and blank answers are left out. */
   answers: Record<string, string>;
 }
 
-const CUSTOMER_FIELDS = ['customer.email', 'customer.first_name', 'customer.last_name', 'customer.phone'];
+export const CUSTOMER_FIELDS = ['customer.email', 'customer.first_name', 'customer.last_name', 'customer.phone'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One booking question, with the input its kind of answer needs. */
-function QuestionField({ question: q, control }: { question: BookingQuestion; control: Control<CheckoutForm> }) {
+export function QuestionField({ question: q, control }: { question: BookingQuestion; control: Control<CheckoutForm> }) {
   return (
     <Controller
       control={control}
@@ -79,6 +79,34 @@ function QuestionField({ question: q, control }: { question: BookingQuestion; co
   );
 }
 
+/** Who books: e-mail and first name required, checked here before the server checks them again. */
+export function CustomerFields({ form }: { form: UseFormReturn<CheckoutForm> }) {
+  const { errors } = form.formState;
+  return (
+    <>
+      <Group grow align="flex-start">
+        <TextInput
+          label="Customer e-mail"
+          type="email"
+          withAsterisk
+          {...form.register('customer.email', { validate: (v) => EMAIL.test(v.trim()) || 'Enter a valid e-mail address.' })}
+          error={errors.customer?.email?.message}
+        />
+        <TextInput label="Phone" {...form.register('customer.phone')} error={errors.customer?.phone?.message} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput
+          label="First name"
+          withAsterisk
+          {...form.register('customer.first_name', { validate: (v) => v.trim() !== '' || 'Enter the first name.' })}
+          error={errors.customer?.first_name?.message}
+        />
+        <TextInput label="Last name" {...form.register('customer.last_name')} error={errors.customer?.last_name?.message} />
+      </Group>
+    </>
+  );
+}
+
 /**
  * The customer step of the checkout: who books, and the booking questions of every offer in
  * the cart (each asked once). Required answers and the kind of each answer are checked here
@@ -103,7 +131,6 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
     return out;
   }, [offers, catalog.questions]);
   const form = useForm<CheckoutForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {} } });
-  const { errors } = form.formState;
   const [checkout, { isLoading }] = useCheckoutMutation();
   // The Idempotency-Key of the last submission, kept for a retry of the very same body.
   const [pending, setPending] = useState<Submission | null>(null);
@@ -132,25 +159,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Customer">
       <Stack mt="md">
-        <Group grow align="flex-start">
-          <TextInput
-            label="Customer e-mail"
-            type="email"
-            withAsterisk
-            {...form.register('customer.email', { validate: (v) => EMAIL.test(v.trim()) || 'Enter a valid e-mail address.' })}
-            error={errors.customer?.email?.message}
-          />
-          <TextInput label="Phone" {...form.register('customer.phone')} error={errors.customer?.phone?.message} />
-        </Group>
-        <Group grow align="flex-start">
-          <TextInput
-            label="First name"
-            withAsterisk
-            {...form.register('customer.first_name', { validate: (v) => v.trim() !== '' || 'Enter the first name.' })}
-            error={errors.customer?.first_name?.message}
-          />
-          <TextInput label="Last name" {...form.register('customer.last_name')} error={errors.customer?.last_name?.message} />
-        </Group>
+        <CustomerFields form={form} />
         {asked.length > 0 && (
           <>
             <Divider label="Booking questions" labelPosition="left" />

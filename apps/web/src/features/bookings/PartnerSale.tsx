@@ -1,0 +1,163 @@
+import { Alert, Anchor, Badge, Button, Card, Divider, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { RESALE_COMPLETED, type TResaleDetail } from '@tourdesk/contracts';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { applyFieldErrors } from '../../shared/lib/forms';
+import { formatMoney } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+import { useCounterOfferQuery, useCounterSlotsQuery, useSellAtCounterMutation } from './api';
+import { estimateTotal, positiveCounts } from './booking-logic';
+import { CUSTOMER_FIELDS, CustomerFields, QuestionField, type CheckoutForm } from './CustomerStep';
+import { SlotPicker, STATUS_COLOR } from './SlotPicker';
+
+interface SaleForm extends CheckoutForm {
+  reference: string;
+}
+
+/**
+ * Selling a partner's offer at a reseller's counter: its departures from the supplier's seats,
+ * the quantities, extras, customer and answers, booked at once in the supplier's books. The order
+ * is the supplier's, so the reseller gets the resale ("Resale completed!"), not an order to open.
+ */
+export function PartnerSale({ offerId }: { offerId: string }) {
+  const { data: offer } = useCounterOfferQuery(offerId);
+  const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
+  const [date, setDate] = useState<string | null>(null);
+  const [slotId, setSlotId] = useState<string | null>(null);
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [extras, setExtras] = useState<Record<string, number>>({});
+  const [sold, setSold] = useState<TResaleDetail | null>(null);
+  const from = `${month}-01`;
+  const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
+  const { data: slots } = useCounterSlotsQuery({ experience: offerId, from, to });
+  const [sell, selling] = useSellAtCounterMutation();
+  const form = useForm<SaleForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {}, reference: '' } });
+  const slot = slots?.find((s) => s.id === slotId);
+  const priceOf = (category: string) => slot?.prices.find((p) => p.pricing_category === category)?.retail_price;
+  const extraPrice = (id: string) => offer?.extras.find((x) => x.id === id)?.price;
+  const total = estimateTotal(quantities, priceOf, extras, extraPrice);
+  const participants = Object.values(quantities).reduce((sum, n) => sum + Math.max(0, n), 0);
+  if (!offer) return null;
+  const money = (n: number) => formatMoney(n, offer.currency);
+  const terms = offer.pricing === 'commission' ? `${offer.commission_bp / 100} % commission` : 'net rates';
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    if (!slot) return;
+    const answers: Record<string, string> = {};
+    for (const q of offer.questions) {
+      const answer = (values.answers[q.id] ?? '').trim();
+      if (answer) answers[q.id] = answer;
+    }
+    const res = await sell({
+      experience: offer.id,
+      slot: slot.id,
+      quantities: positiveCounts(quantities),
+      extras: positiveCounts(extras),
+      customer: values.customer,
+      answers,
+      reference: values.reference.trim() || null,
+    });
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, 'reference', ...offer.questions.map((q) => `answers.${q.id}`)]);
+    notifySuccess(RESALE_COMPLETED);
+    setSold(res.data);
+    setQuantities({});
+    setExtras({});
+    setSlotId(null);
+    form.reset();
+  });
+
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }}>
+      <Stack>
+        <Alert variant="light" title={`Operated by ${offer.supplier.name}`}>
+          Booked in {offer.supplier.name}’s books from its seats, at its prices, under your contract ({terms}).
+          {offer.valid_to ? ` The contract runs until ${dayjs(offer.valid_to).format('DD. MMMM YYYY')}.` : ''}
+        </Alert>
+        <SlotPicker
+          slots={slots}
+          month={month}
+          onMonth={setMonth}
+          date={date}
+          onDate={(d) => {
+            setDate(d);
+            setSlotId(null);
+          }}
+          slotId={slotId}
+          onSlot={setSlotId}
+        />
+      </Stack>
+      <Stack>
+        {sold && (
+          <Alert color="green" variant="light" title={RESALE_COMPLETED} data-testid="resale-completed">
+            {sold.customer.name} booked with {sold.supplier.name}: their reference {sold.reference}, {money(sold.gross)}, your commission {money(sold.commission)}.{' '}
+            <Anchor component={Link} to={`/resales/overview/${sold.id}`} inherit>
+              Open the resale
+            </Anchor>
+          </Alert>
+        )}
+        {slot && (
+          <Card withBorder padding="lg" aria-label="Partner sale">
+            <form onSubmit={onSubmit} noValidate>
+              <Stack>
+                <Group justify="space-between">
+                  <Text fw={600}>
+                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
+                  </Text>
+                  <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
+                    {slot.remaining} of {slot.capacity} seats left
+                  </Badge>
+                </Group>
+                <Stack gap="xs">
+                  {offer.categories
+                    .filter((c) => priceOf(c.id) !== undefined)
+                    .map((c) => (
+                      <Group key={c.id} justify="space-between">
+                        <Text size="sm">
+                          {c.label} · {money(priceOf(c.id)!)}
+                        </Text>
+                        <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
+                      </Group>
+                    ))}
+                </Stack>
+                {offer.extras.length > 0 && (
+                  <>
+                    <Divider label="Extras" labelPosition="left" />
+                    {offer.extras.map((x) => (
+                      <Group key={x.id} justify="space-between" wrap="nowrap">
+                        <Text size="sm">
+                          {x.name} · {money(x.price)}
+                        </Text>
+                        <NumberInput aria-label={`${x.name} quantity`} w={90} min={0} max={100} value={extras[x.id] ?? 0} onChange={(v) => setExtras({ ...extras, [x.id]: Number(v) || 0 })} />
+                      </Group>
+                    ))}
+                  </>
+                )}
+                <Divider label="Customer" labelPosition="left" />
+                <CustomerFields form={form as never} />
+                <TextInput label="Your reference" description="A voucher number or a room, shown to the supplier with the sale." {...form.register('reference')} error={form.formState.errors.reference?.message} />
+                {offer.questions.length > 0 && (
+                  <Stack gap="sm" aria-label="Booking questions">
+                    {offer.questions.map((q) => (
+                      <QuestionField key={q.id} question={q} control={form.control as never} />
+                    ))}
+                  </Stack>
+                )}
+                <Group justify="space-between">
+                  <Text fw={700} data-testid="line-total">
+                    Total {money(total)}
+                  </Text>
+                  <Button type="submit" loading={selling.isLoading} disabled={participants === 0}>
+                    Book with {offer.supplier.name}
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          </Card>
+        )}
+        {!slot && !sold && <Alert variant="light">Choose a day and a time.</Alert>}
+      </Stack>
+    </SimpleGrid>
+  );
+}
