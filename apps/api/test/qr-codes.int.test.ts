@@ -102,7 +102,8 @@ describe('QR codes in the back office', () => {
     await bad({ target: 'experience', store: storeId }, 'experience');
     await bad({ target: 'experience', store: emptyStoreId, experience: tour.id }, 'experience');
     await bad({ target: 'experience', store: storeId, experience: other.id }, 'experience');
-    await bad({ target: 'partner_store', store: storeId }, 'target');
+    // Its own store is no partner's store (a partner's store: test/reseller-store.int.test.ts).
+    await bad({ target: 'partner_store', store: storeId }, 'store');
     await bad({ name: '', store: storeId }, 'name');
     await bad({ store: storeId, ownership: 'Partner' }, 'ownership');
     // Another organisation sees none of them, and cannot point its codes at this store.

@@ -145,6 +145,50 @@ describe('a reseller’s own store', () => {
   });
 });
 
+describe('a supplier’s QR code that leads to its partner’s store', () => {
+  it('points at a store of a reseller that sells its offers, counts the scan, and records the order of its offer sold there', async () => {
+    await new Promise((r) => setTimeout(r, 2100)); // the store's two-second cache, after the suspension above
+    const stores = await w.supplier.get('/api/qr-codes/partner-stores/');
+    expect(stores.statusCode, stores.body).toBe(200);
+    expect(stores.json()).toEqual([{ id: storeId, name: 'Agency shop', partner: expect.any(String), partnership: contractId, url: 'http://rst-res.localhost:3000/s/agency/' }]);
+    // Each supplier sees the store under its own contract only (the third organisation supplies it
+    // too, above); the reseller, no supplier, sees none and cannot aim a code at it as a partner's.
+    expect((await w.third.get('/api/qr-codes/partner-stores/')).json().map((x: { partnership: string }) => x.partnership)).not.toContain(contractId);
+    expect((await w.reseller.get('/api/qr-codes/partner-stores/')).json()).toEqual([]);
+    const notTheirs = await w.reseller.post('/api/qr-codes/', { name: 'Hotel lobby', target: 'partner_store', store: storeId });
+    expect(notTheirs.statusCode).toBe(400);
+    expect(notTheirs.json().errors[0]).toMatchObject({ attr: 'store', detail: 'Choose a store of a partner that sells your offers.' });
+    expect((await w.supplier.post('/api/qr-codes/', { name: 'Wrong', target: 'store', store: storeId })).statusCode).toBe(400);
+
+    const made = await w.supplier.post('/api/qr-codes/', { name: 'Hotel lobby', campaign: 'Winter', target: 'partner_store', store: storeId });
+    expect(made.statusCode, made.body).toBe(201);
+    const code = made.json();
+    expect(code).toMatchObject({ target: 'partner_store', store: storeId, store_name: 'Agency shop', partner_name: expect.any(String), target_url: 'http://rst-res.localhost:3000/s/agency/', url: `http://rst-sup.localhost:3000/q/${code.code}` });
+
+    // The scan on the supplier's host counts for the supplier and leads to the partner's host.
+    const scanned = await new Browser(t.app, 'rst-sup.localhost').get(`/q/${code.code}`);
+    expect(scanned.statusCode).toBe(302);
+    expect(scanned.headers.location).toBe(`http://rst-res.localhost:3000/s/agency/?qr=${code.code}`);
+
+    // The customer books the supplier's kayak there, the store sending the code as it does.
+    const qr = { 'x-qr-code': code.code };
+    const { id: made2, token } = (await guest.post(`${base}/carts/`, {}, qr)).json();
+    const slotId = (await guest.get(`${base}/experiences/${w.exp.id}/day/?date=${day(24)}`)).json().slots[0].id;
+    const held = await guest.post(`${base}/carts/${made2}/lines/`, { slot: slotId, quantities: { [w.exp.category]: 2 } }, { 'x-cart-token': token, ...qr });
+    expect(held.statusCode, held.body).toBe(201);
+    const placed = await guest.post(`${base}/orders/`, { cart: held.json().id, customer: { email: 'quinn@example.com', first_name: 'Quinn', last_name: 'QR' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const listed = (await w.supplier.get('/api/qr-codes/')).json().results.find((c: { id: string }) => c.id === code.id);
+    expect(listed).toMatchObject({ scans: 1, orders: 1, revenue: placed.json().total });
+
+    // Once the partnership is not Active, the code leads nowhere (and says so), and the list shows no target.
+    await t.database.db.update(partnership).set({ status: 'Suspended' }).where(eq(partnership.id, contractId));
+    expect((await new Browser(t.app, 'rst-sup.localhost').get(`/q/${code.code}`)).statusCode).toBe(404);
+    expect((await w.supplier.get(`/api/qr-codes/${code.id}/`)).json()).toMatchObject({ target_url: null, store_name: null });
+    await t.database.db.update(partnership).set({ status: 'Active' }).where(eq(partnership.id, contractId));
+  });
+});
+
 describe('the demo', () => {
   it('has the agency’s own store selling the demo supplier’s kayak', async () => {
     expect(await seedDemo(t.database.db)).toBe(true);

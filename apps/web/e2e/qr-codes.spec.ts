@@ -97,3 +97,30 @@ test('a QR code brings a customer from the scan to a booking, and the list count
   await page.setViewportSize(PHONE);
   await shoot(page, 'list-phone');
 });
+
+test('a code for a partner’s store leads the customer to the agency’s store, on the agency’s host', async ({ page, browser }) => {
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  await page.goto(org('demo', '/sales/qr-codes'));
+  await page.getByRole('button', { name: 'Create QR code' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create QR code' });
+  await dialog.getByLabel('Name').fill('Agency door sticker');
+  await dialog.getByText('A partner’s store', { exact: true }).click();
+  await dialog.getByRole('combobox', { name: 'Partner’s store' }).click();
+  await page.getByRole('option', { name: /\(Alpine Agency\)$/ }).click();
+  await shoot(page, 'partner-store-form');
+  await dialog.getByRole('button', { name: 'Create QR code' }).click();
+  const detail = page.getByRole('dialog', { name: 'Agency door sticker' });
+  await expect(detail).toContainText('Alpine Agency’s store');
+  const url = (await detail.getByTestId('qr-url').textContent())!.trim();
+  const code = url.split('/').pop()!;
+  await page.keyboard.press('Escape');
+
+  const phone = await browser.newContext({ viewport: PHONE });
+  const customer = await phone.newPage();
+  await customer.goto(url);
+  await expect(customer).toHaveURL(org('alpine-agency', `/s/tours/?qr=${code}`));
+  await expect(customer.getByRole('link', { name: new RegExp(KAYAK) })).toBeVisible();
+  await phone.close();
+  await page.reload();
+  await expect(page.getByTestId('qr-row').filter({ hasText: 'Agency door sticker' }).getByTestId('qr-scans')).toHaveText('1');
+});

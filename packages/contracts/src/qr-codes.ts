@@ -4,12 +4,13 @@ import { z } from 'zod';
  * QR codes (/api/qr-codes/): a printed code that leads, through /q/{code} on the organisation's
  * host (which counts the scan), to a store or to an offer in a store. The order the scan leads
  * to records the code (cart → order, whether paid on site or online), so the list shows scans,
- * orders and revenue per code. A partner's store as target is not offered yet: only 'store' and
- * 'experience' are accepted.
+ * orders and revenue per code. A supplier's code may lead to a partner's store (a reseller's store
+ * that sells its offers): the scan counts for the supplier and the orders of its offers sold there
+ * (in its books) record the code.
  */
 export const QR_OWNERSHIPS = ['Internal', 'External'] as const;
-export const QR_TARGETS = ['store', 'experience'] as const;
-export const QR_TARGET_LABEL: Record<(typeof QR_TARGETS)[number], string> = { store: 'A store', experience: 'An offer in a store' };
+export const QR_TARGETS = ['store', 'experience', 'partner_store'] as const;
+export const QR_TARGET_LABEL: Record<(typeof QR_TARGETS)[number], string> = { store: 'A store', experience: 'An offer in a store', partner_store: 'A partner’s store' };
 /** The code of a QR code's address: 8 characters of lower-case base32 (40 random bits). */
 export const QR_CODE_PATTERN = /^[a-z2-7]{8}$/;
 
@@ -18,7 +19,7 @@ export const ZQrCodeInput = z.object({
   campaign: z.string().trim().max(120).default(''),
   ownership: z.enum(QR_OWNERSHIPS).default('Internal'),
   target: z.enum(QR_TARGETS).default('store'),
-  /** The store the code leads to (for an offer: the store that sells it). */
+  /** The store the code leads to (for an offer: the store that sells it; for a partner's store, one of partner-stores). */
   store: z.uuid({ error: 'Choose a store.' }),
   /** The offer, when the target is 'experience'. */
   experience: z.uuid().nullable().default(null),
@@ -34,6 +35,8 @@ export const ZQrCode = z.object({
   target: z.enum(QR_TARGETS),
   store: z.uuid().nullable(),
   store_name: z.string().nullable(),
+  /** For a partner's store: the reseller whose store it is. */
+  partner_name: z.string().nullable(),
   experience: z.uuid().nullable(),
   experience_title: z.string().nullable(),
   /** The address printed in the code: {organisation host}/q/{code}. */
@@ -56,3 +59,7 @@ export const ZQrCodeListQuery = z.object({
   search: z.string().trim().max(100).optional(),
   ownership: z.enum(QR_OWNERSHIPS).optional(),
 });
+
+/** A reseller's store that sells this organisation's offers now: what a code may lead to as 'partner_store'. */
+export const ZPartnerStore = z.object({ id: z.uuid(), name: z.string(), partner: z.string(), partnership: z.uuid(), url: z.string() }).meta({ id: 'PartnerStore' });
+export type TPartnerStore = z.infer<typeof ZPartnerStore>;

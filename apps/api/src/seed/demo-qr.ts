@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { cart, order, qrCode, qrScanDay, slot, store } from '../db/schema';
+import { baseAccount, cart, order, partnership, qrCode, qrScanDay, slot, store } from '../db/schema';
 import { addDays, todayIn } from '../lib/local-time';
 import { holdAlone } from '../modules/availability/holds';
 import { checkout } from '../modules/orders/bookings';
@@ -10,7 +10,8 @@ import { newCode } from '../modules/qr-codes/service';
 /**
  * The demo's QR codes on the "kayak" store: a hotel-desk flyer and a poster for the kayak tour
  * (Summer 2026), and one given to a partner's desk (External), with scans over the last two weeks
- * and a web order the flyer brought (its scan's code kept by the guest cart, then by the order).
+ * and a web order the flyer brought (its scan's code kept by the guest cart, then by the order);
+ * and, when the demo's reseller exists, a poster leading to its store (a partner's store).
  */
 export async function seedQrDemo(tx: Db, accountId: string, kayak: { id: string; adult: string; swim: string }) {
   const zone = 'Europe/Zurich';
@@ -44,6 +45,21 @@ export async function seedQrDemo(tx: Db, accountId: string, kayak: { id: string;
     made.push(row!);
     const days = c.days.map((n, i) => ({ account_id: accountId, qr_code_id: row!.id, day: addDays(today, -i), scans: n })).filter((d) => d.scans > 0);
     if (days.length) await tx.insert(qrScanDay).values(days);
+  }
+
+  // A poster in the agency's window leads to the agency's own store, which resells the kayak.
+  const [agency] = await tx
+    .select({ store: store.id, partnership: partnership.id })
+    .from(store)
+    .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
+    .innerJoin(partnership, and(eq(partnership.reseller_account_id, store.account_id), eq(partnership.supplier_account_id, accountId), eq(partnership.status, 'Active')))
+    .where(and(eq(baseAccount.subdomain, 'alpine-agency'), eq(store.slug, 'tours')));
+  if (agency) {
+    const [poster] = await tx
+      .insert(qrCode)
+      .values({ account_id: accountId, code: newCode(), name: 'Agency window poster', campaign: 'Partners', ownership: 'External', target: 'partner_store', store_id: agency.store, partnership_id: agency.partnership, scans: 4, last_scanned_at: sql`now() - interval '1 day'`, created_at: sql`now() - interval '10 days'` })
+      .returning({ id: qrCode.id });
+    await tx.insert(qrScanDay).values([1, 3].map((ago, i) => ({ account_id: accountId, qr_code_id: poster!.id, day: addDays(today, -ago), scans: i + 1 })).concat([{ account_id: accountId, qr_code_id: poster!.id, day: addDays(today, -5), scans: 1 }]));
   }
 
   // A customer who scanned the hotel flyer books two adults for the day after tomorrow in the store.

@@ -23,3 +23,22 @@ CREATE OR REPLACE FUNCTION tourdesk_store_offers(p_store uuid)
           AND EXISTS (SELECT 1 FROM partnership_experience pe WHERE pe.partnership_id = p.id AND pe.experience_id = x.id)))
   ORDER BY se.position, x.title
 $$;
+
+-- The stores of the calling organisation's resellers that sell its offers now: active stores of a
+-- reseller under an Active partnership that list at least one offer under it. What a supplier's QR
+-- code may lead to (target 'partner_store'): its name, address and partner, nothing else. It reads
+-- the resellers' stores, which row-level security hides from the supplier's tenant, so it runs as
+-- its owner (SECURITY DEFINER) and answers only for app_current_account(), the tenant calling it.
+CREATE OR REPLACE FUNCTION tourdesk_partner_stores()
+  RETURNS TABLE (store_id uuid, name text, slug text, subdomain text, partner text, partnership_id uuid)
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+  SELECT s.id, s.name, s.slug, a.subdomain, a.name, p.id
+  FROM partnership p
+  JOIN store s ON s.account_id = p.reseller_account_id AND s.active
+  JOIN base_account a ON a.id = p.reseller_account_id
+  WHERE p.supplier_account_id = app_current_account() AND p.status = 'Active'
+    AND EXISTS (SELECT 1 FROM store_experience se WHERE se.store_id = s.id AND se.account_id = s.account_id AND se.partnership_id = p.id)
+  ORDER BY a.name, s.name
+$$;
+REVOKE ALL ON FUNCTION tourdesk_partner_stores() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION tourdesk_partner_stores() TO tourdesk_server, tourdesk_app;

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { patchOf, QR_OWNERSHIPS, ZIdParam, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
+import { patchOf, QR_OWNERSHIPS, ZErrorEnvelope, ZIdParam, ZPartnerStore, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
 import { qrCode } from '../../db/schema';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud, tenantScope } from '../../lib/crud';
@@ -20,6 +20,14 @@ const tags = ['qr-codes'];
 
 export function registerQrCodes(untyped: FastifyInstance) {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/qr-codes/partner-stores/',
+    {
+      config: { access: manageQr },
+      schema: { tags, summary: 'The stores of this organisation’s resellers that sell its offers now: where a code may lead as a partner’s store', response: { 200: z.array(ZPartnerStore), 401: ZErrorEnvelope, 403: ZErrorEnvelope } },
+    },
+    (request) => tenantScope(request, (ctx) => svc.partnerStores(ctx, app.config)),
+  );
   registerCrud(untyped, {
     path: '/api/qr-codes/',
     tag: 'qr-codes',

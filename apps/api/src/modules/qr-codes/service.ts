@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { QR_CODE_PATTERN, type TQrCode, type ZQrCodeInput } from '@tourdesk/contracts';
+import { QR_CODE_PATTERN, type TPartnerStore, type TQrCode, type ZQrCodeInput } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, experience, order, qrCode, qrScanDay, store, storeExperience } from '../../db/schema';
@@ -19,6 +19,29 @@ import { inTenant } from '../../lib/tenancy';
  */
 
 type QrRow = typeof qrCode.$inferSelect;
+type Target = 'store' | 'experience' | 'partner_store';
+
+interface PartnerStoreRow {
+  store_id: string;
+  name: string;
+  slug: string;
+  subdomain: string;
+  partner: string;
+  partnership_id: string;
+}
+/**
+ * The organisation's resellers' stores that sell its offers now (tourdesk_partner_stores(), which
+ * answers only for the tenant of ctx): what a code may lead to as a partner's store.
+ */
+async function partnerStoresOf(ctx: TenantCtx, ids?: string[]) {
+  const rows = (await ctx.tx.execute(sql`select * from tourdesk_partner_stores() ${ids ? sql`where store_id = any(${sql.param(ids)}::uuid[])` : sql``}`)) as unknown as { rows: PartnerStoreRow[] };
+  return rows.rows;
+}
+const partnerStoreUrl = (config: Config, r: PartnerStoreRow) => `${tenantOrigin(config, r.subdomain)}/s/${r.slug}/`;
+
+export async function partnerStores(ctx: TenantCtx, config: Config): Promise<TPartnerStore[]> {
+  return (await partnerStoresOf(ctx)).map((r) => ({ id: r.store_id, name: r.name, partner: r.partner, partnership: r.partnership_id, url: partnerStoreUrl(config, r) }));
+}
 
 /** 8 characters of lower-case base32: 40 random bits, short enough to type from a flyer. */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -27,12 +50,25 @@ export function newCode() {
   return [...bytes].map((b) => ALPHABET[b & 31]).join('');
 }
 
-/** Input → columns: the store is the organisation's own, and an offer is one that store sells. */
+/**
+ * Input → columns: the store is the organisation's own, and an offer is one that store sells; or,
+ * for a partner's store, a reseller's store that sells the organisation's offers now.
+ */
 export async function qrValues(ctx: TenantCtx, input: Partial<z.output<typeof ZQrCodeInput>>, existing?: QrRow) {
-  const target = input.target ?? (existing?.target as 'store' | 'experience' | undefined) ?? 'store';
+  const target = input.target ?? (existing?.target as Target | undefined) ?? 'store';
   const storeId = input.store ?? existing?.store_id ?? null;
-  const experienceId = target === 'store' ? null : input.experience !== undefined ? input.experience : (existing?.experience_id ?? null);
+  const experienceId = target !== 'experience' ? null : input.experience !== undefined ? input.experience : (existing?.experience_id ?? null);
   if (!storeId) throw new AppError('invalid', 'Choose a store.', 'store');
+  if (target === 'partner_store') {
+    const [partner] = await partnerStoresOf(ctx, [storeId]);
+    if (!partner) throw new AppError('invalid', 'Choose a store of a partner that sells your offers.', 'store');
+    const values: Partial<typeof qrCode.$inferInsert> = { target, store_id: storeId, experience_id: null, partnership_id: partner.partnership_id };
+    if (input.name !== undefined) values.name = input.name;
+    if (input.campaign !== undefined) values.campaign = input.campaign;
+    if (input.ownership !== undefined) values.ownership = input.ownership;
+    if (!existing) values.code = newCode();
+    return values;
+  }
   await assertOwned(ctx, store, storeId, 'store', 'store');
   if (target === 'experience') {
     if (!experienceId) throw new AppError('invalid', 'Choose the offer the code leads to.', 'experience');
@@ -85,9 +121,13 @@ export async function presentQrCodes(ctx: TenantCtx, config: Config, rows: QrRow
   const offers = new Map(
     offerIds.length ? (await ctx.tx.select({ id: experience.id, title: experience.title }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, offerIds)))).map((e) => [e.id, e]) : [],
   );
+  const partnerIds = rows.filter((r) => r.target === 'partner_store' && r.store_id).map((r) => r.store_id!);
+  const partners = new Map(partnerIds.length ? (await partnerStoresOf(ctx, partnerIds)).map((p) => [p.store_id, p]) : []);
   const origin = await originOf(ctx, config);
   return rows.map((r) => {
-    const s = r.store_id ? stores.get(r.store_id) : undefined;
+    const s = r.store_id && r.target !== 'partner_store' ? stores.get(r.store_id) : undefined;
+    // A partner's store that no longer sells the offers (partnership ended, store closed) leads nowhere.
+    const p = r.store_id && r.target === 'partner_store' ? partners.get(r.store_id) : undefined;
     const f = figures.get(r.id);
     return {
       id: r.id,
@@ -97,11 +137,12 @@ export async function presentQrCodes(ctx: TenantCtx, config: Config, rows: QrRow
       ownership: r.ownership as TQrCode['ownership'],
       target: r.target as TQrCode['target'],
       store: r.store_id,
-      store_name: s?.name ?? null,
+      store_name: s?.name ?? p?.name ?? null,
+      partner_name: p?.partner ?? null,
       experience: r.experience_id,
       experience_title: r.experience_id ? (offers.get(r.experience_id)?.title ?? null) : null,
       url: `${origin}/q/${r.code}`,
-      target_url: s ? `${origin}${targetPath(s.slug, r.target === 'experience' ? r.experience_id : null)}` : null,
+      target_url: s ? `${origin}${targetPath(s.slug, r.target === 'experience' ? r.experience_id : null)}` : p ? partnerStoreUrl(config, p) : null,
       scans: r.scans,
       last_scanned_at: r.last_scanned_at?.toISOString() ?? null,
       orders: f?.orders ?? 0,
@@ -135,6 +176,7 @@ export async function flyerFacts(ctx: TenantCtx, config: Config, id: string) {
  * prefetch) only looks the code up.
  */
 export async function scan(request: FastifyRequest, code: string, count: boolean): Promise<string> {
+  const config = request.server.config;
   const { subdomain } = requestHost(request);
   if (!subdomain || !QR_CODE_PATTERN.test(code)) throw notFound('This QR code does not exist.');
   const db: Db = request.server.database.db;
@@ -151,6 +193,12 @@ export async function scan(request: FastifyRequest, code: string, count: boolean
         .insert(qrScanDay)
         .values({ account_id: account.id, qr_code_id: row.id, day: todayIn(account.zone), scans: 1 })
         .onConflictDoUpdate({ target: [qrScanDay.qr_code_id, qrScanDay.day], set: { scans: sql`${qrScanDay.scans} + 1` } });
+    }
+    if (row.target === 'partner_store') {
+      // The partner's store, on the partner's host; the supplier's own offers there record the code.
+      const [p] = row.store_id ? await partnerStoresOf({ tx, accountId: account.id, currency: '' }, [row.store_id]) : [];
+      if (!p) throw notFound('This QR code no longer leads anywhere.');
+      return `${partnerStoreUrl(config, p)}?qr=${row.code}`;
     }
     const [s] = row.store_id ? await tx.select({ slug: store.slug }).from(store).where(and(eq(store.account_id, account.id), eq(store.id, row.store_id))) : [];
     if (!s) throw notFound('This QR code no longer leads anywhere.');

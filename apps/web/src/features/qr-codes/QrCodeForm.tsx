@@ -5,12 +5,15 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCreateQrCodeMutation, useQrTargetOffersQuery, useQrTargetStoresQuery, useUpdateQrCodeMutation } from './api';
+import { useCreateQrCodeMutation, useQrPartnerStoresQuery, useQrTargetOffersQuery, useQrTargetStoresQuery, useUpdateQrCodeMutation } from './api';
 
 type Values = z.input<typeof ZQrCodeInput>;
 const FIELDS = ['name', 'campaign', 'ownership', 'target', 'store', 'experience'] as const;
 
-/** Create or edit a QR code: its name, campaign, ownership, and the store or offer (in a store) it leads to. */
+/**
+ * Create or edit a QR code: its name, campaign, ownership, and what it leads to: a store, an offer
+ * in a store, or a partner's store that sells the organisation's offers (offered when there is one).
+ */
 export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?: TQrCode) => void }) {
   const [create, creating] = useCreateQrCodeMutation();
   const [update, updating] = useUpdateQrCodeMutation();
@@ -29,6 +32,8 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
   const target = useWatch({ control: form.control, name: 'target' });
   const storeId = useWatch({ control: form.control, name: 'store' });
   const stores = useQrTargetStoresQuery();
+  const partnerStores = useQrPartnerStoresQuery();
+  const hasPartners = (partnerStores.data?.length ?? 0) > 0 || code?.target === 'partner_store';
   const offers = useQrTargetOffersQuery(storeId, { skip: !storeId || target !== 'experience' });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -78,10 +83,15 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
               <SegmentedControl
                 aria-labelledby="qr-target"
                 value={field.value ?? 'store'}
-                onChange={field.onChange}
+                onChange={(v) => {
+                  field.onChange(v);
+                  form.setValue('store', '');
+                  form.setValue('experience', null);
+                }}
                 data={[
                   { value: 'store', label: QR_TARGET_LABEL.store },
                   { value: 'experience', label: QR_TARGET_LABEL.experience },
+                  ...(hasPartners ? [{ value: 'partner_store', label: QR_TARGET_LABEL.partner_store }] : []),
                 ]}
               />
             </Stack>
@@ -92,10 +102,15 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
           name="store"
           render={({ field }) => (
             <Select
-              label="Store"
+              label={target === 'partner_store' ? 'Partner’s store' : 'Store'}
               withAsterisk
-              placeholder={stores.data?.length === 0 ? 'Create a store first' : 'Choose a store'}
-              data={(stores.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+              description={target === 'partner_store' ? 'A store of a reseller that sells your offers: the scan counts here, and the orders of your offers made there record the code.' : undefined}
+              placeholder={target === 'partner_store' ? 'Choose a partner’s store' : stores.data?.length === 0 ? 'Create a store first' : 'Choose a store'}
+              data={
+                target === 'partner_store'
+                  ? (partnerStores.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.partner})` }))
+                  : (stores.data ?? []).map((s) => ({ value: s.id, label: s.name }))
+              }
               value={field.value || null}
               onChange={(v) => {
                 field.onChange(v ?? '');

@@ -18,7 +18,14 @@ const OWNERSHIP_FILTER = [
   { value: 'External', label: 'External' },
 ];
 
-const targetOf = (c: TQrCode) => (c.target === 'experience' ? `${c.experience_title ?? 'Offer'} in ${c.store_name ?? 'a store'}` : (c.store_name ?? 'A store'));
+const targetOf = (c: TQrCode) =>
+  c.target === 'experience'
+    ? `${c.experience_title ?? 'Offer'} in ${c.store_name ?? 'a store'}`
+    : c.target === 'partner_store'
+      ? c.store_name
+        ? `${c.store_name} (${c.partner_name}’s store)`
+        : 'A partner’s store that no longer sells your offers'
+      : (c.store_name ?? 'A store');
 
 /** One code: its image, its files, its link, and editing or deleting it. */
 function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () => void; onDeleted: () => void }) {

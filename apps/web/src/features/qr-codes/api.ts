@@ -1,4 +1,4 @@
-import type { TPaginated, TQrCode, TQrCodeInput, TStore, TStoreExperience } from '@tourdesk/contracts';
+import type { TPaginated, TPartnerStore, TQrCode, TQrCodeInput, TStore, TStoreExperience } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 
@@ -38,6 +38,8 @@ export const qrCodesApi = tagged.injectEndpoints({
       query: () => ({ url: 'stores/', params: { page_size: 50 } }),
       transformResponse: (page: TPaginated<TStore>) => page.results,
     }),
+    /** Partners' stores that sell this organisation's offers (a code may lead there). */
+    qrPartnerStores: build.query<TPartnerStore[], void>({ query: () => 'qr-codes/partner-stores/' }),
     /** The offers a store sells (the first 50, in its order). */
     qrTargetOffers: build.query<TStoreExperience[], string>({
       query: (store) => ({ url: `stores/${store}/experiences/`, params: { page_size: 50 } }),
@@ -55,4 +57,5 @@ export const {
   useQrCodeDownloadMutation,
   useQrTargetStoresQuery,
   useQrTargetOffersQuery,
+  useQrPartnerStoresQuery,
 } = qrCodesApi;
