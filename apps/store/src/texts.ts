@@ -128,7 +128,7 @@ export const t = {
   invalidEmail: 'Enter a valid e-mail address.',
   termsRequired: 'Accept the terms to book.',
   payOnlineHint: 'You pay on Stripe’s secure payment page; your seats stay held while you pay.',
-  bookedWith: (operator: string) => `You book this with ${operator}, who runs it; you pay on site.`,
+  bookedWith: (operator: string, online: boolean) => `You book this with ${operator}, who runs it${online ? ' and takes your payment' : '; you pay on site'}.`,
   continueToPayment: 'Continue to payment',
   openingPayment: 'Opening the payment page…',
   openPaymentPage: 'Open the secure payment page',

@@ -39,7 +39,7 @@ async function shoot(page: Page, name: string) {
 }
 
 /** From the store page: the kayak, `date` at `time`, one adult held; lands on the checkout. */
-async function holdOne(page: Page, date: string, time: string) {
+async function holdOne(page: Page, date: string, time: string, checkout = store('checkout')) {
   await page.getByRole('link', { name: new RegExp(KAYAK) }).click();
   await expect(page.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
   const day = page.locator(`button[data-date="${date}"]`);
@@ -50,27 +50,34 @@ async function holdOne(page: Page, date: string, time: string) {
   await page.getByRole('button', { name: 'More: Adult', exact: true }).click();
   await expect(page.getByLabel('Adult', { exact: true })).toHaveValue('1');
   await page.getByRole('button', { name: 'Hold seats' }).click();
-  await expect(page).toHaveURL(store('checkout'));
+  await expect(page).toHaveURL(checkout);
   await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
+}
+
+/**
+ * The owner connects the organisation's Stripe account: Stripe's onboarding (the fake's page), then
+ * back to the back office. Once connected (an earlier test), nothing to do.
+ */
+async function connectStripe(page: Page, first = false) {
+  const before = await call<{ missing_settings: string[]; connected: boolean; charges_enabled: boolean }>(page, 'GET', 'payment-providers/oauth/');
+  expect(before.missing_settings).toEqual([]);
+  if (before.charges_enabled && !first) return;
+  const { url } = await call<{ url: string }>(page, 'POST', 'payment-providers/connect/');
+  expect(url.startsWith(`${STRIPE}/connect/onboarding/`), url).toBeTruthy();
+  await page.goto(url);
+  await expect(page.getByRole('heading', { name: /^Set up payments/ })).toBeVisible();
+  if (first) await shoot(page, 'onboarding');
+  await page.getByRole('button', { name: 'Complete onboarding' }).click();
+  await expect(page).toHaveURL(org('demo', '/settings/payment-providers?stripe=return'));
+  const state = await call<{ connected: boolean; charges_enabled: boolean }>(page, 'GET', 'payment-providers/oauth/');
+  expect(state).toMatchObject({ connected: true, charges_enabled: true });
 }
 
 test('a customer pays the kayak online on Stripe’s page, declined once, and gets the confirmation; the order is fully paid online', async ({ page, browser }) => {
   test.setTimeout(120_000);
 
-  // The owner connects the organisation's Stripe account: Stripe's onboarding (the fake's page),
-  // then back to the back office.
   await signIn(page, DEMO.email, DEMO.password, 'demo');
-  const before = await call<{ missing_settings: string[]; connected: boolean }>(page, 'GET', 'payment-providers/oauth/');
-  expect(before.missing_settings).toEqual([]);
-  const { url } = await call<{ url: string }>(page, 'POST', 'payment-providers/connect/');
-  expect(url.startsWith(`${STRIPE}/connect/onboarding/`), url).toBeTruthy();
-  await page.goto(url);
-  await expect(page.getByRole('heading', { name: /^Set up payments/ })).toBeVisible();
-  await shoot(page, 'onboarding');
-  await page.getByRole('button', { name: 'Complete onboarding' }).click();
-  await expect(page).toHaveURL(org('demo', '/settings/payment-providers?stripe=return'));
-  const state = await call<{ connected: boolean; charges_enabled: boolean }>(page, 'GET', 'payment-providers/oauth/');
-  expect(state).toMatchObject({ connected: true, charges_enabled: true });
+  await connectStripe(page, true);
 
   // The store "kayak" now offers online payment besides paying on site.
   const stores = await call<{ results: { id: string; slug: string }[] }>(page, 'GET', `stores/?search=${SLUG}`);
@@ -165,5 +172,56 @@ test('a customer pays the kayak online on Stripe’s page, declined once, and ge
     await context.close();
     // The store offers paying on site only again, as the other tests expect.
     await call(page, 'PATCH', `stores/${shop.id}/`, { payment_options: ['pay_on_site'] }).catch(() => undefined);
+  }
+});
+
+test('in the agency’s store, the supplier’s kayak is paid online to the supplier when the contract says the supplier collects', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  await connectStripe(page);
+  // The demo contract with the agency: the supplier collects from now on.
+  const partners = await call<{ results: { id: string; partner: { subdomain: string } | null; status: string }[] }>(page, 'GET', 'partners/?status=Active&page_size=50');
+  const contract = partners.results.find((p) => p.status === 'Active' && p.partner?.subdomain === 'alpine-agency')!;
+  expect(contract).toBeTruthy();
+  await call(page, 'PATCH', `partners/${contract.id}/`, { payment_collector: 'supplier' });
+
+  // The agency's owner lets its store take payments online (it has no Stripe account of its own).
+  const agency = await browser.newPage();
+  await signIn(agency, 'owner@alpine-agency.tourdesk.test', DEMO.password, 'alpine-agency');
+  const tours = (await call<{ results: { id: string; slug: string }[] }>(agency, 'GET', 'stores/?search=tours')).results.find((x) => x.slug === 'tours')!;
+  await call(agency, 'PATCH', `stores/${tours.id}/`, { payment_options: ['pay_on_site', 'online'] });
+
+  const context = await browser.newContext({ viewport: PHONE });
+  const phone = await context.newPage();
+  try {
+    await phone.goto(org('alpine-agency', '/s/tours/'));
+    await holdOne(phone, zurichDate(27), '09:30', org('alpine-agency', '/s/tours/checkout'));
+    await expect(phone.getByText('You book this with Alpine Trails & Tours, who runs it and takes your payment.')).toBeVisible();
+    await phone.getByLabel('First name').fill('Paula');
+    await phone.getByLabel('Last name').fill('Partner');
+    await phone.getByLabel('E-mail').fill('paula.partner@example.com');
+    await phone.getByRole('group', { name: SWIM }).getByLabel('Yes').check();
+    await phone.getByRole('checkbox', { name: /I accept the terms/ }).check();
+    await phone.getByRole('radio', { name: 'Pay online by card' }).check();
+    await shoot(phone, 'agency-checkout');
+    await phone.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(phone).toHaveURL(new RegExp(`^${STRIPE}/pay/cs_`));
+    await phone.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await phone.getByRole('button', { name: 'Pay' }).click();
+    await expect(phone.getByRole('heading', { name: 'Thank you, Paula!' })).toBeVisible({ timeout: 25_000 });
+    await expect(phone).toHaveURL(new RegExp('/s/tours/confirmation/[A-Z0-9-]+$'));
+    const reference = decodeURIComponent(phone.url().split('/').pop()!);
+    await expect(phone.getByText(/^Paid: CHF\s89\.00\.$/)).toBeVisible();
+
+    // The supplier's order, paid online on its account, is the agency's resale.
+    const found = await call<{ results: { id: string; reference: string; payment_status: string }[] }>(page, 'GET', `orders/?search=${encodeURIComponent(reference)}`);
+    expect(found.results.find((o) => o.reference === reference)).toMatchObject({ payment_status: 'Fully paid' });
+    const resales = await call<{ results: { order_reference: string; commission: number }[] }>(page, 'GET', 'resales/?side=supplier&page_size=50');
+    expect(resales.results.find((r) => r.order_reference === reference)).toMatchObject({ commission: 1335 });
+  } finally {
+    await context.close();
+    await call(agency, 'PATCH', `stores/${tours.id}/`, { payment_options: ['pay_on_site'] }).catch(() => undefined);
+    await agency.close();
+    await call(page, 'PATCH', `partners/${contract.id}/`, { payment_collector: 'reseller' }).catch(() => undefined);
   }
 });

@@ -215,8 +215,14 @@ export const ZWebCart = z
     lines: z.array(ZWebCartLine),
     total: z.number().int(),
     expires_at: z.iso.datetime().nullable(),
-    /** The partner whose offers the cart holds (booked with them through this store; paid on site), or null. */
+    /** The partner whose offers the cart holds (booked with them through this store), or null. */
     sold_by: z.string().nullable(),
+    /**
+     * Whether these lines may be paid online here: the store takes online payment and the seller's
+     * payment account takes charges; a partner's offers only when its contract says the supplier
+     * collects (the payment goes to the supplier's account).
+     */
+    payable_online: z.boolean(),
   })
   .meta({ id: 'WebCart' });
 export type TWebCart = z.infer<typeof ZWebCart>;

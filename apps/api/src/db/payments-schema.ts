@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { cart, order } from './availability-schema';
 import { accountId, tenantPolicies, timestamps } from './columns';
 import { store } from './stores-schema';
+import { partnership } from './partners-schema';
 
 /**
  * Money in online: the organisation's connected payment account (Stripe Connect), the web store's
@@ -41,6 +42,8 @@ export const onlineCheckout = pgTable(
       .notNull()
       .references(() => store.id, { onDelete: 'restrict' }),
     cart_id: uuid('cart_id').references(() => cart.id, { onDelete: 'set null' }),
+    /** A reseller's store selling this organisation's offers: the contract the paid order is resold under. */
+    partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'set null' }),
     lines: uuid('lines').array().notNull(),
     /** What each line held, to hold it again if its hold ran out before the payment arrived. */
     held: jsonb('held').$type<{ line: string; slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]>().notNull().default([]),

@@ -14,7 +14,7 @@ function fakeFetch(answers: [number, unknown][]) {
   return calls;
 }
 const lost = [404, { type: 'client_error', errors: [{ code: 'not_found', detail: 'No such cart: it may have been emptied. Choose your times again.', attr: null }] }] as [number, unknown];
-const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null, sold_by: null });
+const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null, sold_by: null, payable_online: false });
 const line = { slot: 's1', quantities: { adult: 2 }, extras: {} };
 
 describe('the guest cart through the API', () => {

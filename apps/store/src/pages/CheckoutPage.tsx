@@ -224,8 +224,8 @@ function DetailsForm({
   onPlaced: (order: Awaited<ReturnType<ReturnType<typeof useStore>['api']['order']>>) => Promise<void>;
 }) {
   const { api, slug, store, cart, embed, toast } = useStore();
-  // A partner's offers (a reseller's store) are booked with that partner and paid on site: no online payment.
-  const options = cart?.sold_by ? store.payment_options.filter((o) => o !== 'online') : store.payment_options;
+  // Online only where the cart's seller takes it here (a partner's offers: when the supplier collects).
+  const options = !cart ? store.payment_options : cart.payable_online ? [...new Set([...store.payment_options, 'online' as const])] : store.payment_options.filter((o) => o !== 'online');
   const [draft] = useState(() => loadDraft<Draft>(safeStorage('sessionStorage'), slug));
   const [customer, setCustomer] = useState<Customer>(() => {
     const kept = strings(draft?.customer);
@@ -447,7 +447,7 @@ function DetailsForm({
 
       <fieldset class="td-fieldset">
         <legend class="td-h2">{t.payment}</legend>
-        {cart?.sold_by && <p class="td-hint">{t.bookedWith(cart.sold_by)}</p>}
+        {cart?.sold_by && <p class="td-hint">{t.bookedWith(cart.sold_by, options.includes('online'))}</p>}
         {options.map((option) => (
           <div key={option}>
             <label class="td-choice">

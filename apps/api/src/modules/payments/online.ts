@@ -21,12 +21,16 @@ import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
 import { queueOrderMail } from '../web-store/emails';
+import { contractOfCart, contractOfSlots, markResale } from '../partners/resale';
 import { assertWithinLimit, onSubscription } from '../plans/service';
 import type { WebCtx } from '../web-store/service';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
- * the organisation's connected account, the platform's fee from its plan.
+ * the seller's connected account, the platform's fee from its plan. The seller is the store's
+ * organisation, or, for a partner's offers in a reseller's store, the supplier whose books the cart
+ * is in — only when the contract says the supplier collects; the paid order is then named as the
+ * reseller's resale, the contract read again under its lock when the payment arrives.
  *
  * 1. The customer's details are checked and the cart's lines stay held while they pay (their holds
  *    are extended to the session's expiry); an online_checkout row remembers what to book.
@@ -70,6 +74,12 @@ export async function startOnlinePayment(
   }
   const held = lines as (typeof inCart)[number][];
   await checkAnswers(ctx, [...new Set(held.map((l) => l.slot_id))], input.answers);
+  // A partner's offers (a reseller's store): sold under the contract, paid to the supplier only when
+  // the contract says the supplier collects (this account is the supplier's).
+  if (ctx.partner) {
+    const resold = await contractOfCart(ctx, ctx.partner.partnershipId, input.cart, wanted);
+    if (resold?.contract.payment_collector !== 'supplier') throw new AppError('invalid', `Pay on site: ${ctx.partner.supplier} takes the payment for its offers sold here.`, 'payment_option');
+  }
   // Refused before the customer pays, not after (a paid session is refunded when its order is refused).
   await assertWithinLimit(ctx, 'bookings_per_month', held.length);
   // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
@@ -89,6 +99,7 @@ export async function startOnlinePayment(
       account_id: ctx.accountId,
       store_id: ctx.store.id,
       cart_id: input.cart,
+      partnership_id: ctx.partner?.partnershipId ?? null,
       lines: wanted,
       held: held.map((l) => ({ line: l.id, slot: l.slot_id, quantities: l.quantities, extras: l.extras })),
       customer: input.customer as unknown as Record<string, unknown>,
@@ -203,7 +214,10 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
     // booked only for what was paid (a price changed since, when a line was held again, refuses it).
     orderId = await ctx.tx.transaction(async (sp) => {
       const spCtx = { ...ctx, tx: sp as unknown as Db };
+      // Sold in a reseller's store: the contract, read again under its lock, must still allow it.
+      const resold = row.partnership_id ? await contractOfSlots(spCtx, row.partnership_id, row.held.map((h) => h.slot)) : null;
       const id = await bookOrHoldAgain(spCtx, row, book);
+      if (resold) await markResale(spCtx, id, resold.contract, resold.rates, null, { store: row.store_id, paid_online: true });
       const [o] = await sp.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
       if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
       await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });

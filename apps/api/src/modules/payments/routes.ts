@@ -70,7 +70,8 @@ export function registerPayments(untyped: FastifyInstance) {
     },
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
-      const started = await web.inStore(request, request.params.slug, async (ctx) => {
+      // In the cart's seller's books: a partner's offers are paid to the supplier, on its account.
+      const started = await web.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
         if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store does not offer online payment.', 'payment_option');
         await web.ownCart(ctx, request.body.cart, request.headers['x-cart-token'] as string | undefined);
         return online.startOnlinePayment(ctx, app.config, stripe, request.body);
@@ -91,7 +92,7 @@ export function registerPayments(untyped: FastifyInstance) {
       },
     },
     (request) =>
-      web.inStore(request, request.params.slug, async (ctx) => {
+      web.inCheckout(request, request.params.slug, request.params.id, async (ctx) => {
         const proof = { token: request.headers['x-order-token'] as string | undefined, session: request.query.session_id };
         let { row, byToken } = await online.checkoutOf(ctx, request.params.id, proof);
         if (row.status === 'open' && stripe) {

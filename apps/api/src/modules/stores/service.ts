@@ -19,11 +19,25 @@ import { assertWithinLimit } from '../plans/service';
 
 type StoreRow = typeof store.$inferSelect;
 
+/**
+ * Whether the organisation resells under an Active contract whose supplier collects: its store may
+ * then offer online payment without a Stripe account of its own (those offers are paid to the
+ * supplier's; each cart says whether it may be paid online, `payableOnline`).
+ */
+async function resellsPaidToSupplier(ctx: TenantCtx) {
+  const [row] = await ctx.tx
+    .select({ id: partnership.id })
+    .from(partnership)
+    .where(and(eq(partnership.reseller_account_id, ctx.accountId), eq(partnership.status, 'Active'), eq(partnership.payment_collector, 'supplier')))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Input → columns; a logo must be one of the organisation's images, the currency its own by default. */
 export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof ZStoreInput>>, existing: StoreRow | undefined, platformHasStripe: boolean) {
   if (!existing) await assertWithinLimit(ctx, 'stores');
   if (input.logo) await assertOwned(ctx, image, input.logo, 'logo', 'image');
-  if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe))) {
+  if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe)) && !(platformHasStripe && (await resellsPaidToSupplier(ctx)))) {
     throw new AppError('invalid', platformHasStripe ? 'Connect your Stripe account (Settings → Payment providers) before a store takes payments online.' : 'Online payment is not set up on this platform.', 'payment_options');
   }
   const values: Partial<typeof store.$inferInsert> = {};

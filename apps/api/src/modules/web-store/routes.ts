@@ -117,7 +117,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) =>
       svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await svc.ownCart(ctx, request.params.cart, cartToken(request));
-        return svc.webCart(ctx, request.params.cart);
+        return svc.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       }),
   );
   app.post(
@@ -138,7 +138,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // The hold itself goes with the others of its slot (the same queue as the back office's), in the seller's pool.
       await request.server.holds.hold({ accountId: target.seller, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
-      return reply.status(201).send(await svc.inSeller(db, found, target.seller, (ctx) => svc.webCart(ctx, cart)));
+      return reply.status(201).send(await svc.inSeller(db, found, target.seller, (ctx) => svc.webCart(ctx, cart, Boolean(request.server.config.STRIPE_SECRET_KEY))));
     },
   );
   app.delete(
@@ -148,7 +148,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await svc.ownCart(ctx, request.params.cart, cartToken(request));
         await svc.releaseGuestLine(ctx, request.params.cart, request.params.line);
-        return svc.webCart(ctx, request.params.cart);
+        return svc.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       }),
   );
 

@@ -17,6 +17,7 @@ import {
   image,
   inventoryItem,
   meetingPoint,
+  onlineCheckout,
   order,
   partnership,
   paymentAccount,
@@ -38,8 +39,8 @@ import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
 import { closeOpenPayments } from '../payments/online';
 import { termsOf } from '../orders/cancellation';
-import { contractRefusal, sharedOffer, type SharedOffer } from '../partners/contract';
-import { markResale } from '../partners/resale';
+import { contractRefusal } from '../partners/contract';
+import { contractOfCart, markResale } from '../partners/resale';
 
 /**
  * The public web store: what a customer without an account sees and does at /s/{slug}/ on the
@@ -146,6 +147,15 @@ export async function inCart<T>(request: FastifyRequest, slug: string, cartId: s
   const db = request.server.database.db;
   const [row] = await db.select({ account: cart.account_id }).from(cart).where(and(eq(cart.id, cartId), eq(cart.store_id, found.s.id)));
   if (!row) throw notFound('No such cart: it may have been emptied. Choose your times again.');
+  return inSeller(db, found, row.account, fn);
+}
+
+/** Runs `fn` in the books of an online payment made in this store (the seller's: a partner's offers are paid to the supplier); 404 for another store's. */
+export async function inCheckout<T>(request: FastifyRequest, slug: string, checkoutId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(request, slug);
+  const db = request.server.database.db;
+  const [row] = await db.select({ account: onlineCheckout.account_id }).from(onlineCheckout).where(and(eq(onlineCheckout.id, checkoutId), eq(onlineCheckout.store_id, found.s.id)));
+  if (!row) throw notFound('No payment with this id.');
   return inSeller(db, found, row.account, fn);
 }
 
@@ -420,8 +430,9 @@ export async function ownCart(ctx: WebCtx, cartId: string, token: string | undef
 }
 
 /** The cart as the web store shows it. */
-export function presentWebCart(ctx: WebCtx, c: TCart): TWebCart {
+export function presentWebCart(ctx: WebCtx, c: TCart, payableOnline: boolean): TWebCart {
   return {
+    payable_online: payableOnline,
     id: c.id,
     currency: c.currency,
     total: c.total,
@@ -441,8 +452,20 @@ export function presentWebCart(ctx: WebCtx, c: TCart): TWebCart {
   };
 }
 
-export async function webCart(ctx: WebCtx, cartId: string) {
-  return presentWebCart(ctx, await readCart(ctx, cartId));
+export async function webCart(ctx: WebCtx, cartId: string, platformHasStripe: boolean) {
+  return presentWebCart(ctx, await readCart(ctx, cartId), await payableOnline(ctx, platformHasStripe));
+}
+
+/**
+ * Whether a cart of this seller may be paid online in this store: the store offers it, the
+ * seller's account (ctx's: the supplier's for a partner's offers) takes charges, and a partner's
+ * contract says the supplier collects — the money goes to the seller's account, never another's.
+ */
+export async function payableOnline(ctx: WebCtx, platformHasStripe: boolean) {
+  if (!ctx.store.payment_options.includes('online') || !(await onlineReady(ctx, platformHasStripe))) return false;
+  if (!ctx.partner) return true;
+  const [p] = await ctx.tx.select({ collector: partnership.payment_collector }).from(partnership).where(eq(partnership.id, ctx.partner.partnershipId));
+  return p?.collector === 'supplier';
 }
 
 /** Gives a guest line's seats back (the slot locked first, as every writer). */
@@ -489,29 +512,6 @@ export async function cartFor(db: Db, found: FoundStore, cartId: string, token: 
   });
 }
 
-/**
- * What a partner's contract says of the offers a cart's `lines` hold (each offer on each of its
- * slots' days: sharedOffer, which locks the contract FOR SHARE until the order is written), so a
- * suspended or ended partnership, or a day outside its validity, sells nothing.
- */
-async function contractOfLines(ctx: WebCtx, cartId: string, lines: string[] | undefined) {
-  if (!ctx.partner) return null;
-  const held = rowsOf<{ experience: string; day: string }>(
-    await ctx.tx.execute(sql`
-      select distinct s.experience_id as experience, s.local_date::text as day
-      from ${cartLine} l join ${slot} s on s.id = l.slot_id
-      where l.account_id = ${ctx.accountId} and l.cart_id = ${cartId}::uuid ${lines ? sql`and l.id = any(${sql.param(lines)}::uuid[])` : sql``}`),
-  );
-  const rates: Record<string, Record<string, number>> = {};
-  let contract: SharedOffer['contract'] | null = null;
-  for (const h of held) {
-    const shared = await sharedOffer(ctx, ctx.partner.partnershipId, h.experience, h.day);
-    contract = shared.contract;
-    rates[h.experience] = shared.netRates;
-  }
-  return contract ? { contract, rates } : null;
-}
-
 // --- the order -------------------------------------------------------------------------------
 
 /**
@@ -533,7 +533,7 @@ export async function placeOrder(
   // An online payment still open for the cart ends first (its page in another tab could otherwise
   // book the same seats again once paid); one already paid refuses this booking.
   await closeOpenPayments(ctx, stripe, input.cart);
-  const resold = await contractOfLines(ctx, input.cart, input.lines);
+  const resold = ctx.partner ? await contractOfCart(ctx, ctx.partner.partnershipId, input.cart, input.lines) : null;
   const manage = secret();
   const orderId = await checkout(ctx, input.cart, null, {
     customer: { ...input.customer, country: input.customer.country ?? null },

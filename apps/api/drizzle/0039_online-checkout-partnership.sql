@@ -1,0 +1,2 @@
+ALTER TABLE "online_checkout" ADD COLUMN "partnership_id" uuid;--> statement-breakpoint
+ALTER TABLE "online_checkout" ADD CONSTRAINT "online_checkout_partnership_id_partnership_id_fk" FOREIGN KEY ("partnership_id") REFERENCES "public"."partnership"("id") ON DELETE set null ON UPDATE no action;
