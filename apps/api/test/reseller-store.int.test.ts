@@ -103,6 +103,12 @@ describe('a reseller’s own store', () => {
     // Both sides see the resale, with the reseller's store.
     const theirs = (await w.reseller.get('/api/resales/?side=reseller')).json();
     expect(theirs.results).toEqual(expect.arrayContaining([expect.objectContaining({ order_reference: o.reference, store: { id: storeId, name: 'Agency shop' } })]));
+    // The store's figures count the cart and the order, though both are in the supplier's books.
+    const figures = await w.reseller.get(`/api/stores/${storeId}/analytics/?from=${day(0)}&to=${day(0)}`);
+    expect(figures.statusCode, figures.body).toBe(200);
+    expect(figures.json().totals).toMatchObject({ carts: 1, orders: 1, seats: 3, revenue: o.total });
+    // Another organisation asking for this store's figures learns nothing.
+    expect((await w.third.get(`/api/stores/${storeId}/analytics/?from=${day(0)}&to=${day(0)}`)).statusCode).toBe(404);
 
     // The customer's page and tickets work on the reseller's host; cancelling under the policy too.
     const secret = o.manage_url.split('#')[1]!;

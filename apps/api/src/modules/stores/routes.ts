@@ -19,6 +19,7 @@ import {
 import { store } from '../../db/schema';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud, tenantScope } from '../../lib/crud';
+import { principalOf } from '../auth/principal';
 import { paginate } from '../../lib/pagination';
 import * as svc from './service';
 
@@ -100,6 +101,11 @@ export function registerStores(untyped: FastifyInstance) {
   app.get(
     '/api/stores/:id/analytics/',
     { config: { access: manageStores }, schema: { tags, summary: 'Visits, carts, orders, seats, revenue and conversion per local day of a range', params: ZIdParam, querystring: ZStoreAnalyticsQuery, response: { 200: ZStoreAnalytics, ...errors } } },
-    (request) => tenantScope(request, (ctx) => svc.storeAnalytics(ctx, request.params.id, request.query.from, request.query.to)),
+    async (request) => {
+      const me = principalOf(request);
+      const { from, to } = request.query;
+      const partnerCarts = to < from ? undefined : await svc.partnerCartsByDay(request.server.database.db, me.accountId, request.params.id, me.timeZone, from, to);
+      return tenantScope(request, (ctx) => svc.storeAnalytics(ctx, request.params.id, from, to, partnerCarts));
+    },
   );
 }

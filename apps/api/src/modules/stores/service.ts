@@ -236,7 +236,28 @@ async function lockStore(ctx: TenantCtx, storeId: string) {
  * (visits, guest carts, orders of the store; cancelled orders count with what is still sold), one
  * aggregate query each, served by their (account, store, time) indexes.
  */
-export async function storeAnalytics(ctx: TenantCtx, storeId: string, from: string, to: string): Promise<TStoreAnalytics> {
+/**
+ * Carts of partners' offers made in the caller's store, per local day: they are in the suppliers'
+ * books (a cart moves to the seller of what it holds), so they are read on the server's
+ * connection, only for a store of `accountId`.
+ */
+export async function partnerCartsByDay(db: Db, accountId: string, storeId: string, zone: string, from: string, to: string) {
+  const upto = addDays(to, 1);
+  const rows = (await db.execute(sql`
+    select to_char((c.created_at at time zone ${zone})::date, 'YYYY-MM-DD') as day, count(*)::int as n
+    from ${cart} c join ${store} s on s.id = c.store_id
+    where c.store_id = ${storeId}::uuid and s.account_id = ${accountId}::uuid and c.account_id <> s.account_id
+      and c.created_at >= (${from}::date::timestamp at time zone ${zone}) and c.created_at < (${upto}::date::timestamp at time zone ${zone})
+    group by 1`)) as unknown as { rows: { day: string; n: number }[] };
+  return new Map(rows.rows.map((r) => [r.day, r.n]));
+}
+
+/**
+ * A store's figures per local day: visits, carts (its own and, given, its partners' offers'),
+ * orders with their seats and revenue — its own orders and its partners' it resold here (the
+ * suppliers' orders it may read, policy reseller_read) — and the conversion.
+ */
+export async function storeAnalytics(ctx: TenantCtx, storeId: string, from: string, to: string, partnerCarts = new Map<string, number>()): Promise<TStoreAnalytics> {
   const s = await loadStore(ctx, storeId);
   if (to < from) throw new AppError('invalid', 'The range ends before it starts.', 'to');
   const range = [...eachDay(from, to)].map((d) => d.date);
@@ -258,7 +279,7 @@ export async function storeAnalytics(ctx: TenantCtx, storeId: string, from: stri
       select ${localDay(sql`o.created_at`)} as day, count(*)::int as n,
              coalesce(sum((select coalesce(sum(b.seats), 0) from booking b where b.account_id = o.account_id and b.order_id = o.id and b.status <> 'Canceled')), 0)::int as seats,
              coalesce(sum(o.total), 0)::bigint as revenue
-      from ${order} o where o.account_id = ${ctx.accountId} and o.store_id = ${storeId}::uuid and ${between(sql`o.created_at`)} group by 1`),
+      from ${order} o where (o.account_id = ${ctx.accountId} or o.reseller_account_id = ${ctx.accountId}) and o.store_id = ${storeId}::uuid and ${between(sql`o.created_at`)} group by 1`),
   );
   const byDay = <T extends { day: string }>(list: T[]) => new Map(list.map((r) => [r.day, r]));
   const v = byDay(visits);
@@ -270,7 +291,7 @@ export async function storeAnalytics(ctx: TenantCtx, storeId: string, from: stri
     return {
       date,
       visits: visitsN,
-      carts: c.get(date)?.n ?? 0,
+      carts: (c.get(date)?.n ?? 0) + (partnerCarts.get(date) ?? 0),
       orders: ordersN,
       seats: o.get(date)?.seats ?? 0,
       revenue: Number(o.get(date)?.revenue ?? 0),
