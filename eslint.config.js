@@ -24,6 +24,11 @@ export default tseslint.config(
     },
   },
   {
+    // The back office's service worker runs in its own global scope.
+    files: ['apps/web/public/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // The web store (Preact) runs in the browser; its hooks follow the same rules as React's.
     files: ['apps/store/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
