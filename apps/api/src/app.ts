@@ -46,6 +46,7 @@ import { registerQrCodes } from './modules/qr-codes/routes';
 import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
+import { dashboardRoutes } from './modules/dashboard/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 
@@ -137,6 +138,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(healthRoutes);
   await app.register(systemNotificationRoutes);
+  await app.register(dashboardRoutes);
   await app.register(async (identity) => {
     // A write here can end a session or change a role: callers are loaded afresh after it.
     forgetPrincipalsAfterWrites(identity);

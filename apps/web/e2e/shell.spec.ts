@@ -17,7 +17,11 @@ test('the demo owner lands on the shell with its navigation and live data', asyn
   for (const section of ['Dashboard', 'Offers', 'Stores and sales', 'Bookings', 'Capacity', 'Orders', 'Customers', 'Settings']) {
     await expect(nav.getByText(section, { exact: true })).toBeVisible();
   }
-  await expect(page.getByText('All systems go')).toBeVisible();
+  // The day at a glance: revenue with its chart, today's departures, nearly full ones, money due.
+  await expect(page.getByLabel('Revenue').getByTestId('revenue-last-30-days')).toHaveText(/^CHF\s[1-9]/);
+  await expect(page.getByLabel('Revenue').getByRole('img')).toBeVisible();
+  await expect(page.getByLabel('Today’s departures')).toBeVisible();
+  await expect(page.getByLabel('Money due')).toContainText(/refunds? due/);
   await expect(page.getByText('Welcome to Tourdesk')).toBeVisible();
   await expect(page.getByText('Alpine Trails & Tours')).toBeVisible();
   // The demo's web store, linked from the dashboard to its public page.

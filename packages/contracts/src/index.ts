@@ -15,3 +15,4 @@ export * from './resales';
 export * from './qr-codes';
 export * from './check-in';
 export * from './manifests';
+export * from './dashboard';

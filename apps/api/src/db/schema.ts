@@ -73,6 +73,8 @@ export const baseAccount = pgTable(
     vat_number: text('vat_number').notNull().default(''),
     billing_email: text('billing_email').notNull().default(''),
     vat_rate_bp: integer('vat_rate_bp').notNull().default(0),
+    /** When the organisation put its getting-started checklist away (the dashboard's onboarding). */
+    onboarding_dismissed_at: timestamp('onboarding_dismissed_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

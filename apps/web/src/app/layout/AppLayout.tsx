@@ -1,13 +1,13 @@
 import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
 import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
-import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { Brand } from './Brand';
-import { NAVIGATION } from './navigation';
+import { PLANS_PATH, visibleNavigation } from './navigation';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
 
@@ -18,8 +18,9 @@ export function AppLayout() {
   const organisation = useAppSelector((s) => s.auth.user?.base_account?.name);
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
-  // Hide what the user may not open; the server refuses it anyway.
-  const visible = NAVIGATION.filter((item) => hasPermissions(user, appInfo, item.permissions ?? []) && (!item.features || hasFeatures(user, item.features)));
+  // Only what the user may open (each page's own declaration); plan-gated pages locked, to the plans.
+  const visible = visibleNavigation(user, appInfo);
+  const lock = <IconLock size={14} aria-label="Needs another plan" />;
   const inSection = (prefixes: string[]) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (
@@ -56,8 +57,9 @@ export function AppLayout() {
                   key={item.label}
                   label={item.label}
                   leftSection={icon}
+                  rightSection={item.locked ? lock : undefined}
                   component={RouterNavLink}
-                  to={item.to}
+                  to={item.locked ? PLANS_PATH : item.to}
                   active={inSection(item.match)}
                   onClick={close}
                 />
@@ -75,9 +77,10 @@ export function AppLayout() {
                   <NavLink
                     key={child.to}
                     label={child.label}
+                    rightSection={child.locked ? lock : undefined}
                     component={RouterNavLink}
-                    to={child.to}
-                    active={inSection([child.match ?? child.to])}
+                    to={child.locked ? PLANS_PATH : child.to}
+                    active={!child.locked && inSection([child.match ?? child.to])}
                     onClick={close}
                   />
                 ))}

@@ -11,26 +11,74 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
-import { ITEM_LABEL, type PermissionSetTitle, type SubscriptionFeature } from '@tourdesk/contracts';
+import { ITEM_LABEL } from '@tourdesk/contracts';
+import { matchPath } from 'react-router';
+import { hasFeatures, hasPermissions, type AppInfo, type SessionUser } from '../../shared/lib/permissions';
+import { PAGES } from '../pages';
 
 export interface NavItem {
   label: string;
   icon: Icon;
-  /** Where the section opens. */
+  /** Where the section opens (a section with children opens on its first child the user may open). */
   to: string;
   /** Paths that count as "inside" this section, for highlighting. */
   match: string[];
-  permissions?: PermissionSetTitle[];
-  /** Plan features the section needs (shown only to organisations whose plan has them). */
-  features?: SubscriptionFeature[];
   /** `match`: the path prefix that counts as inside the child (its tabs), when not just `to`. */
   children?: { label: string; to: string; match?: string }[];
 }
 
+/** Where a plan-gated entry leads: the plans, where the feature is bought (the spec's "Upgrade now"). */
+export const PLANS_PATH = '/settings/subscription/supplier-plans';
+
+/**
+ * What a menu entry needs is what its page declares (PAGES): the menu never says it again. Shown
+ * when the user holds the page's permission sets; "locked" (a lock, leading to the plans) when only
+ * the plan lacks a feature and the user may open the plans; otherwise not shown.
+ */
+export type NavAccess = 'open' | 'locked' | 'hidden';
+export function pageOf(to: string) {
+  return PAGES.find((page) => matchPath({ path: page.path, end: true }, to));
+}
+export function accessOf(to: string, user: SessionUser | null, appInfo: AppInfo | null): NavAccess {
+  const page = pageOf(to);
+  if (!page || !hasPermissions(user, appInfo, page.permissions ?? [])) return 'hidden';
+  if (!page.features?.length || hasFeatures(user, page.features)) return 'open';
+  const plans = pageOf(PLANS_PATH);
+  return plans && hasPermissions(user, appInfo, plans.permissions ?? []) ? 'locked' : 'hidden';
+}
+
+export interface VisibleNavChild {
+  label: string;
+  to: string;
+  match?: string;
+  locked: boolean;
+}
+export interface VisibleNavItem extends Omit<NavItem, 'children'> {
+  locked: boolean;
+  children?: VisibleNavChild[];
+}
+
+/** The menu this user sees: entries they may open, plan-gated ones locked; sections without any dropped. */
+export function visibleNavigation(user: SessionUser | null, appInfo: AppInfo | null): VisibleNavItem[] {
+  return NAVIGATION.flatMap((item): VisibleNavItem[] => {
+    if (!item.children) {
+      const access = accessOf(item.to, user, appInfo);
+      return access === 'hidden' ? [] : [{ label: item.label, icon: item.icon, to: item.to, match: item.match, locked: access === 'locked' }];
+    }
+    const children = item.children.flatMap((child) => {
+      const access = accessOf(child.to, user, appInfo);
+      return access === 'hidden' ? [] : [{ ...child, locked: access === 'locked' }];
+    });
+    if (children.length === 0) return [];
+    const first = children.find((c) => !c.locked) ?? children[0]!;
+    return [{ ...item, to: first.to, locked: children.every((c) => c.locked), children }];
+  });
+}
+
 /**
  * The spec's sections, in the order of its section 2: only pages that exist (navigation.test.ts
- * checks each entry against the declared pages). QR codes, Partners, Resales and Product
- * configuration join with their pages.
+ * checks each entry against the declared pages, and walks the menu of an Owner, a guide and a
+ * reseller). Who sees an entry is decided by its page's declaration (accessOf).
  */
 export const NAVIGATION: NavItem[] = [
   { label: 'Dashboard', icon: IconGauge, to: '/dashboard', match: ['/dashboard'] },
@@ -39,7 +87,6 @@ export const NAVIGATION: NavItem[] = [
     icon: IconTicket,
     to: '/products/experiences/overview',
     match: ['/products'],
-    permissions: ['View experiences'],
     children: [
       { label: 'Catalog', to: '/products/experiences/overview' },
       { label: 'Pricing', to: '/products/experiences/pricing-catalogue' },
@@ -51,7 +98,6 @@ export const NAVIGATION: NavItem[] = [
     icon: IconBuildingStore,
     to: '/sales/stores',
     match: ['/sales'],
-    permissions: ['Manage stores'],
     children: [
       { label: 'Stores', to: '/sales/stores' },
       { label: 'QR codes', to: '/sales/qr-codes' },
@@ -69,18 +115,11 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Manifests', to: '/bookings/manifests' },
     ],
   },
-  { label: 'Check-in', icon: IconScan, to: '/check-in', match: ['/check-in'], permissions: ['View experiences'], features: ['bookings'] },
+  { label: 'Check-in', icon: IconScan, to: '/check-in', match: ['/check-in'] },
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
-  {
-    label: 'Resales',
-    icon: IconArrowsExchange,
-    to: '/resales/overview',
-    match: ['/resales'],
-    permissions: ['Manage orders'],
-    features: ['resales'],
-  },
-  { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'], permissions: ['Manage orders'] },
-  { label: 'Customers', icon: IconUsers, to: '/customers/list', match: ['/customers'], permissions: ['Manage customers'] },
+  { label: 'Resales', icon: IconArrowsExchange, to: '/resales/overview', match: ['/resales'] },
+  { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'] },
+  { label: 'Customers', icon: IconUsers, to: '/customers/list', match: ['/customers'] },
   {
     label: 'Settings',
     icon: IconSettings,

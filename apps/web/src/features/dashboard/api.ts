@@ -1,4 +1,4 @@
-import type { THealth, TPaginated, TStore, TSystemNotificationList } from '@tourdesk/contracts';
+import type { TDashboard, THealth, TOnboarding, TPaginated, TStore, TSystemNotificationList } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const dashboardApi = api.injectEndpoints({
@@ -10,7 +10,18 @@ export const dashboardApi = api.injectEndpoints({
     }),
     /** The active stores, for the "Your web stores" card (Manage stores). */
     getActiveStores: build.query<TPaginated<TStore>, void>({ query: () => ({ url: 'stores/', params: { active: 'true', page_size: 5 } }) }),
+    /** The day at a glance; each part only for a role that may see it. Read afresh on each visit. */
+    getDashboard: build.query<TDashboard, void>({ query: () => 'dashboard/', keepUnusedDataFor: 0 }),
+    setOnboardingDismissed: build.mutation<TOnboarding, boolean>({
+      query: (dismissed) => ({ url: 'onboardings/getting-started/', method: 'PATCH', body: { dismissed } }),
+      async onQueryStarted(dismissed, { dispatch, queryFulfilled }) {
+        const patch = dispatch(dashboardApi.util.updateQueryData('getDashboard', undefined, (d) => {
+          if (d.onboarding) d.onboarding.dismissed = dismissed;
+        }));
+        queryFulfilled.catch(patch.undo);
+      },
+    }),
   }),
 });
 
-export const { useGetHealthQuery, useGetSystemNotificationsQuery, useGetActiveStoresQuery } = dashboardApi;
+export const { useGetHealthQuery, useGetSystemNotificationsQuery, useGetActiveStoresQuery, useGetDashboardQuery, useSetOnboardingDismissedMutation } = dashboardApi;

@@ -7,7 +7,7 @@ import { formatDisplayDate, parseDate } from '../../../shared/lib/dates';
 import { formatMoney, fractionDigits } from '../../../shared/lib/money';
 import { useStoreAnalyticsQuery } from '../api';
 import { percent } from '../constants';
-import { BarChart } from './BarChart';
+import { BarChart } from '../../../shared/components/BarChart';
 
 /** The last 30 days up to today, in the browser's own calendar. */
 export function defaultRange(today = dayjs()) {
