@@ -280,6 +280,12 @@ describe('experiences', () => {
     const all = (await b.get('/api/experiences/?ordering=title&page_size=5')).json();
     expect(all.results.map((e: { title: string }) => e.title)).toEqual(['Alpha ride', 'Beta bus', 'Delta bike', 'Gamma pass']);
     expect(all.results[0]).toMatchObject({ status: 'Draft', cover_url: null, from_price: null, currency: 'EUR' });
+    // An offer with a picture and a price shows both in the list (its cover's thumbnail, its lowest price).
+    const sold = await sellableExperience(b, 'Epsilon cruise');
+    const listed = (await b.get('/api/experiences/?search=Epsilon')).json().results[0];
+    expect(listed).toMatchObject({ id: sold.id, from_price: 4900 });
+    expect(listed.cover_url).toMatch(/^\/api\/media\//);
+    expect((await b.get(listed.cover_url)).statusCode).toBe(200);
     expect((await b.get('/api/experiences/?type=Rental')).json().count).toBe(2);
     expect((await b.get('/api/experiences/?search=bus')).json().results[0].title).toBe('Beta bus');
     expect((await b.get('/api/experiences/?status=Active')).json().count).toBe(0);

@@ -47,8 +47,10 @@ export function listExperiences(tx: Db, accountId: string, f: ExperienceFilter, 
       duration_minutes: experience.duration_minutes,
       created_at: experience.created_at,
       updated_at: experience.updated_at,
-      cover_key: sql<string | null>`(select i.thumbnail_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`,
-      from_price: sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`,
+      // Qualified by hand: in a one-table select Drizzle writes its columns unqualified, and inside
+      // the subquery "account_id" and "id" would be the image's own (no row ever matched).
+      cover_key: sql<string | null>`(select i.thumbnail_key from ${image} i where i.account_id = "experience"."account_id" and i.experience_id = "experience"."id" and i.status = 'ready' order by i.position limit 1)`,
+      from_price: sql<number | null>`tourdesk_from_price("experience"."account_id", "experience"."id")`,
     })
     .from(experience)
     .where(listWhere(accountId, f))
