@@ -154,13 +154,16 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/qr-codes/:id/flyer.pdf': 'qrCode',
   // Another organisation's order is no resale of B's, and no statement of B's has its id either.
   '/api/resales/:id/': 'order',
+  // Another organisation's offer is no partner's offer of B's.
+  '/api/resales/counter/offers/:id/': 'experience',
+  '/api/resales/counter/offers/:id/slots/': 'experience',
   '/api/settlements/:id/': 'order',
   '/api/settlements/:id/export.csv': 'order',
   '/api/settlements/:id/statement.pdf': 'order',
   '/api/settlements/:id/settle/': 'order',
 };
 /** Query strings a route needs before it looks for the id. */
-const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02' };
+const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02', '/api/resales/counter/offers/:id/slots/': '?from=2026-01-01&to=2026-01-02' };
 const BODY: Record<string, () => unknown> = {
   'PUT /api/roles/:id/': () => ({ name: 'Hijacked', permission_sets: [] }),
   'PATCH /api/roles/:id/': () => ({ name: 'Hijacked' }),

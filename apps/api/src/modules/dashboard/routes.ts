@@ -16,7 +16,8 @@ const viewer = (request: FastifyRequest): svc.Viewer => {
   const me = principalOf(request);
   return { codenames: me.codenames, features: me.features };
 };
-const ZOnboardingId = z.object({ id: z.literal('getting-started', { error: 'No onboarding with this id.' }) });
+/** The organisation's one onboarding, by its name (not a row id: every organisation has its own). */
+const ZOnboardingId = z.object({ onboarding: z.literal('getting-started', { error: 'No onboarding with this id.' }) });
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -30,12 +31,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => [await tenantScope(request, (ctx) => svc.onboarding(ctx, viewer(request)))],
   );
   app.get(
-    '/api/onboardings/:id/',
+    '/api/onboardings/:onboarding/',
     { config: { access: account }, schema: { tags: ['dashboard'], summary: 'One onboarding with its steps', params: ZOnboardingId, response: { 200: ZOnboarding, ...errors } } },
     (request) => tenantScope(request, (ctx) => svc.onboarding(ctx, viewer(request))),
   );
   app.patch(
-    '/api/onboardings/:id/',
+    '/api/onboardings/:onboarding/',
     { config: { access: account }, schema: { tags: ['dashboard'], summary: 'Put the checklist away (dismissed) or bring it back', params: ZOnboardingId, body: ZOnboardingPatch, response: { 200: ZOnboarding, ...errors } } },
     (request) => tenantScope(request, (ctx) => svc.setDismissed(ctx, viewer(request), request.body.dismissed)),
   );
