@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZDashboard, ZOnboarding, type TDashboard } from '@tourdesk/contracts';
+import { systemNotification } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
@@ -130,5 +131,24 @@ describe('the onboarding checklist', () => {
     expect((await owner.patch('/api/onboardings/getting-started/', { dismissed: 'no' })).statusCode).toBe(400);
     expect((await owner.patch('/api/onboardings/getting-started/', { dismissed: false })).json().dismissed).toBe(false);
     expect((await owner.get('/api/onboardings/')).json()).toHaveLength(1);
+  });
+});
+
+describe('the bell', () => {
+  it('counts the announcements a user has not opened yet, each user for themselves', async () => {
+    await t.database.db.insert(systemNotification).values({ title: 'New: dashboards', body: 'Your day at a glance.', level: 'info' });
+    const before = (await owner.get('/api/system-notifications/unread/')).json();
+    expect(before.unread).toBeGreaterThanOrEqual(1);
+    expect((await owner.post('/api/system-notifications/seen/')).statusCode).toBe(204);
+    expect((await owner.get('/api/system-notifications/unread/')).json()).toMatchObject({ unread: 0, seen_at: expect.any(String) });
+    // The guide has not opened them: still counted for them.
+    expect((await guide.get('/api/system-notifications/unread/')).json().unread).toBe(before.unread);
+    // One published later counts again; one scheduled for tomorrow does not yet.
+    await t.database.db.insert(systemNotification).values([
+      { title: 'Later', body: 'x', level: 'warning', published_at: new Date(Date.now() + 1000) },
+      { title: 'Tomorrow', body: 'y', level: 'info', published_at: new Date(Date.now() + 86_400_000) },
+    ]);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await owner.get('/api/system-notifications/unread/')).json().unread).toBe(1);
   });
 });

@@ -23,6 +23,12 @@ test('the demo owner lands on the shell with its navigation and live data', asyn
   await expect(page.getByLabel('Today’s departures')).toBeVisible();
   await expect(page.getByLabel('Money due')).toContainText(/refunds? due/);
   await expect(page.getByText('Welcome to Tourdesk')).toBeVisible();
+  // The bell: the announcements not opened yet; opening them lists them and clears the count.
+  const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+  await bell.click();
+  await expect(page.getByLabel('Notifications list').getByTestId('notification').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
   await expect(page.getByText('Alpine Trails & Tours')).toBeVisible();
   // The demo's web store, linked from the dashboard to its public page.
   const stores = page.getByLabel('Your web stores');

@@ -56,3 +56,7 @@ export const ZFailedJob = z
   })
   .meta({ id: 'FailedJob' });
 export type TFailedJob = z.infer<typeof ZFailedJob>;
+
+/** The bell: how many announcements came since the user last opened them (or joined). */
+export const ZNotificationsUnread = z.object({ unread: z.number().int(), seen_at: z.iso.datetime().nullable() }).meta({ id: 'NotificationsUnread' });
+export type TNotificationsUnread = z.infer<typeof ZNotificationsUnread>;

@@ -121,6 +121,8 @@ export const users = pgTable(
     activated_at: timestamp('activated_at', { withTimezone: true }),
     last_login: timestamp('last_login', { withTimezone: true }),
     password_changed_at: timestamp('password_changed_at', { withTimezone: true }),
+    /** When the user last opened the platform's notifications (the bell counts the ones after). */
+    notifications_seen_at: timestamp('notifications_seen_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

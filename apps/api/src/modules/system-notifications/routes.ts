@@ -6,12 +6,34 @@ import {
   ZSystemNotification,
   ZSystemNotificationList,
   ZSystemNotificationListQuery,
+  ZNotificationsUnread,
 } from '@tourdesk/contracts';
+import { z } from 'zod';
+import { tenantScope } from '../../lib/crud';
+import { principalOf } from '../auth/principal';
+import * as q from './queries';
 import { getSystemNotification, listSystemNotifications } from './service';
 
 const access = { public: true, reason: 'platform announcements are public, like a status page' } as const;
 
+/** The bell is the signed-in user's: what they have not seen yet. */
+const signedIn = { permissions: [] };
+
 export const systemNotificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/system-notifications/unread/',
+    { config: { access: signedIn }, schema: { tags: ['system'], summary: 'How many announcements came since the signed-in user last opened them', response: { 200: ZNotificationsUnread, 401: ZErrorEnvelope } } },
+    (request) => tenantScope(request, (ctx) => q.unreadOf(ctx, principalOf(request).userId)),
+  );
+  app.post(
+    '/api/system-notifications/seen/',
+    { config: { access: signedIn }, schema: { tags: ['system'], summary: 'The signed-in user has opened the announcements (the bell counts from now)', response: { 204: z.undefined(), 401: ZErrorEnvelope } } },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => q.markSeen(ctx, principalOf(request).userId));
+      return reply.status(204).send();
+    },
+  );
+
   app.get(
     '/api/system-notifications/',
     {

@@ -8,6 +8,7 @@ import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
 import { Brand } from './Brand';
 import { PLANS_PATH, visibleNavigation } from './navigation';
+import { NotificationsBell } from './NotificationsBell';
 import { ThemeToggle } from './ThemeToggle';
 import { UserMenu } from './UserMenu';
 
@@ -41,6 +42,7 @@ export function AppLayout() {
             )}
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <NotificationsBell />
             <ThemeToggle />
             <UserMenu />
           </Group>

@@ -5,7 +5,9 @@ import { TOAST } from '@tourdesk/contracts';
 export const TOAST_CONTAINER_PROPS = {
   autoClose: TOAST.autoCloseMs,
   draggable: TOAST.draggable,
-  position: 'top-right',
+  // Bottom left: page actions sit at the top right (New…, Activate) and forms end at the bottom
+  // right (Save); toasts there covered them for seconds.
+  position: 'bottom-left',
   style: { maxWidth: TOAST.maxWidthPx, width: '100%' },
   newestOnTop: true,
 } as const;
