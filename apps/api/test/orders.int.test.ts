@@ -87,6 +87,12 @@ describe('orders', () => {
     // 14700 × 810 / 10810 = 1101.48… → 1101; 9800 → 734.32… → 734 (half up, see vatOf()).
     expect(o.tax_total).toBe(1101);
     expect(await remaining(slots[0]!.id)).toBe(before - 3);
+    // A reference people read out: the local year and the order's number in it, one after the other.
+    const year = todayIn(ZONE).slice(0, 4);
+    expect(o.reference).toMatch(new RegExp(`^${year}-\\d{6}$`));
+    const next = await newOrder(99, 1);
+    expect(Number(next.reference.slice(5))).toBe(Number(o.reference.slice(5)) + 1);
+    expect((await owner.get(`/api/orders/?search=${next.reference}`)).json().results.map((x: { id: string }) => x.id)).toEqual([next.id]);
   });
 
   it('records partial and full payments and refunds; refuses overpayment, other currencies and oversized refunds', async () => {

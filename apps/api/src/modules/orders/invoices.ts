@@ -34,14 +34,14 @@ type Kind = keyof typeof SERIES;
 export const documentNumber = (series: string, year: number, n: number) => `${series}-${year}-${String(n).padStart(5, '0')}`;
 
 /** The organisation's local date now, and its year. */
-async function localToday(ctx: TenantCtx) {
+export async function localToday(ctx: TenantCtx) {
   const rows = (await ctx.tx.execute(sql`select (now() at time zone time_zone)::date::text as day from ${baseAccount} where id = ${ctx.accountId}`)) as unknown as { rows: { day: string }[] };
   const day = rows.rows[0]!.day;
   return { day, year: Number(day.slice(0, 4)) };
 }
 
 /** The next number of a series for a year, in the caller's transaction (gapless: see above). */
-async function takeNumber(ctx: TenantCtx, series: string, year: number) {
+export async function takeNumber(ctx: TenantCtx, series: string, year: number) {
   const [row] = await ctx.tx
     .insert(invoiceSequence)
     .values({ account_id: ctx.accountId, series, year, next_number: 2 })

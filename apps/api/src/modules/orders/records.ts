@@ -6,7 +6,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
 import { listBookings } from './booking-rows';
-import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
+import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, localToday, reconcileInvoice, takeNumber } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { cancellationFeeByRate, rateOf, sellLine, vatRates } from './sale';
 import { assertWithinLimit } from '../plans/service';
@@ -40,7 +40,15 @@ export async function upsertCustomer(ctx: TenantCtx, details: CustomerDetails) {
 /** An unguessable ticket code, readable from a QR code or over the phone. */
 const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').toUpperCase().slice(0, 12);
 /** 48 random bits: a clash is unlikely even at millions of orders (and the unique index refuses one). */
-const orderReference = () => `TD-${randomBytes(6).toString('hex').toUpperCase()}`;
+/**
+ * An order's reference, which people read out and type: the organisation's local year and the
+ * order's number in it, 2026-000123 (series ORD of invoice_sequence, taken in the order's
+ * transaction). Orders made before this rule keep their TD-… references.
+ */
+async function orderReference(ctx: TenantCtx) {
+  const { year } = await localToday(ctx);
+  return `${year}-${String(await takeNumber(ctx, 'ORD', year)).padStart(6, '0')}`;
+}
 
 /**
  * The answers to the booking questions of the experiences being booked: every required question
@@ -215,7 +223,7 @@ export async function writeOrder(
     .insert(order)
     .values({
       account_id: ctx.accountId,
-      reference: orderReference(),
+      reference: await orderReference(ctx),
       status,
       payment_status: 'Not paid',
       customer_id: found.id,
