@@ -39,16 +39,22 @@ export default function BookingDetailPage() {
         <div>
           <Title order={2}>{b.experience_title}</Title>
           <Text c="dimmed">
-            {formatDateTime(b.starts_at, zone)} · order {b.order_reference}
+            {formatDateTime(b.starts_at, zone)} · order{' '}
+            <Anchor component={Link} to={`/orders/editor/${b.order}/details`} inherit data-testid="booking-order">
+              {b.order_reference}
+            </Anchor>
           </Text>
         </div>
         <Group>
           <Badge size="lg" color={canceled ? 'red' : 'green'} variant="light" data-testid="booking-status">
             {b.status}
           </Badge>
-          <Badge size="lg" color={ATTENDANCE_COLOR[b.attendance]} variant="light" data-testid="booking-attendance">
-            {b.attendance}
-          </Badge>
+          {/* A cancelled booking has no attendance to show: nobody is expected. */}
+          {!canceled && (
+            <Badge size="lg" color={ATTENDANCE_COLOR[b.attendance]} variant="light" data-testid="booking-attendance">
+              {b.attendance}
+            </Badge>
+          )}
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -65,7 +71,7 @@ export default function BookingDetailPage() {
           <LineItems line={b} />
           <Divider my="md" />
           <BookingAddOns extras={b.extras} answers={b.answers} catalog={catalog} />
-          <Group mt="lg">
+          <Group mt="lg" display={canceled ? 'none' : undefined}>
             {(['Arrived', 'No show', 'Open'] as const).map((a) => (
               <Button
                 key={a}

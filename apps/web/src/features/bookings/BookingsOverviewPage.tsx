@@ -122,9 +122,15 @@ export default function BookingsOverviewPage() {
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
-                    {b.attendance}
-                  </Badge>
+                  {b.status === 'Canceled' ? (
+                    <Text size="sm" c="dimmed">
+                      –
+                    </Text>
+                  ) : (
+                    <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
+                      {b.attendance}
+                    </Badge>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}
