@@ -11,12 +11,7 @@ import { ZPaginationQuery } from './pagination';
 export const CHECK_IN_RESULTS = ['admitted', 'already_checked_in', 'wrong_day', 'wrong_departure', 'canceled', 'unconfirmed', 'unknown'] as const;
 export type CheckInResult = (typeof CHECK_IN_RESULTS)[number];
 
-/** A scan turns a QR code's text (the booking's ticket code, or an address ending with it) into a code. */
-export function normaliseTicketCode(text: string) {
-  const trimmed = text.trim();
-  const last = trimmed.split('/').filter(Boolean).pop() ?? '';
-  return last.replace(/\s+/g, '').toUpperCase();
-}
+export { normaliseTicketCode } from './ticket-code';
 
 export const ZCheckInDeparture = z
   .object({

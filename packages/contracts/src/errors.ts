@@ -7,8 +7,9 @@ import { z } from 'zod';
  * - `client_error`: any other 4xx.
  * - `server_error`: 5xx; the detail never carries internals.
  */
-export const ERROR_TYPES = ['validation_error', 'client_error', 'server_error'] as const;
-export type TErrorType = (typeof ERROR_TYPES)[number];
+import { ERROR_TYPES } from './error-envelope';
+
+export { ERROR_TYPES, isErrorEnvelope, type TErrorType } from './error-envelope';
 
 export const ZErrorItem = z.object({
   code: z.string(),
@@ -25,6 +26,3 @@ export const ZErrorEnvelope = z
   .meta({ id: 'ErrorEnvelope' });
 export type TErrorEnvelope = z.infer<typeof ZErrorEnvelope>;
 
-export function isErrorEnvelope(value: unknown): value is TErrorEnvelope {
-  return ZErrorEnvelope.safeParse(value).success;
-}
