@@ -9,12 +9,6 @@ export default defineConfig({
     manifest: true,
     sourcemap: true,
     chunkSizeWarningLimit: 600,
-    rollupOptions: {
-      // The contracts define zod schemas at the top of their modules: calls Rollup must keep unless
-      // told they are pure. They are (building a schema changes nothing else), so a chunk that
-      // uses only the contracts' constants and types leaves the schemas, and zod, out.
-      treeshake: { manualPureFunctions: ['z'] },
-    },
   },
   server: {
     port: 5173,
