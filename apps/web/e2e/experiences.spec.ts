@@ -55,7 +55,8 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByText('Offer created!')).toBeVisible();
     await expect(page).toHaveURL(/\/products\/experiences\/editor\/[0-9a-f-]+\/basic-info$/);
 
-    // Basic info: continuing needs a valid form.
+    // Basic info: continuing needs a valid form (typed once the step shows the offer it edits).
+    await expect(page.getByLabel('Title')).toHaveValue(TITLE);
     await page.getByLabel('Title').fill('No');
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByText('A title has at least 3 characters.')).toBeVisible();

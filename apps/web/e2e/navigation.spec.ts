@@ -11,9 +11,9 @@ const REFUSALS = ['You have no permissions to access this page!', 'Your current 
 
 async function walkMenu(page: Page, who: string) {
   const nav = page.getByLabel('Main navigation');
-  // Open every section so that every entry is a visible link.
-  for (const section of await nav.locator('button.mantine-NavLink-root').all()) {
-    if ((await section.getAttribute('aria-expanded')) !== 'true') await section.click();
+  // Open every section (a button, for keyboards too) so that every entry is a visible link.
+  for (const section of await nav.getByRole('button').all()) {
+    if ((await section.getAttribute('data-expanded')) === null) await section.click();
   }
   const links = nav.getByRole('link');
   const count = await links.count();
@@ -49,5 +49,6 @@ test('an Owner, a guide and a reseller each reach a working page from every entr
   const reseller = await walkMenu(page, 'reseller');
   expect(reseller).toEqual(expect.arrayContaining(['Catalog (locked)', 'Stores', 'Partners', 'Checkout', 'Resales', 'Orders']));
   await page.goto(org('alpine-agency', '/dashboard'));
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/navigation-reseller.png', fullPage: true });
 });

@@ -70,6 +70,7 @@ export function AppLayout() {
             return (
               <NavLink
                 key={item.label}
+                component="button"
                 label={item.label}
                 leftSection={icon}
                 childrenOffset={28}
