@@ -83,8 +83,11 @@ export const ZBookingConfig = z
     hold_minutes: z.number().int().min(HOLD_MINUTES.MIN).max(HOLD_MINUTES.MAX),
     default_cutoff_minutes: z.number().int().min(0).max(60 * 24 * 30),
     time_zone: z.string(),
+    /** The seats a new schedule starts with (Settings → Product configuration). */
+    default_capacity: z.number().int(),
   })
   .meta({ id: 'BookingConfig' });
+export type TBookingConfig = z.infer<typeof ZBookingConfig>;
 
 // --- carts, orders and bookings -----------------------------------------------------------
 export const ZQuantities = z

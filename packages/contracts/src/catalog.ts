@@ -269,7 +269,12 @@ const participantsRule = <T extends z.ZodType<{ min_participants?: number; max_p
     path: ['max_participants'],
   });
 /** Create and PUT take every field; the ones left out get their defaults. */
-export const ZExperienceCreate = participantsRule(ZExperienceFields);
+export const ZExperienceCreate = participantsRule(
+  ZExperienceFields.extend({
+    /** Left out: the organisation's default policy (Settings → Product configuration); null: none. */
+    cancellation_policy: ZUuid.nullable().optional(),
+  }),
+);
 export const ZExperienceUpdate = participantsRule(ZExperienceFields);
 export const ZExperiencePatch = participantsRule(
   patchOf(ZExperienceFields).extend({ status: z.enum(EXPERIENCE_STATUSES).optional() }),

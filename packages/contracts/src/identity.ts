@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TIME_FORMATS } from './display';
 import { ACCOUNT_KINDS, type PermissionSetTitle } from './constants';
 import { ZCurrency, ZTimeZone } from './money';
 
@@ -123,6 +124,8 @@ export const ZBaseAccount = z
     time_zone: z.string(),
     currency: z.string(),
     locale: z.string(),
+    /** How times read in the back office (Settings → Product configuration). */
+    time_format: z.enum(TIME_FORMATS),
     subscription_tier: z.object({ id: z.string(), name: z.string() }).nullable(),
     active_subscription_features: z.array(z.string()),
   })

@@ -16,3 +16,5 @@ export * from './qr-codes';
 export * from './check-in';
 export * from './manifests';
 export * from './dashboard';
+export * from './display';
+export * from './product-configuration';

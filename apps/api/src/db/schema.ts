@@ -11,7 +11,9 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { cancellationPolicy } from './catalog-schema';
 
 /** Plans: which subscription features an account has. Reference data, seeded at start. */
 export const subscriptionTier = pgTable('subscription_tier', {
@@ -73,6 +75,13 @@ export const baseAccount = pgTable(
     vat_number: text('vat_number').notNull().default(''),
     billing_email: text('billing_email').notNull().default(''),
     vat_rate_bp: integer('vat_rate_bp').notNull().default(0),
+    /** Product configuration: how times read (24h or 12h), new offers' defaults, VAT by offer type, what tickets show. */
+    time_format: text('time_format').notNull().default('24h'),
+    default_capacity: integer('default_capacity').notNull().default(10),
+    default_cancellation_policy_id: uuid('default_cancellation_policy_id').references((): AnyPgColumn => cancellationPolicy.id, { onDelete: 'set null' }),
+    /** VAT in basis points per offer type ({ "Rental": 770 }); an offer's own rate first, then its type's, then vat_rate_bp. */
+    vat_rates_by_type: jsonb('vat_rates_by_type').$type<Record<string, number>>().notNull().default({}),
+    ticket_fields: text('ticket_fields').array().notNull().default(sql`'{meeting_point,customer_name,items,balance_due,order_reference}'::text[]`),
     /** When the organisation put its getting-started checklist away (the dashboard's onboarding). */
     onboarding_dismissed_at: timestamp('onboarding_dismissed_at', { withTimezone: true }),
     ...timestamps,
@@ -83,6 +92,8 @@ export const baseAccount = pgTable(
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('base_account_hold_check', sql`${t.hold_minutes} between 10 and 60`),
+    check('base_account_time_format_check', sql`${t.time_format} in ('24h', '12h')`),
+    check('base_account_default_capacity_check', sql`${t.default_capacity} between 1 and 10000`),
     check('base_account_vat_check', sql`${t.vat_rate_bp} between 0 and 10000`),
   ],
 );

@@ -185,6 +185,11 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/organization/OrganizationPage'),
   },
   {
+    path: '/settings/product-configuration',
+    permissions: ['Manage account'],
+    load: () => import('../features/organization/ProductConfigurationPage'),
+  },
+  {
     path: '/settings/payment-providers',
     permissions: ['Manage account'],
     load: () => import('../features/payment-providers/PaymentProvidersPage'),

@@ -91,7 +91,8 @@ export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: 
 
 export async function bookingConfig(ctx: TenantCtx) {
   const s = await accountSettings(ctx.tx, ctx.accountId);
-  return { hold_minutes: s.hold_minutes, default_cutoff_minutes: s.default_cutoff_minutes, time_zone: s.time_zone };
+  const [a] = await ctx.tx.select({ capacity: baseAccount.default_capacity }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return { hold_minutes: s.hold_minutes, default_cutoff_minutes: s.default_cutoff_minutes, time_zone: s.time_zone, default_capacity: a!.capacity };
 }
 
 export async function updateBookingConfig(ctx: TenantCtx, patch: { hold_minutes?: number; default_cutoff_minutes?: number }) {

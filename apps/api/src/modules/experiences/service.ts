@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { TExperience, TExperienceSummary, TPaginated, TPaginationQuery } from '@tourdesk/contracts';
-import { bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
+import { baseAccount, bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
 import { ownedIds, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { paginate } from '../../lib/pagination';
@@ -190,6 +190,11 @@ export function createExperience(request: FastifyRequest, input: ExperienceInput
   return tenantScope(request, async (ctx) => {
     await assertWithinLimit(ctx, 'offers');
     const columns = await toColumns(ctx, input);
+    // A new offer takes the organisation's default cancellation policy (Product configuration) unless it names one.
+    if (input.cancellation_policy === undefined) {
+      const [a] = await ctx.tx.select({ policy: baseAccount.default_cancellation_policy_id }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+      if (a?.policy) columns.cancellation_policy_id = a.policy;
+    }
     const [row] = await ctx.tx
       .insert(experience)
       .values({ ...columns, title: input.title!, type: input.type!, account_id: ctx.accountId, status: 'Draft' })

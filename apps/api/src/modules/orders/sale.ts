@@ -42,14 +42,20 @@ export interface SaleRate {
   pending: boolean;
 }
 
-/** The VAT rate each experience sells at today (its own, else the organisation's): one query. */
+/** The VAT rate each experience sells at today (its own, else its type's, else the organisation's): one query. */
 export async function vatRates(ctx: TenantCtx, experienceIds: string[]) {
   const rows = await ctx.tx
-    .select({ id: experience.id, own: experience.vat_rate_bp, account: baseAccount.vat_rate_bp })
+    .select({ id: experience.id, own: experience.vat_rate_bp, type: experience.type, byType: baseAccount.vat_rates_by_type, account: baseAccount.vat_rate_bp })
     .from(experience)
     .innerJoin(baseAccount, eq(baseAccount.id, experience.account_id))
     .where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...new Set(experienceIds)])));
-  return new Map<string, SaleRate>(rows.map((r) => [r.id, { rateBp: r.own ?? r.account, pending: r.own === null && r.account <= 0 }]));
+  // The offer's own rate, else its type's (Settings → Product configuration), else the organisation's.
+  return new Map<string, SaleRate>(
+    rows.map((r) => {
+      const rate = r.own ?? r.byType[r.type] ?? null;
+      return [r.id, { rateBp: rate ?? r.account, pending: rate === null && r.account <= 0 }];
+    }),
+  );
 }
 
 /** The rate of an experience from vatRates(), or pending when it is not among them. */

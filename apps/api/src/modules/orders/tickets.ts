@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { formatMoney } from '@tourdesk/contracts';
+import { formatMoney, type TTicketField, type TTimeFormat } from '@tourdesk/contracts';
 import { baseAccount, booking, customer, experience, meetingPoint, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
@@ -27,6 +27,9 @@ export interface TicketBooking {
 export interface TicketOrder {
   reference: string;
   organisation: string;
+  /** What the organisation's tickets show, and how its times read (Settings → Product configuration). */
+  fields: TTicketField[];
+  time_format: TTimeFormat;
   customer: { first_name: string; last_name: string };
   currency: string;
   total: number;
@@ -51,7 +54,7 @@ export interface TicketSource {
  */
 export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<TicketSource> {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone })
+    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
@@ -74,6 +77,8 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
     tickets: {
       reference: o.o.reference,
       organisation: o.organisation,
+      fields: o.fields as TTicketField[],
+      time_format: o.timeFormat as TTimeFormat,
       customer: { first_name: o.c.first_name, last_name: o.c.last_name },
       currency: o.o.currency,
       total: o.o.total,
@@ -96,9 +101,9 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
   };
 }
 
-/** The local date and time of an instant in a zone: "Tuesday, 1 December 2026, 09:30". */
-export const localWhen = (iso: string, zone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+/** The local date and time of an instant in a zone: "Tuesday, 1 December 2026, 09:30" (or "09:30 am" in 12-hour time). */
+export const localWhen = (iso: string, zone: string, format: TTimeFormat = '24h') =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: format === '12h' ? 'h12' : 'h23' }).format(new Date(iso));
 
 /** The QR code's modules drawn as squares: sharp at any zoom, scanned from paper or a screen. */
 function drawQr(page: PDFPage, text: string, x: number, y: number, size: number) {
@@ -134,16 +139,17 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
     };
     line(o.organisation, bold, 10, rgb(0.35, 0.35, 0.35));
     line(b.offer_title, bold, 18);
-    line(localWhen(b.starts_at, b.time_zone), regular, 12);
-    if (b.meeting_point) line(`Meeting point: ${b.meeting_point}`, regular, 10);
+    const shows = new Set(o.fields);
+    line(localWhen(b.starts_at, b.time_zone, o.time_format), regular, 12);
+    if (b.meeting_point && shows.has('meeting_point')) line(`Meeting point: ${b.meeting_point}`, regular, 10);
     y -= 4;
-    line(`${o.customer.first_name} ${o.customer.last_name}`.trim(), bold, 12);
-    for (const i of b.items) line(`${i.quantity} × ${i.label}`, regular, 11);
+    if (shows.has('customer_name')) line(`${o.customer.first_name} ${o.customer.last_name}`.trim(), bold, 12);
+    if (shows.has('items')) for (const i of b.items) line(`${i.quantity} × ${i.label}`, regular, 11);
     drawQr(page, b.ticket_code, 110, 130, 200);
     page.drawText(b.ticket_code, { x: 210 - bold.widthOfTextAtSize(b.ticket_code, 14) / 2, y: 105, size: 14, font: bold });
-    page.drawText(drawable(regular, `Order ${o.reference}`), { x: 36, y: 60, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    if (shows.has('order_reference')) page.drawText(drawable(regular, `Order ${o.reference}`), { x: 36, y: 60, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
     const due = o.total - o.paid;
-    if (due > 0) page.drawText(`To pay on site: ${formatMoney(due, o.currency)}`, { x: 36, y: 46, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    if (due > 0 && shows.has('balance_due')) page.drawText(`To pay on site: ${formatMoney(due, o.currency)}`, { x: 36, y: 46, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
   }
   if (open.length === 0) {
     const page = pdf.addPage([420, 595]);
@@ -191,7 +197,7 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
     text(`${b.offer_title}${cancelled ? ' (cancelled)' : ''}`, left, 12, bold);
     if (b.total !== undefined) text(money(b.total), right, 12, bold, 'right');
     y -= 16;
-    text(localWhen(b.starts_at, b.time_zone), left, 10);
+    text(localWhen(b.starts_at, b.time_zone, o.time_format), left, 10);
     text(`Ticket ${b.ticket_code}`, right, 10, regular, 'right', rgb(0.4, 0.4, 0.4));
     y -= 14;
     if (b.meeting_point) {

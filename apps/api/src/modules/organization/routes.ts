@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fractionDigits, ZErrorEnvelope, ZOrganization, ZOrganizationPatch, type TOrganization } from '@tourdesk/contracts';
+import { fractionDigits, ZErrorEnvelope, ZOrganization, ZOrganizationPatch, ZProductConfiguration, ZProductConfigurationPatch, type TOrganization } from '@tourdesk/contracts';
 import { baseAccount, cartLine, inventoryItem, order, pricingRate, scheduleRule } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { regenerateSlots } from '../availability/slots';
 import { nextInvoiceNumber } from '../orders/invoices';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
+import { productConfiguration, updateProductConfiguration } from './product-configuration';
 
 /** The organisation's contact, legal and billing details (/settings/organization/*). */
 
@@ -78,5 +79,15 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return load(ctx);
       }),
+  );
+  app.get(
+    '/api/product-configuration/',
+    { config: { access: manageAccount }, schema: { tags: ['organization'], summary: 'How times read, new offers’ defaults, booking cut-off and hold, VAT per offer type, and what tickets show', response: { 200: ZProductConfiguration, ...errors } } },
+    (request) => tenantScope(request, productConfiguration),
+  );
+  app.patch(
+    '/api/product-configuration/',
+    { config: { access: manageAccount }, schema: { tags: ['organization'], summary: 'Change the product configuration (a VAT rate of null gives the type back the organisation’s rate)', body: ZProductConfigurationPatch, response: { 200: ZProductConfiguration, ...errors } } },
+    (request) => tenantScope(request, (ctx) => updateProductConfiguration(ctx, request.body)),
   );
 };

@@ -220,6 +220,7 @@ export function getMe(request: FastifyRequest): Promise<TUser> {
         time_zone: row.account.time_zone,
         currency: row.account.currency,
         locale: row.account.locale,
+        time_format: row.account.time_format as '24h' | '12h',
         subscription_tier: row.tier ? { id: row.tier.id, name: row.tier.name } : null,
         active_subscription_features: row.tier?.features ?? [],
       },

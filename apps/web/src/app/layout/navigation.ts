@@ -127,6 +127,7 @@ export const NAVIGATION: NavItem[] = [
     match: ['/settings'],
     children: [
       { label: 'Organisation', to: '/settings/organization/contact', match: '/settings/organization' },
+      { label: 'Product configuration', to: '/settings/product-configuration' },
       { label: 'Payment providers', to: '/settings/payment-providers' },
       { label: 'Subscription', to: '/settings/subscription/supplier-plans', match: '/settings/subscription' },
       { label: 'Team members', to: '/settings/team/members' },

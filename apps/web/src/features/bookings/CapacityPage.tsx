@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { useCan } from '../../shared/hooks/use-can';
-import { parseDate } from '../../shared/lib/dates';
+import { clock, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
 import { seatColor, weekOf } from './booking-logic';
@@ -28,11 +28,11 @@ function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; with
   const save = async () => {
     const capacity = Number(value);
     if (!Number.isInteger(capacity) || capacity === s.capacity) return;
-    if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(`Capacity at ${s.local_time} is now ${capacity}.`);
+    if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(`Capacity at ${clock(s.local_time)} is now ${capacity}.`);
   };
   const input = (
     <NumberInput
-      aria-label={`Capacity at ${s.local_time}`}
+      aria-label={`Capacity at ${clock(s.local_time)}`}
       min={s.booked + s.held}
       value={value}
       onChange={setValue}
@@ -57,12 +57,12 @@ function OpenSwitch({ slot: s, withLabel = false }: { slot: CapacitySlot; withLa
   const [update] = useUpdateSlotMutation();
   return (
     <Switch
-      aria-label={`Open at ${s.local_time}`}
+      aria-label={`Open at ${clock(s.local_time)}`}
       label={withLabel ? (s.closed ? 'Closed' : 'Open') : undefined}
       checked={!s.closed}
       onChange={async (e) => {
         const closed = !e.currentTarget.checked;
-        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? `${s.local_time} closed.` : `${s.local_time} reopened.`);
+        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? `${clock(s.local_time)} closed.` : `${clock(s.local_time)} reopened.`);
       }}
     />
   );
@@ -94,8 +94,8 @@ function DayTable({ date }: { date: string }) {
               <Table.Tr key={s.id} data-testid="capacity-slot">
                 <Table.Td>
                   {manifests ? (
-                    <Anchor component={Link} to={manifestPath(s)} aria-label={`Manifest of ${s.local_time} ${s.experience_title}`} fw={600} size="sm">
-                      {s.local_time}
+                    <Anchor component={Link} to={manifestPath(s)} aria-label={`Manifest of ${clock(s.local_time)} ${s.experience_title}`} fw={600} size="sm">
+                      {clock(s.local_time)}
                     </Anchor>
                   ) : (
                     s.local_time
@@ -146,7 +146,7 @@ function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
       <Popover.Target>
         <UnstyledButton
           data-testid="week-slot"
-          aria-label={`${s.local_time} ${s.experience_title}: ${s.closed ? 'closed' : `${s.remaining} of ${s.capacity} seats left`}`}
+          aria-label={`${clock(s.local_time)} ${s.experience_title}: ${s.closed ? 'closed' : `${s.remaining} of ${s.capacity} seats left`}`}
           aria-expanded={opened}
           onClick={() => setOpened((o) => !o)}
           p={8}
@@ -159,7 +159,7 @@ function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
         >
           <Group justify="space-between" gap={4} wrap="nowrap">
             <Text size="sm" fw={600}>
-              {s.local_time}
+              {clock(s.local_time)}
             </Text>
             <Text size="xs" fw={500} c={s.closed ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
               {s.closed ? 'Closed' : `${s.remaining}/${s.capacity} left`}
@@ -170,11 +170,11 @@ function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
           </Text>
         </UnstyledButton>
       </Popover.Target>
-      <Popover.Dropdown aria-label={`Slot at ${s.local_time}`}>
+      <Popover.Dropdown aria-label={`Slot at ${clock(s.local_time)}`}>
         <Stack gap="sm">
           <div>
             <Text fw={600} size="sm">
-              {dayjs(s.local_date).format('ddd, DD. MMM')}, {s.local_time}
+              {dayjs(s.local_date).format('ddd, DD. MMM')}, {clock(s.local_time)}
             </Text>
             <Text size="xs" c="dimmed">
               {s.experience_title}

@@ -4,7 +4,7 @@ import type { TCart } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { api } from '../../shared/api/api';
-import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
+import { clock, formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useCan } from '../../shared/hooks/use-can';
 import { formatMoney } from '../../shared/lib/money';
@@ -142,7 +142,7 @@ export default function CheckoutEditorPage() {
               <Card withBorder padding="lg" aria-label="Quantities">
                 <Group justify="space-between" mb="sm">
                   <Text fw={600}>
-                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
+                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {clock(slot.local_time)}
                   </Text>
                   <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
                     {slot.remaining} of {slot.capacity} seats left

@@ -11,6 +11,7 @@ import { useCounterOfferQuery, useCounterSlotsQuery, useSellAtCounterMutation } 
 import { estimateTotal, positiveCounts } from './booking-logic';
 import { CUSTOMER_FIELDS, CustomerFields, QuestionField, type CheckoutForm } from './CustomerStep';
 import { SlotPicker, STATUS_COLOR } from './SlotPicker';
+import { clock } from '../../shared/lib/dates';
 
 interface SaleForm extends CheckoutForm {
   reference: string;
@@ -103,7 +104,7 @@ export function PartnerSale({ offerId }: { offerId: string }) {
               <Stack>
                 <Group justify="space-between">
                   <Text fw={600}>
-                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {slot.local_time}
+                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {clock(slot.local_time)}
                   </Text>
                   <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
                     {slot.remaining} of {slot.capacity} seats left

@@ -2,6 +2,7 @@ import { Button, Card, Group, Text } from '@mantine/core';
 import type { TSlot } from '@tourdesk/contracts';
 import { useMemo } from 'react';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
+import { clock } from '../../shared/lib/dates';
 
 export const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
 
@@ -62,7 +63,7 @@ export function SlotPicker({
         <Group gap="xs" aria-label="Times">
           {(byDay.get(date) ?? []).map((s) => (
             <Button key={s.id} variant={slotId === s.id ? 'filled' : 'light'} color={STATUS_COLOR[s.status]} disabled={!s.bookable} onClick={() => onSlot(s.id)}>
-              {s.local_time} · {s.remaining} left
+              {clock(s.local_time)} · {s.remaining} left
             </Button>
           ))}
           {(byDay.get(date) ?? []).length === 0 && <Text c="dimmed">No time slot on this day.</Text>}

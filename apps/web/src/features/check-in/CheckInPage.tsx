@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../shared/lib/toast';
 import { checkInApi, useCheckInDeparturesQuery, useSendScansMutation, useUndoCheckInMutation } from './api';
 import { startCamera } from './camera';
 import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
+import { clock, formatTime } from '../../shared/lib/dates';
 
 /**
  * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
@@ -18,7 +19,6 @@ import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type D
  */
 
 const todayIn = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-const clock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
   admitted: { title: 'Checked in', color: 'green' },
@@ -68,7 +68,7 @@ function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string })
       </Text>
       {ticket.extras.length > 0 && <Text fz="lg">Extras: {split(ticket.extras)}</Text>}
       <Text fz="sm">
-        {ticket.experience_title} · {clock(ticket.starts_at, zone)} · {ticket.order_reference}
+        {ticket.experience_title} · {formatTime(ticket.starts_at, zone)} · {ticket.order_reference}
       </Text>
       {ticket.balance_due > 0 && (
         <Text fz="xl" fw={800}>
@@ -372,7 +372,7 @@ export default function CheckInPage() {
                   const kept = device.slots.includes(d.slot) ? chosen.filter((t) => t.slot === d.slot) : null;
                   const seats = kept ? kept.reduce((n, t) => n + t.seats, 0) : d.seats;
                   const inside = kept ? kept.filter((t) => t.attendance === 'Arrived').reduce((n, t) => n + t.seats, 0) : d.arrived_seats;
-                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${d.local_time} ${d.experience_title} — ${inside} of ${seats} seats in`} />;
+                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${clock(d.local_time)} ${d.experience_title} — ${inside} of ${seats} seats in`} />;
                 })}
               </Stack>
             </Checkbox.Group>
@@ -380,7 +380,7 @@ export default function CheckInPage() {
               <Text fz="sm" data-testid="check-in-kept">
                 {device.slots.length === 0
                   ? 'Choose departures to keep their tickets on this device.'
-                  : `${chosen.length} booking${chosen.length === 1 ? '' : 's'} on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${clock(device.downloadedAt, zone)}` : ''}`}
+                  : `${chosen.length} booking${chosen.length === 1 ? '' : 's'} on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${formatTime(device.downloadedAt, zone)}` : ''}`}
               </Text>
               <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={() => void download(device.slots)}>
                 Refresh
@@ -461,7 +461,7 @@ export default function CheckInPage() {
                   {LOOK[a.result].title}
                 </Badge>
                 <Text fz="sm" truncate>
-                  {clock(a.scanned_at, zone)} {a.ticket?.name ?? a.code}
+                  {formatTime(a.scanned_at, zone)} {a.ticket?.name ?? a.code}
                   {a.local ? ' · on this device' : ''}
                 </Text>
               </Group>

@@ -4,7 +4,7 @@ import type { TDashboard, TDashboardDeparture, TDashboardRevenue, TOnboarding, T
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
-import { formatDisplayDate } from '../../shared/lib/dates';
+import { clock, formatDisplayDate } from '../../shared/lib/dates';
 import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { BarChart } from '../../shared/components/BarChart';
 import { formatMoney } from '../../shared/lib/money';
@@ -48,7 +48,7 @@ function Today({ departures, date }: { departures: TDashboardDeparture[]; date: 
             <div key={d.slot} data-testid="today-departure">
               <Group justify="space-between" wrap="nowrap" gap="xs">
                 <Anchor component={Link} to={`/bookings/manifests/${d.slot}`} size="sm" fw={600} truncate>
-                  {d.local_time} {d.experience_title}
+                  {clock(d.local_time)} {d.experience_title}
                 </Anchor>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                   {d.booked}/{d.capacity} · {d.arrived} in
@@ -81,7 +81,7 @@ function NearlyFull({ slots }: { slots: TDashboardDeparture[] }) {
           {slots.map((d) => (
             <Group key={d.slot} justify="space-between" wrap="nowrap" data-testid="nearly-full">
               <Anchor component={Link} to={`/capacity/overview?date=${d.local_date}`} size="sm" truncate>
-                {dayjs(d.local_date).format('ddd DD. MMM')}, {d.local_time} {d.experience_title}
+                {dayjs(d.local_date).format('ddd DD. MMM')}, {clock(d.local_time)} {d.experience_title}
               </Anchor>
               <Badge color={d.status === 'sold_out' ? 'red' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
                 {d.status === 'sold_out' ? 'Sold out' : `${d.remaining} left`}

@@ -1,18 +1,4 @@
-import type {
-  TScheduleChange,
-  TExperience,
-  TExperienceFields,
-  TExperiencePatch,
-  TExperienceSummary,
-  TImage,
-  TPaginated,
-  TPricingCategory,
-  TPricingRate,
-  TAgendaItem,
-  TScheduleRule,
-  TSlot,
-  TVideo,
-} from '@tourdesk/contracts';
+import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TPaginated, TPricingCategory, TPricingRate, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export type RateInput = {
@@ -55,6 +41,8 @@ export const experiencesApi = api.injectEndpoints({
       query: (id) => ({ url: `agenda-items/${id}/`, method: 'DELETE' }),
       invalidatesTags: ['Schedule'],
     }),
+    /** The organisation's booking settings: a new schedule starts with its default capacity. */
+    bookingDefaults: build.query<TBookingConfig, void>({ query: () => 'bookings/config/' }),
     upcomingSlots: build.query<TSlot[], { experience: string; from: string; to: string }>({
       query: (params) => ({ url: 'bookings/check-availability/', params }),
       providesTags: ['Schedule'],
@@ -143,6 +131,7 @@ export const {
   useDeleteScheduleRuleMutation,
   useCloseDateMutation,
   useUpcomingSlotsQuery,
+  useBookingDefaultsQuery,
   useAgendaQuery,
   useAddAgendaItemMutation,
   useDeleteAgendaItemMutation,

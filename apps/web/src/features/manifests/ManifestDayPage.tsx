@@ -2,7 +2,7 @@ import { ActionIcon, Button, Card, Group, Loader, Stack, Text, TextInput, Title 
 import { IconChevronLeft, IconChevronRight, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
-import { parseDate } from '../../shared/lib/dates';
+import { clock, parseDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useDayManifestsQuery, useManifestDownloadMutation } from './api';
 import { ManifestSheet, ManifestTotals } from './ManifestSheet';
@@ -61,7 +61,7 @@ export default function ManifestDayPage() {
           ))}
           {empty.length > 0 && (
             <Text c="dimmed" size="sm" className="no-print">
-              Nobody booked yet: {empty.map((m) => `${m.local_time} ${m.experience_title}`).join(', ')}.
+              Nobody booked yet: {empty.map((m) => `${clock(m.local_time)} ${m.experience_title}`).join(', ')}.
             </Text>
           )}
         </>

@@ -3,7 +3,7 @@ import type { TManifest, TManifestBooking, TManifestCount } from '@tourdesk/cont
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { useCan } from '../../shared/hooks/use-can';
-import { formatTime } from '../../shared/lib/dates';
+import { clock, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import './manifests.css';
 
@@ -73,7 +73,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
   const money = (n: number) => formatMoney(n, m.currency);
   const t = m.totals;
   const showsPayment = t.balance_due !== null;
-  const title = `${m.local_time} ${m.experience_title}`;
+  const title = `${clock(m.local_time)} ${m.experience_title}`;
   return (
     <Card withBorder padding="lg" className="manifest-sheet" aria-label={`Manifest ${title}`} data-testid="manifest-sheet">
       <Group justify="space-between" align="flex-start" mb="sm">
@@ -88,7 +88,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
             )}
           </Title>
           <Text c="dimmed" size="sm">
-            {dayjs(m.local_date).format('dddd, D MMMM YYYY')}, {m.local_time}–{formatTime(m.ends_at, m.time_zone)} ({m.time_zone})
+            {dayjs(m.local_date).format('dddd, D MMMM YYYY')}, {clock(m.local_time)}–{formatTime(m.ends_at, m.time_zone)} ({m.time_zone})
           </Text>
         </div>
         <Group gap="xs">

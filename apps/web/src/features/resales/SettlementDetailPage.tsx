@@ -3,7 +3,7 @@ import { IconArrowLeft, IconCheck, IconDownload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
-import { formatDateTime } from '../../shared/lib/dates';
+import { clock, formatDateTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useSettlementDownloadMutation, useSettlementQuery, useSettleSettlementMutation } from './api';
@@ -105,7 +105,7 @@ export default function SettlementDetailPage() {
                   <Table.Td>
                     <Text size="sm">{l.offer.name}</Text>
                     <Text size="xs" c="dimmed">
-                      {l.local_date} {l.local_time}
+                      {l.local_date} {clock(l.local_time)}
                       {l.status === 'Canceled' && ' · cancelled, fee kept'}
                     </Text>
                   </Table.Td>

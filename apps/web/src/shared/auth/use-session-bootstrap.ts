@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks/store';
 import { sessionApi } from '../api/session-api';
 import { clearUser, setAppInfo, setUser } from './auth-slice';
+import { setTimeFormat } from '../lib/dates';
 import { rememberedSession, rememberSession, unreachable } from './offline-session';
 
 /**
@@ -30,6 +31,7 @@ export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) 
     // No network at all: the last session seen on this host, until the server answers again.
     const kept = unreachable(verified.error) ? rememberedSession() : {};
     if (kept.user && kept.appInfo) {
+      setTimeFormat(kept.user.base_account?.time_format ?? '24h');
       dispatch(setAppInfo(kept.appInfo));
       dispatch(setUser(kept.user));
       return true;
@@ -45,6 +47,7 @@ export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) 
     dispatch(clearUser());
     return false;
   }
+  setTimeFormat(me.data.base_account.time_format);
   dispatch(setAppInfo(info.data));
   dispatch(setUser(me.data));
   rememberSession({ user: me.data, appInfo: info.data });

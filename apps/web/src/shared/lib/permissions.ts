@@ -15,7 +15,7 @@ export interface AppInfo {
 
 export interface SessionUser {
   role: { name?: string; is_owner?: boolean; permission_sets: PermissionSet[] } | null;
-  base_account: { subdomain: string; active_subscription_features: string[]; name?: string; currency?: string; time_zone?: string } | null;
+  base_account: { subdomain: string; active_subscription_features: string[]; name?: string; currency?: string; time_zone?: string; time_format?: '24h' | '12h' } | null;
 }
 
 /**

@@ -2,11 +2,12 @@ import { ActionIcon, Badge, Button, Card, Chip, Group, NumberInput, SegmentedCon
 import { IconTrash } from '@tabler/icons-react';
 import type { TExperience } from '@tourdesk/contracts';
 import { useState } from 'react';
-import { formatDisplayDate } from '../../../shared/lib/dates';
+import { clock, formatDisplayDate } from '../../../shared/lib/dates';
 import { notifyError, notifySuccess } from '../../../shared/lib/toast';
 import {
   useAddAgendaItemMutation,
   useAgendaQuery,
+  useBookingDefaultsQuery,
   useCloseDateMutation,
   useCreateScheduleRuleMutation,
   useDeleteAgendaItemMutation,
@@ -28,7 +29,10 @@ function RuleForm({ experience }: { experience: TExperience }) {
   const [weekdays, setWeekdays] = useState<string[]>([]);
   const [times, setTimes] = useState<string[]>([]);
   const [closing, setClosing] = useState('');
-  const [capacity, setCapacity] = useState<number | ''>(10);
+  // Until the user types one, the organisation's default (Settings → Product configuration).
+  const { data: defaults } = useBookingDefaultsQuery();
+  const [typedCapacity, setCapacity] = useState<number | '' | null>(null);
+  const capacity = typedCapacity ?? defaults?.default_capacity ?? 10;
   const [error, setError] = useState<string>();
   const submit = async () => {
     const bad = times.find((t) => !TIME.test(t));
@@ -183,7 +187,7 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
             {slots?.slice(0, 12).map((s) => (
               <Group key={s.id} justify="space-between">
                 <Text size="sm">
-                  {formatDisplayDate(s.local_date)} · {s.local_time}
+                  {formatDisplayDate(s.local_date)} · {clock(s.local_time)}
                 </Text>
                 <Badge variant="light" color={s.status === 'closed' ? 'gray' : s.status === 'sold_out' ? 'red' : s.status === 'limited' ? 'orange' : 'green'}>
                   {s.remaining}/{s.capacity}

@@ -1,0 +1,218 @@
+import { Anchor, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  DATE_DISPLAY_FORMAT,
+  EXPERIENCE_TYPES,
+  TICKET_FIELD_LABEL,
+  TICKET_FIELDS,
+  type TCancellationPolicy,
+  type TPaginated,
+  type TProductConfiguration,
+  type TProductConfigurationPatch,
+  type TTicketField,
+} from '@tourdesk/contracts';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../../shared/api/api';
+import { fieldErrors } from '../../shared/api/errors';
+import { useCan } from '../../shared/hooks/use-can';
+import { clock, setTimeFormat } from '../../shared/lib/dates';
+import { vatRate } from '../../shared/lib/money';
+import { notifySuccess } from '../../shared/lib/toast';
+
+const configApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    productConfiguration: build.query<TProductConfiguration, void>({ query: () => 'product-configuration/' }),
+    updateProductConfiguration: build.mutation<TProductConfiguration, TProductConfigurationPatch>({
+      query: (body) => ({ url: 'product-configuration/', method: 'PATCH', body }),
+      async onQueryStarted(_patch, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(configApi.util.upsertQueryData('productConfiguration', undefined, data));
+        } catch {
+          // Shown on the fields and by the session listener.
+        }
+      },
+      // The session's base account says how times read.
+      invalidatesTags: (result) => (result ? ['Me'] : []),
+    }),
+    configPolicies: build.query<TPaginated<TCancellationPolicy>, void>({ query: () => ({ url: 'cancellation-policies/', params: { page_size: 50 } }) }),
+  }),
+});
+
+type Draft = Omit<TProductConfiguration, 'time_zone' | 'currency' | 'vat_rate_bp'>;
+const draftOf = (c: TProductConfiguration): Draft => ({
+  time_format: c.time_format,
+  default_capacity: c.default_capacity,
+  booking_cutoff_minutes: c.booking_cutoff_minutes,
+  hold_minutes: c.hold_minutes,
+  default_cancellation_policy: c.default_cancellation_policy,
+  vat_rates_by_type: c.vat_rates_by_type,
+  ticket_fields: c.ticket_fields,
+});
+/** A percentage as typed (8.1) ↔ basis points (810). */
+const toBp = (v: number | string) => (v === '' ? null : Math.round(Number(v) * 100));
+
+/**
+ * /settings/product-configuration: how times read, what new offers start with (schedule capacity,
+ * cancellation policy), the booking cut-off and how long a cart holds its seats, VAT per offer type
+ * and what tickets show. Time zone and currency are the organisation's, set under Organisation.
+ */
+export default function ProductConfigurationPage() {
+  const { data: saved } = configApi.useProductConfigurationQuery();
+  // The form starts again from what the server saved whenever that changes.
+  return saved ? <ConfigurationForm key={JSON.stringify(saved)} saved={saved} /> : null;
+}
+
+function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
+  const canReadPolicies = useCan(['Manage experiences']);
+  const { data: policies } = configApi.useConfigPoliciesQuery(undefined, { skip: !canReadPolicies });
+  const [update, updating] = configApi.useUpdateProductConfigurationMutation();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
+  const dirty = JSON.stringify(draft) !== JSON.stringify(draftOf(saved));
+
+  const save = async () => {
+    setErrors({});
+    const rates: Record<string, number | null> = {};
+    for (const type of EXPERIENCE_TYPES) rates[type] = draft.vat_rates_by_type[type] ?? null;
+    const res = await update({ ...draft, vat_rates_by_type: rates });
+    if ('error' in res) return setErrors(fieldErrors(res.error as never));
+    setTimeFormat(res.data.time_format);
+    notifySuccess('Product configuration saved.');
+  };
+
+  return (
+    <Stack gap="lg" maw={850}>
+      <div>
+        <Title order={2}>Product configuration</Title>
+        <Text c="dimmed" size="sm">
+          Defaults for new offers and how the back office and tickets show them.
+        </Text>
+      </div>
+
+      <Card withBorder padding="lg" aria-label="Time and date">
+        <Title order={4} mb="sm">
+          Time and date
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <div>
+            <Text size="sm" fw={500}>
+              Time zone and currency
+            </Text>
+            <Text size="sm">
+              {saved.time_zone} · {saved.currency}
+            </Text>
+            <Anchor component={Link} to="/settings/organization/contact" size="xs">
+              Change them under Organisation
+            </Anchor>
+          </div>
+          <div>
+            <Text size="sm" fw={500}>
+              Dates read
+            </Text>
+            <Text size="sm">{dayjs().format(DATE_DISPLAY_FORMAT)}</Text>
+          </div>
+        </SimpleGrid>
+        <Stack gap={4} mt="md">
+          <Text size="sm" fw={500} id="time-format">
+            Times read
+          </Text>
+          <SegmentedControl
+            aria-labelledby="time-format"
+            value={draft.time_format}
+            onChange={(v) => set('time_format', v as Draft['time_format'])}
+            data={[
+              { value: '24h', label: `24-hour (${clock('14:30', '24h')})` },
+              { value: '12h', label: `12-hour (${clock('14:30', '12h')})` },
+            ]}
+            maw={420}
+          />
+        </Stack>
+      </Card>
+
+      <Card withBorder padding="lg" aria-label="New offers and booking">
+        <Title order={4} mb="sm">
+          New offers and booking
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <NumberInput label="Capacity of a new schedule" description="Seats per start time" min={1} max={10000} value={draft.default_capacity} onChange={(v) => set('default_capacity', Number(v) || 0)} error={errors.default_capacity} />
+          <NumberInput label="Booking cut-off (minutes)" description="Sales stop this long before a start" min={0} value={draft.booking_cutoff_minutes} onChange={(v) => set('booking_cutoff_minutes', Number(v) || 0)} error={errors.booking_cutoff_minutes} />
+          <NumberInput label="Seats held in a cart (minutes)" description="10 to 60 minutes" min={10} max={60} value={draft.hold_minutes} onChange={(v) => set('hold_minutes', Number(v) || 0)} error={errors.hold_minutes} />
+        </SimpleGrid>
+        <Select
+          mt="md"
+          label="Cancellation policy of new offers"
+          description={canReadPolicies ? 'An offer can choose another in its settings.' : 'Shown to users who manage offers.'}
+          placeholder="None"
+          disabled={!canReadPolicies}
+          data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
+          value={draft.default_cancellation_policy}
+          onChange={(v) => set('default_cancellation_policy', v)}
+          clearable
+          error={errors.default_cancellation_policy}
+          maw={420}
+        />
+      </Card>
+
+      <Card withBorder padding="lg" aria-label="VAT per offer type">
+        <Title order={4} mb={4}>
+          VAT per offer type
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          Left empty, a type uses the organisation’s rate ({vatRate(saved.vat_rate_bp)}). An offer with its own rate keeps it.
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {EXPERIENCE_TYPES.map((type) => {
+            const bp = draft.vat_rates_by_type[type];
+            return (
+              <NumberInput
+                key={type}
+                label={`${type} (%)`}
+                placeholder={vatRate(saved.vat_rate_bp)}
+                min={0}
+                max={100}
+                decimalScale={2}
+                value={bp === undefined ? '' : bp / 100}
+                onChange={(v) => {
+                  const next = { ...draft.vat_rates_by_type };
+                  const parsed = toBp(v);
+                  if (parsed === null) delete next[type];
+                  else next[type] = parsed;
+                  set('vat_rates_by_type', next);
+                }}
+                error={errors[`vat_rates_by_type.${type}`]}
+              />
+            );
+          })}
+        </SimpleGrid>
+      </Card>
+
+      <Card withBorder padding="lg" aria-label="Tickets">
+        <Title order={4} mb={4}>
+          What tickets show
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          Every ticket shows the offer, its date and time, and its QR code with the ticket code.
+        </Text>
+        <Checkbox.Group value={draft.ticket_fields} onChange={(v) => set('ticket_fields', TICKET_FIELDS.filter((f) => v.includes(f)) as TTicketField[])} error={errors.ticket_fields}>
+          <Stack gap="xs">
+            {TICKET_FIELDS.map((f) => (
+              <Checkbox key={f} value={f} label={TICKET_FIELD_LABEL[f]} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      </Card>
+
+      <Group justify="flex-end">
+        <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(saved))}>
+          Discard changes
+        </Button>
+        <Button disabled={!dirty} loading={updating.isLoading} onClick={save}>
+          Save
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
