@@ -57,7 +57,12 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.getByTestId('order-row').filter({ hasText: reference }).getByText('Olivia Order').click();
     await expect(page).toHaveURL(org('demo', `/orders/editor/${orderId}/details`));
     await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
-    await expect(page.getByRole('tab', { name: 'Audit trail' })).toBeDisabled();
+    // Its audit trail: the order's creation, with who made it.
+    await page.getByRole('tab', { name: 'Audit trail' }).click();
+    await expect(page).toHaveURL(org('demo', `/orders/editor/${orderId}/audit`));
+    await expect(page.getByTestId('audit-event').first()).toContainText('created');
+    await expect(page.getByTestId('audit-event').first()).toContainText('Dana Demo');
+    await page.getByRole('tab', { name: 'Details' }).click();
     await expect(page.getByTestId('order-line')).toHaveCount(2);
     await expect(page.getByTestId('order-total')).toHaveText('CHF 267.00');
     await expect(page.getByTestId('payment-status')).toHaveText('Not paid');

@@ -164,3 +164,33 @@ test.describe.serial('organisation settings: contact, legal and billing info', (
     }
   });
 });
+
+test('product configuration: its choices are kept, and 12-hour times show on the capacity page', async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  await page.goto(org('demo', '/settings/product-configuration'));
+  await expect(page.getByRole('heading', { name: 'Product configuration' })).toBeVisible();
+  try {
+    await page.getByText('12-hour (02:30 PM)').click();
+    await page.getByLabel('Capacity of a new schedule').fill('16');
+    await page.getByLabel('Rental (%)').fill('7.7');
+    await page.getByLabel('Order reference').uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Product configuration saved.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Capacity of a new schedule')).toHaveValue('16');
+    await expect(page.getByLabel('Rental (%)')).toHaveValue('7.7');
+    await expect(page.getByLabel('Order reference')).not.toBeChecked();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/product-configuration${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    // The kayak's times read as 12-hour times on the capacity page.
+    const kayak = await demoKayak(page);
+    const slot = await kayakSlot(page, kayak.id, 5);
+    await page.goto(org('demo', `/capacity/overview?date=${slot.local_date}`));
+    await expect(page.getByTestId('capacity-slot').filter({ hasText: '09:30 AM' })).toBeVisible();
+  } finally {
+    await call(page, 'PATCH', 'product-configuration/', { time_format: '24h', default_capacity: 10, vat_rates_by_type: { Rental: null }, ticket_fields: ['meeting_point', 'customer_name', 'items', 'balance_due', 'order_reference'] });
+  }
+});

@@ -22,12 +22,14 @@ import {
 } from './constants';
 import { OrderDetailsTab } from './OrderDetailsTab';
 import { OrderInvoiceTab } from './OrderInvoiceTab';
+import { OrderAuditTab } from './OrderAuditTab';
 import { OrderPaymentsTab } from './OrderPaymentsTab';
 
 const TABS: Record<OrderTab, ComponentType<{ order: TOrder }>> = {
   details: OrderDetailsTab,
   invoice: OrderInvoiceTab,
   payments: OrderPaymentsTab,
+  audit: OrderAuditTab,
 };
 
 /** What the server will refuse to delete: an order with a line not cancelled, a payment or an invoice. It decides. */
@@ -182,9 +184,6 @@ export default function OrderEditorPage() {
               {t.label}
             </Tabs.Tab>
           ))}
-          <Tabs.Tab value="audit" disabled>
-            Audit trail
-          </Tabs.Tab>
         </Tabs.List>
       </Tabs>
       <Tab key={tab} order={order} />

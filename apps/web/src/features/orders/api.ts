@@ -1,15 +1,4 @@
-import type {
-  TBookingOptions,
-  TInvoice,
-  TOrganization,
-  TOrder,
-  TOrderSummary,
-  TPaginated,
-  TPayment,
-  TPaymentInput,
-  TPricingCategory,
-  TRefundProposal,
-} from '@tourdesk/contracts';
+import type { TAuditEvent, TBookingOptions, TInvoice, TOrder, TOrderSummary, TOrganization, TPaginated, TPayment, TPaymentInput, TPricingCategory, TRefundProposal } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
@@ -57,6 +46,8 @@ export const ordersApi = tagged.injectEndpoints({
       providesTags: [{ type: 'Order', id: 'LIST' }],
     }),
     orderFilterOptions: build.query<FilterOptions, void>({ query: () => 'orders/filter-options/' }),
+    /** Who changed what in the order, oldest first (its lines, payments and invoices too). */
+    orderAudit: build.query<TAuditEvent[], string>({ query: (id) => `orders/${id}/audit/`, providesTags: (_r, _e, id) => [{ type: 'Order', id }] }),
     order: build.query<TOrder, string>({
       query: (id) => `orders/${id}/`,
       providesTags: (_r, _e, id) => [{ type: 'Order', id }],
@@ -138,6 +129,7 @@ export const ordersApi = tagged.injectEndpoints({
 });
 
 export const {
+  useOrderAuditQuery,
   useOrdersQuery,
   useOrderFilterOptionsQuery,
   useOrderQuery,

