@@ -3,6 +3,7 @@ import {
   createTheme,
   localStorageColorSchemeManager,
   Pagination,
+  SegmentedControl,
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
@@ -105,6 +106,9 @@ export const theme = createTheme({
     ColorInput: ColorInput.extend({
       defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } },
     }),
+    // The chosen segment in the theme's colour with white text: Mantine's grey-on-grey default was
+    // hard to tell from the others in dark mode.
+    SegmentedControl: SegmentedControl.extend({ defaultProps: { color: 'blue' } }),
   },
   other: { layout: LAYOUT_WIDTHS, breakpoints: BREAKPOINTS },
 });
