@@ -293,16 +293,43 @@ function WeekView({ date, onDate }: { date: string; onDate: (date: string) => vo
   );
 }
 
+/** What the days' and times' colours say. */
+function Legend() {
+  const items = [
+    { color: 'green', label: 'Seats left' },
+    { color: 'orange', label: 'Nearly full' },
+    { color: 'red', label: 'Sold out' },
+    { color: 'gray', label: 'Closed' },
+  ];
+  return (
+    <Group gap="md" mb="sm" aria-label="Legend" role="list">
+      {items.map((i) => (
+        <Group key={i.label} gap={6} role="listitem">
+          <Box w={12} h={12} bg={`${i.color}.6`} style={{ borderRadius: 3 }} aria-hidden />
+          <Text size="xs">{i.label}</Text>
+        </Group>
+      ))}
+      <Text size="xs" c="dimmed">
+        Seats left / capacity of the day
+      </Text>
+    </Group>
+  );
+}
+
 /** /capacity/overview: a month of seats or a week of slots, and one day's slots to edit. */
 export default function CapacityPage() {
   const [params, setParams] = useSearchParams();
   const view: View = params.get('view') === 'week' ? 'week' : 'month';
-  const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
-  const [month, setMonth] = useState(date.slice(0, 7));
+  const today = dayjs().format('YYYY-MM-DD');
+  const chosen = parseDate(params.get('date'))?.format('YYYY-MM-DD');
+  const [month, setMonth] = useState((chosen ?? today).slice(0, 7));
   const from = `${month}-01`;
   const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
   const { data: days } = useCapacityCalendarQuery({ from, to }, { skip: view !== 'month' });
   const byDate = new Map((days ?? []).map((d) => [d.date, d]));
+  // Without a chosen day, the page opens on the next day that has departures (today's if it has some).
+  const nextWithDepartures = (days ?? []).filter((d) => d.date >= today && d.slots > 0).map((d) => d.date).sort()[0];
+  const date = chosen ?? nextWithDepartures ?? today;
 
   /** The view and the chosen day live in the address, so a reload or a shared link shows the same. */
   const setParam = (name: 'view' | 'date', value: string, replace = false) =>
@@ -329,6 +356,7 @@ export default function CapacityPage() {
       {view === 'month' ? (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
           <Card withBorder padding="md">
+            <Legend />
             <MonthCalendar
               month={month}
               onMonth={setMonth}
