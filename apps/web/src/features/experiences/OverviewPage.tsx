@@ -190,7 +190,14 @@ export default function OverviewPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={7}>No offer matches these filters.</EmptyRow>}
+            {data?.results.length === 0 &&
+              (Object.keys(filters.filters).some((k) => k !== 'ordering' && k !== 'pageSize' && k !== 'page') ? (
+                <EmptyRow colSpan={7}>No offer matches these filters.</EmptyRow>
+              ) : (
+                <EmptyRow colSpan={7}>
+                  No offers yet. Create your first with “New {ITEM_LABEL.singular.toLowerCase()}”: a title first, then its description, schedule, prices and photos, step by step; it goes on sale once you activate it.
+                </EmptyRow>
+              ))}
             {data?.results.map((exp) => <Row key={exp.id} exp={exp} />)}
           </Table.Tbody>
         </Table>
