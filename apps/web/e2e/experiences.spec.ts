@@ -64,6 +64,14 @@ test.describe.serial('an offer from creation to sale', () => {
     await page.getByLabel('Title').fill(TITLE);
     await page.getByLabel('Short description').fill('Paddle along the Swiss shore at sunrise.');
     await page.getByLabel('Duration (minutes)').fill('150');
+    // A meeting point made right here, without leaving the editor, is chosen at once.
+    await page.getByRole('button', { name: 'New meeting point' }).click();
+    const pointDialog = page.getByRole('dialog', { name: 'New meeting point' });
+    await pointDialog.getByLabel('Name').fill('Boat house (E2E)');
+    await pointDialog.getByLabel('Address').fill('Quai du Mont-Blanc 1, Geneva');
+    await pointDialog.getByRole('button', { name: 'Create meeting point' }).click();
+    await expect(pointDialog).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Meeting points' }).locator('..')).toContainText('Boat house (E2E)');
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByText('Offer updated!').first()).toBeVisible();
     await expect(page).toHaveURL(/\/description$/);
@@ -141,6 +149,9 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(preview.getByText('Two and a half hours on the lake, guided by locals.')).toBeVisible();
     await expect(preview.getByText('Sunrise on the water')).toBeVisible();
     await expect(preview.getByText(/CHF\s?25\.00/).first()).toBeVisible();
+    // Where to meet, and the times customers can book with the seats left.
+    await expect(preview.getByTestId('preview-meeting')).toContainText('Boat house (E2E)');
+    await expect(preview.getByTestId('preview-times')).toContainText(/left/);
     await page.screenshot({ path: 'test-results/screenshots/preview.png', fullPage: true });
     await page.getByRole('button', { name: 'Activate' }).click();
     await expect(page.getByTestId('experience-status')).toHaveText('Active');
@@ -150,6 +161,27 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByText('Offer copied!')).toBeVisible();
     await expect(page.getByRole('heading', { name: `${TITLE} (copy)` })).toBeVisible();
     await expect(page.getByTestId('experience-status')).toHaveText('Draft');
+
+    // The copy's settings: a cancellation policy and a booking question made without leaving the editor.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'New cancellation policy' }).click();
+    const policy = page.getByRole('dialog', { name: 'New cancellation policy' });
+    await policy.getByLabel('Name').fill('Free until 48 hours before (E2E)');
+    await policy.getByLabel('Rule 1: hours before').fill('48');
+    await policy.getByRole('button', { name: 'Create policy' }).click();
+    await expect(policy).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Cancellation policy' })).toHaveValue('Free until 48 hours before (E2E)');
+    await page.getByRole('button', { name: 'New booking question' }).click();
+    const question = page.getByRole('dialog', { name: 'New booking question' });
+    await question.getByLabel('Question').fill('Shoe size? (E2E)');
+    await question.getByLabel('Required').check();
+    await question.getByRole('button', { name: 'Create question' }).click();
+    await expect(question).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Booking questions' }).locator('..')).toContainText('Shoe size? (E2E)');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Offer updated!').first()).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Cancellation policy' })).toHaveValue('Free until 48 hours before (E2E)');
   });
 
   test('filters the catalogue by status and search, and keeps the filters across a reload', async ({ page }) => {

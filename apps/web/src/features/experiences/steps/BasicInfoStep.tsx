@@ -1,7 +1,9 @@
-import { MultiSelect, NumberInput, Select, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, MultiSelect, NumberInput, Select, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { EXPERIENCE_TYPES, ZExperienceFields, type TExperience, type TMeetingPoint, type TPaginated } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { api } from '../../../shared/api/api';
+import { NewButton, NewMeetingPointDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
 
@@ -21,14 +23,15 @@ const LANGUAGES = [
   ['nl', 'Dutch'], ['zh', 'Chinese'], ['ja', 'Japanese'], ['ko', 'Korean'], ['ru', 'Russian'], ['ar', 'Arabic'],
 ].map(([value, label]) => ({ value: value!, label: label! }));
 
-const meetingPointsApi = api.injectEndpoints({
+export const meetingPointsApi = api.injectEndpoints({
   endpoints: (build) => ({
     meetingPoints: build.query<TPaginated<TMeetingPoint>, void>({ query: () => ({ url: 'meeting-points/', params: { page_size: 50 } }) }),
   }),
 });
 
 export function BasicInfoStep({ experience }: { experience: TExperience }) {
-  const { data: points } = meetingPointsApi.useMeetingPointsQuery();
+  const { data: points, refetch: refetchPoints } = meetingPointsApi.useMeetingPointsQuery();
+  const [creatingPoint, setCreatingPoint] = useState(false);
   const { form, save, saving, hasNext } = useStepForm(experience, 'basic-info', schema, {
     title: experience.title,
     type: experience.type,
@@ -75,14 +78,29 @@ export function BasicInfoStep({ experience }: { experience: TExperience }) {
         control={form.control}
         name="meeting_points"
         render={({ field, fieldState }) => (
-          <MultiSelect
-            label="Meeting points"
-            data={(points?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            value={field.value ?? []}
-            onChange={field.onChange}
-            error={fieldState.error?.message}
-            nothingFoundMessage="No meeting point yet"
-          />
+          <Stack gap={4}>
+            <MultiSelect
+              label="Meeting points"
+              placeholder={points?.results.length === 0 ? 'None yet: create one' : undefined}
+              data={(points?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              value={field.value ?? []}
+              onChange={field.onChange}
+              error={fieldState.error?.message}
+              nothingFoundMessage="No meeting point yet"
+            />
+            <Group>
+              <NewButton label="New meeting point" onClick={() => setCreatingPoint(true)} />
+            </Group>
+            <NewMeetingPointDialog
+              opened={creatingPoint}
+              onClose={() => setCreatingPoint(false)}
+              onCreated={async (m) => {
+                await refetchPoints();
+                field.onChange([...(field.value ?? []), m.id]);
+                setCreatingPoint(false);
+              }}
+            />
+          </Stack>
         )}
       />
     </StepForm>

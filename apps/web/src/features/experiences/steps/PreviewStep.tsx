@@ -1,10 +1,16 @@
 import { Badge, Card, Group, Image, List, SimpleGrid, Stack, Text, Title, Typography } from '@mantine/core';
 import type { TExperience } from '@tourdesk/contracts';
+import dayjs from 'dayjs';
 import { useAppSelector } from '../../../shared/hooks/store';
 import { formatMoney } from '../../../shared/lib/money';
-import { usePricingCategoriesQuery } from '../api';
+import { clock, formatDisplayDate } from '../../../shared/lib/dates';
+import { usePricingCategoriesQuery, useUpcomingSlotsQuery } from '../api';
+import { meetingPointsApi } from './BasicInfoStep';
 
 const duration = (m: number | null) => (m === null ? null : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`);
+
+/** Today and three weeks on, as the API's dates. */
+const nextThreeWeeks = () => ({ from: dayjs().format('YYYY-MM-DD'), to: dayjs().add(21, 'day').format('YYYY-MM-DD') });
 
 /** The experience as a customer will see it in the web store. */
 export function PreviewStep({ experience }: { experience: TExperience }) {
@@ -13,6 +19,12 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
   const label = (id: string) => data?.results.find((c) => c.id === id)?.label ?? '';
   const images = experience.images.filter((i) => i.status === 'ready');
   const base = experience.prices.filter((p) => !p.valid_from && !p.valid_to && p.weekdays.length === 0);
+  // "From" is the lowest price anyone pays (a free lap infant is no starting price).
+  const paid = base.map((p) => p.retail_price).filter((n) => n > 0);
+  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, ...nextThreeWeeks() });
+  const coming = (slots ?? []).filter((s) => s.bookable).slice(0, 8);
+  const { data: allPoints } = meetingPointsApi.useMeetingPointsQuery();
+  const points = (allPoints?.results ?? []).filter((m) => experience.meeting_points.includes(m.id));
   const lists = [
     ['Highlights', experience.highlights],
     ['Included', experience.inclusions],
@@ -49,12 +61,20 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
           </div>
           {base.length > 0 && (
             <Stack gap={0} align="flex-end">
-              <Text size="sm" c="dimmed">
-                from
-              </Text>
-              <Text size="xl" fw={700}>
-                {formatMoney(Math.min(...base.map((p) => p.retail_price)), currency)}
-              </Text>
+              {paid.length > 0 ? (
+                <>
+                  <Text size="sm" c="dimmed">
+                    from
+                  </Text>
+                  <Text size="xl" fw={700} data-testid="preview-from-price">
+                    {formatMoney(Math.min(...paid), currency)}
+                  </Text>
+                </>
+              ) : (
+                <Text size="xl" fw={700} data-testid="preview-from-price">
+                  Free
+                </Text>
+              )}
             </Stack>
           )}
         </Group>
@@ -93,6 +113,43 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
             ))}
           </div>
         )}
+        {(points.length > 0 || experience.meeting_instructions) && (
+          <div data-testid="preview-meeting">
+            <Text fw={600} mb={4}>
+              Where to meet
+            </Text>
+            {points.map((m) => (
+              <Text key={m.id} size="sm">
+                <b>{m.name}</b>
+                {m.address ? `, ${m.address}` : ''}
+                {m.instructions ? ` — ${m.instructions}` : ''}
+              </Text>
+            ))}
+            {experience.meeting_instructions && (
+              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                {experience.meeting_instructions}
+              </Text>
+            )}
+          </div>
+        )}
+        <div data-testid="preview-times">
+          <Text fw={600} mb={4}>
+            Coming start times
+          </Text>
+          {coming.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No time can be booked in the next three weeks: add a schedule.
+            </Text>
+          ) : (
+            <Group gap="xs">
+              {coming.map((s) => (
+                <Badge key={s.id} variant="light" color={s.status === 'limited' ? 'orange' : 'green'} size="lg" tt="none">
+                  {formatDisplayDate(s.starts_at, s.time_zone)}, {clock(s.local_time)} · {s.remaining} left
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </div>
         {experience.important_information && (
           <div>
             <Text fw={600} mb={4}>

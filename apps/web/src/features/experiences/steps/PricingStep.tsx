@@ -8,6 +8,7 @@ import { formatMoney, toMinorUnits } from '../../../shared/lib/money';
 import { MoneyField } from '../MoneyField';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useCreateRateMutation, useDeleteRateMutation, usePricingCategoriesQuery, useUpdateRateMutation } from '../api';
+import { NewButton, NewCategoryDialog } from './InlineCreate';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const isBase = (r: TPricingRate) => !r.valid_from && !r.valid_to && r.weekdays.length === 0;
@@ -127,11 +128,12 @@ export function PricingStep({ experience }: { experience: TExperience }) {
   const { data } = usePricingCategoriesQuery();
   const categories = data?.results ?? [];
   const base = new Map(experience.prices.filter(isBase).map((r) => [r.pricing_category, r]));
+  const [creating, setCreating] = useState(false);
   return (
     <Stack gap="lg" maw={850}>
       {categories.length === 0 && (
         <Alert color="blue" variant="light">
-          Create pricing categories (Adult, Child, …) first on the{' '}
+          Prices are set per pricing category (Adult, Child, …): create your first one here, or on the{' '}
           <Anchor component={Link} to="/products/experiences/pricing-categories">
             Pricing categories
           </Anchor>{' '}
@@ -139,7 +141,11 @@ export function PricingStep({ experience }: { experience: TExperience }) {
         </Alert>
       )}
       <Card withBorder padding="lg">
-        <Title order={4}>Prices</Title>
+        <Group justify="space-between" align="flex-start">
+          <Title order={4}>Prices</Title>
+          <NewButton label="New pricing category" onClick={() => setCreating(true)} />
+        </Group>
+        <NewCategoryDialog opened={creating} onClose={() => setCreating(false)} onCreated={() => setCreating(false)} />
         <Text size="sm" c="dimmed" mb="md">
           The retail price customers pay, and the net price resellers pay, per category. Saved when you leave a field.
         </Text>

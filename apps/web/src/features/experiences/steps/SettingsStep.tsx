@@ -1,9 +1,11 @@
-import { MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { api } from '../../../shared/api/api';
 import { useAppSelector } from '../../../shared/hooks/store';
 import { hasPermissions } from '../../../shared/lib/permissions';
+import { NewButton, NewPolicyDialog, NewQuestionDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
 
@@ -33,8 +35,9 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const canSeeInventory = hasPermissions(user, appInfo, ['Manage inventory']);
-  const { data: policies } = settingsApi.usePoliciesQuery();
-  const { data: questions } = settingsApi.useQuestionsQuery();
+  const { data: policies, refetch: refetchPolicies } = settingsApi.usePoliciesQuery();
+  const { data: questions, refetch: refetchQuestions } = settingsApi.useQuestionsQuery();
+  const [creating, setCreating] = useState<'policy' | 'question' | null>(null);
   const { data: extras } = settingsApi.useExtrasQuery(undefined, { skip: !canSeeInventory });
   const { form, save, saving, hasNext } = useStepForm(experience, 'settings', schema, {
     min_participants: experience.min_participants,
@@ -100,21 +103,55 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
         control={form.control}
         name="cancellation_policy"
         render={({ field }) => (
-          <Select
-            label="Cancellation policy"
-            data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            value={field.value ?? null}
-            onChange={(v) => field.onChange(v)}
-            clearable
-            placeholder="None"
-          />
+          <Stack gap={4}>
+            <Select
+              label="Cancellation policy"
+              data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              value={field.value ?? null}
+              onChange={(v) => field.onChange(v)}
+              clearable
+              placeholder={policies?.results.length === 0 ? 'None yet: create one' : 'None'}
+            />
+            <Group>
+              <NewButton label="New cancellation policy" onClick={() => setCreating('policy')} />
+            </Group>
+            <NewPolicyDialog
+              opened={creating === 'policy'}
+              onClose={() => setCreating(null)}
+              onCreated={async (p) => {
+                await refetchPolicies();
+                field.onChange(p.id);
+                setCreating(null);
+              }}
+            />
+          </Stack>
         )}
       />
       <Controller
         control={form.control}
         name="booking_questions"
         render={({ field }) => (
-          <MultiSelect label="Booking questions" data={(questions?.results ?? []).map((q) => ({ value: q.id, label: q.question }))} value={field.value ?? []} onChange={field.onChange} />
+          <Stack gap={4}>
+            <MultiSelect
+              label="Booking questions"
+              placeholder={questions?.results.length === 0 ? 'None yet: create one' : undefined}
+              data={(questions?.results ?? []).map((q) => ({ value: q.id, label: q.question }))}
+              value={field.value ?? []}
+              onChange={field.onChange}
+            />
+            <Group>
+              <NewButton label="New booking question" onClick={() => setCreating('question')} />
+            </Group>
+            <NewQuestionDialog
+              opened={creating === 'question'}
+              onClose={() => setCreating(null)}
+              onCreated={async (q) => {
+                await refetchQuestions();
+                field.onChange([...(field.value ?? []), q.id]);
+                setCreating(null);
+              }}
+            />
+          </Stack>
         )}
       />
       {canSeeInventory && (
