@@ -112,6 +112,10 @@ const ZConfig = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Where video titles and thumbnails are looked up: an oEmbed URL with {url} in it; unset uses YouTube's and Vimeo's own. */
   OEMBED_ENDPOINT: z.string().regex(/^https?:\/\/.*\{url\}/, { error: 'must be an http(s) URL containing {url}' }).optional(),
+  /** A geocoder speaking Photon's API (`{url}/api?q=…`) for addresses to the street; unset: the embedded towns and cities. */
+  GEOCODER_URL: z.url().optional(),
+  /** Map tiles for the meeting points' map preview, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; unset: no map. */
+  MAP_TILE_URL: z.string().regex(/^https?:\/\/.*\{z\}.*\{x\}.*\{y\}/, { error: 'must be an http(s) URL with {z}, {x} and {y}' }).optional(),
 });
 
 export type Config = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO' | 'MIGRATE_ON_START'> & {

@@ -68,7 +68,10 @@ test.describe.serial('an offer from creation to sale', () => {
     await page.getByRole('button', { name: 'New meeting point' }).click();
     const pointDialog = page.getByRole('dialog', { name: 'New meeting point' });
     await pointDialog.getByLabel('Name').fill('Boat house (E2E)');
-    await pointDialog.getByLabel('Address').fill('Quai du Mont-Blanc 1, Geneva');
+    // The address field suggests places (the embedded towns and cities): choosing one places it.
+    await pointDialog.getByRole('textbox', { name: 'Address' }).fill('Genev');
+    await page.getByRole('option', { name: 'Genève (GE), Switzerland' }).click();
+    await expect(pointDialog.getByTestId('meeting-point-position')).toHaveText(/^46\.\d+, 6\.\d+$/);
     await pointDialog.getByRole('button', { name: 'Create meeting point' }).click();
     await expect(pointDialog).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'Meeting points' }).locator('..')).toContainText('Boat house (E2E)');

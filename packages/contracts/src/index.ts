@@ -18,3 +18,4 @@ export * from './manifests';
 export * from './dashboard';
 export * from './display';
 export * from './product-configuration';
+export * from './locations';

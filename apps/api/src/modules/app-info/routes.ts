@@ -25,6 +25,8 @@ export const ZPublicConfig = z
     public_url: z.string(),
     recaptcha_site_key: z.string().nullable(),
     oidc: z.object({ enabled: z.boolean(), name: z.string() }),
+    /** Map tiles for previews of places ({z}/{x}/{y}), or null when none are configured. */
+    map_tile_url: z.string().nullable(),
   })
   .meta({ id: 'PublicConfig' });
 
@@ -50,6 +52,7 @@ export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
       public_url: app.config.publicUrl.origin,
       recaptcha_site_key: recaptchaEnabled(app.config) ? (app.config.RECAPTCHA_SITE_KEY ?? null) : null,
       oidc: { enabled: oidcEnabled(app.config), name: app.config.OIDC_DISPLAY_NAME },
+      map_tile_url: app.config.MAP_TILE_URL ?? null,
     }),
   );
 

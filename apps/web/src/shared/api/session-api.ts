@@ -6,6 +6,8 @@ export interface PublicConfig {
   public_url: string;
   recaptcha_site_key: string | null;
   oidc: { enabled: boolean; name: string };
+  /** Map tiles ({z}/{x}/{y}) for previews of places, or null. */
+  map_tile_url: string | null;
 }
 
 /** The calls the session itself needs, used by the app shell and the sign-in pages. */

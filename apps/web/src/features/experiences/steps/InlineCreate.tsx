@@ -1,9 +1,12 @@
-import { ActionIcon, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Autocomplete, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { ANSWER_TYPES, PRICING_CATEGORY_TYPES, type TBookingQuestion, type TCancellationPolicy, type TMeetingPoint, type TPricingCategory } from '@tourdesk/contracts';
+import { ANSWER_TYPES, PRICING_CATEGORY_TYPES, type TBookingQuestion, type TCancellationPolicy, type TLocationList, type TMeetingPoint, type TPricingCategory } from '@tourdesk/contracts';
 import { useState, type ReactNode } from 'react';
 import { api } from '../../../shared/api/api';
 import { fieldErrors } from '../../../shared/api/errors';
+import { useHost } from '../../../shared/auth/host-context';
+import { MapPreview } from '../../../shared/components/MapPreview';
 import { notifySuccess } from '../../../shared/lib/toast';
 
 /**
@@ -17,7 +20,9 @@ const inlineApi = api.injectEndpoints({
       query: (body) => ({ url: 'pricing-categories/', method: 'POST', body }),
       invalidatesTags: ['PricingCategory'],
     }),
-    createInlineMeetingPoint: build.mutation<TMeetingPoint, { name: string; address: string; instructions: string }>({
+    /** Places as typed (the embedded towns and cities, or the configured geocoder). */
+    locationSuggestions: build.query<TLocationList, string>({ query: (q) => ({ url: 'locations/autocomplete/', params: { q, limit: 8 } }) }),
+    createInlineMeetingPoint: build.mutation<TMeetingPoint, { name: string; address: string; instructions: string; latitude: number | null; longitude: number | null }>({
       query: (body) => ({ url: 'meeting-points/', method: 'POST', body }),
     }),
     createInlinePolicy: build.mutation<TCancellationPolicy, { name: string; description: string; rules: { hours_before: number; refund_percent: number }[] }>({
@@ -90,27 +95,52 @@ export function NewCategoryDialog({ opened, onClose, onCreated }: { opened: bool
 
 export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (m: TMeetingPoint) => void }) {
   const [create, state] = inlineApi.useCreateInlineMeetingPointMutation();
+  const { config } = useHost();
   const [name, setName] = useState('');
   const [address, setAddress] = useState('');
+  const [typed] = useDebouncedValue(address.trim(), 300);
+  const { data: suggestions } = inlineApi.useLocationSuggestionsQuery(typed, { skip: typed.length < 2 });
+  const [position, setPosition] = useState<{ latitude: number; longitude: number } | null>(null);
   const [instructions, setInstructions] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const options = (suggestions?.results ?? []).map((l) => l.label);
   return (
     <Dialog title="New meeting point" opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
-          const res = await create({ name: name.trim(), address: address.trim(), instructions: instructions.trim() });
+          const res = await create({ name: name.trim(), address: address.trim(), instructions: instructions.trim(), latitude: position?.latitude ?? null, longitude: position?.longitude ?? null });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
           notifySuccess(`Meeting point ${res.data.name} created.`);
           setName('');
           setAddress('');
+          setPosition(null);
           setInstructions('');
           onCreated(res.data);
         }}
       >
         <Stack>
           <TextInput label="Name" placeholder="Boat house, Lido" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
-          <TextInput label="Address" placeholder="Lidostrasse 5, 6006 Luzern" value={address} onChange={(e) => setAddress(e.currentTarget.value)} error={errors.address} />
+          <Autocomplete
+            label="Address"
+            description="Choose a suggestion to place it on the map"
+            placeholder="Lidostrasse 5, 6006 Luzern"
+            data={[...new Set(options)]}
+            value={address}
+            onChange={(v) => {
+              setAddress(v);
+              const chosen = suggestions?.results.find((l) => l.label === v);
+              setPosition(chosen ? { latitude: chosen.latitude, longitude: chosen.longitude } : null);
+            }}
+            error={errors.address}
+            filter={({ options: all }) => all}
+          />
+          {position && (
+            <Text size="xs" c="dimmed" data-testid="meeting-point-position">
+              {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}
+            </Text>
+          )}
+          {position && <MapPreview latitude={position.latitude} longitude={position.longitude} tiles={config.map_tile_url} label={`Map of ${address}`} />}
           <Textarea label="How to find it" autosize minRows={2} value={instructions} onChange={(e) => setInstructions(e.currentTarget.value)} error={errors.instructions} />
           <Actions busy={state.isLoading} onCancel={onClose} submit="Create meeting point" />
         </Stack>
