@@ -37,7 +37,7 @@ afterAll(async () => {
 
 const sub = async () => (await owner.get('/api/subscription/')).json();
 const features = async () => (await owner.get('/api/users/me/')).json().base_account.active_subscription_features as string[];
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
