@@ -56,6 +56,19 @@ describe('useListFilters', () => {
     expect(query().has('store')).toBe(false);
   });
 
+  it('keeps a filter chosen just before the search is written (the callbacks of the earlier render)', () => {
+    const { result, query } = setup('/orders/list');
+    // Both from the same render, as a fast user's keystroke can be handled before the page renders again.
+    const { setFilter, setSearch } = result.current;
+    act(() => {
+      setFilter('status', 'Confirmed');
+      setSearch('anna');
+    });
+    act(() => vi.advanceTimersByTime(500));
+    expect(query().get('status')).toBe('Confirmed');
+    expect(query().get('search')).toBe('anna');
+  });
+
   it('writes the search term after a 500 ms pause, and drops the page', () => {
     const { result, query } = setup('/orders/list?page=2');
     act(() => result.current.setSearch('ma'));

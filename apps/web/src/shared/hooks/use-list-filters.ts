@@ -59,13 +59,19 @@ export function useListFilters(): ListFilters {
   }, [search]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // The latest parameters, written or read: React Router's functional update starts from the
+  // render's own (stale in the search's 500 ms timer, which then dropped a filter chosen meanwhile).
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const update = useCallback(
-    (mutate: (next: URLSearchParams) => void) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        mutate(next);
-        return next;
-      }),
+    (mutate: (next: URLSearchParams) => void) => {
+      const next = new URLSearchParams(latest.current);
+      mutate(next);
+      latest.current = next;
+      setParams(next);
+    },
     [setParams],
   );
 

@@ -22,7 +22,8 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
   // "From" is the lowest price anyone pays (a free lap infant is no starting price).
   const paid = base.map((p) => p.retail_price).filter((n) => n > 0);
   const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, ...nextThreeWeeks() });
-  const coming = (slots ?? []).filter((s) => s.bookable).slice(0, 8);
+  // Not closed and with seats: what customers will choose from once the offer is on sale (a Draft's slots are not open yet).
+  const coming = (slots ?? []).filter((s) => !s.closed && s.remaining > 0).slice(0, 8);
   const { data: allPoints } = meetingPointsApi.useMeetingPointsQuery();
   const points = (allPoints?.results ?? []).filter((m) => experience.meeting_points.includes(m.id));
   const lists = [
@@ -138,7 +139,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
           </Text>
           {coming.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No time can be booked in the next three weeks: add a schedule.
+              No start time with seats in the next three weeks: add a schedule.
             </Text>
           ) : (
             <Group gap="xs">
