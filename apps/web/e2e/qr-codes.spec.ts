@@ -123,4 +123,11 @@ test('a code for a partner’s store leads the customer to the agency’s store,
   await phone.close();
   await page.reload();
   await expect(page.getByTestId('qr-row').filter({ hasText: 'Agency door sticker' }).getByTestId('qr-scans')).toHaveText('1');
+
+  // The list as CSV, with each code's scans.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^qr-codes-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = readFileSync((await csv.path())!, 'utf8');
+  expect(text.split('\r\n')[0]).toContain('name,campaign,ownership,leads_to');
+  expect(text).toMatch(/Agency door sticker,,Internal,Alpine Agency tours \(Alpine Agency\),http:\/\/demo\.localhost:\d+\/q\/[a-z2-7]{8},1,/);
 });

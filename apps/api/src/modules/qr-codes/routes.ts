@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { patchOf, QR_OWNERSHIPS, ZErrorEnvelope, ZIdParam, ZPartnerStore, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
+import { patchOf, QR_OWNERSHIPS, toMajorText, ZErrorEnvelope, ZIdParam, ZPartnerStore, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
 import { qrCode } from '../../db/schema';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud, tenantScope } from '../../lib/crud';
@@ -44,6 +44,22 @@ export function registerQrCodes(untyped: FastifyInstance) {
     values: (ctx, input, existing) => svc.qrValues(ctx, input, existing),
     present: (ctx, rows) => svc.presentQrCodes(ctx, app.config, rows),
     unique: { attr: 'code', detail: 'This code is taken: try again.' },
+    csv: {
+      file: 'qr-codes',
+      columns: [
+        { header: 'name', value: (c) => c.name },
+        { header: 'campaign', value: (c) => c.campaign },
+        { header: 'ownership', value: (c) => c.ownership },
+        { header: 'leads_to', value: (c) => (c.target === 'experience' ? `${c.experience_title ?? ''} in ${c.store_name ?? ''}` : c.target === 'partner_store' ? `${c.store_name ?? ''} (${c.partner_name ?? ''})` : (c.store_name ?? '')) },
+        { header: 'address', value: (c) => c.url },
+        { header: 'scans', value: (c) => c.scans },
+        { header: 'last_scanned_at', value: (c) => c.last_scanned_at ?? '' },
+        { header: 'orders', value: (c) => c.orders },
+        { header: 'currency', value: (c) => c.currency },
+        { header: 'revenue', value: (c) => ({ amount: toMajorText(c.revenue, c.currency) }) },
+        { header: 'created_at', value: (c) => c.created_at },
+      ],
+    },
   });
 
   const file = (summary: string) => ({ config: { access: manageQr }, schema: { tags, summary, params: ZIdParam } });

@@ -48,6 +48,19 @@ export function registerStores(untyped: FastifyInstance) {
     beforeDelete: svc.beforeDeleteStore,
     unique: { attr: 'slug', detail: 'Another store of yours has this address.' },
     inUse: 'This store has orders: deactivate it instead of deleting it.',
+    csv: {
+      file: 'stores',
+      columns: [
+        { header: 'name', value: (s) => s.name },
+        { header: 'address', value: (s) => s.url },
+        { header: 'active', value: (s) => (s.active ? 'yes' : 'no') },
+        { header: 'currency', value: (s) => s.currency },
+        { header: 'offers', value: (s) => s.experience_count },
+        { header: 'payment_options', value: (s) => s.payment_options.join('; ') },
+        { header: 'contact_email', value: (s) => s.contact_email },
+        { header: 'created_at', value: (s) => s.created_at },
+      ],
+    },
   });
 
   const page = ZPaginationQuery;

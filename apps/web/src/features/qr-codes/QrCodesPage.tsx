@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
@@ -126,9 +127,12 @@ export default function QrCodesPage() {
             Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought.
           </Text>
         </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          Create QR code
-        </Button>
+        <Group gap="xs">
+          <ExportCsvButton url="qr-codes/export.csv" params={filters.apiParams} fallbackName="qr-codes.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            Create QR code
+          </Button>
+        </Group>
       </Group>
       <Group>
         <TextInput

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { useStoresQuery } from './api';
@@ -64,9 +65,12 @@ export default function StoresListPage() {
             Web stores where customers book your offers.
           </Text>
         </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          Create store
-        </Button>
+        <Group gap="xs">
+          <ExportCsvButton url="stores/export.csv" params={filters.apiParams} fallbackName="stores.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            Create store
+          </Button>
+        </Group>
       </Group>
       <Group>
         <TextInput

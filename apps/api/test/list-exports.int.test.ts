@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation, inviteMember } from './identity-fixtures';
+import { startMailSink, type MailSink } from './mail-sink';
+
+/**
+ * Lists export CSV (`{list}export.csv`): the same filters and order as the list, a column per field
+ * people use, amounts in the currency's major unit, only the organisation's rows, the list's access.
+ */
+let t: TestApp;
+let sink: MailSink;
+let owner: Browser;
+let other: Browser;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  owner = await createOrganisation(t.app, sink, { subdomain: 'exports', currency: 'CHF' });
+  other = await createOrganisation(t.app, sink, { subdomain: 'otherexports', currency: 'CHF' });
+  const shop = (await owner.post('/api/stores/', { name: 'Lake shop', slug: 'lake' })).json().id;
+  await owner.post('/api/stores/', { name: 'Town shop, old', slug: 'town', active: false });
+  await owner.post('/api/qr-codes/', { name: 'Harbour poster', campaign: 'Summer', store: shop });
+  await owner.post('/api/qr-codes/', { name: 'Hotel "Bellevue" desk', campaign: 'Hotels', store: shop });
+  await other.post('/api/stores/', { name: 'Not theirs', slug: 'theirs' });
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+const lines = (body: string) => body.trimEnd().split('\r\n');
+
+describe('list exports', () => {
+  it('exports the QR codes with their figures, as the list filters them', async () => {
+    const res = await owner.get('/api/qr-codes/export.csv');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="qr-codes-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const rows = lines(res.body);
+    expect(rows[0]).toBe('name,campaign,ownership,leads_to,address,scans,last_scanned_at,orders,currency,revenue,created_at');
+    expect(rows).toHaveLength(3);
+    // A quote in a name is escaped as spreadsheets read it; amounts are plain numbers.
+    expect(rows.find((r) => r.startsWith('"Hotel ""Bellevue"" desk"'))).toMatch(/,Hotels,Internal,Lake shop,http:\/\/exports\.localhost:3000\/q\/[a-z2-7]{8},0,,0,CHF,0\.00,/);
+    expect(lines((await owner.get('/api/qr-codes/export.csv?search=harbour')).body)).toHaveLength(2);
+  });
+
+  it('exports the stores, filtered, and only the organisation’s own', async () => {
+    const all = lines((await owner.get('/api/stores/export.csv')).body);
+    expect(all[0]).toBe('name,address,active,currency,offers,payment_options,contact_email,created_at');
+    expect(all.slice(1).map((r) => r.split(',')[0])).toEqual(['"Town shop', 'Lake shop']);
+    expect(all.join('\n')).not.toContain('Not theirs');
+    const active = lines((await owner.get('/api/stores/export.csv?active=true')).body);
+    expect(active).toHaveLength(2);
+    expect(active[1]).toMatch(/^Lake shop,http:\/\/exports\.localhost:3000\/s\/lake\/,yes,CHF,0,pay_on_site,,/);
+    expect((await owner.get('/api/stores/export.csv?active=maybe')).statusCode).toBe(400);
+  });
+
+  it('keeps the list’s access', async () => {
+    const viewOnly = (await owner.post('/api/roles/', { name: 'Guide', permission_sets: ['view_experiences'] })).json().id;
+    const { member } = await inviteMember(t.app, sink, owner, 'exports', 'guide@exports.test', viewOnly);
+    expect((await member.get('/api/qr-codes/export.csv')).statusCode).toBe(403);
+    expect((await member.get('/api/stores/export.csv')).statusCode).toBe(403);
+  });
+});
