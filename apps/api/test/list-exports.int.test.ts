@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
 import { createOrganisation, inviteMember } from './identity-fixtures';
@@ -56,10 +58,30 @@ describe('list exports', () => {
     expect((await owner.get('/api/stores/export.csv?active=maybe')).statusCode).toBe(400);
   });
 
+  it('exports the customers and the bookings, as their lists search and filter them', async () => {
+    const exp = await sellableExperience(owner, 'Export walk');
+    expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' })).statusCode).toBe(200);
+    const slot = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn('UTC'), 2)}`)).json()[0].id;
+    const sold = await owner.post('/api/orders/', { customer: { email: 'erik@example.com', first_name: 'Erik', last_name: 'Export', phone: '+41 79 123 45 67' }, lines: [{ slot, quantities: { [exp.category]: 2 } }] });
+    expect(sold.statusCode, sold.body).toBe(201);
+    const customers = lines((await owner.get('/api/customers/export.csv?search=erik')).body);
+    expect(customers[0]).toBe('first_name,last_name,email,phone,country,company,marketing_consent,orders,currency,total_spent,created_at');
+    // A phone number starting with + is kept from being read as a formula.
+    expect(customers[1]).toMatch(/^Erik,Export,erik@example\.com,'\+41 79 123 45 67,,,no,1,CHF,0\.00,/); // nothing paid yet
+    const bookings = lines((await owner.get('/api/bookings/export.csv?status=Confirmed')).body);
+    expect(bookings[0]).toBe('starts_at,offer,order,ticket,guest,email,seats,items,status,attendance,currency,total');
+    expect(bookings[1]).toContain(`,Export walk,${sold.json().reference},`);
+    expect(bookings[1]).toMatch(/,Erik Export,erik@example\.com,2,2 Adult Export walk,Confirmed,Open,CHF,98\.00$/);
+    expect(lines((await owner.get('/api/bookings/export.csv?status=Canceled')).body)).toHaveLength(1);
+    expect(lines((await other.get('/api/bookings/export.csv')).body)).toHaveLength(1);
+  });
+
   it('keeps the list’s access', async () => {
     const viewOnly = (await owner.post('/api/roles/', { name: 'Guide', permission_sets: ['view_experiences'] })).json().id;
     const { member } = await inviteMember(t.app, sink, owner, 'exports', 'guide@exports.test', viewOnly);
     expect((await member.get('/api/qr-codes/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/stores/export.csv')).statusCode).toBe(403);
+    expect((await member.get('/api/customers/export.csv')).statusCode).toBe(403);
+    expect((await member.get('/api/bookings/export.csv')).statusCode).toBe(403);
   });
 });

@@ -267,6 +267,8 @@ describe('cross-tenant access', () => {
       '/api/manifests/': () => `?date=${day}`,
       '/api/manifests/export.csv': () => `?date=${day}`,
       '/api/manifests/manifests.pdf': () => `?date=${day}`,
+      '/api/locations/autocomplete/': () => '?q=Zermatt',
+      '/api/locations/forward-geocode/': () => '?q=Zermatt',
     };
     for (const route of lists) {
       const res = await b.get(`${route.url}${query[route.url]?.() ?? ''}`);

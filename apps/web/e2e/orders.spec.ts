@@ -331,6 +331,12 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await page.getByLabel('Search customers').fill('olivia.order');
     await expect(page).toHaveURL(/[?&]search=olivia\.order/);
     await expect(page.getByTestId('customer-row')).toHaveCount(1);
+    // The searched list as CSV: the one customer found, with her order.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    expect(rows[0]).toContain('first_name,last_name,email');
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^Olivia,Order,olivia\.order/)]);
     await page.getByRole('link', { name: 'Olivia Order' }).click();
     await expect(page.getByRole('heading', { name: 'Olivia Order' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Customer orders' })).toContainText(reference);

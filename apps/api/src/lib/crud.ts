@@ -8,7 +8,7 @@ import { principalOf } from '../modules/auth/principal';
 import type { RouteAccess } from './access';
 import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { AppError, notFound } from './errors';
-import { csvDocument, type CsvValue } from './csv';
+import { CSV_LIMIT, listCsv, sendCsv, type CsvColumn } from './list-export';
 import { paginate } from './pagination';
 import { inTenant } from './tenancy';
 
@@ -55,7 +55,7 @@ export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatc
    * The list as CSV (`GET {path}export.csv`, the same filters and order): a column per entry, from
    * the presented rows; leave it out for a resource without an export.
    */
-  csv?: { file: string; columns: { header: string; value: (dto: z.output<TOut>) => CsvValue }[] };
+  csv?: { file: string; columns: CsvColumn<z.output<TOut>>[] };
   /** What a unique-index violation means, for the user. */
   unique?: { attr: string; detail: string };
   inUse?: string;
@@ -85,8 +85,6 @@ export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => 
 }
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
-/** The most rows a list's CSV carries. */
-const CSV_LIMIT = 20_000;
 
 export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType>(
   appIn: FastifyInstance,
@@ -162,24 +160,11 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
       `${spec.path}export.csv`,
       { config: { access: spec.read }, schema: { tags, summary: `The ${spec.noun}s as CSV, filtered and ordered as the list (at most ${CSV_LIMIT})`, querystring: listQuery.omit({ page: true, page_size: true }), response: { 200: z.string(), ...errors } } },
       async (request, reply) => {
-        const body = await tenantScope(request, async (ctx) => {
+        const body = await tenantScope(request, (ctx) => {
           const where = listWhere(ctx, request.query as Record<string, string | undefined>);
-          // Read in pages of 500 (each presented with one extra query, never one per row).
-          const rows: z.output<TOut>[] = [];
-          for (let offset = 0; offset < CSV_LIMIT; offset += 500) {
-            const page = await pageOf(ctx, where, Math.min(500, CSV_LIMIT - offset), offset);
-            rows.push(...page);
-            if (page.length < 500) break;
-          }
-          return csvDocument(
-            csv.columns.map((c) => c.header),
-            rows.map((r) => csv.columns.map((c) => c.value(r))),
-          );
+          return listCsv(csv.columns, (limit, offset) => pageOf(ctx, where, limit, offset));
         });
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${csv.file}-${new Date().toISOString().slice(0, 10)}.csv"`)
-          .send(body);
+        return sendCsv(reply, csv.file, body);
       },
     );
   }

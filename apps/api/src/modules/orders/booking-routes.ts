@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZDate, ZBooking, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, ZPaginationQuery } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZDate, ZBooking, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, toMajorText, ZPaginationQuery, type TBooking } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
+import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as holds from '../availability/holds';
@@ -16,6 +17,14 @@ const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 
 /** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance; check-in is the check-in module's). */
+const bookingFilters = z.object({
+  status: z.enum(BOOKING_STATUS_FILTERS).optional(),
+  from: ZDate.optional(),
+  to: ZDate.optional(),
+  experience: z.uuid().optional(),
+  search: z.string().trim().max(100).optional(),
+});
+
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cart/checkout/',
@@ -44,13 +53,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['bookings'],
         summary: 'Bookings, filtered by status (Confirmed, In progress, Canceled, Completed), dates, offer and search',
-        querystring: ZPaginationQuery.extend({
-          status: z.enum(BOOKING_STATUS_FILTERS).optional(),
-          from: ZDate.optional(),
-          to: ZDate.optional(),
-          experience: z.uuid().optional(),
-          search: z.string().trim().max(100).optional(),
-        }),
+        querystring: ZPaginationQuery.extend(bookingFilters.shape),
         response: { 200: paginated(ZBooking), ...errors },
       },
     },
@@ -63,6 +66,35 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
           (limit, offset) => rows.pageBookings(ctx, request.query, limit, offset),
         ),
       ),
+  );
+  app.get(
+    '/api/bookings/export.csv',
+    {
+      config: { access: manageOrders },
+      schema: { tags: ['bookings'], summary: 'The filtered bookings as CSV (what the list shows, every page)', querystring: bookingFilters, response: { 200: z.string(), ...errors } },
+    },
+    async (request, reply) => {
+      const body = await tenantScope(request, (ctx) =>
+        listCsv<TBooking>(
+          [
+            { header: 'starts_at', value: (b) => b.starts_at },
+            { header: 'offer', value: (b) => b.experience_title },
+            { header: 'order', value: (b) => b.order_reference },
+            { header: 'ticket', value: (b) => b.ticket_code },
+            { header: 'guest', value: (b) => `${b.customer.first_name} ${b.customer.last_name}`.trim() },
+            { header: 'email', value: (b) => b.customer.email },
+            { header: 'seats', value: (b) => b.seats },
+            { header: 'items', value: (b) => b.items.map((i) => `${i.quantity} ${i.label}`).join('; ') },
+            { header: 'status', value: (b) => b.status },
+            { header: 'attendance', value: (b) => (b.status === 'Canceled' ? '' : b.attendance) },
+            { header: 'currency', value: (b) => b.currency },
+            { header: 'total', value: (b) => ({ amount: toMajorText(b.total, b.currency) }) },
+          ],
+          (limit, offset) => rows.pageBookings(ctx, request.query, limit, offset),
+        ),
+      );
+      return sendCsv(reply, 'bookings', body);
+    },
   );
   app.get(
     '/api/bookings/by-date/',

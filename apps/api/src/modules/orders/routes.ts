@@ -13,7 +13,9 @@ import {
   ZIdParam,
   ZInvoice,
   ZInvoiceSummary,
+  type TCustomer,
   type TInvoice,
+  toMajorText,
   ZOrder,
   ZOrderCancel,
   ZOrderCreate,
@@ -30,6 +32,7 @@ import {
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
+import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { refundProposal } from './cancellation';
 import * as customers from './customers';
@@ -267,6 +270,31 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       tenantScope(request, (ctx) =>
         paginate(request, request.query, () => customers.countCustomers(ctx, request.query.search), (limit, offset) => customers.pageCustomers(ctx, request.query.search, limit, offset)),
       ),
+  );
+  app.get(
+    '/api/customers/export.csv',
+    { config: { access: manageCustomers }, schema: { tags: ['customers'], summary: 'The customers (searched as the list) as CSV', querystring: ZCustomerListQuery.omit({ page: true, page_size: true }), response: { 200: z.string(), ...errors } } },
+    async (request, reply) => {
+      const body = await tenantScope(request, (ctx) =>
+        listCsv<TCustomer>(
+          [
+            { header: 'first_name', value: (c) => c.first_name },
+            { header: 'last_name', value: (c) => c.last_name },
+            { header: 'email', value: (c) => c.email },
+            { header: 'phone', value: (c) => c.phone },
+            { header: 'country', value: (c) => c.country ?? '' },
+            { header: 'company', value: (c) => c.company },
+            { header: 'marketing_consent', value: (c) => (c.marketing_consent ? 'yes' : 'no') },
+            { header: 'orders', value: (c) => c.orders },
+            { header: 'currency', value: (c) => c.currency },
+            { header: 'total_spent', value: (c) => ({ amount: toMajorText(c.total_spent, c.currency) }) },
+            { header: 'created_at', value: (c) => c.created_at },
+          ],
+          (limit, offset) => customers.pageCustomers(ctx, request.query.search, limit, offset),
+        ),
+      );
+      return sendCsv(reply, 'customers', body);
+    },
   );
   app.post(
     '/api/customers/',

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../shared/api/api';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -63,6 +64,7 @@ export default function BookingsOverviewPage() {
       <Group justify="space-between">
         <Title order={2}>Bookings</Title>
         <Group gap="xs">
+          <ExportCsvButton url="bookings/export.csv" params={filters.apiParams} fallbackName="bookings.csv" />
           <Button component={Link} to={`/bookings/manifests?date=${dayjs().format('YYYY-MM-DD')}`} variant="default" leftSection={<IconClipboardList size={16} />}>
             Today’s manifests
           </Button>

@@ -3,6 +3,7 @@ import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
 import type { TCustomer } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -69,9 +70,12 @@ export default function CustomersListPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>Customers</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          New customer
-        </Button>
+        <Group gap="xs">
+          <ExportCsvButton url="customers/export.csv" params={filters.apiParams} fallbackName="customers.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            New customer
+          </Button>
+        </Group>
       </Group>
       <Group>
         <TextInput
