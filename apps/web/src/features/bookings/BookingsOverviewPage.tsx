@@ -13,6 +13,7 @@ import { formatDateTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingsQuery, useCheckInMutation } from './api';
 import { ATTENDANCE_COLOR } from './constants';
+import { DateField } from '../../shared/components/DateField';
 
 const offersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -86,8 +87,8 @@ export default function BookingsOverviewPage() {
           allowDeselect={false}
           searchable
         />
-        <TextInput aria-label="From" type="date" value={filters.filters.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value)} />
-        <TextInput aria-label="To" type="date" value={filters.filters.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value)} />
+        <DateField aria-label="From" value={filters.filters.from} max={filters.filters.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+        <DateField aria-label="To" value={filters.filters.to} min={filters.filters.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
         <Button variant="subtle" onClick={filters.reset}>
           Reset filters
         </Button>

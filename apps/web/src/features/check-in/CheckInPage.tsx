@@ -10,6 +10,7 @@ import { checkInApi, useCheckInDeparturesQuery, useSendScansMutation, useUndoChe
 import { startCamera } from './camera';
 import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
 import { clock, formatTime } from '../../shared/lib/dates';
+import { DateField } from '../../shared/components/DateField';
 
 /**
  * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
@@ -351,12 +352,11 @@ export default function CheckInPage() {
 
         <Paper withBorder p="md" radius="md">
           <Stack gap="sm">
-            <TextInput
-              type="date"
+            <DateField
               label="Day"
               value={date}
-              onChange={(e) => {
-                const value = e.currentTarget.value;
+              clearable={false}
+              onChange={(value) => {
                 if (value) update((d) => ({ ...d, date: value, slots: [], departures: [] }));
               }}
             />

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { clock, parseDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useDayManifestsQuery, useManifestDownloadMutation } from './api';
 import { ManifestSheet, ManifestTotals } from './ManifestSheet';
+import { DateField } from '../../shared/components/DateField';
 
 /** /bookings/manifests?date=…: every departure of a day with its manifest (printed one per page). */
 export default function ManifestDayPage() {
@@ -36,7 +37,7 @@ export default function ManifestDayPage() {
         <ActionIcon variant="default" size="lg" aria-label="Previous day" onClick={() => setDate(dayjs(date).subtract(1, 'day').format('YYYY-MM-DD'))}>
           <IconChevronLeft size={18} />
         </ActionIcon>
-        <TextInput aria-label="Day" type="date" value={date} onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)} w={170} />
+        <DateField aria-label="Day" value={date} clearable={false} onChange={(v) => v && setDate(v)} w={200} />
         <ActionIcon variant="default" size="lg" aria-label="Next day" onClick={() => setDate(dayjs(date).add(1, 'day').format('YYYY-MM-DD'))}>
           <IconChevronRight size={18} />
         </ActionIcon>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { DATE_RANGE_FILTERS, RESALE_STATUS_FILTERS, type TResale } from '@tourdesk/contracts';
 import { Link, useNavigate } from 'react-router';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
@@ -8,6 +8,7 @@ import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleFilterOptionsQuery, useResalesQuery } from './api';
 import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL, WHOLE } from './parts';
+import { DateField } from '../../shared/components/DateField';
 
 function Row({ line, zone }: { line: TResale; zone?: string }) {
   const navigate = useNavigate();
@@ -200,11 +201,11 @@ export default function ResalesOverviewPage() {
           <Text size="sm" c="dimmed">
             Sold
           </Text>
-          <TextInput type="date" aria-label="Sold from" value={f.from ?? ''} onChange={(e) => filters.setFilter('from', e.currentTarget.value || null)} w={150} />
+          <DateField aria-label="Sold from" value={f.from} max={f.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
           <Text size="sm" c="dimmed">
             to
           </Text>
-          <TextInput type="date" aria-label="Sold until" value={f.to ?? ''} onChange={(e) => filters.setFilter('to', e.currentTarget.value || null)} w={150} />
+          <DateField aria-label="Sold until" value={f.to} min={f.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
         </Group>
         <Button variant="subtle" onClick={filters.reset}>
           Reset filters

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { SETTLEMENT_STATUSES, type TSettlement } from '@tourdesk/contracts';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateSettlementMutation, useResaleFilterOptionsQuery, useSettlementsQuery } from './api';
 import { owedText, ResalesHeader, settlementPath, SettlementStatus } from './parts';
+import { DateField } from '../../shared/components/DateField';
 
 /** Last month, as the default period of a new statement (YYYY-MM-DD, the browser's calendar). */
 function lastMonth() {
@@ -53,8 +54,8 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
         </Text>
         <Select label="Partner" withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
         <Group grow>
-          <TextInput type="date" label="From" withAsterisk value={period.from} onChange={(e) => setPeriod({ ...period, from: e.currentTarget.value })} error={errors.period_from} />
-          <TextInput type="date" label="To" withAsterisk value={period.to} onChange={(e) => setPeriod({ ...period, to: e.currentTarget.value })} error={errors.period_to} />
+          <DateField label="From" withAsterisk clearable={false} value={period.from} max={period.to} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.period_from} />
+          <DateField label="To" withAsterisk clearable={false} value={period.to} min={period.from} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.period_to} />
         </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

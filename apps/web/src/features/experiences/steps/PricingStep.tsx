@@ -9,6 +9,7 @@ import { MoneyField } from '../MoneyField';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useCreateRateMutation, useDeleteRateMutation, usePricingCategoriesQuery, useUpdateRateMutation } from '../api';
 import { NewButton, NewCategoryDialog } from './InlineCreate';
+import { DateField } from '../../../shared/components/DateField';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const isBase = (r: TPricingRate) => !r.valid_from && !r.valid_to && r.weekdays.length === 0;
@@ -85,8 +86,8 @@ function SeasonalPrices({ experience, categories, currency }: { experience: TExp
       <Group align="flex-end">
         <Select label="Category" data={categories.map((c) => ({ value: c.id, label: c.label }))} value={draft.category || null} onChange={(v) => setDraft({ ...draft, category: v ?? '' })} w={160} />
         <TextInput label={`Price (${currency})`} value={draft.price} onChange={(e) => setDraft({ ...draft, price: e.currentTarget.value })} w={110} />
-        <TextInput label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })} w={150} />
-        <TextInput label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })} w={150} />
+        <DateField label="From" value={draft.from} max={draft.to} onChange={(v) => setDraft({ ...draft, from: v })} w={190} />
+        <DateField label="To" value={draft.to} min={draft.from} onChange={(v) => setDraft({ ...draft, to: v })} w={190} />
         <Button
           loading={isLoading}
           disabled={!draft.category || !draft.price}

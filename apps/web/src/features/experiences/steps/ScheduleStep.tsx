@@ -15,11 +15,17 @@ import {
   useScheduleRulesQuery,
   useUpcomingSlotsQuery,
 } from '../api';
+import { parseTypedTime } from '../../../shared/lib/typed-date';
+import { DateField } from '../../../shared/components/DateField';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const today = () => new Date().toISOString().slice(0, 10);
+/** A typed time as the organisation reads times (02:30 PM or 14:30); left as typed when it is not a time. */
+const shownTime = (typed: string) => {
+  const parsed = parseTypedTime(typed);
+  return parsed ? clock(parsed) : typed;
+};
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 function RuleForm({ experience }: { experience: TExperience }) {
   const [create, { isLoading }] = useCreateScheduleRuleMutation();
@@ -35,9 +41,11 @@ function RuleForm({ experience }: { experience: TExperience }) {
   const capacity = typedCapacity ?? defaults?.default_capacity ?? 10;
   const [error, setError] = useState<string>();
   const submit = async () => {
-    const bad = times.find((t) => !TIME.test(t));
-    if (bad) return setError(`"${bad}" is not a time such as 09:00.`);
+    const bad = times.find((t) => !parseTypedTime(t));
+    if (bad) return setError(`"${bad}" is not a time such as ${clock('09:00')}.`);
     if (times.length === 0) return setError('Add at least one start time.');
+    const closingTime = kind === 'opening_hours' && closing ? parseTypedTime(closing) : null;
+    if (kind === 'opening_hours' && closing && !closingTime) return setError(`"${closing}" is not a closing time such as ${clock('17:00')}.`);
     setError(undefined);
     const res = await create({
       experience: experience.id,
@@ -45,8 +53,8 @@ function RuleForm({ experience }: { experience: TExperience }) {
       valid_from: from,
       valid_to: to || null,
       weekdays: weekdays.map(Number),
-      start_times: times,
-      closing_time: kind === 'opening_hours' ? closing || null : null,
+      start_times: times.map((t) => parseTypedTime(t)!),
+      closing_time: closingTime,
       capacity: Number(capacity),
     });
     if ('error' in res) return;
@@ -61,8 +69,8 @@ function RuleForm({ experience }: { experience: TExperience }) {
       <Stack>
         <SegmentedControl value={kind} onChange={(v) => setKind(v as typeof kind)} data={[{ value: 'start_times', label: 'Start times' }, { value: 'opening_hours', label: 'Opening hours' }]} />
         <Group grow>
-          <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          <TextInput label="Until (optional)" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <DateField label="From" value={from} max={to} onChange={setFrom} />
+          <DateField label="Until (optional)" value={to} min={from} onChange={setTo} />
         </Group>
         <div>
           <Text size="sm" fw={500} mb={4}>
@@ -81,13 +89,14 @@ function RuleForm({ experience }: { experience: TExperience }) {
         <Group grow align="flex-start">
           <TagsInput
             label={kind === 'start_times' ? 'Start times (local)' : 'Opening time (local)'}
-            description="24-hour, e.g. 09:00 — press Enter after each"
+            description={`e.g. ${clock('09:00')} — press Enter after each`}
             value={times}
-            onChange={setTimes}
+            // Each time is shown as the organisation reads times (12- or 24-hour), whichever way it was typed.
+            onChange={(tags) => setTimes(tags.map(shownTime))}
             maxTags={kind === 'start_times' ? 48 : 1}
             error={error}
           />
-          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder="17:00" value={closing} onChange={(e) => setClosing(e.currentTarget.value)} />}
+          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder={clock('17:00')} value={closing} onChange={(e) => setClosing(e.currentTarget.value)} onBlur={() => setClosing(shownTime(closing))} />}
           <NumberInput label={kind === 'start_times' ? 'Seats per start time' : 'Seats per day'} min={1} value={capacity} onChange={(v) => setCapacity(v === '' ? '' : Number(v))} />
         </Group>
         <Group justify="flex-end">
@@ -201,7 +210,7 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
             Closed dates
           </Title>
           <Group align="flex-end">
-            <TextInput label="Date" type="date" value={closing} onChange={(e) => setClosing(e.currentTarget.value)} />
+            <DateField label="Date" value={closing} onChange={setClosing} w={200} />
             <Button
               variant="default"
               disabled={!closing}

@@ -1,4 +1,4 @@
-import { Alert, Card, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Card, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { TStore, TStoreAnalytics } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { formatMoney, fractionDigits } from '../../../shared/lib/money';
 import { useStoreAnalyticsQuery } from '../api';
 import { percent } from '../constants';
 import { BarChart } from '../../../shared/components/BarChart';
+import { DateField } from '../../../shared/components/DateField';
 
 /** The last 30 days up to today, in the browser's own calendar. */
 export function defaultRange(today = dayjs()) {
@@ -151,8 +152,8 @@ export function AnalyticsTab({ store }: { store: TStore }) {
   return (
     <Stack gap="md">
       <Group align="flex-end" gap="sm" wrap="nowrap">
-        <TextInput label="From" type="date" value={from} max={to} onChange={(e) => setDate('from', e.currentTarget.value)} w={170} miw={0} style={{ flexShrink: 1 }} />
-        <TextInput label="To" type="date" value={to} min={from} onChange={(e) => setDate('to', e.currentTarget.value)} w={170} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label="From" value={from} max={to} onChange={(v) => setDate('from', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label="To" value={to} min={from} onChange={(v) => setDate('to', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
         {isFetching && <Loader size="sm" mb={8} style={{ flexShrink: 0 }} />}
       </Group>
       {problem ? (

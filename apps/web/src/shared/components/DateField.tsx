@@ -1,0 +1,39 @@
+import { DateInput, type DateInputProps } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import { IconCalendar } from '@tabler/icons-react';
+import { DATE_DISPLAY_FORMAT } from '@tourdesk/contracts';
+import { parseTypedDate } from '../lib/typed-date';
+
+type Props = Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser' | 'minDate' | 'maxDate'> & {
+  /** The date as the API and the URL hold it (YYYY-MM-DD); empty or null when there is none. */
+  value: string | null | undefined;
+  /** The new date as YYYY-MM-DD, or '' when the field was cleared. */
+  onChange: (value: string) => void;
+  min?: string;
+  max?: string;
+};
+
+/**
+ * Every date field of the back office: shown in the spec's display format (29. March 2026),
+ * chosen on a calendar or typed (2026-03-29, 29. March 2026 or 29.03.2026, see parseTypedDate),
+ * and handed to the page as YYYY-MM-DD, the format of the API and of the URL's filters. A field
+ * that is not required can be cleared.
+ */
+export function DateField({ value, onChange, min, max, clearable, required, ...rest }: Props) {
+  return (
+    <DateInput
+      value={value || null}
+      onChange={(next) => onChange(next ?? '')}
+      valueFormat={DATE_DISPLAY_FORMAT}
+      dateParser={parseTypedDate}
+      minDate={min || undefined}
+      maxDate={max || undefined}
+      clearable={clearable ?? !required}
+      required={required}
+      leftSection={<IconCalendar size={16} aria-hidden />}
+      placeholder="DD. Month YYYY"
+      popoverProps={{ withinPortal: true }}
+      {...rest}
+    />
+  );
+}
