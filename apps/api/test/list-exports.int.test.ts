@@ -76,6 +76,19 @@ describe('list exports', () => {
     expect(lines((await other.get('/api/bookings/export.csv')).body)).toHaveLength(1);
   });
 
+  it('exports the catalogue, filtered as the list, with each offer’s “from” price', async () => {
+    const draft = await owner.post('/api/experiences/', { title: 'Export draft', type: 'Rental', short_description: 'Not yet.' });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const all = lines((await owner.get('/api/experiences/export.csv')).body);
+    expect(all[0]).toBe('title,status,type,currency,from_price,duration_minutes,short_description,created_at,updated_at,id');
+    expect(all.slice(1).map((r) => r.split(',').slice(0, 2).join(','))).toEqual(['Export draft,Draft', 'Export walk,Active']);
+    const active = lines((await owner.get('/api/experiences/export.csv?status=Active')).body);
+    expect(active).toHaveLength(2);
+    expect(active[1]).toMatch(/^Export walk,Active,Ticket & Passes,CHF,49\.00,/);
+    expect(lines((await other.get('/api/experiences/export.csv')).body)).toHaveLength(1);
+    expect((await owner.get('/api/experiences/export.csv?status=Sold')).statusCode).toBe(400);
+  });
+
   it('keeps the list’s access', async () => {
     const viewOnly = (await owner.post('/api/roles/', { name: 'Guide', permission_sets: ['view_experiences'] })).json().id;
     const { member } = await inviteMember(t.app, sink, owner, 'exports', 'guide@exports.test', viewOnly);
@@ -83,5 +96,7 @@ describe('list exports', () => {
     expect((await member.get('/api/stores/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/customers/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/bookings/export.csv')).statusCode).toBe(403);
+    // The guide may view the catalogue, so its export too.
+    expect((await member.get('/api/experiences/export.csv')).statusCode).toBe(200);
   });
 });

@@ -122,6 +122,22 @@ describe('the resales list', () => {
     }
   });
 
+  it('exports the lines as CSV with the list’s filters, each side its own view', async () => {
+    const res = await w.supplier.get('/api/resales/export.csv?status=Confirmed');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="resales-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const rows = res.body.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('sold_at,order_reference,reseller_reference,side,partner,supplier,reseller,store,offer,date,time,time_zone,items,seats,status,currency,gross,commission,supplier_net,cancellation_fee,settlement');
+    expect(rows).toHaveLength(6); // the cancelled one is filtered out
+    const first = rows.find((r) => r.includes(`,${sold[0]!.reference},AG-0,`))!;
+    expect(first).toContain(`,supplier,rs-res tours,rs-sup tours,rs-res tours,,rs kayak,${day(2)},10:00,Europe/Zurich,2 Adult rs kayak,2,Confirmed,CHF,98.00,14.70,83.30,0.00,`);
+    const theirs = (await w.reseller.get('/api/resales/export.csv')).body.trimEnd().split('\r\n');
+    expect(theirs).toHaveLength(7);
+    expect(theirs.find((r) => r.includes(`,${sold[0]!.reference},`))).toContain(',reseller,rs-sup tours,');
+    expect((await w.third.get('/api/resales/export.csv')).body.trimEnd().split('\r\n')).toHaveLength(1);
+    expect((await w.supplier.get(`/api/resales/export.csv?from=${day(3)}&to=${day(1)}`)).statusCode).toBe(400);
+  });
+
   it('offers the partners, offers and stores of the organisation’s resales as filter options', async () => {
     expect((await w.supplier.get('/api/resales/filter-options/')).json()).toEqual({ partners: [{ id: commission.id, name: 'rs-res tours', side: 'supplier' }], offers: [{ id: w.exp.id, name: 'rs kayak' }], stores: [] });
     expect((await w.reseller.get('/api/resales/filter-options/')).json()).toEqual({ partners: [{ id: commission.id, name: 'rs-sup tours', side: 'reseller' }], offers: [{ id: w.exp.id, name: 'rs kayak' }], stores: [] });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -205,6 +205,11 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByRole('combobox', { name: 'Status filter' })).toHaveValue('Active');
     await expect(page.getByLabel('Search offers')).toHaveValue('geneva');
     await expect(page.getByRole('table', { name: 'Offers' }).getByRole('row')).toHaveCount(2);
+    // The export holds what the list shows: the one active Geneva tour.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/^offers-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    expect(rows.slice(1)).toEqual([expect.stringMatching(new RegExp(`^${TITLE},Active,`))]);
     await page.screenshot({ path: 'test-results/screenshots/catalogue.png', fullPage: true });
   });
 });

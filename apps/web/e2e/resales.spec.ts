@@ -45,6 +45,13 @@ test('supplier and reseller read the same resales and agree on a statement', asy
   await page.getByRole('combobox', { name: 'Settled' }).click();
   await page.getByRole('option', { name: 'Not settled' }).click();
   await expect(rows).toHaveCount(3);
+  // The export carries the same three lines.
+  const [listCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(listCsv.suggestedFilename()).toMatch(/^resales-\d{4}-\d{2}-\d{2}\.csv$/);
+  const exported = readFileSync((await listCsv.path())!, 'utf8').trim().split('\r\n');
+  expect(exported[0]).toMatch(/^sold_at,order_reference,/);
+  expect(exported.slice(1)).toHaveLength(3);
+  expect(exported.slice(1).every((r) => r.includes(',supplier,Alpine Agency,'))).toBe(true);
   await shoot(page, 'list');
 
   // One resale: its lines with the commission fixed at sale (15 % of the gross).

@@ -13,6 +13,7 @@ import {
   ZPaginationQuery,
   ZReorderImages,
 } from '@tourdesk/contracts';
+import { sendCsv } from '../../lib/list-export';
 import { manageCatalog, viewCatalog } from '../catalog/access';
 import * as svc from './service';
 
@@ -32,6 +33,14 @@ export const experienceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => svc.listExperiences(request, request.query),
+  );
+  app.get(
+    '/api/experiences/export.csv',
+    {
+      config: { access: viewCatalog },
+      schema: { tags, summary: 'The catalogue as CSV, filtered and ordered as the list', querystring: ZExperienceListQuery, response: { 200: z.string(), ...errors } },
+    },
+    async (request, reply) => sendCsv(reply, 'offers', await svc.experiencesCsv(request, request.query)),
   );
   app.post(
     '/api/experiences/',

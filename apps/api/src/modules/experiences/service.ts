@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { TExperience, TExperienceSummary, TPaginated, TPaginationQuery } from '@tourdesk/contracts';
+import { toMajorText, type TExperience, type TExperienceSummary, type TPaginated, type TPaginationQuery } from '@tourdesk/contracts';
 import { baseAccount, bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
 import { ownedIds, tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
+import { listCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { presentRate } from '../catalog/pricing-rates';
 import { copyImages, mediaUrl, presentImage, reorderImages } from '../media/images';
@@ -155,6 +156,23 @@ async function checkTransition(ctx: TenantCtx, row: Row, next: Status) {
   }
 }
 
+/** One page of the catalogue, presented as the list shows it (the list and its CSV read through here). */
+async function pageExperiences(ctx: TenantCtx, query: q.ExperienceFilter, limit: number, offset: number): Promise<TExperienceSummary[]> {
+  return (await q.listExperiences(ctx.tx, ctx.accountId, query, limit, offset)).map((r) => ({
+    id: r.id,
+    status: r.status as Status,
+    type: r.type as TExperience['type'],
+    title: r.title,
+    short_description: r.short_description,
+    cover_url: mediaUrl(r.cover_key),
+    from_price: r.from_price === null ? null : Number(r.from_price),
+    currency: ctx.currency,
+    duration_minutes: r.duration_minutes,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  }));
+}
+
 export function listExperiences(
   request: FastifyRequest,
   query: TPaginationQuery & q.ExperienceFilter,
@@ -164,20 +182,28 @@ export function listExperiences(
       request,
       query,
       () => q.countExperiences(ctx.tx, ctx.accountId, query),
-      async (limit, offset) =>
-        (await q.listExperiences(ctx.tx, ctx.accountId, query, limit, offset)).map((r) => ({
-          id: r.id,
-          status: r.status as Status,
-          type: r.type as TExperience['type'],
-          title: r.title,
-          short_description: r.short_description,
-          cover_url: mediaUrl(r.cover_key),
-          from_price: r.from_price === null ? null : Number(r.from_price),
-          currency: ctx.currency,
-          duration_minutes: r.duration_minutes,
-          created_at: r.created_at.toISOString(),
-          updated_at: r.updated_at.toISOString(),
-        })),
+      (limit, offset) => pageExperiences(ctx, query, limit, offset),
+    ),
+  );
+}
+
+/** The catalogue as CSV, filtered and ordered as the list. */
+export function experiencesCsv(request: FastifyRequest, query: q.ExperienceFilter) {
+  return tenantScope(request, (ctx) =>
+    listCsv<TExperienceSummary>(
+      [
+        { header: 'title', value: (e) => e.title },
+        { header: 'status', value: (e) => e.status },
+        { header: 'type', value: (e) => e.type },
+        { header: 'currency', value: (e) => e.currency },
+        { header: 'from_price', value: (e) => (e.from_price === null ? '' : { amount: toMajorText(e.from_price, e.currency) }) },
+        { header: 'duration_minutes', value: (e) => e.duration_minutes ?? '' },
+        { header: 'short_description', value: (e) => e.short_description },
+        { header: 'created_at', value: (e) => e.created_at },
+        { header: 'updated_at', value: (e) => e.updated_at },
+        { header: 'id', value: (e) => e.id },
+      ],
+      (limit, offset) => pageExperiences(ctx, query, limit, offset),
     ),
   );
 }

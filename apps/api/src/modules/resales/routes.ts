@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paginated, ZCounterOffer, ZCounterOfferSummary, ZCounterSaleInput, ZCounterSlotsQuery, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZResaleDetail, ZSlot, ZResaleFilterOptions, ZResaleList, ZResaleListQuery, ZSettlement, ZSettlementCreate, ZSettlementDetail, ZSettlementListQuery } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
+import { sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as counter from './counter';
@@ -89,6 +90,11 @@ export const resaleRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return { ...envelope, totals: found.totals };
     },
+  );
+  app.get(
+    '/api/resales/export.csv',
+    { config: { access }, schema: { tags: ['resales'], summary: 'The resold lines (filtered and ordered as the list) as CSV', querystring: ZResaleListQuery, response: { 200: z.string(), ...errors } } },
+    async (request, reply) => sendCsv(reply, 'resales', await resales.resalesCsv(ctxOf(request), request.query)),
   );
   app.get(
     '/api/resales/filter-options/',

@@ -4,6 +4,7 @@ import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOption
 import { booking, order } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
+import { listCsv } from '../../lib/list-export';
 import { inTenant } from '../../lib/tenancy';
 import { documentMoney } from '../orders/invoices';
 import * as q from './queries';
@@ -108,6 +109,37 @@ export async function listResales(ctx: ResaleCtx, f: ListFilter, page: { limit: 
     return { totals, rows };
   });
   return { totals: totals.map((t) => ({ ...t, supplier_net: t.gross - t.commission })), count: totals.reduce((s, t) => s + t.lines, 0), results: await presentLines(ctx, rows) };
+}
+
+/** The list as CSV (the same filters and order): a row per resold line with its figures. */
+export function resalesCsv(ctx: ResaleCtx, f: ListFilter) {
+  const where = listWhere(ctx, f);
+  return listCsv<TResale>(
+    [
+      { header: 'sold_at', value: (r) => r.sold_at },
+      { header: 'order_reference', value: (r) => r.order_reference },
+      { header: 'reseller_reference', value: (r) => r.reseller_reference ?? '' },
+      { header: 'side', value: (r) => r.side },
+      { header: 'partner', value: (r) => r.partner_name },
+      { header: 'supplier', value: (r) => r.supplier.name },
+      { header: 'reseller', value: (r) => r.reseller.name },
+      { header: 'store', value: (r) => r.store?.name ?? '' },
+      { header: 'offer', value: (r) => r.offer.name },
+      { header: 'date', value: (r) => r.local_date },
+      { header: 'time', value: (r) => r.local_time },
+      { header: 'time_zone', value: (r) => r.time_zone },
+      { header: 'items', value: (r) => r.items.map((i) => `${i.quantity} ${i.label}`).join('; ') },
+      { header: 'seats', value: (r) => r.seats },
+      { header: 'status', value: (r) => r.status },
+      { header: 'currency', value: (r) => r.currency },
+      { header: 'gross', value: (r) => ({ amount: toMajorText(r.gross, r.currency) }) },
+      { header: 'commission', value: (r) => ({ amount: toMajorText(r.commission, r.currency) }) },
+      { header: 'supplier_net', value: (r) => ({ amount: toMajorText(r.supplier_net, r.currency) }) },
+      { header: 'cancellation_fee', value: (r) => ({ amount: toMajorText(r.cancellation_fee, r.currency) }) },
+      { header: 'settlement', value: (r) => r.settlement?.number ?? '' },
+    ],
+    async (limit, offset) => presentLines(ctx, await inTenant(ctx.db, ctx.accountId, (tx) => q.pageLines(tx, where, limit, offset))),
+  );
 }
 
 export async function filterOptions(ctx: ResaleCtx): Promise<TResaleFilterOptions> {

@@ -7,6 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -155,9 +156,12 @@ export default function OverviewPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>{ITEM_LABEL.plural}</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          New {ITEM_LABEL.singular.toLowerCase()}
-        </Button>
+        <Group gap="sm">
+          <ExportCsvButton url="experiences/export.csv" params={{ ...filters.apiParams, ordering }} fallbackName="offers.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            New {ITEM_LABEL.singular.toLowerCase()}
+          </Button>
+        </Group>
       </Group>
       <ExperiencesTabs />
       <Group>

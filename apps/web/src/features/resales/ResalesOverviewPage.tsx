@@ -8,6 +8,7 @@ import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleFilterOptionsQuery, useResalesQuery } from './api';
 import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL, WHOLE } from './parts';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { DateField } from '../../shared/components/DateField';
 
 function Row({ line, zone }: { line: TResale; zone?: string }) {
@@ -210,6 +211,7 @@ export default function ResalesOverviewPage() {
         <Button variant="subtle" onClick={filters.reset}>
           Reset filters
         </Button>
+        <ExportCsvButton url="resales/export.csv" params={filters.apiParams} fallbackName="resales.csv" />
       </Group>
       {totals.map((t) => (
         <Figures key={t.currency}>
