@@ -47,6 +47,7 @@ import { registerVideos } from './modules/media/videos';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
 import { dashboardRoutes } from './modules/dashboard/routes';
+import { helpVideoRoutes } from './modules/help-videos/routes';
 import { locationRoutes } from './modules/locations/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
@@ -140,6 +141,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(healthRoutes);
   await app.register(systemNotificationRoutes);
   await app.register(dashboardRoutes);
+  await app.register(helpVideoRoutes);
   await app.register(locationRoutes);
   await app.register(async (identity) => {
     // A write here can end a session or change a role: callers are loaded afresh after it.

@@ -36,6 +36,7 @@ beforeAll(async () => {
     ids.image = (await browser.get(`/api/experiences/${made.id}/`)).json().images[0].id;
     ids.pendingImage = (await browser.post('/api/images/', { original_name: 'later.png', experience: made.id })).json().id;
     ids.video = (await browser.post('/api/videos/', { url: 'https://example.com/clip', experience: made.id })).json().id;
+    ids.helpVideo = (await browser.post('/api/help-videos/', { url: 'https://example.com/how-to', topic: 'check-in', title: `${sub} how to` })).json().id;
     ids.meetingPoint = (await browser.post('/api/meeting-points/', { name: `${sub} harbour` })).json().id;
     ids.question = (await browser.post('/api/booking-questions/', { question: 'Diet?', answer_type: 'text' })).json().id;
     ids.policy = (await browser.post('/api/cancellation-policies/', { name: `${sub} flexible` })).json().id;
@@ -92,6 +93,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/images/:id/': 'image',
   '/api/images/:id/upload/': 'pendingImage',
   '/api/videos/:id/': 'video',
+  '/api/help-videos/:id/': 'helpVideo',
   '/api/meeting-points/:id/': 'meetingPoint',
   '/api/booking-questions/:id/': 'question',
   '/api/cancellation-policies/:id/': 'policy',
@@ -181,6 +183,7 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/images/:id/': () => ({ folder: null }),
   'PUT /api/videos/:id/': () => ({ url: 'https://example.com/hijack' }),
   'PATCH /api/videos/:id/': () => ({ title: 'Hijacked' }),
+  'PATCH /api/help-videos/:id/': () => ({ title: 'Hijacked' }),
   'PUT /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
   'PATCH /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
   'PUT /api/booking-questions/:id/': () => ({ question: 'Hijacked?', answer_type: 'text' }),

@@ -228,6 +228,35 @@ export const ZVideo = z
   .meta({ id: 'Video' });
 export type TVideo = z.infer<typeof ZVideo>;
 
+// --- help videos --------------------------------------------------------------------------
+/**
+ * The pages a help video is shown on: the organisation's own videos (base-account videos, not
+ * an experience's), each kept for the page where it helps.
+ */
+export const HELP_TOPICS = ['dashboard', 'offers', 'capacity', 'check-in', 'orders', 'stores', 'partners'] as const;
+export type HelpTopic = (typeof HELP_TOPICS)[number];
+export const HELP_TOPIC_LABELS: Record<HelpTopic, string> = {
+  dashboard: 'Dashboard',
+  offers: 'Offers',
+  capacity: 'Capacity',
+  'check-in': 'Check-in',
+  orders: 'Orders',
+  stores: 'Stores',
+  partners: 'Partners',
+};
+const ZHelpTopic = z.enum(HELP_TOPICS, { error: `topic is one of ${HELP_TOPICS.join(', ')}.` });
+export const ZHelpVideoInput = z.object({
+  url: z.url({ protocol: /^https?$/, error: 'Enter the full address of the video (https://…).' }).max(500),
+  topic: ZHelpTopic,
+  title: ZText(200).optional(),
+});
+export const ZHelpVideoPatch = z.object({ title: ZText(200).optional(), topic: ZHelpTopic.optional() });
+export const ZHelpVideoListQuery = z.object({ topic: ZHelpTopic.optional() });
+export const ZHelpVideo = ZVideo.omit({ experience: true })
+  .extend({ topic: ZHelpTopic })
+  .meta({ id: 'HelpVideo' });
+export type THelpVideo = z.infer<typeof ZHelpVideo>;
+
 // --- experiences --------------------------------------------------------------------------
 export const CONFIRMATION_MODES = ['instant', 'manual'] as const;
 

@@ -216,7 +216,14 @@ export const video = pgTable(
     thumbnail_url: text('thumbnail_url'),
     notice: text('notice'),
     position: integer('position').notNull().default(0),
+    /** A help video (the organisation's, no experience): the page it is shown on (HELP_TOPICS). */
+    topic: text('topic'),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), index('video_experience_idx').on(t.account_id, t.experience_id, t.position)],
+  (t) => [
+    ...tenantPolicies(),
+    index('video_experience_idx').on(t.account_id, t.experience_id, t.position),
+    index('video_topic_idx').on(t.account_id, t.topic, t.position).where(sql`${t.topic} IS NOT NULL`),
+    check('video_topic_without_experience', sql`${t.topic} IS NULL OR ${t.experience_id} IS NULL`),
+  ],
 );

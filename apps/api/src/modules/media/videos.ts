@@ -1,4 +1,4 @@
-import { and, asc, count, eq, max } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, max } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZVideo, ZVideoInput, type TVideo } from '@tourdesk/contracts';
@@ -69,7 +69,8 @@ export async function lookupVideo(config: Config, url: string): Promise<Lookup> 
 }
 
 async function videoOr404(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select().from(video).where(and(eq(video.account_id, ctx.accountId), eq(video.id, id)));
+  // Help videos (with a topic) are kept through /api/help-videos/ only.
+  const [row] = await ctx.tx.select().from(video).where(and(eq(video.account_id, ctx.accountId), eq(video.id, id), isNull(video.topic)));
   if (!row) throw notFound('No video with this id.');
   return row;
 }
@@ -87,7 +88,7 @@ export function registerVideos(app: FastifyInstance) {
     (request) =>
       tenantScope(request, (ctx) => {
         const q = request.query as z.infer<typeof ZPaginationQuery> & { experience?: string };
-        const where = and(eq(video.account_id, ctx.accountId), q.experience ? eq(video.experience_id, q.experience) : undefined);
+        const where = and(eq(video.account_id, ctx.accountId), isNull(video.topic), q.experience ? eq(video.experience_id, q.experience) : undefined);
         return paginate(
           request,
           q,
