@@ -31,6 +31,7 @@ import {
   storeVisit,
   systemNotification,
   users,
+  video,
 } from '../db/schema';
 import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
@@ -78,6 +79,13 @@ const ALL_SETS = PERMISSION_SETS.map((s) => s.id);
  * Returns true when it created the organisation.
  */
 let ownerId = '';
+
+/** The demo's help videos: one for the morning's first look, two for the door staff. */
+const HELP_VIDEOS = [
+  { topic: 'dashboard', title: 'Your first week: offers, a store and the day’s departures', url: 'https://videos.alpine-trails.example/first-week' },
+  { topic: 'check-in', title: 'Checking in guests at the meeting point with your phone', url: 'https://videos.alpine-trails.example/check-in-at-the-meeting-point' },
+  { topic: 'check-in', title: 'No signal at the meeting point: scanning offline', url: 'https://videos.alpine-trails.example/offline-scanning' },
+] as const;
 
 export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
   // Seeded already (every start after the first): no password to hash, nothing to do.
@@ -165,6 +173,11 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         level: n.level,
         published_at: sql`now() - make_interval(days => ${n.days_ago})`,
       })),
+    );
+    // Help videos the owner keeps for the team, on the pages where they help (titles typed by the
+    // owner: the demo looks nothing up on the internet; .example addresses lead nowhere real).
+    await tx.insert(video).values(
+      HELP_VIDEOS.map((v, i) => ({ account_id: account.id, url: v.url, topic: v.topic, title: v.title, provider: null, position: i })),
     );
     // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
     await seedBookings(tx as unknown as Db, account.id, kayak);

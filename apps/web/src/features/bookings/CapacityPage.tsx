@@ -10,6 +10,7 @@ import { clock, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
 import { seatColor, weekOf } from './booking-logic';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 type View = 'month' | 'week';
 const VIEWS = [
@@ -351,7 +352,10 @@ export default function CapacityPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>Capacity</Title>
-        <SegmentedControl aria-label="View" data={VIEWS} value={view} onChange={setView} />
+        <Group gap="sm">
+          <HelpVideos topic="capacity" />
+          <SegmentedControl aria-label="View" data={VIEWS} value={view} onChange={setView} />
+        </Group>
       </Group>
       {view === 'month' ? (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>

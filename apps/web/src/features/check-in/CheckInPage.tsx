@@ -11,6 +11,7 @@ import { startCamera } from './camera';
 import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
 import { clock, formatTime } from '../../shared/lib/dates';
 import { DateField } from '../../shared/components/DateField';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 /**
  * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
@@ -339,15 +340,18 @@ export default function CheckInPage() {
       <Stack gap="md">
         <Group justify="space-between" align="center">
           <Title order={2}>Check-in</Title>
-          {online ? (
-            <Badge color="green" variant="light" size="lg">
-              Online
-            </Badge>
-          ) : (
-            <Badge color="red" variant="filled" size="lg" leftSection={<IconWifiOff size={14} />}>
-              Offline
-            </Badge>
-          )}
+          <Group gap="xs">
+            <HelpVideos topic="check-in" />
+            {online ? (
+              <Badge color="green" variant="light" size="lg">
+                Online
+              </Badge>
+            ) : (
+              <Badge color="red" variant="filled" size="lg" leftSection={<IconWifiOff size={14} />}>
+                Offline
+              </Badge>
+            )}
+          </Group>
         </Group>
 
         <Paper withBorder p="md" radius="md">

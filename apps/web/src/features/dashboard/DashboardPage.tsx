@@ -9,6 +9,7 @@ import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { BarChart } from '../../shared/components/BarChart';
 import { formatMoney } from '../../shared/lib/money';
 import { useGetActiveStoresQuery, useGetDashboardQuery, useGetSystemNotificationsQuery, useSetOnboardingDismissedMutation } from './api';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 const LEVEL_COLOR: Record<TSystemNotification['level'], string> = { info: 'blue', warning: 'orange', critical: 'red' };
 
@@ -286,14 +287,17 @@ export default function DashboardPage() {
   const money = (n: number) => formatMoney(n, data?.currency ?? 'CHF');
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={2}>Dashboard</Title>
-        {data && (
-          <Text c="dimmed" size="sm">
-            {dayjs(data.date).format('dddd, DD. MMMM YYYY')} · {data.time_zone}
-          </Text>
-        )}
-      </div>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>Dashboard</Title>
+          {data && (
+            <Text c="dimmed" size="sm">
+              {dayjs(data.date).format('dddd, DD. MMMM YYYY')} · {data.time_zone}
+            </Text>
+          )}
+        </div>
+        <HelpVideos topic="dashboard" />
+      </Group>
       {isLoading && <Skeleton h={160} />}
       {data?.onboarding && !data.onboarding.dismissed && <Onboarding onboarding={data.onboarding} />}
       {data?.revenue && <Revenue revenue={data.revenue} money={money} />}

@@ -16,6 +16,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateExperienceMutation, useDeleteExperienceMutation, useDuplicateExperienceMutation, useExperiencesQuery, useUpdateExperienceMutation } from './api';
 import { editorPath, OFFER_COPIED, OFFER_CREATED, STATUS_COLOR } from './constants';
 import { ExperiencesTabs } from './ExperiencesTabs';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 
 const ORDERINGS = [
@@ -157,6 +158,7 @@ export default function OverviewPage() {
       <Group justify="space-between">
         <Title order={2}>{ITEM_LABEL.plural}</Title>
         <Group gap="sm">
+          <HelpVideos topic="offers" />
           <ExportCsvButton url="experiences/export.csv" params={{ ...filters.apiParams, ordering }} fallbackName="offers.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             New {ITEM_LABEL.singular.toLowerCase()}

@@ -19,6 +19,7 @@ import {
   PAYMENT_STATUS_COLOR,
   WHOLE,
 } from './constants';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 const EXPORT_URL = 'orders/export.csv';
 
@@ -95,6 +96,7 @@ export default function OrdersListPage() {
       <Group justify="space-between">
         <Title order={2}>Orders</Title>
         <Group>
+          <HelpVideos topic="orders" />
           <Button
             component="a"
             href={exportHref}

@@ -10,6 +10,7 @@ import { formatDisplayDate } from '../../shared/lib/dates';
 import { usePartnershipsQuery } from './api';
 import { InviteDialog } from './InviteDialog';
 import { partnerPath, percent, StatusBadge } from './parts';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 const STATUS_FILTER = [{ value: 'All', label: 'All statuses' }, ...PARTNERSHIP_STATUSES.map((s) => ({ value: s, label: s }))];
 const TAB_HINT: Record<TPartnerType, string> = {
@@ -60,9 +61,12 @@ export default function PartnersPage() {
             {TAB_HINT[tab]}
           </Text>
         </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
-          Invite partner
-        </Button>
+        <Group gap="xs">
+          <HelpVideos topic="partners" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
+            Invite partner
+          </Button>
+        </Group>
       </Group>
       <Tabs value={tab} onChange={(v) => filters.setFilter('partner_type', v === 'Resellers' ? null : v)}>
         <Tabs.List>

@@ -11,6 +11,7 @@ import { formatDisplayDate } from '../../shared/lib/dates';
 import { useStoresQuery } from './api';
 import { storeEditorPath, WHOLE } from './constants';
 import { CreateStoreForm } from './CreateStoreForm';
+import { HelpVideos } from '../../shared/components/HelpVideos';
 
 /** The Active/Inactive filter: `active=true|false` in the address, as the API takes it. */
 const ACTIVE_FILTER = [
@@ -66,6 +67,7 @@ export default function StoresListPage() {
           </Text>
         </div>
         <Group gap="xs">
+          <HelpVideos topic="stores" />
           <ExportCsvButton url="stores/export.csv" params={filters.apiParams} fallbackName="stores.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             Create store

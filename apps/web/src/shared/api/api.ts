@@ -13,6 +13,6 @@ export const api = createApi({
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,
-  tagTypes: ['SystemNotification', 'Health', 'Me', 'Role', 'TeamMember', 'Experience', 'PricingCategory', 'PricingRate', 'Inventory', 'Schedule', 'Booking', 'Slot', 'Cart'],
+  tagTypes: ['SystemNotification', 'HelpVideo', 'Health', 'Me', 'Role', 'TeamMember', 'Experience', 'PricingCategory', 'PricingRate', 'Inventory', 'Schedule', 'Booking', 'Slot', 'Cart'],
   endpoints: () => ({}),
 });

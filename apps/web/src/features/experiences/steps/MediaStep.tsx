@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { uploadFile } from '../../../shared/api/upload';
 import { useAppDispatch } from '../../../shared/hooks/store';
 import { notifyError, notifySuccess } from '../../../shared/lib/toast';
+import { VideoItem } from '../../../shared/components/VideoItem';
 import { useAddVideoMutation, useCreateImageMutation, useDeleteImageMutation, useDeleteVideoMutation, useReorderImagesMutation } from '../api';
 import { experiencesApi } from '../api';
 
@@ -207,27 +208,16 @@ function Videos({ experience }: { experience: TExperience }) {
       </Group>
       <Stack gap="sm" mt="md" role="group" aria-label="Videos">
         {experience.videos.map((v) => (
-          <Group key={v.id} wrap="nowrap" justify="space-between" data-testid="media-video">
-            <Group wrap="nowrap">
-              {v.thumbnail_url ? <Image src={v.thumbnail_url} w={96} h={54} radius="sm" alt="" /> : <IconPhoto size={32} />}
-              <div>
-                <Text size="sm" fw={500}>
-                  {v.title || v.url}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {v.provider ?? 'video'} · {v.url}
-                </Text>
-                {v.notice && (
-                  <Text size="xs" c="orange">
-                    {v.notice}
-                  </Text>
-                )}
-              </div>
-            </Group>
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${v.title || v.url}`} onClick={() => remove(v.id)}>
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Group>
+          <div key={v.id} data-testid="media-video">
+            <VideoItem
+              video={v}
+              actions={
+                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${v.title || v.url}`} onClick={() => remove(v.id)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              }
+            />
+          </div>
         ))}
       </Stack>
     </Card>

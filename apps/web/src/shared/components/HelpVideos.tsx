@@ -1,0 +1,129 @@
+import { ActionIcon, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconExternalLink, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { HELP_TOPIC_LABELS, type HelpTopic, type THelpVideo, type TPaginated } from '@tourdesk/contracts';
+import { useState } from 'react';
+import { api } from '../api/api';
+import { useCan } from '../hooks/use-can';
+import { notifyError, notifySuccess } from '../lib/toast';
+import { VideoItem } from './VideoItem';
+
+const helpVideosApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    helpVideos: build.query<TPaginated<THelpVideo>, HelpTopic>({
+      query: (topic) => ({ url: 'help-videos/', params: { topic, page_size: 50 } }),
+      providesTags: ['HelpVideo'],
+    }),
+    addHelpVideo: build.mutation<THelpVideo, { url: string; topic: HelpTopic }>({
+      query: (body) => ({ url: 'help-videos/', method: 'POST', body }),
+      invalidatesTags: ['HelpVideo'],
+    }),
+    removeHelpVideo: build.mutation<void, string>({
+      query: (id) => ({ url: `help-videos/${id}/`, method: 'DELETE' }),
+      invalidatesTags: ['HelpVideo'],
+    }),
+  }),
+});
+
+/** Who manages the account keeps the organisation's help videos (the API's rule). */
+const KEEPERS = ['Manage account'];
+
+/**
+ * "Help videos" in a page's header: the organisation's videos for this page (its topic), each
+ * opened on its platform. Who manages the account adds and removes them here; anyone else sees the
+ * button only when the page has videos.
+ */
+export function HelpVideos({ topic }: { topic: HelpTopic }) {
+  const canKeep = useCan(KEEPERS);
+  const { data } = helpVideosApi.useHelpVideosQuery(topic);
+  const [opened, setOpened] = useState(false);
+  const videos = data?.results ?? [];
+  if (!canKeep && videos.length === 0) return null;
+  return (
+    <>
+      <Button variant="default" leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={() => setOpened(true)}>
+        Help videos{videos.length > 0 ? ` (${videos.length})` : ''}
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={`Help videos: ${HELP_TOPIC_LABELS[topic]}`} size="lg">
+        <Stack gap="md">
+          {videos.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No help video for this page yet. Add one your team can watch here, such as how you run this part of the day.
+            </Text>
+          ) : (
+            <Stack gap="sm" role="list" aria-label="Help videos">
+              {videos.map((v) => (
+                <div role="listitem" key={v.id}>
+                  <HelpVideoRow video={v} canKeep={canKeep} />
+                </div>
+              ))}
+            </Stack>
+          )}
+          {canKeep && <AddHelpVideo topic={topic} />}
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+function HelpVideoRow({ video, canKeep }: { video: THelpVideo; canKeep: boolean }) {
+  const [remove, { isLoading }] = helpVideosApi.useRemoveHelpVideoMutation();
+  const name = video.title || video.url;
+  return (
+    <VideoItem
+      video={video}
+      title={
+        <Anchor href={video.url} target="_blank" rel="noopener noreferrer" size="sm" fw={500}>
+          {name} <IconExternalLink size={12} aria-label="(opens in a new tab)" />
+        </Anchor>
+      }
+      actions={
+        canKeep && (
+          <ActionIcon variant="subtle" color="red" loading={isLoading} aria-label={`Remove ${name}`} onClick={() => void remove(video.id)}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        )
+      }
+    />
+  );
+}
+
+function AddHelpVideo({ topic }: { topic: HelpTopic }) {
+  const [add, { isLoading }] = helpVideosApi.useAddHelpVideoMutation();
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    const res = await add({ url: url.trim(), topic });
+    if ('error' in res) {
+      const data = (res.error as { data?: { errors?: { detail: string }[] } }).data;
+      return setError(data?.errors?.[0]?.detail ?? 'This video could not be added.');
+    }
+    setError(undefined);
+    setUrl('');
+    if (res.data.notice) notifyError(res.data.notice);
+    else notifySuccess(`Help video added: ${res.data.title || res.data.url}`);
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack gap="xs">
+        <TextInput
+          label="Add a video"
+          description="The address of a YouTube or Vimeo video: its title and thumbnail are looked up."
+          placeholder="https://www.youtube.com/watch?v=…"
+          value={url}
+          onChange={(e) => setUrl(e.currentTarget.value)}
+          error={error}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={isLoading} disabled={!url.trim()}>
+            Add video
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
