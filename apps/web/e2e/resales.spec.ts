@@ -73,6 +73,7 @@ test('supplier and reseller read the same resales and agree on a statement', asy
   const dialog = page.getByRole('dialog', { name: 'New statement' });
   await dialog.getByLabel('From').fill(zurichDate(0));
   await dialog.getByLabel('To').fill(zurichDate(30));
+  await dialog.getByLabel('To').press('Tab');
   await dialog.getByRole('button', { name: 'Make statement' }).click();
   const heading = page.getByRole('heading', { name: /^Statement STL-\d{4}-\d{5}$/ });
   await expect(heading).toBeVisible();

@@ -143,6 +143,7 @@ test.describe.serial('a reseller’s journey: invited, selling the supplier’s 
     await page.getByRole('option', { name: AGENCY.name }).click();
     await dialog.getByLabel('From').fill(zurichDate(0));
     await dialog.getByLabel('To').fill(zurichDate(30));
+    await dialog.getByLabel('To').press('Tab');
     await dialog.getByRole('button', { name: 'Make statement' }).click();
     await expect(page.getByRole('heading', { name: /^Statement STL-\d{4}-\d{5}$/ })).toBeVisible();
     await expect(page.getByTestId('statement-line')).toHaveCount(1);

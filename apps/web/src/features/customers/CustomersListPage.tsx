@@ -1,10 +1,10 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, Modal, Table, Text } from '@mantine/core';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { TCustomer } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
@@ -67,50 +67,32 @@ export default function CustomersListPage() {
   const [editing, setEditing] = useState<TCustomer | 'new' | null>(null);
   const close = () => setEditing(null);
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={2}>Customers</Title>
-        <Group gap="xs">
+    <ListPage
+      title="Customers"
+      actions={
+        <>
           <ExportCsvButton url="customers/export.csv" params={filters.apiParams} fallbackName="customers.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             New customer
           </Button>
-        </Group>
-      </Group>
-      <Group>
-        <TextInput
-          aria-label="Search customers"
-          placeholder="Name, e-mail or phone"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          w={280}
-        />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={860}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Customers" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Phone</Table.Th>
-              <Table.Th>Country</Table.Th>
-              <Table.Th>Marketing</Table.Th>
-              <Table.Th ta="right">Orders</Table.Th>
-              <Table.Th ta="right">Spent</Table.Th>
-              <Table.Th>Since</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={8}>No customer matches this search.</EmptyRow>}
-            {data?.results.map((c) => <Row key={c.id} customer={c} zone={zone} onEdit={() => setEditing(c)} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="customer" totalPages={data?.total_pages} filters={filters} />
+        </>
+      }
+      search={{ label: 'Search customers', placeholder: 'Name, e-mail or phone' }}
+      list={filters}
+      count={data?.count}
+      noun="customer"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Customers"
+        minWidth={860}
+        fetching={isFetching}
+        columns={[{ label: 'Name' }, { label: 'Phone' }, { label: 'Country' }, { label: 'Marketing' }, { label: 'Orders', align: 'right' }, { label: 'Spent', align: 'right' }, { label: 'Since' }, {}]}
+        rowCount={data?.results.length}
+        empty="No customer matches this search."
+      >
+        {data?.results.map((c) => <Row key={c.id} customer={c} zone={zone} onEdit={() => setEditing(c)} />)}
+      </ListTable>
       <Modal opened={editing !== null} onClose={close} title={editing === 'new' ? 'New customer' : 'Edit customer'} size="lg">
         {editing !== null && (
           <CustomerForm
@@ -123,6 +105,6 @@ export default function CustomersListPage() {
           />
         )}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

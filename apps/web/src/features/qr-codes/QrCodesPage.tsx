@@ -1,9 +1,9 @@
-import { ActionIcon, Anchor, Badge, Button, CopyButton, Group, Image, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconDownload, IconPencil, IconPlus, IconQrcode, IconSearch } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, CopyButton, Group, Image, Modal, Select, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconDownload, IconPencil, IconPlus, IconQrcode } from '@tabler/icons-react';
 import type { TQrCode } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -119,85 +119,64 @@ export default function QrCodesPage() {
   const open = data?.results.find((c) => c.id === openId) ?? null;
   const filtered = Boolean(filters.search || filters.filters.ownership);
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>QR codes</Title>
-          <Text c="dimmed" size="sm">
-            Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought.
-          </Text>
-        </div>
-        <Group gap="xs">
+    <ListPage
+      title="QR codes"
+      description="Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought."
+      actions={
+        <>
           <ExportCsvButton url="qr-codes/export.csv" params={filters.apiParams} fallbackName="qr-codes.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             Create QR code
           </Button>
-        </Group>
-      </Group>
-      <Group>
-        <TextInput
-          aria-label="Search QR codes"
-          placeholder="Name or campaign"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          w={{ base: '100%', xs: 280 }}
-        />
-        <Select aria-label="Ownership filter" data={OWNERSHIP_FILTER} value={filters.filters.ownership ?? 'All'} onChange={(v) => filters.setFilter('ownership', v)} w={150} allowDeselect={false} />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={820}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="QR codes" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Campaign</Table.Th>
-              <Table.Th>Ownership</Table.Th>
-              <Table.Th>Leads to</Table.Th>
-              <Table.Th ta="right">Scans</Table.Th>
-              <Table.Th ta="right">Orders</Table.Th>
-              <Table.Th ta="right">Revenue</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={7}>{filtered ? 'No QR code matches these filters.' : 'No QR code yet: create one for a flyer, a poster or a partner’s desk.'}</EmptyRow>}
-            {data?.results.map((c) => (
-              <Table.Tr key={c.id} data-testid="qr-row" data-code={c.code}>
-                <Table.Td>
-                  <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(c.id)}>
-                    <Group gap={6} wrap="nowrap" component="span">
-                      <IconQrcode size={16} style={{ flexShrink: 0 }} />
-                      {c.name}
-                    </Group>
-                  </Anchor>
-                  <Text size="xs" c="dimmed">
-                    Created {formatDisplayDate(c.created_at, zone)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ minWidth: 'max-content' }}>
-                    {c.ownership}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{targetOf(c)}</Table.Td>
-                <Table.Td ta="right" data-testid="qr-scans">
-                  {c.scans}
-                </Table.Td>
-                <Table.Td ta="right" data-testid="qr-orders">
-                  {c.orders}
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="qr-revenue">
-                  {formatMoney(c.revenue, c.currency)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="QR code" totalPages={data?.total_pages} filters={filters} />
+        </>
+      }
+      search={{ label: 'Search QR codes', placeholder: 'Name or campaign' }}
+      filters={<Select aria-label="Ownership filter" data={OWNERSHIP_FILTER} value={filters.filters.ownership ?? 'All'} onChange={(v) => filters.setFilter('ownership', v)} w={150} allowDeselect={false} />}
+      list={filters}
+      count={data?.count}
+      noun="QR code"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="QR codes"
+        minWidth={820}
+        fetching={isFetching}
+        columns={[{ label: 'Name' }, { label: 'Campaign' }, { label: 'Ownership' }, { label: 'Leads to' }, { label: 'Scans', align: 'right' }, { label: 'Orders', align: 'right' }, { label: 'Revenue', align: 'right' }]}
+        rowCount={data?.results.length}
+        empty={filtered ? 'No QR code matches these filters.' : 'No QR code yet: create one for a flyer, a poster or a partner’s desk.'}
+      >
+        {data?.results.map((c) => (
+          <Table.Tr key={c.id} data-testid="qr-row" data-code={c.code}>
+            <Table.Td>
+              <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(c.id)}>
+                <Group gap={6} wrap="nowrap" component="span">
+                  <IconQrcode size={16} style={{ flexShrink: 0 }} />
+                  {c.name}
+                </Group>
+              </Anchor>
+              <Text size="xs" c="dimmed">
+                Created {formatDisplayDate(c.created_at, zone)}
+              </Text>
+            </Table.Td>
+            <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ minWidth: 'max-content' }}>
+                {c.ownership}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{targetOf(c)}</Table.Td>
+            <Table.Td ta="right" data-testid="qr-scans">
+              {c.scans}
+            </Table.Td>
+            <Table.Td ta="right" data-testid="qr-orders">
+              {c.orders}
+            </Table.Td>
+            <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="qr-revenue">
+              {formatMoney(c.revenue, c.currency)}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ListTable>
       <Modal opened={Boolean(open) && !editing} onClose={() => setOpenId(null)} title={open?.name ?? 'QR code'} size="lg">
         {open && <QrCodeDetail code={open} onEdit={() => setEditing(open)} onDeleted={() => setOpenId(null)} />}
       </Modal>
@@ -212,6 +191,6 @@ export default function QrCodesPage() {
           />
         )}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconExternalLink, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Modal, Select, Table, Text } from '@mantine/core';
+import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import type { TStore } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -58,66 +58,40 @@ export default function StoresListPage() {
   const [creating, setCreating] = useState(false);
   const filtered = Boolean(filters.search || filters.filters.active);
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>Stores</Title>
-          <Text c="dimmed" size="sm">
-            Web stores where customers book your offers.
-          </Text>
-        </div>
-        <Group gap="xs">
+    <ListPage
+      title="Stores"
+      description="Web stores where customers book your offers."
+      actions={
+        <>
           <HelpVideos topic="stores" />
           <ExportCsvButton url="stores/export.csv" params={filters.apiParams} fallbackName="stores.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             Create store
           </Button>
-        </Group>
-      </Group>
-      <Group>
-        <TextInput
-          aria-label="Search stores"
-          placeholder="Name or address"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          w={{ base: '100%', xs: 280 }}
-        />
-        <Select
-          aria-label="Status filter"
-          data={ACTIVE_FILTER}
-          value={filters.filters.active ?? 'All'}
-          onChange={(v) => filters.setFilter('active', v)}
-          w={150}
-          allowDeselect={false}
-        />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Stores" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Address</Table.Th>
-              <Table.Th ta="right">Offers</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Created</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && (
-              <EmptyRow colSpan={5}>{filtered ? 'No store matches these filters.' : 'No store yet: create one to sell your offers online.'}</EmptyRow>
-            )}
-            {data?.results.map((s) => <Row key={s.id} store={s} zone={zone} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="store" totalPages={data?.total_pages} filters={filters} />
+        </>
+      }
+      search={{ label: 'Search stores', placeholder: 'Name or address' }}
+      filters={
+        <Select aria-label="Status filter" data={ACTIVE_FILTER} value={filters.filters.active ?? 'All'} onChange={(v) => filters.setFilter('active', v)} w={150} allowDeselect={false} />
+      }
+      list={filters}
+      count={data?.count}
+      noun="store"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Stores"
+        minWidth={720}
+        fetching={isFetching}
+        columns={[{ label: 'Name' }, { label: 'Address' }, { label: 'Offers', align: 'right' }, { label: 'Status' }, { label: 'Created' }]}
+        rowCount={data?.results.length}
+        empty={filtered ? 'No store matches these filters.' : 'No store yet: create one to sell your offers online.'}
+      >
+        {data?.results.map((s) => <Row key={s.id} store={s} zone={zone} />)}
+      </ListTable>
       <Modal opened={creating} onClose={() => setCreating(false)} title="Create store">
         {creating && <CreateStoreForm onClose={() => setCreating(false)} />}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

@@ -47,4 +47,14 @@ describe('DateField', () => {
     expect(onChange).not.toHaveBeenCalled();
     expect(input).toHaveValue('29. March 2026');
   });
+
+  it('takes the typed date on Enter and shows it as it reads', async () => {
+    const onChange = vi.fn();
+    renderWithApp(<Harness initial="" onChange={onChange} />);
+    const input = screen.getByLabelText('Day');
+    await userEvent.type(input, '29.03.2026{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith('2026-03-29');
+    expect(input).not.toHaveFocus();
+    expect(input).toHaveValue('29. March 2026');
+  });
 });

@@ -19,7 +19,7 @@ type Props = Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'value
  * and handed to the page as YYYY-MM-DD, the format of the API and of the URL's filters. A field
  * that is not required can be cleared.
  */
-export function DateField({ value, onChange, min, max, clearable, required, ...rest }: Props) {
+export function DateField({ value, onChange, min, max, clearable, required, onKeyDown, ...rest }: Props) {
   return (
     <DateInput
       value={value || null}
@@ -33,6 +33,12 @@ export function DateField({ value, onChange, min, max, clearable, required, ...r
       leftSection={<IconCalendar size={16} aria-hidden />}
       placeholder="DD. Month YYYY"
       popoverProps={{ withinPortal: true }}
+      onKeyDown={(event) => {
+        onKeyDown?.(event);
+        // Enter takes the typed date: the calendar closes and the date is shown as it reads (in a
+        // form, Enter still submits it).
+        if (event.key === 'Enter') event.currentTarget.blur();
+      }}
       {...rest}
     />
   );

@@ -1,4 +1,5 @@
-import { Group, Pagination, Select, Table, Text } from '@mantine/core';
+import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title, type TableProps } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import { PAGE_SIZE_OPTIONS } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
 import type { ListFilters } from '../hooks/use-list-filters';
@@ -33,5 +34,118 @@ export function ListFooter({ count, noun, totalPages, filters }: { count?: numbe
         <Pagination total={totalPages || 1} value={filters.page} onChange={filters.setPage} />
       </Group>
     </Group>
+  );
+}
+
+export interface ListColumn {
+  /** The header; leave it out for a column of actions (its header cell stays empty). */
+  label?: ReactNode;
+  align?: 'left' | 'right' | 'center';
+}
+
+/**
+ * Every list's table: scrolls sideways under `minWidth`, dims while a new page loads, names itself
+ * for assistive technology (`label`), and says `empty` when the page came back with no row. The
+ * rows are the caller's (`children`), one `<Table.Tr>` each.
+ */
+export function ListTable({
+  label,
+  columns,
+  minWidth,
+  fetching,
+  rowCount,
+  empty,
+  children,
+  ...table
+}: Omit<TableProps, 'children'> & { label: string; columns: ListColumn[]; minWidth: number; fetching?: boolean; rowCount: number | undefined; empty: ReactNode; children: ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth}>
+      <Table verticalSpacing="sm" highlightOnHover aria-label={label} style={{ opacity: fetching ? 0.6 : 1 }} {...table}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c, i) => (
+              <Table.Th key={i} ta={c.align}>
+                {c.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rowCount === 0 && <EmptyRow colSpan={columns.length}>{empty}</EmptyRow>}
+          {children}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * Every list page's frame, as the spec's lists behave: the title (with a line under it) and the
+ * page's actions; tabs when the page has them; the filters, which live in the address (`list`,
+ * from useListFilters) — a search written after its pause, the page's own filters, "Reset filters"
+ * (which keeps the page size) and what follows it; the list itself (`children`); and the footer
+ * with the count, the page sizes 5/10/25/50 and the pages.
+ */
+export function ListPage({
+  title,
+  description,
+  actions,
+  tabs,
+  search,
+  filters,
+  afterFilters,
+  list,
+  count,
+  noun,
+  totalPages,
+  children,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  tabs?: ReactNode;
+  search?: { label: string; placeholder: string };
+  filters?: ReactNode;
+  afterFilters?: ReactNode;
+  list: ListFilters;
+  count: number | undefined;
+  noun: string;
+  totalPages: number | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>{title}</Title>
+          {description && (
+            <Text c="dimmed" size="sm">
+              {description}
+            </Text>
+          )}
+        </div>
+        {actions && <Group gap="xs">{actions}</Group>}
+      </Group>
+      {tabs}
+      <Group>
+        {search && (
+          <TextInput
+            aria-label={search.label}
+            placeholder={search.placeholder}
+            leftSection={<IconSearch size={16} />}
+            value={list.searchInput}
+            onChange={(e) => list.setSearch(e.currentTarget.value)}
+            w={{ base: '100%', xs: 280 }}
+          />
+        )}
+        {filters}
+        <Button variant="subtle" onClick={list.reset}>
+          Reset filters
+        </Button>
+        {afterFilters}
+      </Group>
+      {children}
+      <ListFooter count={count} noun={noun} totalPages={totalPages} filters={list} />
+    </Stack>
   );
 }
