@@ -4,7 +4,7 @@ import { SETTLEMENT_STATUSES, type TSettlement } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { fieldErrors } from '../../shared/api/errors';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
@@ -114,59 +114,58 @@ export default function SettlementsPage() {
   const myResellers = (options?.partners ?? []).filter((p) => p.side === 'supplier');
 
   return (
-    <Stack gap="md">
-      <ResalesHeader
-        tab="settlements"
-        actions={
-          myResellers.length > 0 && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-              New statement
-            </Button>
-          )
-        }
-      />
-      <Group>
-        <Select
-          aria-label="Partner"
-          data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
-          value={filters.filters.partner ?? 'All'}
-          onChange={(v) => filters.setFilter('partner', v)}
-          w={200}
-          allowDeselect={false}
+    <ListPage
+      header={
+        <ResalesHeader
+          tab="settlements"
+          actions={
+            myResellers.length > 0 && (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                New statement
+              </Button>
+            )
+          }
         />
-        <Select
-          aria-label="Status"
-          data={[{ value: 'All', label: 'Any status' }, ...SETTLEMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
-          value={filters.filters.status ?? 'All'}
-          onChange={(v) => filters.setFilter('status', v)}
-          w={150}
-          allowDeselect={false}
-        />
-      </Group>
-      <Table.ScrollContainer minWidth={900}>
-        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Statements" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Statement</Table.Th>
-              <Table.Th>Partner</Table.Th>
-              <Table.Th>Period</Table.Th>
-              <Table.Th ta="right">Lines</Table.Th>
-              <Table.Th ta="right">Gross</Table.Th>
-              <Table.Th ta="right">Commission</Table.Th>
-              <Table.Th>Owed</Table.Th>
-              <Table.Th>Status</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={8}>No statement yet.</EmptyRow>}
-            {data?.results.map((s) => <Row key={s.id} s={s} zone={zone} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="statement" totalPages={data?.total_pages} filters={filters} />
+      }
+      filters={
+        <>
+          <Select
+            aria-label="Partner"
+            data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+            value={filters.filters.partner ?? 'All'}
+            onChange={(v) => filters.setFilter('partner', v)}
+            w={200}
+            allowDeselect={false}
+          />
+          <Select
+            aria-label="Status"
+            data={[{ value: 'All', label: 'Any status' }, ...SETTLEMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+            value={filters.filters.status ?? 'All'}
+            onChange={(v) => filters.setFilter('status', v)}
+            w={150}
+            allowDeselect={false}
+          />
+        </>
+      }
+      list={filters}
+      count={data?.count}
+      noun="statement"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Statements"
+        minWidth={900}
+        fetching={isFetching}
+        horizontalSpacing="xs"
+        columns={[{ label: 'Statement' }, { label: 'Partner' }, { label: 'Period' }, { label: 'Lines', align: 'right' }, { label: 'Gross', align: 'right' }, { label: 'Commission', align: 'right' }, { label: 'Owed' }, { label: 'Status' }]}
+        rowCount={data?.results.length}
+        empty="No statement yet."
+      >
+        {data?.results.map((s) => <Row key={s.id} s={s} zone={zone} />)}
+      </ListTable>
       <Modal opened={creating} onClose={() => setCreating(false)} title="New statement" centered>
         <NewStatement partners={myResellers} onClose={() => setCreating(false)} />
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconDots, IconMailForward, IconPlus, IconSearch, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconDots, IconMailForward, IconPlus, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { ZTeamMemberInvite, type TTeamMember } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDisplayDate } from '../../shared/lib/dates';
@@ -173,72 +173,42 @@ export default function MembersPage() {
   const roleOptions = (roles?.results ?? []).map((r) => ({ value: r.id, label: r.name }));
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>Team members</Title>
-          <Text c="dimmed">Who works in this organisation, and with which role.</Text>
-        </div>
+    <ListPage
+      title="Team members"
+      description="Who works in this organisation, and with which role."
+      actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
           Invite member
         </Button>
-      </Group>
-
-      <Group>
-        <TextInput
-          placeholder="Search name or e-mail"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          aria-label="Search members"
-          w={280}
-        />
-        <Select
-          aria-label="Status"
-          data={['All', 'active', 'invited', 'deactivated']}
-          value={filters.filters.status ?? 'All'}
-          onChange={(v) => filters.setFilter('status', v)}
-          w={160}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Role filter"
-          data={[{ value: 'All', label: 'All roles' }, ...roleOptions]}
-          value={filters.filters.role ?? 'All'}
-          onChange={(v) => filters.setFilter('role', v)}
-          w={180}
-          allowDeselect={false}
-        />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm" aria-label="Team members" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Member</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Last sign-in</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={5}>No member matches these filters.</EmptyRow>}
-            {data?.results.map((m) => (
-              <MemberRow key={m.id} member={m} roleOptions={roleOptions} isMe={m.id === myId} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-
-      <ListFooter count={data?.count} noun="member" totalPages={data?.total_pages} filters={filters} />
-
+      }
+      search={{ label: 'Search members', placeholder: 'Search name or e-mail' }}
+      filters={
+        <>
+          <Select aria-label="Status" data={['All', 'active', 'invited', 'deactivated']} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={160} allowDeselect={false} />
+          <Select aria-label="Role filter" data={[{ value: 'All', label: 'All roles' }, ...roleOptions]} value={filters.filters.role ?? 'All'} onChange={(v) => filters.setFilter('role', v)} w={180} allowDeselect={false} />
+        </>
+      }
+      list={filters}
+      count={data?.count}
+      noun="member"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Team members"
+        minWidth={760}
+        fetching={isFetching}
+        highlightOnHover={false}
+        columns={[{ label: 'Member' }, { label: 'Role' }, { label: 'Status' }, { label: 'Last sign-in' }, {}]}
+        rowCount={data?.results.length}
+        empty="No member matches these filters."
+      >
+        {data?.results.map((m) => (
+          <MemberRow key={m.id} member={m} roleOptions={roleOptions} isMe={m.id === myId} />
+        ))}
+      </ListTable>
       <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a team member">
         {inviting && <InviteMember onClose={() => setInviting(false)} />}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

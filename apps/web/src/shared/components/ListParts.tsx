@@ -87,6 +87,7 @@ export function ListTable({
  * with the count, the page sizes 5/10/25/50 and the pages.
  */
 export function ListPage({
+  header,
   title,
   description,
   actions,
@@ -100,7 +101,9 @@ export function ListPage({
   totalPages,
   children,
 }: {
-  title: ReactNode;
+  /** A header of the page's own (a section's title with its tabs) in place of title and actions. */
+  header?: ReactNode;
+  title?: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;
   tabs?: ReactNode;
@@ -115,17 +118,19 @@ export function ListPage({
 }) {
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>{title}</Title>
-          {description && (
-            <Text c="dimmed" size="sm">
-              {description}
-            </Text>
-          )}
-        </div>
-        {actions && <Group gap="xs">{actions}</Group>}
-      </Group>
+      {header ?? (
+        <Group justify="space-between">
+          <div>
+            <Title order={2}>{title}</Title>
+            {description && (
+              <Text c="dimmed" size="sm">
+                {description}
+              </Text>
+            )}
+          </div>
+          {actions && <Group gap="xs">{actions}</Group>}
+        </Group>
+      )}
       {tabs}
       <Group>
         {search && (
