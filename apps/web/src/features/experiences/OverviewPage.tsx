@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconCopy, IconDots, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconCopy, IconDots, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, type TExperienceSummary } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
@@ -154,64 +154,48 @@ export default function OverviewPage() {
   const [creating, setCreating] = useState(false);
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={2}>{ITEM_LABEL.plural}</Title>
-        <Group gap="sm">
+    <ListPage
+      title={ITEM_LABEL.plural}
+      actions={
+        <>
           <HelpVideos topic="offers" />
           <ExportCsvButton url="experiences/export.csv" params={{ ...filters.apiParams, ordering }} fallbackName="offers.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             New {ITEM_LABEL.singular.toLowerCase()}
           </Button>
-        </Group>
-      </Group>
-      <ExperiencesTabs />
-      <Group>
-        <TextInput
-          aria-label="Search offers"
-          placeholder="Search title or description"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          w={280}
-        />
-        <Select aria-label="Status filter" data={['All', ...EXPERIENCE_STATUSES]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
-        <Select aria-label="Type filter" data={['All', ...EXPERIENCE_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
-        <Select aria-label="Order" data={ORDERINGS} value={ordering} onChange={(v) => filters.setFilter('ordering', v === '-updated_at' ? null : v)} w={190} allowDeselect={false} />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={860}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label={ITEM_LABEL.plural} style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th />
-              <Table.Th>Title</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Price</Table.Th>
-              <Table.Th>Updated</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 &&
-              (Object.keys(filters.filters).some((k) => k !== 'ordering' && k !== 'pageSize' && k !== 'page') ? (
-                <EmptyRow colSpan={7}>No offer matches these filters.</EmptyRow>
-              ) : (
-                <EmptyRow colSpan={7}>
-                  No offers yet. Create your first with “New {ITEM_LABEL.singular.toLowerCase()}”: a title first, then its description, schedule, prices and photos, step by step; it goes on sale once you activate it.
-                </EmptyRow>
-              ))}
-            {data?.results.map((exp) => <Row key={exp.id} exp={exp} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="offer" totalPages={data?.total_pages} filters={filters} />
+        </>
+      }
+      tabs={<ExperiencesTabs />}
+      search={{ label: 'Search offers', placeholder: 'Search title or description' }}
+      filters={
+        <>
+          <Select aria-label="Status filter" data={['All', ...EXPERIENCE_STATUSES]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
+          <Select aria-label="Type filter" data={['All', ...EXPERIENCE_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
+          <Select aria-label="Order" data={ORDERINGS} value={ordering} onChange={(v) => filters.setFilter('ordering', v === '-updated_at' ? null : v)} w={190} allowDeselect={false} />
+        </>
+      }
+      list={filters}
+      count={data?.count}
+      noun="offer"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label={ITEM_LABEL.plural}
+        minWidth={860}
+        fetching={isFetching}
+        columns={[{}, { label: 'Title' }, { label: 'Type' }, { label: 'Status' }, { label: 'Price', align: 'right' }, { label: 'Updated' }, {}]}
+        rowCount={data?.results.length}
+        empty={
+          Object.keys(filters.filters).some((k) => k !== 'ordering' && k !== 'pageSize' && k !== 'page')
+            ? 'No offer matches these filters.'
+            : `No offers yet. Create your first with “New ${ITEM_LABEL.singular.toLowerCase()}”: a title first, then its description, schedule, prices and photos, step by step; it goes on sale once you activate it.`
+        }
+      >
+        {data?.results.map((exp) => <Row key={exp.id} exp={exp} />)}
+      </ListTable>
       <Modal opened={creating} onClose={() => setCreating(false)} title={`New ${ITEM_LABEL.singular.toLowerCase()}`}>
         {creating && <CreateOffer onClose={() => setCreating(false)} />}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconDownload, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Select, Table, Text } from '@mantine/core';
+import { IconDownload, IconPlus } from '@tabler/icons-react';
 import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUSES, type TOrderSummary } from '@tourdesk/contracts';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
@@ -92,10 +92,10 @@ export default function OrdersListPage() {
   const exportHref = `/api/${EXPORT_URL}?${new URLSearchParams(exportParams).toString()}`;
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={2}>Orders</Title>
-        <Group>
+    <ListPage
+      title="Orders"
+      actions={
+        <>
           <HelpVideos topic="orders" />
           <Button
             component="a"
@@ -113,92 +113,79 @@ export default function OrdersListPage() {
           <Button component={Link} to="/bookings/checkout-editor" leftSection={<IconPlus size={16} />}>
             New order
           </Button>
-        </Group>
-      </Group>
-      <Group>
-        <TextInput
-          aria-label="Search orders"
-          placeholder="Reference, customer or e-mail"
-          leftSection={<IconSearch size={16} />}
-          value={filters.searchInput}
-          onChange={(e) => filters.setSearch(e.currentTarget.value)}
-          w={260}
-        />
-        <Select
-          aria-label="Date range"
-          data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
-          value={filters.filters.date_range ?? 'all'}
-          onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
-          w={160}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Payment status"
-          data={[{ value: 'All', label: 'Any payment' }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
-          value={filters.filters.payment_status ?? 'All'}
-          onChange={(v) => filters.setFilter('payment_status', v)}
-          w={160}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Status"
-          data={[{ value: 'All', label: 'Any status' }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
-          value={filters.filters.status ?? 'All'}
-          onChange={(v) => filters.setFilter('status', v)}
-          w={150}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Seller"
-          data={[{ value: 'All', label: 'All sellers' }, ...(options?.sellers ?? []).map((s) => ({ value: s.id, label: s.name }))]}
-          value={filters.filters.seller ?? 'All'}
-          onChange={(v) => filters.setFilter('seller', v)}
-          w={180}
-          allowDeselect={false}
-          searchable
-        />
-        <Select
-          aria-label="Store"
-          data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
-          value={filters.filters.store ?? 'All'}
-          onChange={(v) => filters.setFilter('store', v)}
-          w={180}
-          allowDeselect={false}
-          searchable
-        />
-        <Select
-          aria-label="Order by"
-          data={ORDERINGS}
-          value={ordering}
-          onChange={(v) => filters.setFilter('ordering', v === DEFAULT_ORDERING ? null : v)}
-          w={170}
-          allowDeselect={false}
-        />
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={980}>
-        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Customer</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th ta="right">Lines</Table.Th>
-              <Table.Th ta="right">Total</Table.Th>
-              <Table.Th ta="right">Paid</Table.Th>
-              <Table.Th>Payment</Table.Th>
-              <Table.Th>Status</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={8}>No order matches these filters.</EmptyRow>}
-            {data?.results.map((o) => <Row key={o.id} order={o} zone={zone} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="order" totalPages={data?.total_pages} filters={filters} />
-    </Stack>
+        </>
+      }
+      search={{ label: 'Search orders', placeholder: 'Reference, customer or e-mail' }}
+      filters={
+        <>
+          <Select
+            aria-label="Date range"
+            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+            value={filters.filters.date_range ?? 'all'}
+            onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
+            w={160}
+            allowDeselect={false}
+          />
+          <Select
+            aria-label="Payment status"
+            data={[{ value: 'All', label: 'Any payment' }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+            value={filters.filters.payment_status ?? 'All'}
+            onChange={(v) => filters.setFilter('payment_status', v)}
+            w={160}
+            allowDeselect={false}
+          />
+          <Select
+            aria-label="Status"
+            data={[{ value: 'All', label: 'Any status' }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+            value={filters.filters.status ?? 'All'}
+            onChange={(v) => filters.setFilter('status', v)}
+            w={150}
+            allowDeselect={false}
+          />
+          <Select
+            aria-label="Seller"
+            data={[{ value: 'All', label: 'All sellers' }, ...(options?.sellers ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+            value={filters.filters.seller ?? 'All'}
+            onChange={(v) => filters.setFilter('seller', v)}
+            w={180}
+            allowDeselect={false}
+            searchable
+          />
+          <Select
+            aria-label="Store"
+            data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+            value={filters.filters.store ?? 'All'}
+            onChange={(v) => filters.setFilter('store', v)}
+            w={180}
+            allowDeselect={false}
+            searchable
+          />
+          <Select
+            aria-label="Order by"
+            data={ORDERINGS}
+            value={ordering}
+            onChange={(v) => filters.setFilter('ordering', v === DEFAULT_ORDERING ? null : v)}
+            w={170}
+            allowDeselect={false}
+          />
+        </>
+      }
+      list={filters}
+      count={data?.count}
+      noun="order"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Orders"
+        minWidth={980}
+        fetching={isFetching}
+        horizontalSpacing="xs"
+        columns={[{ label: 'Reference' }, { label: 'Customer' }, { label: 'Created' }, { label: 'Lines', align: 'right' }, { label: 'Total', align: 'right' }, { label: 'Paid', align: 'right' }, { label: 'Payment' }, { label: 'Status' }]}
+        rowCount={data?.results.length}
+        empty="No order matches these filters."
+      >
+        {data?.results.map((o) => <Row key={o.id} order={o} zone={zone} />)}
+      </ListTable>
+    </ListPage>
   );
 }

@@ -26,6 +26,8 @@ describe('DateField', () => {
     renderWithApp(<Harness initial="2026-03-29" onChange={onChange} />);
     const input = screen.getByLabelText('Day');
     expect(input).toHaveValue('29. March 2026');
+    // A field that is not required can be cleared, by a button that says what it does.
+    expect(screen.getByRole('button', { name: 'Clear the date' })).toBeInTheDocument();
 
     await userEvent.clear(input);
     expect(onChange).toHaveBeenLastCalledWith('');

@@ -29,6 +29,7 @@ export function DateField({ value, onChange, min, max, clearable, required, onKe
       minDate={min || undefined}
       maxDate={max || undefined}
       clearable={clearable ?? !required}
+      clearButtonProps={{ 'aria-label': 'Clear the date' }}
       required={required}
       leftSection={<IconCalendar size={16} aria-hidden />}
       placeholder="DD. Month YYYY"

@@ -81,7 +81,8 @@ export function ListTable({
 
 /**
  * Every list page's frame, as the spec's lists behave: the title (with a line under it) and the
- * page's actions; tabs when the page has them; the filters, which live in the address (`list`,
+ * page's actions; what comes before the filters (`tabs`: the page's tabs, or a field such as the
+ * bookings' check-in); the filters, which live in the address (`list`,
  * from useListFilters) — a search written after its pause, the page's own filters, "Reset filters"
  * (which keeps the page size) and what follows it; the list itself (`children`); and the footer
  * with the count, the page sizes 5/10/25/50 and the pages.
