@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TagsInput, Textarea, TextInput, Title } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { INVENTORY_TYPES, type TInventoryItem } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -85,82 +85,79 @@ export default function ItemsPage() {
   const [remove] = useDeleteItemMutation();
   const [editing, setEditing] = useState<TInventoryItem | 'new' | null>(null);
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={2}>Inventory</Title>
+    <ListPage
+      title="Inventory"
+      actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
           New item
         </Button>
-      </Group>
-      <InventoryTabs />
-      <Group>
-        <TextInput aria-label="Search items" placeholder="Search items" leftSection={<IconSearch size={16} />} value={filters.searchInput} onChange={(e) => filters.setSearch(e.currentTarget.value)} w={240} />
-        <Select aria-label="Type filter" data={['All', ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
-        <Select
-          aria-label="Category filter"
-          data={[{ value: 'All', label: 'All categories' }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-          value={filters.filters.category ?? 'All'}
-          onChange={(v) => filters.setFilter('category', v)}
-          w={190}
-          allowDeselect={false}
-        />
-        {filters.filters.tag && (
-          <Badge size="lg" variant="light" rightSection={<ActionIcon size="xs" variant="transparent" aria-label="Clear tag" onClick={() => filters.setFilter('tag', null)}>×</ActionIcon>}>
-            #{filters.filters.tag}
-          </Badge>
-        )}
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-      </Group>
-      <Table verticalSpacing="sm" aria-label="Inventory items" style={{ opacity: isFetching ? 0.6 : 1 }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Item</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Category</Table.Th>
-            <Table.Th>Tags</Table.Th>
-            <Table.Th ta="right">Price</Table.Th>
-            <Table.Th ta="right">Stock</Table.Th>
-            <Table.Th />
+      }
+      tabs={<InventoryTabs />}
+      search={{ label: 'Search items', placeholder: 'Search items' }}
+      filters={
+        <>
+          <Select aria-label="Type filter" data={['All', ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
+          <Select
+            aria-label="Category filter"
+            data={[{ value: 'All', label: 'All categories' }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+            value={filters.filters.category ?? 'All'}
+            onChange={(v) => filters.setFilter('category', v)}
+            w={190}
+            allowDeselect={false}
+          />
+          {filters.filters.tag && (
+            <Badge size="lg" variant="light" rightSection={<ActionIcon size="xs" variant="transparent" aria-label="Clear tag" onClick={() => filters.setFilter('tag', null)}>×</ActionIcon>}>
+              #{filters.filters.tag}
+            </Badge>
+          )}
+        </>
+      }
+      list={filters}
+      count={data?.count}
+      noun="item"
+      totalPages={data?.total_pages}
+    >
+      <ListTable
+        label="Inventory items"
+        minWidth={760}
+        fetching={isFetching}
+        highlightOnHover={false}
+        columns={[{ label: 'Item' }, { label: 'Type' }, { label: 'Category' }, { label: 'Tags' }, { label: 'Price', align: 'right' }, { label: 'Stock', align: 'right' }, {}]}
+        rowCount={data?.results.length}
+        empty="No item matches these filters."
+      >
+        {data?.results.map((i) => (
+          <Table.Tr key={i.id}>
+            <Table.Td fw={500}>{i.name}</Table.Td>
+            <Table.Td>{i.type}</Table.Td>
+            <Table.Td>{i.category?.name ?? '—'}</Table.Td>
+            <Table.Td>
+              <Group gap={4}>
+                {i.tags.map((t) => (
+                  <Badge key={t} size="sm" variant="outline" style={{ cursor: 'pointer' }} onClick={() => filters.setFilter('tag', t)}>
+                    {t}
+                  </Badge>
+                ))}
+              </Group>
+            </Table.Td>
+            <Table.Td ta="right">{formatMoney(i.price, i.currency)}</Table.Td>
+            <Table.Td ta="right">{i.stock ?? '∞'}</Table.Td>
+            <Table.Td w={90}>
+              <Group gap={4} wrap="nowrap">
+                <ActionIcon variant="subtle" aria-label={`Edit ${i.name}`} onClick={() => setEditing(i)}>
+                  <IconPencil size={16} />
+                </ActionIcon>
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${i.name}`} onClick={async () => !('error' in (await remove(i.id))) && notifySuccess(`${i.name} deleted.`)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data?.results.length === 0 && <EmptyRow colSpan={7}>No item matches these filters.</EmptyRow>}
-          {data?.results.map((i) => (
-            <Table.Tr key={i.id}>
-              <Table.Td fw={500}>{i.name}</Table.Td>
-              <Table.Td>{i.type}</Table.Td>
-              <Table.Td>{i.category?.name ?? '—'}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {i.tags.map((t) => (
-                    <Badge key={t} size="sm" variant="outline" style={{ cursor: 'pointer' }} onClick={() => filters.setFilter('tag', t)}>
-                      {t}
-                    </Badge>
-                  ))}
-                </Group>
-              </Table.Td>
-              <Table.Td ta="right">{formatMoney(i.price, i.currency)}</Table.Td>
-              <Table.Td ta="right">{i.stock ?? '∞'}</Table.Td>
-              <Table.Td w={90}>
-                <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="subtle" aria-label={`Edit ${i.name}`} onClick={() => setEditing(i)}>
-                    <IconPencil size={16} />
-                  </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete ${i.name}`} onClick={async () => !('error' in (await remove(i.id))) && notifySuccess(`${i.name} deleted.`)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter count={data?.count} noun="item" totalPages={data?.total_pages} filters={filters} />
+        ))}
+      </ListTable>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New item' : 'Edit item'}>
         {editing !== null && <ItemEditor item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

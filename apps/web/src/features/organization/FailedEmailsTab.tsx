@@ -1,6 +1,6 @@
 import { Button, Stack, Table, Text } from '@mantine/core';
 import { IconMailForward } from '@tabler/icons-react';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListFooter, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
@@ -24,57 +24,50 @@ export function FailedEmailsTab() {
         E-mails are tried again for hours when the mail server does not take them. Those listed here were never delivered; send one again once the mail
         server works.
       </Text>
-      <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="sm" aria-label="Failed e-mails">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>E-mail</Table.Th>
-              <Table.Th>Last tried</Table.Th>
-              <Table.Th ta="right">Attempts</Table.Th>
-              <Table.Th>Mail server’s answer</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={5}>{isFetching ? 'Loading…' : 'Every e-mail was delivered.'}</EmptyRow>}
-            {data?.results.map((job) => (
-              <Table.Tr key={job.id} data-testid="failed-email">
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {job.summary}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    to {job.recipient ?? '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{job.failed_at ? formatDateTime(job.failed_at, zone) : '—'}</Table.Td>
-                <Table.Td ta="right">{job.attempts}</Table.Td>
-                <Table.Td>
-                  <Text size="xs" c="dimmed" lineClamp={2} title={job.error}>
-                    {job.error}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Button
-                    size="xs"
-                    variant="light"
-                    leftSection={<IconMailForward size={14} />}
-                    loading={sending && originalArgs === job.id}
-                    onClick={() =>
-                      retry(job.id)
-                        .unwrap()
-                        .then(() => notifySuccess(`The e-mail to ${job.recipient ?? 'its recipient'} is being sent again.`))
-                        .catch(() => undefined)
-                    }
-                  >
-                    Send again
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable
+        label="Failed e-mails"
+        minWidth={640}
+        highlightOnHover={false}
+        columns={[{ label: 'E-mail' }, { label: 'Last tried' }, { label: 'Attempts', align: 'right' }, { label: 'Mail server’s answer' }, {}]}
+        rowCount={data?.results.length}
+        empty={isFetching ? 'Loading…' : 'Every e-mail was delivered.'}
+      >
+        {data?.results.map((job) => (
+          <Table.Tr key={job.id} data-testid="failed-email">
+            <Table.Td>
+              <Text size="sm" fw={500}>
+                {job.summary}
+              </Text>
+              <Text size="xs" c="dimmed">
+                to {job.recipient ?? '—'}
+              </Text>
+            </Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{job.failed_at ? formatDateTime(job.failed_at, zone) : '—'}</Table.Td>
+            <Table.Td ta="right">{job.attempts}</Table.Td>
+            <Table.Td>
+              <Text size="xs" c="dimmed" lineClamp={2} title={job.error}>
+                {job.error}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right">
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconMailForward size={14} />}
+                loading={sending && originalArgs === job.id}
+                onClick={() =>
+                  retry(job.id)
+                    .unwrap()
+                    .then(() => notifySuccess(`The e-mail to ${job.recipient ?? 'its recipient'} is being sent again.`))
+                    .catch(() => undefined)
+                }
+              >
+                Send again
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ListTable>
       <ListFooter count={data?.count} noun="failed e-mail" totalPages={data?.total_pages} filters={filters} />
     </Stack>
   );

@@ -1,7 +1,7 @@
-import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { DATE_RANGE_FILTERS, RESALE_STATUS_FILTERS, type TResale } from '@tourdesk/contracts';
 import { Link, useNavigate } from 'react-router';
-import { EmptyRow, ListFooter } from '../../shared/components/ListParts';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
@@ -125,94 +125,98 @@ export default function ResalesOverviewPage() {
   const bothSides = new Set(options?.partners.map((p) => p.side)).size > 1;
 
   return (
-    <Stack gap="md">
-      <ResalesHeader tab="resales" />
-      <Group>
-        {bothSides && (
+    <ListPage
+      header={<ResalesHeader tab="resales" />}
+      filters={
+        <>
+          {bothSides && (
+            <Select
+              aria-label="Side"
+              data={[
+                { value: 'all', label: 'Both sides' },
+                { value: 'supplier', label: 'Sold by partners' },
+                { value: 'reseller', label: 'Sold by us' },
+              ]}
+              value={f.side ?? 'all'}
+              onChange={(v) => filters.setFilter('side', v === 'all' ? null : v)}
+              w={170}
+              allowDeselect={false}
+            />
+          )}
           <Select
-            aria-label="Side"
+            aria-label="Partner"
+            data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+            value={f.partner ?? 'All'}
+            onChange={(v) => filters.setFilter('partner', v)}
+            w={200}
+            allowDeselect={false}
+            searchable
+          />
+          <Select
+            aria-label="Offer"
+            data={[{ value: 'All', label: 'All offers' }, ...(options?.offers ?? []).map((o) => ({ value: o.id, label: o.name }))]}
+            value={f.offer ?? 'All'}
+            onChange={(v) => filters.setFilter('offer', v)}
+            w={200}
+            allowDeselect={false}
+            searchable
+          />
+          {(options?.stores.length ?? 0) > 0 && (
+            <Select
+              aria-label="Store"
+              data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+              value={f.store ?? 'All'}
+              onChange={(v) => filters.setFilter('store', v)}
+              w={180}
+              allowDeselect={false}
+            />
+          )}
+          <Select
+            aria-label="Status"
+            data={[{ value: 'All', label: 'Any status' }, ...RESALE_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+            value={f.status ?? 'All'}
+            onChange={(v) => filters.setFilter('status', v)}
+            w={150}
+            allowDeselect={false}
+          />
+          <Select
+            aria-label="Settled"
             data={[
-              { value: 'all', label: 'Both sides' },
-              { value: 'supplier', label: 'Sold by partners' },
-              { value: 'reseller', label: 'Sold by us' },
+              { value: 'All', label: 'Settled or not' },
+              { value: 'no', label: 'Not settled' },
+              { value: 'yes', label: 'On a statement' },
             ]}
-            value={f.side ?? 'all'}
-            onChange={(v) => filters.setFilter('side', v === 'all' ? null : v)}
-            w={170}
+            value={f.settled ?? 'All'}
+            onChange={(v) => filters.setFilter('settled', v)}
+            w={160}
             allowDeselect={false}
           />
-        )}
-        <Select
-          aria-label="Partner"
-          data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
-          value={f.partner ?? 'All'}
-          onChange={(v) => filters.setFilter('partner', v)}
-          w={200}
-          allowDeselect={false}
-          searchable
-        />
-        <Select
-          aria-label="Offer"
-          data={[{ value: 'All', label: 'All offers' }, ...(options?.offers ?? []).map((o) => ({ value: o.id, label: o.name }))]}
-          value={f.offer ?? 'All'}
-          onChange={(v) => filters.setFilter('offer', v)}
-          w={200}
-          allowDeselect={false}
-          searchable
-        />
-        {(options?.stores.length ?? 0) > 0 && (
           <Select
-            aria-label="Store"
-            data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
-            value={f.store ?? 'All'}
-            onChange={(v) => filters.setFilter('store', v)}
-            w={180}
+            aria-label="Date range"
+            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+            value={f.date_range ?? 'all'}
+            onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
+            w={150}
             allowDeselect={false}
           />
-        )}
-        <Select
-          aria-label="Status"
-          data={[{ value: 'All', label: 'Any status' }, ...RESALE_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
-          value={f.status ?? 'All'}
-          onChange={(v) => filters.setFilter('status', v)}
-          w={150}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Settled"
-          data={[
-            { value: 'All', label: 'Settled or not' },
-            { value: 'no', label: 'Not settled' },
-            { value: 'yes', label: 'On a statement' },
-          ]}
-          value={f.settled ?? 'All'}
-          onChange={(v) => filters.setFilter('settled', v)}
-          w={160}
-          allowDeselect={false}
-        />
-        <Select
-          aria-label="Date range"
-          data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
-          value={f.date_range ?? 'all'}
-          onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
-          w={150}
-          allowDeselect={false}
-        />
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm" c="dimmed">
-            Sold
-          </Text>
-          <DateField aria-label="Sold from" value={f.from} max={f.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
-          <Text size="sm" c="dimmed">
-            to
-          </Text>
-          <DateField aria-label="Sold until" value={f.to} min={f.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
-        </Group>
-        <Button variant="subtle" onClick={filters.reset}>
-          Reset filters
-        </Button>
-        <ExportCsvButton url="resales/export.csv" params={filters.apiParams} fallbackName="resales.csv" />
-      </Group>
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" c="dimmed">
+              Sold
+            </Text>
+            <DateField aria-label="Sold from" value={f.from} max={f.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+            <Text size="sm" c="dimmed">
+              to
+            </Text>
+            <DateField aria-label="Sold until" value={f.to} min={f.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
+          </Group>
+        </>
+      }
+      afterFilters={<ExportCsvButton url="resales/export.csv" params={filters.apiParams} fallbackName="resales.csv" />}
+      list={filters}
+      count={data?.count}
+      noun="resale"
+      totalPages={data?.total_pages}
+    >
       {totals.map((t) => (
         <Figures key={t.currency}>
           <Figure label="Lines" value={String(t.lines)} testId="total-lines" />
@@ -229,27 +233,18 @@ export default function ResalesOverviewPage() {
         )}
         {data?.results.map((l) => <Card key={l.id} line={l} zone={zone} />)}
       </Stack>
-      <Table.ScrollContainer minWidth={1000} visibleFrom="sm">
-        <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Resales" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Order</Table.Th>
-              <Table.Th>Sold</Table.Th>
-              <Table.Th>Offer and start</Table.Th>
-              <Table.Th>Partner</Table.Th>
-              <Table.Th ta="right">Gross</Table.Th>
-              <Table.Th ta="right">Commission</Table.Th>
-              <Table.Th ta="right">Supplier net</Table.Th>
-              <Table.Th>Status</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={8}>No resale matches these filters.</EmptyRow>}
-            {data?.results.map((l) => <Row key={l.id} line={l} zone={zone} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ListFooter count={data?.count} noun="resale" totalPages={data?.total_pages} filters={filters} />
-    </Stack>
+      <ListTable
+        label="Resales"
+        minWidth={1000}
+        visibleFrom="sm"
+        fetching={isFetching}
+        horizontalSpacing="xs"
+        columns={[{ label: 'Order' }, { label: 'Sold' }, { label: 'Offer and start' }, { label: 'Partner' }, { label: 'Gross', align: 'right' }, { label: 'Commission', align: 'right' }, { label: 'Supplier net', align: 'right' }, { label: 'Status' }]}
+        rowCount={data?.results.length}
+        empty="No resale matches these filters."
+      >
+        {data?.results.map((l) => <Row key={l.id} line={l} zone={zone} />)}
+      </ListTable>
+    </ListPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title, type TableProps } from '@mantine/core';
+import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title, type MantineBreakpoint, type TableProps } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { PAGE_SIZE_OPTIONS } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
@@ -41,6 +41,7 @@ export interface ListColumn {
   /** The header; leave it out for a column of actions (its header cell stays empty). */
   label?: ReactNode;
   align?: 'left' | 'right' | 'center';
+  w?: number;
 }
 
 /**
@@ -55,16 +56,27 @@ export function ListTable({
   fetching,
   rowCount,
   empty,
+  visibleFrom,
   children,
   ...table
-}: Omit<TableProps, 'children'> & { label: string; columns: ListColumn[]; minWidth: number; fetching?: boolean; rowCount: number | undefined; empty: ReactNode; children: ReactNode }) {
+}: Omit<TableProps, 'children' | 'visibleFrom'> & {
+  label: string;
+  columns: ListColumn[];
+  minWidth: number;
+  fetching?: boolean;
+  rowCount: number | undefined;
+  empty: ReactNode;
+  /** From which width the table shows, when the page shows its rows as cards on a phone. */
+  visibleFrom?: MantineBreakpoint;
+  children: ReactNode;
+}) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <Table.ScrollContainer minWidth={minWidth} visibleFrom={visibleFrom}>
       <Table verticalSpacing="sm" highlightOnHover aria-label={label} style={{ opacity: fetching ? 0.6 : 1 }} {...table}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c, i) => (
-              <Table.Th key={i} ta={c.align}>
+              <Table.Th key={i} ta={c.align} w={c.w}>
                 {c.label}
               </Table.Th>
             ))}

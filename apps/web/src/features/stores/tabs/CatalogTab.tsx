@@ -2,7 +2,7 @@ import { Badge, Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import type { TStore } from '@tourdesk/contracts';
 import { useState } from 'react';
-import { EmptyRow, ListFooter } from '../../../shared/components/ListParts';
+import { ListFooter, ListTable } from '../../../shared/components/ListParts';
 import { useListFilters } from '../../../shared/hooks/use-list-filters';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useAddStoreOffersMutation, useStoreEligibleOffersQuery } from '../api';
@@ -51,68 +51,70 @@ export function CatalogTab({ store }: { store: TStore }) {
           {selected.length === 0 ? 'Add to store' : `Add ${selected.length} to store`}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={340}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Global catalog" style={{ opacity: isFetching ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
+      <ListTable
+        label="Global catalog"
+        minWidth={340}
+        fetching={isFetching}
+        columns={[
+          {
+            w: 40,
+            label: (
+              <Checkbox
+                aria-label="Select every offer on this page"
+                checked={allChosen}
+                indeterminate={chosenHere.length > 0 && !allChosen}
+                onChange={() => setSelected(allChosen ? selected.filter((id) => !onPage.includes(id)) : [...new Set([...selected, ...onPage])])}
+              />
+            ),
+          },
+          { w: 80 },
+          { label: 'Offer' },
+          {},
+        ]}
+        rowCount={data ? rows.length : undefined}
+        empty={filters.search ? 'No offer matches this search.' : 'Every offer you can sell is in this store.'}
+      >
+        {rows.map((o) => {
+          const checked = selected.includes(o.experience);
+          return (
+            <Table.Tr key={o.experience} data-testid="eligible-offer" bg={checked ? 'var(--mantine-primary-color-light)' : undefined}>
+              <Table.Td>
                 <Checkbox
-                  aria-label="Select every offer on this page"
-                  checked={allChosen}
-                  indeterminate={chosenHere.length > 0 && !allChosen}
-                  onChange={() => setSelected(allChosen ? selected.filter((id) => !onPage.includes(id)) : [...new Set([...selected, ...onPage])])}
+                  aria-label={`Select ${o.title}`}
+                  checked={checked}
+                  onChange={(e) => {
+                    const on = e.currentTarget.checked;
+                    setSelected((s) => (on ? [...s, o.experience] : s.filter((id) => id !== o.experience)));
+                  }}
                 />
-              </Table.Th>
-              <Table.Th w={80} />
-              <Table.Th>Offer</Table.Th>
-              <Table.Th />
+              </Table.Td>
+              <Table.Td>
+                <Cover url={o.cover_url} />
+              </Table.Td>
+              <Table.Td>
+                <Text fw={500} size="sm">
+                  {o.title}
+                </Text>
+                <Group gap={6} mt={4}>
+                  <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'} style={WHOLE}>
+                    {o.status}
+                  </Badge>
+                  {o.supplier && (
+                    <Badge variant="outline" size="xs" color="grape" style={WHOLE}>
+                      Partner: {o.supplier}
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Button size="xs" variant="light" aria-label={`Add ${o.title}`} loading={busy([o.experience])} onClick={() => addOffers([o.experience])}>
+                  Add
+                </Button>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data && rows.length === 0 && <EmptyRow colSpan={4}>{filters.search ? 'No offer matches this search.' : 'Every offer you can sell is in this store.'}</EmptyRow>}
-            {rows.map((o) => {
-              const checked = selected.includes(o.experience);
-              return (
-                <Table.Tr key={o.experience} data-testid="eligible-offer" bg={checked ? 'var(--mantine-primary-color-light)' : undefined}>
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`Select ${o.title}`}
-                      checked={checked}
-                      onChange={(e) => {
-                        const on = e.currentTarget.checked;
-                        setSelected((s) => (on ? [...s, o.experience] : s.filter((id) => id !== o.experience)));
-                      }}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Cover url={o.cover_url} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fw={500} size="sm">
-                      {o.title}
-                    </Text>
-                    <Group gap={6} mt={4}>
-                      <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'} style={WHOLE}>
-                        {o.status}
-                      </Badge>
-                      {o.supplier && (
-                        <Badge variant="outline" size="xs" color="grape" style={WHOLE}>
-                          Partner: {o.supplier}
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="light" aria-label={`Add ${o.title}`} loading={busy([o.experience])} onClick={() => addOffers([o.experience])}>
-                      Add
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          );
+        })}
+      </ListTable>
       <ListFooter count={data?.count} noun="offer" totalPages={data?.total_pages} filters={filters} />
     </Stack>
   );
