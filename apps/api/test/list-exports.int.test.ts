@@ -89,9 +89,29 @@ describe('list exports', () => {
     expect((await owner.get('/api/experiences/export.csv?status=Sold')).statusCode).toBe(400);
   });
 
+  it('exports the inventory, filtered as the list', async () => {
+    const cat = (await owner.post('/api/inventory-item-categories/', { name: 'Food' })).json().id;
+    expect((await owner.post('/api/inventory-items/', { type: 'Extras', name: 'Picnic lunch', price: 1850, tags: ['food', 'lunch'], category: cat, stock: 12 })).statusCode).toBe(201);
+    expect((await owner.post('/api/inventory-items/', { type: 'Equipment', name: 'Wetsuit', price: 1000 })).statusCode).toBe(201);
+    const all = lines((await owner.get('/api/inventory-items/export.csv')).body);
+    expect(all[0]).toBe('name,type,category,tags,currency,price,stock,description,created_at');
+    expect(all.slice(1).map((r) => r.split(',')[0])).toEqual(['Picnic lunch', 'Wetsuit']);
+    expect(all[1]).toMatch(/^Picnic lunch,Extras,Food,food; lunch,CHF,18\.50,12,,/);
+    expect(lines((await owner.get('/api/inventory-items/export.csv?type=Equipment')).body).slice(1)).toEqual([expect.stringMatching(/^Wetsuit,Equipment,,,CHF,10\.00,,,/)]);
+    expect(lines((await other.get('/api/inventory-items/export.csv')).body)).toHaveLength(1);
+  });
+
   it('keeps the list’s access', async () => {
     const viewOnly = (await owner.post('/api/roles/', { name: 'Guide', permission_sets: ['view_experiences'] })).json().id;
     const { member } = await inviteMember(t.app, sink, owner, 'exports', 'guide@exports.test', viewOnly);
+    // The team, as the list filters it (the owner's view).
+    const team = lines((await owner.get('/api/team-members/export.csv')).body);
+    expect(team[0]).toBe('first_name,last_name,email,role,status,last_login,created_at');
+    expect(team.slice(1).some((r) => r.includes(',guide@exports.test,Guide,active,'))).toBe(true);
+    expect(lines((await owner.get(`/api/team-members/export.csv?role=${viewOnly}`)).body)).toHaveLength(2);
+    expect(lines((await other.get('/api/team-members/export.csv')).body).join('\n')).not.toContain('@exports.test');
+    expect((await member.get('/api/team-members/export.csv')).statusCode).toBe(403);
+    expect((await member.get('/api/inventory-items/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/qr-codes/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/stores/export.csv')).statusCode).toBe(403);
     expect((await member.get('/api/customers/export.csv')).statusCode).toBe(403);

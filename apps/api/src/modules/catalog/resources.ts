@@ -21,6 +21,7 @@ import {
   ZPricingCategory,
   ZPricingCategoryInput,
   patchOf,
+  toMajorText,
 } from '@tourdesk/contracts';
 import {
   agendaItem,
@@ -212,6 +213,20 @@ export function registerCatalogResources(app: FastifyInstance) {
       tag: { schema: z.string().max(40), where: (v) => sql`${v.toLowerCase()} = any(${inventoryItem.tags})` },
     },
     orderBy: [asc(sql`lower(${inventoryItem.name})`), asc(inventoryItem.id)],
+    csv: {
+      file: 'inventory-items',
+      columns: [
+        { header: 'name', value: (i) => i.name },
+        { header: 'type', value: (i) => i.type },
+        { header: 'category', value: (i) => i.category?.name ?? '' },
+        { header: 'tags', value: (i) => i.tags.join('; ') },
+        { header: 'currency', value: (i) => i.currency },
+        { header: 'price', value: (i) => ({ amount: toMajorText(i.price, i.currency) }) },
+        { header: 'stock', value: (i) => i.stock ?? '' },
+        { header: 'description', value: (i) => i.description },
+        { header: 'created_at', value: (i) => i.created_at },
+      ],
+    },
     values: async (ctx, input) => {
       await assertOwned(ctx, inventoryItemCategory, input.category, 'category', 'inventory category');
       return {

@@ -22,6 +22,7 @@ import {
   ZUser,
   paginated,
 } from '@tourdesk/contracts';
+import { sendCsv } from '../../lib/list-export';
 import * as flows from './public-flows';
 import * as svc from './service';
 
@@ -151,6 +152,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       (request) => svc.listTeam(request, request.query),
+    );
+    app.get(
+      `${base}export.csv`,
+      { config: manageUsers, schema: { tags: resource, summary: 'The members (filtered as the list) as CSV', querystring: ZTeamMemberListQuery, response: { 200: z.string(), ...errors } } },
+      async (request, reply) => sendCsv(reply, 'team-members', await svc.teamCsv(request, request.query)),
     );
     app.post(
       base,

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { QUEUES } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
+import { listCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { inTenant } from '../../lib/tenancy';
 import { issueActionToken } from '../auth/action-tokens';
@@ -71,6 +72,24 @@ export function listTeam(
       request,
       query,
       () => q.countMembers(tx, me.accountId, query),
+      async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
+    ),
+  );
+}
+
+/** The members as CSV, filtered and ordered as the list. */
+export function teamCsv(request: FastifyRequest, query: q.MemberFilter) {
+  return tenantWork(request, (tx, me) =>
+    listCsv<TTeamMember>(
+      [
+        { header: 'first_name', value: (m) => m.first_name },
+        { header: 'last_name', value: (m) => m.last_name },
+        { header: 'email', value: (m) => m.email },
+        { header: 'role', value: (m) => m.role?.name ?? '' },
+        { header: 'status', value: (m) => m.status },
+        { header: 'last_login', value: (m) => m.last_login ?? '' },
+        { header: 'created_at', value: (m) => m.created_at },
+      ],
       async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
     ),
   );

@@ -5,7 +5,6 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../shared/api/api';
-import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -63,9 +62,9 @@ export default function BookingsOverviewPage() {
   return (
     <ListPage
       title="Bookings"
+      csv={{ url: 'bookings/export.csv', params: filters.apiParams, fallbackName: 'bookings.csv' }}
       actions={
         <>
-          <ExportCsvButton url="bookings/export.csv" params={filters.apiParams} fallbackName="bookings.csv" />
           <Button component={Link} to={`/bookings/manifests?date=${dayjs().format('YYYY-MM-DD')}`} variant="default" leftSection={<IconClipboardList size={16} />}>
             Today’s manifests
           </Button>

@@ -3,7 +3,6 @@ import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { TCustomer } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -69,9 +68,9 @@ export default function CustomersListPage() {
   return (
     <ListPage
       title="Customers"
+      csv={{ url: 'customers/export.csv', params: filters.apiParams, fallbackName: 'customers.csv' }}
       actions={
         <>
-          <ExportCsvButton url="customers/export.csv" params={filters.apiParams} fallbackName="customers.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             New customer
           </Button>

@@ -7,7 +7,6 @@ import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
-import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -156,10 +155,10 @@ export default function OverviewPage() {
   return (
     <ListPage
       title={ITEM_LABEL.plural}
+      csv={{ url: 'experiences/export.csv', params: { ...filters.apiParams, ordering }, fallbackName: 'offers.csv' }}
       actions={
         <>
           <HelpVideos topic="offers" />
-          <ExportCsvButton url="experiences/export.csv" params={{ ...filters.apiParams, ordering }} fallbackName="offers.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             New {ITEM_LABEL.singular.toLowerCase()}
           </Button>

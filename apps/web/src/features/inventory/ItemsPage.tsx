@@ -87,6 +87,7 @@ export default function ItemsPage() {
   return (
     <ListPage
       title="Inventory"
+      csv={{ url: 'inventory-items/export.csv', params: filters.apiParams, fallbackName: 'inventory-items.csv' }}
       actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
           New item

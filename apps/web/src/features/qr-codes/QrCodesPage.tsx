@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
-import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
@@ -122,9 +121,9 @@ export default function QrCodesPage() {
     <ListPage
       title="QR codes"
       description="Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought."
+      csv={{ url: 'qr-codes/export.csv', params: filters.apiParams, fallbackName: 'qr-codes.csv' }}
       actions={
         <>
-          <ExportCsvButton url="qr-codes/export.csv" params={filters.apiParams} fallbackName="qr-codes.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             Create QR code
           </Button>

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
-import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { useStoresQuery } from './api';
@@ -61,10 +60,10 @@ export default function StoresListPage() {
     <ListPage
       title="Stores"
       description="Web stores where customers book your offers."
+      csv={{ url: 'stores/export.csv', params: filters.apiParams, fallbackName: 'stores.csv' }}
       actions={
         <>
           <HelpVideos topic="stores" />
-          <ExportCsvButton url="stores/export.csv" params={filters.apiParams} fallbackName="stores.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             Create store
           </Button>

@@ -176,6 +176,7 @@ export default function MembersPage() {
     <ListPage
       title="Team members"
       description="Who works in this organisation, and with which role."
+      csv={{ url: 'team-members/export.csv', params: filters.apiParams, fallbackName: 'team-members.csv' }}
       actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
           Invite member

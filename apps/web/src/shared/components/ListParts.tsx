@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { PAGE_SIZE_OPTIONS } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
 import type { ListFilters } from '../hooks/use-list-filters';
+import { ExportCsvButton } from './ExportCsvButton';
 
 /** The row a list table shows when nothing matches its filters. */
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
@@ -104,6 +105,7 @@ export function ListPage({
   title,
   description,
   actions,
+  csv,
   tabs,
   search,
   filters,
@@ -119,6 +121,8 @@ export function ListPage({
   title?: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;
+  /** The list's CSV (`{list}export.csv`), downloaded with the list's filters by "Export CSV" beside the actions. */
+  csv?: { url: string; params: Record<string, string | number>; fallbackName: string };
   tabs?: ReactNode;
   search?: { label: string; placeholder: string };
   filters?: ReactNode;
@@ -141,7 +145,12 @@ export function ListPage({
               </Text>
             )}
           </div>
-          {actions && <Group gap="xs">{actions}</Group>}
+          {(actions || csv) && (
+            <Group gap="xs">
+              {csv && <ExportCsvButton {...csv} />}
+              {actions}
+            </Group>
+          )}
         </Group>
       )}
       {tabs}
