@@ -113,6 +113,16 @@ describe('invitation by subdomain', () => {
     expect(contractOf(a)).toEqual(contractOf(b));
     expect(a).toMatchObject({ status: 'Active', commission_bp: 1500, payment_collector: 'reseller', valid_from: '2026-01-01' });
     active = a;
+
+    // Each side's list as CSV, with the contract; the search and status filter it as the list.
+    const csv = await supplier.get('/api/partners/export.csv?partner_type=Resellers');
+    expect(csv.statusCode, csv.body).toBe(200);
+    const rows = csv.body.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('partner,subdomain,invited_email,partner_type,status,pricing,commission_percent,payment_collector,valid_from,valid_to,offers,created_at');
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^hotel-desk tours,hotel-desk,,Resellers,Active,commission,15\.00,reseller,2026-01-01,,(Bike; Kayak|Kayak; Bike),/)]);
+    expect((await reseller.get('/api/partners/export.csv?partner_type=Suppliers&search=lakeside')).body).toContain('lakeside tours,lakeside,,Suppliers,Active,');
+    expect((await reseller.get('/api/partners/export.csv?partner_type=Suppliers&status=Ended')).body.trimEnd().split('\r\n')).toHaveLength(1);
+    expect((await third.get('/api/partners/export.csv?partner_type=Suppliers')).body.trimEnd().split('\r\n')).toHaveLength(1);
   });
 
   it('lets only the supplier change the contract, with its own offers and categories; the reseller reads the change', async () => {

@@ -19,6 +19,7 @@ import {
   ZPartnership,
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
+import { sendCsv } from '../../lib/list-export';
 import * as svc from './service';
 
 /** /api/partners/ and /api/partner-invitations/: partnerships, their contract, status and API keys. */
@@ -34,6 +35,11 @@ export async function partnerRoutes(untyped: FastifyInstance) {
     '/api/partners/',
     { config, schema: { tags, summary: 'The organisation’s partnerships from its side: Resellers (it supplies) or Suppliers (it resells)', querystring: ZPartnerListQuery, response: { 200: paginated(ZPartnership), ...errors } } },
     (request) => svc.listPartnerships(request, request.query),
+  );
+  app.get(
+    '/api/partners/export.csv',
+    { config, schema: { tags, summary: 'The partnerships of one side (filtered as the list) as CSV, with their contracts', querystring: ZPartnerListQuery.omit({ page: true, page_size: true }), response: { 200: z.string(), ...errors } } },
+    async (request, reply) => sendCsv(reply, 'partners', await svc.partnershipsCsv(request, request.query)),
   );
   app.post(
     '/api/partners/',

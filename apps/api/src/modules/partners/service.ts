@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { bareOrigin } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
+import { listCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { newSecret, sha256 } from '../auth/crypto';
 import { principalOf } from '../auth/principal';
@@ -94,11 +95,37 @@ async function one(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<Row>
   return (await present(request, gathered))[0]!;
 }
 
-export async function listPartnerships(request: FastifyRequest, query: z.output<typeof ZPartnerListQuery>) {
+async function listFilter(request: FastifyRequest, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>): Promise<q.ListFilter> {
   const me = principalOf(request);
   const side: q.Side = query.partner_type === 'Resellers' ? 'supplier' : 'reseller';
   const search = query.search ? { term: query.search, partnerIds: await q.serverMatchingPartners(request.server.database.db, me.accountId, side, query.search) } : undefined;
-  const filter: q.ListFilter = { side, status: query.status, search };
+  return { side, status: query.status, search };
+}
+
+/** The partnerships of one side as CSV, filtered as the list: a row per partnership with its contract. */
+export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>) {
+  const filter = await listFilter(request, query);
+  return listCsv<TPartnership>(
+    [
+      { header: 'partner', value: (p) => p.partner.name ?? '' },
+      { header: 'subdomain', value: (p) => p.partner.subdomain ?? '' },
+      { header: 'invited_email', value: (p) => p.partner.email ?? '' },
+      { header: 'partner_type', value: (p) => p.partner_type },
+      { header: 'status', value: (p) => p.status },
+      { header: 'pricing', value: (p) => p.pricing },
+      { header: 'commission_percent', value: (p) => (p.pricing === 'commission' ? { amount: (p.commission_bp / 100).toFixed(2) } : '') },
+      { header: 'payment_collector', value: (p) => p.payment_collector },
+      { header: 'valid_from', value: (p) => p.valid_from ?? '' },
+      { header: 'valid_to', value: (p) => p.valid_to ?? '' },
+      { header: 'offers', value: (p) => p.offers.map((o) => o.title).join('; ') },
+      { header: 'created_at', value: (p) => p.created_at },
+    ],
+    async (limit, offset) => present(request, await tenantScope(request, async (ctx) => gather(ctx, await q.pagePartnerships(ctx, filter, limit, offset)))),
+  );
+}
+
+export async function listPartnerships(request: FastifyRequest, query: z.output<typeof ZPartnerListQuery>) {
+  const filter = await listFilter(request, query);
   const page = await tenantScope(request, (ctx) =>
     paginate(
       request,

@@ -56,6 +56,7 @@ export default function PartnersPage() {
     <ListPage
       title="Partners"
       description={TAB_HINT[tab]}
+      csv={{ url: 'partners/export.csv', params: { ...filters.apiParams, partner_type: tab }, fallbackName: 'partners.csv' }}
       actions={
         <>
           <HelpVideos topic="partners" />
