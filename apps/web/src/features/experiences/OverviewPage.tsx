@@ -168,8 +168,8 @@ export default function OverviewPage() {
       search={{ label: 'Search offers', placeholder: 'Search title or description' }}
       filters={
         <>
-          <Select aria-label="Status filter" data={['All', ...EXPERIENCE_STATUSES]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
-          <Select aria-label="Type filter" data={['All', ...EXPERIENCE_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
+          <Select aria-label="Status filter" data={[{ value: 'All', label: 'Any status' }, ...EXPERIENCE_STATUSES]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
+          <Select aria-label="Type filter" data={[{ value: 'All', label: 'All types' }, ...EXPERIENCE_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
           <Select aria-label="Order" data={ORDERINGS} value={ordering} onChange={(v) => filters.setFilter('ordering', v === '-updated_at' ? null : v)} w={190} allowDeselect={false} />
         </>
       }
