@@ -1,29 +1,28 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconCopy } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import type { TExperience } from '@tourdesk/contracts';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useDuplicateExperienceMutation, useExperienceQuery, useUpdateExperienceMutation } from './api';
 import { EDITOR_STEPS, editorPath, OFFER_COPIED, STATUS_COLOR, type EditorStep } from './constants';
-import { BasicInfoStep } from './steps/BasicInfoStep';
-import { BookingInfoStep } from './steps/BookingInfoStep';
-import { DescriptionStep } from './steps/DescriptionStep';
-import { MediaStep } from './steps/MediaStep';
-import { PreviewStep } from './steps/PreviewStep';
-import { PricingStep } from './steps/PricingStep';
-import { ScheduleStep } from './steps/ScheduleStep';
-import { SettingsStep } from './steps/SettingsStep';
 
 const OVERVIEW = '/products/experiences/overview';
+type StepView = ComponentType<{ experience: TExperience }>;
+/**
+ * Each step is its own chunk, loaded when the step opens: the rich-text editor (Description), the
+ * uploads and drag-and-drop (Media) and the rest load only for the step that uses them.
+ */
+const lazyStep = <K extends string>(load: () => Promise<Record<K, StepView>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
 const STEPS = {
-  'basic-info': BasicInfoStep,
-  description: DescriptionStep,
-  schedule: ScheduleStep,
-  pricing: PricingStep,
-  media: MediaStep,
-  settings: SettingsStep,
-  'booking-info': BookingInfoStep,
-  preview: PreviewStep,
+  'basic-info': lazyStep(() => import('./steps/BasicInfoStep'), 'BasicInfoStep'),
+  description: lazyStep(() => import('./steps/DescriptionStep'), 'DescriptionStep'),
+  schedule: lazyStep(() => import('./steps/ScheduleStep'), 'ScheduleStep'),
+  pricing: lazyStep(() => import('./steps/PricingStep'), 'PricingStep'),
+  media: lazyStep(() => import('./steps/MediaStep'), 'MediaStep'),
+  settings: lazyStep(() => import('./steps/SettingsStep'), 'SettingsStep'),
+  'booking-info': lazyStep(() => import('./steps/BookingInfoStep'), 'BookingInfoStep'),
+  preview: lazyStep(() => import('./steps/PreviewStep'), 'PreviewStep'),
 } as const;
 
 /** /products/experiences/editor/{experienceID}/{step}: one experience, step by step. */
@@ -111,7 +110,9 @@ export default function EditorPage() {
         </Tabs.List>
       </Tabs>
       {/* Keyed by experience too: typed values are kept across refetches, never into another offer. */}
-      <Step key={`${experience.id}/${step}`} experience={experience} />
+      <Suspense fallback={<Loader aria-label="Loading the step" />}>
+        <Step key={`${experience.id}/${step}`} experience={experience} />
+      </Suspense>
     </Stack>
   );
 }
