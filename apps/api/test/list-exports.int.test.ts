@@ -89,6 +89,13 @@ describe('list exports', () => {
     expect((await owner.get('/api/experiences/export.csv?status=Sold')).statusCode).toBe(400);
   });
 
+  it('exports the pricing categories', async () => {
+    const rows = lines((await owner.get('/api/pricing-categories/export.csv?type=Adult')).body);
+    expect(rows[0]).toBe('label,type,min_age,max_age,occupies_seat,created_at');
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^Adult Export walk,Adult,,,yes,/)]);
+    expect(lines((await other.get('/api/pricing-categories/export.csv')).body)).toHaveLength(1);
+  });
+
   it('exports the inventory, filtered as the list', async () => {
     const cat = (await owner.post('/api/inventory-item-categories/', { name: 'Food' })).json().id;
     expect((await owner.post('/api/inventory-items/', { type: 'Extras', name: 'Picnic lunch', price: 1850, tags: ['food', 'lunch'], category: cat, stock: 12 })).statusCode).toBe(201);

@@ -95,6 +95,7 @@ test.describe('accessibility of the back office, light and dark', () => {
     order: string;
     booking: string;
     store: string;
+    customer: { id: string; name: string };
   }
   /** The demo's ids the pages need, read through the API. */
   async function demoIds(page: Page): Promise<Ids> {
@@ -102,7 +103,9 @@ test.describe('accessibility of the back office, light and dark', () => {
     const orders = await call<{ results: { id: string }[] }>(page, 'GET', 'orders/?page_size=5');
     const order = await call<{ id: string; bookings: { id: string }[] }>(page, 'GET', `orders/${orders.results[0]!.id}/`);
     const stores = await call<{ results: { id: string }[] }>(page, 'GET', 'stores/');
-    return { kayak, order: order.id, booking: order.bookings[0]!.id, store: stores.results[0]!.id };
+    const customers = await call<{ results: { id: string; first_name: string; last_name: string }[] }>(page, 'GET', 'customers/?page_size=5');
+    const c = customers.results[0]!;
+    return { kayak, order: order.id, booking: order.bookings[0]!.id, store: stores.results[0]!.id, customer: { id: c.id, name: `${c.first_name} ${c.last_name}`.trim() } };
   }
 
   /** Waits until the page shows its data: its heading, and no loader or skeleton left. */
@@ -112,7 +115,7 @@ test.describe('accessibility of the back office, light and dark', () => {
     await expect(page.locator('.mantine-Loader, .mantine-Skeleton')).toHaveCount(0);
   }
 
-  const PAGES: { name: string; path: (ids: Ids) => string; heading: string | RegExp }[] = [
+  const PAGES: { name: string; path: (ids: Ids) => string; heading: string | RegExp | ((ids: Ids) => string) }[] = [
     { name: 'the dashboard', path: () => '/dashboard', heading: 'Dashboard' },
     { name: 'the offers list', path: () => '/products/experiences/overview', heading: 'Offers' },
     { name: 'the offer editor (basic info)', path: (i) => `/products/experiences/editor/${i.kayak}/basic-info`, heading: KAYAK },
@@ -140,19 +143,35 @@ test.describe('accessibility of the back office, light and dark', () => {
     { name: 'the team members', path: () => '/settings/team/members', heading: 'Team members' },
     { name: 'the roles', path: () => '/settings/team/roles', heading: 'Roles' },
     { name: 'the profile', path: () => '/profile', heading: 'Profile' },
+    { name: 'the offer editor (settings)', path: (i) => `/products/experiences/editor/${i.kayak}/settings`, heading: KAYAK },
+    { name: 'the offer editor (booking info)', path: (i) => `/products/experiences/editor/${i.kayak}/booking-info`, heading: KAYAK },
+    { name: 'the offer editor (preview)', path: (i) => `/products/experiences/editor/${i.kayak}/preview`, heading: KAYAK },
+    { name: 'the pricing rates', path: () => '/products/experiences/pricing-catalogue', heading: 'Pricing rates' },
+    { name: 'the inventory items', path: () => '/products/experiences/inventory/overview', heading: 'Inventory' },
+    { name: 'the inventory categories', path: () => '/products/experiences/inventory/categories', heading: 'Inventory' },
+    { name: 'the inventory tags', path: () => '/products/experiences/inventory/tags', heading: 'Inventory' },
+    { name: 'the check-in page', path: () => '/check-in', heading: 'Check-in' },
+    { name: 'the counter checkout', path: () => '/bookings/checkout-editor', heading: 'Checkout' },
+    { name: 'a customer', path: (i) => `/customers/${i.customer.id}`, heading: (i: Ids) => i.customer.name },
+    { name: 'a store (products)', path: (i) => `/sales/stores/editor/${i.store}/store-products`, heading: 'Alpine Trails online' },
+    { name: 'the QR codes', path: () => '/sales/qr-codes', heading: 'QR codes' },
+    { name: 'the partners', path: () => '/sales/partners', heading: 'Partners' },
+    { name: 'the resales', path: () => '/resales/overview', heading: 'Resales' },
+    { name: 'the settlement statements', path: () => '/resales/settlements', heading: 'Resales' },
+    { name: 'the supplier plans', path: () => '/settings/subscription/supplier-plans', heading: 'Subscription' },
   ];
 
   // One sign-in for all of it: the server throttles sign-ins per address (30 in 15 minutes) and the
   // whole suite shares one address. Each page is a step, soft-checked, so one run lists every failure.
   test('every page, light and dark, on a desktop and on a 375 px phone, has no serious or critical violation', async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(480_000);
     await page.emulateMedia({ colorScheme: 'light' });
     await signIn(page, DEMO.email, DEMO.password, 'demo');
     const ids = await demoIds(page);
     for (const { name, path, heading } of PAGES) {
       await test.step(name, async () => {
         await page.goto(org('demo', path(ids)));
-        await settle(page, heading);
+        await settle(page, typeof heading === 'function' ? heading(ids) : heading);
         await expectNoSeriousA11yViolationsInBothSchemes(page, name, { soft: true });
       });
     }

@@ -71,6 +71,17 @@ export function registerCatalogResources(app: FastifyInstance) {
     search: [pricingCategory.label],
     filters: { type: { schema: z.enum(PRICING_CATEGORY_TYPES), where: (v) => eq(pricingCategory.type, v) } },
     orderBy: [asc(pricingCategory.type), asc(sql`lower(${pricingCategory.label})`)],
+    csv: {
+      file: 'pricing-categories',
+      columns: [
+        { header: 'label', value: (c) => c.label },
+        { header: 'type', value: (c) => c.type },
+        { header: 'min_age', value: (c) => c.min_age ?? '' },
+        { header: 'max_age', value: (c) => c.max_age ?? '' },
+        { header: 'occupies_seat', value: (c) => (c.occupies_seat ? 'yes' : 'no') },
+        { header: 'created_at', value: (c) => c.created_at },
+      ],
+    },
     values: async (_ctx, input, existing) => {
       const next = { ...pick(input, PRICING_CATEGORY_FIELDS) };
       const min = next.min_age !== undefined ? next.min_age : existing?.min_age ?? null;

@@ -9,6 +9,7 @@ import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreatePricingCategoryMutation, useDeletePricingCategoryMutation, usePricingCategoriesQuery, useUpdatePricingCategoryMutation } from './api';
 import { ExperiencesTabs } from './ExperiencesTabs';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 
 type Form = z.input<typeof ZPricingCategoryInput>;
 
@@ -74,9 +75,12 @@ export default function PricingCategoriesPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>Pricing categories</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          New category
-        </Button>
+        <Group gap="xs">
+          <ExportCsvButton url="pricing-categories/export.csv" params={{}} fallbackName="pricing-categories.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            New category
+          </Button>
+        </Group>
       </Group>
       <ExperiencesTabs />
       <Table verticalSpacing="sm" aria-label="Pricing categories">
