@@ -88,8 +88,10 @@ describe('help videos', () => {
       expect(res.json().type).toBe('validation_error');
     }
     expect((await owner.get('/api/help-videos/?topic=billing')).statusCode).toBe(400);
+    await owner.post('/api/help-videos/', { url: 'https://www.youtube.com/watch?v=cap0', topic: 'capacity' });
     const moved = await owner.patch(`/api/help-videos/${id}/`, { topic: 'capacity', title: 'Scanning tickets' });
-    expect(moved.json()).toMatchObject({ topic: 'capacity', title: 'Scanning tickets' });
+    // Moved to another page, it goes last there.
+    expect(moved.json()).toMatchObject({ topic: 'capacity', title: 'Scanning tickets', position: 1 });
     expect((await owner.delete(`/api/help-videos/${id}/`)).statusCode).toBe(204);
     expect((await owner.get(`/api/help-videos/${id}/`)).statusCode).toBe(404);
   });

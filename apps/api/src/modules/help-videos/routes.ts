@@ -107,10 +107,13 @@ export const helpVideoRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: keep }, schema: { tags, summary: 'Rename a help video or move it to another page', params: ZIdParam, body: ZHelpVideoPatch, response: { 200: ZHelpVideo, ...errors } } },
     (request) =>
       tenantScope(request, async (ctx) => {
-        await rowOr404(ctx, request.params.id);
+        const current = await rowOr404(ctx, request.params.id);
+        const { title, topic } = request.body;
+        // Moved to another page: it goes last there.
+        const moved = topic && topic !== current.topic ? (await ctx.tx.select({ p: max(video.position) }).from(video).where(and(mine(ctx), eq(video.topic, topic))))[0] : undefined;
         const [row] = await ctx.tx
           .update(video)
-          .set({ ...(request.body.title !== undefined ? { title: request.body.title } : {}), ...(request.body.topic ? { topic: request.body.topic } : {}), updated_at: new Date() })
+          .set({ ...(title !== undefined ? { title } : {}), ...(moved ? { topic, position: (moved.p ?? -1) + 1 } : {}), updated_at: new Date() })
           .where(and(mine(ctx), eq(video.id, request.params.id)))
           .returning();
         return present(row!);

@@ -87,8 +87,8 @@ export default function BookingsOverviewPage() {
             allowDeselect={false}
             searchable
           />
-          <DateField aria-label="From" value={filters.filters.from} max={filters.filters.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
-          <DateField aria-label="To" value={filters.filters.to} min={filters.filters.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
+          <DateField aria-label="From" value={filters.filters.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+          <DateField aria-label="To" value={filters.filters.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
         </>
       }
       list={filters}

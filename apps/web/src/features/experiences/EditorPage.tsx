@@ -110,7 +110,16 @@ export default function EditorPage() {
         </Tabs.List>
       </Tabs>
       {/* Keyed by experience too: typed values are kept across refetches, never into another offer. */}
-      <Suspense fallback={<Loader aria-label="Loading the step" />}>
+      <Suspense
+        fallback={
+          <Group gap="xs" role="status">
+            <Loader size="sm" />
+            <Text c="dimmed" size="sm">
+              Loading the step…
+            </Text>
+          </Group>
+        }
+      >
         <Step key={`${experience.id}/${step}`} experience={experience} />
       </Suspense>
     </Stack>

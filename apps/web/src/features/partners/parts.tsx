@@ -64,8 +64,8 @@ export function ContractFields({ value, onChange, readOnly = false }: { value: C
       </Group>
       <Select label="Payment" description="Who collects the customer's payment" data={COLLECTORS} value={value.payment_collector} onChange={(v) => v && set('payment_collector', v as ContractForm['payment_collector'])} allowDeselect={false} readOnly={readOnly} />
       <Group grow align="flex-start" wrap="wrap">
-        <DateField label="Valid from" value={value.valid_from} max={value.valid_to} onChange={(v) => set('valid_from', v)} readOnly={readOnly} miw={180} />
-        <DateField label="Valid to" value={value.valid_to} min={value.valid_from} onChange={(v) => set('valid_to', v)} readOnly={readOnly} miw={180} />
+        <DateField label="Valid from" value={value.valid_from} onChange={(v) => set('valid_from', v)} readOnly={readOnly} miw={180} />
+        <DateField label="Valid to" value={value.valid_to} onChange={(v) => set('valid_to', v)} readOnly={readOnly} miw={180} />
       </Group>
       <Textarea label="Notes" autosize minRows={2} value={value.notes} onChange={(e) => set('notes', e.currentTarget.value)} readOnly={readOnly} maxLength={5000} />
     </Stack>

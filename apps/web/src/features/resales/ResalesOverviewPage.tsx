@@ -204,13 +204,13 @@ export default function ResalesOverviewPage() {
               <Text size="sm" c="dimmed">
                 Sold
               </Text>
-              <DateField aria-label="Sold from" value={f.from} max={f.to} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+              <DateField aria-label="Sold from" value={f.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
             </Group>
             <Group gap={6} wrap="nowrap">
               <Text size="sm" c="dimmed">
                 to
               </Text>
-              <DateField aria-label="Sold until" value={f.to} min={f.from} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
+              <DateField aria-label="Sold until" value={f.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
             </Group>
           </Group>
         </>

@@ -54,8 +54,8 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
         </Text>
         <Select label="Partner" withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
         <Group grow>
-          <DateField label="From" withAsterisk clearable={false} value={period.from} max={period.to} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.period_from} />
-          <DateField label="To" withAsterisk clearable={false} value={period.to} min={period.from} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.period_to} />
+          <DateField label="From" withAsterisk clearable={false} value={period.from} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.period_from} />
+          <DateField label="To" withAsterisk clearable={false} value={period.to} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.period_to} />
         </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -27,7 +27,7 @@ describe('DateField', () => {
     const input = screen.getByLabelText('Day');
     expect(input).toHaveValue('29. March 2026');
     // A field that is not required can be cleared, by a button that says what it does.
-    expect(screen.getByRole('button', { name: 'Clear the date' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Clear Day' })).toBeInTheDocument();
 
     await userEvent.clear(input);
     expect(onChange).toHaveBeenLastCalledWith('');
@@ -58,5 +58,26 @@ describe('DateField', () => {
     expect(onChange).toHaveBeenLastCalledWith('2026-03-29');
     expect(input).not.toHaveFocus();
     expect(input).toHaveValue('29. March 2026');
+  });
+
+  it('submits its form on Enter, with the typed date', async () => {
+    const submitted = vi.fn();
+    function Form() {
+      const [value, setValue] = useState('');
+      return (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submitted(value);
+          }}
+        >
+          <DateField label="From" value={value} onChange={setValue} />
+        </form>
+      );
+    }
+    renderWithApp(<Form />);
+    await userEvent.type(screen.getByLabelText('From'), '2026-05-01{Enter}');
+    expect(submitted).toHaveBeenCalledWith('2026-05-01');
+    expect(screen.getByLabelText('From')).toHaveValue('01. May 2026');
   });
 });

@@ -19,7 +19,8 @@ type Props = Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'value
  * and handed to the page as YYYY-MM-DD, the format of the API and of the URL's filters. A field
  * that is not required can be cleared.
  */
-export function DateField({ value, onChange, min, max, clearable, required, onKeyDown, ...rest }: Props) {
+export function DateField({ value, onChange, min, max, clearable, required, onKeyUp, ...rest }: Props) {
+  const name = typeof rest.label === 'string' ? rest.label : rest['aria-label'];
   return (
     <DateInput
       value={value || null}
@@ -29,15 +30,15 @@ export function DateField({ value, onChange, min, max, clearable, required, onKe
       minDate={min || undefined}
       maxDate={max || undefined}
       clearable={clearable ?? !required}
-      clearButtonProps={{ 'aria-label': 'Clear the date' }}
+      clearButtonProps={{ 'aria-label': name ? `Clear ${name}` : 'Clear the date' }}
       required={required}
       leftSection={<IconCalendar size={16} aria-hidden />}
       placeholder="DD. Month YYYY"
       popoverProps={{ withinPortal: true }}
-      onKeyDown={(event) => {
-        onKeyDown?.(event);
-        // Enter takes the typed date: the calendar closes and the date is shown as it reads (in a
-        // form, Enter still submits it).
+      onKeyUp={(event) => {
+        onKeyUp?.(event);
+        // Enter takes the typed date: the calendar closes and the date is shown as it reads. On the
+        // key's release, so that in a form the key press has submitted it first.
         if (event.key === 'Enter') event.currentTarget.blur();
       }}
       {...rest}

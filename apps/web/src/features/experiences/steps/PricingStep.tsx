@@ -86,8 +86,8 @@ function SeasonalPrices({ experience, categories, currency }: { experience: TExp
       <Group align="flex-end">
         <Select label="Category" data={categories.map((c) => ({ value: c.id, label: c.label }))} value={draft.category || null} onChange={(v) => setDraft({ ...draft, category: v ?? '' })} w={160} />
         <TextInput label={`Price (${currency})`} value={draft.price} onChange={(e) => setDraft({ ...draft, price: e.currentTarget.value })} w={110} />
-        <DateField label="From" value={draft.from} max={draft.to} onChange={(v) => setDraft({ ...draft, from: v })} w={190} />
-        <DateField label="To" value={draft.to} min={draft.from} onChange={(v) => setDraft({ ...draft, to: v })} w={190} />
+        <DateField label="From" value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} w={190} />
+        <DateField label="To" value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} w={190} />
         <Button
           loading={isLoading}
           disabled={!draft.category || !draft.price}

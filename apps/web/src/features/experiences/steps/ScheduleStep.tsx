@@ -40,12 +40,14 @@ function RuleForm({ experience }: { experience: TExperience }) {
   const [typedCapacity, setCapacity] = useState<number | '' | null>(null);
   const capacity = typedCapacity ?? defaults?.default_capacity ?? 10;
   const [error, setError] = useState<string>();
+  const [closingError, setClosingError] = useState<string>();
   const submit = async () => {
     const bad = times.find((t) => !parseTypedTime(t));
     if (bad) return setError(`"${bad}" is not a time such as ${clock('09:00')}.`);
     if (times.length === 0) return setError('Add at least one start time.');
     const closingTime = kind === 'opening_hours' && closing ? parseTypedTime(closing) : null;
-    if (kind === 'opening_hours' && closing && !closingTime) return setError(`"${closing}" is not a closing time such as ${clock('17:00')}.`);
+    if (kind === 'opening_hours' && closing && !closingTime) return setClosingError(`"${closing}" is not a time such as ${clock('17:00')}.`);
+    setClosingError(undefined);
     setError(undefined);
     const res = await create({
       experience: experience.id,
@@ -69,8 +71,8 @@ function RuleForm({ experience }: { experience: TExperience }) {
       <Stack>
         <SegmentedControl value={kind} onChange={(v) => setKind(v as typeof kind)} data={[{ value: 'start_times', label: 'Start times' }, { value: 'opening_hours', label: 'Opening hours' }]} />
         <Group grow>
-          <DateField label="From" value={from} max={to} onChange={setFrom} />
-          <DateField label="Until (optional)" value={to} min={from} onChange={setTo} />
+          <DateField label="From" value={from} onChange={setFrom} />
+          <DateField label="Until (optional)" value={to} onChange={setTo} />
         </Group>
         <div>
           <Text size="sm" fw={500} mb={4}>
@@ -92,11 +94,12 @@ function RuleForm({ experience }: { experience: TExperience }) {
             description={`e.g. ${clock('09:00')} — press Enter after each`}
             value={times}
             // Each time is shown as the organisation reads times (12- or 24-hour), whichever way it was typed.
-            onChange={(tags) => setTimes(tags.map(shownTime))}
+            // 9:00 beside 09:00 is one time: the tags are compared once written the same way.
+            onChange={(tags) => setTimes([...new Set(tags.map(shownTime))])}
             maxTags={kind === 'start_times' ? 48 : 1}
             error={error}
           />
-          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder={clock('17:00')} value={closing} onChange={(e) => setClosing(e.currentTarget.value)} onBlur={() => setClosing(shownTime(closing))} />}
+          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder={clock('17:00')} value={closing} onChange={(e) => setClosing(e.currentTarget.value)} onBlur={() => setClosing(shownTime(closing))} error={closingError} />}
           <NumberInput label={kind === 'start_times' ? 'Seats per start time' : 'Seats per day'} min={1} value={capacity} onChange={(v) => setCapacity(v === '' ? '' : Number(v))} />
         </Group>
         <Group justify="flex-end">

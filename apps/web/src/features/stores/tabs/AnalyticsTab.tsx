@@ -152,8 +152,8 @@ export function AnalyticsTab({ store }: { store: TStore }) {
   return (
     <Stack gap="md">
       <Group align="flex-end" gap="sm" wrap="nowrap">
-        <DateField label="From" value={from} max={to} onChange={(v) => setDate('from', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
-        <DateField label="To" value={to} min={from} onChange={(v) => setDate('to', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label="From" value={from} onChange={(v) => setDate('from', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label="To" value={to} onChange={(v) => setDate('to', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
         {isFetching && <Loader size="sm" mb={8} style={{ flexShrink: 0 }} />}
       </Group>
       {problem ? (
