@@ -78,6 +78,8 @@ test('supplier and reseller read the same resales and agree on a statement', asy
   const heading = page.getByRole('heading', { name: /^Statement STL-\d{4}-\d{5}$/ });
   await expect(heading).toBeVisible();
   const number = (await heading.textContent())!.replace('Statement ', '');
+  // The period typed is the period taken (the dialog opens on last month).
+  await expect(page.getByText(`activities from ${zurichDate(0)} to ${zurichDate(30)}`)).toBeVisible();
   await expect(page.getByTestId('statement-line')).toHaveCount(3);
   await expect(page.getByTestId('owed')).toContainText('Alpine Agency owes Alpine Trails & Tours');
 
