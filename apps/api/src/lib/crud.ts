@@ -10,7 +10,7 @@ import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { AppError, notFound } from './errors';
 import { CSV_LIMIT, listCsv, sendCsv, type CsvColumn } from './list-export';
 import { paginate } from './pagination';
-import { inTenant } from './tenancy';
+import { inTenant, type TenantOptions } from './tenancy';
 
 /**
  * Full create/read/update/delete for a simple tenant resource, following every convention:
@@ -79,9 +79,9 @@ export async function assertOwned(ctx: TenantCtx, table: TenantTable, id: string
   }
 }
 
-export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>) {
+export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) {
   const me = principalOf(request);
-  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId }));
+  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId }), options);
 }
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
@@ -160,10 +160,15 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
       `${spec.path}export.csv`,
       { config: { access: spec.read }, schema: { tags, summary: `The ${spec.noun}s as CSV, filtered and ordered as the list (at most ${CSV_LIMIT})`, querystring: listQuery.omit({ page: true, page_size: true }), response: { 200: z.string(), ...errors } } },
       async (request, reply) => {
-        const body = await tenantScope(request, (ctx) => {
-          const where = listWhere(ctx, request.query as Record<string, string | undefined>);
-          return listCsv(csv.columns, (limit, offset) => pageOf(ctx, where, limit, offset));
-        });
+        // One snapshot for every page: rows written meanwhile neither repeat nor shift a page.
+        const body = await tenantScope(
+          request,
+          (ctx) => {
+            const where = listWhere(ctx, request.query as Record<string, string | undefined>);
+            return listCsv(csv.columns, (limit, offset) => pageOf(ctx, where, limit, offset));
+          },
+          { snapshot: true },
+        );
         return sendCsv(reply, csv.file, body);
       },
     );

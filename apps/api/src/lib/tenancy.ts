@@ -7,8 +7,20 @@ import type { Db } from '../db/client';
  * `tourdesk_app` role with `app.account_id` set, so PostgreSQL row-level security hides every
  * other organisation's rows even from a query that forgot its filter.
  */
-export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+export interface TenantOptions {
+  /**
+   * One snapshot for the whole transaction (REPEATABLE READ): every query sees the database as the
+   * first one did, so a list read in several pages (a CSV export) neither repeats nor skips a row
+   * that another transaction writes meanwhile. Only for reading: a write that meets a row changed
+   * since the snapshot fails instead of waiting.
+   */
+  snapshot?: boolean;
+}
+
+export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T>, options: TenantOptions = {}): Promise<T> {
   return db.transaction(async (tx) => {
+    // Must be the transaction's first statement.
+    if (options.snapshot) await tx.execute(sql`set transaction isolation level repeatable read`);
     // One round trip: the tenant, the role (as SET LOCAL ROLE would) and a lock timeout, for this
     // transaction only. No lock is ever waited for longer than 5 s.
     await tx.execute(

@@ -205,6 +205,7 @@ export function experiencesCsv(request: FastifyRequest, query: q.ExperienceFilte
       ],
       (limit, offset) => pageExperiences(ctx, query, limit, offset),
     ),
+    { snapshot: true },
   );
 }
 

@@ -92,6 +92,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
           ],
           (limit, offset) => rows.pageBookings(ctx, request.query, limit, offset),
         ),
+        { snapshot: true },
       );
       return sendCsv(reply, 'bookings', body);
     },

@@ -292,6 +292,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           ],
           (limit, offset) => customers.pageCustomers(ctx, request.query.search, limit, offset),
         ),
+        { snapshot: true },
       );
       return sendCsv(reply, 'customers', body);
     },

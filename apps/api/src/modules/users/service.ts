@@ -79,7 +79,8 @@ export function listTeam(
 
 /** The members as CSV, filtered and ordered as the list. */
 export function teamCsv(request: FastifyRequest, query: q.MemberFilter) {
-  return tenantWork(request, (tx, me) =>
+  const me = principalOf(request);
+  return inTenant(request.server.database.db, me.accountId, (tx) =>
     listCsv<TTeamMember>(
       [
         { header: 'first_name', value: (m) => m.first_name },
@@ -92,6 +93,7 @@ export function teamCsv(request: FastifyRequest, query: q.MemberFilter) {
       ],
       async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
     ),
+    { snapshot: true },
   );
 }
 
