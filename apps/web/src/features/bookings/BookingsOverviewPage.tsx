@@ -77,7 +77,7 @@ export default function BookingsOverviewPage() {
       search={{ label: 'Search bookings', placeholder: 'Guest, e-mail, order or ticket' }}
       filters={
         <>
-          <Select aria-label="Status filter" data={['All', ...BOOKING_STATUS_FILTERS]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
+          <Select aria-label="Status filter" data={[{ value: 'All', label: 'Any status' }, ...BOOKING_STATUS_FILTERS]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
           <Select
             aria-label="Offer filter"
             data={[{ value: 'All', label: 'All offers' }, ...(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))]}

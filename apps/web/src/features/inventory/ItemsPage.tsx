@@ -97,7 +97,7 @@ export default function ItemsPage() {
       search={{ label: 'Search items', placeholder: 'Search items' }}
       filters={
         <>
-          <Select aria-label="Type filter" data={['All', ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
+          <Select aria-label="Type filter" data={[{ value: 'All', label: 'All types' }, ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
           <Select
             aria-label="Category filter"
             data={[{ value: 'All', label: 'All categories' }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}

@@ -185,7 +185,7 @@ export default function MembersPage() {
       search={{ label: 'Search members', placeholder: 'Search name or e-mail' }}
       filters={
         <>
-          <Select aria-label="Status" data={['All', 'active', 'invited', 'deactivated']} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={160} allowDeselect={false} />
+          <Select aria-label="Status" data={[{ value: 'All', label: 'Any status' }, 'active', 'invited', 'deactivated']} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={160} allowDeselect={false} />
           <Select aria-label="Role filter" data={[{ value: 'All', label: 'All roles' }, ...roleOptions]} value={filters.filters.role ?? 'All'} onChange={(v) => filters.setFilter('role', v)} w={180} allowDeselect={false} />
         </>
       }
