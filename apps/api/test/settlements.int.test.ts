@@ -191,6 +191,21 @@ describe('reading and settling a statement', () => {
     expect(rows.at(-1)!.slice(1, 2).concat(rows.at(-1)!.slice(9, 11))).toEqual(['RESELLER OWES SUPPLIER', 'CHF', (s.reseller_owes / 100).toFixed(2)]);
   });
 
+  it('exports the list of statements as CSV, filtered as the list, each side naming the other', async () => {
+    const res = await w.supplier.get(`/api/settlements/export.csv?partner=${p.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/filename="statements-\d{4}-\d{2}-\d{2}\.csv"/);
+    const rows = res.body.trim().split('\r\n');
+    expect(rows[0]).toBe('statement,side,partner,period_from,period_to,bookings,currency,gross,commission,supplier_net,payer,owed,status,settled_at,created_at');
+    expect(rows).toHaveLength(1 + 4);
+    const mine = rows.find((r) => r.startsWith(`${s.number},`))!;
+    expect(mine).toContain(",supplier,st-res tours,");
+    expect(mine).toContain(`,CHF,${(s.gross / 100).toFixed(2)},${(s.commission / 100).toFixed(2)},${(s.supplier_net / 100).toFixed(2)},`);
+    expect((await w.reseller.get('/api/settlements/export.csv')).body).toContain(`${s.number},reseller,`);
+    expect((await w.third.get('/api/settlements/export.csv')).body.trim().split('\r\n')).toHaveLength(1);
+    expect((await w.supplier.get('/api/settlements/export.csv?status=Paid')).statusCode).toBe(400);
+  });
+
   it('prints the statement as a PDF both sides can read', async () => {
     const res = await w.supplier.get(`/api/settlements/${s.id}/statement.pdf`);
     expect(res.statusCode, res.body).toBe(200);

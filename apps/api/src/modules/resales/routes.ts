@@ -121,6 +121,11 @@ export const resaleRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   );
+  app.get(
+    '/api/settlements/export.csv',
+    { config: { access }, schema: { tags: ['resales'], summary: 'The statements (filtered as the list) as CSV, with their figures and who owes whom', querystring: ZSettlementListQuery.omit({ page: true, page_size: true }), response: { 200: z.string(), ...errors } } },
+    async (request, reply) => sendCsv(reply, 'statements', await resales.settlementsCsv(ctxOf(request), request.query)),
+  );
   app.post(
     '/api/settlements/',
     {

@@ -246,6 +246,31 @@ export async function pageSettlements(ctx: ResaleCtx, f: { partner?: string; sta
   return presentSettlements(ctx, rows);
 }
 
+/** The statements (filtered as the list) as CSV: a row per statement with its figures and who owes whom. */
+export function settlementsCsv(ctx: ResaleCtx, f: { partner?: string; status?: string }) {
+  const money = (amount: number, currency: string) => ({ amount: toMajorText(amount, currency) });
+  return listCsv<TSettlement>(
+    [
+      { header: 'statement', value: (s) => s.number },
+      { header: 'side', value: (s) => s.side },
+      { header: 'partner', value: (s) => s.partner_name },
+      { header: 'period_from', value: (s) => s.period_from },
+      { header: 'period_to', value: (s) => s.period_to },
+      { header: 'bookings', value: (s) => s.bookings },
+      { header: 'currency', value: (s) => s.currency },
+      { header: 'gross', value: (s) => money(s.gross, s.currency) },
+      { header: 'commission', value: (s) => money(s.commission, s.currency) },
+      { header: 'supplier_net', value: (s) => money(s.supplier_net, s.currency) },
+      { header: 'payer', value: (s) => (s.payer === null ? '' : s.payer === 'reseller' ? s.reseller.name : s.supplier.name) },
+      { header: 'owed', value: (s) => money(Math.abs(s.reseller_owes), s.currency) },
+      { header: 'status', value: (s) => s.status },
+      { header: 'settled_at', value: (s) => s.settled_at ?? '' },
+      { header: 'created_at', value: (s) => s.created_at },
+    ],
+    (limit, offset) => pageSettlements(ctx, f, limit, offset),
+  );
+}
+
 export async function settlementDetail(ctx: ResaleCtx, id: string): Promise<TSettlementDetail> {
   const found = await inTenant(ctx.db, ctx.accountId, async (tx) => {
     const [s] = await q.settlements(tx, q.settlementWhere(ctx.accountId, { id }), 1, 0);

@@ -13,6 +13,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateSettlementMutation, useResaleFilterOptionsQuery, useSettlementsQuery } from './api';
 import { owedText, ResalesHeader, settlementPath, SettlementStatus } from './parts';
 import { DateField } from '../../shared/components/DateField';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 
 /** Last month, as the default period of a new statement (YYYY-MM-DD, the browser's calendar). */
 function lastMonth() {
@@ -115,6 +116,7 @@ export default function SettlementsPage() {
 
   return (
     <ListPage
+      afterFilters={<ExportCsvButton url="settlements/export.csv" params={filters.apiParams} fallbackName="statements.csv" />}
       header={
         <ResalesHeader
           tab="settlements"
