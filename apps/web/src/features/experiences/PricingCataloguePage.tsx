@@ -1,11 +1,11 @@
-import { Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCreateRateMutation, useExperiencesQuery, usePricingCategoriesQuery, usePricingRatesQuery, useUpdateRateMutation } from './api';
+import { useAllPricingRatesQuery, useCreateRateMutation, useExperiencesQuery, usePricingCategoriesQuery, useUpdateRateMutation } from './api';
 import { editorPath } from './constants';
 import { ExperiencesTabs } from './ExperiencesTabs';
 import { MoneyField } from './MoneyField';
@@ -14,73 +14,73 @@ import { MoneyField } from './MoneyField';
 export default function PricingCataloguePage() {
   const filters = useListFilters();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
-  const { data: experiences } = useExperiencesQuery({ ...filters.apiParams, page_size: 25, ordering: 'title' });
+  const { data: experiences, isFetching } = useExperiencesQuery({ ...filters.apiParams, ordering: 'title' });
   const { data: categories } = usePricingCategoriesQuery();
   const ids = (experiences?.results ?? []).map((e) => e.id);
-  const { data: rates } = usePricingRatesQuery({ experiences: ids.join(','), page_size: 50 }, { skip: ids.length === 0 });
+  // Every rate of the offers on this page: 25 offers with several categories and seasons fill more than one page of rates.
+  const { data: rates } = useAllPricingRatesQuery(ids.join(','), { skip: ids.length === 0 });
   const [create] = useCreateRateMutation();
   const [update] = useUpdateRateMutation();
   const cell = new Map(
-    (rates?.results ?? [])
+    (rates ?? [])
       .filter((r) => !r.valid_from && !r.valid_to && r.weekdays.length === 0)
       .map((r) => [`${r.experience}|${r.pricing_category}`, r]),
   );
-  const seasonal = new Set((rates?.results ?? []).filter((r) => r.valid_from || r.valid_to || r.weekdays.length).map((r) => r.experience));
+  const seasonal = new Set((rates ?? []).filter((r) => r.valid_from || r.valid_to || r.weekdays.length).map((r) => r.experience));
 
   return (
-    <Stack gap="md">
-      <Title order={2}>Pricing rates</Title>
-      <ExperiencesTabs />
-      <TextInput aria-label="Search offers" placeholder="Search offers" leftSection={<IconSearch size={16} />} value={filters.searchInput} onChange={(e) => filters.setSearch(e.currentTarget.value)} w={280} />
-      <Table.ScrollContainer minWidth={400 + (categories?.results.length ?? 0) * 150}>
-        <Table aria-label="Pricing catalogue" withColumnBorders>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Offer</Table.Th>
-              {categories?.results.map((c) => (
-                <Table.Th key={c.id}>{c.label}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {experiences?.results.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td>
-                  <Text component={Link} to={editorPath(e.id, 'pricing')} fw={500}>
-                    {e.title}
-                  </Text>
-                  {seasonal.has(e.id) && (
-                    <Text size="xs" c="dimmed">
-                      + seasonal prices
-                    </Text>
-                  )}
+    <ListPage
+      title="Pricing rates"
+      tabs={<ExperiencesTabs />}
+      search={{ label: 'Search offers', placeholder: 'Search offers' }}
+      list={filters}
+      count={experiences?.count}
+      noun="offer"
+      totalPages={experiences?.total_pages}
+    >
+      <ListTable
+        label="Pricing catalogue"
+        minWidth={400 + (categories?.results.length ?? 0) * 150}
+        fetching={isFetching}
+        highlightOnHover={false}
+        withColumnBorders
+        columns={[{ label: 'Offer' }, ...(categories?.results ?? []).map((c) => ({ label: c.label }))]}
+        rowCount={experiences?.results.length}
+        empty={filters.search ? 'No offer matches this search.' : 'No offers yet: prices are set per offer and pricing category.'}
+      >
+        {experiences?.results.map((e) => (
+          <Table.Tr key={e.id}>
+            <Table.Td>
+              <Text component={Link} to={editorPath(e.id, 'pricing')} fw={500}>
+                {e.title}
+              </Text>
+              {seasonal.has(e.id) && (
+                <Text size="xs" c="dimmed">
+                  + seasonal prices
+                </Text>
+              )}
+            </Table.Td>
+            {categories?.results.map((c) => {
+              const rate = cell.get(`${e.id}|${c.id}`);
+              return (
+                <Table.Td key={c.id} w={150}>
+                  <MoneyField
+                    label={`${e.title} ${c.label} price`}
+                    currency={currency}
+                    minor={rate?.retail_price ?? null}
+                    onCommit={async (minor) => {
+                      if (minor === null) return false;
+                      const res = rate ? await update({ id: rate.id, retail_price: minor }) : await create({ experience: e.id, pricing_category: c.id, retail_price: minor });
+                      if (!('error' in res)) notifySuccess(`${e.title}, ${c.label}: ${formatMoney(minor, currency)}`);
+                      return !('error' in res);
+                    }}
+                  />
                 </Table.Td>
-                {categories?.results.map((c) => {
-                  const rate = cell.get(`${e.id}|${c.id}`);
-                  return (
-                    <Table.Td key={c.id} w={150}>
-                      <MoneyField
-                        label={`${e.title} ${c.label} price`}
-                        currency={currency}
-                        minor={rate?.retail_price ?? null}
-                        onCommit={async (minor) => {
-                          if (minor === null) return false;
-                          const res = rate ? await update({ id: rate.id, retail_price: minor }) : await create({ experience: e.id, pricing_category: c.id, retail_price: minor });
-                          if (!('error' in res)) notifySuccess(`${e.title}, ${c.label}: ${formatMoney(minor, currency)}`);
-                          return !('error' in res);
-                        }}
-                      />
-                    </Table.Td>
-                  );
-                })}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Group justify="flex-end">
-        <Pagination total={experiences?.total_pages || 1} value={filters.page} onChange={filters.setPage} />
-      </Group>
-    </Stack>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </ListTable>
+    </ListPage>
   );
 }

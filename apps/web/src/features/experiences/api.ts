@@ -106,8 +106,18 @@ export const experiencesApi = api.injectEndpoints({
       query: (id) => ({ url: `pricing-categories/${id}/`, method: 'DELETE' }),
       invalidatesTags: ['PricingCategory'],
     }),
-    pricingRates: build.query<TPaginated<TPricingRate>, Record<string, string | number>>({
-      query: (params) => ({ url: 'pricing-rates/', params }),
+    /** Every rate of these offers (ids joined by commas), however many pages of 50 they fill. */
+    allPricingRates: build.query<TPricingRate[], string>({
+      async queryFn(experiences, _api, _extra, baseQuery) {
+        const all: TPricingRate[] = [];
+        for (let page = 1; ; page++) {
+          const res = await baseQuery({ url: 'pricing-rates/', params: { experiences, page_size: 50, page } });
+          if (res.error) return { error: res.error };
+          const data = res.data as TPaginated<TPricingRate>;
+          all.push(...data.results);
+          if (page >= data.total_pages) return { data: all };
+        }
+      },
       providesTags: ['PricingRate'],
     }),
     createRate: build.mutation<TPricingRate, RateInput>({
@@ -150,7 +160,7 @@ export const {
   useCreatePricingCategoryMutation,
   useUpdatePricingCategoryMutation,
   useDeletePricingCategoryMutation,
-  usePricingRatesQuery,
+  useAllPricingRatesQuery,
   useCreateRateMutation,
   useUpdateRateMutation,
   useDeleteRateMutation,
