@@ -106,11 +106,19 @@ describe('list exports', () => {
     expect(all[1]).toMatch(/^Picnic lunch,Extras,Food,food; lunch,CHF,18\.50,12,,/);
     expect(lines((await owner.get('/api/inventory-items/export.csv?type=Equipment')).body).slice(1)).toEqual([expect.stringMatching(/^Wetsuit,Equipment,,,CHF,10\.00,,,/)]);
     expect(lines((await other.get('/api/inventory-items/export.csv')).body)).toHaveLength(1);
+    const categories = lines((await owner.get('/api/inventory-item-categories/export.csv')).body);
+    expect(categories).toEqual(['name,items,created_at', expect.stringMatching(/^Food,1,/)]);
   });
 
   it('keeps the list’s access', async () => {
     const viewOnly = (await owner.post('/api/roles/', { name: 'Guide', permission_sets: ['view_experiences'] })).json().id;
     const { member } = await inviteMember(t.app, sink, owner, 'exports', 'guide@exports.test', viewOnly);
+    // The roles: what each may do and who holds it.
+    const roles = lines((await owner.get('/api/roles/export.csv')).body);
+    expect(roles[0]).toBe('name,owner,permission_sets,members,created_at');
+    expect(roles.slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^Owner,yes,/), expect.stringMatching(/^Guide,no,View experiences,1,/)]));
+    expect(lines((await other.get('/api/roles/export.csv')).body).join('\n')).not.toContain('Guide');
+    expect((await member.get('/api/roles/export.csv')).statusCode).toBe(403);
     // The team, as the list filters it (the owner's view).
     const team = lines((await owner.get('/api/team-members/export.csv')).body);
     expect(team[0]).toBe('first_name,last_name,email,role,status,last_login,created_at');

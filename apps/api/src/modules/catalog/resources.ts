@@ -190,6 +190,14 @@ export function registerCatalogResources(app: FastifyInstance) {
     output: ZInventoryCategory,
     search: [inventoryItemCategory.name],
     orderBy: [asc(sql`lower(${inventoryItemCategory.name})`), asc(inventoryItemCategory.id)],
+    csv: {
+      file: 'inventory-categories',
+      columns: [
+        { header: 'name', value: (c) => c.name },
+        { header: 'items', value: (c) => c.item_count },
+        { header: 'created_at', value: (c) => c.created_at },
+      ],
+    },
     values: async (_ctx, input) => pick(input, ['name'] as const),
     present: async (ctx, rows) => {
       const ids = rows.map((r) => r.id);

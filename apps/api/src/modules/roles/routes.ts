@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZRole, ZRoleInput } from '@tourdesk/contracts';
+import { sendCsv } from '../../lib/list-export';
 import * as svc from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
@@ -12,6 +13,11 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/roles/',
     { config, schema: { tags, summary: 'Roles of the organisation', querystring: ZPaginationQuery, response: { 200: paginated(ZRole), ...errors } } },
     (request) => svc.listRoles(request, request.query),
+  );
+  app.get(
+    '/api/roles/export.csv',
+    { config, schema: { tags, summary: 'The roles as CSV: their permission sets and how many members hold each', response: { 200: z.string(), ...errors } } },
+    async (request, reply) => sendCsv(reply, 'roles', await svc.rolesCsv(request)),
   );
   app.post(
     '/api/roles/',

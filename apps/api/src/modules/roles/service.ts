@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { role } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
+import { listCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { inTenant } from '../../lib/tenancy';
 import { principalOf, type Principal } from '../auth/principal';
@@ -48,6 +49,27 @@ export function listRoles(request: FastifyRequest, page: TPaginationQuery) {
       () => q.countRoles(tx, accountId),
       async (limit, offset) => (await q.listRoles(tx, accountId, limit, offset)).map(toRole),
     ),
+  );
+}
+
+/** The roles as CSV: what each may do and how many members hold it. */
+export function rolesCsv(request: FastifyRequest) {
+  const me = principalOf(request);
+  return inTenant(
+    request.server.database.db,
+    me.accountId,
+    (tx) =>
+      listCsv<TRole>(
+        [
+          { header: 'name', value: (r) => r.name },
+          { header: 'owner', value: (r) => (r.is_owner ? 'yes' : 'no') },
+          { header: 'permission_sets', value: (r) => r.permission_sets.map((p) => p.title).join('; ') },
+          { header: 'members', value: (r) => r.member_count },
+          { header: 'created_at', value: (r) => r.created_at },
+        ],
+        async (limit, offset) => (await q.listRoles(tx, me.accountId, limit, offset)).map(toRole),
+      ),
+    { snapshot: true },
   );
 }
 

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteCategoryMutation, useSaveCategoryMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 
 export default function CategoriesPage() {
   const { data } = useCategoriesQuery();
@@ -31,6 +32,7 @@ export default function CategoriesPage() {
         >
           Add category
         </Button>
+        <ExportCsvButton url="inventory-item-categories/export.csv" params={{}} fallbackName="inventory-categories.csv" />
       </Group>
       <Table verticalSpacing="sm" aria-label="Inventory categories" maw={640}>
         <Table.Thead>

@@ -9,6 +9,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useRolesQuery, useUpdateRoleMutation } from './api';
+import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 
 type RoleForm = z.infer<typeof ZRoleInput>;
 
@@ -86,9 +87,12 @@ export default function RolesPage() {
           <Title order={2}>Roles</Title>
           <Text c="dimmed">A role grants permission sets to the team members who hold it.</Text>
         </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => openEditor('new')}>
-          New role
-        </Button>
+        <Group gap="xs">
+          <ExportCsvButton url="roles/export.csv" params={{}} fallbackName="roles.csv" />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => openEditor('new')}>
+            New role
+          </Button>
+        </Group>
       </Group>
 
       <Table.ScrollContainer minWidth={640}>
