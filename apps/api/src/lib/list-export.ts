@@ -15,12 +15,7 @@ export interface CsvColumn<T> {
  * named `{file}-{date}.csv` (`{list}export.csv`).
  */
 export async function listCsv<T>(columns: CsvColumn<T>[], page: (limit: number, offset: number) => Promise<T[]>) {
-  const rows: T[] = [];
-  for (let offset = 0; offset < CSV_LIMIT; offset += 500) {
-    const got = await page(Math.min(500, CSV_LIMIT - offset), offset);
-    rows.push(...got);
-    if (got.length < 500) break;
-  }
+  const rows = await readPages(page);
   return csvDocument(
     columns.map((c) => c.header),
     rows.map((r) => columns.map((c) => c.value(r))),
@@ -32,3 +27,23 @@ export const sendCsv = (reply: FastifyReply, file: string, body: string) =>
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${file}-${new Date().toISOString().slice(0, 10)}.csv"`)
     .send(body);
+
+/** Every row up to CSV_LIMIT, read in pages of 500 (inside one snapshot transaction, so no page shifts). */
+export async function readPages<R>(page: (limit: number, offset: number) => Promise<R[]>): Promise<R[]> {
+  const rows: R[] = [];
+  for (let offset = 0; offset < CSV_LIMIT; offset += 500) {
+    const got = await page(Math.min(500, CSV_LIMIT - offset), offset);
+    rows.push(...got);
+    if (got.length < 500) break;
+  }
+  return rows;
+}
+
+/**
+ * For a list whose rows are presented outside the tenant transaction (names read on the server's
+ * connection): the raw rows, read first in one snapshot, then handed to listCsv page by page.
+ */
+export const presentedPages =
+  <R, T>(rows: R[], present: (rows: R[]) => Promise<T[]>) =>
+  (limit: number, offset: number) =>
+    present(rows.slice(offset, offset + limit));

@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { bareOrigin } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
-import { listCsv } from '../../lib/list-export';
+import { listCsv, presentedPages, readPages } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { newSecret, sha256 } from '../auth/crypto';
 import { principalOf } from '../auth/principal';
@@ -105,6 +105,20 @@ async function listFilter(request: FastifyRequest, query: Omit<z.output<typeof Z
 /** The partnerships of one side as CSV, filtered as the list: a row per partnership with its contract. */
 export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>) {
   const filter = await listFilter(request, query);
+  // Every partnership with its shared offers, read in one snapshot; the partners' names and the
+  // offers' titles are added after it, 500 at a time, from the server's connection.
+  const pages = await tenantScope(
+    request,
+    async (ctx) => {
+      const rows = await readPages((limit, offset) => q.pagePartnerships(ctx, filter, limit, offset));
+      const gathered: Gathered[] = [];
+      for (let i = 0; i < rows.length; i += 500) gathered.push(await gather(ctx, rows.slice(i, i + 500)));
+      return gathered;
+    },
+    { snapshot: true },
+  );
+  const presented: TPartnership[] = [];
+  for (const g of pages) presented.push(...(await present(request, g)));
   return listCsv<TPartnership>(
     [
       { header: 'partner', value: (p) => p.partner.name ?? '' },
@@ -120,7 +134,7 @@ export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.out
       { header: 'offers', value: (p) => p.offers.map((o) => o.title).join('; ') },
       { header: 'created_at', value: (p) => p.created_at },
     ],
-    async (limit, offset) => present(request, await tenantScope(request, async (ctx) => gather(ctx, await q.pagePartnerships(ctx, filter, limit, offset)))),
+    presentedPages(presented, async (chunk) => chunk),
   );
 }
 

@@ -4,7 +4,7 @@ import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOption
 import { booking, order } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import { listCsv } from '../../lib/list-export';
+import { listCsv, presentedPages, readPages } from '../../lib/list-export';
 import { inTenant } from '../../lib/tenancy';
 import { documentMoney } from '../orders/invoices';
 import * as q from './queries';
@@ -112,8 +112,10 @@ export async function listResales(ctx: ResaleCtx, f: ListFilter, page: { limit: 
 }
 
 /** The list as CSV (the same filters and order): a row per resold line with its figures. */
-export function resalesCsv(ctx: ResaleCtx, f: ListFilter) {
+export async function resalesCsv(ctx: ResaleCtx, f: ListFilter) {
   const where = listWhere(ctx, f);
+  // Every line read in one snapshot, then presented (names from the server's connection) page by page.
+  const rows = await inTenant(ctx.db, ctx.accountId, (tx) => readPages((limit, offset) => q.pageLines(tx, where, limit, offset)), { snapshot: true });
   return listCsv<TResale>(
     [
       { header: 'sold_at', value: (r) => r.sold_at },
@@ -138,7 +140,7 @@ export function resalesCsv(ctx: ResaleCtx, f: ListFilter) {
       { header: 'cancellation_fee', value: (r) => ({ amount: toMajorText(r.cancellation_fee, r.currency) }) },
       { header: 'settlement', value: (r) => r.settlement?.number ?? '' },
     ],
-    async (limit, offset) => presentLines(ctx, await inTenant(ctx.db, ctx.accountId, (tx) => q.pageLines(tx, where, limit, offset))),
+    presentedPages(rows, (chunk) => presentLines(ctx, chunk)),
   );
 }
 
@@ -247,8 +249,10 @@ export async function pageSettlements(ctx: ResaleCtx, f: { partner?: string; sta
 }
 
 /** The statements (filtered as the list) as CSV: a row per statement with its figures and who owes whom. */
-export function settlementsCsv(ctx: ResaleCtx, f: { partner?: string; status?: string }) {
+export async function settlementsCsv(ctx: ResaleCtx, f: { partner?: string; status?: string }) {
   const money = (amount: number, currency: string) => ({ amount: toMajorText(amount, currency) });
+  const where = q.settlementWhere(ctx.accountId, f);
+  const rows = await inTenant(ctx.db, ctx.accountId, (tx) => readPages((limit, offset) => q.settlements(tx, where, limit, offset)), { snapshot: true });
   return listCsv<TSettlement>(
     [
       { header: 'statement', value: (s) => s.number },
@@ -267,7 +271,7 @@ export function settlementsCsv(ctx: ResaleCtx, f: { partner?: string; status?: s
       { header: 'settled_at', value: (s) => s.settled_at ?? '' },
       { header: 'created_at', value: (s) => s.created_at },
     ],
-    (limit, offset) => pageSettlements(ctx, f, limit, offset),
+    presentedPages(rows, (chunk) => presentSettlements(ctx, chunk)),
   );
 }
 
