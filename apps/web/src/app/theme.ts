@@ -1,11 +1,11 @@
 import {
-  ColorInput,
   createTheme,
   localStorageColorSchemeManager,
-  Pagination,
-  SegmentedControl,
+  type ColorInputProps,
   type CSSVariablesResolver,
   type MantineColorsTuple,
+  type PaginationProps,
+  type SegmentedControlProps,
 } from '@mantine/core';
 import { BREAKPOINTS, LAYOUT_WIDTHS } from '@tourdesk/contracts';
 
@@ -98,17 +98,20 @@ export const theme = createTheme({
     lg: em(BREAKPOINTS.lap),
     xl: em(BREAKPOINTS.desk),
   },
+  // Plain objects, typed by the components' props, rather than Component.extend(): extend() is only
+  // a typed identity, and importing the components here put them (the colour picker with them)
+  // into the first page load of every page.
   components: {
     // Mantine's arrows are icons only: give them names screen readers announce (axe: button-name).
-    Pagination: Pagination.extend({
-      defaultProps: { getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }) },
-    }),
-    ColorInput: ColorInput.extend({
-      defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } },
-    }),
+    Pagination: {
+      defaultProps: { getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }) } satisfies Partial<PaginationProps>,
+    },
+    ColorInput: {
+      defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } } satisfies Partial<ColorInputProps>,
+    },
     // The chosen segment in the theme's colour with white text: Mantine's grey-on-grey default was
     // hard to tell from the others in dark mode.
-    SegmentedControl: SegmentedControl.extend({ defaultProps: { color: 'blue' } }),
+    SegmentedControl: { defaultProps: { color: 'blue' } satisfies Partial<SegmentedControlProps> },
   },
   other: { layout: LAYOUT_WIDTHS, breakpoints: BREAKPOINTS },
 });
