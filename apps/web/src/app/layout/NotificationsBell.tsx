@@ -1,11 +1,10 @@
-import { ActionIcon, Badge, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Indicator, Loader, Popover, Text, Tooltip } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
-import type { TNotificationsUnread, TSystemNotification, TSystemNotificationList } from '@tourdesk/contracts';
-import { useState } from 'react';
+import type { TNotificationsUnread, TSystemNotificationList } from '@tourdesk/contracts';
+import { lazy, Suspense, useState } from 'react';
 import { api } from '../../shared/api/api';
-import { formatDisplayDate } from '../../shared/lib/dates';
 
-const LEVEL_COLOR: Record<TSystemNotification['level'], string> = { info: 'blue', warning: 'orange', critical: 'red' };
+const NotificationsList = lazy(() => import('./NotificationsList'));
 
 const bellApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -51,41 +50,10 @@ export function NotificationsBell() {
         <Text fw={600} px="md" pt="sm" pb="xs">
           Notifications
         </Text>
-        <ScrollArea.Autosize mah={420}>
-          <Stack gap="md" px="md" pb="md">
-            {list?.results.length === 0 && (
-              <Text c="dimmed" size="sm">
-                Nothing new.
-              </Text>
-            )}
-            {list?.results.map((n) => {
-              const isNew = unread?.seen_at ? n.published_at > unread.seen_at : count > 0;
-              return (
-                <div key={n.id} data-testid="notification">
-                  <Group gap="xs" mb={2}>
-                    <Badge size="xs" color={LEVEL_COLOR[n.level]} variant="light">
-                      {n.level}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      {formatDisplayDate(n.published_at)}
-                    </Text>
-                    {isNew && (
-                      <Badge size="xs" color="red" variant="filled">
-                        new
-                      </Badge>
-                    )}
-                  </Group>
-                  <Text fw={500} size="sm">
-                    {n.title}
-                  </Text>
-                  <Text size="sm" c="dimmed">
-                    {n.body}
-                  </Text>
-                </div>
-              );
-            })}
-          </Stack>
-        </ScrollArea.Autosize>
+        {/* Its own chunk: the list (and the date formatting it needs) loads when the bell is opened. */}
+        <Suspense fallback={<Loader size="sm" m="md" />}>
+          {list && <NotificationsList list={list} unread={unread} count={count} />}
+        </Suspense>
       </Popover.Dropdown>
     </Popover>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks/store';
 import { sessionApi } from '../api/session-api';
 import { clearUser, setAppInfo, setUser } from './auth-slice';
-import { setTimeFormat } from '../lib/dates';
+import { setTimeFormat } from '../lib/time-format';
 import { rememberedSession, rememberSession, unreachable } from './offline-session';
 
 /**

@@ -11,20 +11,12 @@ import {
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-export type TimeFormat = '24h' | '12h';
+import { timeFormat, type TimeFormat } from './time-format';
 
-/**
- * How the organisation reads times (Settings → Product configuration), set when the session's
- * user is known (use-session-bootstrap); every time shown follows it unless a caller says otherwise.
- */
-let organisationTimeFormat: TimeFormat = '24h';
-export const setTimeFormat = (format: TimeFormat) => {
-  organisationTimeFormat = format;
-};
-export const timeFormat = () => organisationTimeFormat;
+export { setTimeFormat, timeFormat, type TimeFormat } from './time-format';
 
 /** A local wall time as the API sends it ("14:30") in the organisation's format ("02:30 PM" in 12-hour time). */
-export function clock(localTime: string, format: TimeFormat = organisationTimeFormat) {
+export function clock(localTime: string, format: TimeFormat = timeFormat()) {
   if (format === '24h') return localTime;
   const [h, m] = localTime.split(':').map(Number);
   if (h === undefined || m === undefined || Number.isNaN(h) || Number.isNaN(m)) return localTime;
@@ -46,11 +38,11 @@ export const formatDisplayDate = (value: DateInput, timeZone?: string) =>
   inZone(value, timeZone).format(DATE_DISPLAY_FORMAT);
 
 /** "14:30" (24-hour) or "02:30 PM" (12-hour). */
-export const formatTime = (value: DateInput, timeZone?: string, format: TimeFormat = organisationTimeFormat) =>
+export const formatTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
   inZone(value, timeZone).format(format === '24h' ? TIME_FORMAT_24H : TIME_FORMAT_12H);
 
 /** "29. March 2026, 14:30". */
-export const formatDateTime = (value: DateInput, timeZone?: string, format: TimeFormat = organisationTimeFormat) =>
+export const formatDateTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
   `${formatDisplayDate(value, timeZone)}, ${formatTime(value, timeZone, format)}`;
 
 /** Parses a YYYY-MM-DD string strictly; anything else is null. */
