@@ -10,7 +10,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCustomerOrdersQuery, useCustomerQuery, useDeleteCustomerMutation } from './api';
 import { CustomerForm } from './CustomerForm';
-import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR, WHOLE } from './constants';
+import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR } from './constants';
 
 const ORDERS_PAGE_SIZE = 10;
 
@@ -47,12 +47,12 @@ function Orders({ customer }: { customer: string }) {
                   {formatMoney(o.total, o.currency)}
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light" style={WHOLE}>
+                  <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light">
                     {o.payment_status}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light" style={WHOLE}>
+                  <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light">
                     {o.status}
                   </Badge>
                 </Table.Td>

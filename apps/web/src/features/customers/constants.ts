@@ -10,6 +10,3 @@ export const PAYMENT_STATUS_COLOR: Record<string, string> = {
   Refunded: 'grape',
 };
 export const ORDER_STATUS_COLOR: Record<string, string> = { Created: 'gray', Confirmed: 'green', Canceled: 'red' };
-
-/** A badge in a table cell keeps its whole text (its label would otherwise shrink to an ellipsis). */
-export const WHOLE = { minWidth: 'max-content' } as const;

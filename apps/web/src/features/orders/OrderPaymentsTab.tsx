@@ -10,7 +10,7 @@ import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation } from './api';
-import { METHOD_LABELS, WHOLE } from './constants';
+import { METHOD_LABELS } from './constants';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { Totals } from './OrderDetailsTab';
 
@@ -245,7 +245,7 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
               <Table.Tr key={p.id} data-testid="payment-row" data-refund-of={p.refund_of ?? undefined}>
                 <Table.Td style={{ whiteSpace: 'nowrap', paddingLeft: p.refund_of ? 28 : undefined }}>{formatDateTime(p.created_at, zone)}</Table.Td>
                 <Table.Td>
-                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light" style={WHOLE}>
+                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
                     {p.kind === 'refund' ? 'Refund' : 'Payment'}
                   </Badge>
                   {p.kind === 'payment' && p.refunded > 0 && (

@@ -17,7 +17,6 @@ import {
   orderPath,
   ORDERINGS,
   PAYMENT_STATUS_COLOR,
-  WHOLE,
 } from './constants';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 
@@ -65,12 +64,12 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
         )}
       </Table.Td>
       <Table.Td>
-        <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" size="sm" style={WHOLE} data-testid="payment-status">
+        <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" size="sm" data-testid="payment-status">
           {order.payment_status}
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" size="sm" style={WHOLE}>
+        <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" size="sm">
           {order.status}
         </Badge>
       </Table.Td>

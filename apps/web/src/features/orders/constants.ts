@@ -55,6 +55,3 @@ export { vatRate } from '../../shared/lib/money';
 
 /** A yes/no answer reads "Yes" / "No"; other answers as given. */
 export const answerText = (a: string) => (a === 'yes' ? 'Yes' : a === 'no' ? 'No' : a);
-
-/** A badge in a table cell keeps its whole text (its label would otherwise shrink to an ellipsis). */
-export const WHOLE = { minWidth: 'max-content' } as const;

@@ -8,7 +8,7 @@ export const partnerPath = (id: string) => `${PARTNERS_PATH}/${id}`;
 export const STATUS_COLOR: Record<TPartnershipStatus, string> = { Invited: 'blue', Active: 'green', Declined: 'gray', Suspended: 'orange', Ended: 'gray' };
 export function StatusBadge({ status }: { status: TPartnershipStatus }) {
   return (
-    <Badge variant="light" color={STATUS_COLOR[status]} style={{ whiteSpace: 'nowrap', overflow: 'visible' }}>
+    <Badge variant="light" color={STATUS_COLOR[status]}>
       {status}
     </Badge>
   );

@@ -39,7 +39,6 @@ function StatusBadge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) 
       variant="light"
       color={ok ? 'green' : 'orange'}
       leftSection={ok ? <IconCircleCheck size={14} /> : <IconCircleX size={14} />}
-      style={{ minWidth: 'max-content' }}
       data-ok={ok}
     >
       {ok ? yes : no}
@@ -250,7 +249,7 @@ export default function PaymentProvidersPage() {
             <Title order={4}>Stripe</Title>
           </Group>
           {provider?.connected && !provider.missing_settings.length && (
-            <Badge variant="light" color={isComplete(provider) ? 'green' : 'orange'} style={{ minWidth: 'max-content' }}>
+            <Badge variant="light" color={isComplete(provider) ? 'green' : 'orange'}>
               {isComplete(provider) ? 'Connected' : 'Onboarding not finished'}
             </Badge>
           )}

@@ -159,7 +159,7 @@ export default function QrCodesPage() {
             </Table.Td>
             <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
             <Table.Td>
-              <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'} style={{ minWidth: 'max-content' }}>
+              <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'}>
                 {c.ownership}
               </Badge>
             </Table.Td>

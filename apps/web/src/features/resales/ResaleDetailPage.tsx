@@ -6,7 +6,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime, formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleQuery } from './api';
-import { Figure, Figures, itemsText, LINE_STATUS_COLOR, RESALES_PATH, settlementPath, SIDE_LABEL, WHOLE } from './parts';
+import { Figure, Figures, itemsText, LINE_STATUS_COLOR, RESALES_PATH, settlementPath, SIDE_LABEL } from './parts';
 
 /** /resales/overview/{resaleId}: one resale order (by its id) — its lines and what each earns the partner. */
 export default function ResaleDetailPage() {
@@ -79,7 +79,7 @@ export default function ResaleDetailPage() {
                   </Table.Td>
                   <Table.Td ta="right">{formatMoney(l.supplier_net, l.currency)}</Table.Td>
                   <Table.Td>
-                    <Badge color={LINE_STATUS_COLOR[l.status]} variant="light" size="sm" style={WHOLE}>
+                    <Badge color={LINE_STATUS_COLOR[l.status]} variant="light" size="sm">
                       {l.status}
                     </Badge>
                   </Table.Td>

@@ -7,7 +7,7 @@ import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleFilterOptionsQuery, useResalesQuery } from './api';
-import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL, WHOLE } from './parts';
+import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL } from './parts';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { DateField } from '../../shared/components/DateField';
 
@@ -69,7 +69,7 @@ function Row({ line, zone }: { line: TResale; zone?: string }) {
 function LineStatus({ line }: { line: TResale }) {
   return (
     <Stack gap={4} align="flex-start">
-      <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm" style={WHOLE}>
+      <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm">
         {line.status === 'Created' ? 'Unconfirmed' : line.status}
       </Badge>
       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="resale-settlement">

@@ -12,8 +12,6 @@ export const settlementPath = (id: string) => `${SETTLEMENTS_PATH}/${id}`;
 export const DATE_RANGE_LABELS: Record<string, string> = { all: 'All time', '7 days': 'Last 7 days', '30 days': 'Last 30 days', '2 months': 'Last 2 months' };
 export const LINE_STATUS_COLOR: Record<TResale['status'], string> = { Created: 'yellow', Confirmed: 'green', Canceled: 'gray' };
 export const SIDE_LABEL = { supplier: 'Sold by partner', reseller: 'Sold by us' } as const;
-/** Badges keep their words on one line in narrow columns. */
-export const WHOLE = { minWidth: 'max-content' } as const;
 
 /** The section's two tabs: the resold lines, and the statements that settle them. */
 export function ResalesHeader({ tab, actions }: { tab: 'resales' | 'settlements'; actions?: ReactNode }) {
@@ -66,7 +64,7 @@ export function owedText(s: Pick<TSettlement, 'reseller_owes' | 'currency' | 'su
 
 export function SettlementStatus({ status }: { status: TSettlement['status'] }) {
   return (
-    <Badge color={status === 'Settled' ? 'green' : 'blue'} variant="light" size="sm" style={WHOLE} data-testid="settlement-status">
+    <Badge color={status === 'Settled' ? 'green' : 'blue'} variant="light" size="sm" data-testid="settlement-status">
       {status}
     </Badge>
   );

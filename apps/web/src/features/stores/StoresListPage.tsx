@@ -8,7 +8,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { useStoresQuery } from './api';
-import { storeEditorPath, WHOLE } from './constants';
+import { storeEditorPath } from './constants';
 import { CreateStoreForm } from './CreateStoreForm';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 
@@ -40,7 +40,7 @@ function Row({ store, zone }: { store: TStore; zone?: string }) {
       </Table.Td>
       <Table.Td ta="right">{store.experience_count}</Table.Td>
       <Table.Td>
-        <Badge variant="light" color={store.active ? 'green' : 'gray'} style={WHOLE}>
+        <Badge variant="light" color={store.active ? 'green' : 'gray'}>
           {store.active ? 'Active' : 'Inactive'}
         </Badge>
       </Table.Td>

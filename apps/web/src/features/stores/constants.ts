@@ -19,9 +19,6 @@ export const STORE_UPDATED = 'Store updated';
 /** An offer's activation status (Draft, Active, Inactive). */
 export const OFFER_STATUS_COLOR: Record<string, string> = { Draft: 'gray', Active: 'green', Inactive: 'orange' };
 
-/** A badge in a table cell keeps its whole text (its label would otherwise shrink to an ellipsis). */
-export const WHOLE = { minWidth: 'max-content' } as const;
-
 /**
  * A store address suggested from its name: lower-case ASCII letters, digits and single hyphens,
  * at most 60 characters, no hyphen at either end ("Café Zürich – Tours" → "cafe-zurich-tours").

@@ -6,6 +6,7 @@ import { api } from '../api/api';
 import { useCan } from '../hooks/use-can';
 import { notifyError, notifySuccess } from '../lib/toast';
 import { VideoItem } from './VideoItem';
+import { errorMessages } from '../api/errors';
 
 const helpVideosApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -94,8 +95,7 @@ function AddHelpVideo({ topic }: { topic: HelpTopic }) {
   const submit = async () => {
     const res = await add({ url: url.trim(), topic });
     if ('error' in res) {
-      const data = (res.error as { data?: { errors?: { detail: string }[] } }).data;
-      return setError(data?.errors?.[0]?.detail ?? 'This video could not be added.');
+      return setError(errorMessages(res.error)[0] ?? 'This video could not be added.');
     }
     setError(undefined);
     setUrl('');

@@ -13,6 +13,7 @@ import { notifyError, notifySuccess } from '../../../shared/lib/toast';
 import { VideoItem } from '../../../shared/components/VideoItem';
 import { useAddVideoMutation, useCreateImageMutation, useDeleteImageMutation, useDeleteVideoMutation, useReorderImagesMutation } from '../api';
 import { experiencesApi } from '../api';
+import { errorMessages } from '../../../shared/api/errors';
 
 export const FILES_UPLOADED = 'Files uploaded!';
 
@@ -193,8 +194,7 @@ function Videos({ experience }: { experience: TExperience }) {
           onClick={async () => {
             const res = await add({ url: url.trim(), experience: experience.id });
             if ('error' in res) {
-              const data = (res.error as { data?: { errors?: { detail: string }[] } }).data;
-              return setError(data?.errors?.[0]?.detail ?? 'This video could not be added.');
+              return setError(errorMessages(res.error)[0] ?? 'This video could not be added.');
             }
             setError(undefined);
             setUrl('');

@@ -6,7 +6,7 @@ import { ListFooter, ListTable } from '../../../shared/components/ListParts';
 import { useListFilters } from '../../../shared/hooks/use-list-filters';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useAddStoreOffersMutation, useStoreEligibleOffersQuery } from '../api';
-import { OFFER_STATUS_COLOR, WHOLE } from '../constants';
+import { OFFER_STATUS_COLOR } from '../constants';
 import { Cover } from './ProductsTab';
 
 const added = (n: number) => (n === 1 ? '1 offer added to the store.' : `${n} offers added to the store.`);
@@ -96,11 +96,11 @@ export function CatalogTab({ store }: { store: TStore }) {
                   {o.title}
                 </Text>
                 <Group gap={6} mt={4}>
-                  <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'} style={WHOLE}>
+                  <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'}>
                     {o.status}
                   </Badge>
                   {o.supplier && (
-                    <Badge variant="outline" size="xs" color="grape" style={WHOLE}>
+                    <Badge variant="outline" size="xs" color="grape">
                       Partner: {o.supplier}
                     </Badge>
                   )}

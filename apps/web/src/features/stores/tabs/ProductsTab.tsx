@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { ConfirmButton } from '../../../shared/components/ConfirmButton';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useRemoveStoreOfferMutation, useReorderStoreOffersMutation, useStoreOffersQuery } from '../api';
-import { OFFER_STATUS_COLOR, storeEditorPath, WHOLE } from '../constants';
+import { OFFER_STATUS_COLOR, storeEditorPath } from '../constants';
 
 export function Cover({ url }: { url: string | null }) {
   return url ? (
@@ -45,7 +45,7 @@ function OfferRow({
               <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
                 {offer.title}
               </Text>
-              <Badge variant="light" size="sm" color={OFFER_STATUS_COLOR[offer.status] ?? 'gray'} style={WHOLE}>
+              <Badge variant="light" size="sm" color={OFFER_STATUS_COLOR[offer.status] ?? 'gray'}>
                 {offer.status}
               </Badge>
             </Group>
