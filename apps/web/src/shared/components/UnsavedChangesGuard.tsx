@@ -1,12 +1,16 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useBlocker } from 'react-router';
+import { useBlocker, useNavigate, type Location } from 'react-router';
+
+/** Marks a navigation that a successful save started (see `useLeaveSaved`). */
+const SAVED = { leavingSaved: true } as const;
+const leavesSaved = (location: Location) => (location.state as typeof SAVED | null)?.leavingSaved === true;
 
 /**
  * While a form is dirty, leaving for another page asks first: Stay, or Leave without saving.
  * Render it inside the form; `message` says what would be lost.
  */
 export function UnsavedChangesGuard({ dirty, message }: { dirty: boolean; message: string }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname && !leavesSaved(nextLocation));
   return (
     <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
       <Stack>
@@ -22,4 +26,15 @@ export function UnsavedChangesGuard({ dirty, message }: { dirty: boolean; messag
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * Leaves for another page after a save (or a delete) has made the form's changes safe. The guard
+ * would otherwise judge the navigation by the form as it last rendered, still dirty: when the
+ * render with the clean form and its effects happen is the renderer's business (Preact runs effects
+ * after the next paint, in an order of its own), so the navigation says it follows a save instead.
+ */
+export function useLeaveSaved() {
+  const navigate = useNavigate();
+  return (to: string) => navigate(to, { state: SAVED });
 }

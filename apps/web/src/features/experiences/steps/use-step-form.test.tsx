@@ -1,8 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TExperience } from '@tourdesk/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeStore } from '../../../shared/store';
 import { renderWithApp } from '../../../test/render';
 import { BookingInfoStep } from './BookingInfoStep';
 
@@ -21,7 +23,33 @@ function Harness() {
   );
 }
 
+let server: FastifyInstance;
+let baseUrl: string;
+const patches: Record<string, unknown>[] = [];
+beforeAll(async () => {
+  server = Fastify();
+  server.patch(`/api/experiences/${loaded.id}/`, async (req) => {
+    patches.push(req.body as Record<string, unknown>);
+    return { ...loaded, ...(req.body as object) };
+  });
+  baseUrl = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api`;
+});
+afterAll(() => server.close());
+
 describe('an editor step’s form', () => {
+  it('saves and continues to the next step without asking about the changes it has just saved', async () => {
+    const user = userEvent.setup();
+    const { getByTestId } = renderWithApp(<BookingInfoStep experience={loaded} />, {
+      path: `/products/experiences/editor/${loaded.id}/booking-info`,
+      store: makeStore({ apiBaseUrl: baseUrl }),
+    });
+    await user.type(screen.getByLabelText('Meeting instructions'), ' Ring twice.');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(getByTestId('location')).toHaveTextContent(`/products/experiences/editor/${loaded.id}/preview`));
+    expect(patches).toEqual([expect.objectContaining({ meeting_instructions: 'At the pier. Ring twice.' })]);
+    expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).toBeNull();
+  });
+
   it('keeps what the user typed when the experience arrives again, and takes the fields they did not touch', async () => {
     const user = userEvent.setup();
     renderWithApp(<Harness />, { path: `/products/experiences/editor/${loaded.id}/booking-info` });

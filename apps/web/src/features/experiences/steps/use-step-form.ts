@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { TExperience } from '@tourdesk/contracts';
 import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { useLeaveSaved } from '../../../shared/components/UnsavedChangesGuard';
 import { applyFieldErrors } from '../../../shared/lib/forms';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useUpdateExperienceMutation } from '../api';
@@ -17,7 +17,6 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,
   values: z.input<S>,
 ) {
-  const navigate = useNavigate();
   const [update, { isLoading }] = useUpdateExperienceMutation();
   const form = useForm<z.input<S>, unknown, z.output<S>>({
     resolver: zodResolver(schema as never) as never,
@@ -27,6 +26,7 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
     // never overwrites what they typed (one arriving just after "Offer created!" did).
     resetOptions: { keepDirtyValues: true },
   });
+  const leave = useLeaveSaved();
   const index = EDITOR_STEPS.findIndex((s) => s.step === step);
   const next = EDITOR_STEPS[index + 1];
 
@@ -38,8 +38,7 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
         form.reset(data as never);
         notifySuccess(OFFER_UPDATED);
       }
-      // After the reset has rendered, so the unsaved-changes guard sees a clean form.
-      if (goNext && next) setTimeout(() => navigate(editorPath(experience.id, next.step)), 0);
+      if (goNext && next) leave(editorPath(experience.id, next.step));
     })();
 
   return { form, save, saving: isLoading, hasNext: Boolean(next) };

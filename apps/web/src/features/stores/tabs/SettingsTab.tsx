@@ -23,13 +23,12 @@ import { IconPhoto, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react'
 import { IMAGE_LIMITS, STORE_PAYMENT_LABEL, STORE_PAYMENT_OPTIONS, ZStoreInput, type TImage, type TStore } from '@tourdesk/contracts';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { fieldErrors } from '../../../shared/api/errors';
 import { EmbedSnippets } from './EmbedSnippets';
 import { uploadFile } from '../../../shared/api/upload';
 import { ConfirmButton } from '../../../shared/components/ConfirmButton';
-import { UnsavedChangesGuard } from '../../../shared/components/UnsavedChangesGuard';
+import { UnsavedChangesGuard, useLeaveSaved } from '../../../shared/components/UnsavedChangesGuard';
 import { useAppDispatch } from '../../../shared/hooks/store';
 import { applyFieldErrors } from '../../../shared/lib/forms';
 import { currencies } from '../../../shared/lib/locale-defaults';
@@ -210,8 +209,7 @@ function OriginsField({ value, onChange, errors }: { value: string[]; onChange: 
 }
 
 /** "Delete store": asks first; a store with orders is refused (409, toasted: deactivate it instead). */
-function DeleteStore({ store, beforeLeave }: { store: TStore; beforeLeave: () => void }) {
-  const navigate = useNavigate();
+function DeleteStore({ store, onDeleted }: { store: TStore; onDeleted: () => void }) {
   const [remove] = useDeleteStoreMutation();
   return (
     <Card withBorder padding="lg" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
@@ -233,8 +231,7 @@ function DeleteStore({ store, beforeLeave }: { store: TStore; beforeLeave: () =>
             const res = await remove(store.id);
             if ('error' in res) return false;
             notifySuccess(`${store.name} was deleted.`);
-            beforeLeave();
-            setTimeout(() => navigate(STORES_LIST), 0);
+            onDeleted();
             return true;
           }}
         >
@@ -259,6 +256,7 @@ export function SettingsTab({ store }: { store: TStore }) {
     resetOptions: { keepDirtyValues: true },
   });
   const { errors, isDirty } = form.formState;
+  const leave = useLeaveSaved();
   const [slug, logo, notify] = useWatch({ control: form.control, name: ['slug', 'logo', 'notify_new_bookings'] });
   const preview = !logo ? null : logo === store.logo ? store.logo_url : logo === uploaded?.id ? uploaded.url : null;
 
@@ -451,7 +449,7 @@ export function SettingsTab({ store }: { store: TStore }) {
         </Stack>
         <UnsavedChangesGuard dirty={isDirty} message="The store’s settings have changes that are not saved. Leave anyway?" />
       </form>
-      <DeleteStore store={store} beforeLeave={() => form.reset(values)} />
+      <DeleteStore store={store} onDeleted={() => leave(STORES_LIST)} />
     </Stack>
   );
 }
