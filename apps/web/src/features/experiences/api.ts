@@ -1,4 +1,4 @@
-import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TPaginated, TPricingCategory, TPricingRate, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
+import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export type RateInput = {
@@ -13,6 +13,8 @@ export type RateInput = {
 
 export const experiencesApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** The organisation's meeting points an offer picks from (Basic info) and shows (Preview). */
+    meetingPoints: build.query<TPaginated<TMeetingPoint>, void>({ query: () => ({ url: 'meeting-points/', params: { page_size: 50 } }) }),
     scheduleRules: build.query<TScheduleRule[], string>({
       query: (experience) => ({ url: 'schedule-rules/', params: { experience } }),
       providesTags: ['Schedule'],
@@ -136,6 +138,7 @@ export const experiencesApi = api.injectEndpoints({
 });
 
 export const {
+  useMeetingPointsQuery,
   useScheduleRulesQuery,
   useCreateScheduleRuleMutation,
   useDeleteScheduleRuleMutation,

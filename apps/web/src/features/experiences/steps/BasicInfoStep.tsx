@@ -1,8 +1,8 @@
 import { Group, MultiSelect, NumberInput, Select, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { EXPERIENCE_TYPES, ZExperienceFields, type TExperience, type TMeetingPoint, type TPaginated } from '@tourdesk/contracts';
+import { EXPERIENCE_TYPES, ZExperienceFields, type TExperience } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
-import { api } from '../../../shared/api/api';
+import { useMeetingPointsQuery } from '../api';
 import { NewButton, NewMeetingPointDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
@@ -23,14 +23,8 @@ const LANGUAGES = [
   ['nl', 'Dutch'], ['zh', 'Chinese'], ['ja', 'Japanese'], ['ko', 'Korean'], ['ru', 'Russian'], ['ar', 'Arabic'],
 ].map(([value, label]) => ({ value: value!, label: label! }));
 
-export const meetingPointsApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    meetingPoints: build.query<TPaginated<TMeetingPoint>, void>({ query: () => ({ url: 'meeting-points/', params: { page_size: 50 } }) }),
-  }),
-});
-
 export function BasicInfoStep({ experience }: { experience: TExperience }) {
-  const { data: points, refetch: refetchPoints } = meetingPointsApi.useMeetingPointsQuery();
+  const { data: points, refetch: refetchPoints } = useMeetingPointsQuery();
   const [creatingPoint, setCreatingPoint] = useState(false);
   const { form, save, saving, hasNext } = useStepForm(experience, 'basic-info', schema, {
     title: experience.title,

@@ -4,8 +4,7 @@ import dayjs from 'dayjs';
 import { useAppSelector } from '../../../shared/hooks/store';
 import { formatMoney } from '../../../shared/lib/money';
 import { clock, formatDisplayDate } from '../../../shared/lib/dates';
-import { usePricingCategoriesQuery, useUpcomingSlotsQuery } from '../api';
-import { meetingPointsApi } from './BasicInfoStep';
+import { useMeetingPointsQuery, usePricingCategoriesQuery, useUpcomingSlotsQuery } from '../api';
 
 const duration = (m: number | null) => (m === null ? null : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`);
 
@@ -24,7 +23,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
   const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, ...nextThreeWeeks() });
   // Not closed and with seats: what customers will choose from once the offer is on sale (a Draft's slots are not open yet).
   const coming = (slots ?? []).filter((s) => !s.closed && s.remaining > 0).slice(0, 8);
-  const { data: allPoints } = meetingPointsApi.useMeetingPointsQuery();
+  const { data: allPoints } = useMeetingPointsQuery();
   const points = (allPoints?.results ?? []).filter((m) => experience.meeting_points.includes(m.id));
   const lists = [
     ['Highlights', experience.highlights],
