@@ -1,7 +1,9 @@
 // Prints the gzip size of every route chunk of the built web app (npm run build first),
 // so that budgets can be held: the entry (shell), each lazily loaded page, and their CSS.
-// Then the web store's initial load (its entry and the chunks it imports statically, its CSS,
-// and embed.js), and fails (exit 1) when the store's initial JavaScript is over its budget.
+// Then the back office's budgets: its initial load (150 kB) and the offer editor opened on its
+// first step (120 kB), with every other step's figure beside them. Then the web store's initial
+// load (its entry and the chunks it imports statically, its CSS, and embed.js). Fails (exit 1)
+// when a budget is over.
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -46,6 +48,43 @@ for (const row of rows) {
   console.log(`${row.name.padEnd(56)}${kb(row.js.raw)}${kb(row.js.gzip)}${kb(row.styles.gzip)}`);
 }
 
+// --- the back office's budgets -------------------------------------------------------------------
+// What the browser loads before the first page draws: the entry and the chunks it imports statically.
+// And what opening the offer editor on a step loads beyond that: the editor's chunk and the step's,
+// with everything they import (each shared chunk counted once). The budget holds for the first step,
+// where a new offer opens; the other steps are printed beside it (the Description step carries the
+// rich-text editor, ProseMirror, which no other page loads).
+const BACK_OFFICE_BUDGET = 150 * 1024;
+const EDITOR_BUDGET = 120 * 1024;
+const entryKeyWeb = Object.keys(manifest).find((k) => manifest[k].isEntry);
+const gzipOf = (keys) => [...keys].map((k) => sizeOf(manifest[k].file).gzip).reduce((a, b) => a + b, 0);
+const initialWeb = new Set([entryKeyWeb, ...closure(entryKeyWeb)]);
+const beyondEntry = (...keys) => new Set(keys.flatMap((k) => [k, ...closure(k)]).filter((k) => !initialWeb.has(k)));
+const failures = [];
+const report = (label, bytes, budget) => {
+  if (budget === undefined) return console.log(`${label.padEnd(56)}${kb(bytes)}`);
+  const within = bytes <= budget;
+  console.log(`${label.padEnd(56)}${kb(bytes)} of ${budget / 1024} kB${within ? '' : '  OVER BUDGET'}`);
+  if (!within) failures.push(label);
+};
+console.log('');
+console.log('back office budgets (JavaScript, gzip)');
+report('initial load (entry + static imports)', gzipOf(initialWeb), BACK_OFFICE_BUDGET);
+const editorKey = 'src/features/experiences/EditorPage.tsx';
+const stepKeys = Object.keys(manifest).filter((k) => k.startsWith('src/features/experiences/steps/') && manifest[k].isDynamicEntry);
+if (!manifest[editorKey] || stepKeys.length === 0) {
+  console.error(`The manifest has no ${editorKey} or no lazily loaded editor step.`);
+  process.exit(1);
+}
+const firstStep = 'src/features/experiences/steps/BasicInfoStep.tsx';
+if (!stepKeys.includes(firstStep)) {
+  console.error(`The manifest has no lazily loaded ${firstStep}.`);
+  process.exit(1);
+}
+for (const step of [firstStep, ...stepKeys.filter((k) => k !== firstStep).sort()]) {
+  report(`offer editor opened on ${path.basename(step, '.tsx')}`, gzipOf(beyondEntry(editorKey, step)), step === firstStep ? EDITOR_BUDGET : undefined);
+}
+
 // --- the web store (apps/store): its own bundle, budget 60 KB gzip of initial JavaScript --------
 const STORE_BUDGET = 60 * 1024;
 const storeDist = path.resolve('apps/store/dist');
@@ -81,3 +120,7 @@ if (initialJs.gzip > STORE_BUDGET) {
   process.exit(1);
 }
 console.log(`web store initial JavaScript within its budget: ${(initialJs.gzip / 1024).toFixed(1)} KB of ${STORE_BUDGET / 1024} KB gzip`);
+if (failures.length > 0) {
+  console.error(`Over budget: ${failures.join('; ')}.`);
+  process.exit(1);
+}

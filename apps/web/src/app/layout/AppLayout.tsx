@@ -8,9 +8,7 @@ import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
 import { Brand } from './Brand';
 import { PLANS_PATH, visibleNavigation } from './navigation';
-import { NotificationsBell } from './NotificationsBell';
-import { ThemeToggle } from './ThemeToggle';
-import { UserMenu } from './UserMenu';
+import { LazyHeaderActions } from './lazy-header';
 
 /** The back-office shell: header, side navigation for the spec's sections, and the page. */
 export function AppLayout() {
@@ -41,11 +39,7 @@ export function AppLayout() {
               </Text>
             )}
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <NotificationsBell />
-            <ThemeToggle />
-            <UserMenu />
-          </Group>
+          <LazyHeaderActions />
         </Group>
       </AppShell.Header>
 

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { Brand } from './Brand';
-import { ThemeToggle } from './ThemeToggle';
+import { LazyThemeToggle } from './lazy-header';
 
 /** The frame of the sign-in pages: logo, theme switch, and the page. */
 export function AuthLayout() {
@@ -13,7 +13,7 @@ export function AuthLayout() {
         <Group gap="sm">
           <Brand />
         </Group>
-        <ThemeToggle />
+        <LazyThemeToggle />
       </Group>
       <Box px="md">
         <Suspense fallback={<FullPageSpinner />}>

@@ -2,13 +2,12 @@ import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid,
 import { PAYMENT_METHODS, type TOrder, type TPayment, type TPaymentInput } from '@tourdesk/contracts';
 import { IconLock } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { toast } from 'react-toastify';
 import { fieldErrors } from '../../shared/api/errors';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
-import { notifySuccess } from '../../shared/lib/toast';
+import { notifyInfo, notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation } from './api';
 import { METHOD_LABELS } from './constants';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
@@ -102,7 +101,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
     if (!('kind' in res.data)) {
       // 202: the provider has not confirmed the refund yet. The form goes back to how it opened, so the
       // same refund is not asked twice while its confirmation is on the way.
-      toast.info(res.data.detail);
+      notifyInfo(res.data.detail);
       setKind(canceled ? 'refund' : 'payment');
     } else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
     else notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);

@@ -3,12 +3,11 @@ import { IconAlertTriangle, IconInfoCircle, IconLock } from '@tabler/icons-react
 import { LAYOUT_WIDTHS, type TSubscription, type TSubscriptionTier } from '@tourdesk/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
 import { errorMessages, type ApiError } from '../../shared/api/errors';
 import { sessionApi } from '../../shared/api/session-api';
 import { setUser } from '../../shared/auth/auth-slice';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
-import { notifyErrors, notifySuccess } from '../../shared/lib/toast';
+import { notifyErrors, notifyInfo, notifySuccess } from '../../shared/lib/toast';
 import { useChooseSubscriptionMutation, useManageSubscriptionMutation, useSubscriptionQuery, useSubscriptionTiersQuery } from './api';
 import { CurrentPlan } from './CurrentPlan';
 import { leaveFor } from './leave';
@@ -115,7 +114,7 @@ export default function SubscriptionPage() {
         { replace: true },
       );
     } else if (arrival.pending) {
-      toast.info(NOTHING_CHANGED, { toastId: 'subscription-return' });
+      notifyInfo(NOTHING_CHANGED, { toastId: 'subscription-return' });
     }
   }, [arrival, setParams]);
 
@@ -128,7 +127,7 @@ export default function SubscriptionPage() {
       setManaging(false);
       if (peekCheckout()) {
         forgetCheckout();
-        toast.info(NOTHING_CHANGED, { toastId: 'subscription-return' });
+        notifyInfo(NOTHING_CHANGED, { toastId: 'subscription-return' });
       }
     };
     window.addEventListener('pageshow', onShow);
@@ -151,7 +150,7 @@ export default function SubscriptionPage() {
     if (!waiting) return;
     const late = setTimeout(() => {
       setAwaiting((a) => (a === waiting ? null : a));
-      toast.info(`Stripe has not confirmed ${waiting.tier ? waiting.name : 'your new plan'} yet: it shows here as soon as it does. Reload the page in a minute.`, { toastId: 'subscription-return' });
+      notifyInfo(`Stripe has not confirmed ${waiting.tier ? waiting.name : 'your new plan'} yet: it shows here as soon as it does. Reload the page in a minute.`, { toastId: 'subscription-return' });
     }, AWAIT_MS);
     return () => clearTimeout(late);
   }, [waiting]);
