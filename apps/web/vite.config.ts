@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import react from '@vitejs/plugin-react';
+import preactPreset from '@preact/preset-vite';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vite';
@@ -8,18 +8,22 @@ import { defineConfig } from 'vite';
  * The back office is written against React's API and runs on Preact 11 (react-on-preact.mjs): every
  * `react` and `react-dom` import, the libraries' included, resolves to Preact's compatibility layer,
  * in the build and in the component tests alike. That took the first page load from 224 to about
- * 165 kB gzip (scripts/size.mjs).
+ * 165 kB gzip (scripts/size.mjs). Preact's Vite preset compiles the JSX and, in `vite` (dev),
+ * refreshes edited components in place (Prefresh); its own aliases are off for the ones below, and
+ * `dedupe` makes every `preact` import (the preset's runtime too) this app's Preact 11, not the web
+ * store's Preact 10 at the root of node_modules.
  */
 const preactDir = path.dirname(createRequire(import.meta.url).resolve('preact/package.json'));
 const preact = (file: string) => path.join(preactDir, file);
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [preactPreset({ reactAliasesEnabled: false, prerender: { enabled: false } })],
   resolve: {
     // The browser's conditions and fields (Vite's defaults for a client build). Vitest resolves as a
     // server would, to the libraries' CommonJS files, whose `require('react')` no alias reaches.
     conditions: ['module', 'browser', 'development|production'],
     mainFields: ['browser', 'module', 'jsnext:main', 'jsnext'],
+    dedupe: ['preact'],
     alias: [
       { find: /^react-dom\/test-utils$/, replacement: preact('test-utils/dist/testUtils.mjs') },
       { find: /^react-dom\/client$/, replacement: preact('compat/client.mjs') },
