@@ -291,7 +291,7 @@ test.describe.serial('orders: lines, payments, invoice, list and customers', () 
     await expect(page.getByTestId('payment-status').filter({ hasText: 'Not paid' })).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/orders-list.png`, fullPage: true });
 
-    const csv = await downloaded(page, () => page.getByRole('link', { name: 'Export CSV' }).click());
+    const csv = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
     expect(csv.name).toMatch(/\.csv$/);
     const rows = csv.bytes.toString('utf8');
     expect(rows).toContain(reference);

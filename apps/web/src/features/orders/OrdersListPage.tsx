@@ -1,14 +1,13 @@
 import { Anchor, Badge, Button, Select, Table, Text } from '@mantine/core';
-import { IconDownload, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUSES, type TOrderSummary } from '@tourdesk/contracts';
-import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
-import { useOrderDownloadMutation, useOrderFilterOptionsQuery, useOrdersQuery } from './api';
+import { useOrderFilterOptionsQuery, useOrdersQuery } from './api';
 import {
   DATE_RANGE_LABELS,
   DEFAULT_ORDERING,
@@ -84,11 +83,8 @@ export default function OrdersListPage() {
   const ordering = filters.filters.ordering ?? DEFAULT_ORDERING;
   const { data, isFetching } = useOrdersQuery({ ...filters.apiParams, ordering });
   const { data: options } = useOrderFilterOptionsQuery();
-  const [download, downloading] = useOrderDownloadMutation();
-
-  // The export takes the list's filters, not its page.
+  // The export takes the list's filters and order, not its page.
   const exportParams: Record<string, string> = { ...filters.filters, ordering, ...(filters.search ? { search: filters.search } : {}) };
-  const exportHref = `/api/${EXPORT_URL}?${new URLSearchParams(exportParams).toString()}`;
 
   return (
     <ListPage
@@ -96,24 +92,12 @@ export default function OrdersListPage() {
       actions={
         <>
           <HelpVideos topic="orders" />
-          <Button
-            component="a"
-            href={exportHref}
-            variant="default"
-            leftSection={<IconDownload size={16} />}
-            loading={downloading.isLoading}
-            onClick={(e: MouseEvent) => {
-              e.preventDefault();
-              void download({ url: EXPORT_URL, params: exportParams, fallbackName: 'orders.csv' });
-            }}
-          >
-            Export CSV
-          </Button>
           <Button component={Link} to="/bookings/checkout-editor" leftSection={<IconPlus size={16} />}>
             New order
           </Button>
         </>
       }
+      csv={{ url: EXPORT_URL, params: exportParams, fallbackName: 'orders.csv' }}
       search={{ label: 'Search orders', placeholder: 'Reference, customer or e-mail' }}
       filters={
         <>
