@@ -26,7 +26,7 @@ test('the demo owner lands on the shell with its navigation and live data', asyn
   // The bell: the announcements not opened yet; opening them lists them and clears the count.
   const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
   await bell.click();
-  await expect(page.getByLabel('Notifications list').getByTestId('notification').first()).toBeVisible();
+  await expect(page.getByRole('dialog', { name: /^Notifications/ }).getByTestId('notification').first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
   await expect(page.getByText('Alpine Trails & Tours')).toBeVisible();

@@ -1,4 +1,4 @@
-import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Group, NavLink, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
 import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
@@ -8,7 +8,9 @@ import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { useAppSelector } from '../../shared/hooks/store';
 import { Brand } from './Brand';
 import { PLANS_PATH, visibleNavigation } from './navigation';
-import { LazyHeaderActions } from './lazy-header';
+import { NotificationsBell } from './NotificationsBell';
+import { ThemeToggle } from './ThemeToggle';
+import { UserMenu } from './UserMenu';
 
 /** The back-office shell: header, side navigation for the spec's sections, and the page. */
 export function AppLayout() {
@@ -39,12 +41,17 @@ export function AppLayout() {
               </Text>
             )}
           </Group>
-          <LazyHeaderActions />
+          <Group gap="sm" wrap="nowrap">
+            <NotificationsBell />
+            <ThemeToggle />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" aria-label="Main navigation">
-        <AppShell.Section grow component={ScrollArea}>
+        {/* The browser's own scrolling: Mantine's ScrollArea brings Floating UI into the first load. */}
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           {visible.map((item) => {
             const icon = <item.icon size={18} stroke={1.6} />;
             if (!item.children) {

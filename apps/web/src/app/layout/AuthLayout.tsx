@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { FullPageSpinner } from '../../shared/components/FullPageSpinner';
 import { Brand } from './Brand';
-import { LazyThemeToggle } from './lazy-header';
+import { ThemeToggle } from './ThemeToggle';
 
 /** The frame of the sign-in pages: logo, theme switch, and the page. */
 export function AuthLayout() {
@@ -13,7 +13,7 @@ export function AuthLayout() {
         <Group gap="sm">
           <Brand />
         </Group>
-        <LazyThemeToggle />
+        <ThemeToggle />
       </Group>
       <Box px="md">
         <Suspense fallback={<FullPageSpinner />}>

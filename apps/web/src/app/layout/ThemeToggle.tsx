@@ -6,15 +6,10 @@ export function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const next = computed === 'dark' ? 'light' : 'dark';
+  const label = `Switch to ${next} theme`;
   return (
-    <Tooltip label={`Switch to ${next} theme`}>
-      <ActionIcon
-        variant="default"
-        size="lg"
-        aria-label={`Switch to ${next} theme`}
-        data-theme={computed}
-        onClick={() => setColorScheme(next)}
-      >
+    <Tooltip label={label}>
+      <ActionIcon variant="default" size="lg" aria-label={label} data-theme={computed} onClick={() => setColorScheme(next)}>
         {computed === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
       </ActionIcon>
     </Tooltip>

@@ -10,7 +10,11 @@ const leavesSaved = (location: Location) => (location.state as typeof SAVED | nu
  * Render it inside the form; `message` says what would be lost.
  */
 export function UnsavedChangesGuard({ dirty, message }: { dirty: boolean; message: string }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname && !leavesSaved(nextLocation));
+  // A history entry keeps its state: Back to a page once left after a save is not itself a save.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation, historyAction }) =>
+      dirty && currentLocation.pathname !== nextLocation.pathname && !(historyAction !== 'POP' && leavesSaved(nextLocation)),
+  );
   return (
     <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
       <Stack>

@@ -13,15 +13,32 @@ export const TOAST_CONTAINER_PROPS = {
 } as const;
 
 /**
- * react-toastify is not part of the first page load (7 kB gzip of the back office's initial
- * JavaScript): App mounts its container lazily, and these functions import it when they are called.
- * A toast shown before the container has mounted waits in react-toastify's own queue and appears
- * when the container does.
+ * react-toastify is not part of the first page load (10 kB gzip with its container): App mounts the
+ * container once the page is idle or a toast is asked for (`useToastsWanted`), and these functions
+ * import react-toastify when they are called. A toast shown before the container has mounted waits
+ * in react-toastify's own queue and appears when the container does. If the code cannot be fetched
+ * (offline before it was ever loaded), the message goes to the console rather than nowhere.
  */
+let wanted = false;
+const listeners = new Set<() => void>();
+export function wantToasts() {
+  if (wanted) return;
+  wanted = true;
+  listeners.forEach((l) => l());
+}
+export const toastsWanted = {
+  subscribe: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)),
+  get: () => wanted,
+};
+
 const toastify = () => import('react-toastify');
 type Kind = 'error' | 'success' | 'info';
 const show = (kind: Kind, message: string, options?: ToastOptions) => {
-  void toastify().then(({ toast }) => toast[kind](message, options));
+  wantToasts();
+  toastify().then(
+    ({ toast }) => toast[kind](message, options),
+    () => (kind === 'error' ? console.error : console.warn)(message),
+  );
 };
 
 export const notifyError = (message: string, options?: ToastOptions) => show('error', message, options);
