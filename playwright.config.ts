@@ -70,6 +70,9 @@ export default defineConfig({
     baseURL: `http://localhost:${portOf(mine)}`,
     browserName: 'chromium',
     contextOptions: { reducedMotion: 'reduce' },
+    // The browser sits where the demo business does: its "today" is the organisation's, whatever the
+    // machine's clock (between 23:00 and midnight UTC, Zurich is already on the next day).
+    timezoneId: 'Europe/Zurich',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

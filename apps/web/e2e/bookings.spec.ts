@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import dayjs from 'dayjs';
 import { call } from './support/demo-api';
-import { DEMO, org, signIn } from './support/helpers';
+import { DEMO, org, sameMonthAsToday, signIn, zurichDate } from './support/helpers';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
 const SWIM = 'Can everyone in the group swim?';
@@ -12,11 +12,11 @@ async function pickSlot(page: Page, days: number) {
   await page.goto(org('demo', '/bookings/checkout-editor'));
   await page.getByRole('combobox', { name: 'Offer' }).click();
   await page.getByRole('option', { name: OFFER }).click();
-  const day = dayjs().add(days, 'day');
-  if (day.format('YYYY-MM') !== dayjs().format('YYYY-MM')) await page.getByRole('button', { name: 'Next month' }).click();
-  await page.getByRole('button', { name: day.format('YYYY-MM-DD'), exact: true }).click();
+  const day = zurichDate(days);
+  if (!sameMonthAsToday(day)) await page.getByRole('button', { name: 'Next month' }).click();
+  await page.getByRole('button', { name: day, exact: true }).click();
   await page.getByLabel('Times').getByRole('button', { name: /^09:30/ }).click();
-  return day.format('YYYY-MM-DD');
+  return day;
 }
 
 /** Answers the kayak's required question (yes or no), as the checkout asks before it books. */
@@ -79,7 +79,7 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
 
     // The capacity page shows the two seats gone…
     await page.goto(org('demo', '/capacity/overview'));
-    if (dayjs(date).format('YYYY-MM') !== dayjs().format('YYYY-MM')) await page.getByRole('button', { name: 'Next month' }).click();
+    if (!sameMonthAsToday(date)) await page.getByRole('button', { name: 'Next month' }).click();
     await page.getByRole('button', { name: date, exact: true }).click();
     const row = page.getByTestId('capacity-slot').filter({ hasText: '09:30' });
     await expect(row).toContainText('10 left');
@@ -113,7 +113,7 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await page.getByRole('button', { name: 'Cancel booking' }).click();
     await expect(page.getByTestId('booking-status')).toHaveText('Canceled');
     await page.goto(org('demo', '/capacity/overview'));
-    if (dayjs(date).format('YYYY-MM') !== dayjs().format('YYYY-MM')) await page.getByRole('button', { name: 'Next month' }).click();
+    if (!sameMonthAsToday(date)) await page.getByRole('button', { name: 'Next month' }).click();
     await page.getByRole('button', { name: date, exact: true }).click();
     await expect(page.getByTestId('capacity-slot').filter({ hasText: '09:30' })).toContainText('12 left');
   });

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import dayjs from 'dayjs';
 import { demoKayak, kayakSlot } from './support/demo-api';
-import { DEMO, org, signIn } from './support/helpers';
+import { DEMO, org, signIn, zurichDate } from './support/helpers';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const KAYAK = 'Sunrise Kayak on Lake Lucerne';
@@ -148,7 +147,7 @@ test.describe.serial('stores: create, set up, fill from the catalog, order, and 
     await expect(page.getByRole('img', { name: /Revenue per day, 30 days/ })).toBeVisible();
     const perDay = page.getByRole('table', { name: 'Per day' });
     await expect(perDay.locator('tbody tr')).toHaveCount(30);
-    await page.getByLabel('To', { exact: true }).fill(dayjs().add(1, 'day').format('YYYY-MM-DD'));
+    await page.getByLabel('To', { exact: true }).fill(zurichDate(1));
     await expect(perDay.locator('tbody tr')).toHaveCount(31);
     await expect(perDay.locator('tfoot')).toContainText('Total');
     const totals = page.getByLabel('Totals');

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import dayjs from 'dayjs';
+import { zurichDate } from './helpers';
 
 /**
  * The demo organisation's API as the signed-in user, for specs that prepare data without the UI.
@@ -49,7 +49,7 @@ export interface Slot {
 
 /** The kayak's 09:30 slot `days` ahead. */
 export async function kayakSlot(page: Page, experience: string, days: number): Promise<Slot> {
-  const date = dayjs().add(days, 'day').format('YYYY-MM-DD');
+  const date = zurichDate(days);
   const slots = await call<Slot[]>(page, 'GET', `bookings/check-availability/?experience=${experience}&from=${date}&to=${date}`);
   const slot = slots.find((s) => s.local_time === '09:30');
   expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();

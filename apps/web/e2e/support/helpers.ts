@@ -44,9 +44,16 @@ export async function signIn(page: Page, email: string, password: string, subdom
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
 
-/** The local date `days` from today in the demo's zone (its offers'), YYYY-MM-DD. */
+/**
+ * The local date `days` from today in the demo's zone (its offers', where the seed counts its days
+ * from), YYYY-MM-DD: between 23:00 and midnight UTC, Zurich is already a day further than the
+ * machine's clock. Days are counted on the calendar, so a change of summer time moves nothing.
+ */
 export function zurichDate(days: number) {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(Date.now() + days * 86_400_000));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return new Date(Date.UTC(get('year'), get('month') - 1, get('day') + days)).toISOString().slice(0, 10);
 }
+
+/** Whether a YYYY-MM-DD is in the month a calendar opens on (today's, in the demo's zone). */
+export const sameMonthAsToday = (date: string) => date.slice(0, 7) === zurichDate(0).slice(0, 7);

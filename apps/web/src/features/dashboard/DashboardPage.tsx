@@ -18,9 +18,10 @@ function SeatsBar({ d }: { d: TDashboardDeparture }) {
   const booked = d.capacity ? (100 * d.booked) / d.capacity : 0;
   const arrived = d.capacity ? (100 * d.arrived) / d.capacity : 0;
   return (
-    <Progress.Root size="lg" aria-label={`${d.booked} of ${d.capacity} seats booked, ${d.arrived} checked in`}>
-      <Progress.Section value={arrived} color="green" />
-      <Progress.Section value={Math.max(0, booked - arrived)} color="blue" />
+    // Each section is a progressbar of its own (Mantine gives it the role): each says what it counts.
+    <Progress.Root size="lg">
+      <Progress.Section value={arrived} color="green" aria-label={`${d.arrived} of ${d.capacity} seats checked in`} />
+      <Progress.Section value={Math.max(0, booked - arrived)} color="blue" aria-label={`${Math.max(0, d.booked - d.arrived)} of ${d.capacity} seats booked, not yet checked in`} />
     </Progress.Root>
   );
 }
