@@ -80,8 +80,29 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page).toHaveURL(/\/description$/);
 
     // Description: rich text and lists; leaving with unsaved changes asks first.
-    await page.locator('.ProseMirror').click();
-    await page.keyboard.type('Two and a half hours on the lake, guided by locals.');
+    // The heading button makes the line a heading (pressed while the cursor is in it); Enter goes on
+    // with a paragraph; bold is typed with its keyboard shortcut.
+    await page.getByRole('textbox', { name: 'Long description' }).click();
+    const headingButton = page.getByRole('button', { name: 'Heading', exact: true });
+    await headingButton.click();
+    await expect(headingButton).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.type('On the water');
+    await page.keyboard.press('Enter');
+    await expect(headingButton).toHaveAttribute('aria-pressed', 'false');
+    await page.keyboard.type('Two and a half hours on the lake, guided by locals. ');
+    await page.keyboard.press('ControlOrMeta+b');
+    await page.keyboard.type('Coffee included.');
+    await expect(page.getByRole('button', { name: 'Bold (Ctrl+B)' })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('ControlOrMeta+b');
+    await page.keyboard.type(' Map: ');
+    // A link at the cursor: its address asked in a small form, its text the address.
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    await page.getByLabel('Link address').fill('ftp://files.example');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('A link starts with https://, http:// or mailto:.')).toBeVisible();
+    await page.getByLabel('Link address').fill('https://maps.example/kayak');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('textbox', { name: 'Long description' }).getByRole('link', { name: 'maps.example/kayak' })).toBeVisible();
     await page.getByLabel('Highlights').fill('Sunrise on the water\nSwim stop');
     await page.getByRole('tab', { name: 'Pricing' }).click();
     await expect(page.getByText('This step has changes that are not saved.')).toBeVisible();
@@ -149,7 +170,10 @@ test.describe.serial('an offer from creation to sale', () => {
     await page.getByRole('tab', { name: 'Preview' }).click();
     const preview = page.getByLabel('Preview');
     await expect(preview.getByRole('heading', { name: TITLE })).toBeVisible();
-    await expect(preview.getByText('Two and a half hours on the lake, guided by locals.')).toBeVisible();
+    await expect(preview.getByRole('heading', { name: 'On the water' })).toBeVisible();
+    await expect(preview.getByText(/^Two and a half hours on the lake, guided by locals\./)).toBeVisible();
+    await expect(preview.locator('b, strong').filter({ hasText: 'Coffee included.' })).toBeVisible();
+    await expect(preview.getByRole('link', { name: 'maps.example/kayak' })).toHaveAttribute('href', 'https://maps.example/kayak');
     await expect(preview.getByText('Sunrise on the water')).toBeVisible();
     await expect(preview.getByText(/CHF\s?25\.00/).first()).toBeVisible();
     // Where to meet, and the times customers can book with the seats left.

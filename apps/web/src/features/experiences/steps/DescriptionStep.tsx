@@ -1,10 +1,7 @@
-import '@mantine/tiptap/styles.css';
 import { Input, Textarea } from '@mantine/core';
-import { Link, RichTextEditor } from '@mantine/tiptap';
 import { ZExperienceFields, type TExperience } from '@tourdesk/contracts';
-import { useEditor } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
 import { Controller } from 'react-hook-form';
+import { RichTextInput } from '../../../shared/components/RichTextInput';
 import { LinesInput } from './LinesInput';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
@@ -17,41 +14,6 @@ const schema = ZExperienceFields.pick({
   what_to_bring: true,
   important_information: true,
 });
-
-function RichText({ value, onChange }: { value: string; onChange: (html: string) => void }) {
-  const editor = useEditor({
-    extensions: [StarterKit.configure({ link: false }), Link],
-    content: value,
-    onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
-    immediatelyRender: true,
-    // The editable box is what screen readers announce (a textbox needs a name), not the frame around it.
-    editorProps: { attributes: { 'aria-label': 'Long description' } },
-  });
-  return (
-    <RichTextEditor editor={editor}>
-      <RichTextEditor.Toolbar>
-        <RichTextEditor.ControlsGroup>
-          <RichTextEditor.Bold />
-          <RichTextEditor.Italic />
-          <RichTextEditor.Underline />
-          <RichTextEditor.Strikethrough />
-        </RichTextEditor.ControlsGroup>
-        <RichTextEditor.ControlsGroup>
-          <RichTextEditor.H2 />
-          <RichTextEditor.H3 />
-          <RichTextEditor.BulletList />
-          <RichTextEditor.OrderedList />
-          <RichTextEditor.Blockquote />
-        </RichTextEditor.ControlsGroup>
-        <RichTextEditor.ControlsGroup>
-          <RichTextEditor.Link />
-          <RichTextEditor.Unlink />
-        </RichTextEditor.ControlsGroup>
-      </RichTextEditor.Toolbar>
-      <RichTextEditor.Content mih={180} />
-    </RichTextEditor>
-  );
-}
 
 export function DescriptionStep({ experience }: { experience: TExperience }) {
   const { form, save, saving, hasNext } = useStepForm(experience, 'description', schema, {
@@ -74,8 +36,19 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
         control={form.control}
         name="long_description"
         render={({ field, fieldState }) => (
-          <Input.Wrapper label="Long description" description="What the guest will experience. Formatting is kept; scripts and styles are removed." error={fieldState.error?.message}>
-            <RichText value={field.value ?? ''} onChange={field.onChange} />
+          <Input.Wrapper
+            label="Long description"
+            id="long-description"
+            description="What the guest will experience: headings, lists, emphasis and links are kept."
+            error={fieldState.error?.message}
+          >
+            <RichTextInput
+              label="Long description"
+              value={field.value ?? ''}
+              onChange={field.onChange}
+              describedBy={fieldState.error ? "long-description-description long-description-error" : "long-description-description"}
+              invalid={Boolean(fieldState.error)}
+            />
           </Input.Wrapper>
         )}
       />
