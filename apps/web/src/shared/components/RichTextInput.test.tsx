@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '../../test/render';
-import { RichTextInput } from './RichTextInput';
+import { normalisePasted, RichTextInput } from './RichTextInput';
 
 function Harness({ initial, onChange }: { initial: string; onChange: (html: string) => void }) {
   const [value, setValue] = useState(initial);
@@ -76,5 +76,49 @@ describe('RichTextInput', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(box()).toHaveTextContent('Saved elsewhere'));
     expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('reports the text it was given when every edit is undone, though it spells it its own way', async () => {
+    const onChange = vi.fn();
+    const saved = '<p>Hello <strong>lake</strong> <a href="https://x.example" target="_blank" rel="noopener noreferrer nofollow">map</a></p>';
+    renderWithApp(<Harness initial={saved} onChange={onChange} />);
+    await waitFor(() => expect(box()).toHaveTextContent('Hello lake map'));
+    const text = box().querySelector('p')!.firstChild as Text;
+    act(() => text.appendData('!'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.stringContaining('<b>lake</b>')));
+    act(() => text.deleteData(text.length - 1, 1));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(saved));
+  });
+
+  it('names its link button as the popover it opens, and the popover as the link form', async () => {
+    renderWithApp(<Harness initial="<p>Text</p>" onChange={vi.fn()} />);
+    const link = screen.getByRole('button', { name: 'Link' });
+    expect(link).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(link);
+    expect(link).toHaveAttribute('aria-expanded', 'true');
+    const dialog = (await screen.findByLabelText('Link address')).closest('[role="dialog"]');
+    expect(dialog).toHaveAttribute('aria-labelledby', link.id);
+    expect(link).toHaveAttribute('aria-controls', dialog!.id);
+  });
+});
+
+describe('normalisePasted', () => {
+  const squash = (html: string) => normalisePasted(html).replace(/\s+/g, ' ');
+
+  it('keeps the lines of <div>s and table cells as paragraphs, and unwraps blocks that hold blocks', () => {
+    expect(squash('<div>Line 1</div><div>Line 2</div>')).toBe('<p>Line 1</p><p>Line 2</p>');
+    expect(squash('<div><div>A</div><p>B</p></div>')).toBe('<p>A</p><p>B</p>');
+    expect(squash('<table><thead><tr><th>Day</th></tr></thead><tbody><tr><td>Mon</td></tr></tbody></table>')).toBe('<p>Day</p><p>Mon</p>');
+  });
+
+  it('turns styled bold, italic and lines into tags, and Google Docs’ not-bold wrapper into nothing', () => {
+    expect(squash('<b style="font-weight:normal" id="docs-internal-guid-1"><span style="font-weight:700">Big</span> <span style="font-style:italic">slanted</span></b>')).toBe(
+      '<span style="font-weight:700"><b>Big</b></span> <span style="font-style:italic"><i>slanted</i></span>',
+    );
+    expect(squash('<span style="text-decoration: underline line-through">x</span>')).toBe('<span style="text-decoration: underline line-through"><s><u>x</u></s></span>');
+  });
+
+  it('keeps headings within the levels the server stores', () => {
+    expect(squash('<h1>Top</h1><h5>Small</h5><h3>Mid</h3>')).toBe('<h2>Top</h2><h4>Small</h4><h3>Mid</h3>');
   });
 });

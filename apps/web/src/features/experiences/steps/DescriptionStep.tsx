@@ -1,4 +1,4 @@
-import { Input, Textarea } from '@mantine/core';
+import { Textarea } from '@mantine/core';
 import { ZExperienceFields, type TExperience } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { RichTextInput } from '../../../shared/components/RichTextInput';
@@ -36,20 +36,15 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
         control={form.control}
         name="long_description"
         render={({ field, fieldState }) => (
-          <Input.Wrapper
+          <RichTextInput
             label="Long description"
-            id="long-description"
             description="What the guest will experience: headings, lists, emphasis and links are kept."
+            value={field.value ?? ''}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
             error={fieldState.error?.message}
-          >
-            <RichTextInput
-              label="Long description"
-              value={field.value ?? ''}
-              onChange={field.onChange}
-              describedBy={fieldState.error ? "long-description-description long-description-error" : "long-description-description"}
-              invalid={Boolean(fieldState.error)}
-            />
-          </Input.Wrapper>
+          />
         )}
       />
       {lists.map(([name, label]) => (
