@@ -38,3 +38,10 @@ const yearOk = (iso: string) => {
 export const ZDate = z.iso.date({ error: 'Use a date in YYYY-MM-DD format.' }).refine(yearOk, { error: 'Use a date between the years 1 and 9999.' });
 /** An instant, ISO 8601 with an offset or Z, in years 0001–9999. */
 export const ZDateTime = z.iso.datetime({ offset: true, error: 'Use a date and time in ISO 8601 format.' }).refine(yearOk, { error: 'Use a date between the years 1 and 9999.' });
+
+/**
+ * The formatting an offer's long description keeps (rich text): the server's sanitizer allows these
+ * tags only, and the back office's editor cuts pasted HTML down to them, so what it shows is stored.
+ * Links keep `href` (http, https, mailto); the server adds `target` and `rel`.
+ */
+export const RICH_TEXT_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'blockquote'];

@@ -1,3 +1,4 @@
+import { RICH_TEXT_TAGS } from '@tourdesk/contracts';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -7,7 +8,7 @@ import sanitizeHtml from 'sanitize-html';
  */
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, {
-    allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'blockquote'],
+    allowedTags: RICH_TEXT_TAGS,
     allowedAttributes: { a: ['href', 'target', 'rel'] },
     allowedSchemes: ['http', 'https', 'mailto'],
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }) },

@@ -15,21 +15,21 @@ import {
   IconUnderline,
   IconUnlink,
 } from '@tabler/icons-react';
+import { RICH_TEXT_TAGS } from '@tourdesk/contracts';
 import DOMPurify from 'dompurify';
 import Squire from 'squire-rte';
-import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type Ref } from 'react';
 
 /**
  * Rich text written in the browser (an offer's long description): paragraphs, bold, italic,
  * underline, strikethrough, two heading levels, lists, quotes and links, the formatting the server
- * keeps (apps/api/src/modules/experiences/sanitize.ts). Pasted HTML is brought to those tags here
+ * keeps (`RICH_TEXT_TAGS` in @tourdesk/contracts, which the server's sanitizer allows). Pasted HTML is brought to those tags here
  * already (`normalisePasted`, then DOMPurify), so what the editor shows is what will be stored.
  *
  * Squire (Fastmail's editor on contenteditable, 18 kB gzip) does the editing, which is a fraction of
  * what ProseMirror weighed (about 140 kB gzip with tiptap): the offer editor's Description step fits
  * the same 120 kB budget as the other steps (scripts/size.mjs).
  */
-export const RICH_TEXT_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'blockquote'];
 const LINK_SCHEME = /^(https?:|mailto:)/i;
 // The server opens links in a new tab; the editor writes them so, and a saved text reads the same.
 const LINK_ATTRIBUTES = { target: '_blank', rel: 'noopener noreferrer nofollow' };
@@ -151,6 +151,21 @@ function textOf(editor: Squire, root: HTMLElement): string {
   return html;
 }
 
+/** A toolbar button: pressed or not, and never taking the focus (and the selection) from the text. */
+const ToolbarButton = forwardRef<HTMLButtonElement, { active?: boolean } & ComponentPropsWithoutRef<'button'>>(function ToolbarButton({ active, ...props }, ref) {
+  return (
+    <ActionIcon
+      ref={ref}
+      variant={active ? 'light' : 'subtle'}
+      color={active ? undefined : 'gray'}
+      size="md"
+      aria-pressed={active}
+      onMouseDown={(event) => event.preventDefault()}
+      {...props}
+    />
+  );
+});
+
 function Control({
   label,
   shortcut,
@@ -169,20 +184,15 @@ function Control({
 }) {
   return (
     <Tooltip label={shortcut ? `${label} (${MOD}${shortcut.replace('Shift+', '⇧')})` : label} withArrow openDelay={400}>
-      <ActionIcon
-        variant={active ? 'light' : 'subtle'}
-        color={active ? undefined : 'gray'}
-        size="md"
+      <ToolbarButton
+        active={active}
         disabled={disabled}
         aria-label={label}
         aria-keyshortcuts={shortcut ? `${IS_MAC ? 'Meta' : 'Control'}+${shortcut}` : undefined}
-        aria-pressed={active === undefined ? undefined : active}
-        // Keep the text's selection: a toolbar button must not take the focus from the editor.
-        onMouseDown={(event) => event.preventDefault()}
         onClick={onClick}
       >
         {children}
-      </ActionIcon>
+      </ToolbarButton>
     </Tooltip>
   );
 }
@@ -223,13 +233,9 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
       <Tooltip label="Link" withArrow openDelay={400}>
         {/* The popover's target is the button itself: its aria-expanded and id land there. */}
         <Popover.Target>
-          <ActionIcon
-            variant={active ? 'light' : 'subtle'}
-            color={active ? undefined : 'gray'}
-            size="md"
+          <ToolbarButton
+            active={active}
             aria-label="Link"
-            aria-pressed={active}
-            onMouseDown={(event) => event.preventDefault()}
             onClick={() => {
               setUrl((editor && linkElementAtCursor(editor)?.getAttribute('href')) ?? '');
               setError(null);
@@ -237,7 +243,7 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
             }}
           >
             <IconLink size={16} stroke={1.6} />
-          </ActionIcon>
+          </ToolbarButton>
         </Popover.Target>
       </Tooltip>
       <Popover.Dropdown>

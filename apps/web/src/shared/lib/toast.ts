@@ -14,7 +14,7 @@ export const TOAST_CONTAINER_PROPS = {
 
 /**
  * react-toastify is not part of the first page load (10 kB gzip with its container): App mounts the
- * container once the page is idle or a toast is asked for (`useToastsWanted`), and these functions
+ * container once the page is idle or a toast is asked for (`wantToasts`, `toastsWanted`), and these functions
  * import react-toastify when they are called. A toast shown before the container has mounted waits
  * in react-toastify's own queue and appears when the container does. If the code cannot be fetched
  * (offline before it was ever loaded), the message goes to the console rather than nowhere.
