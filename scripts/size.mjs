@@ -1,6 +1,6 @@
 // Prints the gzip size of every route chunk of the built web app (npm run build first),
 // so that budgets can be held: the entry (shell), each lazily loaded page, and their CSS.
-// Then the back office's budgets: its initial load (150 kB) and the offer editor opened on any of
+// Then the back office's budgets: its initial load with React DOM (200 kB) and the offer editor opened on any of
 // its steps (120 kB each). Then the web store's initial
 // load (its entry and the chunks it imports statically, its CSS, and embed.js). Fails (exit 1)
 // when a budget is over.
@@ -55,7 +55,7 @@ for (const row of rows) {
 // with everything they import (each shared chunk counted once). The budget holds for every step: a
 // new offer opens on the first, a link or a reload may open any other (the Description step carries
 // the rich-text editor, RichTextInput on Squire, which no other page loads).
-const BACK_OFFICE_BUDGET = 150 * 1024;
+const BACK_OFFICE_BUDGET = 200 * 1024;
 const EDITOR_BUDGET = 120 * 1024;
 const entryKeyWeb = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const gzipOf = (keys) => [...keys].map((k) => sizeOf(manifest[k].file).gzip).reduce((a, b) => a + b, 0);
@@ -93,8 +93,8 @@ for (const step of [firstStep, ...stepKeys.filter((k) => k !== firstStep).sort()
   report(`offer editor opened on ${path.basename(step, '.tsx')}`, gzipOf(beyondEntry(editorKey, step)), EDITOR_BUDGET);
 }
 
-// --- the web store (apps/store): its own bundle, budget 60 KB gzip of initial JavaScript --------
-const STORE_BUDGET = 60 * 1024;
+// --- the web store (apps/store): its own bundle, budget 90 KB gzip of initial JavaScript with React DOM
+const STORE_BUDGET = 90 * 1024;
 const storeDist = path.resolve('apps/store/dist');
 const storeManifestPath = path.join(storeDist, '.vite', 'manifest.json');
 if (!existsSync(storeManifestPath)) {

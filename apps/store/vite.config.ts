@@ -1,17 +1,18 @@
 /// <reference types="vitest/config" />
-import preact from '@preact/preset-vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The customer-facing web store. The API serves the HTML of every /s/{slug}/… page itself (with
- * server-rendered content for crawlers and people without JavaScript) and links this build's
- * entry, which it finds in dist/.vite/manifest.json under "src/main.tsx"; the files are served at
- * /s-assets/. The embed script is a second build (vite.embed.config.ts) to dist/embed.js.
- * `vite` (dev) serves index.html at any path and proxies /api to `npm start` on :3000.
+ * The customer-facing web store, in the browser. The API's server draws every /s/{slug}/… page
+ * with React (src/server.tsx, bundled into the API's own build) and links this build's entry,
+ * which it finds in dist/.vite/manifest.json under "src/main.tsx" (with the chunks it imports, for
+ * modulepreload); the browser hydrates the drawing. The files are served at /s-assets/. The embed
+ * script is a second build (vite.embed.config.ts) to dist/embed.js. `vite` (dev) serves index.html
+ * at any path, where the app draws itself, and proxies /api to `npm start` on :3000.
  */
 export default defineConfig(({ command }) => ({
   base: command === 'build' ? '/s-assets/' : '/',
-  plugins: [preact({ prerender: { enabled: false } })],
+  plugins: [react()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

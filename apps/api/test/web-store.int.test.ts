@@ -162,15 +162,21 @@ describe('the web store, for a customer without an account', () => {
     expect(row.conversion).toBe(1);
   });
 
-  it('answers real HTML for the store and offer pages: content, prices, JSON-LD, Open Graph, a sitemap, its own frame policy', async () => {
+  it('draws its pages with React on the server: content, prices, the calendar as links, JSON-LD, Open Graph, the data to hydrate, a sitemap, its own frame policy', async () => {
     await owner.patch(`/api/stores/${storeId}/`, { embed_origins: ['https://www.lakeside-hotel.example'] });
     const home = await guest.get('/s/lake/');
     expect(home.statusCode).toBe(200);
     expect(home.headers['content-type']).toContain('text/html');
-    expect(home.body).toContain('<h1>Lake shop</h1>');
+    expect(home.body).toMatch(/<h1[^>]*>Lake shop<\/h1>/);
     expect(home.body).toContain(`href="/s/lake/offers/${tour.id}"`);
-    expect(home.body).toContain('From CHF');
+    expect(home.body).toContain('from CHF');
     expect(home.body).toContain('"@type":"ItemList"');
+    expect(home.body).toContain('<title>Lake shop</title>');
+    // The store's script, and what the page was drawn from for it to hydrate.
+    expect(home.body).toMatch(/<script type="module" src="\/s-assets\/assets\/main-[\w-]+\.js"[^>]*><\/script>/);
+    const preload = JSON.parse(home.body.match(/<script type="application\/json" id="td-preload">(.*?)<\/script>/)![1]!);
+    expect(preload).toMatchObject({ slug: 'lake', origin: 'http://lakeshop.localhost:3000', store: { name: 'Lake shop' } });
+    expect(preload.data['offers:1'].all.map((o: { id: string }) => o.id)).toContain(tour.id);
     // Framed by its own host and the hotel's site only; the back office stays unframeable.
     expect(home.headers['content-security-policy']).toContain("frame-ancestors 'self' https://www.lakeside-hotel.example");
     expect(home.headers['x-frame-options']).toBeUndefined();
@@ -179,14 +185,37 @@ describe('the web store, for a customer without an account', () => {
     const page = await guest.get(`/s/lake/offers/${tour.id}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>Lake tour | Lake shop</title>');
-    expect(page.body).toContain('<meta property="og:title" content="Lake tour | Lake shop">');
+    expect(page.body).toContain('<meta property="og:title" content="Lake tour | Lake shop"/>');
+    expect(page.body).toContain(`<link rel="canonical" href="http://lakeshop.localhost:3000/s/lake/offers/${tour.id}"/>`);
     expect(page.body).toMatch(/<meta property="og:image" content="http:\/\/lakeshop\.localhost:3000\/api\/media\//);
     expect(page.body).toContain('Two hours on the lake.');
     const ld = JSON.parse(page.body.match(/<script type="application\/ld\+json">(.*?)<\/script>/)![1]!);
     expect(ld).toMatchObject({ '@type': 'Product', name: 'Lake tour', offers: { '@type': 'AggregateOffer', priceCurrency: 'CHF', lowPrice: '49.00' } });
-    expect((await guest.get(`/s/lake/offers/${hidden.id}`)).statusCode).toBe(404);
-    expect((await guest.get('/s/nowhere/')).statusCode).toBe(404);
-    expect((await guest.get('/s/lake/checkout')).body).toContain('<meta name="robots" content="noindex">');
+    // The calendar's first month: each day with seats a link to its times, drawn by the server too.
+    const days = [...page.body.matchAll(/<a class="td-day td-day--available[^"]*" href="([^"]+)"[^>]*data-date="([\d-]+)"/g)];
+    expect(days.length).toBeGreaterThan(0);
+    const [, href, date] = days[0]!;
+    expect(href).toBe(`/s/lake/offers/${tour.id}?date=${date}`);
+    const day = await guest.get(href!.replace(/&amp;/g, '&'));
+    expect(day.statusCode).toBe(200);
+    expect(day.body).toMatch(new RegExp(`<a class="td-day td-day--available td-day--selected" href="[^"]+" aria-current="date"[^>]*data-date="${date}"`));
+    expect(day.body).toMatch(/<input type="radio" name="td-slot"[^>]*value="[0-9a-f-]{36}"/);
+    // A month asked for that is not a month, or is past, draws the first one.
+    expect((await guest.get(`/s/lake/offers/${tour.id}?month=1999-01&date=nonsense`)).statusCode).toBe(200);
+
+    const missing = await guest.get(`/s/lake/offers/${hidden.id}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('This offer is not sold in this store.');
+    expect(missing.body).toContain('<meta name="robots" content="noindex"/>');
+    expect((await guest.get('/s/lake/offers/not-an-id')).statusCode).toBe(404);
+    expect((await guest.get('/s/lake/no/such/page')).statusCode).toBe(404);
+    const closed = await guest.get('/s/nowhere/');
+    expect(closed.statusCode).toBe(404);
+    expect(closed.body).toContain('This store does not exist or is closed.');
+    const checkout = await guest.get('/s/lake/checkout');
+    expect(checkout.statusCode).toBe(200);
+    expect(checkout.body).toContain('<meta name="robots" content="noindex"/>');
+    expect(checkout.body).toContain('<title>Checkout | Lake shop</title>');
 
     const sitemap = await guest.get('/s/lake/sitemap.xml');
     expect(sitemap.headers['content-type']).toContain('xml');

@@ -1,49 +1,74 @@
-import type { TWebCart } from '@tourdesk/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { TWebCart, TWebStore } from '@tourdesk/contracts';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ErrorPanel, Spinner, useLoad } from './components/Async';
 import { Heading } from './components/Heading';
 import { CartIcon } from './components/Icons';
+import { PageHead } from './components/PageHead';
 import { Toasts, type Toast } from './components/Toasts';
-import { Ctx, useStore, type StoreCtx, type ToastKind } from './context';
+import { Ctx, PreloadCtx, useStore, type StoreCtx, type ToastKind } from './context';
 import type { Api } from './lib/api';
 import { accentPalette } from './lib/color';
-import { reportHeight } from './lib/frame';
+import { isEmbedded, reportHeight } from './lib/frame';
+import type { Preload } from './lib/preload';
 import { matchRoute, shouldIntercept, type Route } from './lib/router';
 import { markVisitSent, safeStorage, visitOf } from './lib/storage';
-import { BookingPage } from './pages/BookingPage';
-import { CheckoutPage } from './pages/CheckoutPage';
-import { ConfirmationPage } from './pages/ConfirmationPage';
+import { BookingPage, CheckoutPage, ConfirmationPage, PaymentPage } from './pages/lazy';
 import { OfferPage } from './pages/OfferPage';
-import { PaymentPage } from './pages/PaymentPage';
 import { StorePage } from './pages/StorePage';
 import { t } from './texts';
 
 export interface AppProps {
   slug: string;
   base: string;
+  /** The page's path and query ("/s/kayak/offers/…?date=…"), as the server drew it. */
+  url: string;
+  /** Where the store lives ("https://demo.example.com"). */
+  origin: string;
   api: Api;
-  embed: boolean;
+  /** What the server read for this page (null: a page the server did not draw, as in `vite` dev). */
+  preload: Preload | null;
 }
 
+/** "/s/kayak/offers/1?date=…" → its path and query. */
+const split = (url: string) => {
+  const i = url.indexOf('?');
+  return { pathname: i < 0 ? url : url.slice(0, i), search: new URLSearchParams(i < 0 ? '' : url.slice(i + 1)) };
+};
+
+/**
+ * The web store: one component tree that the server draws to HTML (server.tsx) and the browser
+ * hydrates (main.tsx). Everything the first drawing shows comes from the props and the preloaded
+ * data, never from the browser (storage, the address's fragment), so both draw the same.
+ */
 export function App(props: AppProps) {
-  const store = useLoad(() => props.api.store(), []);
-  if (store.error) {
+  const [preload] = useState(() => {
+    const map = new Map<string, unknown>(Object.entries(props.preload?.data ?? {}));
+    if (props.preload) map.set('store', props.preload.store ?? { $error: { status: 404, errors: [{ code: 'not_found', detail: t.storeClosed, attr: null }] } });
+    return map;
+  });
+  return (
+    <PreloadCtx.Provider value={preload}>
+      <Store {...props} />
+    </PreloadCtx.Provider>
+  );
+}
+
+function Store(props: AppProps) {
+  const store = useLoad(() => props.api.store(), [], 'store');
+  if (store.error || !store.data) {
     return (
-      <div class="td-store">
-        <main class="td-main">
-          <div class="td-page">
-            <h1 class="td-h1">{store.error.status === 404 ? t.storeClosed : t.genericError}</h1>
-            {store.error.status !== 404 && <ErrorPanel error={store.error} retry={store.reload} />}
-          </div>
-        </main>
-      </div>
-    );
-  }
-  if (!store.data) {
-    return (
-      <div class="td-store">
-        <main class="td-main">
-          <Spinner />
+      <div className="td-store">
+        <main className="td-main">
+          {store.error ? (
+            <div className="td-page">
+              <title>{store.error.status === 404 ? t.storeClosed : t.genericError}</title>
+              <meta name="robots" content="noindex" />
+              <h1 className="td-h1">{store.error.status === 404 ? t.storeClosed : t.genericError}</h1>
+              {store.error.status !== 404 && <ErrorPanel error={store.error} retry={store.reload} />}
+            </div>
+          ) : (
+            <Spinner />
+          )}
         </main>
       </div>
     );
@@ -51,20 +76,36 @@ export function App(props: AppProps) {
   return <Shop {...props} store={store.data} />;
 }
 
-function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['store'] }) {
-  const [route, setRoute] = useState<Route>(() => matchRoute(location.pathname, base));
+function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebStore }) {
+  const [place, setPlace] = useState(() => split(url));
+  const route = useMemo(() => matchRoute(place.pathname, base), [place.pathname, base]);
+  const embed = isEmbedded(place.search.toString());
   const [cart, setCart] = useState<TWebCart | null>(null);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const focusNextRef = useRef(false);
   const rootRef = useRef<HTMLDivElement>(null);
 
-  const link = useCallback((path: string) => `${base}${path}${embed ? (path.includes('?') ? '&' : '?') + 'embed=1' : ''}`, [base, embed]);
-  const go = useCallback((url: string, replace = false) => {
-    history[replace ? 'replaceState' : 'pushState'](null, '', url);
+  const link = useCallback(
+    (path: string) => `${base}${path}${embed ? (path.includes('?') ? '&' : '?') + 'embed=1' : ''}`,
+    [base, embed],
+  );
+  const here = () => setPlace({ pathname: location.pathname, search: new URLSearchParams(location.search) });
+  const go = useCallback((to: string, replace = false) => {
+    history[replace ? 'replaceState' : 'pushState'](null, '', to);
     focusNextRef.current = true;
-    setRoute(matchRoute(location.pathname, base));
+    here();
     window.scrollTo(0, 0);
-  }, [base]);
+  }, []);
+  /** Changes the page's query in place (the offer's chosen day): no new history entry, no scroll. */
+  const setSearch = useCallback(
+    (params: URLSearchParams) => {
+      if (embed) params.set('embed', '1');
+      const q = params.toString();
+      history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}`);
+      here();
+    },
+    [embed],
+  );
 
   const toast = useCallback((kind: ToastKind, text: string) => {
     const id = Date.now() + Math.random();
@@ -82,14 +123,14 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
   useEffect(() => {
     const onPop = () => {
       focusNextRef.current = true;
-      setRoute(matchRoute(location.pathname, base));
+      here();
     };
     const onClick = (e: MouseEvent) => {
       const a = (e.target as Element | null)?.closest?.('a');
       if (!a || !rootRef.current?.contains(a) || !shouldIntercept(e, a, base, location.origin)) return;
       e.preventDefault();
-      const url = new URL(a.href);
-      go(url.pathname + url.search + url.hash);
+      const next = new URL(a.href);
+      go(next.pathname + next.search + next.hash);
     };
     window.addEventListener('popstate', onPop);
     document.addEventListener('click', onClick);
@@ -101,7 +142,7 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
 
   // The cart (for the header's count), and one visit per browser session.
   useEffect(() => {
-    refreshCart().catch(() => null);
+    api.cart().then(setCart, () => null);
     const session = safeStorage('sessionStorage');
     const visit = visitOf(session, slug);
     if (!visit.sent) api.visit(visit.id).then(() => markVisitSent(session, slug, visit.id), () => undefined);
@@ -113,9 +154,12 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
   const ctx: StoreCtx = {
     slug,
     base,
+    origin,
     api,
     store,
     embed,
+    search: place.search,
+    setSearch,
     link,
     navigate: (path, options) => go(link(path), options?.replace),
     cart,
@@ -138,20 +182,21 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
 
   return (
     <Ctx.Provider value={ctx}>
-      <div ref={rootRef} class={`td-store${embed ? ' td-embed' : ''}`} style={style}>
+      <meta name="theme-color" content={store.primary_color} />
+      <div ref={rootRef} className={`td-store${embed ? ' td-embed' : ''}`} style={style}>
         {!embed && (
-          <a class="td-skip" href="#td-main">
+          <a className="td-skip" href="#td-main">
             {t.skipToContent}
           </a>
         )}
         {!embed && (
-          <header class="td-header">
-            <div class="td-header-inner">
-              <a class="td-brand" href={link('')}>
-                {store.logo_url && <img class="td-logo" src={store.logo_url} alt="" height={40} />}
-                <span class="td-brand-name">{store.name}</span>
+          <header className="td-header">
+            <div className="td-header-inner">
+              <a className="td-brand" href={link('')}>
+                {store.logo_url && <img className="td-logo" src={store.logo_url} alt="" height={40} />}
+                <span className="td-brand-name">{store.name}</span>
               </a>
-              <a class="td-cart-link" href={link('checkout')} aria-label={t.cartLabel(count)}>
+              <a className="td-cart-link" href={link('checkout')} aria-label={t.cartLabel(count)}>
                 <CartIcon />
                 <span aria-hidden="true">{t.cart(count)}</span>
               </a>
@@ -159,16 +204,16 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
           </header>
         )}
         {embed && count > 0 && route.page !== 'checkout' && (
-          <p class="td-embed-cart">
+          <p className="td-embed-cart">
             <a href={link('checkout')}>{t.cartLabel(count)} →</a>
           </p>
         )}
-        <main id="td-main" class="td-main" tabIndex={-1}>
+        <main id="td-main" className="td-main" tabIndex={-1}>
           <Page route={route} />
         </main>
         {!embed && (
-          <footer class="td-footer">
-            <div class="td-footer-inner">
+          <footer className="td-footer">
+            <div className="td-footer-inner">
               <p>{t.poweredBy(store.organisation)}</p>
               {(store.contact_email || store.contact_phone) && (
                 <p>
@@ -186,6 +231,33 @@ function Shop({ slug, base, api, embed, store }: AppProps & { store: StoreCtx['s
   );
 }
 
+const subscribeToNothing = () => () => undefined;
+/**
+ * False on the server and while the browser hydrates its drawing, true from then on: what only the
+ * browser knows (storage, the address's fragment) waits for it, so both first drawings agree.
+ */
+const useMounted = () =>
+  useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+
+/**
+ * The customer's own pages (cart, confirmation, booking, payment) are drawn from what only the
+ * browser holds (the cart's secret, the booking's in the fragment): the server draws their head
+ * and a spinner, the browser the rest (their code loads then: pages/lazy.ts). They are never indexed.
+ */
+function Private({ title, path, children }: { title: string; path: string; children: ReactNode }) {
+  const mounted = useMounted();
+  return (
+    <>
+      <PageHead title={title} description="" path={path} noindex />
+      {mounted ? <Suspense fallback={<Spinner />}>{children}</Suspense> : <Spinner />}
+    </>
+  );
+}
+
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'store':
@@ -193,13 +265,29 @@ function Page({ route }: { route: Route }) {
     case 'offer':
       return <OfferPage key={route.id} id={route.id} />;
     case 'checkout':
-      return <CheckoutPage />;
+      return (
+        <Private title={t.checkoutTitle} path="checkout">
+          <CheckoutPage />
+        </Private>
+      );
     case 'confirmation':
-      return <ConfirmationPage key={route.reference} reference={route.reference} />;
+      return (
+        <Private key={route.reference} title={t.thankYouPlain} path={`confirmation/${route.reference}`}>
+          <ConfirmationPage reference={route.reference} />
+        </Private>
+      );
     case 'booking':
-      return <BookingPage key={route.reference} reference={route.reference} />;
+      return (
+        <Private key={route.reference} title={t.bookingTitle(route.reference)} path={`booking/${route.reference}`}>
+          <BookingPage reference={route.reference} />
+        </Private>
+      );
     case 'payment':
-      return <PaymentPage key={route.checkout} checkout={route.checkout} />;
+      return (
+        <Private key={route.checkout} title={t.paymentTitle} path={`payment/${route.checkout}`}>
+          <PaymentPage checkout={route.checkout} />
+        </Private>
+      );
     default:
       return <NotFound />;
   }
@@ -208,11 +296,12 @@ function Page({ route }: { route: Route }) {
 function NotFound() {
   const { link } = useStore();
   return (
-    <div class="td-page">
-      <Heading title={t.notFoundTitle}>{t.notFoundTitle}</Heading>
+    <div className="td-page">
+      <PageHead title={t.notFoundTitle} description="" path="" noindex />
+      <Heading>{t.notFoundTitle}</Heading>
       <p>{t.notFoundText}</p>
       <p>
-        <a class="td-btn td-btn--primary" href={link('')}>
+        <a className="td-btn td-btn--primary" href={link('')}>
           {t.browseOffers}
         </a>
       </p>

@@ -1,6 +1,5 @@
 import type { TWebCart, TWebStore } from '@tourdesk/contracts';
-import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
+import { createContext, useContext } from 'react';
 import type { Api } from './lib/api';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -9,10 +8,16 @@ export interface StoreCtx {
   slug: string;
   /** The store's base path, "/s/{slug}/". */
   base: string;
+  /** The organisation's origin ("https://demo.example.com"): canonical links and link previews. */
+  origin: string;
   api: Api;
   store: TWebStore;
   /** Shown in a frame on another site (?embed=1): no header or footer, the frame told our height. */
   embed: boolean;
+  /** The address's query (?date=, ?month= of an offer page), as drawn now. */
+  search: URLSearchParams;
+  /** Replaces the query in place (no new history entry, no scroll): the offer's chosen day and month. */
+  setSearch: (params: URLSearchParams) => void;
   /** A path of the store ("offers/…") as a link (keeps ?embed=1 in a frame). */
   link: (path: string) => string;
   navigate: (path: string, options?: { replace?: boolean }) => void;
@@ -31,3 +36,9 @@ export function useStore(): StoreCtx {
   if (!ctx) throw new Error('useStore outside the store');
   return ctx;
 }
+
+/**
+ * What the server read for the page it drew (lib/preload.ts), by key; a component takes its entry
+ * once it has drawn with it. Empty on a page the server did not draw.
+ */
+export const PreloadCtx = createContext<Map<string, unknown>>(new Map());

@@ -1,19 +1,20 @@
-import { render } from 'preact';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './lib/api';
-import { isEmbedded } from './lib/frame';
+import { PRELOAD_ELEMENT_ID, type Preload } from './lib/preload';
 import './styles.css';
 
 /**
- * The server writes, for every /s/{slug}/… page, a document whose body holds
- * <div id="store-root" data-slug="…" data-base="/s/{slug}/"> with server-rendered content for
- * crawlers and people without JavaScript. The app replaces that content.
+ * The server draws every /s/{slug}/… page with the same App (server.tsx) and hands over what it
+ * read in <script type="application/json" id="td-preload">: the browser hydrates that drawing.
+ * Only the development server (`vite`, index.html) has no drawing: there the app draws itself.
  */
 const root = document.getElementById('store-root');
 if (root) {
-  const slug = root.dataset.slug || decodeURIComponent(/^\/s\/([^/]+)/.exec(location.pathname)?.[1] ?? '');
-  const base = root.dataset.base || `/s/${slug}/`;
-  root.textContent = '';
-  document.body.style.margin = '0';
-  render(<App slug={slug} base={base} api={createApi(slug)} embed={isEmbedded(location.search)} />, root);
+  const data = document.getElementById(PRELOAD_ELEMENT_ID)?.textContent;
+  const preload = data ? (JSON.parse(data) as Preload) : null;
+  const slug = preload?.slug ?? decodeURIComponent(/^\/s\/([^/]+)/.exec(location.pathname)?.[1] ?? '');
+  const app = <App slug={slug} base={`/s/${slug}/`} url={location.pathname + location.search} origin={preload?.origin ?? location.origin} api={createApi(slug)} preload={preload} />;
+  if (preload) hydrateRoot(root, app);
+  else createRoot(root).render(app);
 }

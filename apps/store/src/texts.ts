@@ -20,11 +20,13 @@ export const t = {
   notFoundTitle: 'Page not found',
   notFoundText: 'This page does not exist. Have a look at what we offer instead.',
   storeClosed: 'This store does not exist or is closed.',
+  offerNotSold: 'This offer is not sold in this store.',
   genericError: 'Something went wrong. Please try again.',
   networkError: 'We could not reach the server. Check your connection and try again.',
 
   // Store page
   offersHeading: 'Experiences',
+  storeDescription: (titles: string[], org: string) => (titles.length ? `Book ${titles.join(', ')} with ${org}.` : `Book with ${org}.`),
   noOffers: 'Nothing is on sale right now. Please come back later.',
   from: (price: string) => `from ${price}`,
   operatedBy: (operator: string) => `Operated by ${operator}`,

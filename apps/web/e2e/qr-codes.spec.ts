@@ -69,8 +69,8 @@ test('a QR code brings a customer from the scan to a booking, and the list count
   await customer.getByRole('link', { name: new RegExp(KAYAK) }).click();
   await expect(customer.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
   const date = zurichDate(19);
-  const day = customer.locator(`button[data-date="${date}"]`);
-  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) await customer.getByRole('button', { name: 'Next month' }).click();
+  const day = customer.locator(`a[data-date="${date}"]`);
+  for (let i = 0; i < 3 && !(await customer.locator(`[data-date="${date}"]`).isVisible()); i += 1) await customer.getByRole('link', { name: 'Next month' }).click();
   await day.click();
   await customer.getByRole('radio', { name: /^09:30/ }).check();
   await customer.getByRole('button', { name: 'More: Adult', exact: true }).click();

@@ -97,8 +97,8 @@ test.describe.serial('a reseller’s journey: invited, selling the supplier’s 
     await customer.getByRole('link', { name: new RegExp(KAYAK) }).click();
     await expect(customer.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
     await expect(customer.getByText('Operated by Alpine Trails & Tours')).toBeVisible();
-    const day = customer.locator(`button[data-date="${DAY}"]`);
-    for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) await customer.getByRole('button', { name: 'Next month' }).click();
+    const day = customer.locator(`a[data-date="${DAY}"]`);
+    for (let i = 0; i < 3 && !(await customer.locator(`[data-date="${DAY}"]`).isVisible()); i += 1) await customer.getByRole('link', { name: 'Next month' }).click();
     await day.click();
     await customer.getByRole('radio', { name: new RegExp(`^${TIME}`) }).check();
     const more = customer.getByRole('button', { name: 'More: Adult', exact: true });

@@ -42,10 +42,10 @@ async function shoot(page: Page, name: string) {
 async function holdOne(page: Page, date: string, time: string, checkout = store('checkout')) {
   await page.getByRole('link', { name: new RegExp(KAYAK) }).click();
   await expect(page.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
-  const day = page.locator(`button[data-date="${date}"]`);
-  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) await page.getByRole('button', { name: 'Next month' }).click();
+  const day = page.locator(`a[data-date="${date}"]`);
+  for (let i = 0; i < 3 && !(await page.locator(`[data-date="${date}"]`).isVisible()); i += 1) await page.getByRole('link', { name: 'Next month' }).click();
   await day.click();
-  await expect(day).toHaveAttribute('aria-pressed', 'true');
+  await expect(day).toHaveAttribute('aria-current', 'date');
   await page.getByRole('radio', { name: new RegExp(`^${time}`) }).check();
   await page.getByRole('button', { name: 'More: Adult', exact: true }).click();
   await expect(page.getByLabel('Adult', { exact: true })).toHaveValue('1');

@@ -57,13 +57,14 @@ async function ensureStore(page: Page) {
 
 /** Chooses `date` in the offer's calendar (moving on months as needed) and the time `time`. */
 async function chooseSlot(page: Page, date: string, time: string) {
-  const day = page.locator(`button[data-date="${date}"]`);
-  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) {
-    await page.getByRole('button', { name: 'Next month' }).click();
+  const day = page.locator(`a[data-date="${date}"]`);
+  // Each month's grid has a cell per date at once; the day's link comes with the month's seats.
+  for (let i = 0; i < 3 && !(await page.locator(`[data-date="${date}"]`).isVisible()); i += 1) {
+    await page.getByRole('link', { name: 'Next month' }).click();
   }
   await expect(day).toBeEnabled();
   await day.click();
-  await expect(day).toHaveAttribute('aria-pressed', 'true');
+  await expect(day).toHaveAttribute('aria-current', 'date');
   await page.getByRole('radio', { name: new RegExp(`^${time}`) }).check();
 }
 
@@ -294,7 +295,7 @@ test.describe.serial('the web store, as a customer on a phone', () => {
       await expect(overlay.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
       await site.screenshot({ path: `${SHOTS}/web-store-embed-overlay.png` });
       // Escape closes it, even with the focus inside the frame; the focus returns to the button.
-      await overlay.getByRole('button', { name: 'Next month' }).focus();
+      await overlay.getByRole('link', { name: 'Next month' }).focus();
       await site.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
       await expect(book).toBeFocused();
@@ -308,5 +309,80 @@ test.describe.serial('the web store, as a customer on a phone', () => {
     } finally {
       server.close();
     }
+  });
+
+  test('the server draws every page with React: useful before the script runs, hydrated without a warning, then changed in place', async ({ browser }) => {
+    // Without JavaScript: the store, an offer with its prices and the month's days as links, and a
+    // day's times drawn by the server from ?date=.
+    const still = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const plain = await still.newPage();
+    await plain.goto(store());
+    await expect(plain.getByRole('heading', { name: 'Alpine Trails online', level: 1 })).toBeVisible();
+    await expect(plain.getByRole('link', { name: new RegExp(KAYAK) })).toContainText('from CHF');
+    expect(await plain.locator('script[type="application/ld+json"]').textContent()).toContain('"ItemList"');
+    await plain.getByRole('link', { name: new RegExp(KAYAK) }).click();
+    await expect(plain.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
+    await expect(plain).toHaveTitle(`${KAYAK} | Alpine Trails online`);
+    expect(await plain.locator('link[rel="canonical"]').getAttribute('href')).toMatch(new RegExp(`/s/${SLUG}/offers/[0-9a-f-]{36}$`));
+    expect(await plain.locator('script[type="application/ld+json"]').textContent()).toContain('"lowPrice":"89.00"');
+    const date = zurichDate(16);
+    const day = plain.locator(`a[data-date="${date}"]`);
+    if (!(await plain.locator(`[data-date="${date}"]`).isVisible())) await plain.getByRole('link', { name: 'Next month' }).click();
+    await day.click();
+    await expect(plain).toHaveURL(new RegExp(`\\?date=${date}$`));
+    await expect(plain.locator(`a[data-date="${date}"]`)).toHaveAttribute('aria-current', 'date');
+    await expect(plain.getByRole('radio', { name: /^07:00/ })).toBeVisible();
+    await still.close();
+
+    // With JavaScript: no console error or warning on any page (a hydration mismatch is one), and
+    // the first drawing is the server's (nothing asked again for it).
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const said: string[] = [];
+    page.on('console', (m) => {
+      if ((m.type() === 'error' || m.type() === 'warning') && !/status of 404/.test(m.text())) said.push(`${page.url()}: ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => said.push(`${page.url()}: ${e.message}`));
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/web-stores\/[^/]+\/(experiences|$)/.test(new URL(r.url()).pathname)) asked.push(new URL(r.url()).pathname);
+    });
+    const hydrated = async () => {
+      await page.waitForLoadState('networkidle');
+      // Hydrated: React has attached its handlers to the drawn elements.
+      await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector('.td-store') ?? {}).some((k) => k.startsWith('__react')))).toBe(true);
+    };
+    await page.goto(store());
+    await hydrated();
+    const offer = await page.getByRole('link', { name: new RegExp(KAYAK) }).getAttribute('href');
+    for (const path of ['', `${offer!.split('/').pop()}`, `${offer!.split('/').pop()}?date=${date}`, 'checkout', 'booking/TD-NONE#secret', 'no-such-page'].map((p, i) => (i === 1 || i === 2 ? `offers/${p}` : p))) {
+      await page.goto(store(path));
+      await hydrated();
+    }
+    expect(said).toEqual([]);
+    expect(asked).toEqual([]);
+
+    // Store pages change in place: the offer from the store page, a day of its calendar.
+    await page.goto(store());
+    await hydrated();
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.getByRole('link', { name: new RegExp(KAYAK) }).click();
+    await expect(page.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle(`${KAYAK} | Alpine Trails online`);
+    const inPage = page.locator(`a[data-date="${date}"]`);
+    if (!(await page.locator(`[data-date="${date}"]`).isVisible())) await page.getByRole('link', { name: 'Next month' }).click();
+    await inPage.click();
+    await expect(page).toHaveURL(new RegExp(`\\?date=${date}$`));
+    await expect(page.getByRole('radio', { name: /^07:00/ })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+
+    // The check can fail: a page whose drawing differs from what the browser draws is reported.
+    const drawn = await page.evaluate(async (url) => (await fetch(url)).text(), store());
+    expect(drawn).toContain('>Alpine Trails online</h1>');
+    await page.route(store(), (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: drawn.replace('>Alpine Trails online</h1>', '>Another name</h1>') }));
+    await page.goto(store());
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => said.length).toBeGreaterThan(0);
+    await context.close();
   });
 });

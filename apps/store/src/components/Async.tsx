@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { PreloadCtx } from '../context';
 import { ApiError } from '../lib/api';
+import { isPreloadedError } from '../lib/preload';
 import { t } from '../texts';
 
 export interface Loaded<T> {
@@ -9,11 +11,34 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads with `load` whenever `deps` change; the last answer wins. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: true });
+interface State<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+}
+
+/** The state a preloaded answer (or error) stands for; null when there is none. */
+function preloaded<T>(value: unknown): State<T> | null {
+  if (value === undefined) return null;
+  if (isPreloadedError(value)) return { data: null, error: new ApiError(value.$error.status, value.$error.errors), loading: false };
+  return { data: value as T, error: null, loading: false };
+}
+
+/**
+ * Loads with `load` whenever `deps` change; the last answer wins. With `key`, the first drawing
+ * uses what the server read for it (lib/preload.ts) and asks nothing; the entry is then used up.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], key?: string): Loaded<T> {
+  const preload = useContext(PreloadCtx);
+  const [state, setState] = useState<State<T>>(() => preloaded<T>(key === undefined ? undefined : preload.get(key)) ?? { data: null, error: null, loading: true });
   const [tick, setTick] = useState(0);
+  const fromServer = useRef(key !== undefined && preload.has(key));
   useEffect(() => {
+    if (fromServer.current) {
+      fromServer.current = false;
+      if (key !== undefined) preload.delete(key);
+      return;
+    }
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
     load().then(
@@ -30,8 +55,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 
 export function Spinner() {
   return (
-    <p class="td-loading" role="status">
-      <span class="td-spinner" aria-hidden="true" />
+    <p className="td-loading" role="status">
+      <span className="td-spinner" aria-hidden="true" />
       {t.loading}
     </p>
   );
@@ -39,10 +64,10 @@ export function Spinner() {
 
 export function ErrorPanel({ error, retry }: { error: ApiError; retry?: () => void }) {
   return (
-    <div class="td-panel td-panel--error" role="alert">
+    <div className="td-panel td-panel--error" role="alert">
       <p>{error.message}</p>
       {retry && error.status !== 404 && (
-        <button type="button" class="td-btn td-btn--secondary" onClick={retry}>
+        <button type="button" className="td-btn td-btn--secondary" onClick={retry}>
           {t.retry}
         </button>
       )}

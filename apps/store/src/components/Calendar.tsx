@@ -1,14 +1,19 @@
 import type { TWebMonth } from '@tourdesk/contracts';
-import { useMemo } from 'preact/hooks';
-import { dayState, monthGrid, weekdays } from '../lib/calendar';
+import { useMemo, type MouseEvent } from 'react';
+import { addMonths, dayState, monthGrid, weekdays } from '../lib/calendar';
 import { formatLongDate, formatMonth } from '../lib/dates';
 import { t } from '../texts';
 
 const WEEKDAYS = weekdays();
 
+/** A plain click stays in the page; a middle click or a modifier opens the link as links do. */
+const plainClick = (e: MouseEvent) => e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
+
 /**
- * A month of days: those with seats can be chosen, sold-out days are marked, days without times
- * (and past days) are disabled. Buttons in a table, so the keyboard reaches every bookable day.
+ * A month of days: those with seats are links that choose them (?date=), sold-out days are marked,
+ * days without times (and past days) are plain text; the months before and after are links too
+ * (?month=). Links work before the page's script runs (the server draws the chosen day's times);
+ * with it, a click changes the page in place.
  */
 export function Calendar({
   month,
@@ -17,6 +22,7 @@ export function Calendar({
   selected,
   canGoBack,
   loading,
+  href,
   onMonth,
   onSelect,
 }: {
@@ -26,26 +32,54 @@ export function Calendar({
   selected: string | null;
   canGoBack: boolean;
   loading: boolean;
-  onMonth: (delta: number) => void;
+  /** The address of the offer page with these parameters. */
+  href: (params: { month?: string; date?: string }) => string;
+  onMonth: (month: string) => void;
   onSelect: (date: string) => void;
 }) {
   const weeks = useMemo(() => monthGrid(month), [month]);
   const days = useMemo(() => new Map((data?.days ?? []).map((d) => [d.date, d])), [data]);
   const anyAvailable = data ? data.days.some((d) => d.seats_left > 0 && d.date >= today) : true;
+  const previous = addMonths(month, -1);
+  const next = addMonths(month, 1);
   return (
-    <div class="td-calendar" aria-busy={loading}>
-      <div class="td-calendar-head">
-        <button type="button" class="td-icon-btn" onClick={() => onMonth(-1)} disabled={!canGoBack} aria-label={t.previousMonth}>
-          <span aria-hidden="true">‹</span>
-        </button>
-        <h3 class="td-calendar-title" aria-live="polite" id="td-month-label">
+    <div className="td-calendar" aria-busy={loading}>
+      <div className="td-calendar-head">
+        {canGoBack ? (
+          <a
+            className="td-icon-btn"
+            href={href({ month: previous })}
+            aria-label={t.previousMonth}
+            onClick={(e) => {
+              if (!plainClick(e)) return;
+              e.preventDefault();
+              onMonth(previous);
+            }}
+          >
+            <span aria-hidden="true">‹</span>
+          </a>
+        ) : (
+          <span className="td-icon-btn td-icon-btn--off" aria-hidden="true">
+            ‹
+          </span>
+        )}
+        <h3 className="td-calendar-title" aria-live="polite" id="td-month-label">
           {formatMonth(month)}
         </h3>
-        <button type="button" class="td-icon-btn" onClick={() => onMonth(1)} aria-label={t.nextMonth}>
+        <a
+          className="td-icon-btn"
+          href={href({ month: next })}
+          aria-label={t.nextMonth}
+          onClick={(e) => {
+            if (!plainClick(e)) return;
+            e.preventDefault();
+            onMonth(next);
+          }}
+        >
           <span aria-hidden="true">›</span>
-        </button>
+        </a>
       </div>
-      <table class="td-calendar-grid" aria-labelledby="td-month-label">
+      <table className="td-calendar-grid" aria-labelledby="td-month-label">
         <thead>
           <tr>
             {WEEKDAYS.map((w) => (
@@ -63,21 +97,30 @@ export function Calendar({
                 const state = dayState(date, today, days);
                 const info = days.get(date);
                 const label = formatLongDate(date);
-                const aria =
-                  state === 'available' ? t.dayAvailable(label, info!.seats_left) : state === 'sold_out' ? t.daySoldOut(label) : t.dayUnavailable(label);
+                const className = `td-day td-day--${state}${selected === date ? ' td-day--selected' : ''}`;
                 return (
                   <td key={j}>
-                    <button
-                      type="button"
-                      class={`td-day td-day--${state}${selected === date ? ' td-day--selected' : ''}`}
-                      disabled={state !== 'available'}
-                      aria-pressed={selected === date}
-                      aria-label={aria}
-                      data-date={date}
-                      onClick={() => onSelect(date)}
-                    >
-                      {Number(date.slice(8))}
-                    </button>
+                    {state === 'available' ? (
+                      <a
+                        className={className}
+                        href={href({ date })}
+                        aria-current={selected === date ? 'date' : undefined}
+                        aria-label={t.dayAvailable(label, info!.seats_left)}
+                        data-date={date}
+                        onClick={(e) => {
+                          if (!plainClick(e)) return;
+                          e.preventDefault();
+                          onSelect(date);
+                        }}
+                      >
+                        {Number(date.slice(8))}
+                      </a>
+                    ) : (
+                      <span className={className} data-date={date}>
+                        <span aria-hidden="true">{Number(date.slice(8))}</span>
+                        <span className="td-sr-only">{state === 'sold_out' ? t.daySoldOut(label) : t.dayUnavailable(label)}</span>
+                      </span>
+                    )}
                   </td>
                 );
               })}
@@ -85,15 +128,15 @@ export function Calendar({
           ))}
         </tbody>
       </table>
-      <p class="td-legend">
-        <span class="td-legend-item">
-          <span class="td-swatch td-swatch--available" aria-hidden="true" /> {t.legendAvailable}
+      <p className="td-legend">
+        <span className="td-legend-item">
+          <span className="td-swatch td-swatch--available" aria-hidden="true" /> {t.legendAvailable}
         </span>
-        <span class="td-legend-item">
-          <span class="td-swatch td-swatch--sold_out" aria-hidden="true" /> {t.legendSoldOut}
+        <span className="td-legend-item">
+          <span className="td-swatch td-swatch--sold_out" aria-hidden="true" /> {t.legendSoldOut}
         </span>
       </p>
-      {!loading && !anyAvailable && <p class="td-muted">{t.noDatesThisMonth}</p>}
+      {!loading && !anyAvailable && <p className="td-muted">{t.noDatesThisMonth}</p>}
     </div>
   );
 }

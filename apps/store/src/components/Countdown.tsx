@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'react';
 import { TimerIcon } from './Icons';
 import { formatCountdown, minutesLeft, msLeft } from '../lib/countdown';
 import { t } from '../texts';
@@ -20,13 +20,13 @@ export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire
   }, [now, expiresAt]); // eslint-disable-line react-hooks/exhaustive-deps
   const expired = left <= 0;
   return (
-    <div class={`td-countdown${expired ? ' td-countdown--expired' : left < 120_000 ? ' td-countdown--soon' : ''}`}>
+    <div className={`td-countdown${expired ? ' td-countdown--expired' : left < 120_000 ? ' td-countdown--soon' : ''}`}>
       {!expired && (
-        <span aria-hidden="true" class="td-countdown-visible">
-          <TimerIcon /> {t.heldFor} <strong class="td-countdown-time" data-testid="countdown">{formatCountdown(left)}</strong>
+        <span aria-hidden="true" className="td-countdown-visible">
+          <TimerIcon /> {t.heldFor} <strong className="td-countdown-time" data-testid="countdown">{formatCountdown(left)}</strong>
         </span>
       )}
-      <span class={expired ? '' : 'td-sr-only'} aria-live="polite" aria-atomic="true">
+      <span className={expired ? '' : 'td-sr-only'} aria-live="polite" aria-atomic="true">
         {expired ? t.expiredLive : t.heldForLive(minutesLeft(left))}
       </span>
     </div>

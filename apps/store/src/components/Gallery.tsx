@@ -1,5 +1,5 @@
 import type { TWebOffer } from '@tourdesk/contracts';
-import { useState } from 'preact/hooks';
+import { useState } from 'react';
 import { t } from '../texts';
 
 /** The offer's photos: one large, the others as buttons that show them. */
@@ -8,15 +8,15 @@ export function Gallery({ images, title }: { images: TWebOffer['images']; title:
   if (images.length === 0) return null;
   const current = images[Math.min(index, images.length - 1)]!;
   return (
-    <div class="td-gallery">
-      <figure class="td-gallery-main">
+    <div className="td-gallery">
+      <figure className="td-gallery-main">
         <img src={current.url} alt={images.length > 1 ? `${title} – ${t.photo(index + 1, images.length)}` : title} width={current.width ?? 1200} height={current.height ?? 800} />
       </figure>
       {images.length > 1 && (
-        <ul class="td-thumbs">
+        <ul className="td-thumbs">
           {images.map((img, i) => (
             <li key={img.url}>
-              <button type="button" class="td-thumb" aria-pressed={i === index} aria-label={t.showPhoto(i + 1)} onClick={() => setIndex(i)}>
+              <button type="button" className="td-thumb" aria-pressed={i === index} aria-label={t.showPhoto(i + 1)} onClick={() => setIndex(i)}>
                 <img src={img.thumbnail_url ?? img.url} alt="" loading="lazy" width={96} height={64} />
               </button>
             </li>

@@ -1,17 +1,15 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useStore } from '../context';
 
 /** The page's h1; after a navigation it takes the focus, so screen readers hear the new page. */
-export function Heading({ children, title }: { children: ComponentChildren; title: string }) {
+export function Heading({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  const { takeFocus, store } = useStore();
+  const { takeFocus } = useStore();
   useEffect(() => {
-    document.title = title === store.name ? store.name : `${title} · ${store.name}`;
     if (takeFocus()) ref.current?.focus({ preventScroll: true });
-  }, [title]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [children]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <h1 ref={ref} tabIndex={-1} class="td-h1">
+    <h1 ref={ref} tabIndex={-1} className="td-h1">
       {children}
     </h1>
   );

@@ -1,5 +1,5 @@
 /** The few icons the store shows, as inline SVG (no icon font, no emoji that a device may lack). */
-const base = { width: 18, height: 18, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': true, class: 'td-icon' } as const;
+const base = { width: 18, height: 18, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true, className: 'td-icon' } as const;
 
 export const CartIcon = () => (
   <svg {...base}>

@@ -6,12 +6,12 @@ import { t } from '../texts';
 /** An order's bookings: what, when, where, the items, and each ticket's code. */
 export function OrderSummary({ order }: { order: TWebOrder }) {
   return (
-    <div class="td-order">
-      <ul class="td-bookings">
+    <div className="td-order">
+      <ul className="td-bookings">
         {order.bookings.map((b) => (
-          <li key={b.id} class={`td-booking${b.status === 'Canceled' ? ' td-booking--cancelled' : ''}`} data-testid="booking">
-            <h3 class="td-h3">{b.offer_title}</h3>
-            <dl class="td-dl">
+          <li key={b.id} className={`td-booking${b.status === 'Canceled' ? ' td-booking--cancelled' : ''}`} data-testid="booking">
+            <h3 className="td-h3">{b.offer_title}</h3>
+            <dl className="td-dl">
               <dt>{t.when}</dt>
               <dd>{formatDateTime(b.starts_at, b.time_zone)}</dd>
               {b.meeting_point && (
@@ -22,7 +22,7 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
               )}
               <dt>{t.items}</dt>
               <dd>
-                <ul class="td-items">
+                <ul className="td-items">
                   {b.items.map((i) => (
                     <li key={i.label + i.kind}>
                       <span>{t.quantityTimes(i.quantity, i.label)}</span> <span>{formatMoney(i.total, order.currency)}</span>
@@ -37,16 +37,16 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
                 </>
               )}
             </dl>
-            <p class="td-ticket">
-              <span class="td-ticket-label">{t.ticketCode}</span>
-              <code class="td-ticket-code" data-testid="ticket-code">
+            <p className="td-ticket">
+              <span className="td-ticket-label">{t.ticketCode}</span>
+              <code className="td-ticket-code" data-testid="ticket-code">
                 {b.ticket_code}
               </code>
             </p>
           </li>
         ))}
       </ul>
-      <p class="td-total">
+      <p className="td-total">
         <span>{t.total}</span> <strong>{formatMoney(order.total, order.currency)}</strong>
       </p>
     </div>

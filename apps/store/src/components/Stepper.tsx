@@ -1,6 +1,11 @@
+import { useState } from 'react';
 import { t } from '../texts';
 
-/** A quantity: − and + buttons around a number field, with a visible label. */
+/**
+ * A quantity: − and + buttons around a number field, with a visible label. The field keeps what is
+ * typed (an empty field while a new number is typed) and shows the quantity again when it loses
+ * the focus; a number outside min…max is brought inside.
+ */
 export function Stepper({
   id,
   label,
@@ -18,32 +23,31 @@ export function Stepper({
   canAdd?: boolean;
   onChange: (n: number) => void;
 }) {
+  const [typed, setTyped] = useState<string | null>(null);
   const set = (n: number) => onChange(Math.max(min, Math.min(max, Number.isFinite(n) ? Math.trunc(n) : min)));
   return (
-    <div class="td-stepper">
-      <button type="button" class="td-stepper-btn" aria-label={t.fewer(label)} aria-controls={id} disabled={value <= min} onClick={() => set(value - 1)}>
+    <div className="td-stepper">
+      <button type="button" className="td-stepper-btn" aria-label={t.fewer(label)} aria-controls={id} disabled={value <= min} onClick={() => set(value - 1)}>
         −
       </button>
       <input
         id={id}
-        class="td-stepper-input"
+        className="td-stepper-input"
         type="number"
         inputMode="numeric"
         min={min}
         max={max}
-        value={value}
-        onInput={(e) => {
-          const input = e.currentTarget as HTMLInputElement;
-          if (input.value === '') return;
-          const n = Math.max(min, Math.min(canAdd ? max : value, Math.trunc(Number(input.value)) || 0));
-          if (String(n) !== input.value) input.value = String(n);
+        value={typed ?? String(value)}
+        onChange={(e) => {
+          const text = e.currentTarget.value;
+          if (text === '') return setTyped('');
+          const n = Math.max(min, Math.min(canAdd ? max : value, Math.trunc(Number(text)) || 0));
+          setTyped(String(n));
           onChange(n);
         }}
-        onBlur={(e) => {
-          (e.currentTarget as HTMLInputElement).value = String(value);
-        }}
+        onBlur={() => setTyped(null)}
       />
-      <button type="button" class="td-stepper-btn" aria-label={t.more(label)} aria-controls={id} disabled={value >= max || !canAdd} onClick={() => set(value + 1)}>
+      <button type="button" className="td-stepper-btn" aria-label={t.more(label)} aria-controls={id} disabled={value >= max || !canAdd} onClick={() => set(value + 1)}>
         +
       </button>
     </div>

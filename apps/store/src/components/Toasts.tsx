@@ -13,15 +13,15 @@ export function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: num
     toasts
       .filter((x) => (kind === 'error' ? x.kind === 'error' : x.kind !== 'error'))
       .map((x) => (
-        <div key={x.id} class={`td-toast td-toast--${x.kind}`}>
+        <div key={x.id} className={`td-toast td-toast--${x.kind}`}>
           <span>{x.text}</span>
-          <button type="button" class="td-toast-close" onClick={() => dismiss(x.id)} aria-label={t.dismiss}>
+          <button type="button" className="td-toast-close" onClick={() => dismiss(x.id)} aria-label={t.dismiss}>
             ×
           </button>
         </div>
       ));
   return (
-    <div class="td-toasts">
+    <div className="td-toasts">
       <div role="alert" aria-live="assertive">
         {list('error')}
       </div>

@@ -1,9 +1,14 @@
 import type { TWebOrder } from '@tourdesk/contracts';
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Ctx, type StoreCtx } from '../context';
 import { BookingPage } from './BookingPage';
+
+// React's act() warns unless the test environment says it uses it.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+/** The roots a test drew, unmounted after it. */
+const mounted: Root[] = [];
 
 /**
  * The customer's booking page: before cancelling it says what the policy refunds and what it
@@ -52,6 +57,9 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
   const ctx = {
     slug: 'kayak',
     base: '/s/kayak/',
+    origin: 'http://demo.localhost',
+    search: new URLSearchParams(),
+    setSearch: () => undefined,
     api: { myOrder: async () => first, cancelOrder } as unknown as StoreCtx['api'],
     store: { name: 'Kayak' } as StoreCtx['store'],
     embed: false,
@@ -65,12 +73,13 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
   } satisfies StoreCtx;
   const root = document.createElement('div');
   document.body.appendChild(root);
+  const react = createRoot(root);
+  mounted.push(react);
   act(() =>
-    render(
+    react.render(
       <Ctx.Provider value={ctx}>
         <BookingPage reference="TD-77" />
       </Ctx.Provider>,
-      root,
     ),
   );
   return { root, cancelOrder };
@@ -82,6 +91,7 @@ const byTestId = (root: HTMLElement, id: string) => root.querySelector(`[data-te
 
 describe('the customer’s booking page', () => {
   afterEach(() => {
+    act(() => mounted.splice(0).forEach((r) => r.unmount()));
     document.body.innerHTML = '';
     history.replaceState(null, '', '/');
   });

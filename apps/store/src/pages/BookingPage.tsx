@@ -1,5 +1,5 @@
 import type { TWebOrder } from '@tourdesk/contracts';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
@@ -16,22 +16,23 @@ export function BookingPage({ reference }: { reference: string }) {
   const { api } = useStore();
   const secret = decodeURIComponent(location.hash.replace(/^#/, ''));
   const loaded = useLoad(async () => (secret ? api.myOrder(reference, secret) : null), [reference, secret]);
-  const [order, setOrder] = useState<TWebOrder | null>(null);
-  useEffect(() => setOrder(loaded.data), [loaded.data]);
+  // The order as loaded, then as the customer's cancellation changed it.
+  const [changed, setOrder] = useState<TWebOrder | null>(null);
+  const order = changed ?? loaded.data;
 
   if (!secret) {
     return (
-      <div class="td-page">
-        <Heading title={t.bookingTitle(reference)}>{t.bookingTitle(reference)}</Heading>
-        <p class="td-panel td-panel--error">{t.incompleteLink}</p>
+      <div className="td-page">
+        <Heading>{t.bookingTitle(reference)}</Heading>
+        <p className="td-panel td-panel--error">{t.incompleteLink}</p>
       </div>
     );
   }
   if (loaded.loading) return <Spinner />;
   if (loaded.error || !order) {
     return (
-      <div class="td-page">
-        <Heading title={t.bookingTitle(reference)}>{t.bookingTitle(reference)}</Heading>
+      <div className="td-page">
+        <Heading>{t.bookingTitle(reference)}</Heading>
         {loaded.error && <ErrorPanel error={loaded.error} retry={loaded.reload} />}
       </div>
     );
@@ -86,11 +87,11 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
 
   const c = order.cancellation;
   return (
-    <div class="td-page td-manage">
-      <Heading title={t.bookingTitle(order.reference)}>
-        {t.bookingHeading} <span class="td-nowrap">{order.reference}</span>
+    <div className="td-page td-manage">
+      <Heading>
+        {t.bookingHeading} <span className="td-nowrap">{order.reference}</span>
       </Heading>
-      <dl class="td-dl td-order-facts">
+      <dl className="td-dl td-order-facts">
         <dt>{t.status}</dt>
         <dd data-testid="order-status">{t.orderStatus(order.status)}</dd>
         <dt>{t.paymentStatus}</dt>
@@ -104,32 +105,32 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       <Settlement order={order} />
       {order.status !== 'Canceled' && (
         <p>
-          <button type="button" class="td-btn td-btn--primary" onClick={download} disabled={downloading}>
+          <button type="button" className="td-btn td-btn--primary" onClick={download} disabled={downloading}>
             {downloading ? t.downloading : t.downloadTickets}
           </button>
         </p>
       )}
-      <section class="td-section" aria-labelledby="td-cancel-heading">
-        <h2 id="td-cancel-heading" class="td-h2">
+      <section className="td-section" aria-labelledby="td-cancel-heading">
+        <h2 id="td-cancel-heading" className="td-h2">
           {t.cancelHeading}
         </h2>
         <p data-testid="cancel-reason">{c.reason}</p>
         {c.allowed && !confirming && (
-          <button ref={cancelButton} type="button" class="td-btn td-btn--danger" onClick={() => setConfirming(true)}>
+          <button ref={cancelButton} type="button" className="td-btn td-btn--danger" onClick={() => setConfirming(true)}>
             {t.cancelBooking}
           </button>
         )}
         {c.allowed && confirming && (
-          <div ref={confirmRef} class="td-confirm" role="group" aria-labelledby="td-confirm-title">
-            <p id="td-confirm-title" class="td-confirm-title">
+          <div ref={confirmRef} className="td-confirm" role="group" aria-labelledby="td-confirm-title">
+            <p id="td-confirm-title" className="td-confirm-title">
               <strong>{t.cancelConfirm(order.reference)}</strong> {c.refund > 0 ? t.refundWillBe(formatMoney(c.refund, order.currency)) : order.paid > 0 ? t.noRefund : t.nothingPaid}
               {c.fee > 0 && ` ${t.feeWillBeKept(formatMoney(c.fee, order.currency))}`}
             </p>
-            <div class="td-actions">
-              <button type="button" class="td-btn td-btn--secondary" onClick={() => setConfirming(false)} disabled={cancelling}>
+            <div className="td-actions">
+              <button type="button" className="td-btn td-btn--secondary" onClick={() => setConfirming(false)} disabled={cancelling}>
                 {t.keepBooking}
               </button>
-              <button type="button" class="td-btn td-btn--danger" onClick={cancel} disabled={cancelling}>
+              <button type="button" className="td-btn td-btn--danger" onClick={cancel} disabled={cancelling}>
                 {cancelling ? t.cancelling : t.confirmCancel}
               </button>
             </div>
@@ -152,11 +153,11 @@ export function Settlement({ order }: { order: TWebOrder }) {
   if (kept <= 0 && order.refunded <= 0 && due <= 0) return null;
   const money = (n: number) => formatMoney(n, order.currency);
   return (
-    <section class="td-section" aria-labelledby="td-settlement-heading">
-      <h2 id="td-settlement-heading" class="td-h2">
+    <section className="td-section" aria-labelledby="td-settlement-heading">
+      <h2 id="td-settlement-heading" className="td-h2">
         {t.settlementHeading}
       </h2>
-      <dl class="td-dl td-order-facts">
+      <dl className="td-dl td-order-facts">
         {kept > 0 && (
           <>
             <dt>{t.keptAsFee}</dt>

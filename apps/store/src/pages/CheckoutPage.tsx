@@ -1,5 +1,5 @@
 import type { TWebCart, TWebOffer } from '@tourdesk/contracts';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Spinner, useLoad } from '../components/Async';
 import { Countdown } from '../components/Countdown';
 import { Heading } from '../components/Heading';
@@ -75,7 +75,12 @@ export function CheckoutPage() {
     addEventListener('pageshow', onShow);
     return () => removeEventListener('pageshow', onShow);
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => setLines((prev) => mergeLines(prev, cart)), [cart]);
+  // A new cart (loaded, or changed by a removal) brings its lines in, keeping those seen run out.
+  const [seenCart, setSeenCart] = useState(cart);
+  if (cart !== seenCart) {
+    setSeenCart(cart);
+    setLines((prev) => mergeLines(prev, cart));
+  }
 
   const offerIds = useMemo(() => [...new Set(lines.map((l) => l.offer))].sort(), [lines]);
   const offers = useLoad(() => Promise.all(offerIds.map((id) => api.offer(id).catch(() => null))), [offerIds.join(',')]);
@@ -105,38 +110,38 @@ export function CheckoutPage() {
 
   const total = lines.filter((l) => msLeft(l.expires_at) > 0).reduce((n, l) => n + l.total, 0);
   return (
-    <div class="td-page td-checkout">
-      <Heading title={t.checkoutTitle}>{t.checkoutTitle}</Heading>
+    <div className="td-page td-checkout">
+      <Heading>{t.checkoutTitle}</Heading>
       {note && (
-        <p class="td-warning" role="status" data-testid="payment-note">
+        <p className="td-warning" role="status" data-testid="payment-note">
           {note === 'unpaid' ? t.paymentNotCompleted : t.paymentExpired}
         </p>
       )}
       {lines.length === 0 ? (
-        <div class="td-panel">
+        <div className="td-panel">
           <p>{t.cartEmpty}</p>
-          <a class="td-btn td-btn--primary" href={link('')}>
+          <a className="td-btn td-btn--primary" href={link('')}>
             {t.browseOffers}
           </a>
         </div>
       ) : (
-        <div class="td-checkout-grid">
-          <section class="td-lines" aria-labelledby="td-cart-heading">
-            <h2 id="td-cart-heading" class="td-sr-only">
+        <div className="td-checkout-grid">
+          <section className="td-lines" aria-labelledby="td-cart-heading">
+            <h2 id="td-cart-heading" className="td-sr-only">
               {t.cart(lines.length)}
             </h2>
-            <ul class="td-line-list">
+            <ul className="td-line-list">
               {lines.map((l) => {
                 const expired = msLeft(l.expires_at) === 0;
                 const conflict = conflicts[l.id];
                 return (
-                  <li key={l.id} class={`td-line${expired ? ' td-line--expired' : ''}${conflict ? ' td-line--conflict' : ''}`} data-testid="cart-line">
-                    <div class="td-line-head">
-                      <h3 class="td-h3">{l.offer_title}</h3>
+                  <li key={l.id} className={`td-line${expired ? ' td-line--expired' : ''}${conflict ? ' td-line--conflict' : ''}`} data-testid="cart-line">
+                    <div className="td-line-head">
+                      <h3 className="td-h3">{l.offer_title}</h3>
                       <strong>{formatMoney(l.total, cart?.currency ?? store.currency)}</strong>
                     </div>
-                    <p class="td-muted">{formatDateTime(l.starts_at, l.time_zone)}</p>
-                    <ul class="td-items">
+                    <p className="td-muted">{formatDateTime(l.starts_at, l.time_zone)}</p>
+                    <ul className="td-items">
                       {l.items.map((i) => (
                         <li key={i.label + i.kind}>
                           {t.quantityTimes(i.quantity, i.label)} · {formatMoney(i.unit_price, cart?.currency ?? store.currency)}
@@ -145,23 +150,23 @@ export function CheckoutPage() {
                     </ul>
                     <Countdown expiresAt={l.expires_at} onExpire={() => setExpiredTick((n) => n + 1)} />
                     {expired && (
-                      <p class="td-warning">
+                      <p className="td-warning">
                         {t.expired} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
                       </p>
                     )}
                     {conflict && (
-                      <p class="td-error" role="alert">
+                      <p className="td-error" role="alert">
                         {conflict} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
                       </p>
                     )}
-                    <button type="button" class="td-btn td-btn--secondary td-btn--small" onClick={() => remove(l)} aria-label={t.removeLine(l.offer_title)}>
+                    <button type="button" className="td-btn td-btn--secondary td-btn--small" onClick={() => remove(l)} aria-label={t.removeLine(l.offer_title)}>
                       {t.remove}
                     </button>
                   </li>
                 );
               })}
             </ul>
-            <p class="td-total">
+            <p className="td-total">
               <span>{t.total}</span> <strong data-testid="cart-total">{formatMoney(total, cart?.currency ?? store.currency)}</strong>
             </p>
             <p>
@@ -263,15 +268,15 @@ function DetailsForm({
     value: customer[name],
     'aria-invalid': errors[`customer.${name}`] ? true : undefined,
     'aria-describedby': errors[`customer.${name}`] ? `td-${name}-error` : undefined,
-    onInput: (e: Event) => {
-      const value = (e.currentTarget as HTMLInputElement).value;
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      const value = e.currentTarget.value;
       setCustomer((c) => ({ ...c, [name]: value }));
       clearError(`customer.${name}`);
     },
   });
   const fieldError = (key: string, id: string) =>
     errors[key] ? (
-      <span class="td-field-error" id={id}>
+      <span className="td-field-error" id={id}>
         {errors[key]}
       </span>
     ) : null;
@@ -290,7 +295,7 @@ function DetailsForm({
     requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   }
 
-  async function submit(e: Event) {
+  async function submit(e: FormEvent) {
     e.preventDefault();
     const found = validate();
     setErrors(found);
@@ -362,55 +367,51 @@ function DetailsForm({
   }
 
   const req = (
-    <span class="td-req" aria-hidden="true">
+    <span className="td-req" aria-hidden="true">
       *
     </span>
   );
   return (
-    <form ref={form} class="td-form" noValidate onSubmit={submit}>
-      <fieldset class="td-fieldset">
-        <legend class="td-h2">{t.yourDetails}</legend>
-        <div class="td-row">
-          <div class="td-field">
-            <label for="td-first_name">
+    <form ref={form} className="td-form" noValidate onSubmit={submit}>
+      <fieldset className="td-fieldset">
+        <legend className="td-h2">{t.yourDetails}</legend>
+        <div className="td-row">
+          <div className="td-field">
+            <label htmlFor="td-first_name">
               {t.firstName} {req}
             </label>
-            <input {...field('first_name')} autocomplete="given-name" required maxLength={100} />
+            <input {...field('first_name')} autoComplete="given-name" required maxLength={100} />
             {fieldError('customer.first_name', 'td-first_name-error')}
           </div>
-          <div class="td-field">
-            <label for="td-last_name">
+          <div className="td-field">
+            <label htmlFor="td-last_name">
               {t.lastName} {req}
             </label>
-            <input {...field('last_name')} autocomplete="family-name" required maxLength={100} />
+            <input {...field('last_name')} autoComplete="family-name" required maxLength={100} />
             {fieldError('customer.last_name', 'td-last_name-error')}
           </div>
         </div>
-        <div class="td-field">
-          <label for="td-email">
+        <div className="td-field">
+          <label htmlFor="td-email">
             {t.email} {req}
           </label>
-          <input {...field('email')} type="email" autocomplete="email" inputMode="email" required maxLength={254} />
-          <span class="td-hint">{t.emailHint}</span>
+          <input {...field('email')} type="email" autoComplete="email" inputMode="email" required maxLength={254} />
+          <span className="td-hint">{t.emailHint}</span>
           {fieldError('customer.email', 'td-email-error')}
         </div>
-        <div class="td-row">
-          <div class="td-field">
-            <label for="td-phone">
-              {t.phone} <span class="td-muted">{t.optional}</span>
+        <div className="td-row">
+          <div className="td-field">
+            <label htmlFor="td-phone">
+              {t.phone} <span className="td-muted">{t.optional}</span>
             </label>
-            <input {...field('phone')} type="tel" autocomplete="tel" maxLength={40} />
+            <input {...field('phone')} type="tel" autoComplete="tel" maxLength={40} />
             {fieldError('customer.phone', 'td-phone-error')}
           </div>
-          <div class="td-field">
-            <label for="td-country">
-              {t.country} <span class="td-muted">{t.optional}</span>
+          <div className="td-field">
+            <label htmlFor="td-country">
+              {t.country} <span className="td-muted">{t.optional}</span>
             </label>
-            <select {...field('country')} autocomplete="country" onChange={(e) => {
-              const value = (e.currentTarget as HTMLSelectElement).value;
-              setCustomer((c) => ({ ...c, country: value }));
-              clearError('customer.country');
-            }}>
+            <select {...field('country')} autoComplete="country">
               <option value="">{t.noCountry}</option>
               {countries().map((c) => (
                 <option key={c.code} value={c.code}>
@@ -427,8 +428,8 @@ function DetailsForm({
         <Spinner />
       ) : (
         questions.length > 0 && (
-          <fieldset class="td-fieldset">
-            <legend class="td-h2">{t.questions}</legend>
+          <fieldset className="td-fieldset">
+            <legend className="td-h2">{t.questions}</legend>
             {questions.map((q) => (
               <QuestionField
                 key={q.id}
@@ -445,12 +446,12 @@ function DetailsForm({
         )
       )}
 
-      <fieldset class="td-fieldset">
-        <legend class="td-h2">{t.payment}</legend>
-        {cart?.sold_by && <p class="td-hint">{t.bookedWith(cart.sold_by, options.includes('online'))}</p>}
+      <fieldset className="td-fieldset">
+        <legend className="td-h2">{t.payment}</legend>
+        {cart?.sold_by && <p className="td-hint">{t.bookedWith(cart.sold_by, options.includes('online'))}</p>}
         {options.map((option) => (
           <div key={option}>
-            <label class="td-choice">
+            <label className="td-choice">
               <input
                 type="radio"
                 name="payment_option"
@@ -462,7 +463,7 @@ function DetailsForm({
               <span>{PAYMENT_LABEL[option] ?? option}</span>
             </label>
             {option === 'online' && (
-              <p class="td-hint td-choice-hint" id="td-online-hint">
+              <p className="td-hint td-choice-hint" id="td-online-hint">
                 {t.payOnlineHint}
               </p>
             )}
@@ -471,8 +472,8 @@ function DetailsForm({
         {fieldError('payment_option', 'td-payment-error')}
       </fieldset>
 
-      <div class="td-field">
-        <label class="td-choice">
+      <div className="td-field">
+        <label className="td-choice">
           <input
             type="checkbox"
             id="td-accept"
@@ -481,7 +482,7 @@ function DetailsForm({
             aria-invalid={errors['accept_terms'] ? true : undefined}
             aria-describedby={errors['accept_terms'] ? 'td-accept-error' : undefined}
             onChange={(e) => {
-              setAccept((e.currentTarget as HTMLInputElement).checked);
+              setAccept(e.currentTarget.checked);
               clearError('accept_terms');
             }}
           />
@@ -502,19 +503,19 @@ function DetailsForm({
         {fieldError('accept_terms', 'td-accept-error')}
       </div>
 
-      <div aria-live="assertive" class="td-summary-region">
+      <div aria-live="assertive" className="td-summary-region">
         {summary && (
-          <p class="td-error" role="alert">
+          <p className="td-error" role="alert">
             {summary}
           </p>
         )}
       </div>
-      <button type="submit" class="td-btn td-btn--primary td-btn--block" disabled={busy || lines.length === 0}>
+      <button type="submit" className="td-btn td-btn--primary td-btn--block" disabled={busy || lines.length === 0}>
         {online ? (busy ? t.openingPayment : t.continueToPayment) : busy ? t.booking : t.book}
       </button>
       {payUrl && (
         <p>
-          <a class="td-btn td-btn--secondary td-btn--block" href={payUrl} target="_top">
+          <a className="td-btn td-btn--secondary td-btn--block" href={payUrl} target="_top">
             {t.openPaymentPage}
           </a>
         </p>
@@ -532,16 +533,16 @@ function QuestionField({ q, value, error, onChange }: { q: Question; value: stri
     <>
       {q.question}{' '}
       {q.required ? (
-        <span class="td-req" aria-hidden="true">
+        <span className="td-req" aria-hidden="true">
           *
         </span>
       ) : (
-        <span class="td-muted">{t.optional}</span>
+        <span className="td-muted">{t.optional}</span>
       )}
     </>
   );
   const err = error ? (
-    <span class="td-field-error" id={errorId}>
+    <span className="td-field-error" id={errorId}>
       {error}
     </span>
   ) : null;
@@ -549,11 +550,11 @@ function QuestionField({ q, value, error, onChange }: { q: Question; value: stri
   if (q.answer_type === 'yes_no' || (q.answer_type === 'choice' && q.options.length > 0 && q.options.length <= 4)) {
     const options = q.answer_type === 'yes_no' ? [{ value: 'yes', label: t.yes }, { value: 'no', label: t.no }] : q.options.map((o) => ({ value: o, label: o }));
     return (
-      <fieldset class="td-field td-subfieldset" aria-describedby={described}>
+      <fieldset className="td-field td-subfieldset" aria-describedby={described}>
         <legend>{label}</legend>
-        <div class="td-inline-choices">
+        <div className="td-inline-choices">
           {options.map((o, i) => (
-            <label key={o.value} class="td-choice">
+            <label key={o.value} className="td-choice">
               <input
                 type="radio"
                 name={id}
@@ -572,10 +573,10 @@ function QuestionField({ q, value, error, onChange }: { q: Question; value: stri
     );
   }
   return (
-    <div class="td-field">
-      <label for={id}>{label}</label>
+    <div className="td-field">
+      <label htmlFor={id}>{label}</label>
       {q.answer_type === 'choice' ? (
-        <select id={id} value={value} required={q.required} aria-invalid={invalid} aria-describedby={described} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+        <select id={id} value={value} required={q.required} aria-invalid={invalid} aria-describedby={described} onChange={(e) => onChange(e.currentTarget.value)}>
           <option value="">{t.chooseOption}</option>
           {q.options.map((o) => (
             <option key={o} value={o}>
@@ -593,7 +594,7 @@ function QuestionField({ q, value, error, onChange }: { q: Question; value: stri
           maxLength={1000}
           aria-invalid={invalid}
           aria-describedby={described}
-          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
+          onChange={(e) => onChange(e.currentTarget.value)}
         />
       )}
       {err}

@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
@@ -19,9 +19,9 @@ export function ConfirmationPage({ reference }: { reference: string }) {
   const o = order.data;
   if (!o) {
     return (
-      <div class="td-page">
-        <Heading title={t.thankYouPlain}>{t.thankYouPlain}</Heading>
-        <p class="td-panel">{t.confirmationUnknown}</p>
+      <div className="td-page">
+        <Heading>{t.thankYouPlain}</Heading>
+        <p className="td-panel">{t.confirmationUnknown}</p>
         <p>
           <a href={link('')}>← {t.backToStore}</a>
         </p>
@@ -29,21 +29,21 @@ export function ConfirmationPage({ reference }: { reference: string }) {
     );
   }
   return (
-    <div class="td-page td-confirmation">
-      <div class="td-success-mark" aria-hidden="true">
+    <div className="td-page td-confirmation">
+      <div className="td-success-mark" aria-hidden="true">
         ✓
       </div>
-      <Heading title={t.thankYou(o.customer.first_name)}>{t.thankYou(o.customer.first_name)}</Heading>
-      <p class="td-lead" data-testid="confirmation-text">
+      <Heading>{t.thankYou(o.customer.first_name)}</Heading>
+      <p className="td-lead" data-testid="confirmation-text">
         {t.confirmed(o.reference, o.customer.email)}
       </p>
       <OrderSummary order={o} />
-      {o.payment_status === 'Not paid' ? <p class="td-muted">{t.payOnSite}</p> : o.paid > 0 && <p class="td-muted">{t.paidAmount(formatMoney(o.paid, o.currency))}</p>}
-      <p class="td-actions">
-        <a class="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
+      {o.payment_status === 'Not paid' ? <p className="td-muted">{t.payOnSite}</p> : o.paid > 0 && <p className="td-muted">{t.paidAmount(formatMoney(o.paid, o.currency))}</p>}
+      <p className="td-actions">
+        <a className="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
           {t.manageBooking}
         </a>
-        <a class="td-btn td-btn--secondary" href={link('')}>
+        <a className="td-btn td-btn--secondary" href={link('')}>
           {t.backToStore}
         </a>
       </p>

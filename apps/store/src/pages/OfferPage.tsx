@@ -1,26 +1,30 @@
-import type { TWebDay, TWebMonth, TWebOffer } from '@tourdesk/contracts';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { TWebMonth, TWebOffer } from '@tourdesk/contracts';
+import { useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Calendar } from '../components/Calendar';
 import { Gallery } from '../components/Gallery';
 import { Heading } from '../components/Heading';
 import { ClockIcon } from '../components/Icons';
 import { Stepper } from '../components/Stepper';
-import { useStore } from '../context';
+import { PreloadCtx, useStore } from '../context';
 import { ApiError } from '../lib/api';
-import { addMonths } from '../lib/calendar';
 import { formatDuration, formatLongDate, todayIn } from '../lib/dates';
 import { formatMoney } from '../lib/money';
+import { offerJsonLd, plainText } from '../lib/seo';
+import { dateParam, firstMonth, monthParam, preloadKey, type FirstMonth } from '../lib/preload';
+import { PageHead } from '../components/PageHead';
+import { loadCheckout } from './lazy';
 import { policyLines } from '../lib/policy';
 import { t } from '../texts';
 
 /** One offer: what it is, then a calendar, the day's times, quantities and extras, and "Hold seats". */
 export function OfferPage({ id }: { id: string }) {
   const { api, link } = useStore();
-  const offer = useLoad(() => api.offer(id), [id]);
+  const offer = useLoad(() => api.offer(id), [id], preloadKey.offer(id));
   if (offer.error) {
     return (
-      <div class="td-page">
+      <div className="td-page">
+        <PageHead title={t.notFoundTitle} description="" path={`offers/${id}`} noindex />
         <p>
           <a href={link('')}>← {t.backToStore}</a>
         </p>
@@ -35,9 +39,9 @@ export function OfferPage({ id }: { id: string }) {
 function List({ title, items, kind }: { title: string; items: string[]; kind: 'check' | 'cross' | 'dot' }) {
   if (!items.length) return null;
   return (
-    <section class="td-section">
-      <h2 class="td-h2">{title}</h2>
-      <ul class={`td-list td-list--${kind}`}>
+    <section className="td-section">
+      <h2 className="td-h2">{title}</h2>
+      <ul className={`td-list td-list--${kind}`}>
         {items.map((x) => (
           <li key={x}>{x}</li>
         ))}
@@ -47,40 +51,48 @@ function List({ title, items, kind }: { title: string; items: string[]; kind: 'c
 }
 
 function Offer({ offer }: { offer: TWebOffer }) {
-  const { link } = useStore();
+  const { link, origin, base, store } = useStore();
   const policy = offer.cancellation_policy;
+  const cover = offer.images[0]?.url ?? offer.image_url;
   return (
-    <div class="td-page td-offer">
-      <p class="td-back">
+    <div className="td-page td-offer">
+      <PageHead
+        title={offer.title}
+        description={offer.short_description || plainText(offer.long_description)}
+        path={`offers/${offer.id}`}
+        image={cover}
+        jsonLd={offerJsonLd(offer, `${origin}${base}`, origin, store.organisation)}
+      />
+      <p className="td-back">
         <a href={link('')}>← {t.backToStore}</a>
       </p>
-      <div class="td-offer-head">
-        <Heading title={offer.title}>{offer.title}</Heading>
-        {offer.short_description && <p class="td-lead">{offer.short_description}</p>}
-        {offer.operated_by && <p class="td-hint">{t.operatedBy(offer.operated_by)}</p>}
-        <p class="td-facts">
+      <div className="td-offer-head">
+        <Heading>{offer.title}</Heading>
+        {offer.short_description && <p className="td-lead">{offer.short_description}</p>}
+        {offer.operated_by && <p className="td-hint">{t.operatedBy(offer.operated_by)}</p>}
+        <p className="td-facts">
           {offer.duration_minutes ? (
             <span>
-              <span class="td-sr-only">{t.duration}: </span>
+              <span className="td-sr-only">{t.duration}: </span>
               <ClockIcon /> 
               {formatDuration(offer.duration_minutes)}
             </span>
           ) : null}
-          {offer.from_price !== null && <span class="td-price">{t.from(formatMoney(offer.from_price, offer.currency))}</span>}
+          {offer.from_price !== null && <span className="td-price">{t.from(formatMoney(offer.from_price, offer.currency))}</span>}
         </p>
       </div>
-      <div class="td-offer-media">
+      <div className="td-offer-media">
         <Gallery images={offer.images.length ? offer.images : offer.image_url ? [{ url: offer.image_url, thumbnail_url: null, width: null, height: null }] : []} title={offer.title} />
       </div>
-      <aside class="td-offer-book" aria-labelledby="td-book-heading">
+      <aside className="td-offer-book" aria-labelledby="td-book-heading">
         <BookingPanel offer={offer} />
       </aside>
-      <div class="td-offer-details">
+      <div className="td-offer-details">
         {offer.long_description && (
-          <section class="td-section">
-            <h2 class="td-h2">{t.about}</h2>
+          <section className="td-section">
+            <h2 className="td-h2">{t.about}</h2>
             {/* Sanitised HTML from the server. */}
-            <div class="td-rich" dangerouslySetInnerHTML={{ __html: offer.long_description }} />
+            <div className="td-rich" dangerouslySetInnerHTML={{ __html: offer.long_description }} />
           </section>
         )}
         <List title={t.highlights} items={offer.highlights} kind="dot" />
@@ -88,18 +100,18 @@ function Offer({ offer }: { offer: TWebOffer }) {
         <List title={t.exclusions} items={offer.exclusions} kind="cross" />
         <List title={t.whatToBring} items={offer.what_to_bring} kind="dot" />
         {offer.important_information && (
-          <section class="td-section">
-            <h2 class="td-h2">{t.importantInformation}</h2>
-            <p class="td-pre">{offer.important_information}</p>
+          <section className="td-section">
+            <h2 className="td-h2">{t.importantInformation}</h2>
+            <p className="td-pre">{offer.important_information}</p>
           </section>
         )}
         {(offer.meeting_points.length > 0 || offer.meeting_instructions) && (
-          <section class="td-section">
-            <h2 class="td-h2">{offer.meeting_points.length > 1 ? t.meetingPoints : t.meetingPoint}</h2>
+          <section className="td-section">
+            <h2 className="td-h2">{offer.meeting_points.length > 1 ? t.meetingPoints : t.meetingPoint}</h2>
             {offer.meeting_points.map((m) => (
-              <address key={m.name} class="td-address">
+              <address key={m.name} className="td-address">
                 <strong>{m.name}</strong>
-                {m.address && <span class="td-pre">{m.address}</span>}
+                {m.address && <span className="td-pre">{m.address}</span>}
                 {m.latitude !== null && m.longitude !== null && (
                   <a href={`https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}#map=16/${m.latitude}/${m.longitude}`} target="_blank" rel="noopener noreferrer">
                     {t.openMap}
@@ -107,15 +119,15 @@ function Offer({ offer }: { offer: TWebOffer }) {
                 )}
               </address>
             ))}
-            {offer.meeting_instructions && <p class="td-pre">{offer.meeting_instructions}</p>}
+            {offer.meeting_instructions && <p className="td-pre">{offer.meeting_instructions}</p>}
           </section>
         )}
-        <section class="td-section">
-          <h2 class="td-h2">{t.cancellationPolicy}</h2>
+        <section className="td-section">
+          <h2 className="td-h2">{t.cancellationPolicy}</h2>
           {policy && policy.rules.length ? (
             <>
-              {policy.description && <p class="td-pre">{policy.description}</p>}
-              <ul class="td-list td-list--dot">
+              {policy.description && <p className="td-pre">{policy.description}</p>}
+              <ul className="td-list td-list--dot">
                 {policyLines(policy.rules).map((line) => (
                   <li key={line}>{line}</li>
                 ))}
@@ -135,33 +147,40 @@ const sum = (q: Quantities) => Object.values(q).reduce((a, b) => a + b, 0);
 const positive = (q: Quantities) => Object.fromEntries(Object.entries(q).filter(([, n]) => n > 0));
 
 function BookingPanel({ offer }: { offer: TWebOffer }) {
-  const { api, setCart, navigate, toast } = useStore();
+  const { api, setCart, navigate, toast, search, setSearch, link } = useStore();
+  const preload = useContext(PreloadCtx);
   const zone = offer.time_zone;
-  const today = useMemo(() => todayIn(zone), [zone]);
+  // The first month the server drew (and the day it drew it on), taken once.
+  const [first] = useState(() => preload.get(preloadKey.month(offer.id)) as FirstMonth | undefined);
+  const today = useMemo(() => first?.today ?? todayIn(zone), [first, zone]);
   const thisMonth = today.slice(0, 7);
-  const [month, setMonth] = useState(thisMonth);
-  const [monthData, setMonthData] = useState<TWebMonth | null>(null);
-  const [monthLoading, setMonthLoading] = useState(true);
-  const [date, setDate] = useState<string | null>(null);
-  const [day, setDay] = useState<TWebDay | null>(null);
+  // The chosen day and month live in the address (?date=, ?month=): a link to a day opens on it.
+  const date = dateParam(search.get('date'), today);
+  const asked = monthParam(search.get('month'), today) ?? date?.slice(0, 7) ?? null;
+  const [monthData, setMonthData] = useState<TWebMonth | null>(first?.month ?? null);
+  const [monthLoading, setMonthLoading] = useState(!first);
   const [slotId, setSlotId] = useState<string | null>(null);
   const [quantities, setQuantities] = useState<Quantities>({});
   const [extras, setExtras] = useState<Quantities>({});
   const [holding, setHolding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState(0);
-  const touchedRef = useRef(false);
+  const drawnByServer = useRef(Boolean(first));
 
-  // The month's days; the first time, a month without free days moves on to the next (twice at most).
+  // The month's days: the one asked for, else this month or, without seats, one of the next two.
   useEffect(() => {
+    if (drawnByServer.current) {
+      drawnByServer.current = false;
+      preload.delete(preloadKey.month(offer.id));
+      return;
+    }
     let live = true;
     setMonthLoading(true);
-    api.month(offer.id, month, fresh > 0).then(
+    firstMonth(today, asked, (m) => api.month(offer.id, m, fresh > 0)).then(
       (m) => {
         if (!live) return;
         setMonthData(m);
         setMonthLoading(false);
-        if (!touchedRef.current && !m.days.some((d) => d.seats_left > 0 && d.date >= today) && month < addMonths(thisMonth, 2)) setMonth(addMonths(month, 1));
       },
       (e: unknown) => {
         if (!live) return;
@@ -172,27 +191,20 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
     return () => {
       live = false;
     };
-  }, [offer.id, month, fresh]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [offer.id, asked, fresh]); // eslint-disable-line react-hooks/exhaustive-deps
+  const month = asked ?? monthData?.month ?? thisMonth;
 
-  // The chosen day's times.
+  // The chosen day's times; one time open alone is chosen for the customer.
+  const dayKey = date ? preloadKey.day(offer.id, date) : undefined;
+  const day = useLoad(async () => (date ? api.day(offer.id, date, fresh > 0) : null), [offer.id, date, fresh], dayKey);
+  const openSlots = (day.data?.slots ?? []).filter((s) => s.seats_left > 0);
+  const chosen = slotId && openSlots.some((s) => s.id === slotId) ? slotId : openSlots.length === 1 ? openSlots[0]!.id : null;
+
+  const slot = day.data?.slots.find((s) => s.id === chosen) ?? null;
+  const shownError = error ?? day.error?.message ?? null;
   useEffect(() => {
-    if (!date) return;
-    let live = true;
-    api.day(offer.id, date, fresh > 0).then(
-      (d) => {
-        if (!live) return;
-        setDay(d);
-        const open = d.slots.filter((s) => s.seats_left > 0);
-        setSlotId((current) => (current && open.some((s) => s.id === current) ? current : open.length === 1 ? open[0]!.id : null));
-      },
-      (e: unknown) => live && setError(e instanceof ApiError ? e.message : t.genericError),
-    );
-    return () => {
-      live = false;
-    };
-  }, [offer.id, date, fresh]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const slot = day?.slots.find((s) => s.id === slotId) ?? null;
+    if (slot) loadCheckout().catch(() => undefined);
+  }, [slot]);
   const prices = new Map((slot?.prices ?? []).map((p) => [p.category, p.price]));
   const categories = slot ? offer.categories.filter((c) => prices.has(c.id)) : [];
   const participants = sum(quantities);
@@ -204,14 +216,14 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
     categories.reduce((n, c) => n + (quantities[c.id] ?? 0) * (prices.get(c.id) ?? 0), 0) + offer.extras.reduce((n, x) => n + (extras[x.id] ?? 0) * x.price, 0);
   const ready = slot !== null && participants >= minParticipants && participants <= maxParticipants && seats <= seatsLeft;
 
-  const changeMonth = (delta: number) => {
-    touchedRef.current = true;
-    setMonth((m) => addMonths(m, delta));
+  const offerPath = (params: { month?: string; date?: string }) => {
+    const q = new URLSearchParams(params).toString();
+    return `offers/${offer.id}${q ? `?${q}` : ''}`;
   };
+  const changeMonth = (m: string) => setSearch(new URLSearchParams(date ? { month: m, date } : { month: m }));
   const chooseDate = (d: string) => {
-    touchedRef.current = true;
     setError(null);
-    setDate(d);
+    setSearch(new URLSearchParams({ date: d }));
   };
 
   async function hold() {
@@ -234,26 +246,36 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   }
 
   return (
-    <div class="td-book">
-      <h2 id="td-book-heading" class="td-h2">
+    <div className="td-book">
+      <h2 id="td-book-heading" className="td-h2">
         {t.chooseDate}
       </h2>
-      <Calendar month={month} data={monthData} today={today} selected={date} canGoBack={month > thisMonth} loading={monthLoading} onMonth={changeMonth} onSelect={chooseDate} />
+      <Calendar
+        month={month}
+        data={monthData}
+        today={today}
+        selected={date}
+        canGoBack={month > thisMonth}
+        loading={monthLoading}
+        href={(params) => link(offerPath(params))}
+        onMonth={changeMonth}
+        onSelect={chooseDate}
+      />
 
       {date && (
-        <fieldset class="td-fieldset">
-          <legend class="td-h3">{t.chooseTime(formatLongDate(date))}</legend>
-          {!day || day.date !== date ? (
-            <Spinner />
-          ) : day.slots.length === 0 ? (
-            <p class="td-muted">{t.noTimes}</p>
+        <fieldset className="td-fieldset">
+          <legend className="td-h3">{t.chooseTime(formatLongDate(date))}</legend>
+          {!day.data || day.data.date !== date ? (
+            day.error ? null : <Spinner />
+          ) : day.data.slots.length === 0 ? (
+            <p className="td-muted">{t.noTimes}</p>
           ) : (
-            <div class="td-times">
-              {day.slots.map((s) => (
-                <label key={s.id} class={`td-time${s.seats_left === 0 ? ' td-time--sold-out' : ''}${s.id === slotId ? ' td-time--selected' : ''}`}>
-                  <input type="radio" name="td-slot" value={s.id} checked={s.id === slotId} disabled={s.seats_left === 0} onChange={() => setSlotId(s.id)} />
-                  <span class="td-time-at">{s.local_time}</span>
-                  <span class="td-time-seats">{t.seatsLeft(s.seats_left)}</span>
+            <div className="td-times">
+              {day.data.slots.map((s) => (
+                <label key={s.id} className={`td-time${s.seats_left === 0 ? ' td-time--sold-out' : ''}${s.id === chosen ? ' td-time--selected' : ''}`}>
+                  <input type="radio" name="td-slot" value={s.id} checked={s.id === chosen} disabled={s.seats_left === 0} onChange={() => setSlotId(s.id)} />
+                  <span className="td-time-at">{s.local_time}</span>
+                  <span className="td-time-seats">{t.seatsLeft(s.seats_left)}</span>
                 </label>
               ))}
             </div>
@@ -262,17 +284,17 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
       )}
 
       {slot && (
-        <fieldset class="td-fieldset">
-          <legend class="td-h3">{t.participants}</legend>
+        <fieldset className="td-fieldset">
+          <legend className="td-h3">{t.participants}</legend>
           {categories.map((c) => {
             const q = quantities[c.id] ?? 0;
             const room = Math.min(maxParticipants - participants, c.occupies_seat ? seatsLeft - seats : Infinity);
             const ages = t.ages(c.min_age, c.max_age);
             return (
-              <div class="td-qty" key={c.id}>
-                <div class="td-qty-label">
-                  <label for={`td-cat-${c.id}`}>{c.label}</label>
-                  <span class="td-qty-note">
+              <div className="td-qty" key={c.id}>
+                <div className="td-qty-label">
+                  <label htmlFor={`td-cat-${c.id}`}>{c.label}</label>
+                  <span className="td-qty-note">
                     {prices.get(c.id) ? formatMoney(prices.get(c.id), offer.currency) : t.free}
                     {ages && ` · ${ages}`}
                     {!c.occupies_seat && ` · ${t.noSeat}`}
@@ -282,7 +304,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
               </div>
             );
           })}
-          <p class="td-hint">
+          <p className="td-hint">
             {offer.min_participants > 1 && t.minParticipants(offer.min_participants) + ' '}
             {offer.max_participants !== null && t.maxParticipants(offer.max_participants) + ' '}
             {seats > 0 && seats >= seatsLeft && t.notEnoughSeats(seatsLeft)}
@@ -291,13 +313,13 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
       )}
 
       {slot && offer.extras.length > 0 && (
-        <fieldset class="td-fieldset">
-          <legend class="td-h3">{t.extras}</legend>
+        <fieldset className="td-fieldset">
+          <legend className="td-h3">{t.extras}</legend>
           {offer.extras.map((x) => (
-            <div class="td-qty" key={x.id}>
-              <div class="td-qty-label">
-                <label for={`td-extra-${x.id}`}>{x.name}</label>
-                <span class="td-qty-note">
+            <div className="td-qty" key={x.id}>
+              <div className="td-qty-label">
+                <label htmlFor={`td-extra-${x.id}`}>{x.name}</label>
+                <span className="td-qty-note">
                   {formatMoney(x.price, offer.currency)}
                   {x.description && ` · ${x.description}`}
                 </span>
@@ -309,25 +331,25 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
       )}
 
       {slot && (
-        <div class="td-hold">
-          <p class="td-total" aria-live="polite">
+        <div className="td-hold">
+          <p className="td-total" aria-live="polite">
             <span>{t.total}</span> <strong data-testid="offer-total">{formatMoney(total, offer.currency)}</strong>
           </p>
-          {error && (
-            <p class="td-error" role="alert">
-              {error}
+          {shownError && (
+            <p className="td-error" role="alert">
+              {shownError}
             </p>
           )}
-          {!ready && participants < minParticipants && <p class="td-hint">{t.chooseParticipants}</p>}
-          <button type="button" class="td-btn td-btn--primary td-btn--block" disabled={!ready || holding} onClick={hold}>
+          {!ready && participants < minParticipants && <p className="td-hint">{t.chooseParticipants}</p>}
+          <button type="button" className="td-btn td-btn--primary td-btn--block" disabled={!ready || holding} onClick={hold}>
             {holding ? t.holding : t.hold}
           </button>
-          <p class="td-hint">{t.holdHint}</p>
+          <p className="td-hint">{t.holdHint}</p>
         </div>
       )}
-      {!slot && error && (
-        <p class="td-error" role="alert">
-          {error}
+      {!slot && shownError && (
+        <p className="td-error" role="alert">
+          {shownError}
         </p>
       )}
     </div>

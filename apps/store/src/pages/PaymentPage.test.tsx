@@ -1,12 +1,17 @@
 import type { TWebOrder } from '@tourdesk/contracts';
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Ctx, type StoreCtx } from '../context';
 import { ApiError, type PaymentState } from '../lib/api';
 import { placedOrder } from '../lib/orders';
 import { loadOrderSecret, loadPayment, safeStorage, savePayment } from '../lib/storage';
 import { PaymentPage, POLL_MS, POLL_TRIES } from './PaymentPage';
+
+// React's act() warns unless the test environment says it uses it.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+/** The roots a test drew, unmounted after it. */
+const mounted: Root[] = [];
 
 const order = { reference: 'TD-9', manage_url: 'http://demo.localhost/s/kayak/booking/TD-9#sec%2Fret' } as TWebOrder;
 
@@ -23,6 +28,9 @@ function mount(answers: (PaymentState | ApiError)[]) {
   const ctx = {
     slug: 'kayak',
     base: '/s/kayak/',
+    origin: 'http://demo.localhost',
+    search: new URLSearchParams(),
+    setSearch: () => undefined,
     api: { payment } as unknown as StoreCtx['api'],
     store: { name: 'Kayak' } as StoreCtx['store'],
     embed: false,
@@ -36,12 +44,13 @@ function mount(answers: (PaymentState | ApiError)[]) {
   } satisfies StoreCtx;
   const root = document.createElement('div');
   document.body.appendChild(root);
+  const react = createRoot(root);
+  mounted.push(react);
   act(() =>
-    render(
+    react.render(
       <Ctx.Provider value={ctx}>
         <PaymentPage checkout="k1" />
       </Ctx.Provider>,
-      root,
     ),
   );
   return { root, asked, navigate };
@@ -55,6 +64,7 @@ describe('the page Stripe brings the customer back to', () => {
     vi.useFakeTimers();
   });
   afterEach(() => {
+    act(() => mounted.splice(0).forEach((r) => r.unmount()));
     vi.useRealTimers();
     document.body.innerHTML = '';
     history.replaceState(null, '', '/');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'react';
 import { Heading } from '../components/Heading';
 import { useStore } from '../context';
 import { ApiError, type PaymentState } from '../lib/api';
@@ -69,7 +69,6 @@ export function PaymentPage({ checkout }: { checkout: string }) {
       if (tries >= POLL_TRIES) setView('waiting');
       else timer = setTimeout(ask, POLL_MS);
     };
-    setView('checking');
     void ask();
     return () => {
       live = false;
@@ -78,12 +77,12 @@ export function PaymentPage({ checkout }: { checkout: string }) {
   }, [checkout, round]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const page = (title: string, text: string | null, action?: { href: string; label: string }) => (
-    <div class="td-page">
-      <Heading title={title}>{title}</Heading>
-      {text && <p class="td-panel" data-testid="payment-outcome">{text}</p>}
+    <div className="td-page">
+      <Heading>{title}</Heading>
+      {text && <p className="td-panel" data-testid="payment-outcome">{text}</p>}
       {action && (
         <p>
-          <a class="td-btn td-btn--primary" href={action.href}>
+          <a className="td-btn td-btn--primary" href={action.href}>
             {action.label}
           </a>
         </p>
@@ -95,21 +94,21 @@ export function PaymentPage({ checkout }: { checkout: string }) {
   switch (view) {
     case 'checking':
       return (
-        <div class="td-page">
-          <Heading title={t.paymentTitle}>{t.paymentTitle}</Heading>
-          <p class="td-loading" role="status">
-            <span class="td-spinner" aria-hidden="true" />
+        <div className="td-page">
+          <Heading>{t.paymentTitle}</Heading>
+          <p className="td-loading" role="status">
+            <span className="td-spinner" aria-hidden="true" />
             {t.checkingPayment}
           </p>
         </div>
       );
     case 'waiting':
       return (
-        <div class="td-page">
-          <Heading title={t.paymentTitle}>{t.paymentTitle}</Heading>
-          <div class="td-panel" role="status">
+        <div className="td-page">
+          <Heading>{t.paymentTitle}</Heading>
+          <div className="td-panel" role="status">
             <p>{t.stillChecking}</p>
-            <button type="button" class="td-btn td-btn--secondary" onClick={() => setRound((n) => n + 1)}>
+            <button type="button" className="td-btn td-btn--secondary" onClick={() => (setView('checking'), setRound((n) => n + 1))}>
               {t.checkAgain}
             </button>
           </div>

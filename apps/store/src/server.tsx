@@ -1,0 +1,93 @@
+import { PassThrough } from 'node:stream';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { App } from './app';
+import { scriptJson } from './components/PageHead';
+import { createApi } from './lib/api';
+import { todayIn } from './lib/dates';
+import { dateParam, firstMonth, monthParam, preloadKey, PRELOAD_ELEMENT_ID, type FirstMonth, type OfferList, type Preload } from './lib/preload';
+import { matchRoute } from './lib/router';
+import type { RenderStorePage, StoreAssets, StorePageRequest } from './server-api';
+import { t } from './texts';
+
+/**
+ * The server's side of the web store: reads what the page at `url` shows (the store, its offers,
+ * an offer with the first month of its calendar and the chosen day), then draws the whole
+ * document with the same App the browser hydrates (main.tsx), the data in the document beside it.
+ */
+export const renderStorePage: RenderStorePage = async ({ url, slug, origin, assets, data }) => {
+  const base = `/s/${slug}/`;
+  const preload = await read({ url, slug, origin, data }, base);
+  const status = !preload.value.store || preload.notFound ? 404 : 200;
+  // The server's drawing runs no effect, so the API is never asked: every answer is in `preload`.
+  const app = (
+    <Document assets={assets} preload={preload.value}>
+      <App slug={slug} base={base} url={url} origin={origin} api={createApi(slug)} preload={preload.value} />
+    </Document>
+  );
+  return new Promise((resolve, reject) => {
+    const stream = renderToPipeableStream(app, {
+      bootstrapModules: assets.script ? [assets.script] : [],
+      onAllReady() {
+        const html = new PassThrough();
+        stream.pipe(html);
+        resolve({ status, html });
+      },
+      onShellError: reject,
+      onError(error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    });
+  });
+};
+
+/** What the page at `url` shows, read through `data`. */
+async function read({ url, slug, origin, data }: Omit<StorePageRequest, 'assets'>, base: string) {
+  const q = url.indexOf('?');
+  const route = matchRoute(q < 0 ? url : url.slice(0, q), base);
+  const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const store = await data.store();
+  const value: Preload = { slug, origin, store, data: {} };
+  let notFound = route.page === 'not_found';
+  if (store && route.page === 'store') {
+    const first = await data.offers(1);
+    value.data[preloadKey.offers(1)] = { all: first.results, more: first.total_pages > 1 } satisfies OfferList;
+  }
+  if (store && route.page === 'offer') {
+    const offer = await data.offer(route.id);
+    if (!offer) {
+      notFound = true;
+      value.data[preloadKey.offer(route.id)] = { $error: { status: 404, errors: [{ code: 'not_found', detail: t.offerNotSold, attr: null }] } };
+    } else {
+      value.data[preloadKey.offer(offer.id)] = offer;
+      const today = todayIn(offer.time_zone);
+      const date = dateParam(search.get('date'), today);
+      const asked = monthParam(search.get('month'), today) ?? date?.slice(0, 7) ?? null;
+      const month = await firstMonth(today, asked, (m) => data.month(offer.id, m));
+      value.data[preloadKey.month(offer.id)] = { today, month } satisfies FirstMonth;
+      if (date) value.data[preloadKey.day(offer.id, date)] = await data.day(offer.id, date);
+    }
+  }
+  return { value, notFound };
+}
+
+function Document({ assets, preload, children }: { assets: StoreAssets; preload: Preload; children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {assets.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {assets.modules.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
+      </head>
+      <body style={{ margin: 0 }}>
+        <div id="store-root">{children}</div>
+        <script type="application/json" id={PRELOAD_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: scriptJson(preload) }} />
+      </body>
+    </html>
+  );
+}
