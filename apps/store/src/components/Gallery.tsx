@@ -10,7 +10,7 @@ export function Gallery({ images, title }: { images: TWebOffer['images']; title:
   return (
     <div className="td-gallery">
       <figure className="td-gallery-main">
-        <img src={current.url} alt={images.length > 1 ? `${title} – ${t.photo(index + 1, images.length)}` : title} width={current.width ?? 1200} height={current.height ?? 800} />
+        <img src={current.url} alt={images.length > 1 ? `${title} – ${t.photo(index + 1, images.length)}` : title} width={current.width ?? 1200} height={current.height ?? 800} fetchPriority={index === 0 ? 'high' : undefined} />
       </figure>
       {images.length > 1 && (
         <ul className="td-thumbs">

@@ -50,10 +50,10 @@ export function StorePage() {
         {offers.data && offers.data.all.length === 0 && <p className="td-panel">{t.noOffers}</p>}
         {offers.data && offers.data.all.length > 0 && (
           <ul className="td-cards">
-            {offers.data.all.map((o) => (
+            {offers.data.all.map((o, i) => (
               <li key={o.id} className="td-card">
                 <a className="td-card-link" href={link(`offers/${o.id}`)}>
-                  <div className="td-card-media">{o.image_url ? <img src={o.image_url} alt="" loading="lazy" width={640} height={400} /> : <span className="td-card-placeholder" aria-hidden="true" />}</div>
+                  <div className="td-card-media">{o.image_url ? <img src={o.image_url} alt="" width={640} height={400} {...(i === 0 ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const })} /> : <span className="td-card-placeholder" aria-hidden="true" />}</div>
                   <div className="td-card-body">
                     <h3 className="td-card-title">{o.title}</h3>
                     {o.short_description && <p className="td-card-text">{o.short_description}</p>}
