@@ -77,6 +77,7 @@ function Document({ assets, preload, children }: { assets: StoreAssets; preload:
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" type="image/svg+xml" href="/s-assets/favicon.svg" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
