@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, check, date, foreignKey, index, integer, jsonb, pgPolicy, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accountId, baseAccount, users } from './accounts-schema';
 import { experience } from './catalog-schema';
-import { accountId, tenantPolicies, timestamps } from './columns';
-import { partnership, qrCode, settlement } from './partners-schema';
+import { tenantPolicies, timestamps } from './columns';
+import { partnership, settlement } from './partners-schema';
+import { qrCode } from './qr-codes-schema';
 import { store } from './stores-schema';
-import { baseAccount, users } from './schema';
 
 /** Schedules, slots, carts with their holds, customers, orders and bookings. */
 

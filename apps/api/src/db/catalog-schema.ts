@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accountId, tenantPolicies, timestamps } from './columns';
+import { boolean, check, date, doublePrecision, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accountId, cancellationPolicy } from './accounts-schema';
+import { tenantPolicies, timestamps } from './columns';
 
 /** The catalogue: what a supplier sells. Every table is a tenant table. */
 
@@ -47,19 +48,6 @@ export const bookingQuestion = pgTable(
     ...timestamps,
   },
   (t) => [...tenantPolicies(), index('booking_question_account_idx').on(t.account_id, t.created_at)],
-);
-
-export const cancellationPolicy = pgTable(
-  'cancellation_policy',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    account_id: accountId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
-    rules: jsonb('rules').$type<{ hours_before: number; refund_percent: number }[]>().notNull().default([]),
-    ...timestamps,
-  },
-  (t) => [...tenantPolicies(), index('cancellation_policy_account_idx').on(t.account_id, t.name)],
 );
 
 export const inventoryItemCategory = pgTable(

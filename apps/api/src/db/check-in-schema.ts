@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accountId, tenantPolicies } from './columns';
+import { accountId, users } from './accounts-schema';
 import { booking } from './availability-schema';
-import { users } from './schema';
+import { tenantPolicies } from './columns';
 
 /** What a scan at the door came to (`check_in_scan.result`). */
 export const SCAN_RESULTS = ['admitted', 'already_checked_in', 'wrong_day', 'wrong_departure', 'canceled', 'unconfirmed', 'unknown'] as const;

@@ -1,7 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, pgPolicy, timestamp, uuid } from 'drizzle-orm/pg-core';
-// A cycle on purpose: the references below are resolved lazily, after both modules loaded.
-import { baseAccount, users } from './schema';
+import { pgPolicy, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Row-level security: every tenant table has these policies. `tenant_isolation` (for every role):
@@ -21,16 +19,6 @@ export const tenantPolicies = (column = sql`account_id`) => [
   }),
   pgPolicy('server_access', { as: 'permissive', for: 'all', to: 'tourdesk_server', using: sql`true`, withCheck: sql`true` }),
 ];
-
-/** The owning organisation: every tenant table has it; deleting the organisation deletes its rows. */
-export const accountId = () =>
-  uuid('account_id')
-    .notNull()
-    .references((): AnyPgColumn => baseAccount.id, { onDelete: 'cascade' });
-export const userId = () =>
-  uuid('user_id')
-    .notNull()
-    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' });
 
 export const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

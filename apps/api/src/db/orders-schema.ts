@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { accountId, users } from './accounts-schema';
 import { order } from './availability-schema';
-import { accountId, tenantPolicies } from './columns';
-import { users } from './schema';
+import { tenantPolicies } from './columns';
 
 /** Payments, invoices, the audit trail and idempotency keys. */
 

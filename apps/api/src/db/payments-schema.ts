@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { cart, order } from './availability-schema';
-import { accountId, tenantPolicies, timestamps } from './columns';
+import { accountId } from './accounts-schema';
+import { tenantPolicies, timestamps } from './columns';
 import { store } from './stores-schema';
 import { partnership } from './partners-schema';
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accountId } from './accounts-schema';
 import { experience, image } from './catalog-schema';
-import { accountId, tenantPolicies, timestamps } from './columns';
+import { tenantPolicies, timestamps } from './columns';
 import { partnership } from './partners-schema';
 
 /**
