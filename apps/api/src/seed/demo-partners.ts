@@ -3,7 +3,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { PERMISSION_SETS } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
 import { baseAccount, experience, partnership, partnershipExperience, role, store, storeExperience, users } from '../db/schema';
-import { DEFAULT_TIER } from './reference';
+import { DEFAULT_TIER } from '../modules/plans/tiers';
 
 /** The demo's reseller: a travel agency that sells the demo supplier's offers. */
 export const PARTNER_DEMO = {

@@ -35,7 +35,7 @@ import {
 } from '../db/schema';
 import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
-import { DEFAULT_TIER } from './reference';
+import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedOctoDemo } from './demo-octo';

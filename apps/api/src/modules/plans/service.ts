@@ -8,7 +8,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { localToUtc, todayIn } from '../../lib/local-time';
-import { FREE_TIER } from '../../seed/reference';
+import { FREE_TIER } from './tiers';
 
 /**
  * Plans: what an organisation may use (features, checked by the guard on every call) and how much

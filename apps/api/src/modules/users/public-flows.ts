@@ -9,7 +9,7 @@ import { QUEUES } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { requireRecaptcha } from '../../lib/recaptcha';
 import { hit, ThrottledError } from '../../lib/throttle';
-import { DEFAULT_TIER, TRIAL_DAYS } from '../../seed/reference';
+import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { findUserByEmail, revokeUserSessions } from '../auth/queries';
