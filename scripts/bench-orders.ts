@@ -30,7 +30,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { openDatabase } from '../apps/api/src/db/client';
+import { openAppDatabase as openDatabase } from '../apps/api/src/database';
 import { hashPassword } from '../apps/api/src/modules/auth/crypto';
 import { PERMISSION_SETS } from '../packages/contracts/src';
 

@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
-import { openDatabase } from '../apps/api/src/db/client';
+import { openAppDatabase as openDatabase } from '../apps/api/src/database';
 import { authSession, baseAccount, role, users } from '../apps/api/src/db/schema';
 import { hashPassword } from '../apps/api/src/modules/auth/crypto';
 import { loadSigningKeys } from '../apps/api/src/modules/auth/keys';

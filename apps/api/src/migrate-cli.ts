@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config';
-import { openConfiguredDatabase } from './db/configured';
+import { openConfiguredDatabase } from './database';
 
 /**
  * `npm run migrate`: applies the migrations, function definitions, grants and reference data as

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openConfiguredDatabase } from './db/configured';
+import { openConfiguredDatabase } from './database';
 import { tenantOrigin } from './lib/host';
 import { storageFor } from './lib/storage';
 import { DEMO, seedDemo } from './seed/demo';

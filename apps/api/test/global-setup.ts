@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/client';
+import { openAppDatabase } from '../src/database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,7 +30,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`create database ${template}`);
     const url = new URL(serverUrl);
     url.pathname = `/${template}`;
-    const database = await openDatabase({ url: url.toString(), poolSize: 1 });
+    const database = await openAppDatabase({ url: url.toString(), poolSize: 1 });
     await database.migrate();
     await database.close();
     project.provide('templateDatabase', template);
@@ -42,7 +42,7 @@ export default async function setup(project: TestProject) {
   }
 
   const client = await PGlite.create();
-  const database = await openDatabase({ pglite: client });
+  const database = await openAppDatabase({ pglite: client });
   await database.migrate();
   const dump = await client.dumpDataDir('none');
   await client.close();

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import { openAppDatabase } from '../src/database';
+import type { Database } from '../src/db/client';
 
 export interface TestDatabase {
   database: Database;
@@ -31,7 +32,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.query(`create database ${name} template ${template}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const database = await openDatabase({ url: url.toString(), poolSize: 20 });
+    const database = await openAppDatabase({ url: url.toString(), poolSize: 20 });
     return {
       database,
       url: url.toString(),
@@ -44,7 +45,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const snapshot = readFileSync(inject('pgliteSnapshot'));
   const client = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
-  const database = await openDatabase({ pglite: client });
+  const database = await openAppDatabase({ pglite: client });
   return { database, drop: () => database.close() };
 }
 

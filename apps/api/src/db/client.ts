@@ -8,8 +8,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { installJobs, QUEUES, type SqlExecutor } from '../lib/jobs';
-import { ensureReferenceData } from '../seed/reference';
 import { definitionsScript } from './functions';
 import { pendingMigrations, readMigrations, runMigrations, type SqlSession } from './migrate';
 import * as schema from './schema';
@@ -18,6 +16,25 @@ export type Schema = typeof schema;
 /** The one database type the code sees, whichever engine is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** How a library that speaks SQL text with $1 parameters reaches the database (the job queue, lib/jobs.ts). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * What the application adds to every migration run, under its advisory lock, as the owner: this
+ * file only connects and migrates, and the server's start supplies these (src/database.ts: the job
+ * queue and the plans).
+ */
+export interface MigrationExtras {
+  /** What else the code defines in the database, for the fingerprint of a run (the job queues). */
+  fingerprint?: string;
+  /** After the migrations, before the definitions (which grant on what it makes): the job queue's schema and queues. */
+  prepare?: (owner: SqlExecutor) => Promise<void>;
+  /** Once the schema is current: reference data (the plans). */
+  after?: (owner: Db) => Promise<void>;
+}
+
 export interface Database {
   /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
@@ -25,9 +42,9 @@ export interface Database {
   sql: SqlExecutor;
   engine: 'pglite' | 'postgres';
   /**
-   * As the owner: the versioned migrations, then the functions, views and grants, then the
-   * reference data (plans), all under one advisory lock (src/db/migrate.ts). Answers the
-   * migrations it applied.
+   * As the owner: the versioned migrations, then the functions, views and grants, with what the
+   * opener added (MigrationExtras: the job queue, then the plans), all under one advisory lock
+   * (src/db/migrate.ts). Answers the migrations it applied.
    */
   migrate(options?: { lockTimeoutMs?: number }): Promise<string[]>;
   /** The migrations the code has and the database has not applied (empty: current). */
@@ -79,10 +96,16 @@ export function withServerOptions(url: string, settings: string) {
 }
 
 const migrations = () => readMigrations(MIGRATIONS_DIR);
-/** What the code defines besides migrations: the definitions, grants and job queues (see MigrateOptions). */
-const fingerprint = () => createHash('sha256').update(definitionsScript()).update(JSON.stringify(QUEUES)).digest('hex');
+/** What the code defines besides migrations: the definitions and grants, and the extras' (the job queues; see MigrateOptions). */
+const fingerprintOf = (extras: MigrationExtras) => createHash('sha256').update(definitionsScript()).update(extras.fingerprint ?? '').digest('hex');
 
-export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+/**
+ * Connects to the database (and migrates it when asked). `extras` is what the application adds to
+ * a migration run (src/database.ts); a connection that never migrates needs none.
+ */
+export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationExtras = {}): Promise<Database> {
+  const { prepare, after } = extras;
+  const fingerprint = () => fingerprintOf(extras);
   if ('url' in opts) {
     const pool = new pg.Pool({
       // Every connection starts as the application's role.
@@ -117,10 +140,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
           return await runMigrations(session(client), {
             migrations: migrations(),
             fingerprint: fingerprint(),
-            prepare: () => installJobs(executor(client)),
+            prepare: prepare && (() => prepare(executor(client))),
             definitions: definitionsScript(),
             lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
-            after: () => ensureReferenceData(drizzlePg(client, { schema }) as unknown as Db),
+            after: after && (() => after(drizzlePg(client, { schema }) as unknown as Db)),
           });
         } finally {
           client.release();
@@ -171,10 +194,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         return await runMigrations(session, {
           migrations: migrations(),
           fingerprint: fingerprint(),
-          prepare: () => installJobs(executor),
+          prepare: prepare && (() => prepare(executor)),
           definitions: definitionsScript(),
           lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
-          after: () => ensureReferenceData(db),
+          after: after && (() => after(db)),
         });
       } finally {
         await restrict();

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import type { Db } from '../db/client';
+import type { Db, SqlExecutor } from '../db/client';
 
 /**
  * Work that must not be lost, in PostgreSQL, with pg-boss 10 (schema `pgboss`): e-mail, the expiry
@@ -52,11 +52,6 @@ export const QUEUES = {
   /** Forgets Idempotency-Keys older than 24 hours. */
   idempotencyPurge: { name: 'idempotency-purge', cron: '23 * * * *', options: { retryLimit: 1, expireInSeconds: 600 } },
 } as const satisfies Record<string, QueueSpec>;
-
-/** How a library that speaks SQL text with $1 parameters reaches the database. */
-export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
 
 /** `text` with $n parameters as a drizzle SQL fragment (so it can run inside a drizzle transaction). */
 export function positional(text: string, values: unknown[] = []): SQL {
