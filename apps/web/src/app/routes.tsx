@@ -2,7 +2,6 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../shared/components/FullPageSpinner';
 import { RouteGuard } from '../shared/components/RouteGuard';
-import { AppLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
 import { PAGES, type PageRoute } from './pages';
 import { AuthPages, HostGate, RequireSession } from './session-gates';
@@ -61,7 +60,9 @@ export const routeObjects: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            element: <AppLayout />,
+            // The shell (header, side navigation) is a chunk of its own: the router fetches it beside
+            // the page's chunk, and the sign-in pages never load it.
+            lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
             children: [
               { index: true, element: <Navigate to="/dashboard" replace /> },
               ...PAGES.map(toRouteObject),

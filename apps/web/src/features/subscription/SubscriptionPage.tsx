@@ -8,7 +8,7 @@ import { sessionApi } from '../../shared/api/session-api';
 import { setUser } from '../../shared/auth/auth-slice';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 import { notifyErrors, notifyInfo, notifySuccess } from '../../shared/lib/toast';
-import { useChooseSubscriptionMutation, useManageSubscriptionMutation, useSubscriptionQuery, useSubscriptionTiersQuery } from './api';
+import { subscriptionApi, useChooseSubscriptionMutation, useManageSubscriptionMutation, useSubscriptionQuery, useSubscriptionTiersQuery } from './api';
 import { CurrentPlan } from './CurrentPlan';
 import { leaveFor } from './leave';
 import { forgetCheckout, peekCheckout, rememberCheckout } from './pending';
@@ -68,7 +68,11 @@ export default function SubscriptionPage() {
     !arrival.subscribed ? null : arrival.pending ? { tier: arrival.pending.tier, name: arrival.pending.name, interval: arrival.pending.interval } : { tier: null, name: 'your new plan', interval: null },
   );
   const tiersQuery = useSubscriptionTiersQuery();
-  const subQuery = useSubscriptionQuery(undefined, { refetchOnMountOrArgChange: true, pollingInterval: awaiting ? 1000 : 0 });
+  // Asked every second until the change waited for is current: the render that shows it current
+  // stops the polling (not the user's features read afterwards, which a poll could overtake).
+  const cached = subscriptionApi.endpoints.subscription.useQueryState().data;
+  const polling = Boolean(awaiting && !(cached && reached(cached, awaiting)));
+  const subQuery = useSubscriptionQuery(undefined, { refetchOnMountOrArgChange: true, pollingInterval: polling ? 1000 : 0 });
   const subscription = subQuery.data;
   /** The change waited for is current now (or nothing is waited for). */
   const arrived = Boolean(awaiting && subscription && reached(subscription, awaiting));

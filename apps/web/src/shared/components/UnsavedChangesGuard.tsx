@@ -34,9 +34,9 @@ export function UnsavedChangesGuard({ dirty, message }: { dirty: boolean; messag
 
 /**
  * Leaves for another page after a save (or a delete) has made the form's changes safe. The guard
- * would otherwise judge the navigation by the form as it last rendered, still dirty: when the
- * render with the clean form and its effects happen is the renderer's business (Preact runs effects
- * after the next paint, in an order of its own), so the navigation says it follows a save instead.
+ * judges a navigation by the form as it last rendered: one started right after the save, before
+ * React has rendered the clean form and run its effects, would still find it dirty. Rather than
+ * wait with a timer for that render, the navigation says it follows a save.
  */
 export function useLeaveSaved() {
   const navigate = useNavigate();

@@ -1,38 +1,7 @@
-import { ActionIcon, Autocomplete, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { ANSWER_TYPES, PRICING_CATEGORY_TYPES, type TBookingQuestion, type TCancellationPolicy, type TLocationList, type TMeetingPoint, type TPricingCategory } from '@tourdesk/contracts';
-import { useState, type ReactNode } from 'react';
-import { api } from '../../../shared/api/api';
-import { fieldErrors } from '../../../shared/api/errors';
-import { useHost } from '../../../shared/auth/host-context';
-import { MapPreview } from '../../../shared/components/MapPreview';
-import { notifySuccess } from '../../../shared/lib/toast';
-
-/**
- * What an offer's steps choose from — pricing categories, meeting points, cancellation policies,
- * booking questions — made right where they are chosen: a small dialog; the step reads its list
- * again and chooses the new one at once.
- */
-const inlineApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    createInlineCategory: build.mutation<TPricingCategory, { type: string; label: string; occupies_seat: boolean }>({
-      query: (body) => ({ url: 'pricing-categories/', method: 'POST', body }),
-      invalidatesTags: ['PricingCategory'],
-    }),
-    /** Places as typed (the embedded towns and cities, or the configured geocoder). */
-    locationSuggestions: build.query<TLocationList, string>({ query: (q) => ({ url: 'locations/autocomplete/', params: { q, limit: 8 } }) }),
-    createInlineMeetingPoint: build.mutation<TMeetingPoint, { name: string; address: string; instructions: string; latitude: number | null; longitude: number | null }>({
-      query: (body) => ({ url: 'meeting-points/', method: 'POST', body }),
-    }),
-    createInlinePolicy: build.mutation<TCancellationPolicy, { name: string; description: string; rules: { hours_before: number; refund_percent: number }[] }>({
-      query: (body) => ({ url: 'cancellation-policies/', method: 'POST', body }),
-    }),
-    createInlineQuestion: build.mutation<TBookingQuestion, { question: string; answer_type: string; choices: string[]; required: boolean; per_participant: boolean }>({
-      query: (body) => ({ url: 'booking-questions/', method: 'POST', body }),
-    }),
-  }),
-});
+import { Button } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
+import type * as Dialogs from '../InlineCreateDialogs';
 
 /** A "+ New …" button beside a picker, opening its dialog. */
 export function NewButton({ label, onClick }: { label: string; onClick: () => void }) {
@@ -43,196 +12,33 @@ export function NewButton({ label, onClick }: { label: string; onClick: () => vo
   );
 }
 
-function Dialog({ title, opened, onClose, children }: { title: string; opened: boolean; onClose: () => void; children: ReactNode }) {
-  return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
-      {children}
-    </Modal>
+/**
+ * One of the dialogs of ../InlineCreateDialogs.tsx, whose code (the dialogs and their inputs,
+ * Mantine's Modal and its scroll lock) is fetched when a dialog is first opened rather than with the
+ * step: it kept the Basic info and Settings steps within the editor's 120 kB budget. Once opened it
+ * stays mounted, so it closes with its transition and keeps what was typed, as a dialog drawn from
+ * the start does. Offline before it was ever fetched, nothing opens rather than the step failing.
+ */
+function onDemand<P extends { opened: boolean }>(pick: (dialogs: typeof Dialogs) => ComponentType<P>) {
+  const Dialog = lazy(
+    (): Promise<{ default: ComponentType<P> }> =>
+      import('../InlineCreateDialogs').then(
+        (dialogs) => ({ default: pick(dialogs) }),
+        () => ({ default: () => null }),
+      ),
   );
+  return function OnDemandDialog(props: P) {
+    const [wanted, setWanted] = useState(props.opened);
+    if (props.opened && !wanted) setWanted(true);
+    return wanted ? (
+      <Suspense fallback={null}>
+        <Dialog {...props} />
+      </Suspense>
+    ) : null;
+  };
 }
 
-function Actions({ busy, onCancel, submit }: { busy: boolean; onCancel: () => void; submit: string }) {
-  return (
-    <Group justify="flex-end" mt="md">
-      <Button variant="default" onClick={onCancel}>
-        Cancel
-      </Button>
-      <Button type="submit" loading={busy}>
-        {submit}
-      </Button>
-    </Group>
-  );
-}
-
-export function NewCategoryDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (c: TPricingCategory) => void }) {
-  const [create, state] = inlineApi.useCreateInlineCategoryMutation();
-  const [type, setType] = useState<string>('Adult');
-  const [label, setLabel] = useState('');
-  const [seat, setSeat] = useState(true);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  return (
-    <Dialog title="New pricing category" opened={opened} onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ type, label: label.trim(), occupies_seat: seat });
-          if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Category ${res.data.label} created.`);
-          setLabel('');
-          onCreated(res.data);
-        }}
-      >
-        <Stack>
-          <Select label="Type" data={[...PRICING_CATEGORY_TYPES]} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} error={errors.type} />
-          <TextInput label="Label" description="What customers read, e.g. Adult or Child (6–15)" value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={errors.label} data-autofocus withAsterisk />
-          <Checkbox label="Takes a seat" description="Off for a lap infant who books but sits on someone’s lap" checked={seat} onChange={(e) => setSeat(e.currentTarget.checked)} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create category" />
-        </Stack>
-      </form>
-    </Dialog>
-  );
-}
-
-export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (m: TMeetingPoint) => void }) {
-  const [create, state] = inlineApi.useCreateInlineMeetingPointMutation();
-  const { config } = useHost();
-  const [name, setName] = useState('');
-  const [address, setAddress] = useState('');
-  const [typed] = useDebouncedValue(address.trim(), 300);
-  const { data: suggestions } = inlineApi.useLocationSuggestionsQuery(typed, { skip: typed.length < 2 });
-  const [position, setPosition] = useState<{ latitude: number; longitude: number } | null>(null);
-  const [instructions, setInstructions] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const options = (suggestions?.results ?? []).map((l) => l.label);
-  return (
-    <Dialog title="New meeting point" opened={opened} onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ name: name.trim(), address: address.trim(), instructions: instructions.trim(), latitude: position?.latitude ?? null, longitude: position?.longitude ?? null });
-          if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Meeting point ${res.data.name} created.`);
-          setName('');
-          setAddress('');
-          setPosition(null);
-          setInstructions('');
-          onCreated(res.data);
-        }}
-      >
-        <Stack>
-          <TextInput label="Name" placeholder="Boat house, Lido" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
-          <Autocomplete
-            label="Address"
-            description="Choose a suggestion to place it on the map"
-            placeholder="Lidostrasse 5, 6006 Luzern"
-            data={[...new Set(options)]}
-            value={address}
-            onChange={(v) => {
-              setAddress(v);
-              const chosen = suggestions?.results.find((l) => l.label === v);
-              setPosition(chosen ? { latitude: chosen.latitude, longitude: chosen.longitude } : null);
-            }}
-            error={errors.address}
-            filter={({ options: all }) => all}
-          />
-          {position && (
-            <Text size="xs" c="dimmed" data-testid="meeting-point-position">
-              {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}
-            </Text>
-          )}
-          {position && <MapPreview latitude={position.latitude} longitude={position.longitude} tiles={config.map_tile_url} label={`Map of ${address}`} />}
-          <Textarea label="How to find it" autosize minRows={2} value={instructions} onChange={(e) => setInstructions(e.currentTarget.value)} error={errors.instructions} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create meeting point" />
-        </Stack>
-      </form>
-    </Dialog>
-  );
-}
-
-export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (p: TCancellationPolicy) => void }) {
-  const [create, state] = inlineApi.useCreateInlinePolicyMutation();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [rules, setRules] = useState<{ hours_before: number; refund_percent: number }[]>([{ hours_before: 24, refund_percent: 100 }]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const setRule = (i: number, key: 'hours_before' | 'refund_percent', value: number) => setRules(rules.map((r, j) => (j === i ? { ...r, [key]: value } : r)));
-  return (
-    <Dialog title="New cancellation policy" opened={opened} onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ name: name.trim(), description: description.trim(), rules });
-          if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Policy ${res.data.name} created.`);
-          setName('');
-          setDescription('');
-          onCreated(res.data);
-        }}
-      >
-        <Stack>
-          <TextInput label="Name" placeholder="Free until a day before" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
-          <Textarea label="What customers read" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
-          <Text size="sm" fw={500}>
-            Refunds
-          </Text>
-          {rules.map((r, i) => (
-            <Group key={i} gap="xs" align="flex-end" wrap="nowrap">
-              <NumberInput label={i === 0 ? 'Hours before the start, at least' : undefined} aria-label={`Rule ${i + 1}: hours before`} min={0} value={r.hours_before} onChange={(v) => setRule(i, 'hours_before', Number(v) || 0)} w={190} />
-              <NumberInput label={i === 0 ? 'Refund (%)' : undefined} aria-label={`Rule ${i + 1}: refund percent`} min={0} max={100} value={r.refund_percent} onChange={(v) => setRule(i, 'refund_percent', Number(v) || 0)} w={110} />
-              <ActionIcon variant="subtle" color="red" aria-label={`Remove rule ${i + 1}`} onClick={() => setRules(rules.filter((_, j) => j !== i))} mb={4}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Group>
-          ))}
-          {errors.rules && (
-            <Text c="red" size="sm">
-              {errors.rules}
-            </Text>
-          )}
-          <Group>
-            <Button variant="light" size="xs" onClick={() => setRules([...rules, { hours_before: 0, refund_percent: 0 }])} disabled={rules.length >= 10}>
-              Add a rule
-            </Button>
-          </Group>
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create policy" />
-        </Stack>
-      </form>
-    </Dialog>
-  );
-}
-
-const ANSWER_LABEL: Record<(typeof ANSWER_TYPES)[number], string> = { text: 'Text', number: 'Number', yes_no: 'Yes or no', choice: 'One of several options' };
-
-export function NewQuestionDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (q: TBookingQuestion) => void }) {
-  const [create, state] = inlineApi.useCreateInlineQuestionMutation();
-  const [question, setQuestion] = useState('');
-  const [answerType, setAnswerType] = useState<string>('text');
-  const [choices, setChoices] = useState<string[]>([]);
-  const [required, setRequired] = useState(false);
-  const [perParticipant, setPerParticipant] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  return (
-    <Dialog title="New booking question" opened={opened} onClose={onClose}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const res = await create({ question: question.trim(), answer_type: answerType, choices: answerType === 'choice' ? choices : [], required, per_participant: perParticipant });
-          if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess('Question created.');
-          setQuestion('');
-          setChoices([]);
-          onCreated(res.data);
-        }}
-      >
-        <Stack>
-          <TextInput label="Question" placeholder="Any dietary requirements?" value={question} onChange={(e) => setQuestion(e.currentTarget.value)} error={errors.question} data-autofocus withAsterisk />
-          <Select label="Answer" data={ANSWER_TYPES.map((a) => ({ value: a, label: ANSWER_LABEL[a] }))} value={answerType} onChange={(v) => v && setAnswerType(v)} allowDeselect={false} />
-          {answerType === 'choice' && <TagsInput label="Options" description="Press Enter after each" value={choices} onChange={setChoices} error={errors.choices} />}
-          <Checkbox label="Required" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
-          <Checkbox label="Asked for each participant" checked={perParticipant} onChange={(e) => setPerParticipant(e.currentTarget.checked)} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create question" />
-        </Stack>
-      </form>
-    </Dialog>
-  );
-}
+export const NewCategoryDialog = onDemand((d) => d.NewCategoryDialog);
+export const NewMeetingPointDialog = onDemand((d) => d.NewMeetingPointDialog);
+export const NewPolicyDialog = onDemand((d) => d.NewPolicyDialog);
+export const NewQuestionDialog = onDemand((d) => d.NewQuestionDialog);
