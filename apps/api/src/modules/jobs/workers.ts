@@ -6,7 +6,7 @@ import { extendHorizonsIfDue } from '../availability/horizon';
 import { stripStoredOriginals } from '../media/images';
 import { handleStripeEvent } from '../payments/online';
 import { endOwnTrials } from '../plans/service';
-import { queueReminders, sendOrderMail, type OrderMailJob } from '../web-store/emails';
+import { queueReminders, sendOrderMail, type OrderMailJob } from '../order-mail/service';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 
 /**

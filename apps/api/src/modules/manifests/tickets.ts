@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Jobs } from '../../lib/jobs';
 import { recordAudit } from '../orders/order-basics';
 import { confirmationPdf, ticketSource, ticketsPdf } from '../orders/tickets';
-import { queueOrderMail } from '../web-store/emails';
+import { queueOrderMail } from '../order-mail/service';
 import { renewManageSecret } from '../web-store/service';
 
 /**

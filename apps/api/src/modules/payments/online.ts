@@ -20,10 +20,10 @@ import { lockCheckout } from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
-import { queueOrderMail } from '../web-store/emails';
+import { queueOrderMail } from '../order-mail/service';
 import { contractOfCart, contractOfSlots, markResale } from '../partners/resale';
 import { assertWithinLimit, onSubscription } from '../plans/service';
-import type { WebCtx } from '../web-store/service';
+import type { WebCtx } from '../stores/scope';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on

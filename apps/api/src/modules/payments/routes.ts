@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors';
 import { QUEUES } from '../../lib/jobs';
 import { tenantOrigin } from '../../lib/host';
 import type { PaymentSettlement } from '../orders/service';
+import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { principalOf } from '../auth/principal';
 import * as web from '../web-store/service';
 import * as connect from './connect';
@@ -102,7 +103,7 @@ export function registerPayments(untyped: FastifyInstance) {
         }
         // Without the secret, the order's page link is the store's (the secret is in the e-mail).
         const storeUrl = `${tenantOrigin(app.config, ctx.subdomain)}/s/${ctx.store.slug}/`;
-        const order = row.order_id ? await web.presentWebOrder(ctx, row.order_id, byToken ? web.manageUrlFor(app.config, ctx, proof.token!) : () => storeUrl) : null;
+        const order = row.order_id ? await presentWebOrder(ctx, row.order_id, byToken ? manageUrlFor(app.config, ctx, proof.token!) : () => storeUrl) : null;
         return { status: row.status as z.infer<typeof ZWebPayment>['status'], order };
       }),
   );

@@ -21,10 +21,11 @@ import {
 } from '@tourdesk/contracts';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
+import { queueOrderMail } from '../order-mail/service';
 import { ticketSource, ticketsPdf } from '../orders/tickets';
+import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
-import { queueOrderMail } from './emails';
 import * as svc from './service';
 
 /**
@@ -167,7 +168,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
             queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, manage: job.manage, to: job.kind === 'confirmation' ? request.body.customer.email : ctx.store.notify_email, subject: `Booking ${job.kind}` }),
           request.server.onlinePayments.stripe,
         );
-        return svc.presentWebOrder(ctx, orderId, svc.manageUrlFor(config, ctx, manage));
+        return presentWebOrder(ctx, orderId, manageUrlFor(config, ctx, manage));
       });
       jobs.wake(QUEUES.orderMail);
       return reply.status(201).send(made);
@@ -177,13 +178,13 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/',
     { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.presentWebOrder(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
     { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.cancelByCustomer(ctx, id, svc.manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',

@@ -1,18 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type Stripe from 'stripe';
-import type { TCart, TSlot, TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebOrder, TWebStore } from '@tourdesk/contracts';
+import type { TCart, TSlot, TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebStore } from '@tourdesk/contracts';
 import type { z } from 'zod';
 import type { ZWebOrderInput } from '@tourdesk/contracts';
 import {
   baseAccount,
-  booking,
   bookingQuestion,
   cancellationPolicy,
   cart,
   cartLine,
-  customer,
   experience,
   image,
   inventoryItem,
@@ -29,18 +27,18 @@ import {
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { requestHost, tenantOrigin } from '../../lib/host';
+import { requestHost } from '../../lib/host';
 import { addDays, todayIn } from '../../lib/local-time';
-import { inTenant } from '../../lib/tenancy';
 import { readCart, releaseLine } from '../availability/holds';
 import { availabilityJson } from '../availability/slots';
 import { mediaUrl } from '../media/images';
 import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
 import { closeOpenPayments } from '../payments/online';
-import { termsOf } from '../orders/cancellation';
 import { contractRefusal } from '../partners/contract';
 import { contractOfCart, markResale } from '../partners/resale';
+import { inSeller, type FoundStore, type WebCtx } from '../stores/scope';
+import { presentWebOrder } from '../orders/web-order';
 
 /**
  * The public web store: what a customer without an account sees and does at /s/{slug}/ on the
@@ -50,20 +48,8 @@ import { contractOfCart, markResale } from '../partners/resale';
  * in a frame on another site whose browser blocks third-party cookies.
  */
 
-export interface WebCtx extends TenantCtx {
-  /** The store, always the reseller's or the organisation's own (its address, texts, ways to pay). */
-  store: typeof store.$inferSelect;
-  /** The time zone of the organisation whose books ctx works in (the seller of the offers). */
-  timeZone: string;
-  /** The store's organisation: its host (the customer's links) and its name. */
-  subdomain: string;
-  organisation: string;
-  /**
-   * Set when ctx works in a partner's books: a supplier's offers resold in this (reseller's) store.
-   * The cart, its holds and the order are then the supplier's (one capacity pool for every channel).
-   */
-  partner: { partnershipId: string; supplier: string } | null;
-}
+// The store's scope (stores/scope.ts), with the finders below: the web store's pages and routes take both from here.
+export { inSeller, type FoundStore, type WebCtx };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const secret = () => randomBytes(24).toString('base64url');
@@ -74,13 +60,6 @@ function sameSecret(given: string | undefined, hash: string | null) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** A store found (by host and address, or by id for jobs) with its organisation. */
-export interface FoundStore {
-  s: typeof store.$inferSelect;
-  zone: string;
-  name: string;
-  subdomain: string;
-}
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /** The active store at this host and address (read on the server's connection), or a 404. */
@@ -94,25 +73,6 @@ export async function storeByHost(request: FastifyRequest, slug: string): Promis
     .where(and(eq(baseAccount.subdomain, subdomain), eq(store.slug, slug), eq(store.active, true)));
   if (!found) throw notFound('This store does not exist or is closed.');
   return found;
-}
-
-/**
- * Runs `fn` in the books of `sellerId` for the store `found`: the store's own organisation, or a
- * supplier whose offers the store's organisation resells (their partnership, the live one first;
- * none is a 404). The contract itself is checked where something is sold (sharedOffer).
- */
-export async function inSeller<T>(db: Db, found: FoundStore, sellerId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const base = { currency: found.s.currency, store: found.s, subdomain: found.subdomain, organisation: found.name };
-  if (sellerId === found.s.account_id) return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: found.zone, partner: null }));
-  const [p] = await db
-    .select({ id: partnership.id, zone: baseAccount.time_zone, supplier: baseAccount.name })
-    .from(partnership)
-    .innerJoin(baseAccount, eq(baseAccount.id, partnership.supplier_account_id))
-    .where(and(eq(partnership.supplier_account_id, sellerId), eq(partnership.reseller_account_id, found.s.account_id)))
-    .orderBy(sql`${partnership.status} = 'Active' desc`, desc(partnership.created_at))
-    .limit(1);
-  if (!p) throw notFound('This store does not sell this organisation’s offers.');
-  return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: p.zone, partner: { partnershipId: p.id, supplier: p.supplier } }));
 }
 
 /** Runs `fn` in the store's own organisation, the store found by host and address; 404 when there is none. */
@@ -216,17 +176,6 @@ export async function publicStore(request: FastifyRequest, slug: string): Promis
   const found = { accountId: row.account_id, timeZone: row.time_zone, offers, expires: now + PUBLIC_STORE_TTL_MS };
   publicStores.set(key, found);
   return found;
-}
-
-/** The same, for work that knows the store (the e-mail jobs), whether or not it is still active, in the books of `accountId`. */
-export async function inStoreById<T>(db: Db, accountId: string, storeId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const [found] = await db
-    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
-    .from(store)
-    .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
-    .where(eq(store.id, storeId));
-  if (!found) throw notFound('No store with this id.');
-  return inSeller(db, found, accountId, fn);
 }
 
 export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean): TWebStore {
@@ -549,50 +498,6 @@ export async function placeOrder(
   return { orderId, manage };
 }
 
-export async function presentWebOrder(ctx: Pick<WebCtx, 'tx' | 'accountId' | 'timeZone'>, orderId: string, manageUrl: (reference: string) => string): Promise<TWebOrder> {
-  const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  const rows = await ctx.tx
-    .select({ b: booking, title: experience.title, starts: slot.starts_at, points: experience.meeting_point_ids, policy: cancellationPolicy.rules })
-    .from(booking)
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .leftJoin(cancellationPolicy, eq(cancellationPolicy.id, experience.cancellation_policy_id))
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId)))
-    .orderBy(asc(slot.starts_at), asc(booking.id));
-  const pointIds = [...new Set(rows.flatMap((r) => r.points.slice(0, 1)))];
-  const points = new Map(pointIds.length ? (await ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, pointIds)))).map((m) => [m.id, m]) : []);
-  // The one rule (orders/cancellation.ts): the strictest policy of its open bookings decides (a customer cancels the whole order).
-  const open = rows.filter((r) => r.b.status !== 'Canceled').map((r) => ({ starts: r.starts, rules: r.policy }));
-  const cancellation = o!.o.status === 'Canceled' ? { allowed: false, refund: 0, fee: 0, reason: 'This order is cancelled.' } : termsOf(open, o!.o.paid, o!.o.total);
-  return {
-    reference: o!.o.reference,
-    status: o!.o.status,
-    payment_status: o!.o.payment_status,
-    currency: o!.o.currency,
-    total: o!.o.total,
-    paid: o!.o.paid,
-    refunded: o!.o.refunded,
-    cancellation_fee: o!.o.cancellation_fee,
-    customer: { first_name: o!.c.first_name, last_name: o!.c.last_name, email: o!.c.email },
-    bookings: rows.map((r) => {
-      const point = r.points[0] ? points.get(r.points[0]) : undefined;
-      return {
-        id: r.b.id,
-        offer_title: r.title,
-        starts_at: r.starts.toISOString(),
-        time_zone: ctx.timeZone,
-        status: r.b.status,
-        ticket_code: r.b.ticket_code,
-        items: r.b.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity, unit_price: i.unit_price, total: i.total })),
-        total: r.b.total,
-        meeting_point: point ? [point.name, point.address].filter(Boolean).join(', ') : null,
-      };
-    }),
-    manage_url: manageUrl(o!.o.reference),
-    cancellation,
-  };
-}
-
 /**
  * The customer cancels their order, when its policy allows it now: the organisation keeps what was
  * paid less the policy's refund as the order's cancellation fee (cancelOrder reads the same rule
@@ -614,7 +519,3 @@ export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
   await ctx.tx.update(order).set({ manage_token_hash: sha256(manage) }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
   return manage;
 }
-
-/** The private link of an order's page: https://{org}/s/{store}/booking/{reference}#{secret}. */
-export const manageUrlFor = (config: Parameters<typeof tenantOrigin>[0], ctx: Pick<WebCtx, 'subdomain' | 'store'>, token: string) => (reference: string) =>
-  `${tenantOrigin(config, ctx.subdomain)}/s/${ctx.store.slug}/booking/${reference}#${token}`;

@@ -5,18 +5,21 @@ import type { Db } from '../../db/client';
 import { baseAccount, booking, customer, order, slot } from '../../db/schema';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import type { Mail } from '../../lib/mailer';
-import { bookingsIcs, confirmationPdf, localWhen, ticketSource, ticketsPdf } from '../orders/tickets';
 import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
-import { inStoreById, manageUrlFor, presentWebOrder, type WebCtx } from './service';
+import { bookingsIcs, confirmationPdf, localWhen, ticketSource, ticketsPdf } from '../orders/tickets';
+import { manageUrlFor, presentWebOrder } from '../orders/web-order';
+import { inStoreById, type WebCtx } from '../stores/scope';
 
 /**
- * The e-mails of a web order, each a job (lib/jobs.ts), queued in the transaction that makes the
- * order: the customer's confirmation (the order, a ticket per booking as a PDF with its QR code,
- * an .ics calendar file, the private link of their booking page), the organisation's new-booking
- * note when the store asks for it, and the customer's reminder the day before. The job composes
- * the message when it runs, so the queue keeps ids, never tickets.
+ * The e-mails of an order, each a job (lib/jobs.ts), queued in the transaction that causes it: the
+ * customer's confirmation (the order, a ticket per booking as a PDF with its QR code, an .ics
+ * calendar file, the private link of their booking page; sent again by staff with the order
+ * confirmation), the organisation's new-booking note when the store asks for it, and the
+ * customer's reminder the day before. The job composes the message when it runs, so the queue
+ * keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
+ * workers send them. This module has no routes and imports neither the web store nor payments.
  */
 export interface OrderMailJob {
   /** The organisation (so its Owners see the job if it fails), the store and the order. */
