@@ -1,5 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { TSlot } from '@tourdesk/contracts';
 import { slot } from '../../db/schema';
 import { todayIn } from '../../lib/local-time';
 import { inTenant } from '../../lib/tenancy';
@@ -7,7 +6,7 @@ import { availabilityJson, availabilityRows, pricesOn } from '../availability/sl
 import type { Partner } from './auth';
 import { OctoError } from './errors';
 import { departuresText } from './present';
-import { type Deps, defaultOption, sharedProduct } from './service';
+import { type Deps, defaultOption, sharedProduct, type SlotView } from './service';
 
 /**
  * A product's departures for a partner, from the one definition of open for sale and seats left
@@ -23,11 +22,6 @@ export interface AvailabilityQuery {
   localDateEnd?: string;
   availabilityIds?: string[];
   units?: { id: string; quantity: number }[];
-}
-export interface SlotView extends TSlot {
-  /** Whether the units asked for fit (the seats they take: categories that occupy a seat). */
-  fits: boolean;
-  cutoffAt: string;
 }
 
 const MAX_DAYS = 400;

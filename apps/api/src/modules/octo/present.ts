@@ -4,8 +4,7 @@ import { fractionDigits } from '@tourdesk/contracts';
 import { localToUtc } from '../../lib/local-time';
 import type { SlotTextRow } from '../availability/slots';
 import type { Partner, SharedProduct } from './auth';
-import type { SlotView } from './availability';
-import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, unitTypeOf } from './service';
+import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, type SlotView, unitTypeOf } from './service';
 
 /**
  * The OCTO shapes (octo.travel core and octo/pricing), typed with @octocloud/types: what the

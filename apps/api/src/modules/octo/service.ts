@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { HOLD_MINUTES } from '@tourdesk/contracts';
+import { HOLD_MINUTES, type TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { auditEvent, booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
@@ -46,6 +46,13 @@ export interface UnitRow {
   max_age: number | null;
   /** The lowest current retail price of the category for the product. */
   from_price: number;
+}
+
+/** A departure for a partner (octo/availability.ts): a Slot, with whether the units asked for fit and its cut-off. */
+export interface SlotView extends TSlot {
+  /** Whether the units asked for fit (the seats they take: categories that occupy a seat). */
+  fits: boolean;
+  cutoffAt: string;
 }
 export interface ProductView {
   product: Partner['products'] extends Map<string, infer P> ? P : never;
