@@ -182,6 +182,24 @@ describe('scans', () => {
     expect(event?.changes).toMatchObject({ booked_for: `${day} 15:00`, checked_in_departures: [nextDay] });
   });
 
+  it('reads its times in the organisation’s time format: 12-hour once the owner chooses it', async () => {
+    const o = await sell(afternoon, 1, 'twelve@example.com', 'Tilda');
+    const code = o.bookings[0]!.ticket_code;
+    expect((await owner.patch('/api/product-configuration/', { time_format: '12h' })).statusCode).toBe(200);
+    try {
+      // A signed-in user's organisation is read again after at most two seconds.
+      await new Promise((r) => setTimeout(r, 2_100));
+      const dep = (await batch(guide, 'dev-t', [morning], [scan(code)])).json().results[0];
+      expect(dep).toMatchObject({ result: 'wrong_departure', detail: 'Wrong departure: booked for 3:00 pm, Lake tour.' });
+      await batch(guide, 'dev-t', [afternoon], [scan(code)]);
+      const again = (await batch(guide, 'dev-t', [afternoon], [scan(code)])).json().results[0];
+      expect(again.detail).toMatch(/^Already checked in at \d{1,2}:\d\d [ap]m by /);
+    } finally {
+      await owner.patch('/api/product-configuration/', { time_format: '24h' });
+      await new Promise((r) => setTimeout(r, 2_100));
+    }
+  });
+
   it('says cancelled, not confirmed and unknown; another organisation’s ticket is unknown', async () => {
     const o = await sell(morning, 1, 'cancel@example.com', 'Cora');
     await owner.post(`/api/bookings/${o.bookings[0]!.id}/cancel/`);

@@ -14,6 +14,7 @@ export * from './partners';
 export * from './resales';
 export * from './qr-codes';
 export * from './check-in';
+export * from './check-in-rule';
 export * from './manifests';
 export * from './dashboard';
 export * from './display';

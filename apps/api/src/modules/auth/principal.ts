@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
 import type { SigningKeys } from './keys';
-import { PERMISSION_SETS } from '@tourdesk/contracts';
+import { PERMISSION_SETS, type TTimeFormat } from '@tourdesk/contracts';
 import { AppError } from '../../lib/errors';
 import { requestHost } from '../../lib/host';
 import { ACCESS_COOKIE } from './cookies';
@@ -17,6 +17,8 @@ export interface Principal {
   /** The organisation's currency: every price it sets is in it. */
   currency: string;
   timeZone: string;
+  /** How the organisation reads times: '24h' or '12h' (Settings → Product configuration). */
+  timeFormat: TTimeFormat;
   roleId: string | null;
   isOwner: boolean;
   codenames: Set<string>;
@@ -129,6 +131,7 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
     subdomain: row.subdomain,
     currency: row.currency,
     timeZone: row.time_zone,
+    timeFormat: row.time_format === '12h' ? '12h' : '24h',
     roleId: row.role_id,
     isOwner: row.is_owner ?? false,
     codenames: codenamesOf(row.permission_set_ids ?? []),

@@ -82,6 +82,7 @@ function principalQuery(db: Db) {
       subdomain: baseAccount.subdomain,
       currency: baseAccount.currency,
       time_zone: baseAccount.time_zone,
+      time_format: baseAccount.time_format,
       role_id: role.id,
       is_owner: role.is_owner,
       permission_set_ids: role.permission_set_ids,

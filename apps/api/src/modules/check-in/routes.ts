@@ -31,7 +31,7 @@ const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 
 const atTheDoor: RouteAccess = { permissions: ['View experiences'], features: ['bookings'] };
 const viewer = (request: FastifyRequest): checkIn.Viewer => {
   const me = principalOf(request);
-  return { userId: me.userId, codenames: me.codenames, timeZone: me.timeZone };
+  return { userId: me.userId, codenames: me.codenames, timeZone: me.timeZone, timeFormat: me.timeFormat };
 };
 
 export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {

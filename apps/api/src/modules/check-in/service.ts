@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  decideScan,
+  describeScan,
+  doorClock,
   normaliseTicketCode,
   type CheckInResult,
+  type TTimeFormat,
   type TCheckInOutcome,
   type TCheckInTicket,
   type TCheckInDepartures,
@@ -27,6 +31,7 @@ export interface Viewer {
   userId: string;
   codenames: Set<string>;
   timeZone: string;
+  timeFormat: TTimeFormat;
 }
 const may = (v: Viewer) => ({
   ...customerVisibility(v.codenames),
@@ -34,8 +39,6 @@ const may = (v: Viewer) => ({
   override: holdsPermissionSets(v.codenames, ['Manage orders']),
 });
 
-const clock = (at: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
-const day = (at: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(at);
 
 export async function departures(ctx: TenantCtx, v: Viewer, date?: string): Promise<TCheckInDepartures> {
   const on = date ?? todayIn(v.timeZone);
@@ -123,22 +126,11 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     }
     if (decided.has(s.id)) continue; // the same scan twice in one batch
     const t = tickets.get(s.code);
-    let result: CheckInResult;
-    let override = false;
-    let earlier = false;
-    if (!t) result = 'unknown';
-    else if (t.b.status === 'Canceled') result = 'canceled';
-    else if (t.b.status === 'Created') result = 'unconfirmed';
-    else if (chosen.size > 0 && !chosen.has(t.b.slot_id) && !(s.override && sees.override)) result = chosenDays.has(t.local_date) ? 'wrong_departure' : 'wrong_day';
-    else {
-      override = chosen.size > 0 && !chosen.has(t.b.slot_id);
-      const at = t.b.attendance === 'Arrived' ? t.b.checked_in_at : null;
-      if (at && (at <= s.at || !s.offline)) result = 'already_checked_in';
-      else {
-        result = 'admitted';
-        earlier = Boolean(at);
-      }
-    }
+    const { result, override, earlier } = decideScan(
+      t ? { status: t.b.status, slot: t.b.slot_id, local_date: t.local_date, attendance: t.b.attendance, checked_in_at: t.b.checked_in_at } : null,
+      { at: s.at, offline: s.offline, override: s.override },
+      { slots: chosen, days: chosenDays, canOverride: sees.override },
+    );
     const fresh = await q.insertScan(ctx, {
       scan_id: s.id,
       device_id: input.device_id,
@@ -187,38 +179,13 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     return {
       id: s.id,
       result: d.result,
-      detail: describe(d.result, ticket, v.timeZone, d.override),
+      detail: describeScan(d.result, ticket, { zone: v.timeZone, timeFormat: v.timeFormat, override: d.override, now }),
       replayed: d.replayed,
       override: d.override,
       can_override: (d.result === 'wrong_day' || d.result === 'wrong_departure') && sees.override,
       ticket,
     };
   });
-}
-
-/** What the door reads, large, for each result. */
-export function describe(result: CheckInResult, t: TCheckInTicket | null, zone: string, override = false) {
-  const when = t ? new Date(t.starts_at) : null;
-  switch (result) {
-    case 'admitted':
-      return override ? 'Checked in (override).' : 'Checked in.';
-    case 'already_checked_in': {
-      const at = t?.checked_in_at ? new Date(t.checked_in_at) : null;
-      const by = t?.checked_in_by ? ` by ${t.checked_in_by}` : '';
-      const on = t?.checked_in_device ? ` on ${t.checked_in_device}` : '';
-      return at ? `Already checked in at ${clock(at, zone)}${day(at, zone) === day(new Date(), zone) ? '' : `, ${day(at, zone)}`}${by}${on}.` : 'Already checked in.';
-    }
-    case 'wrong_day':
-      return when ? `Wrong day: booked for ${day(when, zone)} at ${clock(when, zone)}.` : 'Wrong day.';
-    case 'wrong_departure':
-      return when ? `Wrong departure: booked for ${clock(when, zone)}, ${t!.experience_title}.` : 'Wrong departure.';
-    case 'canceled':
-      return 'Cancelled: this booking was cancelled, the ticket is not valid.';
-    case 'unconfirmed':
-      return 'Not confirmed: the order must be confirmed before check-in.';
-    case 'unknown':
-      return 'Unknown ticket: no booking of this organisation has this code.';
-  }
 }
 
 /**
@@ -238,7 +205,7 @@ export async function checkInCode(ctx: TenantCtx, v: Viewer, code: string) {
     case 'unconfirmed':
       throw new AppError('invalid', 'This booking is not confirmed yet: confirm its order first.', 'ticket_code');
     default:
-      throw new AppError('already_checked_in', `Already checked in at ${clock(new Date(o.ticket!.checked_in_at!), v.timeZone)}.`, 'ticket_code');
+      throw new AppError('already_checked_in', `Already checked in at ${doorClock(new Date(o.ticket!.checked_in_at!), v.timeZone, v.timeFormat)}.`, 'ticket_code');
   }
 }
 

@@ -9,7 +9,7 @@ import { notifyError, notifySuccess } from '../../shared/lib/toast';
 import { checkInApi, useCheckInDeparturesQuery, useSendScansMutation, useUndoCheckInMutation } from './api';
 import { startCamera } from './camera';
 import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
-import { clock, formatTime } from '../../shared/lib/dates';
+import { clock, formatTime, timeFormat } from '../../shared/lib/dates';
 import { DateField } from '../../shared/components/DateField';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 
@@ -142,7 +142,7 @@ export default function CheckInPage() {
   const zone = user?.base_account?.time_zone ?? 'UTC';
   const userId = (user as { id?: string } | null)?.id ?? 'me';
   const me = useMemo(
-    () => ({ name: [user?.first_name, user?.last_name].filter(Boolean).join(' ') || 'me', zone, canOverride: hasPermissions(user, appInfo, ['Manage orders']) }),
+    () => ({ name: [user?.first_name, user?.last_name].filter(Boolean).join(' ') || 'me', zone, canOverride: hasPermissions(user, appInfo, ['Manage orders']), timeFormat: timeFormat() }),
     [user, appInfo, zone],
   );
   const online = useOnline();

@@ -28,7 +28,7 @@ const ticket = (over: Partial<TCheckInTicket> = {}): TCheckInTicket => ({
   payment: null,
   ...over,
 });
-const me = { name: 'Gian Guide', zone: 'Europe/Zurich', canOverride: false };
+const me = { name: 'Gian Guide', zone: 'Europe/Zurich', canOverride: false, timeFormat: '24h' as const };
 const at = new Date('2026-12-18T08:20:00.000Z');
 let state: DeviceState;
 
@@ -55,6 +55,12 @@ describe('deciding a scan on the device while offline', () => {
     state.tickets.ABCDEF123456 = ticket({ slot: 'slot-c', local_date: '2026-12-19', starts_at: '2026-12-19T08:30:00.000Z' });
     expect(decideLocally(state, 'ABCDEF123456', me, { id: 's4', at }).answer).toMatchObject({ result: 'wrong_day', detail: 'Wrong day: booked for Sat 19 Dec at 09:30.' });
     expect(decideLocally(state, 'ABCDEF123456', { ...me, canOverride: true }, { id: 's5', at, override: true }).answer).toMatchObject({ result: 'admitted', detail: 'Checked in (override).' });
+  });
+
+  it('reads times in the organisation’s 12-hour format when it has chosen it, as the server does', () => {
+    state.tickets.ABCDEF123456 = ticket({ slot: 'slot-b', starts_at: '2026-12-18T14:00:00.000Z' });
+    expect(decideLocally(state, 'ABCDEF123456', { ...me, timeFormat: '12h' }, { id: 's9', at }).answer.detail).toBe('Wrong departure: booked for 3:00 pm, Kayak.');
+    expect(decideLocally(state, 'NOPE', me, { id: 's10', at }).answer.detail).toBe('Not on this device’s list: checked again when the network is back.');
   });
 
   it('refuses cancelled, unconfirmed and unknown tickets', () => {

@@ -1,4 +1,4 @@
-import { normaliseTicketCode, type CheckInResult, type TCheckInOutcome, type TCheckInDeparture, type TCheckInScanInput, type TCheckInTicket } from '@tourdesk/contracts';
+import { decideScan, describeScan, normaliseTicketCode, type CheckInResult, type TTimeFormat, type TCheckInOutcome, type TCheckInDeparture, type TCheckInScanInput, type TCheckInTicket } from '@tourdesk/contracts';
 
 /**
  * What a check-in device keeps (localStorage, per organisation host and user): its id, the day and
@@ -108,49 +108,37 @@ export function forgetTickets() {
   }
 }
 
-const clock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
-const dayOf = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(iso));
-
 /**
- * This device's decision while offline, by the server's rules (service.ts): unknown, cancelled,
- * not confirmed, another departure, already in (when and by whom), else admitted. It answers with
+ * This device's decision while offline, by the server's own rule (decideScan and describeScan in
+ * the contracts): the door is the chosen day's departures, the scan an offline one. It answers with
  * the ticket as it will be once admitted; the scan is queued and the server settles it.
  */
 export function decideLocally(
   state: DeviceState,
   text: string,
-  me: { name: string; zone: string; canOverride: boolean },
+  me: { name: string; zone: string; canOverride: boolean; timeFormat: TTimeFormat },
   scan: { id: string; at: Date; override?: boolean },
 ): { answer: ScanAnswer; ticket: TCheckInTicket | null } {
   const now = scan.at;
-  const override = scan.override ?? false;
   const code = normaliseTicketCode(text);
   const ticket = state.tickets[code] ?? null;
-  const base = { id: scan.id, code, scanned_at: now.toISOString(), local: true, can_override: false };
-  if (!ticket) return { answer: { ...base, result: 'unknown', detail: 'Not on this device’s list: checked again when the network is back.', ticket: null }, ticket: null };
-  if (ticket.status === 'Canceled') return { answer: { ...base, result: 'canceled', detail: 'Cancelled: this booking was cancelled, the ticket is not valid.', ticket }, ticket: null };
-  if (ticket.status === 'Created') return { answer: { ...base, result: 'unconfirmed', detail: 'Not confirmed: the order must be confirmed before check-in.', ticket }, ticket: null };
-  if (!state.slots.includes(ticket.slot) && !(override && me.canOverride)) {
-    const wrongDay = ticket.local_date !== state.date;
-    return {
-      answer: {
-        ...base,
-        result: wrongDay ? 'wrong_day' : 'wrong_departure',
-        detail: wrongDay ? `Wrong day: booked for ${dayOf(ticket.starts_at, me.zone)} at ${clock(ticket.starts_at, me.zone)}.` : `Wrong departure: booked for ${clock(ticket.starts_at, me.zone)}, ${ticket.experience_title}.`,
-        ticket,
-        can_override: me.canOverride,
-      },
-      ticket: null,
-    };
-  }
-  if (ticket.attendance === 'Arrived' && ticket.checked_in_at) {
-    const by = ticket.checked_in_by ? ` by ${ticket.checked_in_by}` : '';
-    const on = ticket.checked_in_device ? ` on ${ticket.checked_in_device}` : '';
-    return { answer: { ...base, result: 'already_checked_in', detail: `Already checked in at ${clock(ticket.checked_in_at, me.zone)}${by}${on}.`, ticket }, ticket: null };
-  }
-  const admitted: TCheckInTicket = { ...ticket, attendance: 'Arrived', checked_in_at: now.toISOString(), checked_in_by: me.name, checked_in_device: state.deviceName };
-  const overridden = !state.slots.includes(ticket.slot);
-  return { answer: { ...base, result: 'admitted', detail: overridden ? 'Checked in (override).' : 'Checked in.', ticket: admitted }, ticket: admitted };
+  const door = { slots: new Set(state.slots), days: new Set(state.date ? [state.date] : []), canOverride: me.canOverride };
+  const held = ticket && { ...ticket, checked_in_at: ticket.checked_in_at ? new Date(ticket.checked_in_at) : null };
+  const d = decideScan(held, { at: now, offline: true, override: scan.override ?? false }, door);
+  const admitted: TCheckInTicket | null =
+    d.result === 'admitted' && ticket ? { ...ticket, attendance: 'Arrived', checked_in_at: now.toISOString(), checked_in_by: me.name, checked_in_device: state.deviceName } : null;
+  const shown = admitted ?? ticket;
+  const answer: ScanAnswer = {
+    id: scan.id,
+    code,
+    result: d.result,
+    detail: describeScan(d.result, shown, { zone: me.zone, timeFormat: me.timeFormat, override: d.override, now, local: true }),
+    ticket: shown,
+    scanned_at: now.toISOString(),
+    local: true,
+    can_override: (d.result === 'wrong_day' || d.result === 'wrong_departure') && me.canOverride,
+  };
+  return { answer, ticket: admitted };
 }
 
 /** The server's outcome as an answer (it replaces the local one of the same scan id). */

@@ -1,0 +1,105 @@
+import type { CheckInResult, TCheckInTicket } from './check-in';
+import type { TTimeFormat } from './display';
+
+/**
+ * The door's rule, in one place: the server settles every scan with it (check-in/service.ts, under
+ * the ticket's lock) and a phone without a network decides with it until the server's answer comes
+ * (apps/web check-in/device.ts). Pure: no clock, no storage, no database.
+ */
+
+/** What the rule reads of a ticket. */
+export interface DoorTicket {
+  status: 'Created' | 'Confirmed' | 'Canceled' | string;
+  slot: string;
+  local_date: string;
+  attendance: 'Open' | 'Arrived' | 'No show' | string;
+  checked_in_at: Date | null;
+}
+
+/** The door: the departures it checks in (none: any), their days, and whether it may admit another. */
+export interface Door {
+  slots: ReadonlySet<string>;
+  days: ReadonlySet<string>;
+  canOverride: boolean;
+}
+
+export interface Scan {
+  at: Date;
+  /** Decided on a phone without a network: it may take the place of a later admission. */
+  offline: boolean;
+  /** Asked to admit a ticket of another departure. */
+  override: boolean;
+}
+
+export interface ScanDecision {
+  result: CheckInResult;
+  /** Admitted to another departure than the door's. */
+  override: boolean;
+  /** Admitted in place of a later admission on record (an offline scan that came first). */
+  earlier: boolean;
+}
+
+/**
+ * Unknown, cancelled, not confirmed; a ticket of a departure the door does not check in is a wrong
+ * day or wrong departure (admitted only when asked, by a role that may); otherwise the first scan
+ * admits it. An offline scan older than the admission on record takes its place (the earliest scan
+ * wins); a scan decided online is "already" whenever the ticket is in, whatever its time says.
+ */
+export function decideScan(t: DoorTicket | null, scan: Scan, door: Door): ScanDecision {
+  const no = (result: CheckInResult): ScanDecision => ({ result, override: false, earlier: false });
+  if (!t) return no('unknown');
+  if (t.status === 'Canceled') return no('canceled');
+  if (t.status === 'Created') return no('unconfirmed');
+  const elsewhere = door.slots.size > 0 && !door.slots.has(t.slot);
+  if (elsewhere && !(scan.override && door.canOverride)) return no(door.days.has(t.local_date) ? 'wrong_departure' : 'wrong_day');
+  const at = t.attendance === 'Arrived' ? t.checked_in_at : null;
+  if (at && (at <= scan.at || !scan.offline)) return no('already_checked_in');
+  return { result: 'admitted', override: elsewhere, earlier: Boolean(at) };
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+const format = (zone: string, options: Intl.DateTimeFormatOptions) => {
+  const key = zone + JSON.stringify(options);
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, ...options })));
+  return f;
+};
+/** "09:30", or "9:30 am" in 12-hour time, of an instant in a zone. */
+export const doorClock = (at: Date, zone: string, timeFormat: TTimeFormat) =>
+  format(zone, timeFormat === '12h' ? { hour: 'numeric', minute: '2-digit', hourCycle: 'h12' } : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+/** "Fri 18 Dec" of an instant in a zone. */
+export const doorDay = (at: Date, zone: string) => format(zone, { weekday: 'short', day: 'numeric', month: 'short' }).format(at);
+
+/**
+ * What the door reads, large, for each result, in the organisation's zone and time format. `now`
+ * decides whether an earlier admission's day is said; `local` is the phone's own answer while
+ * offline (an unknown code may be a ticket it has not downloaded).
+ */
+export function describeScan(
+  result: CheckInResult,
+  t: Pick<TCheckInTicket, 'starts_at' | 'checked_in_at' | 'checked_in_by' | 'checked_in_device' | 'experience_title'> | null,
+  o: { zone: string; timeFormat: TTimeFormat; override?: boolean; now: Date; local?: boolean },
+) {
+  const clock = (at: Date) => doorClock(at, o.zone, o.timeFormat);
+  const when = t ? new Date(t.starts_at) : null;
+  switch (result) {
+    case 'admitted':
+      return o.override ? 'Checked in (override).' : 'Checked in.';
+    case 'already_checked_in': {
+      const at = t?.checked_in_at ? new Date(t.checked_in_at) : null;
+      const by = t?.checked_in_by ? ` by ${t.checked_in_by}` : '';
+      const on = t?.checked_in_device ? ` on ${t.checked_in_device}` : '';
+      return at ? `Already checked in at ${clock(at)}${doorDay(at, o.zone) === doorDay(o.now, o.zone) ? '' : `, ${doorDay(at, o.zone)}`}${by}${on}.` : 'Already checked in.';
+    }
+    case 'wrong_day':
+      return when ? `Wrong day: booked for ${doorDay(when, o.zone)} at ${clock(when)}.` : 'Wrong day.';
+    case 'wrong_departure':
+      return when ? `Wrong departure: booked for ${clock(when)}, ${t!.experience_title}.` : 'Wrong departure.';
+    case 'canceled':
+      return 'Cancelled: this booking was cancelled, the ticket is not valid.';
+    case 'unconfirmed':
+      return 'Not confirmed: the order must be confirmed before check-in.';
+    case 'unknown':
+      return o.local ? 'Not on this device’s list: checked again when the network is back.' : 'Unknown ticket: no booking of this organisation has this code.';
+  }
+}
