@@ -18,5 +18,6 @@ export * from './check-in-rule';
 export * from './manifests';
 export * from './dashboard';
 export * from './display';
+export * from './local-date';
 export * from './product-configuration';
 export * from './locations';

@@ -61,5 +61,6 @@ export function* eachDay(from: string, to: string): Generator<{ date: string; we
   }
 }
 
-export const todayIn = (zone: string) => dayjs().tz(zone).format('YYYY-MM-DD');
+/** Today in a zone: the contracts' one definition (the back office and the web store use it too). */
+export { todayIn } from '@tourdesk/contracts';
 export const addDays = (date: string, days: number) => dayjs.utc(date).add(days, 'day').format('YYYY-MM-DD');

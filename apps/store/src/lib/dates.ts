@@ -16,12 +16,8 @@ function fmt(options: Intl.DateTimeFormatOptions, locale = LOCALE) {
   return f;
 }
 
-/** The calendar date (YYYY-MM-DD) it is now, or at `at`, in `timeZone`. */
-export function todayIn(timeZone: string, at: Date = new Date()) {
-  const parts = fmt({ timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-US').formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
+/** The calendar date (YYYY-MM-DD) it is now, or at `at`, in `timeZone`: the contracts' one definition. */
+export { todayIn } from '@tourdesk/contracts/local-date';
 
 const utcOf = (date: string) => {
   const [y, m, d] = date.split('-').map(Number);

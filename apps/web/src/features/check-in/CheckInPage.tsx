@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Checkbox, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCamera, IconCameraOff, IconCloudUpload, IconRefresh, IconWifiOff } from '@tabler/icons-react';
-import type { TCheckInTicket } from '@tourdesk/contracts';
+import { todayIn, type TCheckInTicket } from '@tourdesk/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
@@ -20,7 +20,6 @@ import { HelpVideos } from '../../shared/components/HelpVideos';
  * when the network returns, and the server's answer replaces the device's.
  */
 
-const todayIn = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
   admitted: { title: 'Checked in', color: 'green' },
