@@ -19,5 +19,6 @@ export * from './manifests';
 export * from './dashboard';
 export * from './display';
 export * from './local-date';
+export * from './percent';
 export * from './product-configuration';
 export * from './locations';

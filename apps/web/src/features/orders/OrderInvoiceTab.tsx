@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconDownload, IconFileInvoice, IconPrinter } from '@tabler/icons-react';
-import type { TInvoice, TOrder, TOrganization } from '@tourdesk/contracts';
+import { bpToPercent, percentToBp, type TInvoice, type TOrder, type TOrganization } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -248,7 +248,7 @@ function IssueInvoice({ order }: { order: TOrder }) {
   const missing = seller ? missingSellerDetails(seller) : [];
   const begin = () => {
     if (missing.length) {
-      setDetails({ billing_address: seller!.billing_address, vat_number: seller!.vat_number, vat_rate: seller!.vat_rate_bp ? String(seller!.vat_rate_bp / 100) : '' });
+      setDetails({ billing_address: seller!.billing_address, vat_number: seller!.vat_number, vat_rate: seller!.vat_rate_bp ? String(bpToPercent(seller!.vat_rate_bp)) : '' });
       setErrors({});
       setStep('details');
     } else setStep('confirm');
@@ -264,7 +264,7 @@ function IssueInvoice({ order }: { order: TOrder }) {
     const body = {
       ...(missing.includes('billing_address') ? { billing_address: details.billing_address.trim() } : {}),
       ...(missing.includes('vat_number') ? { vat_number: details.vat_number.trim() } : {}),
-      ...(missing.includes('vat_rate_bp') ? { vat_rate_bp: Math.round(rate * 100) } : {}),
+      ...(missing.includes('vat_rate_bp') ? { vat_rate_bp: percentToBp(rate) } : {}),
     };
     const res = await saveSeller(body);
     if ('error' in res) return setErrors(fieldErrors(res.error));

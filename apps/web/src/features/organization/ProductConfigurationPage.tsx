@@ -2,6 +2,8 @@ import { Anchor, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, S
 import {
   DATE_DISPLAY_FORMAT,
   EXPERIENCE_TYPES,
+  bpToPercent,
+  percentToBp,
   TICKET_FIELD_LABEL,
   TICKET_FIELDS,
   type TCancellationPolicy,
@@ -51,7 +53,7 @@ const draftOf = (c: TProductConfiguration): Draft => ({
   ticket_fields: c.ticket_fields,
 });
 /** A percentage as typed (8.1) ↔ basis points (810). */
-const toBp = (v: number | string) => (v === '' ? null : Math.round(Number(v) * 100));
+const toBp = (v: number | string) => (v === '' ? null : percentToBp(Number(v)));
 
 /**
  * /settings/product-configuration: how times read, what new offers start with (schedule capacity,
@@ -174,7 +176,7 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
                 min={0}
                 max={100}
                 decimalScale={2}
-                value={bp === undefined ? '' : bp / 100}
+                value={bp === undefined ? '' : bpToPercent(bp)}
                 onChange={(v) => {
                   const next = { ...draft.vat_rates_by_type };
                   const parsed = toBp(v);

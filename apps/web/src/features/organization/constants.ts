@@ -13,10 +13,7 @@ export const isOrganizationTab = (tab: string | undefined): tab is OrganizationT
 
 export const ORGANIZATION_SAVED = 'Organisation details saved.';
 
-/** A VAT rate in basis points (810) as the percentage people type (8.1). */
-export const bpToPercent = (bp: number) => bp / 100;
-
-/** A percentage with up to two decimals (7.7) as basis points (770); rounding absorbs float noise (7.7 × 100 = 770.0000000000001). */
-export const percentToBp = (percent: number) => Math.round(percent * 100);
+/** Basis points ↔ the percentage people type: the contracts' one conversion. */
+export { bpToPercent, percentToBp } from '@tourdesk/contracts';
 
 export { timeZones } from '../../shared/lib/locale-defaults';

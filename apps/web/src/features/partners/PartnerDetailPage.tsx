@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Code, CopyButton, Group, Loader, Modal, NumberInput, Pagination, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconCopy } from '@tabler/icons-react';
-import type { TApiKeyCreated, TPartnerOffers, TPartnership } from '@tourdesk/contracts';
+import { bpToPercent, type TApiKeyCreated, type TPartnerOffers, type TPartnership } from '@tourdesk/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
@@ -23,7 +23,7 @@ type Offers = Record<string, Record<string, number>>;
 
 const formOf = (p: TPartnership): ContractForm => ({
   pricing: p.pricing,
-  commission_percent: p.commission_bp / 100,
+  commission_percent: bpToPercent(p.commission_bp),
   payment_collector: p.payment_collector,
   valid_from: p.valid_from ?? '',
   valid_to: p.valid_to ?? '',

@@ -1,5 +1,5 @@
 import { Badge, Group, NumberInput, Select, Stack, Textarea } from '@mantine/core';
-import { PAYMENT_COLLECTOR_LABEL, PARTNER_PRICING_LABEL, type TPartnershipStatus } from '@tourdesk/contracts';
+import { PAYMENT_COLLECTOR_LABEL, PARTNER_PRICING_LABEL, percentToBp, type TPartnershipStatus } from '@tourdesk/contracts';
 import { DateField } from '../../shared/components/DateField';
 
 export const PARTNERS_PATH = '/sales/partners';
@@ -15,7 +15,7 @@ export function StatusBadge({ status }: { status: TPartnershipStatus }) {
 }
 
 /** 1500 basis points → "15 %". */
-export const percent = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+export { formatBp as percent } from '@tourdesk/contracts';
 
 /** The contract's terms as the form edits them (commission in percent, as people write it). */
 export interface ContractForm {
@@ -30,7 +30,7 @@ export const EMPTY_CONTRACT: ContractForm = { pricing: 'commission', commission_
 
 export const contractBody = (c: ContractForm) => ({
   pricing: c.pricing,
-  commission_bp: Math.round(c.commission_percent * 100),
+  commission_bp: percentToBp(c.commission_percent),
   payment_collector: c.payment_collector,
   valid_from: c.valid_from || null,
   valid_to: c.valid_to || null,

@@ -45,4 +45,4 @@ export function storeUrlWith(url: string, slug: string): string {
 }
 
 /** 0.0412 → "4.1 %". */
-export const percent = (fraction: number) => `${(fraction * 100).toLocaleString('en', { maximumFractionDigits: 1 })} %`;
+export { formatFraction as percent } from '@tourdesk/contracts';

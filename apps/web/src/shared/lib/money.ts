@@ -4,5 +4,5 @@
  */
 export { formatMoney, fractionDigits, toMajorText, toMajorUnits, toMinorUnits } from '@tourdesk/contracts';
 
-/** A VAT rate in basis points as people read it: 810 → "8.1 %". */
-export const vatRate = (bp: number) => `${(bp / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+/** A VAT rate in basis points as people read it: 810 → "8.1 %" (the contracts' formatBp). */
+export { formatBp as vatRate } from '@tourdesk/contracts';
