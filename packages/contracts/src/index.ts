@@ -20,5 +20,6 @@ export * from './dashboard';
 export * from './display';
 export * from './local-date';
 export * from './percent';
+export * from './permissions';
 export * from './product-configuration';
 export * from './locations';

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { holdsFeatures } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from './cookies';
@@ -45,7 +46,7 @@ export function registerGuard(app: FastifyInstance) {
       throw new AppError('permission_denied', 'You do not have permission to perform this action.');
     }
     const features = access.features ?? [];
-    if (features.length > 0 && !features.every((f) => principal.features.has(f))) {
+    if (!holdsFeatures(principal.features, features)) {
       throw new AppError('plan_required', 'Your current subscription plan does not grant access to this feature!');
     }
   });

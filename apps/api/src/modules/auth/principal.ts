@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
 import type { SigningKeys } from './keys';
-import { PERMISSION_SETS, type TTimeFormat } from '@tourdesk/contracts';
+import { holdsPermissionSets as holdsSets, PERMISSION_SETS, type TTimeFormat } from '@tourdesk/contracts';
 import { AppError } from '../../lib/errors';
 import { requestHost } from '../../lib/host';
 import { ACCESS_COOKIE } from './cookies';
@@ -36,18 +36,12 @@ declare module 'fastify' {
 
 const ISSUER = 'tourdesk';
 const SETS_BY_ID = new Map(PERMISSION_SETS.map((s) => [s.id, s]));
-const SETS_BY_TITLE = new Map(PERMISSION_SETS.map((s) => [s.title, s]));
 
 export const codenamesOf = (permissionSetIds: readonly string[]) =>
   new Set(permissionSetIds.flatMap((id) => SETS_BY_ID.get(id)?.codenames ?? []));
 
-/** The spec's rule: every codename of every required set is among the role's codenames. */
-export function holdsPermissionSets(codenames: Set<string>, titles: readonly string[]) {
-  return titles.every((title) => {
-    const set = SETS_BY_TITLE.get(title as never);
-    return set !== undefined && set.codenames.every((c) => codenames.has(c));
-  });
-}
+/** The spec's rule (the contracts' holdsPermissionSets) over the product's permission sets. */
+export const holdsPermissionSets = (codenames: ReadonlySet<string>, titles: readonly string[]) => holdsSets(codenames, titles, PERMISSION_SETS);
 
 /**
  * What a role sees of a customer where staff work from lists of guests (check-in, manifests): the

@@ -1,21 +1,19 @@
 /**
- * The access checks of the spec's section 6, to the letter. The server enforces the same
- * rules; these only decide what the UI shows.
+ * The access checks of the spec's section 6: the contracts' rule (holdsPermissionSets,
+ * holdsFeatures), which the server enforces; here they only decide what the UI shows. The shapes
+ * are the contracts' types, as much of them as the checks read.
  */
+import { holdsFeatures, holdsPermissionSets, type TPermissionSet, type TUser } from '@tourdesk/contracts';
 
-export interface PermissionSet {
-  id?: string;
-  title: string;
-  codenames: string[];
-}
+export type PermissionSet = Pick<TPermissionSet, 'title' | 'codenames'> & Partial<Pick<TPermissionSet, 'id'>>;
 
 export interface AppInfo {
   permission_sets: PermissionSet[];
 }
-
+type Account = TUser['base_account'];
 export interface SessionUser {
-  role: { name?: string; is_owner?: boolean; permission_sets: PermissionSet[] } | null;
-  base_account: { subdomain: string; active_subscription_features: string[]; name?: string; currency?: string; time_zone?: string; time_format?: '24h' | '12h' } | null;
+  role: ({ permission_sets: PermissionSet[] } & Partial<Pick<NonNullable<TUser['role']>, 'name' | 'is_owner'>>) | null;
+  base_account: (Pick<Account, 'subdomain' | 'active_subscription_features'> & Partial<Pick<Account, 'name' | 'currency' | 'time_zone' | 'time_format'>>) | null;
 }
 
 /**
@@ -30,20 +28,15 @@ export function hasPermissions(
 ): boolean {
   if (required.length === 0) return true;
   if (!user?.role || !appInfo) return false;
-  const granted = new Set(user.role.permission_sets.flatMap((set) => set.codenames));
-  return required.every((title) => {
-    const set = appInfo.permission_sets.find((s) => s.title === title);
-    return set !== undefined && set.codenames.every((codename) => granted.has(codename));
-  });
+  return holdsPermissionSets(new Set(user.role.permission_sets.flatMap((set) => set.codenames)), required, appInfo.permission_sets);
 }
 
 /**
  * A feature check is enabled only if the account's active features include all required ones;
- * when none are required the check yields disabled (so a route that needs no feature must not
- * ask: see `RouteGuard`).
+ * when none are required the check yields disabled (the spec's UI rule: a route that needs no
+ * feature must not ask, see `RouteGuard`).
  */
 export function hasFeatures(user: SessionUser | null | undefined, required: readonly string[]): boolean {
   if (required.length === 0) return false;
-  const active = new Set(user?.base_account?.active_subscription_features ?? []);
-  return required.every((feature) => active.has(feature));
+  return holdsFeatures(new Set(user?.base_account?.active_subscription_features ?? []), required);
 }
