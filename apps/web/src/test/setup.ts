@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
+// findBy…/waitFor wait up to 5 s, not 1: on a loaded 2-core machine (the API tests run beside these)
+// a page's first answer and React's render can take longer than a second. A bound, not a delay.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom has no matchMedia; Mantine's color scheme and media hooks ask for it.
 if (!window.matchMedia) {
