@@ -1,14 +1,14 @@
 import { Badge, Box, Button, Checkbox, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCamera, IconCameraOff, IconCloudUpload, IconRefresh, IconWifiOff } from '@tabler/icons-react';
-import { todayIn, type TCheckInTicket } from '@tourdesk/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
+import type { TCheckInTicket } from '@tourdesk/contracts';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
 import { hasPermissions } from '../../shared/lib/permissions';
-import { notifyError, notifySuccess } from '../../shared/lib/toast';
-import { checkInApi, useCheckInDeparturesQuery, useSendScansMutation, useUndoCheckInMutation } from './api';
+import { notifyError } from '../../shared/lib/toast';
 import { startCamera } from './camera';
-import { decideLocally, fromOutcome, loadDevice, saveDevice, split, uuid, type DeviceState, type QueuedScan, type ScanAnswer } from './device';
+import { split, type ScanAnswer } from './device';
+import { useCheckInDevice } from './use-check-in-device';
 import { clock, formatTime, timeFormat } from '../../shared/lib/dates';
 import { DateField } from '../../shared/components/DateField';
 import { HelpVideos } from '../../shared/components/HelpVideos';
@@ -17,7 +17,8 @@ import { HelpVideos } from '../../shared/components/HelpVideos';
  * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
  * the camera or a typed code (a USB scanner types and ends with Enter), and a large coloured answer
  * at once. Without a network, scans are decided against the kept tickets and queued; they are sent
- * when the network returns, and the server's answer replaces the device's.
+ * when the network returns, and the server's answer replaces the device's. That engine is
+ * `useCheckInDevice` (use-check-in-device.ts); this page only shows it.
  */
 
 
@@ -36,27 +37,6 @@ function withoutTitle(detail: string) {
   const rest = detail.replace(/^(Already checked in |[^:]{1,30}: )/, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
-
-function useOnline() {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const on = () => setOnline(true);
-    const off = () => setOnline(false);
-    window.addEventListener('online', on);
-    window.addEventListener('offline', off);
-    return () => {
-      window.removeEventListener('online', on);
-      window.removeEventListener('offline', off);
-    };
-  }, []);
-  return online;
-}
-
-const isNetworkError = (e: unknown) => {
-  const status = (e as { status?: unknown })?.status;
-  return status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || (typeof status === 'number' && status >= 500);
-};
-const errorDetail = (e: unknown) => (e as { data?: { errors?: { detail: string }[] } })?.data?.errors?.[0]?.detail ?? 'The server refused this scan.';
 
 function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string }) {
   return (
@@ -135,7 +115,6 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
 }
 
 export default function CheckInPage() {
-  const dispatch = useAppDispatch();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const zone = user?.base_account?.time_zone ?? 'UTC';
@@ -144,157 +123,19 @@ export default function CheckInPage() {
     () => ({ name: [user?.first_name, user?.last_name].filter(Boolean).join(' ') || 'me', zone, canOverride: hasPermissions(user, appInfo, ['Manage orders']), timeFormat: timeFormat() }),
     [user, appInfo, zone],
   );
-  const online = useOnline();
-  const [device, setDevice] = useState<DeviceState>(() => loadDevice(userId));
-  const deviceRef = useRef(device);
-  const update = useCallback(
-    (change: (d: DeviceState) => DeviceState) => {
-      const next = change(deviceRef.current);
-      deviceRef.current = next;
-      setDevice(next);
-      saveDevice(userId, next);
-    },
-    [userId],
-  );
-  const date = device.date ?? todayIn(zone);
-  const { data: departuresData, refetch: refetchDepartures } = useCheckInDeparturesQuery({ date }, { skip: !online });
-  const departures = departuresData?.date === date ? departuresData.departures : device.departures;
-  useEffect(() => {
-    if (departuresData && departuresData.date === date) update((d) => ({ ...d, departures: departuresData.departures }));
-  }, [departuresData, date, update]);
-
-  const [sendScans] = useSendScansMutation();
-  const [undoCheckIn, undoState] = useUndoCheckInMutation();
+  const { device, date, departures, online, scanning, downloading, undoing: undoBusy, scan, undo, chooseDay, chooseDepartures, refresh, sendNow } = useCheckInDevice(userId, me);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [downloading, setDownloading] = useState(false);
   const [undoing, setUndoing] = useState<TCheckInTicket | null>(null);
   const [reason, setReason] = useState('');
-  const syncing = useRef(false);
-
-  /** Sends the queued scans (100 at a time); the server's answers replace the device's. */
-  const sync = useCallback(async () => {
-    if (syncing.current || !navigator.onLine) return;
-    syncing.current = true;
-    try {
-      while (deviceRef.current.queue.length > 0) {
-        const d = deviceRef.current;
-        const chunk = d.queue.slice(0, 100);
-        let results;
-        try {
-          results = (await sendScans({ device_id: d.deviceId, device_name: d.deviceName, slots: d.slots, scans: chunk }).unwrap()).results;
-        } catch (e) {
-          if (isNetworkError(e)) return;
-          notifyError(`Queued scans refused: ${errorDetail(e)}`);
-          update((x) => ({ ...x, queue: x.queue.filter((q) => !chunk.some((c) => c.id === q.id)) }));
-          continue;
-        }
-        update((x) => {
-          const tickets = { ...x.tickets };
-          const byId = new Map(results.map((r) => [r.id, r]));
-          for (const r of results) if (r.ticket) tickets[r.ticket.ticket_code] = r.ticket;
-          const answers = x.answers.map((a) => {
-            const r = byId.get(a.id);
-            return r ? { ...fromOutcome(r, a.code, a.scanned_at), corrected: a.result !== r.result } : a;
-          });
-          return { ...x, tickets, answers, queue: x.queue.filter((q) => !byId.has(q.id)) };
-        });
-        for (const r of results) {
-          const was = d.answers.find((a) => a.id === r.id);
-          if (was && was.result !== r.result) notifyError(`${r.ticket?.name ?? 'A ticket'}: ${r.detail}`);
-        }
-      }
-    } finally {
-      syncing.current = false;
-    }
-  }, [sendScans, update]);
-
-  /** Downloads every ticket of the chosen departures (pages of 50) to keep on the device. */
-  const download = useCallback(
-    async (slots: string[]) => {
-      if (slots.length === 0 || !navigator.onLine) return;
-      setDownloading(true);
-      try {
-        await sync();
-        const tickets: Record<string, TCheckInTicket> = {};
-        for (let page = 1; ; page++) {
-          const res = await dispatch(checkInApi.endpoints.checkInTickets.initiate({ slots: slots.join(','), page }, { forceRefetch: true })).unwrap();
-          for (const t of res.results) tickets[t.ticket_code] = t;
-          if (!res.next) break;
-        }
-        // Scans still queued keep what this device decided.
-        const queued = new Set(deviceRef.current.queue.map((q) => q.ticket_code));
-        update((d) => {
-          const kept = Object.fromEntries(Object.entries(d.tickets).filter(([c]) => queued.has(c)));
-          return { ...d, tickets: { ...tickets, ...kept }, downloadedAt: new Date().toISOString() };
-        });
-      } catch (e) {
-        if (!isNetworkError(e)) notifyError(`Tickets not downloaded: ${errorDetail(e)}`);
-      } finally {
-        setDownloading(false);
-      }
-    },
-    [dispatch, sync, update],
-  );
-
-  // Back online: send what was queued, then refresh the tickets (other devices' check-ins).
-  useEffect(() => {
-    if (!online) return;
-    void (async () => {
-      await sync();
-      await download(deviceRef.current.slots);
-      refetchDepartures();
-    })();
-  }, [online, sync, download, refetchDepartures]);
-  // While online: every 30 s, the queue and the list again.
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (navigator.onLine) void download(deviceRef.current.slots);
-    }, 30_000);
-    return () => window.clearInterval(timer);
-  }, [download]);
-
-  const show = (answer: ScanAnswer) => update((d) => ({ ...d, answers: [answer, ...d.answers.filter((a) => a.id !== answer.id)].slice(0, 20) }));
-
-  /** One scan: the server answers when it can be reached; otherwise this device decides and queues it. */
-  const submit = async (text: string, override = false) => {
-    const raw = text.trim();
-    if (!raw) return;
-    const scan: QueuedScan = { id: uuid(), ticket_code: raw, scanned_at: new Date().toISOString(), override };
-    const offline = () => {
-      const { answer, ticket } = decideLocally(deviceRef.current, raw, me, { id: scan.id, at: new Date(scan.scanned_at), override });
-      update((d) => ({ ...d, queue: [...d.queue, { ...scan, offline: true }], tickets: ticket ? { ...d.tickets, [ticket.ticket_code]: ticket } : d.tickets }));
-      show(answer);
-    };
-    if (!navigator.onLine || deviceRef.current.queue.length > 0) {
-      offline();
-      void sync();
-      return;
-    }
-    setBusy(true);
-    try {
-      const d = deviceRef.current;
-      const [r] = (await sendScans({ device_id: d.deviceId, device_name: d.deviceName, slots: d.slots, scans: [scan] }).unwrap()).results;
-      if (r) {
-        if (r.ticket) update((x) => ({ ...x, tickets: { ...x.tickets, [r.ticket!.ticket_code]: r.ticket! } }));
-        show(fromOutcome(r, raw.toUpperCase(), scan.scanned_at));
-      }
-    } catch (e) {
-      if (isNetworkError(e)) offline();
-      else notifyError(errorDetail(e));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   // The camera: a code in view is read many times a second; the same code counts again after 4 s.
   const video = useRef<HTMLVideoElement>(null);
   const camera = useRef<{ stop: () => void } | null>(null);
   const [cameraOn, setCameraOn] = useState(false);
   const lastRead = useRef<{ text: string; at: number }>({ text: '', at: 0 });
-  const submitRef = useRef(submit);
+  const scanRef = useRef(scan);
   useEffect(() => {
-    submitRef.current = submit;
+    scanRef.current = scan;
   });
   const toggleCamera = async () => {
     if (camera.current) {
@@ -310,7 +151,7 @@ export default function CheckInPage() {
         if (text === lastRead.current.text && now - lastRead.current.at < 4000) return;
         lastRead.current = { text, at: now };
         navigator.vibrate?.(80);
-        void submitRef.current(text);
+        void scanRef.current(text);
       });
       setCameraOn(true);
     } catch (e) {
@@ -323,13 +164,9 @@ export default function CheckInPage() {
     e.preventDefault();
     const text = code;
     setCode('');
-    void submit(text);
+    void scan(text);
   };
 
-  const chooseSlots = (slots: string[]) => {
-    update((d) => ({ ...d, slots, date, tickets: slots.length ? d.tickets : {} }));
-    void download(slots);
-  };
   const chosen = Object.values(device.tickets).filter((t) => device.slots.includes(t.slot) && t.status !== 'Canceled');
   const arrived = chosen.filter((t) => t.attendance === 'Arrived');
   const latest = device.answers[0];
@@ -360,10 +197,10 @@ export default function CheckInPage() {
               value={date}
               clearable={false}
               onChange={(value) => {
-                if (value) update((d) => ({ ...d, date: value, slots: [], departures: [] }));
+                if (value) chooseDay(value);
               }}
             />
-            <Checkbox.Group label="Departures to check in" value={device.slots} onChange={chooseSlots}>
+            <Checkbox.Group label="Departures to check in" value={device.slots} onChange={chooseDepartures}>
               <Stack gap={6} mt={6}>
                 {departures.length === 0 && (
                   <Text c="dimmed" fz="sm">
@@ -385,7 +222,7 @@ export default function CheckInPage() {
                   ? 'Choose departures to keep their tickets on this device.'
                   : `${chosen.length} booking${chosen.length === 1 ? '' : 's'} on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${formatTime(device.downloadedAt, zone)}` : ''}`}
               </Text>
-              <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={() => void download(device.slots)}>
+              <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={refresh}>
                 Refresh
               </Button>
             </Group>
@@ -394,7 +231,7 @@ export default function CheckInPage() {
                 <Text fz="sm" fw={700} data-testid="check-in-queue">
                   {device.queue.length} scan{device.queue.length === 1 ? '' : 's'} waiting to be sent
                 </Text>
-                <Button size="xs" leftSection={<IconCloudUpload size={14} />} disabled={!online} onClick={() => void sync()}>
+                <Button size="xs" leftSection={<IconCloudUpload size={14} />} disabled={!online} onClick={sendNow}>
                   Send now
                 </Button>
               </Group>
@@ -434,7 +271,7 @@ export default function CheckInPage() {
               style={{ flex: 1 }}
               data-autofocus
             />
-            <Button type="submit" size="lg" loading={busy} disabled={!code.trim()}>
+            <Button type="submit" size="lg" loading={scanning} disabled={!code.trim()}>
               Check in
             </Button>
           </Group>
@@ -446,7 +283,7 @@ export default function CheckInPage() {
             answer={latest}
             zone={zone}
             online={online}
-            onOverride={() => void submit(latest.code, true)}
+            onOverride={() => void scan(latest.code, { override: true })}
             onUndo={() => {
               setReason('');
               setUndoing(latest.ticket);
@@ -478,19 +315,12 @@ export default function CheckInPage() {
           onSubmit={async (e) => {
             e.preventDefault();
             if (!undoing) return;
-            try {
-              const ticket = await undoCheckIn({ id: undoing.booking, reason }).unwrap();
-              update((d) => ({ ...d, tickets: { ...d.tickets, [ticket.ticket_code]: ticket }, answers: d.answers.filter((a) => a.ticket?.booking !== ticket.booking) }));
-              notifySuccess(`Check-in of ${ticket.name} undone.`);
-              setUndoing(null);
-            } catch (err) {
-              notifyError(errorDetail(err));
-            }
+            if (await undo(undoing, reason)) setUndoing(null);
           }}
         >
           <Stack>
             <Textarea label="Reason" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} minRows={2} data-autofocus />
-            <Button type="submit" color="red" loading={undoState.isLoading} disabled={!reason.trim()}>
+            <Button type="submit" color="red" loading={undoBusy} disabled={!reason.trim()}>
               Undo check-in
             </Button>
           </Stack>
