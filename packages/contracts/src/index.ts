@@ -21,5 +21,6 @@ export * from './display';
 export * from './local-date';
 export * from './percent';
 export * from './permissions';
+export * from './seats';
 export * from './product-configuration';
 export * from './locations';

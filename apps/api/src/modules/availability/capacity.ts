@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TSlot } from '@tourdesk/contracts';
+import { seatsForSale, type TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { baseAccount, bookingQuestion, cartLine, experience, inventoryItem, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
@@ -36,7 +36,7 @@ export async function bookingsCalendar(ctx: TenantCtx, q: { experience: string; 
   for (const s of JSON.parse(await availabilityJson(ctx.tx, ctx.accountId, q.experience, q.from, q.to)) as TSlot[]) {
     const day = days.get(s.local_date) ?? { date: s.local_date, slots: 0, remaining: 0, status: 'closed' as DayStatus };
     day.slots += 1;
-    day.remaining += s.bookable ? s.remaining : 0;
+    day.remaining += seatsForSale(s);
     if (RANK[s.status] > RANK[day.status]) day.status = s.status;
     days.set(s.local_date, day);
   }

@@ -1,6 +1,6 @@
 import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
 import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
-import { fractionDigits } from '@tourdesk/contracts';
+import { fractionDigits, seatsForSale } from '@tourdesk/contracts';
 import { localToUtc } from '../../lib/local-time';
 import type { SlotTextRow } from '../availability/slots';
 import type { Partner, SharedProduct } from './auth';
@@ -160,7 +160,7 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
     allDay: times.allDay,
     available,
     status,
-    vacancies: s.bookable ? Math.max(0, s.remaining) : 0,
+    vacancies: seatsForSale(s),
     capacity: s.capacity,
     maxUnits: null,
     openingHours: times.hours,
@@ -242,7 +242,7 @@ export function departuresText(
     if (q.ids && !q.ids.has(fixed.id)) continue;
     const status = statusOf(row.bookable, row.status, row.bookable && row.remaining >= q.seats);
     const available = status === AvailabilityStatus.AVAILABLE || status === AvailabilityStatus.LIMITED;
-    out += `${out ? ',' : ''}${fixed.text}${available},"status":"${status}","vacancies":${row.bookable ? Math.max(0, row.remaining) : 0},"capacity":${row.capacity},"maxUnits":null,${fixed.hours}${withPricing ? pricingOf(fixed.day, prices) : ''}}`;
+    out += `${out ? ',' : ''}${fixed.text}${available},"status":"${status}","vacancies":${seatsForSale(row)},"capacity":${row.capacity},"maxUnits":null,${fixed.hours}${withPricing ? pricingOf(fixed.day, prices) : ''}}`;
   }
   if (!last && lastAnswers.size >= LAST_MAX) lastAnswers.clear();
   lastAnswers.set(key, fixedNow);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorEnvelope } from '@tourdesk/contracts';
+import { seatsForSale, ZErrorEnvelope } from '@tourdesk/contracts';
 import { AppError, fromDatabase } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { authenticatePartner, KeyRefused, type Partner } from './auth';
@@ -208,7 +208,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
           local_time: x.local_time,
           time_zone: x.time_zone,
           status: x.bookable ? x.status : x.status === 'sold_out' ? 'sold_out' : 'closed',
-          seats_left: x.bookable ? Math.max(0, x.remaining) : 0,
+          seats_left: seatsForSale(x),
           currency: p.currency,
           prices: x.prices.map((pr) => ({ unit: pr.pricing_category, retail: pr.retail_price, net: svc.netOf(p, product, pr.pricing_category, pr.retail_price) })),
         }));

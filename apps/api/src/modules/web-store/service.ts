@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type Stripe from 'stripe';
-import type { TCart, TSlot, TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebStore } from '@tourdesk/contracts';
+import { seatsForSale, type TCart, type TSlot, type TWebCart, type TWebDay, type TWebMonth, type TWebOffer, type TWebOfferSummary, type TWebStore } from '@tourdesk/contracts';
 import type { z } from 'zod';
 import type { ZWebOrderInput } from '@tourdesk/contracts';
 import {
@@ -331,7 +331,7 @@ export async function month(db: Db, shop: PublicStore, id: string, monthKey: str
     for (const s of await slotsBetween(db, shop, id, first < today ? today : first, last)) {
       if (!s.bookable && s.status !== 'sold_out') continue;
       const day = days.get(s.local_date) ?? { date: s.local_date, seats_left: 0, times: 0 };
-      day.seats_left += s.bookable ? s.remaining : 0;
+      day.seats_left += seatsForSale(s);
       day.times += 1;
       days.set(s.local_date, day);
     }
@@ -349,7 +349,7 @@ export async function day(db: Db, shop: PublicStore, id: string, date: string): 
       id: s.id,
       starts_at: s.starts_at,
       local_time: s.local_time,
-      seats_left: s.bookable ? s.remaining : 0,
+      seats_left: seatsForSale(s),
       prices: s.prices.map((p) => ({ category: p.pricing_category, price: p.retail_price })),
     })),
   };

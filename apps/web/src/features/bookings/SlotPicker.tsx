@@ -1,5 +1,5 @@
 import { Button, Card, Group, Text } from '@mantine/core';
-import type { TSlot } from '@tourdesk/contracts';
+import { seatsForSale, type TSlot } from '@tourdesk/contracts';
 import { useMemo } from 'react';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { clock } from '../../shared/lib/dates';
@@ -50,7 +50,7 @@ export function SlotPicker({
           onSelect={onDate}
           color={dayStatus}
           render={(d) => {
-            const left = (byDay.get(d) ?? []).reduce((sum, s) => sum + (s.bookable ? s.remaining : 0), 0);
+            const left = (byDay.get(d) ?? []).reduce((sum, s) => sum + seatsForSale(s), 0);
             return byDay.get(d)?.length ? (
               <Text size="xs" c="dimmed">
                 {left} left
