@@ -1,6 +1,6 @@
 import { Loader, Popover, Text } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { bellApi, BellButton } from './NotificationsBell';
+import { bellApi, BellButton } from './bell-parts';
 
 const NotificationsList = lazy(() => import('./NotificationsList'));
 

@@ -8,7 +8,7 @@ import { useHost } from '../../shared/auth/host-context';
 import { forgetDevice } from '../../shared/auth/offline-session';
 import { markSsoChecked } from '../../shared/auth/sso';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
-import { AccountButton } from './UserMenu';
+import { AccountButton } from './AccountButton';
 
 /** The account menu itself, loaded when the account button is first pressed (see `UserMenu`). */
 export default function UserMenuPopup({ defaultOpened }: { defaultOpened?: boolean }) {
