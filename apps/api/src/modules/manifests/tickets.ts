@@ -6,7 +6,7 @@ import type { Jobs } from '../../lib/jobs';
 import { recordAudit } from '../orders/order-basics';
 import { confirmationPdf, ticketSource, ticketsPdf } from '../orders/tickets';
 import { queueOrderMail } from '../order-mail/service';
-import { renewManageSecret } from '../web-store/service';
+import { renewManageSecret } from '../web-store/order';
 
 /**
  * Staff's copies of what the customer received: the tickets (drawn by orders/tickets.ts from the

@@ -12,7 +12,8 @@ import { tenantOrigin } from '../../lib/host';
 import type { PaymentSettlement } from '../orders/service';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { principalOf } from '../auth/principal';
-import * as web from '../web-store/service';
+import * as carts from '../web-store/cart';
+import * as scope from '../web-store/scope';
 import * as connect from './connect';
 import * as online from './online';
 import { stripeClient } from './stripe';
@@ -72,9 +73,9 @@ export function registerPayments(untyped: FastifyInstance) {
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
       // In the cart's seller's books: a partner's offers are paid to the supplier, on its account.
-      const started = await web.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
+      const started = await scope.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
         if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store does not offer online payment.', 'payment_option');
-        await web.ownCart(ctx, request.body.cart, request.headers['x-cart-token'] as string | undefined);
+        await carts.ownCart(ctx, request.body.cart, request.headers['x-cart-token'] as string | undefined);
         return online.startOnlinePayment(ctx, app.config, stripe, request.body);
       });
       return reply.status(201).send(started);
@@ -93,7 +94,7 @@ export function registerPayments(untyped: FastifyInstance) {
       },
     },
     (request) =>
-      web.inCheckout(request, request.params.slug, request.params.id, async (ctx) => {
+      scope.inCheckout(request, request.params.slug, request.params.id, async (ctx) => {
         const proof = { token: request.headers['x-order-token'] as string | undefined, session: request.query.session_id };
         let { row, byToken } = await online.checkoutOf(ctx, request.params.id, proof);
         if (row.status === 'open' && stripe) {

@@ -8,7 +8,7 @@ import { inTenant } from '../../lib/tenancy';
 /**
  * A store at work: the books its sales go to (WebCtx). A store sells its own organisation's offers
  * and, for a reseller, its suppliers' (then the cart, the holds and the order are the supplier's).
- * The web store finds a store by host and address (web-store/service.ts), the e-mail jobs by id
+ * The web store finds a store by host and address (web-store/scope.ts), the e-mail jobs by id
  * (order-mail); online payments in a store work in the same context (payments/online.ts).
  */
 

@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { addDays, eachDay } from '../../lib/local-time';
 import { mediaUrl } from '../media/images';
-import { onlineReady } from '../web-store/service';
+import { onlineReady } from '../web-store/catalogue';
 import { assertWithinLimit } from '../plans/service';
 
 /**

@@ -6,7 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderStorePage, type StoreAssets, type StoreData } from '@tourdesk/store/server';
 import { AppError } from '../../lib/errors';
 import { requestHost, tenantOrigin } from '../../lib/host';
-import * as svc from './service';
+import * as catalogue from './catalogue';
+import * as scope from './scope';
+import * as storeScope from '../stores/scope';
 
 /**
  * The web store's pages: every /s/{slug}/… address answers the whole document drawn by React on
@@ -52,20 +54,20 @@ const notFound = (error: unknown) => error instanceof AppError && error.status =
  * store in its organisation's books, its offers (its own and its partners'), an offer in its
  * seller's books, and the days and times of `tourdesk_availability()` through the store's cache.
  */
-function pageData(request: FastifyRequest, slug: string, found: svc.FoundStore | null): StoreData {
+function pageData(request: FastifyRequest, slug: string, found: storeScope.FoundStore | null): StoreData {
   const db = request.server.database.db;
   const platformHasStripe = Boolean(request.server.config.STRIPE_SECRET_KEY);
   return {
-    store: async () => (found ? svc.inSeller(db, found, found.s.account_id, (ctx) => svc.webStore(ctx, platformHasStripe)) : null),
+    store: async () => (found ? storeScope.inSeller(db, found, found.s.account_id, (ctx) => catalogue.webStore(ctx, platformHasStripe)) : null),
     async offers(page) {
       if (!found) return { results: [], total_pages: 1 };
-      const [count, results] = await Promise.all([svc.countOffers(db, found.s.id), svc.offers(db, found, 50, (page - 1) * 50)]);
+      const [count, results] = await Promise.all([catalogue.countOffers(db, found.s.id), catalogue.offers(db, found, 50, (page - 1) * 50)]);
       return { results, total_pages: Math.max(1, Math.ceil(count / 50)) };
     },
     offer: (id) =>
-      UUID.test(id) ? svc.inOfferSeller(request, slug, id, (ctx) => svc.offer(ctx, id)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
-    month: async (offer, month) => svc.month(db, await svc.publicStore(request, slug), offer, month),
-    day: async (offer, date) => svc.day(db, await svc.publicStore(request, slug), offer, date),
+      UUID.test(id) ? scope.inOfferSeller(request, slug, id, (ctx) => catalogue.offer(ctx, id)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
+    month: async (offer, month) => catalogue.month(db, await scope.publicStore(request, slug), offer, month),
+    day: async (offer, date) => catalogue.day(db, await scope.publicStore(request, slug), offer, date),
   };
 }
 
@@ -97,7 +99,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   /** The page at this address, drawn by the store's React tree; 404 (drawn too) when the store, offer or page does not exist. */
   async function page(request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) {
     const { slug } = request.params;
-    const found = await svc.storeByHost(request, slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
+    const found = await scope.storeByHost(request, slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
     if (found) frameHeaders(reply, found.s.embed_origins);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
     const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, data: pageData(request, slug, found) });
@@ -108,8 +110,8 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub, schema: hidden }, page);
 
   app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
-    const found = await svc.storeByHost(request, request.params.slug);
-    const list = await svc.offers(request.server.database.db, found, 1000, 0);
+    const found = await scope.storeByHost(request, request.params.slug);
+    const list = await catalogue.offers(request.server.database.db, found, 1000, 0);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
     const base = `${origin}/s/${request.params.slug}/`;
     const urls = [base, ...list.map((o) => `${base}offers/${o.id}`)];

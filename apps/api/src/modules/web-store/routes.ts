@@ -26,7 +26,11 @@ import { ticketSource, ticketsPdf } from '../orders/tickets';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
-import * as svc from './service';
+import * as carts from './cart';
+import * as catalogue from './catalogue';
+import * as orders from './order';
+import * as scope from './scope';
+import * as storeScope from '../stores/scope';
 
 /**
  * The public web store's calls (the spec's web stores: retrieve, experiences list, experience
@@ -63,38 +67,38 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/',
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: Slug, response: { 200: ZWebStore, ...errors } } },
-    (request) => svc.inStore(request, request.params.slug, (ctx) => svc.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
+    (request) => scope.inStore(request, request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
   );
   app.get(
     '/api/web-stores/:slug/experiences/',
     { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: Slug, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
     async (request) => {
       // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
-      const found = await svc.storeByHost(request, request.params.slug);
+      const found = await scope.storeByHost(request, request.params.slug);
       const db = request.server.database.db;
-      return paginate(request, request.query, () => svc.countOffers(db, found.s.id), (limit, offset) => svc.offers(db, found, limit, offset));
+      return paginate(request, request.query, () => catalogue.countOffers(db, found.s.id), (limit, offset) => catalogue.offers(db, found, limit, offset));
     },
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/',
     { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: SlugId, response: { 200: ZWebOffer, ...errors } } },
-    (request) => svc.inOfferSeller(request, request.params.slug, request.params.id, (ctx) => svc.offer(ctx, request.params.id)),
+    (request) => scope.inOfferSeller(request, request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
     { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: SlugId, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await svc.month(request.server.database.db, await svc.publicStore(request, request.params.slug), request.params.id, request.query.month)),
+    async (request, reply) => cacheable(request, reply, await catalogue.month(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.month)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/day/',
     { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: SlugId, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await svc.day(request.server.database.db, await svc.publicStore(request, request.params.slug), request.params.id, request.query.date)),
+    async (request, reply) => cacheable(request, reply, await catalogue.day(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.date)),
   );
   app.post(
     '/api/web-stores/:slug/visits/',
     { config: pub('counts a visit for the store’s analytics'), schema: { tags, summary: 'Count a visit (one per browser session and day)', params: Slug, body: z.object({ visit: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }), response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await svc.inStore(request, request.params.slug, (ctx) => svc.recordVisit(ctx, request.body.visit));
+      await scope.inStore(request, request.params.slug, (ctx) => catalogue.recordVisit(ctx, request.body.visit));
       return reply.status(204).send(null);
     },
   );
@@ -105,8 +109,8 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: Slug, response: { 201: ZWebCartCreated, ...errors } } },
     async (request, reply) =>
       reply.status(201).send(
-        await svc.inStore(request, request.params.slug, async (ctx) => {
-          const made = await svc.createCart(ctx);
+        await scope.inStore(request, request.params.slug, async (ctx) => {
+          const made = await carts.createCart(ctx);
           await attachToCart(ctx, made.id, qrOf(request));
           return made;
         }),
@@ -116,9 +120,9 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/carts/:cart/',
     { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: SlugCart, response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
-        await svc.ownCart(ctx, request.params.cart, cartToken(request));
-        return svc.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
+      scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
+        await carts.ownCart(ctx, request.params.cart, cartToken(request));
+        return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       }),
   );
   app.post(
@@ -126,30 +130,30 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: SlugCart, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
     async (request, reply) => {
       const db = request.server.database.db;
-      const found = await svc.storeByHost(request, request.params.slug);
-      const target = await svc.slotSeller(db, found, request.body.slot);
+      const found = await scope.storeByHost(request, request.params.slug);
+      const target = await carts.slotSeller(db, found, request.body.slot);
       // A cart holds one seller's offers (its orders are that seller's): an empty one moves to this
       // slot's seller and the answer carries its new id; the secret stays the same.
-      const cart = await svc.cartFor(db, found, request.params.cart, cartToken(request), target.seller);
-      await svc.inSeller(db, found, target.seller, async (ctx) => {
-        await svc.ownCart(ctx, cart, cartToken(request));
+      const cart = await carts.cartFor(db, found, request.params.cart, cartToken(request), target.seller);
+      await storeScope.inSeller(db, found, target.seller, async (ctx) => {
+        await carts.ownCart(ctx, cart, cartToken(request));
         // A partner's offer: only while the contract lets the store's organisation sell it that day.
         if (ctx.partner) await sharedOffer(ctx, ctx.partner.partnershipId, target.experience, target.day);
         await attachToCart(ctx, cart, qrOf(request));
       });
       // The hold itself goes with the others of its slot (the same queue as the back office's), in the seller's pool.
       await request.server.holds.hold({ accountId: target.seller, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
-      return reply.status(201).send(await svc.inSeller(db, found, target.seller, (ctx) => svc.webCart(ctx, cart, Boolean(request.server.config.STRIPE_SECRET_KEY))));
+      return reply.status(201).send(await storeScope.inSeller(db, found, target.seller, (ctx) => carts.webCart(ctx, cart, Boolean(request.server.config.STRIPE_SECRET_KEY))));
     },
   );
   app.delete(
     '/api/web-stores/:slug/carts/:cart/lines/:line/',
     { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: SlugCart.extend({ line: z.uuid() }), response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      svc.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
-        await svc.ownCart(ctx, request.params.cart, cartToken(request));
-        await svc.releaseGuestLine(ctx, request.params.cart, request.params.line);
-        return svc.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
+      scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
+        await carts.ownCart(ctx, request.params.cart, cartToken(request));
+        await carts.releaseGuestLine(ctx, request.params.cart, request.params.line);
+        return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       }),
   );
 
@@ -159,8 +163,8 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: Slug, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
     async (request, reply) => {
       const { config, jobs } = request.server;
-      const made = await svc.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
-        const { orderId, manage } = await svc.placeOrder(
+      const made = await scope.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
+        const { orderId, manage } = await orders.placeOrder(
           ctx,
           request.body,
           cartToken(request),
@@ -178,19 +182,19 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/',
     { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
     { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => svc.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',
     { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: SlugRef } },
     async (request, reply) => {
-      const pdf = await svc.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
+      const pdf = await scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="tickets-${request.params.reference}.pdf"`)

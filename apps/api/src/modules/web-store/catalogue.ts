@@ -1,0 +1,203 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { seatsForSale, type TSlot, type TWebDay, type TWebMonth, type TWebOffer, type TWebOfferSummary, type TWebStore } from '@tourdesk/contracts';
+import { baseAccount, bookingQuestion, cancellationPolicy, experience, image, inventoryItem, meetingPoint, paymentAccount, pricingCategory, storeVisit } from '../../db/schema';
+import type { Db } from '../../db/client';
+import type { TenantCtx } from '../../lib/crud';
+import { notFound } from '../../lib/errors';
+import { addDays, todayIn } from '../../lib/local-time';
+import { availabilityJson } from '../availability/slots';
+import { mediaUrl } from '../media/images';
+import { contractRefusal } from '../partners/contract';
+import { type FoundStore, type WebCtx } from '../stores/scope';
+import { rowsOf, type PublicStore } from './scope';
+
+/**
+ * What the store shows: the store itself, its offers (its own and its partners'), an offer's page, a month and a day of times from tourdesk_availability(), and the visits counted for its analytics.
+ */
+
+export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean): TWebStore {
+  const s = ctx.store;
+  return {
+    slug: s.slug,
+    name: s.name,
+    organisation: ctx.organisation,
+    intro: s.intro,
+    logo_url: mediaUrl(logoKey),
+    primary_color: s.primary_color,
+    currency: s.currency,
+    terms_url: s.terms_url,
+    contact_email: s.contact_email,
+    contact_phone: s.contact_phone,
+    // Online payment only while the platform has Stripe and the organisation's account can charge.
+    payment_options: (s.payment_options as TWebStore['payment_options']).filter((o) => o !== 'online' || onlineReady),
+  };
+}
+
+/** Whether this organisation can take online payments now. */
+export async function onlineReady(ctx: TenantCtx, platformHasStripe: boolean) {
+  if (!platformHasStripe) return false;
+  const [row] = await ctx.tx.select({ ok: paymentAccount.charges_enabled }).from(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId));
+  return Boolean(row?.ok);
+}
+
+export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise<TWebStore> {
+  const logo = ctx.store.logo_image_id
+    ? (await ctx.tx.select({ key: image.storage_key }).from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.id, ctx.store.logo_image_id))))[0]?.key ?? null
+    : null;
+  return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
+}
+
+/** How many offers the store sells now (tourdesk_store_offers, on the server's connection). */
+export async function countOffers(db: Db, storeId: string) {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from tourdesk_store_offers(${storeId}::uuid)`));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A page of the offers the store sells, in its order, its own and its partners' alike: one query
+ * on the server's connection over tourdesk_store_offers (which filters every row by the store, its
+ * organisation and its contracts), each offer's cover and from price read in its seller's rows.
+ */
+export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number, offset: number): Promise<TWebOfferSummary[]> {
+  const rows = rowsOf<{ id: string; title: string; short_description: string; duration_minutes: number | null; time_zone: string; seller: string; partnership: string | null; cover: string | null; from_price: number | null }>(
+    await db.execute(sql`
+      select x.id, x.title, x.short_description, x.duration_minutes, sa.time_zone, sa.name as seller, o.partnership_id as partnership,
+             (select i.storage_key from ${image} i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready' order by i.position limit 1) as cover,
+             tourdesk_from_price(x.account_id, x.id) as from_price
+      from tourdesk_store_offers(${found.s.id}::uuid) o join ${experience} x on x.id = o.experience_id join ${baseAccount} sa on sa.id = x.account_id
+      order by o.position, o.title, x.id
+      limit ${limit} offset ${offset}`),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    short_description: r.short_description,
+    image_url: mediaUrl(r.cover),
+    duration_minutes: r.duration_minutes,
+    from_price: r.from_price === null ? null : Number(r.from_price),
+    currency: found.s.currency,
+    time_zone: r.time_zone,
+    operated_by: r.partnership ? r.seller : null,
+  }));
+}
+
+export const coverKey = sql<string | null>`(select i.storage_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`;
+export const fromPrice = sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`;
+
+export function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: string | null, from: number | string | null): TWebOfferSummary {
+  return {
+    id: e.id,
+    title: e.title,
+    short_description: e.short_description,
+    image_url: mediaUrl(cover),
+    duration_minutes: e.duration_minutes,
+    from_price: from === null ? null : Number(from),
+    currency: ctx.currency,
+    time_zone: ctx.timeZone,
+    operated_by: ctx.partner?.supplier ?? null,
+  };
+}
+
+/**
+ * One offer with everything its page shows, read in its seller's books (ctx from inOfferSeller,
+ * which found it among what the store sells); 404 unless it is still on sale.
+ */
+export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
+  const [row] = await ctx.tx
+    .select({ e: experience, cover: coverKey, from: fromPrice })
+    .from(experience)
+    .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id), eq(experience.status, 'Active')));
+  if (!row) throw notFound('This offer is not sold in this store.');
+  const e = row.e;
+  const [images, points, policy, categories, extras, questions] = await Promise.all([
+    ctx.tx.select().from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, id), eq(image.status, 'ready'))).orderBy(asc(image.position)),
+    e.meeting_point_ids.length ? ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, e.meeting_point_ids))) : [],
+    e.cancellation_policy_id ? ctx.tx.select().from(cancellationPolicy).where(and(eq(cancellationPolicy.account_id, ctx.accountId), eq(cancellationPolicy.id, e.cancellation_policy_id))) : [],
+    ctx.tx.execute(sql`
+      select distinct c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age
+      from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
+      where r.account_id = ${ctx.accountId} and r.experience_id = ${id}::uuid and (r.valid_to is null or r.valid_to >= current_date)`) as unknown as Promise<{ rows: { id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null }[] }>,
+    e.extra_item_ids.length ? ctx.tx.select().from(inventoryItem).where(and(eq(inventoryItem.account_id, ctx.accountId), inArray(inventoryItem.id, e.extra_item_ids))) : [],
+    e.booking_question_ids.length ? ctx.tx.select().from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, e.booking_question_ids))) : [],
+  ]);
+  // Adults first, then by age, then by name: the order people read a price list in.
+  const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
+  const cats = (await categories).rows.sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label));
+  const byIdOrder = <T extends { id: string }>(list: T[], ids: string[]) => [...list].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  const p = policy[0];
+  return {
+    ...summary(ctx, e, row.cover, row.from),
+    long_description: e.long_description,
+    highlights: e.highlights,
+    inclusions: e.inclusions,
+    exclusions: e.exclusions,
+    what_to_bring: e.what_to_bring,
+    important_information: e.important_information,
+    meeting_instructions: e.meeting_instructions,
+    images: images.map((i) => ({ url: mediaUrl(i.storage_key)!, thumbnail_url: mediaUrl(i.thumbnail_key), width: i.width, height: i.height })),
+    meeting_points: byIdOrder(points, e.meeting_point_ids).map((m) => ({ name: m.name, address: m.address, latitude: m.latitude, longitude: m.longitude })),
+    cancellation_policy: p ? { name: p.name, description: p.description, rules: p.rules } : null,
+    categories: cats.map((c) => ({ id: c.id, label: c.label, type: c.type, occupies_seat: c.occupies_seat, min_age: c.min_age, max_age: c.max_age })),
+    extras: byIdOrder(extras, e.extra_item_ids).map((x) => ({ id: x.id, name: x.name, description: x.description, price: x.price })),
+    questions: byIdOrder(questions, e.booking_question_ids).map((q) => ({ id: q.id, question: q.question, answer_type: q.answer_type, required: q.required, options: q.choices })),
+    min_participants: e.min_participants,
+    max_participants: e.max_participants,
+  };
+}
+
+/**
+ * The offer's slots between two local dates, from the one definition of seats and open for sale,
+ * in its seller's books; a partner's offer only on the days its contract is valid (contractRefusal).
+ */
+export async function slotsBetween(db: Db, shop: PublicStore, id: string, from: string, to: string) {
+  const o = shop.offers.get(id);
+  if (!o) throw notFound('This offer is not sold in this store.');
+  const slots = JSON.parse(await availabilityJson(db, o.seller, id, from, to)) as TSlot[];
+  return o.seller === shop.accountId ? slots : slots.filter((s) => contractRefusal({ status: 'Active', valid_from: o.validFrom, valid_to: o.validTo }, s.local_date) === null);
+}
+
+/** A month: each day with times customers can book, and how many seats they have in all. */
+export async function month(db: Db, shop: PublicStore, id: string, monthKey: string): Promise<TWebMonth> {
+  const o = shop.offers.get(id);
+  if (!o) throw notFound('This offer is not sold in this store.');
+  const first = `${monthKey}-01`;
+  const last = addDays(addDays(first, 31).slice(0, 7) + '-01', -1);
+  const today = todayIn(o.zone);
+  const days = new Map<string, { date: string; seats_left: number; times: number }>();
+  if (last >= today) {
+    for (const s of await slotsBetween(db, shop, id, first < today ? today : first, last)) {
+      if (!s.bookable && s.status !== 'sold_out') continue;
+      const day = days.get(s.local_date) ?? { date: s.local_date, seats_left: 0, times: 0 };
+      day.seats_left += seatsForSale(s);
+      day.times += 1;
+      days.set(s.local_date, day);
+    }
+  }
+  return { month: monthKey, time_zone: o.zone, days: [...days.values()] };
+}
+
+/** A day's start times with their seats left and prices (sold-out times included, to be shown as such). */
+export async function day(db: Db, shop: PublicStore, id: string, date: string): Promise<TWebDay> {
+  const slots = (await slotsBetween(db, shop, id, date, date)).filter((s) => s.bookable || s.status === 'sold_out');
+  return {
+    date,
+    time_zone: shop.offers.get(id)!.zone,
+    slots: slots.map((s) => ({
+      id: s.id,
+      starts_at: s.starts_at,
+      local_time: s.local_time,
+      seats_left: seatsForSale(s),
+      prices: s.prices.map((p) => ({ category: p.pricing_category, price: p.retail_price })),
+    })),
+  };
+}
+
+/** A visit (one browser session's), counted once per day. */
+export async function recordVisit(ctx: WebCtx, visitId: string) {
+  await ctx.tx
+    .insert(storeVisit)
+    .values({ account_id: ctx.accountId, store_id: ctx.store.id, visit_id: visitId, day: todayIn(ctx.timeZone) })
+    .onConflictDoNothing();
+}
+
+// --- the guest cart --------------------------------------------------------------------------

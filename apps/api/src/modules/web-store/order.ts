@@ -1,0 +1,77 @@
+import { and, eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { z } from 'zod';
+import type { ZWebOrderInput } from '@tourdesk/contracts';
+import { order } from '../../db/schema';
+import type { Db } from '../../db/client';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { checkout } from '../orders/bookings';
+import { cancelOrder } from '../orders/service';
+import { closeOpenPayments } from '../payments/online';
+import { contractOfCart, markResale } from '../partners/resale';
+import { type WebCtx } from '../stores/scope';
+import { presentWebOrder } from '../orders/web-order';
+import { ownCart } from './cart';
+import { secret, sha256 } from './scope';
+
+/**
+ * The customer's order from the guest cart (the orders module's checkout, then the e-mails), cancelled by the customer under the policy, and the secret of its private link renewed.
+ */
+
+/**
+ * The customer's order from their guest cart: exactly the lines they saw (checkout, the same rule
+ * as the counter's), in the store, without a seller; terms accepted and a payment option the store
+ * offers. Queues its confirmation (and the organisation's new-booking e-mail) in the same
+ * transaction. Answers the order and the secret of its "my booking" page.
+ */
+export async function placeOrder(
+  ctx: WebCtx,
+  input: z.output<typeof ZWebOrderInput>,
+  token: string | undefined,
+  queue: (tx: Db, job: { kind: 'confirmation' | 'store-notification'; order: string; manage?: string }) => Promise<void>,
+  stripe: Stripe | null,
+) {
+  if (input.payment_option === 'online') throw new AppError('invalid', 'An online payment starts at POST …/payments/: the order is made once it is paid.', 'payment_option');
+  if (!ctx.store.payment_options.includes(input.payment_option)) throw new AppError('invalid', 'This store does not offer this way to pay.', 'payment_option');
+  await ownCart(ctx, input.cart, token);
+  // An online payment still open for the cart ends first (its page in another tab could otherwise
+  // book the same seats again once paid); one already paid refuses this booking.
+  await closeOpenPayments(ctx, stripe, input.cart);
+  const resold = ctx.partner ? await contractOfCart(ctx, ctx.partner.partnershipId, input.cart, input.lines) : null;
+  const manage = secret();
+  const orderId = await checkout(ctx, input.cart, null, {
+    customer: { ...input.customer, country: input.customer.country ?? null },
+    answers: input.answers,
+    lines: input.lines,
+    storeId: ctx.store.id,
+    manageTokenHash: sha256(manage),
+  } as Parameters<typeof checkout>[3]);
+  // A partner's offers: the supplier's order, named as resold by the store's organisation, each line's commission fixed now.
+  if (resold) await markResale(ctx, orderId, resold.contract, resold.rates, null, { store: ctx.store.id });
+  await queue(ctx.tx, { kind: 'confirmation', order: orderId, manage });
+  if (ctx.store.notify_new_bookings && ctx.store.notify_email) await queue(ctx.tx, { kind: 'store-notification', order: orderId });
+  return { orderId, manage };
+}
+
+/**
+ * The customer cancels their order, when its policy allows it now: the organisation keeps what was
+ * paid less the policy's refund as the order's cancellation fee (cancelOrder reads the same rule
+ * again under the order's lock), the rest is due back to the customer.
+ */
+export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string) {
+  const current = await presentWebOrder(ctx, orderId, manageUrl);
+  if (!current.cancellation.allowed) throw new AppError('conflict', current.cancellation.reason);
+  await cancelOrder(ctx, orderId, { keepCancellationFee: true });
+  return presentWebOrder(ctx, orderId, manageUrl);
+}
+
+/**
+ * A new secret for a web order's booking page (staff send the customer's confirmation again): its
+ * hash replaces the old one, so the link of earlier e-mails stops working. Answers the secret.
+ */
+export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
+  const manage = secret();
+  await ctx.tx.update(order).set({ manage_token_hash: sha256(manage) }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  return manage;
+}
