@@ -1,12 +1,12 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
 import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOptions, type TResaleListQuery, type TSettlement, type TSettlementCreate, type TSettlementDetail } from '@tourdesk/contracts';
 import { booking, order } from '../../db/schema';
 import type { Db } from '../../db/client';
+import { csvDocument, type CsvValue } from '../../lib/csv';
 import { AppError, notFound } from '../../lib/errors';
 import { listCsv, presentedPages, readPages } from '../../lib/list-export';
+import { createPdf, documentMoney, PAPER, type PDFFont } from '../../lib/pdf';
 import { inTenant } from '../../lib/tenancy';
-import { documentMoney } from '../orders/invoices';
 import * as q from './queries';
 
 /**
@@ -362,13 +362,6 @@ export async function settle(ctx: ResaleCtx, id: string): Promise<TSettlementDet
 
 // --- Exports -----------------------------------------------------------------------------
 
-const csvCell = (v: string | number | { amount: string }) => {
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'object') return v.amount;
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /**
  * The statement as CSV: a line per resold line, then the totals. Amounts are plain numbers in the
  * currency's major unit with its own decimals (12.50 EUR, 1200 JPY), as the orders export writes them.
@@ -376,36 +369,20 @@ const csvCell = (v: string | number | { amount: string }) => {
 export function settlementCsv(s: TSettlementDetail) {
   const major = (n: number) => ({ amount: toMajorText(n, s.currency) });
   const header = ['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net'];
-  const rows = s.lines.map((l) =>
-    [s.number, l.order_reference, l.reseller_reference ?? '', l.sold_at, l.offer.name, l.local_date, l.local_time, l.seats, l.status, l.currency, major(l.gross), major(l.commission), major(l.supplier_net)].map(csvCell).join(','),
-  );
-  const total = [s.number, 'TOTAL', '', '', '', s.period_from, s.period_to, s.lines.reduce((n, l) => n + l.seats, 0), s.status, s.currency, major(s.gross), major(s.commission), major(s.supplier_net)].map(csvCell).join(',');
-  const owes = [s.number, s.reseller_owes >= 0 ? 'RESELLER OWES SUPPLIER' : 'SUPPLIER OWES RESELLER', '', '', '', '', '', '', '', s.currency, major(Math.abs(s.reseller_owes)), '', ''].map(csvCell).join(',');
-  return [header.join(','), ...rows, total, owes].join('\r\n') + '\r\n';
+  const rows: CsvValue[][] = s.lines.map((l) => [s.number, l.order_reference, l.reseller_reference ?? '', l.sold_at, l.offer.name, l.local_date, l.local_time, l.seats, l.status, l.currency, major(l.gross), major(l.commission), major(l.supplier_net)]);
+  const total = [s.number, 'TOTAL', '', '', '', s.period_from, s.period_to, s.lines.reduce((n, l) => n + l.seats, 0), s.status, s.currency, major(s.gross), major(s.commission), major(s.supplier_net)];
+  const owes = [s.number, s.reseller_owes >= 0 ? 'RESELLER OWES SUPPLIER' : 'SUPPLIER OWES RESELLER', '', '', '', '', '', '', '', s.currency, major(Math.abs(s.reseller_owes)), '', ''];
+  return csvDocument(header, [...rows, total, owes]);
 }
-
-const winAnsi = (text: string) => text.replace(/×/g, 'x').replace(/[^\x20-\x7e\u00a0-\u00ff€–—‘’“”•]/g, '?');
 
 /** The statement as an A4 PDF: both sides, the period, a line per resold line, the totals and who owes whom. */
 export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(`Settlement statement ${s.number}`);
-  doc.setAuthor(s.supplier.name);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  let page = doc.addPage([595.28, 841.89]);
-  const left = 50;
-  const right = 545;
-  let y = 790;
-  const text = (str: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => {
-    const safe = winAnsi(str);
-    page.drawText(safe, { x: align === 'right' ? x - f.widthOfTextAtSize(safe, size) : x, y, size, font: f, color: rgb(0.1, 0.1, 0.12) });
-  };
-  const fit = (str: string, width: number, size = 9) => {
-    let out = winAnsi(str);
-    while (out.length > 1 && font.widthOfTextAtSize(out, size) > width) out = out.slice(0, -2) + '…';
-    return out;
-  };
+  const pdf = await createPdf(PAPER.A4, { title: `Settlement statement ${s.number}`, author: s.supplier.name });
+  const { regular: font, bold } = pdf;
+  const { left, right, top } = pdf.paper;
+  let page = pdf.addPage();
+  let y = top;
+  const text = (str: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => pdf.text(page, str, x, y, { size, font: f, align });
   const money = (n: number) => documentMoney(n, s.currency);
 
   text('Settlement statement', left, 16, bold);
@@ -430,12 +407,12 @@ export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
   head();
   for (const l of s.lines) {
     if (y < 90) {
-      page = doc.addPage([595.28, 841.89]);
-      y = 790;
+      page = pdf.addPage();
+      y = top;
       head();
     }
     text(l.order_reference, cols.order, 9);
-    text(fit(`${l.offer.name}${l.status === 'Canceled' ? ' (cancellation fee)' : ''}`, 180), cols.offer, 9);
+    text(pdf.fit(`${l.offer.name}${l.status === 'Canceled' ? ' (cancellation fee)' : ''}`, 180), cols.offer, 9);
     text(`${l.local_date} ${l.local_time}`, cols.date, 9);
     text(money(l.gross), cols.gross, 9, font, 'right');
     text(money(l.commission), cols.commission, 9, font, 'right');
@@ -443,11 +420,11 @@ export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
     y -= 13;
   }
   if (y < 150) {
-    page = doc.addPage([595.28, 841.89]);
-    y = 790;
+    page = pdf.addPage();
+    y = top;
   }
   y -= 10;
-  page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  pdf.rule(page, y + 8);
   text(`Total (${s.bookings} lines)`, left, 10, bold);
   text(money(s.gross), cols.gross, 10, bold, 'right');
   text(money(s.commission), cols.commission, 10, bold, 'right');
@@ -456,5 +433,5 @@ export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
   const owes = s.reseller_owes > 0 ? `${s.reseller.name} owes ${s.supplier.name}` : s.reseller_owes < 0 ? `${s.supplier.name} owes ${s.reseller.name}` : 'Nothing is owed';
   text(owes, left, 12, bold);
   if (s.reseller_owes !== 0) text(money(Math.abs(s.reseller_owes)), right, 12, bold, 'right');
-  return doc.save();
+  return pdf.save();
 }
