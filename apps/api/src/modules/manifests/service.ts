@@ -1,8 +1,8 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { formatMoney, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
+import { toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
+import { createPdf, documentMoney, grey, INK, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
 import type { CustomerVisibility } from '../auth/principal';
 import { answeredQuestions } from '../orders/order-basics';
 import * as q from './queries';
@@ -137,34 +137,6 @@ export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility) {
   return csvDocument(header, rows);
 }
 
-/** Text the standard fonts can draw (WinAnsi); other characters become '?'. */
-const drawable = (font: PDFFont, text: string) => [...text.replace(/\r?\n/g, ' ')].map((ch) => (font.getCharacterSet().includes(ch.codePointAt(0)!) ? ch : '?')).join('');
-
-/** Words laid into lines no wider than `width`; a word longer than a line is cut. */
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of drawable(font, paragraph).split(' ')) {
-      const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) <= width) line = next;
-      else {
-        if (line) lines.push(line);
-        let rest = word;
-        while (font.widthOfTextAtSize(rest, size) > width && rest.length > 1) {
-          let cut = rest.length - 1;
-          while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut--;
-          lines.push(rest.slice(0, cut));
-          rest = rest.slice(cut);
-        }
-        line = rest;
-      }
-    }
-    if (line) lines.push(line);
-  }
-  return lines.length ? lines : [''];
-}
-
 /**
  * The manifests as a landscape A4 PDF, one departure per page (continued on the next when long):
  * the offer, date and time, seats against capacity; a row per booking (guest and phone, the
@@ -172,16 +144,13 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
  * box to tick); the departure's totals.
  */
 export async function manifestsPdf(manifests: TManifest[], organisation: string, sees: CustomerVisibility): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(manifests.length === 1 ? `Manifest ${manifests[0]!.experience_title} ${manifests[0]!.local_date} ${manifests[0]!.local_time}` : `Manifests ${manifests[0]?.local_date ?? ''}`);
-  doc.setAuthor(organisation);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const size: [number, number] = [841.89, 595.28];
-  const left = 36;
-  const right = size[0] - 36;
-  const ink = rgb(0.1, 0.1, 0.12);
-  const grey = rgb(0.4, 0.4, 0.45);
+  const pdf = await createPdf(PAPER['A4 landscape'], {
+    title: manifests.length === 1 ? `Manifest ${manifests[0]!.experience_title} ${manifests[0]!.local_date} ${manifests[0]!.local_time}` : `Manifests ${manifests[0]?.local_date ?? ''}`,
+    author: organisation,
+  });
+  const { regular: font, bold } = pdf;
+  const { left, right, top } = pdf.paper;
+  const muted = grey(0.4, 0.45);
   const cols = [
     { key: 'guest', title: 'Guest', x: left + 22, width: 150 },
     { key: 'booked', title: 'Booked', x: left + 180, width: 120 },
@@ -190,75 +159,69 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
     { key: 'due', title: sees.payment ? 'To pay' : '', x: left + 634, width: 64, right: true },
     { key: 'state', title: 'Check-in', x: left + 708, width: 62 },
   ] as const;
-  if (manifests.length === 0) {
-    const page = doc.addPage(size);
-    page.drawText('No departures on this day.', { x: left, y: size[1] - 60, size: 12, font, color: ink });
-  }
+  if (manifests.length === 0) pdf.text(pdf.addPage(), 'No departures on this day.', left, pdf.paper.size[1] - 60, { size: 12 });
   for (const m of manifests) {
-    let page: PDFPage = doc.addPage(size);
-    let y = size[1] - 44;
-    const text = (p: PDFPage, str: string, x: number, yy: number, sz: number, f: PDFFont = font, color = ink, alignRight = false) => {
-      const safe = drawable(f, str);
-      p.drawText(safe, { x: alignRight ? x - f.widthOfTextAtSize(safe, sz) : x, y: yy, size: sz, font: f, color });
-    };
-    const money = (n: number) => formatMoney(n, m.currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+    let page: PDFPage = pdf.addPage();
+    let y = top;
+    const text = (p: PDFPage, str: string, x: number, yy: number, sz: number, f: PDFFont = font, color = INK, alignRight = false) => pdf.text(p, str, x, yy, { size: sz, font: f, color, align: alignRight ? 'right' : 'left' });
+    const money = (n: number) => documentMoney(n, m.currency);
     const header = (continued: boolean) => {
-      text(page, organisation, left, y, 9, font, grey);
-      text(page, `Printed ${new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date())}`, right, y, 9, font, grey, true);
+      text(page, organisation, left, y, 9, font, muted);
+      text(page, `Printed ${new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date())}`, right, y, 9, font, muted, true);
       y -= 22;
       text(page, `${m.experience_title}${continued ? ' (continued)' : ''}`, left, y, 16, bold);
       y -= 18;
       const day = new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(m.starts_at));
       text(page, `${day}, ${m.local_time}–${localClock(m.ends_at, m.time_zone)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
-      text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, ink, true);
+      text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, INK, true);
       y -= 24;
-      for (const c of cols) text(page, c.title, 'right' in c ? c.x + c.width : c.x, y, 9, bold, grey, 'right' in c);
+      for (const c of cols) text(page, c.title, 'right' in c ? c.x + c.width : c.x, y, 9, bold, muted, 'right' in c);
       y -= 6;
-      page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.6, color: grey });
+      pdf.rule(page, y, 0.6, muted);
       y -= 12;
     };
     header(false);
-    if (m.bookings.length === 0) text(page, 'Nobody is booked on this departure.', left, y, 11, font, grey);
+    if (m.bookings.length === 0) text(page, 'Nobody is booked on this departure.', left, y, 11, font, muted);
     for (const b of m.bookings) {
       const cells = {
-        guest: [...wrap(bold, `${b.customer.first_name} ${b.customer.last_name}`.trim(), 10, cols[0].width), ...(b.customer.phone ? wrap(font, b.customer.phone, 9, cols[0].width) : []), ...(b.status === 'Created' ? ['(unconfirmed)'] : [])],
-        booked: [...wrap(font, countsText(b.categories), 10, cols[1].width), `${b.seats} seat${b.seats === 1 ? '' : 's'}`],
-        details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => wrap(font, t, 9, cols[2].width)),
+        guest: [...pdf.wrap(`${b.customer.first_name} ${b.customer.last_name}`.trim(), cols[0].width, 10, bold), ...(b.customer.phone ? pdf.wrap(b.customer.phone, cols[0].width, 9) : []), ...(b.status === 'Created' ? ['(unconfirmed)'] : [])],
+        booked: [...pdf.wrap(countsText(b.categories), cols[1].width, 10), `${b.seats} seat${b.seats === 1 ? '' : 's'}`],
+        details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => pdf.wrap(t, cols[2].width, 9)),
         ticket: [b.ticket_code, b.order_reference],
         due: b.balance_due === null ? [] : [b.balance_due > 0 ? money(b.balance_due) : '–'],
         state: [checkInText(b, m.time_zone)],
       };
       const height = Math.max(...Object.values(cells).map((c) => c.length)) * 12 + 8;
       if (y - height < 70) {
-        page = doc.addPage(size);
-        y = size[1] - 44;
+        page = pdf.addPage();
+        y = top;
         header(true);
       }
       // A box to tick on paper, ticked when the guest has arrived.
-      page.drawRectangle({ x: left, y: y - 3, width: 11, height: 11, borderColor: ink, borderWidth: 0.8, color: b.attendance === 'Arrived' ? rgb(0.2, 0.2, 0.22) : undefined });
+      page.drawRectangle({ x: left, y: y - 3, width: 11, height: 11, borderColor: INK, borderWidth: 0.8, color: b.attendance === 'Arrived' ? grey(0.2, 0.22) : undefined });
       for (const c of cols) {
         const lines = cells[c.key];
         lines.forEach((line, i) => {
           const first = c.key === 'guest' && i === 0;
-          text(page, line, 'right' in c ? c.x + c.width : c.x, y - i * 12, first ? 10 : 9, first ? bold : font, c.key === 'ticket' && i === 1 ? grey : ink, 'right' in c);
+          text(page, line, 'right' in c ? c.x + c.width : c.x, y - i * 12, first ? 10 : 9, first ? bold : font, c.key === 'ticket' && i === 1 ? muted : INK, 'right' in c);
         });
       }
       y -= height;
-      page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.3, color: rgb(0.8, 0.8, 0.82) });
+      pdf.rule(page, y + 8, 0.3, grey(0.8, 0.82));
     }
     if (y < 110) {
-      page = doc.addPage(size);
-      y = size[1] - 44;
+      page = pdf.addPage();
+      y = top;
       header(true);
     }
     y -= 10;
     const t = m.totals;
     text(page, `Total: ${t.seats} seats in ${t.bookings} bookings · ${t.arrived} arrived${t.no_show ? ` · ${t.no_show} no show` : ''}`, left, y, 11, bold);
-    if (t.balance_due !== null) text(page, `To pay on site: ${money(t.balance_due)}`, right, y, 11, bold, ink, true);
+    if (t.balance_due !== null) text(page, `To pay on site: ${money(t.balance_due)}`, right, y, 11, bold, INK, true);
     y -= 16;
     if (t.categories.length) text(page, `By category: ${countsText(t.categories)}`, left, y, 10);
     y -= 14;
     if (t.extras.length) text(page, `Extras: ${countsText(t.extras)}`, left, y, 10);
   }
-  return doc.save();
+  return pdf.save();
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { booking, cancellationPolicy, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
-import { documentMoney } from './invoices';
+import { documentMoney } from '../../lib/pdf';
 
 /**
  * The cancellation policy, one rule for everyone who reads it: the customer's booking page (what

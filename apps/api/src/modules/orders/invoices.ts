@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { formatMoney, type TInvoice, type TInvoiceSummary } from '@tourdesk/contracts';
+import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
 import { baseAccount, booking, customer, experience, invoice, invoiceSequence, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
+import { createPdf, documentMoney, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { cancellationFeeByRate } from './sale';
 
@@ -269,43 +269,15 @@ async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise
   );
 }
 
-/** Amounts as "CHF 1,234.50", with the currency's own number of decimals. */
-/** An amount as documents print it, with the currency's own decimals: "EUR 1,234.50", "JPY 1,200", "KWD 1.250". */
-export const documentMoney = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
-
-/** The PDF's fonts are the standard 14 (WinAnsi): characters outside it are replaced. */
-const winAnsi = (text: string) => text.replace(/×/g, 'x').replace(/[^\x20-\x7e\u00a0-\u00ff€–—‘’“”•]/g, '?');
-
 /** The invoice or credit note as an A4 PDF. */
 export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
   const title = inv.kind === 'credit_note' ? 'Credit note' : 'Invoice';
-  const doc = await PDFDocument.create();
-  doc.setTitle(`${title} ${inv.number}`);
-  doc.setAuthor(inv.seller.legal_name);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  let page = doc.addPage([595.28, 841.89]);
-  const left = 50;
-  const right = 545;
-  let y = 790;
-  const text = (p: PDFPage, s: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => {
-    const safe = winAnsi(s);
-    p.drawText(safe, { x: align === 'right' ? x - f.widthOfTextAtSize(safe, size) : x, y, size, font: f, color: rgb(0.1, 0.1, 0.12) });
-  };
-  const wrap = (s: string, width: number, size = 10) => {
-    const words = winAnsi(s).split(' ');
-    const out: string[] = [];
-    let current = '';
-    for (const w of words) {
-      const next = current ? `${current} ${w}` : w;
-      if (font.widthOfTextAtSize(next, size) > width && current) {
-        out.push(current);
-        current = w;
-      } else current = next;
-    }
-    if (current) out.push(current);
-    return out;
-  };
+  const pdf = await createPdf(PAPER.A4, { title: `${title} ${inv.number}`, author: inv.seller.legal_name });
+  const { regular: font, bold } = pdf;
+  const { left, right, top } = pdf.paper;
+  let page = pdf.addPage();
+  let y = top;
+  const text = (p: PDFPage, s: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => pdf.text(p, s, x, y, { size, font: f, align });
   const money = (n: number) => documentMoney(n, inv.currency);
   const rate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
@@ -336,15 +308,15 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     text(page, 'VAT', cols.vat, 9, bold, 'right');
     text(page, 'Amount', cols.total, 9, bold, 'right');
     y -= 6;
-    page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+    pdf.rule(page, y);
     y -= 14;
   };
   header();
   for (const line of inv.lines) {
-    const rows = wrap(line.description, 260);
+    const rows = pdf.wrap(line.description, 260);
     if (y - rows.length * 13 < 140) {
-      page = doc.addPage([595.28, 841.89]);
-      y = 790;
+      page = pdf.addPage();
+      y = top;
       header();
     }
     text(page, String(line.quantity), cols.qty, 10, font, 'right');
@@ -357,7 +329,7 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     }
     y -= 4;
   }
-  page.drawLine({ start: { x: left, y: y + 6 }, end: { x: right, y: y + 6 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  pdf.rule(page, y + 6);
   y -= 10;
   const row = (label: string, value: string, f: PDFFont = font) => {
     text(page, label, 430, 10, f, 'right');
@@ -371,5 +343,5 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     row('Paid', money(inv.paid));
     row('Balance due', money(inv.balance), bold);
   }
-  return doc.save();
+  return pdf.save();
 }

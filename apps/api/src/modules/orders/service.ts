@@ -4,7 +4,7 @@ import { auditEvent, booking, customer, invoice, order, orderPayment, slot, stor
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument } from '../../lib/csv';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
-import { documentMoney } from './invoices';
+import { documentMoney } from '../../lib/pdf';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
 import { rateOf, sellLine, vatRates } from './sale';
 import { openBookingTerms, splitFee, termsOf } from './cancellation';

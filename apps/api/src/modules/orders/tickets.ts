@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import QRCode from 'qrcode';
-import { formatMoney, type TTicketField, type TTimeFormat } from '@tourdesk/contracts';
+import type { TTicketField, TTimeFormat } from '@tourdesk/contracts';
 import { baseAccount, booking, customer, experience, meetingPoint, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
+import { createPdf, documentMoney, drawQr, grey, INK, PAPER } from '../../lib/pdf';
 
 /**
  * Tickets: one page per booking with its QR code — the booking's ticket code, the same code the
@@ -105,39 +104,25 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
 export const localWhen = (iso: string, zone: string, format: TTimeFormat = '24h') =>
   new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: format === '12h' ? 'h12' : 'h23' }).format(new Date(iso));
 
-/** The QR code's modules drawn as squares: sharp at any zoom, scanned from paper or a screen. */
-function drawQr(page: PDFPage, text: string, x: number, y: number, size: number) {
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const n = qr.modules.size;
-  const quiet = 4;
-  const cell = size / (n + 2 * quiet);
-  page.drawRectangle({ x, y, width: size, height: size, color: rgb(1, 1, 1) });
-  for (let row = 0; row < n; row++) {
-    for (let col = 0; col < n; col++) {
-      if (qr.modules.get(row, col)) {
-        page.drawRectangle({ x: x + (col + quiet) * cell, y: y + size - (row + quiet + 1) * cell, width: cell, height: cell, color: rgb(0, 0, 0) });
-      }
-    }
-  }
-}
-
-/** Text that the standard fonts can draw (WinAnsi): other characters become '?'. */
-const drawable = (font: PDFFont, text: string) => [...text].map((ch) => (font.getCharacterSet().includes(ch.codePointAt(0)!) ? ch : '?')).join('');
-
+/**
+ * The tickets as A5 PDF pages, one per open booking: the organisation, the offer and its time, the
+ * fields the organisation shows, the QR code of the ticket code; what is left to pay is written as
+ * every document writes money ("EUR 12.50": documentMoney()).
+ */
 export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  pdf.setTitle(`Tickets ${o.reference}`);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const pdf = await createPdf(PAPER.A5, { title: `Tickets ${o.reference}` });
+  const { regular, bold } = pdf;
+  const { left, right, top } = pdf.paper;
+  const centre = pdf.paper.size[0] / 2;
   const open = o.bookings.filter((b) => b.status !== 'Canceled');
   for (const b of open) {
-    const page = pdf.addPage([420, 595]);
-    let y = 555;
-    const line = (text: string, font = regular, size = 11, color = rgb(0.1, 0.1, 0.1)) => {
-      page.drawText(drawable(font, text), { x: 36, y, size, font, color, maxWidth: 348 });
+    const page = pdf.addPage();
+    let y = top;
+    const line = (text: string, font = regular, size = 11, color = grey(0.1)) => {
+      pdf.text(page, text, left, y, { size, font, color, maxWidth: right - left });
       y -= size + 8;
     };
-    line(o.organisation, bold, 10, rgb(0.35, 0.35, 0.35));
+    line(o.organisation, bold, 10, grey(0.35));
     line(b.offer_title, bold, 18);
     const shows = new Set(o.fields);
     line(localWhen(b.starts_at, b.time_zone, o.time_format), regular, 12);
@@ -145,16 +130,13 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
     y -= 4;
     if (shows.has('customer_name')) line(`${o.customer.first_name} ${o.customer.last_name}`.trim(), bold, 12);
     if (shows.has('items')) for (const i of b.items) line(`${i.quantity} × ${i.label}`, regular, 11);
-    drawQr(page, b.ticket_code, 110, 130, 200);
-    page.drawText(b.ticket_code, { x: 210 - bold.widthOfTextAtSize(b.ticket_code, 14) / 2, y: 105, size: 14, font: bold });
-    if (shows.has('order_reference')) page.drawText(drawable(regular, `Order ${o.reference}`), { x: 36, y: 60, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    drawQr(page, b.ticket_code, centre - 100, 130, 200);
+    pdf.text(page, b.ticket_code, centre, 105, { size: 14, font: bold, color: grey(0), align: 'center' });
+    if (shows.has('order_reference')) pdf.text(page, `Order ${o.reference}`, left, 60, { size: 9, color: grey(0.4) });
     const due = o.total - o.paid;
-    if (due > 0 && shows.has('balance_due')) page.drawText(`To pay on site: ${formatMoney(due, o.currency)}`, { x: 36, y: 46, size: 9, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    if (due > 0 && shows.has('balance_due')) pdf.text(page, `To pay on site: ${documentMoney(due, o.currency)}`, left, 46, { size: 9, color: grey(0.4) });
   }
-  if (open.length === 0) {
-    const page = pdf.addPage([420, 595]);
-    page.drawText('This order has no tickets: every booking is cancelled.', { x: 36, y: 540, size: 12, font: regular });
-  }
+  if (open.length === 0) pdf.text(pdf.addPage(), 'This order has no tickets: every booking is cancelled.', left, 540, { size: 12, color: grey(0) });
   return pdf.save();
 }
 
@@ -164,27 +146,19 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
  * and what is left to pay. Drawn from the same source as the tickets.
  */
 export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  pdf.setTitle(`Order confirmation ${o.reference}`);
-  pdf.setAuthor(o.organisation);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const size: [number, number] = [595.28, 841.89];
-  let page = pdf.addPage(size);
-  const left = 50;
-  const right = 545;
-  let y = 790;
-  const text = (str: string, x: number, sz = 10, font = regular, align: 'left' | 'right' = 'left', color = rgb(0.1, 0.1, 0.12)) => {
-    const safe = drawable(font, str);
-    page.drawText(safe, { x: align === 'right' ? x - font.widthOfTextAtSize(safe, sz) : x, y, size: sz, font, color });
-  };
+  const pdf = await createPdf(PAPER.A4, { title: `Order confirmation ${o.reference}`, author: o.organisation });
+  const { regular, bold } = pdf;
+  const { left, right, top } = pdf.paper;
+  let page = pdf.addPage();
+  let y = top;
+  const text = (str: string, x: number, size = 10, font = regular, align: 'left' | 'right' = 'left', color = INK) => pdf.text(page, str, x, y, { size, font, align, color });
   const room = (needed: number) => {
     if (y - needed > 60) return;
-    page = pdf.addPage(size);
-    y = 790;
+    page = pdf.addPage();
+    y = top;
   };
-  const money = (n: number) => formatMoney(n, o.currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
-  text(o.organisation, left, 10, bold, 'left', rgb(0.35, 0.35, 0.35));
+  const money = (n: number) => documentMoney(n, o.currency);
+  text(o.organisation, left, 10, bold, 'left', grey(0.35));
   y -= 26;
   text('Order confirmation', left, 18, bold);
   text(o.reference, right, 18, bold, 'right');
@@ -198,10 +172,10 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
     if (b.total !== undefined) text(money(b.total), right, 12, bold, 'right');
     y -= 16;
     text(localWhen(b.starts_at, b.time_zone, o.time_format), left, 10);
-    text(`Ticket ${b.ticket_code}`, right, 10, regular, 'right', rgb(0.4, 0.4, 0.4));
+    text(`Ticket ${b.ticket_code}`, right, 10, regular, 'right', grey(0.4));
     y -= 14;
     if (b.meeting_point) {
-      text(`Meeting point: ${b.meeting_point}`, left, 9, regular, 'left', rgb(0.4, 0.4, 0.4));
+      text(`Meeting point: ${b.meeting_point}`, left, 9, regular, 'left', grey(0.4));
       y -= 13;
     }
     for (const i of b.items) {
@@ -212,7 +186,7 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
     y -= 10;
   }
   room(80);
-  page.drawLine({ start: { x: left, y: y + 8 }, end: { x: right, y: y + 8 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  pdf.rule(page, y + 8);
   y -= 8;
   text('Total', left, 11, bold);
   text(money(o.total), right, 11, bold, 'right');
