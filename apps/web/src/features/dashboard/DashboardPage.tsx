@@ -291,25 +291,30 @@ export default function DashboardPage() {
       <Group justify="space-between" align="flex-start">
         <div>
           <Title order={2}>Dashboard</Title>
-          {data && (
-            <Text c="dimmed" size="sm">
-              {dayjs(data.date).format('dddd, DD. MMMM YYYY')} · {data.time_zone}
-            </Text>
-          )}
+          {/* The line keeps its height while the day loads, so nothing below it moves when it comes. */}
+          <Text c="dimmed" size="sm">
+            {data ? `${dayjs(data.date).format('dddd, DD. MMMM YYYY')} · ${data.time_zone}` : '\u00a0'}
+          </Text>
         </div>
         <HelpVideos topic="dashboard" />
       </Group>
-      {isLoading && <Skeleton h={160} />}
-      {data?.onboarding && !data.onboarding.dismissed && <Onboarding onboarding={data.onboarding} />}
-      {data?.revenue && <Revenue revenue={data.revenue} money={money} />}
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {data?.departures && <Today departures={data.departures} date={data.date} />}
-        {data?.nearly_full && <NearlyFull slots={data.nearly_full} />}
-        {data?.money_due && <MoneyDue due={data.money_due} money={money} />}
-        {stores && <WebStores />}
-        <Announcements />
-      </SimpleGrid>
-      {data?.onboarding?.dismissed && <ShowOnboarding />}
+      {/* Until the day is read, one placeholder stands for the whole page: the cards then appear in
+          their places at once instead of being pushed down by the ones above them (layout shift). */}
+      {!data && isLoading && <Skeleton h={640} />}
+      {data && (
+        <>
+          {data.onboarding && !data.onboarding.dismissed && <Onboarding onboarding={data.onboarding} />}
+          {data.revenue && <Revenue revenue={data.revenue} money={money} />}
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            {data.departures && <Today departures={data.departures} date={data.date} />}
+            {data.nearly_full && <NearlyFull slots={data.nearly_full} />}
+            {data.money_due && <MoneyDue due={data.money_due} money={money} />}
+            {stores && <WebStores />}
+            <Announcements />
+          </SimpleGrid>
+          {data.onboarding?.dismissed && <ShowOnboarding />}
+        </>
+      )}
     </Stack>
   );
 }
