@@ -202,6 +202,15 @@ describe('the web store, for a customer without an account', () => {
     expect(day.body).toMatch(/<input type="radio" name="td-slot"[^>]*value="[0-9a-f-]{36}"/);
     // A month asked for that is not a month, or is past, draws the first one.
     expect((await guest.get(`/s/lake/offers/${tour.id}?month=1999-01&date=nonsense`)).statusCode).toBe(200);
+    for (const asked of ['date=2027-02-31', 'date=2027-02-29', 'month=9999-12', 'date=9999-12-31']) {
+      const odd = await guest.get(`/s/lake/offers/${tour.id}?${asked}`);
+      expect(odd.statusCode, asked).toBe(200);
+      expect(odd.body, asked).toContain('<title>Lake tour | Lake shop</title>');
+    }
+    // The id written in capitals is the same offer, drawn with its head.
+    const upper = await guest.get(`/s/lake/offers/${tour.id.toUpperCase()}`);
+    expect(upper.statusCode).toBe(200);
+    expect(upper.body).toContain('<title>Lake tour | Lake shop</title>');
 
     const missing = await guest.get(`/s/lake/offers/${hidden.id}`);
     expect(missing.statusCode).toBe(404);

@@ -1,5 +1,5 @@
 import type { TWebCart, TWebStore } from '@tourdesk/contracts';
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Component, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ErrorPanel, Spinner, useLoad } from './components/Async';
 import { Heading } from './components/Heading';
 import { CartIcon } from './components/Icons';
@@ -79,7 +79,8 @@ function Store(props: AppProps) {
 function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebStore }) {
   const [place, setPlace] = useState(() => split(url));
   const route = useMemo(() => matchRoute(place.pathname, base), [place.pathname, base]);
-  const embed = isEmbedded(place.search.toString());
+  // In a frame from the first address on, whatever later links say (a link in an offer's text may lack ?embed=1).
+  const [embed] = useState(() => isEmbedded(split(url).search.toString()));
   const [cart, setCart] = useState<TWebCart | null>(null);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const focusNextRef = useRef(false);
@@ -130,6 +131,7 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
       if (!a || !rootRef.current?.contains(a) || !shouldIntercept(e, a, base, location.origin)) return;
       e.preventDefault();
       const next = new URL(a.href);
+      if (embed) next.searchParams.set('embed', '1');
       go(next.pathname + next.search + next.hash);
     };
     window.addEventListener('popstate', onPop);
@@ -138,7 +140,7 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
       window.removeEventListener('popstate', onPop);
       document.removeEventListener('click', onClick);
     };
-  }, [base, go]);
+  }, [base, go, embed]);
 
   // The cart (for the header's count), and one visit per browser session.
   useEffect(() => {
@@ -250,12 +252,47 @@ const useMounted = () =>
  */
 function Private({ title, path, children }: { title: string; path: string; children: ReactNode }) {
   const mounted = useMounted();
+  const { link } = useStore();
   return (
     <>
       <PageHead title={title} description="" path={path} noindex />
-      {mounted ? <Suspense fallback={<Spinner />}>{children}</Suspense> : <Spinner />}
+      {mounted ? (
+        <LoadFailed>
+          <Suspense fallback={<Spinner />}>{children}</Suspense>
+        </LoadFailed>
+      ) : (
+        <>
+          <Spinner />
+          <noscript>
+            <p className="td-panel">
+              {t.needsJavaScript} <a href={link('')}>{t.seeOffers}</a>
+            </p>
+          </noscript>
+        </>
+      )}
     </>
   );
+}
+
+/** A page whose code could not be fetched (the network, or a new version deployed meanwhile) says so, instead of an empty store. */
+class LoadFailed extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div className="td-page">
+        <div className="td-panel td-panel--error" role="alert">
+          <p>{t.pageNotLoaded}</p>
+          <button type="button" className="td-btn td-btn--secondary" onClick={() => location.reload()}>
+            {t.reload}
+          </button>
+        </div>
+      </div>
+    );
+  }
 }
 
 function Page({ route }: { route: Route }) {

@@ -63,9 +63,11 @@ async function read({ url, slug, origin, data }: Omit<StorePageRequest, 'assets'
       const today = todayIn(offer.time_zone);
       const date = dateParam(search.get('date'), today);
       const asked = monthParam(search.get('month'), today) ?? date?.slice(0, 7) ?? null;
-      const month = await firstMonth(today, asked, (m) => data.month(offer.id, m));
-      value.data[preloadKey.month(offer.id)] = { today, month } satisfies FirstMonth;
-      if (date) value.data[preloadKey.day(offer.id, date)] = await data.day(offer.id, date);
+      // A month or a day the server cannot read now is left to the browser, which asks and says why.
+      const month = await firstMonth(today, asked, (m) => data.month(offer.id, m)).catch(() => null);
+      if (month) value.data[preloadKey.month(offer.id)] = { today, month } satisfies FirstMonth;
+      const day = date ? await data.day(offer.id, date).catch(() => null) : null;
+      if (date && day) value.data[preloadKey.day(offer.id, date)] = day;
     }
   }
   return { value, notFound };

@@ -21,6 +21,10 @@ export const t = {
   notFoundText: 'This page does not exist. Have a look at what we offer instead.',
   storeClosed: 'This store does not exist or is closed.',
   offerNotSold: 'This offer is not sold in this store.',
+  needsJavaScript: 'This page needs JavaScript.',
+  seeOffers: 'See the offers',
+  pageNotLoaded: 'This page could not be loaded. Check your connection and reload it.',
+  reload: 'Reload',
   genericError: 'Something went wrong. Please try again.',
   networkError: 'We could not reach the server. Check your connection and try again.',
 

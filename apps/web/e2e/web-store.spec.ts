@@ -376,6 +376,16 @@ test.describe.serial('the web store, as a customer on a phone', () => {
     await expect(page.getByRole('radio', { name: /^07:00/ })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
 
+    // A page whose code cannot be fetched (the network, a new version deployed) says so, the store stays.
+    await page.goto(store());
+    await hydrated();
+    await page.route(/\/s-assets\/assets\/CheckoutPage-[^/]+\.js$/, (route) => route.abort());
+    await page.getByRole('link', { name: /^Cart/ }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' })).toBeVisible();
+    await expect(page.getByRole('link', { name: /^Cart/ })).toBeVisible();
+    await page.unroute(/\/s-assets\/assets\/CheckoutPage-[^/]+\.js$/);
+    said.length = 0;
+
     // The check can fail: a page whose drawing differs from what the browser draws is reported.
     const drawn = await page.evaluate(async (url) => (await fetch(url)).text(), store());
     expect(drawn).toContain('>Alpine Trails online</h1>');

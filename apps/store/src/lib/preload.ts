@@ -49,14 +49,18 @@ export type { TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, Page };
 export const isPreloadedError = (v: unknown): v is PreloadedError => typeof v === 'object' && v !== null && '$error' in v;
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-/** A YYYY-MM from the address (?month=), or null when it is not one or lies before this month. */
-export function monthParam(value: string | null | undefined, today: string) {
-  return value && MONTH.test(value) && value >= today.slice(0, 7) ? value : null;
-}
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-/** A YYYY-MM-DD from the address (?date=), or null when it is not one or lies before today. */
+/** How far ahead an address may ask (a calendar goes no further): today's year + 5. */
+const lastYear = (today: string) => String(Number(today.slice(0, 4)) + 5);
+/** A YYYY-MM from the address (?month=), or null when it is not one, lies before this month or too far ahead. */
+export function monthParam(value: string | null | undefined, today: string) {
+  return value && MONTH.test(value) && value >= today.slice(0, 7) && value.slice(0, 4) <= lastYear(today) ? value : null;
+}
+/** A real YYYY-MM-DD from the address (?date=; not 2027-02-31), or null when it is not one, lies before today or too far ahead. */
 export function dateParam(value: string | null | undefined, today: string) {
-  return value && DATE.test(value) && value >= today ? value : null;
+  if (!value || !DATE.test(value) || value < today || value.slice(0, 4) > lastYear(today)) return null;
+  const [y, m, d] = value.split('-').map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d!)).toISOString().slice(0, 10) === value ? value : null;
 }
 
 /** Whether a month has a day from `today` on with seats left. */

@@ -21,7 +21,8 @@ export function matchRoute(pathname: string, base: string): Route {
   if (parts.length === 0) return { page: 'store' };
   const [head, id, ...more] = parts;
   if (more.length) return { page: 'not_found' };
-  if (head === 'offers' && id) return { page: 'offer', id };
+  // An id as the database writes it (lower case): one address, one preloaded entry per offer.
+  if (head === 'offers' && id) return { page: 'offer', id: /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : id };
   if (head === 'checkout' && !id) return { page: 'checkout' };
   if (head === 'confirmation' && id) return { page: 'confirmation', reference: id };
   if (head === 'booking' && id) return { page: 'booking', reference: id };

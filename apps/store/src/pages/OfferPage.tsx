@@ -197,10 +197,12 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   // The chosen day's times; one time open alone is chosen for the customer.
   const dayKey = date ? preloadKey.day(offer.id, date) : undefined;
   const day = useLoad(async () => (date ? api.day(offer.id, date, fresh > 0) : null), [offer.id, date, fresh], dayKey);
-  const openSlots = (day.data?.slots ?? []).filter((s) => s.seats_left > 0);
+  // The chosen day's times only: while another day loads, the previous day's are not offered.
+  const dayData = day.data && day.data.date === date ? day.data : null;
+  const openSlots = (dayData?.slots ?? []).filter((s) => s.seats_left > 0);
   const chosen = slotId && openSlots.some((s) => s.id === slotId) ? slotId : openSlots.length === 1 ? openSlots[0]!.id : null;
 
-  const slot = day.data?.slots.find((s) => s.id === chosen) ?? null;
+  const slot = dayData?.slots.find((s) => s.id === chosen) ?? null;
   const shownError = error ?? day.error?.message ?? null;
   useEffect(() => {
     if (slot) loadCheckout().catch(() => undefined);
