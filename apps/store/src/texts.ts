@@ -3,6 +3,12 @@
  * (chosen at start); nothing else in the store holds words customers read.
  */
 export const LOCALE = 'en-GB';
+/**
+ * Calendar names, written out rather than asked of Intl: the server (Node's ICU) and each browser
+ * (its own) must draw a page's dates letter for letter alike, or hydration throws the drawing away.
+ */
+export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 

@@ -1,4 +1,4 @@
-import { LOCALE } from '../texts';
+import { WEEKDAY_NAMES } from '../texts';
 
 /** "2026-06" + 1 → "2026-07"; across years both ways. */
 export function addMonths(month: string, n: number) {
@@ -24,16 +24,8 @@ export function monthGrid(month: string): (string | null)[][] {
   return weeks;
 }
 
-/** The weekday names Monday to Sunday: short ("Mon") and long ("Monday"). */
-export function weekdays(locale: string = LOCALE) {
-  const short = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
-  const long = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
-  // 2024-01-01 was a Monday.
-  return Array.from({ length: 7 }, (_, i) => {
-    const d = new Date(Date.UTC(2024, 0, 1 + i));
-    return { short: short.format(d), long: long.format(d) };
-  });
-}
+/** The weekday names Monday to Sunday: short ("Mon") and long ("Monday"), from texts.ts (not Intl: the server draws them too). */
+export const weekdays = () => WEEKDAY_NAMES.map((long) => ({ short: long.slice(0, 3), long }));
 
 export type DayState = 'available' | 'sold_out' | 'none' | 'past';
 

@@ -1,4 +1,4 @@
-import { LOCALE, t } from '../texts';
+import { LOCALE, MONTH_NAMES, t, WEEKDAY_NAMES } from '../texts';
 
 /**
  * Dates and times of an offer are shown in the offer's IANA time zone (never the browser's): a
@@ -24,12 +24,20 @@ const utcOf = (date: string) => {
   return new Date(Date.UTC(y!, (m ?? 1) - 1, d ?? 1));
 };
 
-/** "Sunday, 14 June 2026" for a local date. */
-export const formatLongDate = (date: string) => fmt({ timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(utcOf(date));
-/** "Sun 14 June" for a local date. */
-export const formatShortDate = (date: string) => fmt({ timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'long' }).format(utcOf(date));
+/** Monday 0 … Sunday 6 of a local date. */
+const weekdayOf = (date: string) => (utcOf(date).getUTCDay() + 6) % 7;
+const parts = (date: string) => date.split('-').map(Number) as [number, number, number];
+
+/** "Sunday, 14 June 2026" for a local date (drawn on the server too: from texts.ts's names, not Intl). */
+export const formatLongDate = (date: string) => {
+  const [y, m, d] = parts(date);
+  return `${WEEKDAY_NAMES[weekdayOf(date)]}, ${d} ${MONTH_NAMES[m - 1]} ${y}`;
+};
 /** "June 2026" for YYYY-MM. */
-export const formatMonth = (month: string) => fmt({ timeZone: 'UTC', month: 'long', year: 'numeric' }).format(utcOf(`${month}-01`));
+export const formatMonth = (month: string) => {
+  const [y, m] = parts(`${month}-01`);
+  return `${MONTH_NAMES[m - 1]} ${y}`;
+};
 
 /** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone. */
 export const formatDateTime = (iso: string, timeZone: string) =>
