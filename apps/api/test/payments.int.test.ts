@@ -189,6 +189,23 @@ describe('paying online in the web store', () => {
     expect(fake.state.checkoutSessions.get(row.session_id!)!.amount_total).toBe(4900);
   });
 
+  it('books nothing when what Stripe took is not what the order costs, and gives the money back', async () => {
+    const c = await heldCart(1, addDays(todayIn(ZONE), 9));
+    const paying = await startPaying(c, 'mo');
+    // As a 5,000 ISK cart sent without Stripe's decimals would be: charged a hundredth of its price.
+    const session = fake.state.checkoutSessions.get(paying.session)!;
+    session.amount_total = 49;
+    await fake.payCheckoutSession(paying.session);
+    const done = await until('refunded', async () => {
+      const p = (await paymentOf(paying.checkout, paying.token)).json();
+      return p.status === 'refunded' ? p : null;
+    });
+    expect(done.order).toBeNull();
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!;
+    expect(row.order_id).toBeNull();
+    expect([...fake.state.refunds.values()].some((r) => r.payment_intent === row.payment_intent)).toBe(true);
+  });
+
   it('books nothing on a declined card; an unpaid session that expires gives its seats back', async () => {
     const c = await heldCart(3);
     const before = await seatsHeld(c.slotId);

@@ -24,6 +24,7 @@ import { queueOrderMail } from '../order-mail/service';
 import { contractOfCart, contractOfSlots, markResale } from '../partners/resale';
 import { assertWithinLimit, onSubscription } from '../plans/service';
 import type { WebCtx } from '../stores/scope';
+import { feeToStripe, fromStripe, toStripe } from './stripe-amounts';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
@@ -122,8 +123,8 @@ export async function startOnlinePayment(
   const session = await stripe.checkout.sessions.create(
     {
       mode: 'payment',
-      line_items: held.map((l) => ({ quantity: 1, price_data: { currency: ctx.currency.toLowerCase(), unit_amount: l.total, product_data: { name: titles.get(l.slot_id) ?? 'Booking' } } })),
-      payment_intent_data: { application_fee_amount: fee, metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId } },
+      line_items: held.map((l) => ({ quantity: 1, price_data: { currency: ctx.currency.toLowerCase(), unit_amount: toStripe(l.total, ctx.currency), product_data: { name: titles.get(l.slot_id) ?? 'Booking' } } })),
+      payment_intent_data: { application_fee_amount: feeToStripe(fee, ctx.currency), metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId } },
       customer_email: input.customer.email,
       client_reference_id: row!.id,
       metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId },
@@ -209,23 +210,27 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   const book = (lines: string[]) =>
     checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id, manageTokenHash: row.manage_token_hash });
   let orderId: string | null = null;
-  try {
-    // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
-    // booked only for what was paid (a price changed since, when a line was held again, refuses it).
-    orderId = await ctx.tx.transaction(async (sp) => {
-      const spCtx = { ...ctx, tx: sp as unknown as Db };
-      // Sold in a reseller's store: the contract, read again under its lock, must still allow it.
-      const resold = row.partnership_id ? await contractOfSlots(spCtx, row.partnership_id, row.held.map((h) => h.slot)) : null;
-      const id = await bookOrHoldAgain(spCtx, row, book);
-      if (resold) await markResale(spCtx, id, resold.contract, resold.rates, null, { store: row.store_id, paid_online: true });
-      const [o] = await sp.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
-      if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
-      await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
-      return id;
-    });
-  } catch (error) {
-    // Any refusal (seats gone, a price changed, the plan's limit reached meanwhile): the money goes back.
-    if (!(error instanceof AppError)) throw error;
+  // What Stripe took must be what the order costs, in its currency: anything else goes back.
+  const took = session.currency?.toUpperCase() === row.currency.toUpperCase() && session.amount_total !== null ? fromStripe(session.amount_total, row.currency) : null;
+  if (took === row.amount) {
+    try {
+      // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
+      // booked only for what was paid (a price changed since, when a line was held again, refuses it).
+      orderId = await ctx.tx.transaction(async (sp) => {
+        const spCtx = { ...ctx, tx: sp as unknown as Db };
+        // Sold in a reseller's store: the contract, read again under its lock, must still allow it.
+        const resold = row.partnership_id ? await contractOfSlots(spCtx, row.partnership_id, row.held.map((h) => h.slot)) : null;
+        const id = await bookOrHoldAgain(spCtx, row, book);
+        if (resold) await markResale(spCtx, id, resold.contract, resold.rates, null, { store: row.store_id, paid_online: true });
+        const [o] = await sp.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
+        if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
+        await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
+        return id;
+      });
+    } catch (error) {
+      // Any refusal (seats gone, a price changed, the plan's limit reached meanwhile): the money goes back.
+      if (!(error instanceof AppError)) throw error;
+    }
   }
   if (!orderId) {
     // The customer is not at fault: the platform's fee goes back with the payment.
@@ -304,7 +309,7 @@ export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string
       const [row] = await ctx.tx.select({ acct: onlineCheckout.connected_account }).from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.payment_intent, paid.provider_ref)));
       if (!row) throw new AppError('invalid', 'This online payment cannot be found at the payment provider.', 'refund_of');
       const refund = await stripe.refunds.create(
-        { payment_intent: paid.provider_ref, amount, metadata: { tourdesk_payment: paid.id } },
+        { payment_intent: paid.provider_ref, amount: toStripe(amount, ctx.currency), metadata: { tourdesk_payment: paid.id } },
         { stripeAccount: row.acct, ...(key ? { idempotencyKey: `refund-${ctx.accountId}-${key}` } : {}) },
       );
       return refund.status === 'succeeded' ? refund.id : null;
@@ -332,7 +337,9 @@ export async function onChargeRefunded(db: Db, stripeAccount: string, charge: St
       from order_payment p where p.account_id = ${hit.account_id} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number }[] };
     const paid = rows.rows[0];
     if (!paid) return;
-    const beyond = charge.amount_refunded - paid.refunded;
+    const refundedThere = fromStripe(charge.amount_refunded, charge.currency);
+    if (refundedThere === null) return;
+    const beyond = refundedThere - paid.refunded;
     if (beyond <= 0) return;
     await recordPayment(ctx, hit.order_id, {
       amount: -beyond,

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { baseAccount, billingProduct, booking, experience, store, subscriptionTier, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
+import { toStripe } from '../payments/stripe-amounts';
 import { tenantOrigin } from '../../lib/host';
 import { localToUtc, todayIn } from '../../lib/local-time';
 import { FREE_TIER } from './tiers';
@@ -136,7 +137,7 @@ export async function choosePlan(ctx: TenantCtx, config: Config, stripe: Stripe 
   }
   if (!stripe) throw new AppError('invalid', 'Plans cannot be bought on this platform: its Stripe keys are not set.', 'tier');
   const product = await productOf(ctx.tx, stripe, tier);
-  const recurring = { currency: tier.currency.toLowerCase(), unit_amount: price, recurring: { interval }, product };
+  const recurring = { currency: tier.currency.toLowerCase(), unit_amount: toStripe(price, tier.currency), recurring: { interval }, product };
   if (a.stripe_subscription_id && a.subscription_status === 'past_due') {
     throw new AppError('conflict', 'The last payment for your plan failed: update your card under Manage billing, then change the plan.');
   }
