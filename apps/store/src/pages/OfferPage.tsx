@@ -1,5 +1,5 @@
-import type { TWebMonth, TWebOffer } from '@tourdesk/contracts';
-import { useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type { TWebOffer } from '@tourdesk/contracts';
+import { useContext, useEffect, useState } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Calendar } from '../components/Calendar';
 import { Gallery } from '../components/Gallery';
@@ -150,48 +150,27 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   const { api, setCart, navigate, toast, search, setSearch, link } = useStore();
   const preload = useContext(PreloadCtx);
   const zone = offer.time_zone;
-  // The first month the server drew (and the day it drew it on), taken once.
-  const [first] = useState(() => preload.get(preloadKey.month(offer.id)) as FirstMonth | undefined);
-  const today = useMemo(() => first?.today ?? todayIn(zone), [first, zone]);
+  // The day the server drew the first month on (its today in the offer's zone), else the browser's.
+  const [today] = useState(() => (preload.get(preloadKey.month(offer.id)) as FirstMonth | undefined)?.today ?? todayIn(zone));
   const thisMonth = today.slice(0, 7);
   // The chosen day and month live in the address (?date=, ?month=): a link to a day opens on it.
   const date = dateParam(search.get('date'), today);
   const asked = monthParam(search.get('month'), today) ?? date?.slice(0, 7) ?? null;
-  const [monthData, setMonthData] = useState<TWebMonth | null>(first?.month ?? null);
-  const [monthLoading, setMonthLoading] = useState(!first);
   const [slotId, setSlotId] = useState<string | null>(null);
   const [quantities, setQuantities] = useState<Quantities>({});
   const [extras, setExtras] = useState<Quantities>({});
   const [holding, setHolding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState(0);
-  const drawnByServer = useRef(Boolean(first));
 
-  // The month's days: the one asked for, else this month or, without seats, one of the next two.
-  useEffect(() => {
-    if (drawnByServer.current) {
-      drawnByServer.current = false;
-      preload.delete(preloadKey.month(offer.id));
-      return;
-    }
-    let live = true;
-    setMonthLoading(true);
-    firstMonth(today, asked, (m) => api.month(offer.id, m, fresh > 0)).then(
-      (m) => {
-        if (!live) return;
-        setMonthData(m);
-        setMonthLoading(false);
-      },
-      (e: unknown) => {
-        if (!live) return;
-        setMonthLoading(false);
-        setError(e instanceof ApiError ? e.message : t.genericError);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [offer.id, asked, fresh]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The month's days: the one asked for, else this month or, without seats, one of the next two
+  // (the server's first drawing is taken as it drew it).
+  const first = useLoad<FirstMonth>(
+    async () => ({ today, month: await firstMonth(today, asked, (m) => api.month(offer.id, m, fresh > 0)) }),
+    [offer.id, asked, fresh],
+    preloadKey.month(offer.id),
+  );
+  const monthData = first.data?.month ?? null;
   const month = asked ?? monthData?.month ?? thisMonth;
 
   // The chosen day's times; one time open alone is chosen for the customer.
@@ -203,7 +182,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   const chosen = slotId && openSlots.some((s) => s.id === slotId) ? slotId : openSlots.length === 1 ? openSlots[0]!.id : null;
 
   const slot = dayData?.slots.find((s) => s.id === chosen) ?? null;
-  const shownError = error ?? day.error?.message ?? null;
+  const shownError = error ?? first.error?.message ?? day.error?.message ?? null;
   useEffect(() => {
     if (slot) loadCheckout().catch(() => undefined);
   }, [slot]);
@@ -258,7 +237,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
         today={today}
         selected={date}
         canGoBack={month > thisMonth}
-        loading={monthLoading}
+        loading={first.loading}
         href={(params) => link(offerPath(params))}
         onMonth={changeMonth}
         onSelect={chooseDate}

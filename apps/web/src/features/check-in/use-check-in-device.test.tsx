@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { makeStore } from '../../shared/store';
 import { loadDevice, saveDevice, type DeviceState } from './device';
 import { useCheckInDevice, type DoorStaff } from './use-check-in-device';
+import { ticket as fixture } from './ticket-fixture';
 
 /**
  * The check-in device's engine against a real HTTP server (Fastify on a random port), not a mock of
@@ -19,32 +20,7 @@ const DAY = '2026-12-18';
 const USER = 'u-door';
 const me: DoorStaff = { name: 'Gian Guide', zone: 'Europe/Zurich', canOverride: false, timeFormat: '24h' };
 
-const ticket = (over: Partial<TCheckInTicket> = {}): TCheckInTicket => ({
-  booking: '00000000-0000-4000-8000-000000000001',
-  ticket_code: 'ABCDEF123456',
-  order_reference: 'TD-1',
-  slot: SLOT,
-  experience_title: 'Kayak',
-  starts_at: '2026-12-18T08:30:00.000Z',
-  local_date: DAY,
-  local_time: '09:30',
-  status: 'Confirmed',
-  attendance: 'Open',
-  name: 'Wendy Web',
-  seats: 2,
-  categories: [{ label: 'Adult', quantity: 2 }],
-  extras: [],
-  answers: [],
-  notes: '',
-  balance_due: 0,
-  currency: 'CHF',
-  checked_in_at: null,
-  checked_in_by: null,
-  checked_in_device: null,
-  contact: null,
-  payment: null,
-  ...over,
-});
+const ticket = (over: Partial<TCheckInTicket> = {}): TCheckInTicket => fixture({ slot: SLOT, local_date: DAY, ...over });
 /** Checked in elsewhere, before this device's offline scan reached the server. */
 const ELSEWHERE = ticket({ attendance: 'Arrived', checked_in_at: '2026-12-18T08:05:00.000Z', checked_in_by: 'Dana Demo', checked_in_device: 'Device 1A2B' });
 
