@@ -139,6 +139,57 @@ const noImportCycle = {
   },
 };
 
+/**
+ * The API's modules have three layers (ARCHITECTURE.md, "Conventions"): routes speak HTTP, services
+ * hold the rules and take a ctx, queries are the only files that touch the database. Outside a
+ * module's queries.ts (or its queries/ folder) no file imports Drizzle, imports a value from
+ * src/db (a row's type may be named), or calls the database through a transaction or a handle
+ * (`ctx.tx.select(…)`, `db.execute(…)`); outside its HTTP edge (routes.ts, *-routes.ts and
+ * HTTP_EDGE) no file names Fastify's request or reply. Tests are outside the rule.
+ */
+const HTTP_EDGE = new Set(['auth/cookies.ts', 'auth/guard.ts', 'auth/principal.ts', 'octo/auth.ts', 'web-store/pages.ts']);
+const DATABASE_CALLS = new Set(['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'transaction', 'query', '$count', '$with', 'with', 'refreshMaterializedView']);
+const dbDir = path.join(repo, 'apps/api/src/db') + path.sep;
+const moduleLayers = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      drizzle: 'Only a module\'s queries.ts imports Drizzle: move this query there and call it.',
+      database: 'Only a module\'s queries.ts imports from src/db (a row\'s type may be imported with `import type`).',
+      call: 'Only a module\'s queries.ts calls the database: move `{{call}}` into a function of queries.ts.',
+      request: 'Services never see the request: the route reads what it needs from it and passes a ctx and plain values.',
+    },
+  },
+  create(context) {
+    const file = path.relative(path.join(repo, 'apps/api/src/modules'), context.physicalFilename).split(path.sep).join('/');
+    if (file.startsWith('..') || /\.test\.tsx?$/.test(file)) return {};
+    const inQueries = /(^|\/)queries(\.ts$|\/)/.test(file);
+    const httpEdge = /(^|\/|-)routes\.ts$/.test(file) || HTTP_EDGE.has(file);
+    const typeOnly = (node) => node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+    return {
+      ImportDeclaration(node) {
+        const specifier = String(node.source.value);
+        if (!inQueries && /^drizzle-orm(\/|$)/.test(specifier)) context.report({ node, messageId: 'drizzle' });
+        if (!inQueries && specifier.startsWith('.') && !typeOnly(node)) {
+          const target = resolveImport(specifier, realpathSync(context.physicalFilename));
+          if (target?.startsWith(dbDir)) context.report({ node, messageId: 'database' });
+        }
+        if (!httpEdge && specifier === 'fastify' && node.specifiers.some((s) => s.type === 'ImportSpecifier' && ['FastifyRequest', 'FastifyReply'].includes(s.imported.name))) {
+          context.report({ node, messageId: 'request' });
+        }
+      },
+      'CallExpression > MemberExpression.callee'(node) {
+        if (inQueries || node.property.type !== 'Identifier' || !DATABASE_CALLS.has(node.property.name)) return;
+        const handle = node.object.type === 'MemberExpression' ? node.object.property : node.object;
+        if (handle.type === 'Identifier' && (handle.name === 'tx' || handle.name === 'db')) {
+          context.report({ node, messageId: 'call', data: { call: context.sourceCode.getText(node) } });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
   js.configs.recommended,
@@ -218,5 +269,10 @@ export default tseslint.config(
     files: CYCLE_ROOTS.map((root) => `${root}/**/*.{ts,tsx,mts}`),
     plugins: { tourdesk: { rules: { 'no-import-cycle': noImportCycle } } },
     rules: { 'tourdesk/no-import-cycle': 'error' },
+  },
+  {
+    files: ['apps/api/src/modules/**/*.ts'],
+    plugins: { layers: { rules: { 'module-layers': moduleLayers } } },
+    rules: { 'layers/module-layers': 'error' },
   },
 );
