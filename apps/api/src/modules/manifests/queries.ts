@@ -79,3 +79,9 @@ export async function bookingsOf(ctx: TenantCtx, slotIds: string[]) {
 }
 export type ManifestRow = Awaited<ReturnType<typeof bookingsOf>>[number];
 
+
+/** A booking's order, status and ticket code, for its ticket (undefined when it is not the organisation's). */
+export async function bookingTicketOf(ctx: TenantCtx, bookingId: string) {
+  const [b] = await ctx.tx.select({ order: booking.order_id, status: booking.status, code: booking.ticket_code }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, bookingId)));
+  return b;
+}

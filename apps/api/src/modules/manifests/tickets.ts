@@ -1,5 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import { booking } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { Jobs } from '../../lib/jobs';
@@ -7,6 +5,7 @@ import { recordAudit } from '../orders/order-basics';
 import { confirmationPdf, ticketSource, ticketsPdf } from '../orders/tickets';
 import { queueOrderMail } from '../order-mail/service';
 import { renewManageSecret } from '../web-store/order';
+import * as q from './queries';
 
 /**
  * Staff's copies of what the customer received: the tickets (drawn by orders/tickets.ts from the
@@ -26,7 +25,7 @@ export async function orderConfirmation(ctx: TenantCtx, orderId: string) {
 
 /** One booking's page of its order's tickets; a cancelled booking has none (409). */
 export async function bookingTicket(ctx: TenantCtx, bookingId: string) {
-  const [b] = await ctx.tx.select({ order: booking.order_id, status: booking.status, code: booking.ticket_code }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, bookingId)));
+  const b = await q.bookingTicketOf(ctx, bookingId);
   if (!b) throw notFound('No booking with this id.');
   if (b.status === 'Canceled') throw new AppError('conflict', 'This booking is cancelled: it has no ticket.');
   const { tickets } = await ticketSource(ctx, b.order);
