@@ -29,3 +29,22 @@ export async function findRole(tx: Db, accountId: string, id: string) {
 }
 
 export type RoleRow = NonNullable<Awaited<ReturnType<typeof findRole>>>;
+
+/** Adds a role; a name already taken raises the unique violation. */
+export async function insertRole(tx: Db, accountId: string, values: { name: string; permission_set_ids: string[] }) {
+  const [created] = await tx.insert(role).values({ account_id: accountId, name: values.name, permission_set_ids: values.permission_set_ids }).returning();
+  return created!;
+}
+
+/** Renames a role and/or replaces its permission sets. */
+export async function updateRole(tx: Db, accountId: string, id: string, changes: { name?: string; permission_set_ids?: string[] }) {
+  await tx
+    .update(role)
+    .set({ ...changes, updated_at: new Date() })
+    .where(and(eq(role.account_id, accountId), eq(role.id, id)));
+}
+
+/** Deletes a role. */
+export async function deleteRole(tx: Db, accountId: string, id: string) {
+  await tx.delete(role).where(and(eq(role.account_id, accountId), eq(role.id, id)));
+}

@@ -10,9 +10,10 @@ import {
 } from '@tourdesk/contracts';
 import { z } from 'zod';
 import { tenantScope } from '../../lib/crud';
+import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as q from './queries';
-import { getSystemNotification, listSystemNotifications } from './service';
+import { countSystemNotifications, getSystemNotification, systemNotificationPage } from './service';
 
 const access = { public: true, reason: 'platform announcements are public, like a status page' } as const;
 
@@ -45,7 +46,13 @@ export const systemNotificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZSystemNotificationList, 400: ZErrorEnvelope, 404: ZErrorEnvelope },
       },
     },
-    (request) => listSystemNotifications(app.database.db, request, request.query),
+    (request) =>
+      paginate(
+        request,
+        request.query,
+        () => countSystemNotifications(app.database.db, request.query),
+        (limit, offset) => systemNotificationPage(app.database.db, request.query, limit, offset),
+      ),
   );
 
   app.get(

@@ -1,9 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { TPaginationQuery, TSystemNotification, TSystemNotificationList } from '@tourdesk/contracts';
+import type { TSystemNotification } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import type { systemNotification } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { paginate } from '../../lib/pagination';
 import * as q from './queries';
 
 type Row = typeof systemNotification.$inferSelect;
@@ -16,17 +14,12 @@ const toDto = (row: Row): TSystemNotification => ({
   published_at: row.published_at.toISOString(),
 });
 
-export function listSystemNotifications(
-  db: Db,
-  request: FastifyRequest,
-  query: TPaginationQuery & q.NotificationFilter,
-): Promise<TSystemNotificationList> {
-  return paginate(
-    request,
-    query,
-    () => q.countNotifications(db, query),
-    async (limit, offset) => (await q.listNotifications(db, query, limit, offset)).map(toDto),
-  );
+/** How many announcements match the filter. */
+export const countSystemNotifications = q.countNotifications;
+
+/** One page of announcements, newest first, as the API shows them. */
+export async function systemNotificationPage(db: Db, filter: q.NotificationFilter, limit: number, offset: number): Promise<TSystemNotification[]> {
+  return (await q.listNotifications(db, filter, limit, offset)).map(toDto);
 }
 
 export async function getSystemNotification(db: Db, id: string): Promise<TSystemNotification> {
