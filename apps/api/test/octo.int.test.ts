@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ZOctoAvailability, ZOctoBooking, ZOctoProduct } from '@tourdesk/contracts';
 import type { TenantCtx } from '../src/lib/crud';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { forgetPartnerKeys, partnerOfSecret } from '../src/modules/octo/auth';
 import { availabilityOf } from '../src/modules/octo/present';
 import { availability } from '../src/modules/octo/availability';
 import type * as OctoQueries from '../src/modules/octo/queries';
-import { ZOctoAvailability, ZOctoBooking, ZOctoProduct } from '../src/modules/octo/schemas';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZErrorEnvelope } from '@tourdesk/contracts';
+import { ZErrorEnvelope, ZPublicAvailability, ZPublicReservation } from '@tourdesk/contracts';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { ZPublicAvailability, ZPublicReservation } from '../src/modules/octo/schemas';
 import { seedOctoDemo } from '../src/seed/demo-octo';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';

@@ -24,3 +24,5 @@ export * from './permissions';
 export * from './seats';
 export * from './product-configuration';
 export * from './locations';
+export * from './octo';
+export * from './public-api';

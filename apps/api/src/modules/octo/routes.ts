@@ -1,14 +1,38 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { seatsForSale, ZErrorEnvelope } from '@tourdesk/contracts';
+import {
+  seatsForSale,
+  ZErrorEnvelope,
+  ZOctoAvailability,
+  ZOctoAvailabilityBody,
+  ZOctoBooking,
+  ZOctoBookingParams,
+  ZOctoBookingsQuery,
+  ZOctoCalendarBody,
+  ZOctoCalendarDay,
+  ZOctoCancelBody,
+  ZOctoConfirmBody,
+  ZOctoError,
+  ZOctoExtendBody,
+  ZOctoProduct,
+  ZOctoProductParams,
+  ZOctoReservationBody,
+  ZOctoSupplier,
+  ZOctoUpdateBody,
+  ZPublicAvailability,
+  ZPublicAvailabilityQuery,
+  ZPublicBookInput,
+  ZPublicCancelInput,
+  ZPublicReservation,
+  ZPublicReserveInput,
+} from '@tourdesk/contracts';
 import { AppError, fromDatabase } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { authenticatePartner, KeyRefused, type Partner } from './auth';
 import { OctoError } from './errors';
 import { availability, availabilityText } from './availability';
 import { bookingOf, calendarOf, productOf, supplierOf } from './present';
-import * as s from './schemas';
 import * as svc from './service';
 
 /**
@@ -66,9 +90,8 @@ function octoErrorHandler(thrown: FastifyError, request: FastifyRequest, reply: 
   return reply.status(500).send({ error: 'INTERNAL_SERVER_ERROR', errorMessage: 'Something went wrong on our side.' });
 }
 
-const octoErrors = { 400: s.ZOctoError, 401: s.ZOctoError, 403: s.ZOctoError, 429: s.ZOctoError };
+const octoErrors = { 400: ZOctoError, 401: ZOctoError, 403: ZOctoError, 429: ZOctoError };
 const tags = ['octo'];
-const Uuid = z.object({ uuid: z.string().max(100) });
 const uuidOf = (request: FastifyRequest) => {
   const uuid = (request.params as { uuid: string }).uuid;
   if (!svc.bookingUuidOk(uuid)) throw new OctoError('INVALID_BOOKING_UUID', 'No booking with this UUID.', uuid, 'uuid');
@@ -88,59 +111,59 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
     app.route({ method, url: `${path}/`, config: opts.config, schema: { ...opts.schema, hide: true }, handler } as never);
   };
 
-  both('GET', '/supplier', { config: access, schema: { tags, summary: 'OCTO: the supplier', response: { 200: s.ZOctoSupplier, ...octoErrors } } }, async (request) =>
+  both('GET', '/supplier', { config: access, schema: { tags, summary: 'OCTO: the supplier', response: { 200: ZOctoSupplier, ...octoErrors } } }, async (request) =>
     supplierOf(partnerOf(request), `${tenantOrigin(request.server.config, partnerOf(request).supplierSubdomain)}/octo/v1`),
   );
-  both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(s.ZOctoProduct), ...octoErrors } } }, async (request) => {
+  both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(ZOctoProduct), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     return (await svc.listProducts(deps(request), p)).map((v) => productOf(p, v, wantsPricing(request)));
   });
-  both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: z.object({ id: z.string().max(100) }), response: { 200: s.ZOctoProduct, ...octoErrors } } }, async (request) => {
+  both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: ZOctoProductParams, response: { 200: ZOctoProduct, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id), wantsPricing(request));
   });
-  both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: s.ZOctoCalendarBody, response: { 200: z.array(s.ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
+  both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: ZOctoCalendarBody, response: { 200: z.array(ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    const body = request.body as z.output<typeof s.ZOctoCalendarBody>;
+    const body = request.body as z.output<typeof ZOctoCalendarBody>;
     const slots = await availability(deps(request), p, body);
     return calendarOf(p, body.productId, slots, body.localDateStart!, body.localDateEnd ?? body.localDateStart!, wantsPricing(request));
   });
-  both('POST', '/availability', { config: access, schema: { tags, summary: 'OCTO: departures (START_TIME) with vacancies', body: s.ZOctoAvailabilityBody, response: { 200: z.array(s.ZOctoAvailability), ...octoErrors } } }, async (request, reply) => {
+  both('POST', '/availability', { config: access, schema: { tags, summary: 'OCTO: departures (START_TIME) with vacancies', body: ZOctoAvailabilityBody, response: { 200: z.array(ZOctoAvailability), ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
-    const body = request.body as z.output<typeof s.ZOctoAvailabilityBody>;
+    const body = request.body as z.output<typeof ZOctoAvailabilityBody>;
     // Written as text in one pass from the database's rows (the hot call): the tests parse it with the answer's schema.
     // Sent as bytes, encoded once: a string of ~100 kB was measured again for Content-Length and encoded again by the socket.
     return reply.type('application/json; charset=utf-8').send(Buffer.from(await availabilityText(deps(request), p, body, wantsPricing(request))));
   });
-  both('POST', '/bookings', { config: access, schema: { tags, summary: 'OCTO: reserve (ON_HOLD until utcExpiresAt; idempotent by uuid)', body: s.ZOctoReservationBody, response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('POST', '/bookings', { config: access, schema: { tags, summary: 'OCTO: reserve (ON_HOLD until utcExpiresAt; idempotent by uuid)', body: ZOctoReservationBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.reserve(deps(request), p, request.body as z.output<typeof s.ZOctoReservationBody>), wantsPricing(request));
+    return bookingOf(p, await svc.reserve(deps(request), p, request.body as z.output<typeof ZOctoReservationBody>), wantsPricing(request));
   });
-  both('GET', '/bookings', { config: access, schema: { tags, summary: 'OCTO: bookings by resellerReference or supplierReference', querystring: s.ZOctoBookingsQuery, response: { 200: z.array(s.ZOctoBooking), ...octoErrors } } }, async (request) => {
+  both('GET', '/bookings', { config: access, schema: { tags, summary: 'OCTO: bookings by resellerReference or supplierReference', querystring: ZOctoBookingsQuery, response: { 200: z.array(ZOctoBooking), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return (await svc.listBookings(deps(request), p, request.query as z.output<typeof s.ZOctoBookingsQuery>)).map((v) => bookingOf(p, v, wantsPricing(request)));
+    return (await svc.listBookings(deps(request), p, request.query as z.output<typeof ZOctoBookingsQuery>)).map((v) => bookingOf(p, v, wantsPricing(request)));
   });
-  both('GET', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: a booking', params: Uuid, response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('GET', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: a booking', params: ZOctoBookingParams, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     return bookingOf(p, await svc.getBooking(deps(request), p, uuidOf(request)), wantsPricing(request));
   });
-  both('PATCH', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: change unit items or contact (ON_HOLD), contact after confirm', params: Uuid, body: s.ZOctoUpdateBody, response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('PATCH', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: change unit items or contact (ON_HOLD), contact after confirm', params: ZOctoBookingParams, body: ZOctoUpdateBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    const body = request.body as z.output<typeof s.ZOctoUpdateBody>;
+    const body = request.body as z.output<typeof ZOctoUpdateBody>;
     return bookingOf(p, await svc.updateBooking(deps(request), p, uuidOf(request), body), wantsPricing(request));
   });
-  both('POST', '/bookings/:uuid/confirm', { config: access, schema: { tags, summary: 'OCTO: confirm (the order is made; idempotent)', params: Uuid, body: s.ZOctoConfirmBody, response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('POST', '/bookings/:uuid/confirm', { config: access, schema: { tags, summary: 'OCTO: confirm (the order is made; idempotent)', params: ZOctoBookingParams, body: ZOctoConfirmBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof s.ZOctoConfirmBody>), wantsPricing(request));
+    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof ZOctoConfirmBody>), wantsPricing(request));
   });
-  both('POST', '/bookings/:uuid/extend', { config: access, schema: { tags, summary: 'OCTO: hold a reservation longer', params: Uuid, body: s.ZOctoExtendBody.optional(), response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('POST', '/bookings/:uuid/extend', { config: access, schema: { tags, summary: 'OCTO: hold a reservation longer', params: ZOctoBookingParams, body: ZOctoExtendBody.optional(), response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    const body = (request.body ?? {}) as z.output<typeof s.ZOctoExtendBody>;
+    const body = (request.body ?? {}) as z.output<typeof ZOctoExtendBody>;
     return bookingOf(p, await svc.extendBooking(deps(request), p, uuidOf(request), body.expirationMinutes), wantsPricing(request));
   });
-  both('POST', '/bookings/:uuid/cancel', { config: access, schema: { tags, summary: 'OCTO: cancel (a reservation, or a booking within its cancellation cut-off)', params: Uuid, body: s.ZOctoCancelBody.optional(), response: { 200: s.ZOctoBooking, ...octoErrors } } }, async (request) => {
+  both('POST', '/bookings/:uuid/cancel', { config: access, schema: { tags, summary: 'OCTO: cancel (a reservation, or a booking within its cancellation cut-off)', params: ZOctoBookingParams, body: ZOctoCancelBody.optional(), response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    const body = (request.body ?? {}) as z.output<typeof s.ZOctoCancelBody>;
+    const body = (request.body ?? {}) as z.output<typeof ZOctoCancelBody>;
     return bookingOf(p, await svc.cancelBooking(deps(request), p, uuidOf(request), body.reason), wantsPricing(request));
   });
 };
@@ -160,7 +183,7 @@ function toAppError(error: unknown): unknown {
 const publicErrors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 429: ZErrorEnvelope };
 const publicTags = ['public booking API'];
 
-function presentReservation(p: Partner, v: svc.BookingView): z.output<typeof s.ZPublicReservation> {
+function presentReservation(p: Partner, v: svc.BookingView): z.output<typeof ZPublicReservation> {
   const quantities: Record<string, number> = {};
   for (const u of v.row.unit_items) quantities[u.unitId] = (quantities[u.unitId] ?? 0) + 1;
   return {
@@ -195,7 +218,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/public/get-availabilities/',
-    { config: access, schema: { tags: publicTags, summary: 'Times of a product you may sell, with seats left and your prices (retail and net)', querystring: s.ZPublicAvailabilityQuery, response: { 200: z.array(s.ZPublicAvailability), ...publicErrors } } },
+    { config: access, schema: { tags: publicTags, summary: 'Times of a product you may sell, with seats left and your prices (retail and net)', querystring: ZPublicAvailabilityQuery, response: { 200: z.array(ZPublicAvailability), ...publicErrors } } },
     (request) =>
       wrap(async () => {
         const p = partnerOf(request);
@@ -216,7 +239,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/public/reserve/',
-    { config: access, schema: { tags: publicTags, summary: 'Hold seats (a reservation that expires as a cart does; idempotent by uuid)', body: s.ZPublicReserveInput, response: { 201: s.ZPublicReservation, ...publicErrors } } },
+    { config: access, schema: { tags: publicTags, summary: 'Hold seats (a reservation that expires as a cart does; idempotent by uuid)', body: ZPublicReserveInput, response: { 201: ZPublicReservation, ...publicErrors } } },
     (request, reply) =>
       wrap(async () => {
         const p = partnerOf(request);
@@ -227,7 +250,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/public/book/',
-    { config: access, schema: { tags: publicTags, summary: 'Book a reservation: the order is made in the supplier’s books (idempotent)', body: s.ZPublicBookInput, response: { 200: s.ZPublicReservation, ...publicErrors } } },
+    { config: access, schema: { tags: publicTags, summary: 'Book a reservation: the order is made in the supplier’s books (idempotent)', body: ZPublicBookInput, response: { 200: ZPublicReservation, ...publicErrors } } },
     (request) =>
       wrap(async () => {
         const p = partnerOf(request);
@@ -238,7 +261,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/public/cancel-reservation/',
-    { config: access, schema: { tags: publicTags, summary: 'Give a reservation’s seats back', body: s.ZPublicCancelInput, response: { 200: s.ZPublicReservation, ...publicErrors } } },
+    { config: access, schema: { tags: publicTags, summary: 'Give a reservation’s seats back', body: ZPublicCancelInput, response: { 200: ZPublicReservation, ...publicErrors } } },
     (request) =>
       wrap(async () => {
         const p = partnerOf(request);
@@ -249,7 +272,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/public/cancel-booking/',
-    { config: access, schema: { tags: publicTags, summary: 'Cancel a booking within its cancellation policy', body: s.ZPublicCancelInput, response: { 200: s.ZPublicReservation, ...publicErrors } } },
+    { config: access, schema: { tags: publicTags, summary: 'Cancel a booking within its cancellation policy', body: ZPublicCancelInput, response: { 200: ZPublicReservation, ...publicErrors } } },
     (request) =>
       wrap(async () => {
         const p = partnerOf(request);
