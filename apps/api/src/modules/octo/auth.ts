@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { apiKey, baseAccount, experience, partnership, partnershipExperience, pricingCategory, subscriptionTier } from '../../db/schema';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
 import { type Contract, contractRefusal } from '../partners/contract';
+import { partnerKeyRow, touchKeyLastUsed } from './queries';
 
 /**
  * A partner's API key (the OCTO API and the public booking API): `Authorization: Bearer td_…`,
@@ -90,34 +89,7 @@ export function bearer(request: FastifyRequest): string | null {
 }
 
 async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
-  const rows = (await db.execute(sql`
-    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
-           coalesce((select 'partners' = any(t.features) from ${subscriptionTier} t where t.id = a.subscription_tier_id), false) as plan_has_partners,
-           coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
-                                                       'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
-                                                       'opening', exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id)
-                                                                  and not exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id and r.kind <> 'opening_hours')))
-                     from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
-                     where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products,
-           coalesce((select json_agg(c.id) from ${pricingCategory} c where c.account_id = k.account_id and not c.occupies_seat), '[]') as seatless
-    from ${apiKey} k
-    join ${partnership} p on p.id = k.partnership_id and p.supplier_account_id = k.account_id
-    join ${baseAccount} a on a.id = k.account_id
-    where k.secret_hash = ${hash} and k.revoked_at is null`)) as unknown as {
-    rows: {
-      key_id: string;
-      prefix: string;
-      contract: Contract & { created_at: string; updated_at: string; responded_at: string | null };
-      name: string;
-      subdomain: string;
-      time_zone: string;
-      default_cutoff_minutes: number;
-      plan_has_partners: boolean;
-      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
-      seatless: string[];
-    }[];
-  };
-  const row = rows.rows[0];
+  const row = await partnerKeyRow(db, hash);
   if (!row) return null;
   const products = new Map<string, SharedProduct>();
   for (const p of row.products) {
@@ -188,7 +160,7 @@ export async function authenticatePartner(request: FastifyRequest): Promise<Part
   const written = lastUsedWritten.get(partner.keyId) ?? 0;
   if (now - written > LAST_USED_EVERY_MS) {
     lastUsedWritten.set(partner.keyId, now);
-    await db.execute(sql`update ${apiKey} set last_used_at = now() where id = ${partner.keyId} and (last_used_at is null or last_used_at < now() - interval '1 minute')`);
+    await touchKeyLastUsed(db, partner.keyId);
   }
   // The audit trail of reads: one log line per call names the key and the partnership (writes are
   // also recorded in the order's audit trail and the reservation's row).

@@ -1,11 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { slot } from '../../db/schema';
 import { todayIn } from '../../lib/local-time';
 import { inTenant } from '../../lib/tenancy';
 import { availabilityJson, availabilityRows, pricesOn } from '../availability/slots';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
 import { departuresText } from './present';
+import { departureDays } from './queries';
 import { type Deps, defaultOption, sharedProduct, type SlotView } from './service';
 
 /**
@@ -44,9 +43,7 @@ async function rangeOf(deps: Deps, p: Partner, q: AvailabilityQuery) {
   let from = q.localDateStart;
   let to = q.localDateEnd ?? q.localDateStart;
   if (q.availabilityIds?.length) {
-    const rows = await inTenant(deps.db, p.supplierId, (tx) =>
-      tx.select({ day: slot.local_date }).from(slot).where(and(eq(slot.account_id, p.supplierId), eq(slot.experience_id, product.id), sql`${slot.id}::text in ${q.availabilityIds!}`)),
-    );
+    const rows = await inTenant(deps.db, p.supplierId, (tx) => departureDays(tx, p.supplierId, product.id, q.availabilityIds!));
     if (rows.length === 0) return null;
     const days = rows.map((r) => String(r.day)).sort();
     from = days[0]!;

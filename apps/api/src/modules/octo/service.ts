@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { HOLD_MINUTES, type TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { auditEvent, booking, cart, cartLine, octoBooking, order, pricingCategory, slot } from '../../db/schema';
+import type { octoBooking } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
@@ -17,7 +16,8 @@ import { commissionOf, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
-import { lockReservation } from './queries';
+import * as q from './queries';
+import type { UnitRow } from './queries';
 
 /**
  * What a partner's API key can do, once, for both shapes (OCTO at /octo/v1 and the public booking
@@ -37,16 +37,7 @@ export type UnitType = 'ADULT' | 'YOUTH' | 'CHILD' | 'INFANT' | 'SENIOR' | 'OTHE
 const UNIT_TYPES: Record<string, UnitType> = { Adult: 'ADULT', Child: 'CHILD', Infant: 'INFANT', Teenager: 'YOUTH', Senior: 'SENIOR' };
 export const unitTypeOf = (type: string): UnitType => UNIT_TYPES[type] ?? 'OTHER';
 
-export interface UnitRow {
-  id: string;
-  label: string;
-  type: string;
-  occupies_seat: boolean;
-  min_age: number | null;
-  max_age: number | null;
-  /** The lowest current retail price of the category for the product. */
-  from_price: number;
-}
+export type { UnitRow };
 
 /** A departure for a partner (octo/availability.ts): a Slot, with whether the units asked for fit and its cut-off. */
 export interface SlotView extends TSlot {
@@ -93,22 +84,14 @@ export function defaultOption(optionId: unknown) {
 async function productViews(deps: Deps, p: Partner, ids: string[]): Promise<ProductView[]> {
   if (ids.length === 0) return [];
   return inSupplier(deps, p, async (ctx) => {
-    const units = (await ctx.tx.execute(sql`
-      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, min(r.retail_price)::int as from_price
-      from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
-      where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
-      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
-    const extra = (await ctx.tx.execute(sql`
-      select x.id, cp.rules,
-             coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times
-      from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
-      where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as { rows: { id: string; rules: ProductView['policy']; times: string[] }[] };
+    const units = await q.productUnits(ctx, ids);
+    const extra = await q.productTerms(ctx, ids);
     const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
     return ids.map((id) => {
-      const e = extra.rows.find((r) => r.id === id);
+      const e = extra.find((r) => r.id === id);
       return {
         product: p.products.get(id)!,
-        units: units.rows.filter((u) => u.experience_id === id).sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label)),
+        units: units.filter((u) => u.experience_id === id).sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label)),
         policy: e?.rules ?? null,
         startTimes: (e?.times ?? []).map((t) => String(t).slice(0, 5)),
       };
@@ -185,10 +168,7 @@ function quantitiesOf(items: { unitId: string }[]) {
 async function assertUnits(ctx: TenantCtx, productId: string, items: UnitItemInput[]) {
   if (items.length === 0) throw new OctoError('UNPROCESSABLE_ENTITY', 'A booking needs at least one unit item.', undefined, 'unitItems');
   const ids = [...new Set(items.map((i) => i.unitId))];
-  const priced = (await ctx.tx.execute(sql`
-    select distinct r.pricing_category_id::text as id from pricing_rate r
-    where r.account_id = ${ctx.accountId} and r.experience_id = ${productId}::uuid and r.pricing_category_id::text in ${ids}`)) as unknown as { rows: { id: string }[] };
-  const known = new Set(priced.rows.map((r) => r.id));
+  const known = new Set((await q.pricedUnitIds(ctx, productId, ids)).map((r) => r.id));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown) throw new OctoError('INVALID_UNIT_ID', 'The unit does not exist for this product.', unknown, 'unitId');
 }
@@ -216,7 +196,7 @@ function holdRefusal(error: unknown): never {
 }
 
 async function findRow(ctx: TenantCtx, p: Partner, uuid: string, lock: boolean) {
-  const row = lock ? await lockReservation(ctx, uuid) : (await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid))))[0];
+  const row = lock ? await q.lockReservation(ctx, uuid) : await q.findReservation(ctx, uuid);
   if (!row || row.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'No booking with this UUID.', uuid, 'uuid');
   return row;
 }
@@ -228,33 +208,15 @@ async function findRow(ctx: TenantCtx, p: Partner, uuid: string, lock: boolean) 
  * from the supplier (the reseller collected it; the statement would count nothing).
  */
 async function partnerCancelTerms(ctx: TenantCtx, orderId: string): Promise<{ allowed: boolean; reason: string }> {
-  const [o] = await ctx.tx.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  const sale = o?.total ?? 0;
+  const sale = (await q.orderTotal(ctx, orderId)) ?? 0;
   const terms = termsOf(await openBookingTerms(ctx, orderId), sale, sale);
   if (terms.allowed && terms.fee > 0) return { allowed: false, reason: `the cancellation policy no longer refunds all of it (${terms.reason})` };
   return terms;
 }
 
-/**
- * Whether the supplier confirmed a booking's order at some point: at sale (an offer confirmed at
- * once: its `created` entry says Confirmed) or later by hand (a `confirmed` entry). An order
- * confirmed by hand that the supplier cancelled before confirming it was rejected.
- */
-async function everConfirmed(ctx: TenantCtx, orderId: string) {
-  const [hit] = await ctx.tx
-    .select({ id: auditEvent.id })
-    .from(auditEvent)
-    .where(and(eq(auditEvent.account_id, ctx.accountId), eq(auditEvent.order_id, orderId), sql`(${auditEvent.action} = 'confirmed' or (${auditEvent.action} = 'created' and ${auditEvent.changes}->>'status' = 'Confirmed'))`))
-    .limit(1);
-  return Boolean(hit);
-}
-
 /** A booking as both APIs present it: its status settled (an ON_HOLD whose hold ran out is EXPIRED). */
 async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> {
-  const [s] = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at, ends_at: slot.ends_at, local_date: slot.local_date, local_time: slot.local_time })
-    .from(slot)
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, row.slot_id)));
+  const s = await q.departureOf(ctx, row.slot_id);
   let status = row.status as BookingView['status'];
   let items: BookingView['items'] = [];
   let orderReference: string | null = null;
@@ -263,11 +225,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
   let commission: number | null = null;
   let cancellable = false;
   if (row.booking_id) {
-    const [b] = await ctx.tx
-      .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, commission: booking.commission, reference: order.reference, orderStatus: order.status })
-      .from(booking)
-      .innerJoin(order, eq(order.id, booking.order_id))
-      .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, row.booking_id)));
+    const b = await q.bookingWithOrder(ctx, row.booking_id);
     if (b) {
       items = b.items.filter((i) => i.kind === 'category').map((i) => ({ id: i.id, quantity: i.quantity, unit_price: i.unit_price }));
       orderReference = b.reference;
@@ -275,11 +233,13 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
       ticketCode = b.ticket;
       commission = b.commission;
       if (b.status === 'Created' && status === 'CONFIRMED') status = 'PENDING';
-      if (b.status === 'Canceled') status = row.status === 'CONFIRMED' && !(await everConfirmed(ctx, row.order_id!)) ? 'REJECTED' : 'CANCELLED';
+      // Whether the supplier confirmed the order at some point: at sale (an offer confirmed at once: its
+      // `created` entry says Confirmed) or later by hand. Cancelled by the supplier before that: rejected.
+      if (b.status === 'Canceled') status = row.status === 'CONFIRMED' && !(await q.everConfirmed(ctx, row.order_id!)) ? 'REJECTED' : 'CANCELLED';
       if (status === 'CONFIRMED' || status === 'PENDING') cancellable = (await partnerCancelTerms(ctx, row.order_id!)).allowed;
     }
   } else if (row.cart_line_id) {
-    const [line] = await ctx.tx.select({ items: cartLine.items, expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id)));
+    const line = await q.heldLine(ctx, row.cart_line_id);
     if (line) items = line.items.filter((i) => i.kind === 'category').map((i) => ({ id: i.id, quantity: i.quantity, unit_price: i.unit_price }));
     if (status === 'ON_HOLD' && (!line || line.expires.getTime() <= Date.now())) status = 'EXPIRED';
     if (status === 'ON_HOLD') cancellable = true;
@@ -309,25 +269,22 @@ export async function reserve(deps: Deps, p: Partner, input: ReserveInput): Prom
   const product = sharedProduct(p, input.productId);
   defaultOption(input.optionId);
   const prepared = await inSupplier(deps, p, async (ctx) => {
-    const [existing] = await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid)));
+    const existing = await q.findReservation(ctx, uuid);
     if (existing) {
       if (existing.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'This UUID is already used by another booking.', uuid, 'uuid');
       return { existing: await view(ctx, p, existing) };
     }
     if (!input.availabilityId) throw new OctoError('INVALID_AVAILABILITY_ID', 'availabilityId is required: this product is sold by start time.', '', 'availabilityId');
-    const [s] = await ctx.tx
-      .select({ id: slot.id, day: slot.local_date })
-      .from(slot)
-      .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, product.id), sql`${slot.id}::text = ${input.availabilityId}`));
+    const s = await q.productDeparture(ctx, product.id, input.availabilityId);
     if (!s) throw new OctoError('INVALID_AVAILABILITY_ID', 'No availability with this id for this product.', input.availabilityId, 'availabilityId');
     await contractFor(ctx, p, product.id, String(s.day));
     await assertUnits(ctx, product.id, input.unitItems);
-    const [c] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, token_hash: sha256(`octo:${uuid}`) }).returning({ id: cart.id });
+    const c = await q.insertCart(ctx, sha256(`octo:${uuid}`));
     return { slotId: s.id, cartId: c!.id };
   });
   if ('existing' in prepared) return prepared.existing!;
   const { slotId, cartId } = prepared;
-  const dropCart = () => inSupplier(deps, p, (ctx) => ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))));
+  const dropCart = () => inSupplier(deps, p, (ctx) => q.deleteCart(ctx, cartId));
   let lineId: string;
   try {
     lineId = (await deps.holds.hold({ accountId: p.supplierId, cartId }, slotId, { quantities: quantitiesOf(input.unitItems), extras: {} })).id;
@@ -339,39 +296,35 @@ export async function reserve(deps: Deps, p: Partner, input: ReserveInput): Prom
     const minutes = clampMinutes(input.expirationMinutes);
     if (minutes !== undefined) {
       await lockSlot(ctx, slotId);
-      await ctx.tx.update(cartLine).set({ expires_at: sql`now() + make_interval(mins => ${minutes})` }).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+      await q.setLineExpiry(ctx, lineId, minutes);
     }
-    const [line] = await ctx.tx.select({ expires: cartLine.expires_at }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
-    const [row] = await ctx.tx
-      .insert(octoBooking)
-      .values({
-        uuid,
-        account_id: ctx.accountId,
-        partnership_id: p.partnershipId,
-        api_key_id: p.keyId,
-        status: 'ON_HOLD',
-        experience_id: product.id,
-        slot_id: slotId,
-        cart_id: cartId,
-        cart_line_id: lineId,
-        reseller_reference: input.resellerReference ?? null,
-        unit_items: input.unitItems.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null })),
-        contact: (input.contact ?? {}) as Record<string, unknown>,
-        notes: input.notes ?? null,
-        expires_at: line?.expires ?? new Date(),
-      })
-      .onConflictDoNothing()
-      .returning();
+    const line = await q.lineExpiry(ctx, lineId);
+    const row = await q.insertReservation(ctx, {
+      uuid,
+      account_id: ctx.accountId,
+      partnership_id: p.partnershipId,
+      api_key_id: p.keyId,
+      status: 'ON_HOLD',
+      experience_id: product.id,
+      slot_id: slotId,
+      cart_id: cartId,
+      cart_line_id: lineId,
+      reseller_reference: input.resellerReference ?? null,
+      unit_items: input.unitItems.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null })),
+      contact: (input.contact ?? {}) as Record<string, unknown>,
+      notes: input.notes ?? null,
+      expires_at: line?.expires ?? new Date(),
+    });
     return row ? view(ctx, p, row) : null;
   });
   if (made) return made;
   // The same UUID reserved at the same moment: this hold goes back, the first one answers.
   await inSupplier(deps, p, async (ctx) => {
     await releaseLine(ctx, cartId, lineId).catch(() => undefined);
-    await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+    await q.deleteCart(ctx, cartId);
   });
   return inSupplier(deps, p, async (ctx) => {
-    const [existing] = await ctx.tx.select().from(octoBooking).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid)));
+    const existing = await q.findReservation(ctx, uuid);
     if (!existing || existing.partnership_id !== p.partnershipId) throw new OctoError('INVALID_BOOKING_UUID', 'This UUID is already used by another booking.', uuid, 'uuid');
     return view(ctx, p, existing);
   });
@@ -381,23 +334,10 @@ export async function getBooking(deps: Deps, p: Partner, uuid: string) {
   return inSupplier(deps, p, async (ctx) => view(ctx, p, await findRow(ctx, p, uuid, false)));
 }
 
-export async function listBookings(deps: Deps, p: Partner, q: { resellerReference?: string; supplierReference?: string }) {
-  if (!q.resellerReference && !q.supplierReference) throw new OctoError('BAD_REQUEST', 'Send resellerReference or supplierReference.', undefined, 'resellerReference');
+export async function listBookings(deps: Deps, p: Partner, refs: { resellerReference?: string; supplierReference?: string }) {
+  if (!refs.resellerReference && !refs.supplierReference) throw new OctoError('BAD_REQUEST', 'Send resellerReference or supplierReference.', undefined, 'resellerReference');
   return inSupplier(deps, p, async (ctx) => {
-    const rows = await ctx.tx
-      .select({ b: octoBooking })
-      .from(octoBooking)
-      .leftJoin(order, eq(order.id, octoBooking.order_id))
-      .where(
-        and(
-          eq(octoBooking.account_id, ctx.accountId),
-          eq(octoBooking.partnership_id, p.partnershipId),
-          q.resellerReference ? eq(octoBooking.reseller_reference, q.resellerReference) : undefined,
-          q.supplierReference ? eq(order.reference, q.supplierReference) : undefined,
-        ),
-      )
-      .orderBy(octoBooking.created_at)
-      .limit(100);
+    const rows = await q.reservationsByReference(ctx, p.partnershipId, refs);
     const out: BookingView[] = [];
     for (const r of rows) out.push(await view(ctx, p, r.b));
     return out;
@@ -443,12 +383,12 @@ export async function updateBooking(
       if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
       set.cart_line_id = newLine;
       set.unit_items = patch.unitItems!.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null }));
-      const [line] = await ctx.tx.select({ expires: cartLine.expires_at }).from(cartLine).where(eq(cartLine.id, newLine));
+      const line = await q.newLineExpiry(ctx, newLine);
       set.expires_at = line!.expires;
     }
-    const [updated] = await ctx.tx.update(octoBooking).set(set).where(eq(octoBooking.uuid, uuid)).returning();
+    const updated = await q.updateReservation(ctx, uuid, set);
     if (row.order_id && (patch.resellerReference !== undefined)) {
-      await ctx.tx.update(order).set({ reseller_reference: patch.resellerReference }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, row.order_id)));
+      await q.setOrderResellerReference(ctx, row.order_id, patch.resellerReference);
     }
     const result = await view(ctx, p, updated!);
     if (patch.expirationMinutes !== undefined && result.status === 'ON_HOLD') return extendIn(ctx, p, updated!, patch.expirationMinutes);
@@ -459,13 +399,9 @@ export async function updateBooking(
 async function extendIn(ctx: TenantCtx, p: Partner, row: Row, minutes: number | undefined) {
   const m = clampMinutes(minutes) ?? HOLD_MINUTES.MAX;
   await lockSlot(ctx, row.slot_id);
-  const [line] = await ctx.tx
-    .update(cartLine)
-    .set({ expires_at: sql`now() + make_interval(mins => ${m})` })
-    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, row.cart_line_id!), sql`${cartLine.expires_at} > now()`))
-    .returning({ expires: cartLine.expires_at });
+  const line = await q.extendLiveLine(ctx, row.cart_line_id!, m);
   if (!line) throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
-  const [updated] = await ctx.tx.update(octoBooking).set({ expires_at: line.expires, updated_at: new Date() }).where(eq(octoBooking.uuid, row.uuid)).returning();
+  const updated = await q.updateReservation(ctx, row.uuid, { expires_at: line.expires, updated_at: new Date() });
   return view(ctx, p, updated!);
 }
 
@@ -514,12 +450,12 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
     // the sweep: its seats go back now and it is never booked (checkout would re-hold a cart's line).
     if ((await view(ctx, p, row)).status === 'EXPIRED') {
       if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
-      await ctx.tx.update(octoBooking).set({ status: 'EXPIRED', expires_at: null, updated_at: new Date() }).where(eq(octoBooking.uuid, uuid));
+      await q.updateReservation(ctx, uuid, { status: 'EXPIRED', expires_at: null, updated_at: new Date() });
       return null;
     }
     const contact = { ...(row.contact as ContactInput), ...(input.contact ?? {}) };
     const customer = customerOf(contact);
-    const [s] = await ctx.tx.select({ day: slot.local_date }).from(slot).where(eq(slot.id, row.slot_id));
+    const s = await q.departureDay(ctx, row.slot_id);
     const shared = await contractFor(ctx, p, row.experience_id, String(s!.day));
     let orderId: string;
     try {
@@ -533,13 +469,18 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
     }
     const reference = input.resellerReference ?? row.reseller_reference;
     await markResale(ctx, orderId, shared.contract, { [row.experience_id]: shared.netRates }, reference, { api_key: p.prefix, booking_uuid: uuid });
-    const [sold] = await ctx.tx.select({ id: booking.id }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId))).limit(1);
-    const [updated] = await ctx.tx
-      .update(octoBooking)
-      .set({ status: 'CONFIRMED', order_id: orderId, booking_id: sold!.id, contact: contact as Record<string, unknown>, reseller_reference: reference, expires_at: null, cart_line_id: null, updated_at: new Date() })
-      .where(eq(octoBooking.uuid, uuid))
-      .returning();
-    await ctx.tx.delete(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, row.cart_id!)));
+    const sold = await q.firstBookingOf(ctx, orderId);
+    const updated = await q.updateReservation(ctx, uuid, {
+      status: 'CONFIRMED',
+      order_id: orderId,
+      booking_id: sold!.id,
+      contact: contact as Record<string, unknown>,
+      reseller_reference: reference,
+      expires_at: null,
+      cart_line_id: null,
+      updated_at: new Date(),
+    });
+    await q.deleteCart(ctx, row.cart_id!);
     return view(ctx, p, updated!);
   });
   if (!done) throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
@@ -568,11 +509,7 @@ export async function cancelBooking(deps: Deps, p: Partner, uuid: string, reason
     } else if (row.cart_line_id) {
       await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
     }
-    const [updated] = await ctx.tx
-      .update(octoBooking)
-      .set({ status: 'CANCELLED', cancellation_reason: reason ?? null, updated_at: new Date(), expires_at: null })
-      .where(eq(octoBooking.uuid, uuid))
-      .returning();
+    const updated = await q.updateReservation(ctx, uuid, { status: 'CANCELLED', cancellation_reason: reason ?? null, updated_at: new Date(), expires_at: null });
     return view(ctx, p, updated!);
   });
 }
