@@ -39,6 +39,14 @@ export const ZPricingCategory = z
   })
   .meta({ id: 'PricingCategory' });
 export type TPricingCategory = z.infer<typeof ZPricingCategory>;
+/** A PATCH of a category (the age rule across both ages is checked by the API against the stored row). */
+export const ZPricingCategoryPatch = z.object({
+  type: z.enum(PRICING_CATEGORY_TYPES).optional(),
+  label: z.string().trim().min(1).max(80).optional(),
+  min_age: z.number().int().min(0).max(120).nullable().optional(),
+  max_age: z.number().int().min(0).max(120).nullable().optional(),
+  occupies_seat: z.boolean().optional(),
+});
 
 // --- pricing rates ------------------------------------------------------------------------
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const; // ISO: 1 = Monday
@@ -75,6 +83,15 @@ export const ZPricingRate = z
   })
   .meta({ id: 'PricingRate' });
 export type TPricingRate = z.infer<typeof ZPricingRate>;
+/** A PATCH of a price: its experience and category stay. */
+export const ZPricingRatePatch = z.object({
+  retail_price: ZMinorUnits.optional(),
+  net_price: ZMinorUnits.nullable().optional(),
+  currency: z.string().optional(),
+  valid_from: ZDate.nullable().optional(),
+  valid_to: ZDate.nullable().optional(),
+  weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional(),
+});
 
 // --- inventory ----------------------------------------------------------------------------
 export const ZInventoryCategoryInput = z.object({ name: ZText(80).min(1, { error: 'A category needs a name.' }) });
@@ -107,6 +124,9 @@ export const ZInventoryItem = z
   })
   .meta({ id: 'InventoryItem' });
 export type TInventoryItem = z.infer<typeof ZInventoryItem>;
+/** A tag used on inventory items, with how many items carry it. */
+export const ZInventoryTag = z.object({ tag: z.string(), item_count: z.number().int() });
+export type TInventoryTag = z.infer<typeof ZInventoryTag>;
 
 // --- meeting points, booking questions, cancellation policies -----------------------------
 export const ZMeetingPointInput = z.object({
@@ -155,6 +175,12 @@ export const ZBookingQuestion = z
   })
   .meta({ id: 'BookingQuestion' });
 export type TBookingQuestion = z.infer<typeof ZBookingQuestion>;
+/** A PATCH of a question: its answer type and choices stay. */
+export const ZBookingQuestionPatch = z.object({
+  question: z.string().trim().min(1).max(300).optional(),
+  required: z.boolean().optional(),
+  per_participant: z.boolean().optional(),
+});
 
 export const ZRefundRule = z.object({
   hours_before: z.number().int().min(0).max(24 * 365),

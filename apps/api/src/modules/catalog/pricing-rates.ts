@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ZDate, ZMinorUnits, ZPricingRate, ZPricingRateInput, type TPricingRate } from '@tourdesk/contracts';
+import { ZPricingRate, ZPricingRateInput, ZPricingRatePatch, type TPricingRate } from '@tourdesk/contracts';
 import { experience, pricingCategory, pricingRate } from '../../db/schema';
 import { registerCrud, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -78,14 +78,7 @@ export function registerPricingRates(app: FastifyInstance) {
     read: viewCatalog,
     write: manageCatalog,
     input: ZPricingRateInput,
-    patch: z.object({
-      retail_price: ZMinorUnits.optional(),
-      net_price: ZMinorUnits.nullable().optional(),
-      currency: z.string().optional(),
-      valid_from: ZDate.nullable().optional(),
-      valid_to: ZDate.nullable().optional(),
-      weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional(),
-    }),
+    patch: ZPricingRatePatch,
     output: ZPricingRate,
     filters: {
       experience: { schema: z.uuid(), where: (v) => eq(pricingRate.experience_id, v) },
