@@ -1,4 +1,3 @@
-import { asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,14 +9,11 @@ import {
   ZRecaptchaVerify,
   ZSubscriptionTier,
 } from '@tourdesk/contracts';
-import { subscriptionTier } from '../../db/schema';
-import { notFound } from '../../lib/errors';
 import { recaptchaEnabled, verifyRecaptcha } from '../../lib/recaptcha';
 import { oidcEnabled } from '../oidc/service';
-import { presentTier } from '../plans/service';
+import { getTier, listTiers } from '../plans/service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope };
-const toTier = presentTier;
 
 export const ZPublicConfig = z
   .object({
@@ -72,7 +68,7 @@ export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subscription-tiers/',
     { config: tierAccess, schema: { tags: ['subscription'], summary: 'Subscription plans', response: { 200: z.array(ZSubscriptionTier) } } },
-    async () => (await app.database.db.select().from(subscriptionTier).orderBy(asc(subscriptionTier.sort_order))).map(toTier),
+    () => listTiers(app.database.db),
   );
   app.get(
     '/api/subscription-tiers/:id/',
@@ -80,10 +76,6 @@ export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
       config: tierAccess,
       schema: { tags: ['subscription'], summary: 'One subscription plan', params: z.object({ id: z.string().max(64) }), response: { 200: ZSubscriptionTier, ...errors } },
     },
-    async (request) => {
-      const [tier] = await app.database.db.select().from(subscriptionTier).where(eq(subscriptionTier.id, request.params.id));
-      if (!tier) throw notFound('No plan with this id.');
-      return toTier(tier);
-    },
+    (request) => getTier(app.database.db, request.params.id),
   );
 };

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { THealth } from '@tourdesk/contracts';
-import { databaseVersion, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
+import { serverVersion } from './queries';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export async function checkHealth(database: Database): Promise<THealth> {
@@ -8,7 +9,7 @@ export async function checkHealth(database: Database): Promise<THealth> {
   let version: string | null = null;
   let ok = true;
   try {
-    version = await databaseVersion(database.db);
+    version = await serverVersion(database);
   } catch {
     ok = false;
   }

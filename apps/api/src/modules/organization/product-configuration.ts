@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { TProductConfiguration, TProductConfigurationPatch } from '@tourdesk/contracts';
-import { baseAccount, cancellationPolicy } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import type { baseAccount } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
+import * as q from './queries';
 
 /**
  * The organisation's product configuration: how its times read, new offers' defaults (capacity of
@@ -9,18 +9,18 @@ import { assertOwned, type TenantCtx } from '../../lib/crud';
  * vatRates(), the one place an offer's rate is decided) and what its tickets show (ticketsPdf()).
  */
 export async function productConfiguration(ctx: TenantCtx): Promise<TProductConfiguration> {
-  const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  const a = await q.accountRow(ctx);
   return {
-    time_zone: a!.time_zone,
-    currency: a!.currency,
-    time_format: a!.time_format as TProductConfiguration['time_format'],
-    default_capacity: a!.default_capacity,
-    booking_cutoff_minutes: a!.default_cutoff_minutes,
-    hold_minutes: a!.hold_minutes,
-    default_cancellation_policy: a!.default_cancellation_policy_id,
-    vat_rates_by_type: a!.vat_rates_by_type,
-    vat_rate_bp: a!.vat_rate_bp,
-    ticket_fields: a!.ticket_fields as TProductConfiguration['ticket_fields'],
+    time_zone: a.time_zone,
+    currency: a.currency,
+    time_format: a.time_format as TProductConfiguration['time_format'],
+    default_capacity: a.default_capacity,
+    booking_cutoff_minutes: a.default_cutoff_minutes,
+    hold_minutes: a.hold_minutes,
+    default_cancellation_policy: a.default_cancellation_policy_id,
+    vat_rates_by_type: a.vat_rates_by_type,
+    vat_rate_bp: a.vat_rate_bp,
+    ticket_fields: a.ticket_fields as TProductConfiguration['ticket_fields'],
   };
 }
 
@@ -31,12 +31,11 @@ export async function updateProductConfiguration(ctx: TenantCtx, patch: TProduct
   if (patch.booking_cutoff_minutes !== undefined) set.default_cutoff_minutes = patch.booking_cutoff_minutes;
   if (patch.hold_minutes !== undefined) set.hold_minutes = patch.hold_minutes;
   if (patch.default_cancellation_policy !== undefined) {
-    await assertOwned(ctx, cancellationPolicy, patch.default_cancellation_policy, 'default_cancellation_policy', 'cancellation policy');
+    await q.assertOwnCancellationPolicy(ctx, patch.default_cancellation_policy);
     set.default_cancellation_policy_id = patch.default_cancellation_policy;
   }
   if (patch.vat_rates_by_type !== undefined) {
-    const [a] = await ctx.tx.select({ rates: baseAccount.vat_rates_by_type }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId)).for('update');
-    const rates = { ...a!.rates };
+    const rates = { ...(await q.lockVatRatesByType(ctx)) };
     for (const [type, bp] of Object.entries(patch.vat_rates_by_type)) {
       if (bp === null || bp === undefined) delete rates[type];
       else rates[type] = bp;
@@ -44,6 +43,6 @@ export async function updateProductConfiguration(ctx: TenantCtx, patch: TProduct
     set.vat_rates_by_type = rates;
   }
   if (patch.ticket_fields !== undefined) set.ticket_fields = [...new Set(patch.ticket_fields)];
-  await ctx.tx.update(baseAccount).set(set).where(eq(baseAccount.id, ctx.accountId));
+  await q.updateAccount(ctx, set);
   return productConfiguration(ctx);
 }

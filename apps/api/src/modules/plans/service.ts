@@ -1,14 +1,14 @@
-import { and, count, eq, gte, isNotNull, ne, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { PlanLimit, TSubscription, TSubscriptionTier } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { baseAccount, billingProduct, booking, experience, store, subscriptionTier, users } from '../../db/schema';
+import type { baseAccount, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { toStripe } from '../payments/stripe-amounts';
 import { tenantOrigin } from '../../lib/host';
 import { localToUtc, todayIn } from '../../lib/local-time';
+import * as q from './queries';
 import { FREE_TIER } from './tiers';
 
 /**
@@ -44,24 +44,23 @@ const LIMIT_WORDS: Record<PlanLimit, [string, string]> = {
 };
 
 async function accountAndTier(ctx: TenantCtx) {
-  const [row] = await ctx.tx.select({ a: baseAccount, t: subscriptionTier }).from(baseAccount).leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id)).where(eq(baseAccount.id, ctx.accountId));
+  const row = await q.accountAndTier(ctx);
   if (!row) throw notFound('No such organisation.');
   return row;
 }
 
 /** How much of one limit the organisation uses now (one count, on an index). */
 async function used(ctx: TenantCtx, kind: PlanLimit, zone: string) {
-  const n = async (q: Promise<{ n: number }[]>) => Number((await q)[0]?.n ?? 0);
   switch (kind) {
     case 'offers':
-      return n(ctx.tx.select({ n: count() }).from(experience).where(eq(experience.account_id, ctx.accountId)));
+      return q.countOffers(ctx);
     case 'stores':
-      return n(ctx.tx.select({ n: count() }).from(store).where(eq(store.account_id, ctx.accountId)));
+      return q.countStores(ctx);
     case 'team_members':
-      return n(ctx.tx.select({ n: count() }).from(users).where(eq(users.account_id, ctx.accountId)));
+      return q.countTeamMembers(ctx);
     case 'bookings_per_month': {
       const monthStart = localToUtc(`${todayIn(zone).slice(0, 7)}-01`, '00:00', zone);
-      return n(ctx.tx.select({ n: count() }).from(booking).where(and(eq(booking.account_id, ctx.accountId), gte(booking.created_at, monthStart))));
+      return q.countBookingsSince(ctx, monthStart);
     }
   }
 }
@@ -108,10 +107,10 @@ export async function currentSubscription(ctx: TenantCtx, config: Config): Promi
 /** The plan's Stripe product on the platform's account, made on first use (once, by its idempotency key). */
 async function productOf(db: Db, stripe: Stripe, tier: TierRow) {
   // In the caller's transaction (on PGlite's one connection a second one would wait for it).
-  const [known] = await db.select().from(billingProduct).where(eq(billingProduct.tier_id, tier.id));
+  const known = await q.billingProductOfTier(db, tier.id);
   if (known) return known.stripe_product_id;
   const product = await stripe.products.create({ name: `Tourdesk ${tier.name}`, metadata: { tourdesk_tier: tier.id } }, { idempotencyKey: `tier-product-${tier.id}` });
-  await db.insert(billingProduct).values({ tier_id: tier.id, stripe_product_id: product.id }).onConflictDoNothing();
+  await q.insertBillingProduct(db, tier.id, product.id);
   return product.id;
 }
 
@@ -123,16 +122,13 @@ async function productOf(db: Db, stripe: Stripe, tier: TierRow) {
  */
 export async function choosePlan(ctx: TenantCtx, config: Config, stripe: Stripe | null, tierId: string, interval: 'month' | 'year') {
   const { a, t: current } = await accountAndTier(ctx);
-  const [tier] = await ctx.tx.select().from(subscriptionTier).where(eq(subscriptionTier.id, tierId));
+  const tier = await q.tierById(ctx.tx, tierId);
   if (!tier || tier.kind !== a.kind) throw new AppError('invalid', 'No such plan for your organisation.', 'tier');
   const price = interval === 'year' ? tier.yearly_price : tier.monthly_price;
   if (interval === 'year' && tier.monthly_price > 0 && !tier.yearly_price) throw new AppError('invalid', 'This plan is not sold by the year.', 'interval');
   if (price === 0) {
     if (a.stripe_subscription_id && stripe) await stripe.subscriptions.cancel(a.stripe_subscription_id);
-    await ctx.tx
-      .update(baseAccount)
-      .set({ subscription_tier_id: tier.id, subscription_status: 'none', subscription_interval: null, subscription_period_end: null, stripe_subscription_id: null, updated_at: new Date() })
-      .where(eq(baseAccount.id, ctx.accountId));
+    await q.setFreeTier(ctx, tier.id);
     return { url: null, subscription: await currentSubscription(ctx, config) };
   }
   if (!stripe) throw new AppError('invalid', 'Plans cannot be bought on this platform: its Stripe keys are not set.', 'tier');
@@ -155,7 +151,7 @@ export async function choosePlan(ctx: TenantCtx, config: Config, stripe: Stripe 
   if (!customer) {
     const c = await stripe.customers.create({ name: a.legal_name || a.name, email: a.billing_email || undefined, metadata: { tourdesk_account: ctx.accountId } }, { idempotencyKey: `customer-${ctx.accountId}` });
     customer = c.id;
-    await ctx.tx.update(baseAccount).set({ stripe_customer_id: customer }).where(eq(baseAccount.id, ctx.accountId));
+    await q.setStripeCustomer(ctx, customer);
   }
   const back = `${tenantOrigin(config, a.subdomain)}/settings/subscription/${a.kind === 'affiliate' ? 'affiliate' : 'supplier'}-plans`;
   const session = await stripe.checkout.sessions.create({
@@ -209,7 +205,7 @@ function statusOf(sub: Stripe.Subscription, deleted: boolean): 'trialing' | 'act
 export async function onSubscription(db: Db, stripe: Stripe | null, sub: Stripe.Subscription, deleted: boolean) {
   const customer = typeof sub.customer === 'string' ? sub.customer : sub.customer?.id;
   if (!customer) return;
-  const [a] = await db.select().from(baseAccount).where(eq(baseAccount.stripe_customer_id, customer));
+  const a = await q.accountOfStripeCustomer(db, customer);
   if (!a) return;
   const state = statusOf(sub, deleted);
   if (state === 'not_started') return;
@@ -220,23 +216,20 @@ export async function onSubscription(db: Db, stripe: Stripe | null, sub: Stripe.
   const ended = state === 'ended';
   const item = sub.items?.data?.[0];
   const productId = typeof item?.price?.product === 'string' ? item.price.product : item?.price?.product?.id;
-  const [byProduct] = productId ? await db.select({ tier: billingProduct.tier_id }).from(billingProduct).where(eq(billingProduct.stripe_product_id, productId)) : [];
-  const [tier] = byProduct ? await db.select().from(subscriptionTier).where(eq(subscriptionTier.id, byProduct.tier)) : [];
+  const byProduct = productId ? await q.tierOfStripeProduct(db, productId) : undefined;
+  const tier = byProduct ? await q.tierById(db, byProduct.tier) : undefined;
   const paidTier = tier && tier.kind === a.kind ? tier.id : a.subscription_tier_id;
   const periodEnd = item?.current_period_end;
-  await db
-    .update(baseAccount)
-    .set({
-      subscription_tier_id: ended ? FREE_TIER[a.kind as 'supplier' | 'affiliate'] : paidTier,
-      subscription_status: ended ? 'canceled' : state,
-      subscription_interval: ended ? null : (item?.price?.recurring?.interval ?? a.subscription_interval),
-      subscription_period_end: ended || !periodEnd ? null : new Date(periodEnd * 1000),
-      trial_ends_at: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
-      trial_used: a.trial_used || Boolean(sub.trial_end),
-      stripe_subscription_id: ended ? null : sub.id,
-      updated_at: new Date(),
-    })
-    .where(eq(baseAccount.id, a.id));
+  await q.updateSubscriptionState(db, a.id, {
+    subscription_tier_id: ended ? FREE_TIER[a.kind as 'supplier' | 'affiliate'] : paidTier,
+    subscription_status: ended ? 'canceled' : state,
+    subscription_interval: ended ? null : (item?.price?.recurring?.interval ?? a.subscription_interval),
+    subscription_period_end: ended || !periodEnd ? null : new Date(periodEnd * 1000),
+    trial_ends_at: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
+    trial_used: a.trial_used || Boolean(sub.trial_end),
+    stripe_subscription_id: ended ? null : sub.id,
+    updated_at: new Date(),
+  });
 }
 
 /**
@@ -244,12 +237,20 @@ export async function onSubscription(db: Db, stripe: Stripe | null, sub: Stripe.
  * they are over and no subscription was bought, it drops to the free plan (the hourly job plans-end-trials).
  */
 export async function endOwnTrials(db: Db) {
-  const rows = await db
-    .update(baseAccount)
-    .set({ subscription_tier_id: sql`case when ${baseAccount.kind} = 'affiliate' then ${FREE_TIER.affiliate} else ${FREE_TIER.supplier} end`, subscription_status: 'none', trial_ends_at: null, updated_at: new Date() })
-    .where(and(eq(baseAccount.subscription_status, 'trialing'), isNotNull(baseAccount.trial_ends_at), sql`${baseAccount.trial_ends_at} <= now()`, sql`${baseAccount.stripe_subscription_id} is null`, ne(baseAccount.subscription_tier_id, FREE_TIER.supplier)))
-    .returning({ id: baseAccount.id });
+  const rows = await q.endExpiredTrials(db);
   return rows.length;
+}
+
+/** Every plan, as the public pages show them. */
+export async function listTiers(db: Db): Promise<TSubscriptionTier[]> {
+  return (await q.allTiers(db)).map(presentTier);
+}
+
+/** One plan, or 404. */
+export async function getTier(db: Db, id: string): Promise<TSubscriptionTier> {
+  const tier = await q.tierById(db, id);
+  if (!tier) throw notFound('No plan with this id.');
+  return presentTier(tier);
 }
 
 export type { AccountRow };

@@ -1,0 +1,8 @@
+import { databaseVersion, type Database } from '../../db/client';
+
+/** The health module's only access to the database. */
+
+/** The database server's version: one round trip, the health check's probe. */
+export function serverVersion(database: Database) {
+  return databaseVersion(database.db);
+}

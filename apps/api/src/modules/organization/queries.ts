@@ -1,0 +1,57 @@
+import { eq, sql } from 'drizzle-orm';
+import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, pricingRate, scheduleRule } from '../../db/schema';
+import { assertOwned, type TenantCtx } from '../../lib/crud';
+
+/** The organisation module's only access to the database. */
+
+/** The organisation's own row (`base_account`). */
+export async function accountRow(ctx: TenantCtx) {
+  const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return a!;
+}
+
+/** Changes columns of the organisation's row. */
+export async function updateAccount(ctx: TenantCtx, set: Partial<typeof baseAccount.$inferInsert>) {
+  await ctx.tx.update(baseAccount).set(set).where(eq(baseAccount.id, ctx.accountId));
+}
+
+/** Locks the organisation's row: a sale or hold that starts now reads the currency after this commits. */
+export async function lockAccount(ctx: TenantCtx) {
+  await ctx.tx.execute(sql`select 1 from ${baseAccount} where id = ${ctx.accountId}::uuid for update`);
+}
+
+/** Whether the organisation has an order or a held cart line (amounts in its currency on record). */
+export async function hasSold(ctx: TenantCtx) {
+  const sold = (await ctx.tx.execute(sql`
+    select exists (select 1 from ${order} where account_id = ${ctx.accountId}::uuid)
+        or exists (select 1 from ${cartLine} where account_id = ${ctx.accountId}::uuid) as sold`)) as unknown as { rows: { sold: boolean }[] };
+  return sold.rows[0]!.sold;
+}
+
+/** Moves every price and extra to currency `to`, multiplying amounts by `factor` (a power of ten). */
+export async function repriceAll(ctx: TenantCtx, to: string, factor: number) {
+  await ctx.tx
+    .update(pricingRate)
+    .set({ currency: to, retail_price: sql`round(${pricingRate.retail_price} * ${factor}::numeric)::int`, net_price: sql`round(${pricingRate.net_price} * ${factor}::numeric)::int`, updated_at: new Date() })
+    .where(eq(pricingRate.account_id, ctx.accountId));
+  await ctx.tx
+    .update(inventoryItem)
+    .set({ currency: to, price: sql`round(${inventoryItem.price} * ${factor}::numeric)::int`, updated_at: new Date() })
+    .where(eq(inventoryItem.account_id, ctx.accountId));
+}
+
+/** The experiences that have a schedule rule. */
+export function scheduledExperiences(ctx: TenantCtx) {
+  return ctx.tx.selectDistinct({ id: scheduleRule.experience_id }).from(scheduleRule).where(eq(scheduleRule.account_id, ctx.accountId));
+}
+
+/** The VAT rates per offer type, the organisation's row locked for the change. */
+export async function lockVatRatesByType(ctx: TenantCtx) {
+  const [a] = await ctx.tx.select({ rates: baseAccount.vat_rates_by_type }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId)).for('update');
+  return a!.rates;
+}
+
+/** Refuses (400) a default cancellation policy that is not the organisation's. */
+export function assertOwnCancellationPolicy(ctx: TenantCtx, id: string | null) {
+  return assertOwned(ctx, cancellationPolicy, id, 'default_cancellation_policy', 'cancellation policy');
+}
