@@ -1,28 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
-import { z } from 'zod';
-import { IMAGE_LIMITS, paginated, ZErrorEnvelope, ZIdParam, ZImage, ZImageCreate, ZPaginationQuery, type TImage } from '@tourdesk/contracts';
-import { experience, fileFolder, image } from '../../db/schema';
-import { assertOwned, tenantScope, type TenantCtx } from '../../lib/crud';
-import { AppError, notFound } from '../../lib/errors';
-import { paginate } from '../../lib/pagination';
-import { inTenant } from '../../lib/tenancy';
+import { IMAGE_LIMITS, type TImage } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError, notFound } from '../../lib/errors';
+import { inTenant } from '../../lib/tenancy';
 import { isStorageKey, type Storage } from '../../lib/storage';
-import { manageCatalog, viewCatalog } from '../catalog/access';
+import * as q from './queries';
 
-type ImageRow = typeof image.$inferSelect;
-declare module 'fastify' {
-  interface FastifyInstance {
-    storage: Storage;
-  }
-}
+/**
+ * Runs its function in the caller's tenant transaction (a route passes
+ * `(fn) => tenantScope(request, fn)`): for the steps that must happen between two transactions,
+ * or after one, outside it (storing and removing files, asking a video platform).
+ */
+export type InTenant = <R>(fn: (ctx: TenantCtx) => Promise<R>) => Promise<R>;
 
 export const mediaUrl = (key: string | null) => (key ? `/api/media/${key}` : null);
 
-export function presentImage(r: ImageRow): TImage {
+export function presentImage(r: q.ImageRow): TImage {
   return {
     id: r.id,
     experience: r.experience_id,
@@ -121,11 +116,7 @@ export async function processImage(data: Buffer) {
  * same way any broken upload is: left as it is and marked checked, with a warning in the log.
  */
 export async function stripStoredOriginals(db: Db, storage: Storage, log: { warn(obj: object, msg: string): void }, limit = 20) {
-  const rows = await db
-    .select({ id: image.id, account_id: image.account_id, storage_key: image.storage_key })
-    .from(image)
-    .where(sql`not ${image.metadata_checked}`)
-    .limit(limit);
+  const rows = await q.uncheckedOriginals(db, limit);
   for (const row of rows) {
     const file = row.storage_key ? await storage.read(row.storage_key) : null;
     let processed: Awaited<ReturnType<typeof processImage>> | null = null;
@@ -140,10 +131,7 @@ export async function stripStoredOriginals(db: Db, storage: Storage, log: { warn
     const next = processed ? newKey(row.account_id, processed.format.ext) : null;
     if (processed && next) await storage.put(next, processed.data);
     await inTenant(db, row.account_id, (tx) =>
-      tx
-        .update(image)
-        .set({ metadata_checked: true, ...(processed && next ? { storage_key: next, size_bytes: processed.data.length, width: processed.width, height: processed.height, content_type: processed.format.type } : {}) })
-        .where(eq(image.id, row.id)),
+      q.markOriginalChecked(tx, row.id, processed && next ? { storage_key: next, size_bytes: processed.data.length, width: processed.width, height: processed.height, content_type: processed.format.type } : {}),
     );
     if (processed && next && row.storage_key) await storage.remove(row.storage_key).catch(() => undefined);
   }
@@ -153,18 +141,14 @@ export async function stripStoredOriginals(db: Db, storage: Storage, log: { warn
 const newKey = (accountId: string, ext: string) => `${accountId}/${randomBytes(12).toString('base64url')}.${ext}`;
 
 async function imageOr404(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select().from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.id, id)));
+  const row = await q.findImage(ctx, id);
   if (!row) throw notFound('No image with this id.');
   return row;
 }
 
 /** Copies an experience's images (their files too, so deleting one copy never breaks the other). */
 export async function copyImages(ctx: TenantCtx, storage: Storage, fromExperience: string, toExperience: string) {
-  const rows = await ctx.tx
-    .select()
-    .from(image)
-    .where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, fromExperience), eq(image.status, 'ready')))
-    .orderBy(asc(image.position));
+  const rows = await q.readyImagesOf(ctx, fromExperience);
   for (const r of rows) {
     const copy = async (key: string | null) => {
       if (!key) return null;
@@ -177,194 +161,103 @@ export async function copyImages(ctx: TenantCtx, storage: Storage, fromExperienc
       return next;
     };
     const { id: _id, created_at: _c, updated_at: _u, ...rest } = r;
-    await ctx.tx.insert(image).values({ ...rest, experience_id: toExperience, storage_key: await copy(r.storage_key), thumbnail_key: await copy(r.thumbnail_key) });
+    await q.insertImage(ctx, { ...rest, experience_id: toExperience, storage_key: await copy(r.storage_key), thumbnail_key: await copy(r.thumbnail_key) });
   }
 }
 
-const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 413: ZErrorEnvelope, 415: ZErrorEnvelope };
+export const countImages = q.countImages;
 
-export function registerImages(app: FastifyInstance) {
-  const tags = ['media'];
-  // Uploads arrive as the file's raw bytes (PATCH to the image's upload_url).
-  app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/avif', 'image/tiff'], { parseAs: 'buffer', bodyLimit: IMAGE_LIMITS.maxBytes }, (_req, body, done) => done(null, body));
+/** A page of images, by experience or folder, in their order. */
+export async function pageImages(ctx: TenantCtx, filter: q.ImageFilter, limit: number, offset: number) {
+  return (await q.pageImages(ctx, filter, limit, offset)).map(presentImage);
+}
 
-  app.get(
-    '/api/images/',
-    {
-      config: { access: viewCatalog },
-      schema: {
-        tags,
-        summary: 'Images, by experience or folder',
-        querystring: ZPaginationQuery.extend({ experience: z.uuid().optional(), folder: z.uuid().optional() }),
-        response: { 200: paginated(ZImage), ...errors },
-      },
-    },
-    (request) =>
-      tenantScope(request, (ctx) => {
-        const q = request.query as z.infer<typeof ZPaginationQuery> & { experience?: string; folder?: string };
-        const where = and(
-          eq(image.account_id, ctx.accountId),
-          q.experience ? eq(image.experience_id, q.experience) : undefined,
-          q.folder ? eq(image.folder_id, q.folder) : undefined,
-        );
-        return paginate(
-          request,
-          q,
-          async () => (await ctx.tx.select({ n: count() }).from(image).where(where))[0]?.n ?? 0,
-          async (limit, offset) =>
-            (await ctx.tx.select().from(image).where(where).orderBy(asc(image.position), asc(image.created_at)).limit(limit).offset(offset)).map(presentImage),
-        );
-      }),
+/** Announces an upload: a pending image, last in its experience's order; answers the URL to PATCH the file to. */
+export async function createImage(ctx: TenantCtx, body: { original_name: string; experience: string | null; folder: string | null }) {
+  await q.assertOwnExperience(ctx, body.experience);
+  await q.assertOwnFolder(ctx, body.folder);
+  const last = body.experience ? await q.lastImagePosition(ctx, body.experience) : { p: null };
+  const row = await q.insertImage(ctx, { experience_id: body.experience, folder_id: body.folder, original_name: body.original_name, position: (last?.p ?? -1) + 1 });
+  return presentImage(row);
+}
+
+/**
+ * Stores an image's file. The image must be the organisation's and still waiting for its file
+ * (checked in a first transaction); then the bytes are checked and stored outside any
+ * transaction, and the row updated only if it is still pending (two uploads of one image: the
+ * second is refused, and its files removed).
+ */
+export async function uploadImage(run: InTenant, storage: Storage, accountId: string, id: string, data: unknown) {
+  await run(async (ctx) => {
+    if ((await imageOr404(ctx, id)).status !== 'pending') throw new AppError('conflict', 'This image has been uploaded already.');
+  });
+  if (!Buffer.isBuffer(data)) {
+    throw new AppError('unsupported_media_type', 'Send the file itself as the request body (Content-Type: image/* or application/octet-stream).');
+  }
+  const processed = await processImage(data);
+  const key = newKey(accountId, processed.format.ext);
+  const thumbKey = newKey(accountId, 'webp');
+  await storage.put(key, processed.data);
+  await storage.put(thumbKey, processed.thumbnail);
+  const updated = await run((ctx) =>
+    q.markUploaded(ctx, id, {
+      content_type: processed.format.type,
+      width: processed.width,
+      height: processed.height,
+      size_bytes: processed.data.length,
+      storage_key: key,
+      thumbnail_key: thumbKey,
+    }),
   );
+  if (!updated) {
+    await storage.remove(key);
+    await storage.remove(thumbKey);
+    throw new AppError('conflict', 'This image has been uploaded already.');
+  }
+  return presentImage(updated);
+}
 
-  app.post(
-    '/api/images/',
-    { config: { access: manageCatalog }, schema: { tags, summary: 'Announce an upload: answers the URL to PATCH the file to', body: ZImageCreate, response: { 201: ZImage, ...errors } } },
-    async (request, reply) => {
-      const body = request.body as z.infer<typeof ZImageCreate>;
-      const dto = await tenantScope(request, async (ctx) => {
-        await assertOwned(ctx, experience, body.experience, 'experience', 'experience');
-        await assertOwned(ctx, fileFolder, body.folder, 'folder', 'folder');
-        const [last] = body.experience
-          ? await ctx.tx.select({ p: max(image.position) }).from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, body.experience)))
-          : [{ p: null }];
-        const [row] = await ctx.tx
-          .insert(image)
-          .values({ account_id: ctx.accountId, experience_id: body.experience, folder_id: body.folder, original_name: body.original_name, position: (last?.p ?? -1) + 1 })
-          .returning();
-        return presentImage(row!);
-      });
-      return reply.status(201).send(dto);
-    },
-  );
+export async function getImage(ctx: TenantCtx, id: string) {
+  return presentImage(await imageOr404(ctx, id));
+}
 
-  app.patch(
-    '/api/images/:id/upload/',
-    {
-      config: { access: manageCatalog },
-      bodyLimit: IMAGE_LIMITS.maxBytes,
-      schema: { tags, summary: 'Upload the file (raw bytes, at most 10 MB)', params: ZIdParam, response: { 200: ZImage, ...errors } },
-    },
-    async (request) => {
-      const { id } = request.params as { id: string };
-      // The image must be this organisation's and still waiting for its file…
-      await tenantScope(request, async (ctx) => {
-        if ((await imageOr404(ctx, id)).status !== 'pending') throw new AppError('conflict', 'This image has been uploaded already.');
-      });
-      const data = request.body;
-      if (!Buffer.isBuffer(data)) {
-        throw new AppError('unsupported_media_type', 'Send the file itself as the request body (Content-Type: image/* or application/octet-stream).');
-      }
-      // …then the bytes are checked and stored outside any transaction, and the row updated
-      // only if it is still pending (two uploads of one image: the second is refused).
-      const processed = await processImage(data);
-      const principal = request.principal!;
-      const key = newKey(principal.accountId, processed.format.ext);
-      const thumbKey = newKey(principal.accountId, 'webp');
-      await request.server.storage.put(key, processed.data);
-      await request.server.storage.put(thumbKey, processed.thumbnail);
-      const updated = await tenantScope(request, (ctx) =>
-        ctx.tx
-          .update(image)
-          .set({
-            status: 'ready',
-            content_type: processed.format.type,
-            width: processed.width,
-            height: processed.height,
-            size_bytes: processed.data.length,
-            storage_key: key,
-            thumbnail_key: thumbKey,
-            updated_at: new Date(),
-          })
-          .where(and(eq(image.account_id, ctx.accountId), eq(image.id, id), eq(image.status, 'pending')))
-          .returning(),
-      );
-      if (!updated[0]) {
-        await request.server.storage.remove(key);
-        await request.server.storage.remove(thumbKey);
-        throw new AppError('conflict', 'This image has been uploaded already.');
-      }
-      return presentImage(updated[0]);
-    },
-  );
+/** Moves an image to a folder of the organisation (or out of any). */
+export async function moveImage(ctx: TenantCtx, id: string, folder: string | null) {
+  await imageOr404(ctx, id);
+  await q.assertOwnFolder(ctx, folder);
+  return presentImage(await q.setImageFolder(ctx, id, folder));
+}
 
-  app.get(
-    '/api/images/:id/',
-    { config: { access: viewCatalog }, schema: { tags, summary: 'One image', params: ZIdParam, response: { 200: ZImage, ...errors } } },
-    (request) => tenantScope(request, async (ctx) => presentImage(await imageOr404(ctx, (request.params as { id: string }).id))),
-  );
+/** Deletes an image (closing the gap in its experience's order), then its files. */
+export async function deleteImage(run: InTenant, storage: Storage, id: string) {
+  const keys = await run(async (ctx) => {
+    const row = await imageOr404(ctx, id);
+    await q.deleteImage(ctx, id);
+    if (row.experience_id) {
+      // Close the gap in the order.
+      await q.closePositionGap(ctx, row.experience_id, row.position);
+    }
+    return [row.storage_key, row.thumbnail_key];
+  });
+  for (const key of keys) if (key) await storage.remove(key);
+}
 
-  app.patch(
-    '/api/images/:id/',
-    {
-      config: { access: manageCatalog },
-      schema: { tags, summary: 'Move an image to a folder', params: ZIdParam, body: z.object({ folder: z.uuid().nullable() }), response: { 200: ZImage, ...errors } },
-    },
-    (request) =>
-      tenantScope(request, async (ctx) => {
-        const { id } = request.params as { id: string };
-        const { folder } = request.body as { folder: string | null };
-        await imageOr404(ctx, id);
-        await assertOwned(ctx, fileFolder, folder, 'folder', 'folder');
-        const [row] = await ctx.tx.update(image).set({ folder_id: folder, updated_at: new Date() }).where(and(eq(image.account_id, ctx.accountId), eq(image.id, id))).returning();
-        return presentImage(row!);
-      }),
-  );
-
-  app.delete(
-    '/api/images/:id/',
-    { config: { access: manageCatalog }, schema: { tags, summary: 'Delete an image and its files', params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
-    async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const keys = await tenantScope(request, async (ctx) => {
-        const row = await imageOr404(ctx, id);
-        await ctx.tx.delete(image).where(and(eq(image.account_id, ctx.accountId), eq(image.id, id)));
-        if (row.experience_id) {
-          // Close the gap in the order.
-          await ctx.tx
-            .update(image)
-            .set({ position: sql`${image.position} - 1` })
-            .where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, row.experience_id), sql`${image.position} > ${row.position}`));
-        }
-        return [row.storage_key, row.thumbnail_key];
-      });
-      for (const key of keys) if (key) await request.server.storage.remove(key);
-      return reply.status(204).send();
-    },
-  );
-
-  // Files are public (the web store shows them) and their keys are random and never reused.
-  app.get(
-    '/api/media/*',
-    { config: { access: { public: true, reason: 'pictures shown in the public web store' } }, schema: { hide: true } },
-    async (request, reply) => {
-      const key = (request.params as { '*': string })['*'];
-      const file = isStorageKey(key) ? await request.server.storage.read(key) : null;
-      if (!file) throw notFound('No such file.');
-      const ext = key.split('.').pop()!;
-      return reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('content-length', file.size)
-        .type(ext === 'jpg' ? 'image/jpeg' : `image/${ext}`)
-        .send(file.stream);
-    },
-  );
+/** A stored file by its key, with its content type (404 when the key is not one of ours or there is no such file). */
+export async function mediaFile(storage: Storage, key: string) {
+  const file = isStorageKey(key) ? await storage.read(key) : null;
+  if (!file) throw notFound('No such file.');
+  const ext = key.split('.').pop()!;
+  return { ...file, type: ext === 'jpg' ? 'image/jpeg' : `image/${ext}` };
 }
 
 /** Makes the experience's images follow `ids` exactly; anything else is refused. */
 export async function reorderImages(ctx: TenantCtx, experienceId: string, ids: string[]) {
-  const rows = await ctx.tx
-    .select({ id: image.id })
-    .from(image)
-    .where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, experienceId)));
+  const rows = await q.imageIdsOf(ctx, experienceId);
   const current = new Set(rows.map((r) => r.id));
   const given = new Set(ids);
   if (given.size !== ids.length || given.size !== current.size || ids.some((id) => !current.has(id))) {
     throw new AppError('invalid', 'The list must name each of this experience’s images exactly once.', 'images');
   }
   if (ids.length === 0) return;
-  await ctx.tx
-    .update(image)
-    .set({ position: sql`array_position(${`{${ids.join(',')}}`}::uuid[], ${image.id}) - 1` })
-    .where(and(eq(image.account_id, ctx.accountId), inArray(image.id, ids)));
+  await q.setImageOrder(ctx, ids);
 }

@@ -1,17 +1,11 @@
-import { and, asc, count, eq, isNull, max } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZVideo, ZVideoInput, type TVideo } from '@tourdesk/contracts';
+import type { TVideo } from '@tourdesk/contracts';
 import type { Config } from '../../config';
-import { experience, video } from '../../db/schema';
-import { tenantScope, type TenantCtx } from '../../lib/crud';
+import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { paginate } from '../../lib/pagination';
-import { manageCatalog, viewCatalog } from '../catalog/access';
+import type { InTenant } from './images';
+import * as q from './queries';
 
-type VideoRow = typeof video.$inferSelect;
-
-export const presentVideo = (r: VideoRow): TVideo => ({
+export const presentVideo = (r: q.VideoRow): TVideo => ({
   id: r.id,
   url: r.url,
   experience: r.experience_id,
@@ -27,7 +21,7 @@ const PROVIDERS: { name: string; hosts: RegExp; endpoint: string }[] = [
   { name: 'Vimeo', hosts: /(^|\.)vimeo\.com$/, endpoint: 'https://vimeo.com/api/oembed.json?url={url}' },
 ];
 
-interface Lookup {
+export interface Lookup {
   provider: string | null;
   title: string | null;
   thumbnail_url: string | null;
@@ -70,106 +64,55 @@ export async function lookupVideo(config: Config, url: string): Promise<Lookup> 
 
 async function videoOr404(ctx: TenantCtx, id: string) {
   // Help videos (with a topic) are kept through /api/help-videos/ only.
-  const [row] = await ctx.tx.select().from(video).where(and(eq(video.account_id, ctx.accountId), eq(video.id, id), isNull(video.topic)));
+  const row = await q.findVideo(ctx, id);
   if (!row) throw notFound('No video with this id.');
   return row;
 }
 
-const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope };
+export const countVideos = q.countVideos;
 
-export function registerVideos(app: FastifyInstance) {
-  const tags = ['media'];
-  app.get(
-    '/api/videos/',
-    {
-      config: { access: viewCatalog },
-      schema: { tags, summary: 'Videos', querystring: ZPaginationQuery.extend({ experience: z.uuid().optional() }), response: { 200: paginated(ZVideo), ...errors } },
-    },
-    (request) =>
-      tenantScope(request, (ctx) => {
-        const q = request.query as z.infer<typeof ZPaginationQuery> & { experience?: string };
-        const where = and(eq(video.account_id, ctx.accountId), isNull(video.topic), q.experience ? eq(video.experience_id, q.experience) : undefined);
-        return paginate(
-          request,
-          q,
-          async () => (await ctx.tx.select({ n: count() }).from(video).where(where))[0]?.n ?? 0,
-          async (limit, offset) => (await ctx.tx.select().from(video).where(where).orderBy(asc(video.position), asc(video.created_at)).limit(limit).offset(offset)).map(presentVideo),
-        );
-      }),
-  );
+/** A page of an experience's (or the organisation's) videos, in their order. */
+export async function pageVideos(ctx: TenantCtx, experienceId: string | undefined, limit: number, offset: number) {
+  return (await q.pageVideos(ctx, experienceId, limit, offset)).map(presentVideo);
+}
 
-  const save = async (request: FastifyRequest, input: z.infer<typeof ZVideoInput>, id?: string) => {
-    // The platform is asked before the transaction opens: a slow answer must not hold it.
-    const found = await lookupVideo(request.server.config, input.url);
-    return tenantScope(request, async (ctx) => {
-      if (input.experience) {
-        const [exp] = await ctx.tx.select({ id: experience.id }).from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, input.experience)));
-        if (!exp) throw new AppError('invalid', 'No experience with this id in your organisation.', 'experience');
-      }
-      const values = {
-        url: input.url,
-        experience_id: input.experience,
-        provider: found.provider,
-        title: input.title || found.title || '',
-        thumbnail_url: found.thumbnail_url,
-        notice: found.notice,
-      };
-      if (id) {
-        await videoOr404(ctx, id);
-        const [row] = await ctx.tx.update(video).set({ ...values, updated_at: new Date() }).where(and(eq(video.account_id, ctx.accountId), eq(video.id, id))).returning();
-        return presentVideo(row!);
-      }
-      const [last] = input.experience
-        ? await ctx.tx.select({ p: max(video.position) }).from(video).where(and(eq(video.account_id, ctx.accountId), eq(video.experience_id, input.experience)))
-        : [{ p: null }];
-      const [row] = await ctx.tx.insert(video).values({ ...values, account_id: ctx.accountId, position: (last?.p ?? -1) + 1 }).returning();
-      return presentVideo(row!);
-    });
-  };
+/**
+ * Adds a video (last in its experience's order), or replaces one (`id`), by its URL. The platform
+ * is asked before the transaction opens: a slow answer must not hold it.
+ */
+export async function saveVideo(run: InTenant, config: Config, input: { url: string; experience: string | null; title?: string }, id?: string) {
+  const found = await lookupVideo(config, input.url);
+  return run(async (ctx) => {
+    if (input.experience) {
+      if (!(await q.experienceExists(ctx, input.experience))) throw new AppError('invalid', 'No experience with this id in your organisation.', 'experience');
+    }
+    const values = {
+      url: input.url,
+      experience_id: input.experience,
+      provider: found.provider,
+      title: input.title || found.title || '',
+      thumbnail_url: found.thumbnail_url,
+      notice: found.notice,
+    };
+    if (id) {
+      await videoOr404(ctx, id);
+      return presentVideo(await q.updateVideo(ctx, id, { ...values, updated_at: new Date() }));
+    }
+    const last = input.experience ? await q.lastVideoPosition(ctx, input.experience) : { p: null };
+    return presentVideo(await q.insertVideo(ctx, { ...values, position: (last?.p ?? -1) + 1 }));
+  });
+}
 
-  app.post(
-    '/api/videos/',
-    { config: { access: manageCatalog }, schema: { tags, summary: 'Add a video by its URL', body: ZVideoInput, response: { 201: ZVideo, ...errors } } },
-    async (request, reply) => reply.status(201).send(await save(request, request.body as z.infer<typeof ZVideoInput>)),
-  );
-  app.get(
-    '/api/videos/:id/',
-    { config: { access: viewCatalog }, schema: { tags, summary: 'One video', params: ZIdParam, response: { 200: ZVideo, ...errors } } },
-    (request) => tenantScope(request, async (ctx) => presentVideo(await videoOr404(ctx, (request.params as { id: string }).id))),
-  );
-  app.put(
-    '/api/videos/:id/',
-    { config: { access: manageCatalog }, schema: { tags, summary: 'Replace a video', params: ZIdParam, body: ZVideoInput, response: { 200: ZVideo, ...errors } } },
-    (request) => save(request, request.body as z.infer<typeof ZVideoInput>, (request.params as { id: string }).id),
-  );
-  app.patch(
-    '/api/videos/:id/',
-    {
-      config: { access: manageCatalog },
-      schema: { tags, summary: 'Rename a video', params: ZIdParam, body: z.object({ title: z.string().trim().max(200) }), response: { 200: ZVideo, ...errors } },
-    },
-    (request) =>
-      tenantScope(request, async (ctx) => {
-        const { id } = request.params as { id: string };
-        await videoOr404(ctx, id);
-        const [row] = await ctx.tx
-          .update(video)
-          .set({ title: (request.body as { title: string }).title, updated_at: new Date() })
-          .where(and(eq(video.account_id, ctx.accountId), eq(video.id, id)))
-          .returning();
-        return presentVideo(row!);
-      }),
-  );
-  app.delete(
-    '/api/videos/:id/',
-    { config: { access: manageCatalog }, schema: { tags, summary: 'Remove a video', params: ZIdParam, response: { 204: z.undefined(), ...errors } } },
-    async (request, reply) => {
-      await tenantScope(request, async (ctx) => {
-        const { id } = request.params as { id: string };
-        await videoOr404(ctx, id);
-        await ctx.tx.delete(video).where(and(eq(video.account_id, ctx.accountId), eq(video.id, id)));
-      });
-      return reply.status(204).send();
-    },
-  );
+export async function getVideo(ctx: TenantCtx, id: string) {
+  return presentVideo(await videoOr404(ctx, id));
+}
+
+export async function renameVideo(ctx: TenantCtx, id: string, title: string) {
+  await videoOr404(ctx, id);
+  return presentVideo(await q.updateVideo(ctx, id, { title, updated_at: new Date() }));
+}
+
+export async function deleteVideo(ctx: TenantCtx, id: string) {
+  await videoOr404(ctx, id);
+  await q.deleteVideo(ctx, id);
 }
