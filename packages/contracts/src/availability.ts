@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES, BOOKING_STATUSES, HOLD_MINUTES } from './constants';
+import { ATTENDANCE_STATUSES, BOOKING_STATUS_FILTERS, BOOKING_STATUSES, HOLD_MINUTES } from './constants';
+import { ZPaginationQuery } from './pagination';
 
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
 import { ZDate } from './text';
@@ -179,6 +180,18 @@ export const ZBooking = z
   })
   .meta({ id: 'Booking' });
 export type TBooking = z.infer<typeof ZBooking>;
+/** The bookings list's filters (its CSV takes the same; the list adds `page` and `page_size`). */
+export const ZBookingFilters = z.object({
+  status: z.enum(BOOKING_STATUS_FILTERS).optional(),
+  from: ZDate.optional(),
+  to: ZDate.optional(),
+  experience: z.uuid().optional(),
+  search: z.string().trim().max(100).optional(),
+});
+export const ZBookingListQuery = ZPaginationQuery.extend(ZBookingFilters.shape);
+export type TBookingListQuery = z.input<typeof ZBookingListQuery>;
+/** The bookings of a day or of one slot. */
+export const ZBookingManifestQuery = z.object({ date: ZDate.optional(), slot: z.uuid().optional() });
 
 
 

@@ -14,6 +14,14 @@ export const ORDER_ORDERINGS = ['created_at', '-created_at', 'total', '-total', 
 const ZUuid = z.uuid({ error: 'Must be a valid id.' });
 const ZPerson = z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() });
 
+// --- the order routes' path parameters and headers ----------------------------------------
+export const ZOrderIdParam = z.object({ id: ZUuid });
+export const ZOrderLineParams = z.object({ id: z.uuid(), lineId: z.uuid() });
+export const ZOrderPaymentParams = z.object({ id: z.uuid(), paymentId: z.uuid() });
+export const ZOrderInvoiceParams = z.object({ id: z.uuid(), invoiceId: z.uuid() });
+/** The optional Idempotency-Key header of order create, payment create and checkout. */
+export const ZIdempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
+
 export const ZOrderListQuery = ZPaginationQuery.extend({
   date_range: z.enum(DATE_RANGE_FILTERS).optional(),
   payment_status: z.enum(PAYMENT_STATUSES).optional(),

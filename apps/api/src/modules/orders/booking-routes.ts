@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZDate, ZBooking, ZCheckoutInput, ZErrorEnvelope, ZIdParam, ZOrder, BOOKING_STATUS_FILTERS, paginated, toMajorText, ZPaginationQuery, type TBooking } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZBooking, ZBookingFilters, ZBookingListQuery, ZBookingManifestQuery, ZCheckoutInput, ZErrorEnvelope, ZIdempotencyHeaders, ZIdParam, ZOrder, paginated, toMajorText, type TBooking } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -11,19 +11,12 @@ import * as holds from '../availability/holds';
 import * as rows from './booking-rows';
 import { presentOrder } from './records';
 import * as bookings from './bookings';
-import { idempotencyHeader, idempotent } from './idempotency';
+import { idempotent } from './idempotency';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 
 /** Checkout of the user's cart, and the bookings it makes (list, manifest, cancel, attendance; check-in is the check-in module's). */
-const bookingFilters = z.object({
-  status: z.enum(BOOKING_STATUS_FILTERS).optional(),
-  from: ZDate.optional(),
-  to: ZDate.optional(),
-  experience: z.uuid().optional(),
-  search: z.string().trim().max(100).optional(),
-});
 
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -33,7 +26,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['cart'],
         summary: 'Book the cart lines shown (`lines`), an order with one booking per line, all or none; a line whose hold ran out is re-held or refused with a 409 naming it (Idempotency-Key honoured)',
-        headers: idempotencyHeader,
+        headers: ZIdempotencyHeaders,
         body: ZCheckoutInput,
         response: { 201: ZOrder, ...errors },
       },
@@ -53,7 +46,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['bookings'],
         summary: 'Bookings, filtered by status (Confirmed, In progress, Canceled, Completed), dates, offer and search',
-        querystring: ZPaginationQuery.extend(bookingFilters.shape),
+        querystring: ZBookingListQuery,
         response: { 200: paginated(ZBooking), ...errors },
       },
     },
@@ -71,7 +64,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/bookings/export.csv',
     {
       config: { access: manageOrders },
-      schema: { tags: ['bookings'], summary: 'The filtered bookings as CSV (what the list shows, every page)', querystring: bookingFilters, response: { 200: z.string(), ...errors } },
+      schema: { tags: ['bookings'], summary: 'The filtered bookings as CSV (what the list shows, every page)', querystring: ZBookingFilters, response: { 200: z.string(), ...errors } },
     },
     async (request, reply) => {
       const body = await tenantScope(request, (ctx) =>
@@ -99,7 +92,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/bookings/by-date/',
-    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: z.object({ date: ZDate.optional(), slot: z.uuid().optional() }), response: { 200: z.array(ZBooking), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['bookings'], summary: 'The manifest of a day or a slot', querystring: ZBookingManifestQuery, response: { 200: z.array(ZBooking), ...errors } } },
     (request) =>
       tenantScope(request, (ctx) => {
         if (!request.query.date && !request.query.slot) throw new AppError('invalid', 'Give a date or a slot.', 'date');

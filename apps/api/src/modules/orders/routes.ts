@@ -10,6 +10,7 @@ import {
   ZCustomerPatch,
   ZErrorEnvelope,
   ZFilterOptions,
+  ZIdempotencyHeaders,
   ZIdParam,
   ZInvoice,
   ZInvoiceSummary,
@@ -19,9 +20,13 @@ import {
   ZOrder,
   ZOrderCancel,
   ZOrderCreate,
+  ZOrderIdParam,
+  ZOrderInvoiceParams,
+  ZOrderLineParams,
   ZOrderLinePatch,
   ZOrderListQuery,
   ZOrderPatch,
+  ZOrderPaymentParams,
   ZOrderSummary,
   ZOrderUpdate,
   ZPayment,
@@ -36,7 +41,7 @@ import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { refundProposal } from './cancellation';
 import * as customers from './customers';
-import { idempotencyHeader, idempotent } from './idempotency';
+import { idempotent } from './idempotency';
 import * as invoices from './invoices';
 import { invoiceOrder, presentOrder } from './records';
 import * as orders from './service';
@@ -44,10 +49,6 @@ import * as orders from './service';
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 const manageCustomers: RouteAccess = { permissions: ['Manage customers'] };
-const ZOrderId = z.object({ id: z.uuid({ error: 'Must be a valid id.' }) });
-const ZLineParams = z.object({ id: z.uuid(), lineId: z.uuid() });
-const ZPaymentParams = z.object({ id: z.uuid(), paymentId: z.uuid() });
-const ZInvoiceParams = z.object({ id: z.uuid(), invoiceId: z.uuid() });
 
 /** An invoice or credit note as a PDF download named after its number. */
 async function sendPdf(reply: FastifyReply, inv: TInvoice) {
@@ -86,7 +87,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/',
     {
       config: { access: manageOrders },
-      schema: { tags: ['orders'], summary: 'Book lines directly into a new order, all or none (Idempotency-Key honoured)', headers: idempotencyHeader, body: ZOrderCreate, response: { 201: ZOrder, ...errors } },
+      schema: { tags: ['orders'], summary: 'Book lines directly into a new order, all or none (Idempotency-Key honoured)', headers: ZIdempotencyHeaders, body: ZOrderCreate, response: { 201: ZOrder, ...errors } },
     },
     (request, reply) => tenantScope(request, (ctx) => idempotent(ctx, request, reply, 'order:create', 201, () => orders.createOrder(ctx, request.body))),
   );
@@ -144,7 +145,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/orders/:id/lines/:lineId/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One line of an order', params: ZLineParams, response: { 200: ZOrder.shape.bookings.element, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One line of an order', params: ZOrderLineParams, response: { 200: ZOrder.shape.bookings.element, ...errors } } },
     (request) =>
       tenantScope(request, async (ctx) => {
         const line = (await presentOrder(ctx, request.params.id)).bookings.find((b) => b.id === request.params.lineId);
@@ -154,17 +155,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.patch(
     '/api/orders/:id/lines/:lineId/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Change a line’s quantities: capacity checked again, totals recomputed, in one transaction', params: ZLineParams, body: ZOrderLinePatch, response: { 200: ZOrder, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Change a line’s quantities: capacity checked again, totals recomputed, in one transaction', params: ZOrderLineParams, body: ZOrderLinePatch, response: { 200: ZOrder, ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.changeLine(ctx, request.params.id, request.params.lineId, request.body)),
   );
   app.post(
     '/api/orders/:id/lines/:lineId/cancel/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel one line: its seats are released, the totals recomputed', params: ZLineParams, response: { 200: ZOrder, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Cancel one line: its seats are released, the totals recomputed', params: ZOrderLineParams, response: { 200: ZOrder, ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.cancelLine(ctx, request.params.id, request.params.lineId)),
   );
   app.get(
     '/api/orders/:id/payments/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'An order’s payments and refunds', params: ZOrderId, response: { 200: z.array(ZPayment), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'An order’s payments and refunds', params: ZOrderIdParam, response: { 200: z.array(ZPayment), ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.listPayments(ctx, request.params.id)),
   );
   app.post(
@@ -174,8 +175,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary: 'Record a payment, or a refund (a negative amount; of an online payment, through the payment provider) (Idempotency-Key honoured)',
-        params: ZOrderId,
-        headers: idempotencyHeader,
+        params: ZOrderIdParam,
+        headers: ZIdempotencyHeaders,
         body: ZPaymentInput,
         response: { 201: ZPayment, 202: ZRefundPending, ...errors },
       },
@@ -203,7 +204,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary: 'The refund to propose: what was paid beyond what is owed, or what the cancellation policy gives back now; of a cancelled order, what was paid less its cancellation fee',
-        params: ZOrderId,
+        params: ZOrderIdParam,
         response: { 200: ZRefundProposal, ...errors },
       },
     },
@@ -211,7 +212,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/orders/:id/payments/:paymentId/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One payment', params: ZPaymentParams, response: { 200: ZPayment, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One payment', params: ZOrderPaymentParams, response: { 200: ZPayment, ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.getPayment(ctx, request.params.id, request.params.paymentId)),
   );
   app.post(
@@ -221,7 +222,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary: 'Issue the order’s invoice (the next number of this year’s sequence) once the seller’s address, VAT number and VAT rate are set; the current one if already issued',
-        params: ZOrderId,
+        params: ZOrderIdParam,
         response: { 200: ZInvoice, ...errors },
       },
     },
@@ -229,17 +230,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/orders/:id/invoice/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice (the newest that no credit note cancels)', params: ZOrderId, response: { 200: ZInvoice, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice (the newest that no credit note cancels)', params: ZOrderIdParam, response: { 200: ZInvoice, ...errors } } },
     (request) => tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id)),
   );
   app.get(
     '/api/orders/:id/invoice.pdf',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice as a PDF', params: ZOrderId, response: { 200: z.any(), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice as a PDF', params: ZOrderIdParam, response: { 200: z.any(), ...errors } } },
     async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id))),
   );
   app.get(
     '/api/orders/:id/invoices/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Every invoice and credit note of the order, oldest first', params: ZOrderId, response: { 200: z.array(ZInvoiceSummary), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Every invoice and credit note of the order, oldest first', params: ZOrderIdParam, response: { 200: z.array(ZInvoiceSummary), ...errors } } },
     (request) =>
       tenantScope(request, async (ctx) => {
         await invoices.assertOrder(ctx, request.params.id);
@@ -248,17 +249,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/orders/:id/invoices/:invoiceId/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order, as issued', params: ZInvoiceParams, response: { 200: ZInvoice, ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order, as issued', params: ZOrderInvoiceParams, response: { 200: ZInvoice, ...errors } } },
     (request) => tenantScope(request, (ctx) => invoices.getDocument(ctx, request.params.id, request.params.invoiceId)),
   );
   app.get(
     '/api/orders/:id/invoices/:invoiceId/pdf/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order as a PDF', params: ZInvoiceParams, response: { 200: z.any(), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order as a PDF', params: ZOrderInvoiceParams, response: { 200: z.any(), ...errors } } },
     async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getDocument(ctx, request.params.id, request.params.invoiceId))),
   );
   app.get(
     '/api/orders/:id/audit/',
-    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Who changed what in the order, its lines, payments and invoice, and when', params: ZOrderId, response: { 200: z.array(ZAuditEvent), ...errors } } },
+    { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Who changed what in the order, its lines, payments and invoice, and when', params: ZOrderIdParam, response: { 200: z.array(ZAuditEvent), ...errors } } },
     (request) => tenantScope(request, (ctx) => orders.listAudit(ctx, request.params.id)),
   );
 
