@@ -1,13 +1,13 @@
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { patchOf, QR_OWNERSHIPS, toMajorText, ZErrorEnvelope, ZIdParam, ZPartnerStore, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
-import { qrCode } from '../../db/schema';
+import { patchOf, toMajorText, ZErrorEnvelope, ZIdParam, ZPartnerStore, ZQrCode, ZQrCodeInput } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud, tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
+import { requestHost } from '../../lib/host';
 import { flyerPdf, qrPng, qrSvg } from './files';
+import * as q from './queries';
 import * as svc from './service';
 
 /**
@@ -32,15 +32,12 @@ export function registerQrCodes(untyped: FastifyInstance) {
     path: '/api/qr-codes/',
     tag: 'qr-codes',
     noun: 'QR code',
-    table: qrCode,
+    ...q.qrCrud,
     read: manageQr,
     write: manageQr,
     input: ZQrCodeInput,
     patch: patchOf(ZQrCodeInput),
     output: ZQrCode,
-    search: [qrCode.name, qrCode.campaign],
-    filters: { ownership: { schema: z.enum(QR_OWNERSHIPS), where: (v) => eq(qrCode.ownership, v) } },
-    orderBy: [desc(qrCode.created_at), desc(qrCode.id)],
     values: (ctx, input, existing) => svc.qrValues(ctx, input, existing),
     present: (ctx, rows) => svc.presentQrCodes(ctx, app.config, rows),
     unique: { attr: 'code', detail: 'This code is taken: try again.' },
@@ -94,7 +91,7 @@ export function registerQrCodes(untyped: FastifyInstance) {
       const purpose = String(request.headers['sec-purpose'] ?? request.headers.purpose ?? '');
       const count = request.method === 'GET' && !/prefetch|prerender/i.test(purpose);
       try {
-        const to = await svc.scan(request, request.params.code.toLowerCase(), count);
+        const to = await svc.scan(app.database.db, app.config, requestHost(request).subdomain, request.params.code.toLowerCase(), count);
         return reply.header('cache-control', 'no-store').redirect(to, 302);
       } catch (error) {
         if (error instanceof AppError && error.status === 404) {

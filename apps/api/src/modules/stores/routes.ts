@@ -1,4 +1,3 @@
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,11 +15,11 @@ import {
   ZStoreExperiencesInput,
   ZStoreInput,
 } from '@tourdesk/contracts';
-import { store } from '../../db/schema';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud, tenantScope } from '../../lib/crud';
 import { principalOf } from '../auth/principal';
 import { paginate } from '../../lib/pagination';
+import * as q from './queries';
 import * as svc from './service';
 
 /** /api/stores/: the spec's store calls (full CRUD, add-/remove-experience, eligible-experiences, experiences), plus order and analytics. */
@@ -34,15 +33,12 @@ export function registerStores(untyped: FastifyInstance) {
     path: '/api/stores/',
     tag: 'stores',
     noun: 'store',
-    table: store,
+    ...q.storeCrud,
     read: manageStores,
     write: manageStores,
     input: ZStoreInput,
     patch: patchOf(ZStoreInput),
     output: ZStore,
-    search: [store.name, store.slug],
-    filters: { active: { schema: z.enum(['true', 'false']), where: (v) => eq(store.active, v === 'true') } },
-    orderBy: [desc(store.created_at), desc(store.id)],
     values: (ctx, input, existing) => svc.storeValues(ctx, input, existing, Boolean(untyped.config.STRIPE_SECRET_KEY)),
     present: (ctx, rows) => svc.presentStores(ctx, app.config, rows),
     beforeDelete: svc.beforeDeleteStore,

@@ -1,9 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { baseAccount, partnership, store } from '../../db/schema';
+import type { store } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
+import * as q from './queries';
 
 /**
  * A store at work: the books its sales go to (WebCtx). A store sells its own organisation's offers
@@ -44,24 +44,14 @@ export interface FoundStore {
 export async function inSeller<T>(db: Db, found: FoundStore, sellerId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
   const base = { currency: found.s.currency, store: found.s, subdomain: found.subdomain, organisation: found.name };
   if (sellerId === found.s.account_id) return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: found.zone, partner: null }));
-  const [p] = await db
-    .select({ id: partnership.id, zone: baseAccount.time_zone, supplier: baseAccount.name })
-    .from(partnership)
-    .innerJoin(baseAccount, eq(baseAccount.id, partnership.supplier_account_id))
-    .where(and(eq(partnership.supplier_account_id, sellerId), eq(partnership.reseller_account_id, found.s.account_id)))
-    .orderBy(sql`${partnership.status} = 'Active' desc`, desc(partnership.created_at))
-    .limit(1);
+  const p = await q.sellerPartnership(db, sellerId, found.s.account_id);
   if (!p) throw notFound('This store does not sell this organisation’s offers.');
   return inTenant(db, sellerId, (tx) => fn({ ...base, tx, accountId: sellerId, timeZone: p.zone, partner: { partnershipId: p.id, supplier: p.supplier } }));
 }
 
 /** A store by id, for work that knows it (the e-mail jobs), whether or not it is still active, in the books of `accountId`. */
 export async function inStoreById<T>(db: Db, accountId: string, storeId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const [found] = await db
-    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
-    .from(store)
-    .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
-    .where(eq(store.id, storeId));
+  const found = await q.storeWithOrganisation(db, storeId);
   if (!found) throw notFound('No store with this id.');
   return inSeller(db, found, accountId, fn);
 }
