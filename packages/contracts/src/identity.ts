@@ -198,6 +198,10 @@ export const ZRegisterInput = z.object({
   recaptcha_token: z.string().max(4000).optional(),
 });
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;
+/** A sign-up made: where the activation link went, and the organisation's subdomain. */
+export const ZRegistered = z.object({ email: z.string(), subdomain: z.string() });
+export type TRegistered = z.infer<typeof ZRegistered>;
+export const ZSubdomainQuery = z.object({ subdomain: z.string().max(100) });
 
 export const ZSubdomainCheck = z
   .object({ subdomain: z.string(), available: z.boolean(), reason: z.string().nullable() })
@@ -208,6 +212,27 @@ export const ZSessionResult = z
   .object({ redirect_url: z.string(), subdomain: z.string() })
   .meta({ id: 'SessionResult' });
 export type TSessionResult = z.infer<typeof ZSessionResult>;
+/** Where a visitor goes after the organisation this browser signed in to. */
+export const ZSsoResumeQuery = z.object({ next: z.string().max(2000) });
+
+/** Signing in with the OpenID Connect provider: the provider's page to start, then the code it returned. */
+export const ZOidcStart = z.object({ authorization_url: z.string() });
+export type TOidcStart = z.infer<typeof ZOidcStart>;
+export const ZOidcCallback = z.object({ code: z.string().min(1).max(2000), state: z.string().min(1).max(500), iss: z.string().max(500).optional() });
+export type TOidcCallback = z.input<typeof ZOidcCallback>;
+
+/** What the sign-in pages need before anyone is signed in. */
+export const ZPublicConfig = z
+  .object({
+    base_domain: z.string(),
+    public_url: z.string(),
+    recaptcha_site_key: z.string().nullable(),
+    oidc: z.object({ enabled: z.boolean(), name: z.string() }),
+    /** Map tiles for previews of places ({z}/{x}/{y}), or null when none are configured. */
+    map_tile_url: z.string().nullable(),
+  })
+  .meta({ id: 'PublicConfig' });
+export type TPublicConfig = z.infer<typeof ZPublicConfig>;
 
 export const ZUidToken = z.object({ uid: z.uuid({ error: 'This link is not valid.' }), token: z.string().min(10).max(200) });
 export const ZEmailOnly = z.object({ email: ZEmail, recaptcha_token: z.string().max(4000).optional() });
@@ -238,6 +263,7 @@ export const ZSubscriptionTier = z
   })
   .meta({ id: 'SubscriptionTier' });
 export type TSubscriptionTier = z.infer<typeof ZSubscriptionTier>;
+export const ZSubscriptionTierParams = z.object({ id: z.string().max(64) });
 
 export const PLAN_LIMITS = ['offers', 'stores', 'team_members', 'bookings_per_month'] as const;
 export type PlanLimit = (typeof PLAN_LIMITS)[number];
@@ -262,6 +288,9 @@ export type TSubscription = z.infer<typeof ZSubscription>;
 export const ZSubscriptionCreate = z.object({ tier: z.string().min(1).max(60), interval: z.enum(['month', 'year']).default('month') });
 /** A plan chosen: Stripe's page to pay for it (url), or the plan as it is now when nothing was to pay. */
 export const ZSubscriptionChange = z.object({ url: z.string().nullable(), subscription: ZSubscription }).meta({ id: 'SubscriptionChange' });
+/** Stripe's customer portal (the card, invoices, change or cancel the plan). */
+export const ZBillingPortal = z.object({ url: z.string() });
+export type TBillingPortal = z.infer<typeof ZBillingPortal>;
 
 export const ZRecaptchaVerify = z.object({ token: z.string().min(1).max(4000) });
 export const ZRecaptchaResult = z.object({ success: z.boolean(), enabled: z.boolean() }).meta({ id: 'RecaptchaResult' });

@@ -5,26 +5,17 @@ import {
   SUBSCRIPTION_FEATURES,
   ZAppInfo,
   ZErrorEnvelope,
+  ZPublicConfig,
   ZRecaptchaResult,
   ZRecaptchaVerify,
   ZSubscriptionTier,
+  ZSubscriptionTierParams,
 } from '@tourdesk/contracts';
 import { recaptchaEnabled, verifyRecaptcha } from '../../lib/recaptcha';
 import { oidcEnabled } from '../oidc/service';
 import { getTier, listTiers } from '../plans/service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope };
-
-export const ZPublicConfig = z
-  .object({
-    base_domain: z.string(),
-    public_url: z.string(),
-    recaptcha_site_key: z.string().nullable(),
-    oidc: z.object({ enabled: z.boolean(), name: z.string() }),
-    /** Map tiles for previews of places ({z}/{x}/{y}), or null when none are configured. */
-    map_tile_url: z.string().nullable(),
-  })
-  .meta({ id: 'PublicConfig' });
 
 export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -74,7 +65,7 @@ export const appInfoRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/subscription-tiers/:id/',
     {
       config: tierAccess,
-      schema: { tags: ['subscription'], summary: 'One subscription plan', params: z.object({ id: z.string().max(64) }), response: { 200: ZSubscriptionTier, ...errors } },
+      schema: { tags: ['subscription'], summary: 'One subscription plan', params: ZSubscriptionTierParams, response: { 200: ZSubscriptionTier, ...errors } },
     },
     (request) => getTier(app.database.db, request.params.id),
   );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZDetail, ZErrorEnvelope, ZHandoff, ZLoginInput, ZSessionResult } from '@tourdesk/contracts';
+import { ZDetail, ZErrorEnvelope, ZHandoff, ZLoginInput, ZSessionResult, ZSsoResumeQuery } from '@tourdesk/contracts';
 import { HOME_COOKIE } from './cookies';
 import { authenticate } from './principal';
 import { forgetHome, login, logout, redeemHandoff, refresh, ssoResume } from './service';
@@ -64,12 +64,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const ZNext = z.object({ next: z.string().max(2000) });
   app.get(
     '/api/sso/resume/',
     {
       config: pub('sends a visitor to the organisation this browser signed in to'),
-      schema: { tags: ['auth'], summary: 'Redirect to the organisation this browser uses', querystring: ZNext, response: { 400: ZErrorEnvelope } },
+      schema: { tags: ['auth'], summary: 'Redirect to the organisation this browser uses', querystring: ZSsoResumeQuery, response: { 400: ZErrorEnvelope } },
     },
     async (request, reply) =>
       reply.redirect(ssoResume(app.config, request.cookies[HOME_COOKIE], request.query.next), 302),
@@ -79,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/sso/forget/',
     {
       config: pub('forgets which organisation this browser signed in to'),
-      schema: { tags: ['auth'], summary: 'Forget the remembered organisation, then redirect', querystring: ZNext, response: { 400: ZErrorEnvelope } },
+      schema: { tags: ['auth'], summary: 'Forget the remembered organisation, then redirect', querystring: ZSsoResumeQuery, response: { 400: ZErrorEnvelope } },
     },
     async (request, reply) => {
       forgetHome(request, reply);

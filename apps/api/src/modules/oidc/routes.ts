@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ZErrorEnvelope, ZSessionResult } from '@tourdesk/contracts';
+import { ZErrorEnvelope, ZOidcCallback, ZOidcStart, ZSessionResult } from '@tourdesk/contracts';
 import { beginOidc, completeOidc } from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 404: ZErrorEnvelope, 503: ZErrorEnvelope };
@@ -12,7 +11,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/o/oidc/',
     {
       config: access,
-      schema: { tags: ['auth'], summary: 'Start signing in with the OpenID Connect provider', response: { 200: z.object({ authorization_url: z.string() }), ...errors } },
+      schema: { tags: ['auth'], summary: 'Start signing in with the OpenID Connect provider', response: { 200: ZOidcStart, ...errors } },
     },
     (request, reply) => beginOidc(request, reply),
   );
@@ -23,7 +22,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Finish signing in with the code the provider returned',
-        body: z.object({ code: z.string().min(1).max(2000), state: z.string().min(1).max(500), iss: z.string().max(500).optional() }),
+        body: ZOidcCallback,
         response: { 200: ZSessionResult, ...errors },
       },
     },

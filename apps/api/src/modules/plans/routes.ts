@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { ZErrorEnvelope, ZSubscription, ZSubscriptionChange, ZSubscriptionCreate } from '@tourdesk/contracts';
+import { ZBillingPortal, ZErrorEnvelope, ZSubscription, ZSubscriptionChange, ZSubscriptionCreate } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -30,7 +29,7 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/subscription/manage/',
-    { config: { access: account }, schema: { tags: ['plans'], summary: 'Stripe’s customer portal: the card, invoices, change or cancel the plan', response: { 200: z.object({ url: z.string() }), ...errors } } },
+    { config: { access: account }, schema: { tags: ['plans'], summary: 'Stripe’s customer portal: the card, invoices, change or cancel the plan', response: { 200: ZBillingPortal, ...errors } } },
     (request) => ownerScope(request, (ctx) => plans.managePlan(ctx, app.config, stripe())),
   );
 };
