@@ -1,12 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { TPaymentProvider } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { baseAccount, paymentAccount, subscriptionTier } from '../../db/schema';
+import type { paymentAccount } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
+import * as q from './queries';
 import { missingStripeSettings } from './stripe';
 
 /**
@@ -28,19 +28,6 @@ export function accountState(a: Stripe.Account) {
   };
 }
 
-export async function feeOf(ctx: TenantCtx) {
-  const [row] = await ctx.tx
-    .select({ fee: subscriptionTier.application_fee_bp })
-    .from(baseAccount)
-    .leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id))
-    .where(eq(baseAccount.id, ctx.accountId));
-  return row?.fee ?? 0;
-}
-
-export async function connectedAccount(ctx: TenantCtx): Promise<PaymentAccountRow | undefined> {
-  const [row] = await ctx.tx.select().from(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId));
-  return row;
-}
 
 function present(config: Config, row: PaymentAccountRow | undefined, fee: number): TPaymentProvider {
   return {
@@ -58,12 +45,12 @@ function present(config: Config, row: PaymentAccountRow | undefined, fee: number
 
 /** The state, asked afresh from Stripe when an account is connected (the "OAuth retrieve" of the spec). */
 export async function providerState(ctx: TenantCtx, config: Config, stripe: Stripe | null): Promise<TPaymentProvider> {
-  let row = await connectedAccount(ctx);
+  let row = await q.connectedAccount(ctx);
   if (row && stripe) {
     const a = await stripe.accounts.retrieve(row.external_id);
-    [row] = await ctx.tx.update(paymentAccount).set(accountState(a)).where(eq(paymentAccount.account_id, ctx.accountId)).returning();
+    row = await q.updateConnectedAccount(ctx, accountState(a));
   }
-  return present(config, row, await feeOf(ctx));
+  return present(config, row, await q.applicationFeeBp(ctx));
 }
 
 /**
@@ -72,19 +59,15 @@ export async function providerState(ctx: TenantCtx, config: Config, stripe: Stri
  */
 export async function startOnboarding(ctx: TenantCtx, config: Config, stripe: Stripe | null) {
   if (!stripe) throw new AppError('invalid', `Online payments are not set up on this platform: ${missingStripeSettings(config).join(', ')} missing.`);
-  const [org] = await ctx.tx.select({ subdomain: baseAccount.subdomain, email: baseAccount.billing_email, name: baseAccount.name }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
-  let row = await connectedAccount(ctx);
+  const org = await q.organisationOf(ctx);
+  let row = await q.connectedAccount(ctx);
   if (!row) {
     const a = await stripe.accounts.create(
       { type: 'standard', email: org!.email || undefined, business_profile: { name: org!.name }, metadata: { tourdesk_account: ctx.accountId } },
       { idempotencyKey: `connect-${ctx.accountId}` },
     );
-    [row] = await ctx.tx
-      .insert(paymentAccount)
-      .values({ account_id: ctx.accountId, external_id: a.id, ...accountState(a) })
-      .onConflictDoNothing()
-      .returning();
-    row ??= await connectedAccount(ctx);
+    row = await q.insertConnectedAccount(ctx, { external_id: a.id, ...accountState(a) });
+    row ??= await q.connectedAccount(ctx);
   }
   const back = `${tenantOrigin(config, org!.subdomain)}/settings/payment-providers`;
   const link = await stripe.accountLinks.create({ account: row!.external_id, type: 'account_onboarding', refresh_url: `${back}?stripe=refresh`, return_url: `${back}?stripe=return` });
@@ -93,13 +76,13 @@ export async function startOnboarding(ctx: TenantCtx, config: Config, stripe: St
 
 /** Forgets the organisation's Stripe account here (the account stays the organisation's at Stripe). */
 export async function disconnect(ctx: TenantCtx) {
-  const gone = await ctx.tx.delete(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId)).returning();
+  const gone = await q.deleteConnectedAccount(ctx);
   if (gone.length === 0) throw new AppError('not_found', 'No Stripe account is connected.');
 }
 
 /** account.updated: the state Stripe now has, written to whichever organisation has that account. */
 export async function onAccountUpdated(db: Db, a: Stripe.Account) {
-  await db.update(paymentAccount).set(accountState(a)).where(and(eq(paymentAccount.external_id, a.id)));
+  await q.updateAccountByExternalId(db, a.id, accountState(a));
 }
 
 /**
@@ -107,5 +90,5 @@ export async function onAccountUpdated(db: Db, a: Stripe.Account) {
  * (in Stripe's dashboard); it is no longer connected here, and its stores stop offering online payment.
  */
 export async function onDeauthorized(db: Db, stripeAccount: string) {
-  await db.delete(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
+  await q.deleteAccountByExternalId(db, stripeAccount);
 }

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
 import type { ZWebOrderInput } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { cart, cartLine, experience, onlineCheckout, order, paymentAccount, slot, stripeEvent } from '../../db/schema';
+import type { onlineCheckout } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
@@ -15,8 +14,8 @@ import { lockSlot } from '../availability/slots';
 import { checkout } from '../orders/bookings';
 import { checkAnswers } from '../orders/records';
 import { recordPayment, type PaymentSettlement } from '../orders/service';
-import { connectedAccount, feeOf, onAccountUpdated, onDeauthorized } from './connect';
-import { lockCheckout } from './queries';
+import { onAccountUpdated, onDeauthorized } from './connect';
+import * as q from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
 import { formatMoney } from '@tourdesk/contracts';
@@ -61,10 +60,10 @@ export async function startOnlinePayment(
   input: z.output<typeof ZWebOrderInput>,
 ): Promise<OnlineStart> {
   if (!stripe) throw new AppError('invalid', 'Online payment is not available in this store.', 'payment_option');
-  const account = await connectedAccount(ctx);
+  const account = await q.connectedAccount(ctx);
   if (!account?.charges_enabled) throw new AppError('invalid', 'Online payment is not available in this store yet.', 'payment_option');
   const now = new Date();
-  const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, input.cart)));
+  const inCart = await q.cartLines(ctx, input.cart);
   const wanted = [...new Set(input.lines ?? inCart.filter((l) => l.expires_at > now).map((l) => l.id))];
   const lines = wanted.map((id) => inCart.find((l) => l.id === id));
   const gone = wanted.filter((_, i) => !lines[i] || lines[i]!.expires_at <= now);
@@ -90,35 +89,28 @@ export async function startOnlinePayment(
   const minutes = config.ONLINE_PAYMENT_MINUTES;
   const expires = new Date(now.getTime() + minutes * 60_000);
   // The seats stay held while the customer pays (the lines' holds reach the session's expiry).
-  await ctx.tx.update(cartLine).set({ expires_at: expires }).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, wanted)));
+  await q.holdLinesUntil(ctx, wanted, expires);
   const amount = held.reduce((n, l) => n + l.total, 0);
-  const fee = Math.round((amount * (await feeOf(ctx))) / 10_000);
+  const fee = Math.round((amount * (await q.applicationFeeBp(ctx))) / 10_000);
   const token = randomBytes(24).toString('base64url');
-  const [row] = await ctx.tx
-    .insert(onlineCheckout)
-    .values({
-      account_id: ctx.accountId,
-      store_id: ctx.store.id,
-      cart_id: input.cart,
-      partnership_id: ctx.partner?.partnershipId ?? null,
-      lines: wanted,
-      held: held.map((l) => ({ line: l.id, slot: l.slot_id, quantities: l.quantities, extras: l.extras })),
-      customer: input.customer as unknown as Record<string, unknown>,
-      answers: input.answers,
-      amount,
-      currency: ctx.currency,
-      application_fee: fee,
-      connected_account: account.external_id,
-      manage_token_hash: sha256(token),
-      manage_token: token,
-      expires_at: expires,
-    })
-    .returning();
-  const titles = new Map(
-    (await ctx.tx.select({ slot: slot.id, title: experience.title, local: sql<string>`${slot.local_date}::text || ' ' || ${slot.local_time}` }).from(slot).innerJoin(experience, eq(experience.id, slot.experience_id)).where(inArray(slot.id, held.map((l) => l.slot_id)))).map(
-      (r) => [r.slot, `${r.title}, ${r.local}`],
-    ),
-  );
+  const row = await q.insertCheckout(ctx, {
+    account_id: ctx.accountId,
+    store_id: ctx.store.id,
+    cart_id: input.cart,
+    partnership_id: ctx.partner?.partnershipId ?? null,
+    lines: wanted,
+    held: held.map((l) => ({ line: l.id, slot: l.slot_id, quantities: l.quantities, extras: l.extras })),
+    customer: input.customer as unknown as Record<string, unknown>,
+    answers: input.answers,
+    amount,
+    currency: ctx.currency,
+    application_fee: fee,
+    connected_account: account.external_id,
+    manage_token_hash: sha256(token),
+    manage_token: token,
+    expires_at: expires,
+  });
+  const titles = new Map((await q.slotTitles(ctx, held.map((l) => l.slot_id))).map((r) => [r.slot, `${r.title}, ${r.local}`]));
   const origin = tenantOrigin(config, ctx.subdomain);
   const session = await stripe.checkout.sessions.create(
     {
@@ -134,7 +126,7 @@ export async function startOnlinePayment(
     },
     { stripeAccount: account.external_id, idempotencyKey: `checkout-${row!.id}` },
   );
-  await ctx.tx.update(onlineCheckout).set({ session_id: session.id }).where(eq(onlineCheckout.id, row!.id));
+  await q.updateCheckout(ctx, row!.id, { session_id: session.id });
   return { checkout: row!.id, payment_url: session.url!, token };
 }
 
@@ -153,8 +145,8 @@ export interface Finished {
  * longer be paid. The cart's row lock serialises them.
  */
 export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[]): Promise<OnlineStart | null> {
-  await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))).for('update');
-  const open = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, cartId), eq(onlineCheckout.status, 'open')));
+  await q.lockCart(ctx, cartId);
+  const open = await q.openCheckouts(ctx, cartId);
   const paidAlready = () => new AppError('conflict', 'These seats have been paid for online already: the confirmation is on its way by e-mail.');
   const sameLines = (lines: string[]) => reuse !== undefined && [...lines].sort().join() === [...reuse].sort().join();
   let kept: OnlineStart | null = null;
@@ -177,7 +169,7 @@ export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, c
         });
       }
     }
-    await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+    await q.updateCheckout(ctx, row.id, { status: 'expired', updated_at: new Date() });
   }
   return kept;
 }
@@ -188,7 +180,7 @@ export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, c
  * money refunded. Asks Stripe for the session itself. Once only: a finished row is answered as is.
  */
 export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: { id?: string; session?: string }): Promise<Finished | null> {
-  const row = await lockCheckout(ctx, where);
+  const row = await q.lockCheckout(ctx, where);
   if (!row) return null;
   if (row.status !== 'open' || !row.session_id) return { status: row.status, orderId: row.order_id };
   const session = await stripe.checkout.sessions.retrieve(row.session_id, {}, { stripeAccount: row.connected_account });
@@ -200,7 +192,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? '');
   const at = { stripeAccount: row.connected_account };
   const refunded = async () => {
-    await ctx.tx.update(onlineCheckout).set({ status: 'refunded', payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+    await q.updateCheckout(ctx, row.id, { status: 'refunded', payment_intent: paymentIntent, updated_at: new Date() });
     return { status: 'refunded' as const, orderId: null, outcome: 'refunded' as const };
   };
   // Refunded by an earlier try whose transaction did not commit (Stripe's refund stays): never book it now.
@@ -216,13 +208,12 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
     try {
       // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
       // booked only for what was paid (a price changed since, when a line was held again, refuses it).
-      orderId = await ctx.tx.transaction(async (sp) => {
-        const spCtx = { ...ctx, tx: sp as unknown as Db };
+      orderId = await q.inSavepoint(ctx, async (spCtx) => {
         // Sold in a reseller's store: the contract, read again under its lock, must still allow it.
         const resold = row.partnership_id ? await contractOfSlots(spCtx, row.partnership_id, row.held.map((h) => h.slot)) : null;
         const id = await bookOrHoldAgain(spCtx, row, book);
         if (resold) await markResale(spCtx, id, resold.contract, resold.rates, null, { store: row.store_id, paid_online: true });
-        const [o] = await sp.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
+        const o = await q.orderTotal(spCtx, id);
         if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
         await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
         return id;
@@ -240,7 +231,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
     );
     return refunded();
   }
-  await ctx.tx.update(onlineCheckout).set({ status: 'paid', order_id: orderId, payment_intent: paymentIntent, updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+  await q.updateCheckout(ctx, row.id, { status: 'paid', order_id: orderId, payment_intent: paymentIntent, updated_at: new Date() });
   return { status: 'paid', orderId, outcome: 'booked' };
 }
 
@@ -250,9 +241,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
  * booking is refused (409), as at the counter.
  */
 async function bookOrHoldAgain(ctx: TenantCtx, row: CheckoutRow, book: (lines: string[]) => Promise<string>) {
-  const present = new Set(
-    (await ctx.tx.select({ id: cartLine.id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, row.lines)))).map((r) => r.id),
-  );
+  const present = new Set((await q.presentLines(ctx, row.lines)).map((r) => r.id));
   const lines: string[] = [];
   for (const h of row.held) {
     if (present.has(h.line)) lines.push(h.line);
@@ -267,11 +256,11 @@ async function bookOrHoldAgain(ctx: TenantCtx, row: CheckoutRow, book: (lines: s
 
 /** An unpaid session's lines give their seats back: each slot locked before its lines, as every writer does. */
 async function expireRow(ctx: TenantCtx, row: CheckoutRow) {
-  await ctx.tx.update(onlineCheckout).set({ status: 'expired', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
-  const still = await ctx.tx.select({ id: cartLine.id, slot: cartLine.slot_id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, row.lines)));
+  await q.updateCheckout(ctx, row.id, { status: 'expired', updated_at: new Date() });
+  const still = await q.linesWithSlots(ctx, row.lines);
   for (const l of still.sort((a, b) => a.slot.localeCompare(b.slot))) {
     await lockSlot(ctx, l.slot);
-    await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, l.id)));
+    await q.deleteLine(ctx, l.id);
   }
 }
 
@@ -280,10 +269,10 @@ async function expireRow(ctx: TenantCtx, row: CheckoutRow) {
  * payment failed after it was completed (checkout.session.async_payment_failed).
  */
 export async function expireSession(ctx: TenantCtx, session: string, outcome: 'expired' | 'failed' = 'expired') {
-  const row = await lockCheckout(ctx, { session });
+  const row = await q.lockCheckout(ctx, { session });
   if (row && row.status === 'open') {
     await expireRow(ctx, row);
-    if (outcome === 'failed') await ctx.tx.update(onlineCheckout).set({ status: 'failed', updated_at: new Date() }).where(eq(onlineCheckout.id, row.id));
+    if (outcome === 'failed') await q.updateCheckout(ctx, row.id, { status: 'failed', updated_at: new Date() });
   }
 }
 
@@ -293,7 +282,7 @@ export async function expireSession(ctx: TenantCtx, session: string, outcome: 'e
  * the secret its tab kept: it then sees the order, and its booking page's link comes by e-mail).
  */
 export async function checkoutOf(ctx: TenantCtx, id: string, proof: { token?: string; session?: string }) {
-  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, id)));
+  const row = await q.checkoutById(ctx, id);
   const byToken = Boolean(row && proof.token && sha256(proof.token) === row.manage_token_hash);
   const bySession = Boolean(row && proof.session && row.session_id && proof.session === row.session_id);
   if (!row || (!byToken && !bySession)) throw new AppError('not_found', 'No payment with this id.');
@@ -306,7 +295,7 @@ export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string
     async settle(paid, amount) {
       if (paid.method !== 'online' || !paid.provider_ref) throw new AppError('invalid', 'Only an online payment is refunded online: choose how you give this money back.', 'method');
       if (!stripe) throw new AppError('invalid', 'Online payments are not set up on this platform any more: refund this payment another way.', 'method');
-      const [row] = await ctx.tx.select({ acct: onlineCheckout.connected_account }).from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.payment_intent, paid.provider_ref)));
+      const row = await q.connectedAccountOfPayment(ctx, paid.provider_ref);
       if (!row) throw new AppError('invalid', 'This online payment cannot be found at the payment provider.', 'refund_of');
       const refund = await stripe.refunds.create(
         { payment_intent: paid.provider_ref, amount: toStripe(amount, ctx.currency), metadata: { tourdesk_payment: paid.id } },
@@ -324,18 +313,12 @@ export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string
 export async function onChargeRefunded(db: Db, stripeAccount: string, charge: Stripe.Charge) {
   const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
   if (!paymentIntent) return;
-  const found = (await db.execute(
-    sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and connected_account = ${stripeAccount} and order_id is not null`,
-  )) as unknown as { rows: { account_id: string; order_id: string }[] };
-  const hit = found.rows[0];
+  const hit = await q.bookedCheckoutOfPayment(db, paymentIntent, stripeAccount);
   if (!hit) return;
   await inTenant(db, hit.account_id, async (tx) => {
     const ctx: TenantCtx = { tx, accountId: hit.account_id, currency: charge.currency.toUpperCase() };
-    await tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, hit.account_id), eq(order.id, hit.order_id))).for('update');
-    const rows = (await tx.execute(sql`
-      select p.id, coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id), 0)::int as refunded
-      from order_payment p where p.account_id = ${hit.account_id} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number }[] };
-    const paid = rows.rows[0];
+    await q.lockOrder(ctx, hit.order_id);
+    const paid = await q.paymentWithRefunded(ctx, paymentIntent);
     if (!paid) return;
     const refundedThere = fromStripe(charge.amount_refunded, charge.currency);
     if (refundedThere === null) return;
@@ -355,9 +338,9 @@ export async function onChargeRefunded(db: Db, stripeAccount: string, charge: St
 
 /** The secret of a finished checkout's booking page, taken once (for its confirmation e-mail), and whom it is for. */
 export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
-  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, checkoutId))).for('update');
+  const row = await q.lockCheckoutById(ctx, checkoutId);
   if (!row) return null;
-  await ctx.tx.update(onlineCheckout).set({ manage_token: null }).where(eq(onlineCheckout.id, checkoutId));
+  await q.updateCheckout(ctx, checkoutId, { manage_token: null });
   const customer = row.customer as { email?: string; first_name?: string };
   return { store_id: row.store_id, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
 }
@@ -393,8 +376,16 @@ export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, ch
 export async function tourdeskAccountOf(db: Db, event: Stripe.Event): Promise<string | null> {
   const stripeAccount = event.account ?? null;
   if (!stripeAccount) return null;
-  const [row] = await db.select({ id: paymentAccount.account_id }).from(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
-  return row?.id ?? null;
+  return q.accountOfStripeAccount(db, stripeAccount);
+}
+
+/**
+ * A signed Stripe event received: stored once (its id is the key; a duplicate finds it and is only
+ * acknowledged) with its job, in one transaction.
+ */
+export async function receiveStripeEvent(db: Db, jobs: Jobs, event: Stripe.Event) {
+  const account = await tourdeskAccountOf(db, event);
+  await q.storeStripeEvent(db, event, (tx) => jobs.sendIn(tx as never, QUEUES.stripeEvent, { event: event.id, type: event.type, ...(account ? { account } : {}), subject: event.type }));
 }
 
 /**
@@ -402,7 +393,7 @@ export async function tourdeskAccountOf(db: Db, event: Stripe.Event): Promise<st
  * a finished checkout is answered as it is, a refund recorded by its id).
  */
 export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Jobs, config: Config, eventId: string) {
-  const [stored] = await db.select().from(stripeEvent).where(eq(stripeEvent.id, eventId));
+  const stored = await q.storedStripeEvent(db, eventId);
   if (!stored || stored.processed_at || !stripe) return { skipped: true };
   const event = stored.payload as unknown as Stripe.Event;
   const account = await tourdeskAccountOf(db, event);
@@ -414,7 +405,7 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
         await inTenant(db, account, async (tx) => {
           const ctx: TenantCtx = { tx, accountId: account, currency: (session.currency ?? '').toUpperCase() };
           const done = await finishPaidSession(ctx, stripe, { session: session.id });
-          if (done?.outcome) await afterFinish(ctx, jobs, config, (await ctx.tx.select({ id: onlineCheckout.id }).from(onlineCheckout).where(eq(onlineCheckout.session_id, session.id)))[0]!.id, done);
+          if (done?.outcome) await afterFinish(ctx, jobs, config, await q.checkoutIdOfSession(ctx, session.id), done);
         });
       }
       break;
@@ -444,6 +435,6 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
     default:
       break;
   }
-  await db.update(stripeEvent).set({ processed_at: new Date() }).where(eq(stripeEvent.id, eventId));
+  await q.markStripeEventProcessed(db, eventId);
   return { handled: event.type };
 }

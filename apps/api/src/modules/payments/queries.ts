@@ -1,6 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { Db } from '../../db/client';
+import { baseAccount, cart, cartLine, experience, onlineCheckout, order, paymentAccount, slot, stripeEvent, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
-import { onlineCheckout } from '../../db/schema';
+
+/** The payments module's only access to the database. */
+
+type PaymentAccountRow = typeof paymentAccount.$inferSelect;
+type CheckoutRow = typeof onlineCheckout.$inferSelect;
 
 /**
  * The row of an online payment, locked: whoever finishes a payment (Stripe's event, the customer's
@@ -13,4 +20,204 @@ export async function lockCheckout(ctx: TenantCtx, where: { id?: string; session
     .where(and(eq(onlineCheckout.account_id, ctx.accountId), where.id ? eq(onlineCheckout.id, where.id) : eq(onlineCheckout.session_id, where.session!)))
     .for('update');
   return row;
+}
+
+/** Runs `fn` in a savepoint of the transaction: a refusal inside it leaves the transaction usable. */
+export function inSavepoint<C extends TenantCtx, T>(ctx: C, fn: (sp: C) => Promise<T>): Promise<T> {
+  return ctx.tx.transaction(async (sp) => fn({ ...ctx, tx: sp as unknown as Db }));
+}
+
+// --- the connected account (connect.ts) --------------------------------------------------------
+
+/** The platform's fee on the organisation's online payments, in basis points (its plan's; 0 without one). */
+export async function applicationFeeBp(ctx: TenantCtx) {
+  const [row] = await ctx.tx
+    .select({ fee: subscriptionTier.application_fee_bp })
+    .from(baseAccount)
+    .leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id))
+    .where(eq(baseAccount.id, ctx.accountId));
+  return row?.fee ?? 0;
+}
+
+/** The organisation's connected Stripe account. */
+export async function connectedAccount(ctx: TenantCtx): Promise<PaymentAccountRow | undefined> {
+  const [row] = await ctx.tx.select().from(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId));
+  return row;
+}
+
+/** The organisation's subdomain, billing e-mail and name (what Stripe's onboarding is given). */
+export async function organisationOf(ctx: TenantCtx) {
+  const [org] = await ctx.tx.select({ subdomain: baseAccount.subdomain, email: baseAccount.billing_email, name: baseAccount.name }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return org;
+}
+
+/** Records the organisation's connected account once; undefined when it was recorded meanwhile. */
+export async function insertConnectedAccount(ctx: TenantCtx, values: Omit<typeof paymentAccount.$inferInsert, 'account_id'>) {
+  const [row] = await ctx.tx
+    .insert(paymentAccount)
+    .values({ account_id: ctx.accountId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/** Writes what Stripe says of the organisation's connected account, and answers it. */
+export async function updateConnectedAccount(ctx: TenantCtx, set: Partial<PaymentAccountRow>) {
+  const [row] = await ctx.tx.update(paymentAccount).set(set).where(eq(paymentAccount.account_id, ctx.accountId)).returning();
+  return row;
+}
+
+/** Forgets the organisation's connected account; answers the rows deleted. */
+export function deleteConnectedAccount(ctx: TenantCtx) {
+  return ctx.tx.delete(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId)).returning();
+}
+
+/** Writes what Stripe says of an account to whichever organisation has it (outside any tenant). */
+export async function updateAccountByExternalId(db: Db, externalId: string, set: Partial<PaymentAccountRow>) {
+  await db.update(paymentAccount).set(set).where(and(eq(paymentAccount.external_id, externalId)));
+}
+
+/** Forgets a Stripe account, whichever organisation had it (outside any tenant). */
+export async function deleteAccountByExternalId(db: Db, externalId: string) {
+  await db.delete(paymentAccount).where(eq(paymentAccount.external_id, externalId));
+}
+
+/** The organisation whose connected account a Stripe account id is. */
+export async function accountOfStripeAccount(db: Db, stripeAccount: string) {
+  const [row] = await db.select({ id: paymentAccount.account_id }).from(paymentAccount).where(eq(paymentAccount.external_id, stripeAccount));
+  return row?.id ?? null;
+}
+
+// --- a cart paid online (online.ts) ------------------------------------------------------------
+
+/** The lines of a cart. */
+export function cartLines(ctx: TenantCtx, cartId: string) {
+  return ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+}
+
+/** Some lines of a cart are held until `expires`. */
+export function holdLinesUntil(ctx: TenantCtx, lineIds: string[], expires: Date) {
+  return ctx.tx.update(cartLine).set({ expires_at: expires }).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, lineIds)));
+}
+
+/** Which of some lines are still in the cart. */
+export function presentLines(ctx: TenantCtx, lineIds: string[]) {
+  return ctx.tx.select({ id: cartLine.id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, lineIds)));
+}
+
+/** Some lines still in the cart, with their slots. */
+export function linesWithSlots(ctx: TenantCtx, lineIds: string[]) {
+  return ctx.tx.select({ id: cartLine.id, slot: cartLine.slot_id }).from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), inArray(cartLine.id, lineIds)));
+}
+
+/** Deletes a cart's line (its seats go back). */
+export function deleteLine(ctx: TenantCtx, lineId: string) {
+  return ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+}
+
+/** A cart's row, locked: the cart's online payments are settled one at a time. */
+export function lockCart(ctx: TenantCtx, cartId: string) {
+  return ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId))).for('update');
+}
+
+/** The names of some slots on Stripe's payment page: the offer's title, the local date and time. One read. */
+export function slotTitles(ctx: TenantCtx, slotIds: string[]) {
+  return ctx.tx
+    .select({ slot: slot.id, title: experience.title, local: sql<string>`${slot.local_date}::text || ' ' || ${slot.local_time}` })
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .where(inArray(slot.id, slotIds));
+}
+
+/** An order's total (its row's `total`). */
+export async function orderTotal(ctx: TenantCtx, orderId: string) {
+  const [o] = await ctx.tx.select({ total: order.total }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  return o;
+}
+
+/** An order's row, locked (a refund recorded once). */
+export function lockOrder(ctx: TenantCtx, orderId: string) {
+  return ctx.tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId))).for('update');
+}
+
+// --- online payments (online.ts) ---------------------------------------------------------------
+
+/** Records an online payment. */
+export async function insertCheckout(ctx: TenantCtx, values: typeof onlineCheckout.$inferInsert) {
+  const [row] = await ctx.tx.insert(onlineCheckout).values(values).returning();
+  return row;
+}
+
+/** Changes an online payment's row (by id). */
+export function updateCheckout(ctx: TenantCtx, id: string, set: Partial<CheckoutRow>) {
+  return ctx.tx.update(onlineCheckout).set(set).where(eq(onlineCheckout.id, id));
+}
+
+/** A cart's online payments still open. */
+export function openCheckouts(ctx: TenantCtx, cartId: string) {
+  return ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.cart_id, cartId), eq(onlineCheckout.status, 'open')));
+}
+
+/** An online payment by id. */
+export async function checkoutById(ctx: TenantCtx, id: string) {
+  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, id)));
+  return row;
+}
+
+/** An online payment by id, locked. */
+export async function lockCheckoutById(ctx: TenantCtx, id: string) {
+  const [row] = await ctx.tx.select().from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.id, id))).for('update');
+  return row;
+}
+
+/** The id of the online payment of a Stripe session (by session only). */
+export async function checkoutIdOfSession(ctx: TenantCtx, sessionId: string) {
+  return (await ctx.tx.select({ id: onlineCheckout.id }).from(onlineCheckout).where(eq(onlineCheckout.session_id, sessionId)))[0]!.id;
+}
+
+/** The connected account that took a payment intent. */
+export async function connectedAccountOfPayment(ctx: TenantCtx, paymentIntent: string) {
+  const [row] = await ctx.tx.select({ acct: onlineCheckout.connected_account }).from(onlineCheckout).where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.payment_intent, paymentIntent)));
+  return row;
+}
+
+/** The organisation and order of a booked payment intent of a connected account (outside any tenant). */
+export async function bookedCheckoutOfPayment(db: Db, paymentIntent: string, stripeAccount: string) {
+  const found = (await db.execute(
+    sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and connected_account = ${stripeAccount} and order_id is not null`,
+  )) as unknown as { rows: { account_id: string; order_id: string }[] };
+  return found.rows[0];
+}
+
+/** The recorded payment of a payment intent, with how much of it is recorded as refunded. */
+export async function paymentWithRefunded(ctx: TenantCtx, paymentIntent: string) {
+  const rows = (await ctx.tx.execute(sql`
+      select p.id, coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id), 0)::int as refunded
+      from order_payment p where p.account_id = ${ctx.accountId} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number }[] };
+  return rows.rows[0];
+}
+
+// --- Stripe's events ---------------------------------------------------------------------------
+
+/** Stores a Stripe event once (its id is the key) and, when it is new, runs `then` in the same transaction (its job). */
+export function storeStripeEvent(db: Db, event: Stripe.Event, then: (tx: Db) => Promise<unknown>) {
+  return db.transaction(async (tx) => {
+    const fresh = await tx
+      .insert(stripeEvent)
+      .values({ id: event.id, type: event.type, stripe_account: event.account ?? null, payload: event as unknown as Record<string, unknown> })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvent.id });
+    if (fresh.length) await then(tx as unknown as Db);
+  });
+}
+
+/** A stored Stripe event. */
+export async function storedStripeEvent(db: Db, eventId: string) {
+  const [stored] = await db.select().from(stripeEvent).where(eq(stripeEvent.id, eventId));
+  return stored;
+}
+
+/** Marks a stored Stripe event handled. */
+export async function markStripeEventProcessed(db: Db, eventId: string) {
+  await db.update(stripeEvent).set({ processed_at: new Date() }).where(eq(stripeEvent.id, eventId));
 }

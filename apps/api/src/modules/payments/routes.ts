@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { ZConnectLink, ZErrorEnvelope, ZPaymentProvider, ZWebOrder, ZWebOrderInput } from '@tourdesk/contracts';
-import { stripeEvent } from '../../db/schema';
+import { ZConnectLink, ZErrorEnvelope, ZPaymentProvider, ZWebOrderInput, ZWebPayment, ZWebPaymentParams, ZWebPaymentQuery, ZWebPaymentStarted, ZWebStoreParams, type TWebPayment } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -33,10 +32,6 @@ const ownerScope = <T>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<
   return tenantScope(request, fn);
 };
 
-export const ZWebPaymentStarted = z.object({ checkout: z.uuid(), payment_url: z.string(), token: z.string() }).meta({ id: 'WebPaymentStarted' });
-export const ZWebPayment = z
-  .object({ status: z.enum(['open', 'paid', 'expired', 'failed', 'refunded']), order: ZWebOrder.nullable() })
-  .meta({ id: 'WebPayment' });
 
 export function registerPayments(untyped: FastifyInstance) {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
@@ -68,7 +63,7 @@ export function registerPayments(untyped: FastifyInstance) {
     '/api/web-stores/:slug/payments/',
     {
       config: { access: { public: true, reason: 'a customer pays online' } },
-      schema: { tags: ['web-store'], summary: 'Pay the guest cart’s lines online: answers Stripe’s payment page; the order is made once Stripe confirms', params: z.object({ slug: z.string().min(1).max(60) }), body: ZWebOrderInput, response: { 201: ZWebPaymentStarted, ...errors } },
+      schema: { tags: ['web-store'], summary: 'Pay the guest cart’s lines online: answers Stripe’s payment page; the order is made once Stripe confirms', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebPaymentStarted, ...errors } },
     },
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
@@ -88,8 +83,8 @@ export function registerPayments(untyped: FastifyInstance) {
       schema: {
         tags: ['web-store'],
         summary: 'Where a payment stands; a paid one answers its order (asking Stripe when its event has not come yet). Proof: X-Order-Token, or the session_id of Stripe’s return address',
-        params: z.object({ slug: z.string().min(1).max(60), id: z.uuid() }),
-        querystring: z.object({ session_id: z.string().max(200).optional() }),
+        params: ZWebPaymentParams,
+        querystring: ZWebPaymentQuery,
         response: { 200: ZWebPayment, ...errors },
       },
     },
@@ -105,7 +100,7 @@ export function registerPayments(untyped: FastifyInstance) {
         // Without the secret, the order's page link is the store's (the secret is in the e-mail).
         const storeUrl = `${tenantOrigin(app.config, ctx.subdomain)}/s/${ctx.store.slug}/`;
         const order = row.order_id ? await presentWebOrder(ctx, row.order_id, byToken ? manageUrlFor(app.config, ctx, proof.token!) : () => storeUrl) : null;
-        return { status: row.status as z.infer<typeof ZWebPayment>['status'], order };
+        return { status: row.status as TWebPayment['status'], order };
       }),
   );
 
@@ -124,16 +119,8 @@ export function registerPayments(untyped: FastifyInstance) {
         } catch {
           throw new AppError('invalid', 'This event’s signature does not match: it is not from Stripe.');
         }
-        const account = await online.tourdeskAccountOf(app.database.db, event);
         // Once: the event's id is the key; a duplicate finds it and is only acknowledged.
-        await app.database.db.transaction(async (tx) => {
-          const fresh = await tx
-            .insert(stripeEvent)
-            .values({ id: event.id, type: event.type, stripe_account: event.account ?? null, payload: event as unknown as Record<string, unknown> })
-            .onConflictDoNothing()
-            .returning({ id: stripeEvent.id });
-          if (fresh.length) await app.jobs.sendIn(tx as never, QUEUES.stripeEvent, { event: event.id, type: event.type, ...(account ? { account } : {}), subject: event.type });
-        });
+        await online.receiveStripeEvent(app.database.db, app.jobs, event);
         app.jobs.wake(QUEUES.stripeEvent);
         return reply.status(200).send({ received: true });
       },
