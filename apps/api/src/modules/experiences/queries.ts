@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { booking, experience, image, pricingRate, slot, video } from '../../db/schema';
+import { baseAccount, booking, bookingQuestion, cancellationPolicy, experience, image, inventoryItem, meetingPoint, pricingRate, slot, video } from '../../db/schema';
+import { ownedIds, type TenantCtx } from '../../lib/crud';
 
 export interface ExperienceFilter {
   search?: string;
@@ -84,3 +85,64 @@ export async function countBookings(tx: Db, accountId: string, experienceId: str
   return row?.n ?? 0;
 }
 
+
+export type ExperienceRow = typeof experience.$inferSelect;
+export type ExperienceColumns = Partial<typeof experience.$inferInsert>;
+
+const REFERENCED = { meeting_points: meetingPoint, booking_questions: bookingQuestion, extras: inventoryItem, cancellation_policy: cancellationPolicy } as const;
+
+/** Which of `ids` are the organisation's own rows of what an experience refers to (one query). */
+export function ownedIdsOf(ctx: TenantCtx, kind: keyof typeof REFERENCED, ids: string[]) {
+  return ownedIds(ctx.tx, REFERENCED[kind], ctx.accountId, ids);
+}
+
+/** The organisation's default cancellation policy (Product configuration), if it has one. */
+export async function defaultCancellationPolicy(ctx: TenantCtx) {
+  const [a] = await ctx.tx.select({ policy: baseAccount.default_cancellation_policy_id }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return a?.policy;
+}
+
+/** Inserts an experience (a new one, or a copy: its own account_id is kept). */
+export async function insertExperience(ctx: TenantCtx, values: Omit<typeof experience.$inferInsert, 'account_id'> & { account_id?: string }) {
+  const [row] = await ctx.tx
+    .insert(experience)
+    .values({ account_id: ctx.accountId, ...values })
+    .returning();
+  return row!;
+}
+
+/** Changes an experience's columns. */
+export async function updateExperience(ctx: TenantCtx, id: string, set: ExperienceColumns) {
+  const [updated] = await ctx.tx
+    .update(experience)
+    .set(set)
+    .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)))
+    .returning();
+  return updated!;
+}
+
+/** Marks an experience changed now. */
+export async function touchExperience(ctx: TenantCtx, id: string) {
+  await ctx.tx.update(experience).set({ updated_at: new Date() }).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
+}
+
+/** Deletes an experience's row. */
+export async function deleteExperience(ctx: TenantCtx, id: string) {
+  await ctx.tx.delete(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
+}
+
+type Copied<T> = Omit<T, 'id' | 'created_at' | 'updated_at'>;
+
+/** Copies prices to another experience (a duplicate's). */
+export async function copyRates(ctx: TenantCtx, rates: Copied<typeof pricingRate.$inferSelect>[], experienceId: string) {
+  for (const r of rates) {
+    await ctx.tx.insert(pricingRate).values({ ...r, experience_id: experienceId });
+  }
+}
+
+/** Copies videos to another experience (a duplicate's). */
+export async function copyVideos(ctx: TenantCtx, videos: Copied<typeof video.$inferSelect>[], experienceId: string) {
+  for (const rest of videos) {
+    await ctx.tx.insert(video).values({ ...rest, experience_id: experienceId });
+  }
+}

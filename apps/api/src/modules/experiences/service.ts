@@ -1,19 +1,16 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { toMajorText, type TExperience, type TExperienceSummary, type TPaginated, type TPaginationQuery } from '@tourdesk/contracts';
-import { baseAccount, bookingQuestion, cancellationPolicy, experience, inventoryItem, meetingPoint, pricingRate, video } from '../../db/schema';
-import { ownedIds, tenantScope, type TenantCtx } from '../../lib/crud';
+import { toMajorText, type TExperience, type TExperienceSummary } from '@tourdesk/contracts';
+import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { listCsv } from '../../lib/list-export';
-import { paginate } from '../../lib/pagination';
+import type { Storage } from '../../lib/storage';
 import { presentRate } from '../catalog/pricing-rates';
-import { copyImages, mediaUrl, presentImage, reorderImages } from '../media/images';
+import { copyImages, mediaUrl, presentImage, reorderImages, type InTenant } from '../media/images';
 import { presentVideo } from '../media/videos';
 import * as q from './queries';
 import { assertWithinLimit } from '../plans/service';
 import { plainText, sanitizeRichText } from './sanitize';
 
-type Row = typeof experience.$inferSelect;
+type Row = q.ExperienceRow;
 type Status = TExperience['status'];
 
 /** What the API takes for an experience (create, replace or change), as stored. */
@@ -52,30 +49,30 @@ const SIMPLE = [
 ] as const;
 
 /** Turns API input into columns, checking that every referenced row is the organisation's own. */
-async function toColumns(ctx: TenantCtx, input: ExperienceInput, existing?: Row): Promise<Partial<typeof experience.$inferInsert>> {
-  const out: Partial<typeof experience.$inferInsert> = {};
+async function toColumns(ctx: TenantCtx, input: ExperienceInput, existing?: Row): Promise<q.ExperienceColumns> {
+  const out: q.ExperienceColumns = {};
   for (const key of SIMPLE) if (input[key] !== undefined) (out as Record<string, unknown>)[key] = input[key];
   if (out.tags) out.tags = [...new Set(out.tags)];
   if (out.categories) out.categories = [...new Set(out.categories)];
   if (input.long_description !== undefined) out.long_description = sanitizeRichText(input.long_description);
 
   const refs = [
-    ['meeting_points', 'meeting_point_ids', meetingPoint, 'meeting point'],
-    ['booking_questions', 'booking_question_ids', bookingQuestion, 'booking question'],
-    ['extras', 'extra_item_ids', inventoryItem, 'inventory item'],
+    ['meeting_points', 'meeting_point_ids', 'meeting point'],
+    ['booking_questions', 'booking_question_ids', 'booking question'],
+    ['extras', 'extra_item_ids', 'inventory item'],
   ] as const;
-  for (const [attr, column, table, noun] of refs) {
+  for (const [attr, column, noun] of refs) {
     const ids = input[attr];
     if (ids === undefined) continue;
     const unique = [...new Set(ids)];
-    const owned = await ownedIds(ctx.tx, table, ctx.accountId, unique);
+    const owned = await q.ownedIdsOf(ctx, attr, unique);
     const missing = unique.filter((id) => !owned.has(id));
     if (missing.length) throw new AppError('invalid', `Unknown ${noun}: ${missing.join(', ')}.`, attr);
     out[column] = unique;
   }
   if (input.cancellation_policy !== undefined) {
     if (input.cancellation_policy) {
-      const owned = await ownedIds(ctx.tx, cancellationPolicy, ctx.accountId, [input.cancellation_policy]);
+      const owned = await q.ownedIdsOf(ctx, 'cancellation_policy', [input.cancellation_policy]);
       if (!owned.size) throw new AppError('invalid', 'No cancellation policy with this id in your organisation.', 'cancellation_policy');
     }
     out.cancellation_policy_id = input.cancellation_policy;
@@ -157,7 +154,7 @@ async function checkTransition(ctx: TenantCtx, row: Row, next: Status) {
 }
 
 /** One page of the catalogue, presented as the list shows it (the list and its CSV read through here). */
-async function pageExperiences(ctx: TenantCtx, query: q.ExperienceFilter, limit: number, offset: number): Promise<TExperienceSummary[]> {
+export async function pageExperiences(ctx: TenantCtx, query: q.ExperienceFilter, limit: number, offset: number): Promise<TExperienceSummary[]> {
   return (await q.listExperiences(ctx.tx, ctx.accountId, query, limit, offset)).map((r) => ({
     id: r.id,
     status: r.status as Status,
@@ -173,120 +170,84 @@ async function pageExperiences(ctx: TenantCtx, query: q.ExperienceFilter, limit:
   }));
 }
 
-export function listExperiences(
-  request: FastifyRequest,
-  query: TPaginationQuery & q.ExperienceFilter,
-): Promise<TPaginated<TExperienceSummary>> {
-  return tenantScope(request, (ctx) =>
-    paginate(
-      request,
-      query,
-      () => q.countExperiences(ctx.tx, ctx.accountId, query),
-      (limit, offset) => pageExperiences(ctx, query, limit, offset),
-    ),
+export function countExperiences(ctx: TenantCtx, query: q.ExperienceFilter) {
+  return q.countExperiences(ctx.tx, ctx.accountId, query);
+}
+
+/** The catalogue as CSV, filtered and ordered as the list (run it in a snapshot: it reads several pages). */
+export function experiencesCsv(ctx: TenantCtx, query: q.ExperienceFilter) {
+  return listCsv<TExperienceSummary>(
+    [
+      { header: 'title', value: (e) => e.title },
+      { header: 'status', value: (e) => e.status },
+      { header: 'type', value: (e) => e.type },
+      { header: 'currency', value: (e) => e.currency },
+      { header: 'from_price', value: (e) => (e.from_price === null ? '' : { amount: toMajorText(e.from_price, e.currency) }) },
+      { header: 'duration_minutes', value: (e) => e.duration_minutes ?? '' },
+      { header: 'short_description', value: (e) => e.short_description },
+      { header: 'created_at', value: (e) => e.created_at },
+      { header: 'updated_at', value: (e) => e.updated_at },
+      { header: 'id', value: (e) => e.id },
+    ],
+    (limit, offset) => pageExperiences(ctx, query, limit, offset),
   );
 }
 
-/** The catalogue as CSV, filtered and ordered as the list. */
-export function experiencesCsv(request: FastifyRequest, query: q.ExperienceFilter) {
-  return tenantScope(request, (ctx) =>
-    listCsv<TExperienceSummary>(
-      [
-        { header: 'title', value: (e) => e.title },
-        { header: 'status', value: (e) => e.status },
-        { header: 'type', value: (e) => e.type },
-        { header: 'currency', value: (e) => e.currency },
-        { header: 'from_price', value: (e) => (e.from_price === null ? '' : { amount: toMajorText(e.from_price, e.currency) }) },
-        { header: 'duration_minutes', value: (e) => e.duration_minutes ?? '' },
-        { header: 'short_description', value: (e) => e.short_description },
-        { header: 'created_at', value: (e) => e.created_at },
-        { header: 'updated_at', value: (e) => e.updated_at },
-        { header: 'id', value: (e) => e.id },
-      ],
-      (limit, offset) => pageExperiences(ctx, query, limit, offset),
-    ),
-    { snapshot: true },
-  );
+export async function getExperience(ctx: TenantCtx, id: string) {
+  return present(ctx, await rowOr404(ctx, id));
 }
 
-export function getExperience(request: FastifyRequest, id: string) {
-  return tenantScope(request, async (ctx) => present(ctx, await rowOr404(ctx, id)));
+export async function createExperience(ctx: TenantCtx, input: ExperienceInput) {
+  await assertWithinLimit(ctx, 'offers');
+  const columns = await toColumns(ctx, input);
+  // A new offer takes the organisation's default cancellation policy (Product configuration) unless it names one.
+  if (input.cancellation_policy === undefined) {
+    const policy = await q.defaultCancellationPolicy(ctx);
+    if (policy) columns.cancellation_policy_id = policy;
+  }
+  const row = await q.insertExperience(ctx, { ...columns, title: input.title!, type: input.type!, status: 'Draft' });
+  return present(ctx, row);
 }
 
-export function createExperience(request: FastifyRequest, input: ExperienceInput) {
-  return tenantScope(request, async (ctx) => {
-    await assertWithinLimit(ctx, 'offers');
-    const columns = await toColumns(ctx, input);
-    // A new offer takes the organisation's default cancellation policy (Product configuration) unless it names one.
-    if (input.cancellation_policy === undefined) {
-      const [a] = await ctx.tx.select({ policy: baseAccount.default_cancellation_policy_id }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
-      if (a?.policy) columns.cancellation_policy_id = a.policy;
-    }
-    const [row] = await ctx.tx
-      .insert(experience)
-      .values({ ...columns, title: input.title!, type: input.type!, account_id: ctx.accountId, status: 'Draft' })
-      .returning();
-    return present(ctx, row!);
-  });
+export async function updateExperience(ctx: TenantCtx, id: string, input: ExperienceInput) {
+  const row = await rowOr404(ctx, id, true);
+  const columns = await toColumns(ctx, input, row);
+  if (input.status) await checkTransition(ctx, { ...row, ...columns } as Row, input.status);
+  const updated = await q.updateExperience(ctx, id, { ...columns, ...(input.status ? { status: input.status } : {}), updated_at: new Date() });
+  return present(ctx, updated);
 }
 
-export function updateExperience(request: FastifyRequest, id: string, input: ExperienceInput) {
-  return tenantScope(request, async (ctx) => {
-    const row = await rowOr404(ctx, id, true);
-    const columns = await toColumns(ctx, input, row);
-    if (input.status) await checkTransition(ctx, { ...row, ...columns } as Row, input.status);
-    const [updated] = await ctx.tx
-      .update(experience)
-      .set({ ...columns, ...(input.status ? { status: input.status } : {}), updated_at: new Date() })
-      .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)))
-      .returning();
-    return present(ctx, updated!);
-  });
-}
-
-export async function deleteExperience(request: FastifyRequest, id: string) {
-  const keys = await tenantScope(request, async (ctx) => {
+/** Deletes an experience without bookings, then (after its transaction) its images' files. */
+export async function deleteExperience(run: InTenant, storage: Storage, id: string) {
+  const keys = await run(async (ctx) => {
     await rowOr404(ctx, id, true);
     const bookings = await q.countBookings(ctx.tx, ctx.accountId, id);
     if (bookings > 0) {
       throw new AppError('conflict', `This offer has ${bookings} booking${bookings === 1 ? '' : 's'}: it cannot be deleted. Deactivate it instead.`);
     }
     const { images } = await q.experienceMedia(ctx.tx, ctx.accountId, id);
-    await ctx.tx.delete(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
+    await q.deleteExperience(ctx, id);
     return images.flatMap((i) => [i.storage_key, i.thumbnail_key]);
   });
-  for (const key of keys) if (key) await request.server.storage.remove(key);
+  for (const key of keys) if (key) await storage.remove(key);
 }
 
 /** A Draft copy with its descriptions, prices, media and settings; never its bookings. */
-export function duplicateExperience(request: FastifyRequest, id: string) {
-  return tenantScope(request, async (ctx) => {
-    const source = await rowOr404(ctx, id);
-    await assertWithinLimit(ctx, 'offers');
-    const { id: _id, created_at: _c, updated_at: _u, status: _s, ...fields } = source;
-    const [copy] = await ctx.tx
-      .insert(experience)
-      .values({ ...fields, title: `${source.title} (copy)`.slice(0, 150), status: 'Draft' })
-      .returning();
-    const media = await q.experienceMedia(ctx.tx, ctx.accountId, id);
-    for (const rate of media.rates) {
-      const { id: _r, created_at: _rc, updated_at: _ru, ...r } = rate;
-      await ctx.tx.insert(pricingRate).values({ ...r, experience_id: copy!.id });
-    }
-    for (const v of media.videos) {
-      const { id: _v, created_at: _vc, updated_at: _vu, ...rest } = v;
-      await ctx.tx.insert(video).values({ ...rest, experience_id: copy!.id });
-    }
-    await copyImages(ctx, request.server.storage, id, copy!.id);
-    return present(ctx, copy!);
-  });
+export async function duplicateExperience(ctx: TenantCtx, storage: Storage, id: string) {
+  const source = await rowOr404(ctx, id);
+  await assertWithinLimit(ctx, 'offers');
+  const { id: _id, created_at: _c, updated_at: _u, status: _s, ...fields } = source;
+  const copy = await q.insertExperience(ctx, { ...fields, title: `${source.title} (copy)`.slice(0, 150), status: 'Draft' });
+  const media = await q.experienceMedia(ctx.tx, ctx.accountId, id);
+  await q.copyRates(ctx, media.rates.map(({ id: _r, created_at: _rc, updated_at: _ru, ...r }) => r), copy.id);
+  await q.copyVideos(ctx, media.videos.map(({ id: _v, created_at: _vc, updated_at: _vu, ...rest }) => rest), copy.id);
+  await copyImages(ctx, storage, id, copy.id);
+  return present(ctx, copy);
 }
 
-export function reorderExperienceImages(request: FastifyRequest, id: string, ids: string[]) {
-  return tenantScope(request, async (ctx) => {
-    await rowOr404(ctx, id, true);
-    await reorderImages(ctx, id, ids);
-    await ctx.tx.update(experience).set({ updated_at: new Date() }).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id)));
-    return present(ctx, (await rowOr404(ctx, id))!);
-  });
+export async function reorderExperienceImages(ctx: TenantCtx, id: string, ids: string[]) {
+  await rowOr404(ctx, id, true);
+  await reorderImages(ctx, id, ids);
+  await q.touchExperience(ctx, id);
+  return present(ctx, (await rowOr404(ctx, id))!);
 }
