@@ -45,6 +45,7 @@ export const ZScheduleChange = z.object({ kept_slots: z.number().int(), detail: 
 export type TScheduleChange = z.infer<typeof ZScheduleChange>;
 
 export const ZClosedDateInput = z.object({ experience: ZUuid, date: ZDate, reason: z.string().trim().max(200).default('') });
+export const ZScheduleRuleListQuery = z.object({ experience: z.uuid() });
 
 // --- slots and availability ---------------------------------------------------------------
 export const SLOT_STATUSES = ['available', 'limited', 'sold_out', 'closed'] as const;
@@ -78,6 +79,20 @@ export const ZAvailabilityQuery = z.object({
 export const ZSlotUpdate = z
   .object({ capacity: z.number().int().min(0).max(100_000), closed: z.boolean() })
   .partial();
+/** A slot of one day's capacity page, with its experience's title. */
+export const ZCapacitySlot = ZSlot.extend({ experience_title: z.string() });
+export type TCapacitySlot = z.infer<typeof ZCapacitySlot>;
+export const ZCapacityByDateQuery = z.object({ date: ZDate });
+
+/** Per day of an experience, for a month calendar: how many slots, seats left, and the best status. */
+export const ZBookingsCalendarQuery = z.object({ experience: z.uuid(), from: ZDate, to: ZDate });
+export const ZBookingsCalendarDay = z.object({ date: z.string(), slots: z.number().int(), remaining: z.number().int(), status: z.enum(['available', 'limited', 'sold_out', 'closed']) });
+export type TBookingsCalendarDay = z.infer<typeof ZBookingsCalendarDay>;
+
+/** Per day: capacity, booked, held and remaining seats. */
+export const ZCapacityCalendarQuery = z.object({ from: ZDate, to: ZDate, experience: z.uuid().optional() });
+export const ZDayCapacity = z.object({ date: z.string(), slots: z.number().int(), capacity: z.number().int(), booked: z.number().int(), held: z.number().int(), remaining: z.number().int() });
+export type TDayCapacity = z.infer<typeof ZDayCapacity>;
 
 export const ZBookingConfig = z
   .object({

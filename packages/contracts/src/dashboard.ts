@@ -65,6 +65,7 @@ export const ZOnboarding = z
   .meta({ id: 'Onboarding' });
 export type TOnboarding = z.infer<typeof ZOnboarding>;
 export const ZOnboardingPatch = z.object({ dismissed: z.boolean() });
+export const ZOnboardingParams = z.object({ onboarding: z.literal('getting-started', { error: 'No onboarding with this id.' }) });
 
 export const ZDashboard = z
   .object({

@@ -88,3 +88,7 @@ export const ZManifestDay = z
 export type TManifestDay = z.infer<typeof ZManifestDay>;
 
 export const ZManifestDayQuery = z.object({ date: ZDate });
+
+/** Tickets sent again: to whom, and what the page says. */
+export const ZTicketsSent = z.object({ to: z.string(), detail: z.string() });
+export type TTicketsSent = z.infer<typeof ZTicketsSent>;

@@ -117,6 +117,15 @@ export type TStoreAnalytics = z.infer<typeof ZStoreAnalytics>;
 
 // --- the public web store ------------------------------------------------------------------
 
+/** The path parameters of /api/web-stores/{slug}/…: the store, and an offer, a guest cart and its line, or an order. */
+export const ZWebStoreParams = z.object({ slug: z.string().min(1).max(60) });
+export const ZWebOfferParams = ZWebStoreParams.extend({ id: z.uuid() });
+export const ZWebCartParams = ZWebStoreParams.extend({ cart: z.uuid() });
+export const ZWebCartLineParams = ZWebCartParams.extend({ line: z.uuid() });
+export const ZWebOrderParams = ZWebStoreParams.extend({ reference: z.string().min(4).max(40) });
+/** A visit counted for the store's analytics: the browser session's own id. */
+export const ZWebVisitInput = z.object({ visit: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) });
+
 export const ZWebStore = z
   .object({
     slug: z.string(),
@@ -272,6 +281,19 @@ export const ZWebOrder = z
   })
   .meta({ id: 'WebOrder' });
 export type TWebOrder = z.infer<typeof ZWebOrder>;
+
+/** Paying online: Stripe's page to send the browser to, and what to ask about the payment later (X-Order-Token). */
+export const ZWebPaymentStarted = z.object({ checkout: z.uuid(), payment_url: z.string(), token: z.string() }).meta({ id: 'WebPaymentStarted' });
+export type TWebPaymentStarted = z.infer<typeof ZWebPaymentStarted>;
+export const WEB_PAYMENT_STATUSES = ['open', 'paid', 'expired', 'failed', 'refunded'] as const;
+/** Where a payment stands; a paid one answers its order. */
+export const ZWebPayment = z
+  .object({ status: z.enum(WEB_PAYMENT_STATUSES), order: ZWebOrder.nullable() })
+  .meta({ id: 'WebPayment' });
+export type TWebPayment = z.infer<typeof ZWebPayment>;
+/** A payment of a store: the checkout's id; `session_id` is in Stripe's return address. */
+export const ZWebPaymentParams = ZWebStoreParams.extend({ id: z.uuid() });
+export const ZWebPaymentQuery = z.object({ session_id: z.string().max(200).optional() });
 
 // --- payment providers (Stripe Connect) ------------------------------------------------------
 

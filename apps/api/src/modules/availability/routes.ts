@@ -4,16 +4,22 @@ import {
   ZAvailabilityQuery,
   ZBookingConfig,
   ZBookingOptions,
+  ZBookingsCalendarDay,
+  ZBookingsCalendarQuery,
+  ZCapacityByDateQuery,
+  ZCapacityCalendarQuery,
+  ZCapacitySlot,
   ZCart,
   ZCartLineInput,
   ZClosedDateInput,
-  ZDate,
+  ZDayCapacity,
   ZErrorEnvelope,
   ZHeldLine,
   ZIdParam,
   ZScheduleChange,
   ZScheduleRule,
   ZScheduleRuleInput,
+  ZScheduleRuleListQuery,
   ZSlot,
   ZSlotUpdate,
   paginated,
@@ -37,7 +43,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   // --- schedules --------------------------------------------------------------------------
   app.get(
     '/api/schedule-rules/',
-    { config: { access: viewCatalog }, schema: { tags: ['schedules'], summary: 'An experience’s recurring rules', querystring: z.object({ experience: z.uuid() }), response: { 200: z.array(ZScheduleRule), ...errors } } },
+    { config: { access: viewCatalog }, schema: { tags: ['schedules'], summary: 'An experience’s recurring rules', querystring: ZScheduleRuleListQuery, response: { 200: z.array(ZScheduleRule), ...errors } } },
     (request) =>
       tenantScope(request, (ctx) => schedules.listRules(ctx, request.query.experience)),
   );
@@ -83,8 +89,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['availability'],
         summary: 'Per day of an experience: how many slots, seats left, and the best status (for a month calendar)',
-        querystring: z.object({ experience: z.uuid(), from: ZDate, to: ZDate }),
-        response: { 200: z.array(z.object({ date: z.string(), slots: z.number().int(), remaining: z.number().int(), status: z.enum(['available', 'limited', 'sold_out', 'closed']) })), ...errors },
+        querystring: ZBookingsCalendarQuery,
+        response: { 200: z.array(ZBookingsCalendarDay), ...errors },
       },
     },
     (request) => tenantScope(request, (ctx) => capacity.bookingsCalendar(ctx, request.query)),
@@ -96,15 +102,15 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['availability'],
         summary: 'Per day: capacity, booked, held and remaining seats',
-        querystring: z.object({ from: ZDate, to: ZDate, experience: z.uuid().optional() }),
-        response: { 200: z.array(z.object({ date: z.string(), slots: z.number().int(), capacity: z.number().int(), booked: z.number().int(), held: z.number().int(), remaining: z.number().int() })), ...errors },
+        querystring: ZCapacityCalendarQuery,
+        response: { 200: z.array(ZDayCapacity), ...errors },
       },
     },
     (request) => tenantScope(request, (ctx) => capacity.capacityCalendar(ctx, request.query)),
   );
   app.get(
     '/api/capacity/by-date/',
-    { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Every slot of one day, with its seats', querystring: z.object({ date: ZDate }), response: { 200: z.array(ZSlot.extend({ experience_title: z.string() })), ...errors } } },
+    { config: { access: viewBookings }, schema: { tags: ['availability'], summary: 'Every slot of one day, with its seats', querystring: ZCapacityByDateQuery, response: { 200: z.array(ZCapacitySlot), ...errors } } },
     (request) => tenantScope(request, (ctx) => capacity.slotsOnDay(ctx, request.query.date)),
   );
   app.patch(

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZDashboard, ZErrorEnvelope, ZOnboarding, ZOnboardingPatch, ZOnboardingStep } from '@tourdesk/contracts';
+import { ZDashboard, ZErrorEnvelope, ZOnboarding, ZOnboardingParams, ZOnboardingPatch, ZOnboardingStep } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { principalOf } from '../auth/principal';
@@ -17,7 +17,6 @@ const viewer = (request: FastifyRequest): svc.Viewer => {
   return { codenames: me.codenames, features: me.features };
 };
 /** The organisation's one onboarding, by its name (not a row id: every organisation has its own). */
-const ZOnboardingId = z.object({ onboarding: z.literal('getting-started', { error: 'No onboarding with this id.' }) });
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -32,12 +31,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/onboardings/:onboarding/',
-    { config: { access: account }, schema: { tags: ['dashboard'], summary: 'One onboarding with its steps', params: ZOnboardingId, response: { 200: ZOnboarding, ...errors } } },
+    { config: { access: account }, schema: { tags: ['dashboard'], summary: 'One onboarding with its steps', params: ZOnboardingParams, response: { 200: ZOnboarding, ...errors } } },
     (request) => tenantScope(request, (ctx) => svc.onboarding(ctx, viewer(request))),
   );
   app.patch(
     '/api/onboardings/:onboarding/',
-    { config: { access: account }, schema: { tags: ['dashboard'], summary: 'Put the checklist away (dismissed) or bring it back', params: ZOnboardingId, body: ZOnboardingPatch, response: { 200: ZOnboarding, ...errors } } },
+    { config: { access: account }, schema: { tags: ['dashboard'], summary: 'Put the checklist away (dismissed) or bring it back', params: ZOnboardingParams, body: ZOnboardingPatch, response: { 200: ZOnboarding, ...errors } } },
     (request) => tenantScope(request, (ctx) => svc.setDismissed(ctx, viewer(request), request.body.dismissed)),
   );
   app.get(

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorEnvelope, ZIdParam, ZManifest, ZManifestDay, ZManifestDayQuery, type TManifest } from '@tourdesk/contracts';
+import { ZErrorEnvelope, ZIdParam, ZManifest, ZManifestDay, ZManifestDayQuery, ZTicketsSent, type TManifest } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { QUEUES } from '../../lib/jobs';
@@ -113,7 +113,7 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'E-mail the customer their tickets and the order confirmation again (the confirmation e-mail’s job); a web order’s booking-page link is renewed',
         params: ZIdParam,
-        response: { 202: z.object({ to: z.string(), detail: z.string() }), ...errors },
+        response: { 202: ZTicketsSent, ...errors },
       },
     },
     async (request, reply) => {

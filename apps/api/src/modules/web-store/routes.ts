@@ -7,6 +7,8 @@ import {
   ZErrorEnvelope,
   ZPaginationQuery,
   ZWebCart,
+  ZWebCartLineParams,
+  ZWebCartParams,
   ZWebCartCreated,
   ZWebCartLineInput,
   ZWebDay,
@@ -14,10 +16,14 @@ import {
   ZWebMonth,
   ZWebMonthQuery,
   ZWebOffer,
+  ZWebOfferParams,
   ZWebOfferSummary,
   ZWebOrder,
   ZWebOrderInput,
+  ZWebOrderParams,
   ZWebStore,
+  ZWebStoreParams,
+  ZWebVisitInput,
 } from '@tourdesk/contracts';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
@@ -41,10 +47,6 @@ import * as storeScope from '../stores/scope';
 const pub = (reason: string) => ({ access: { public: true as const, reason } });
 const errors = { 400: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const tags = ['web-store'];
-const Slug = z.object({ slug: z.string().min(1).max(60) });
-const SlugId = Slug.extend({ id: z.uuid() });
-const SlugCart = Slug.extend({ cart: z.uuid() });
-const SlugRef = Slug.extend({ reference: z.string().min(4).max(40) });
 const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] as string | undefined;
 const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
 /** The QR code whose scan brought the customer (the store page keeps ?qr= for the session and sends it). */
@@ -66,12 +68,12 @@ function cacheable<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
 export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/',
-    { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: Slug, response: { 200: ZWebStore, ...errors } } },
+    { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: ZWebStoreParams, response: { 200: ZWebStore, ...errors } } },
     (request) => scope.inStore(request, request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
   );
   app.get(
     '/api/web-stores/:slug/experiences/',
-    { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: Slug, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
+    { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: ZWebStoreParams, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
     async (request) => {
       // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
       const found = await scope.storeByHost(request, request.params.slug);
@@ -81,22 +83,22 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/',
-    { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: SlugId, response: { 200: ZWebOffer, ...errors } } },
+    { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: ZWebOfferParams, response: { 200: ZWebOffer, ...errors } } },
     (request) => scope.inOfferSeller(request, request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
-    { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: SlugId, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
+    { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: ZWebOfferParams, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
     async (request, reply) => cacheable(request, reply, await catalogue.month(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.month)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/day/',
-    { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: SlugId, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
+    { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: ZWebOfferParams, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
     async (request, reply) => cacheable(request, reply, await catalogue.day(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.date)),
   );
   app.post(
     '/api/web-stores/:slug/visits/',
-    { config: pub('counts a visit for the store’s analytics'), schema: { tags, summary: 'Count a visit (one per browser session and day)', params: Slug, body: z.object({ visit: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }), response: { 204: z.null(), ...errors } } },
+    { config: pub('counts a visit for the store’s analytics'), schema: { tags, summary: 'Count a visit (one per browser session and day)', params: ZWebStoreParams, body: ZWebVisitInput, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await scope.inStore(request, request.params.slug, (ctx) => catalogue.recordVisit(ctx, request.body.visit));
       return reply.status(204).send(null);
@@ -106,7 +108,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   // --- the guest cart ------------------------------------------------------------------------
   app.post(
     '/api/web-stores/:slug/carts/',
-    { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: Slug, response: { 201: ZWebCartCreated, ...errors } } },
+    { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: ZWebStoreParams, response: { 201: ZWebCartCreated, ...errors } } },
     async (request, reply) =>
       reply.status(201).send(
         await scope.inStore(request, request.params.slug, async (ctx) => {
@@ -118,7 +120,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',
-    { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: SlugCart, response: { 200: ZWebCart, ...errors } } },
+    { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: ZWebCartParams, response: { 200: ZWebCart, ...errors } } },
     (request) =>
       scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await carts.ownCart(ctx, request.params.cart, cartToken(request));
@@ -127,7 +129,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/web-stores/:slug/carts/:cart/lines/',
-    { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: SlugCart, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
+    { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: ZWebCartParams, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
     async (request, reply) => {
       const db = request.server.database.db;
       const found = await scope.storeByHost(request, request.params.slug);
@@ -148,7 +150,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/api/web-stores/:slug/carts/:cart/lines/:line/',
-    { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: SlugCart.extend({ line: z.uuid() }), response: { 200: ZWebCart, ...errors } } },
+    { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: ZWebCartLineParams, response: { 200: ZWebCart, ...errors } } },
     (request) =>
       scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
         await carts.ownCart(ctx, request.params.cart, cartToken(request));
@@ -160,7 +162,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   // --- the order -----------------------------------------------------------------------------
   app.post(
     '/api/web-stores/:slug/orders/',
-    { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: Slug, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
+    { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
     async (request, reply) => {
       const { config, jobs } = request.server;
       const made = await scope.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
@@ -180,19 +182,19 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/',
-    { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
+    { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: ZWebOrderParams, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
       scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
-    { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: SlugRef, response: { 200: ZWebOrder, ...errors } } },
+    { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: ZWebOrderParams, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
       scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',
-    { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: SlugRef } },
+    { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: ZWebOrderParams } },
     async (request, reply) => {
       const pdf = await scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
       return reply
