@@ -41,7 +41,13 @@ vi.mock('../src/modules/check-in/queries', async (importOriginal) => {
   };
 });
 
-const ZONE = 'Europe/Zurich';
+/**
+ * The door admits today's tickets only, so the departures sold here are today's: 21:00 and 22:00 in
+ * a zone where it is not yet 18:00, whatever the time this test runs (one of these always is).
+ */
+const ZONE = ['Pacific/Kiritimati', 'Asia/Tokyo', 'Europe/Zurich', 'America/New_York', 'Pacific/Pago_Pago'].find(
+  (zone) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date())) < 18,
+)!;
 let t: TestApp;
 let sink: MailSink;
 let owner: Browser;
@@ -73,8 +79,8 @@ beforeAll(async () => {
   exp = await sellableExperience(owner, 'Lake tour');
   await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' });
   await owner.delete(`/api/schedule-rules/${exp.rule}/`);
-  await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00', '15:00'], capacity: 20 });
-  day = addDays(todayIn(ZONE), 2);
+  await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['21:00', '22:00'], capacity: 20 });
+  day = todayIn(ZONE);
   const slots = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${day}`)).json();
   [morning, afternoon] = [slots[0].id, slots[1].id];
   nextDay = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(day, 1)}`)).json()[0].id;
@@ -94,7 +100,7 @@ describe('departures and the tickets a device keeps', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ date: day, time_zone: ZONE });
-    expect(body.departures.find((d: { slot: string }) => d.slot === morning)).toMatchObject({ experience_title: 'Lake tour', local_time: '10:00', arrived_seats: 0 });
+    expect(body.departures.find((d: { slot: string }) => d.slot === morning)).toMatchObject({ experience_title: 'Lake tour', local_time: '21:00', arrived_seats: 0 });
     expect((await guide.get('/api/check-in/departures/')).json().date).toBe(todayIn(ZONE));
     expect((await guide.get('/api/check-in/departures/?date=2026-02-30')).statusCode).toBe(400);
   });
@@ -171,15 +177,35 @@ describe('scans', () => {
     const o = await sell(afternoon, 1, 'wrong@example.com', 'Wanda');
     const code = o.bookings[0]!.ticket_code;
     const dep = (await batch(guide, 'dev-a', [morning], [scan(code)])).json().results[0];
-    expect(dep).toMatchObject({ result: 'wrong_departure', can_override: false, detail: 'Wrong departure: booked for 15:00, Lake tour.' });
+    expect(dep).toMatchObject({ result: 'wrong_departure', can_override: false, detail: 'Wrong departure: booked for 22:00, Lake tour.' });
     expect((await batch(guide, 'dev-a', [morning], [scan(code, { override: true })])).json().results[0].result).toBe('wrong_departure');
-    const wrongDay = (await batch(owner, 'dev-b', [nextDay], [scan(code)])).json().results[0];
-    expect(wrongDay).toMatchObject({ result: 'wrong_day', can_override: true });
-    expect(wrongDay.detail).toMatch(/^Wrong day: booked for \w{3} \d{1,2} \w{3} at 15:00\.$/);
-    const forced = (await batch(owner, 'dev-b', [nextDay], [scan(code, { override: true })])).json().results[0];
+    const forced = (await batch(owner, 'dev-b', [morning], [scan(code, { override: true })])).json().results[0];
     expect(forced).toMatchObject({ result: 'admitted', override: true, detail: 'Checked in (override).' });
     const event = (await audit(o.id)).find((e) => e.action === 'checked in with override');
-    expect(event?.changes).toMatchObject({ booked_for: `${day} 15:00`, checked_in_departures: [nextDay] });
+    expect(event?.changes).toMatchObject({ booked_for: `${day} 22:00`, checked_in_departures: [morning] });
+  });
+
+  it('answers a ticket of another day "wrong day" with its date, with no departure chosen too; only an override admits it, and says the day', async () => {
+    const o = await sell(nextDay, 1, 'tomorrow@example.com', 'Tom');
+    const code = o.bookings[0]!.ticket_code;
+    const tomorrow = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${addDays(day, 1)}T12:00:00Z`));
+    for (const slots of [[], [morning], [nextDay]]) {
+      const answer = (await batch(guide, 'dev-a', slots, [scan(code)])).json().results[0];
+      expect(answer).toMatchObject({ result: 'wrong_day', can_override: false, detail: `Wrong day: booked for ${tomorrow} at 21:00.`, ticket: { attendance: 'Open' } });
+    }
+    expect((await batch(guide, 'dev-a', [], [scan(code, { override: true })])).json().results[0].result).toBe('wrong_day');
+    const desk = await owner.post('/api/bookings/check-in/', { ticket_code: code });
+    expect(desk.statusCode).toBe(409);
+    expect(err(desk)).toMatchObject({ code: 'wrong_day', detail: `Wrong day: booked for ${tomorrow} at 21:00.` });
+    expect((await batch(owner, 'dev-b', [], [scan(code)])).json().results[0]).toMatchObject({ result: 'wrong_day', can_override: true });
+    const forced = (await batch(owner, 'dev-b', [], [scan(code, { override: true })])).json().results[0];
+    expect(forced).toMatchObject({ result: 'admitted', override: true, detail: `Checked in (override). Booked for ${tomorrow} at 21:00.` });
+    // Once in, any door says so first, with the day it is booked for.
+    const again = (await batch(guide, 'dev-a', [morning], [scan(code)])).json().results[0];
+    expect(again.result).toBe('already_checked_in');
+    expect(again.detail).toMatch(new RegExp(`^Already checked in at \\d{2}:\\d{2} by .+ on Phone dev-b\\. Booked for ${tomorrow} at 21:00\\.$`));
+    const event = (await audit(o.id)).find((e) => e.action === 'checked in with override');
+    expect(event?.changes).toMatchObject({ booked_for: `${addDays(day, 1)} 21:00`, checked_in_departures: [] });
   });
 
   it('reads its times in the organisation’s time format: 12-hour once the owner chooses it', async () => {
@@ -190,7 +216,7 @@ describe('scans', () => {
       // A signed-in user's organisation is read again after at most two seconds.
       await new Promise((r) => setTimeout(r, 2_100));
       const dep = (await batch(guide, 'dev-t', [morning], [scan(code)])).json().results[0];
-      expect(dep).toMatchObject({ result: 'wrong_departure', detail: 'Wrong departure: booked for 3:00 pm, Lake tour.' });
+      expect(dep).toMatchObject({ result: 'wrong_departure', detail: 'Wrong departure: booked for 10:00 pm, Lake tour.' });
       await batch(guide, 'dev-t', [afternoon], [scan(code)]);
       const again = (await batch(guide, 'dev-t', [afternoon], [scan(code)])).json().results[0];
       expect(again.detail).toMatch(/^Already checked in at \d{1,2}:\d\d [ap]m by /);

@@ -22,6 +22,7 @@ const STATUS_BY_CODE = {
   sold_out: 409,
   hold_expired: 409,
   already_checked_in: 409,
+  wrong_day: 409,
   lock_timeout: 503,
   payload_too_large: 413,
   uri_too_long: 414,

@@ -11,6 +11,8 @@ import { presentOrder } from '../modules/orders/records';
  * Check-in's demo: tomorrow's 09:30 kayak has three parties to scan at the pier (Check-in in the
  * menu, the day after today, the 09:30 departure): a family with lunch and a note for the guide, a
  * guest who paid, and a couple who pay on site. Their ticket codes are on their orders' tickets.
+ * Scanned today, they are a wrong day (the door admits today's tickets), which the owner may
+ * override and the guide may not; tomorrow they check in as they are.
  */
 export async function seedCheckInDemo(tx: Db, accountId: string, ownerId: string, kayak: { id: string; adult: string; child: string; swim: string; lunch: string }) {
   const ctx = { tx, accountId, currency: 'CHF', userId: ownerId };

@@ -101,12 +101,6 @@ export function lockTickets(ctx: TenantCtx, codes: string[]) {
 }
 export type LockedTicket = Awaited<ReturnType<typeof lockTickets>>[number];
 
-/** The days of some slots of the organisation (the departures a device checks in). */
-export function slotDays(ctx: TenantCtx, ids: string[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return ctx.tx.select({ id: slot.id, local_date: slot.local_date }).from(slot).where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, ids)));
-}
-
 /** Scans already received, by the device's scan id (a batch sent again). */
 export function scansByIds(ctx: TenantCtx, scanIds: string[]) {
   return ctx.tx.select().from(checkInScan).where(and(eq(checkInScan.account_id, ctx.accountId), inArray(checkInScan.scan_id, scanIds)));

@@ -97,9 +97,10 @@ interface Decision {
  * A device's batch of scans, in one transaction. The scanned bookings are locked first (in id
  * order), then the scans already received are read — a batch sent again, even at the same moment,
  * finds them after the lock and changes nothing — and the new scans are decided in scan-time order:
- *   unknown, cancelled, unconfirmed; a ticket of a departure the device does not check in is a wrong
- *   day or wrong departure (admitted only with `override` by a role that holds Manage orders);
- *   otherwise the first scan admits it. A scan the device decided offline (the guest is already in)
+ *   unknown, cancelled, unconfirmed, already in; a ticket whose departure is not today (in the
+ *   organisation's zone, at the scan's time) is a wrong day, one of today's that the device does not
+ *   check in a wrong departure (both admitted only with `override` by a role that holds Manage
+ *   orders); otherwise the first scan admits it. A scan the device decided offline (the guest is already in)
  *   that is older than the admission on record takes its place: the earliest scan wins, and the
  *   later one becomes "already". A scan sent to be decided is "already" whenever the ticket is
  *   admitted, whatever its time says: two phones online at the same moment, or a phone whose clock
@@ -114,8 +115,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
   });
   const tickets = new Map((await q.lockTickets(ctx, [...new Set(scans.map((s) => s.code))])).map((t) => [t.b.ticket_code, t]));
   const received = new Map((await q.scansByIds(ctx, [...new Set(scans.map((s) => s.id))])).map((r) => [r.scan_id, r]));
-  const chosen = new Set(input.slots);
-  const chosenDays = new Set((await q.slotDays(ctx, input.slots)).map((s) => s.local_date));
+  const door = { slots: new Set(input.slots), zone: v.timeZone, canOverride: sees.override };
   const decided = new Map<string, Decision>();
 
   for (const s of [...scans].sort((a, b) => a.at.getTime() - b.at.getTime() || a.i - b.i)) {
@@ -129,7 +129,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     const { result, override, earlier } = decideScan(
       t ? { status: t.b.status, slot: t.b.slot_id, local_date: t.local_date, attendance: t.b.attendance, checked_in_at: t.b.checked_in_at } : null,
       { at: s.at, offline: s.offline, override: s.override },
-      { slots: chosen, days: chosenDays, canOverride: sees.override },
+      door,
     );
     const fresh = await q.insertScan(ctx, {
       scan_id: s.id,
@@ -179,7 +179,7 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
     return {
       id: s.id,
       result: d.result,
-      detail: describeScan(d.result, ticket, { zone: v.timeZone, timeFormat: v.timeFormat, override: d.override, now }),
+      detail: describeScan(d.result, ticket, { zone: v.timeZone, timeFormat: v.timeFormat, override: d.override, now: s.at }),
       replayed: d.replayed,
       override: d.override,
       can_override: (d.result === 'wrong_day' || d.result === 'wrong_departure') && sees.override,
@@ -204,6 +204,8 @@ export async function checkInCode(ctx: TenantCtx, v: Viewer, code: string) {
       throw new AppError('invalid', 'This booking was cancelled: the ticket is not valid.', 'ticket_code');
     case 'unconfirmed':
       throw new AppError('invalid', 'This booking is not confirmed yet: confirm its order first.', 'ticket_code');
+    case 'wrong_day':
+      throw new AppError('wrong_day', o.detail, 'ticket_code');
     default:
       throw new AppError('already_checked_in', `Already checked in at ${doorClock(new Date(o.ticket!.checked_in_at!), v.timeZone, v.timeFormat)}.`, 'ticket_code');
   }

@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Checkbox, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCamera, IconCameraOff, IconCloudUpload, IconRefresh, IconWifiOff } from '@tabler/icons-react';
-import type { TCheckInTicket } from '@tourdesk/contracts';
+import { todayIn, type TCheckInTicket } from '@tourdesk/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
@@ -9,7 +9,7 @@ import { notifyError } from '../../shared/lib/toast';
 import { startCamera } from './camera';
 import { split, type ScanAnswer } from './device';
 import { useCheckInDevice } from './use-check-in-device';
-import { clock, formatTime, timeFormat } from '../../shared/lib/dates';
+import { clock, formatDateTime, formatTime, timeFormat } from '../../shared/lib/dates';
 import { DateField } from '../../shared/components/DateField';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 
@@ -32,9 +32,12 @@ const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
   unknown: { title: 'Unknown ticket', color: 'red' },
 };
 
-/** The detail under its title: "Wrong day: booked for …" reads "Booked for …", "Already checked in at …" reads "At …". */
+/**
+ * The detail under its title: "Wrong day: booked for …" reads "Booked for …", "Already checked in at …"
+ * reads "At …", "Checked in (override). Booked for …" reads "Override. Booked for …".
+ */
 function withoutTitle(detail: string) {
-  const rest = detail.replace(/^(Already checked in |[^:]{1,30}: )/, '');
+  const rest = detail.replace(/^Checked in \(override\)\. ?/, 'Override. ').replace(/^(Checked in\. |Already checked in |[^:]{1,30}: )/, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
@@ -49,7 +52,7 @@ function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string })
       </Text>
       {ticket.extras.length > 0 && <Text fz="lg">Extras: {split(ticket.extras)}</Text>}
       <Text fz="sm">
-        {ticket.experience_title} · {formatTime(ticket.starts_at, zone)} · {ticket.order_reference}
+        {ticket.experience_title} · {ticket.local_date === todayIn(zone) ? formatTime(ticket.starts_at, zone) : formatDateTime(ticket.starts_at, zone)} · {ticket.order_reference}
       </Text>
       {ticket.balance_due > 0 && (
         <Text fz="xl" fw={800}>
@@ -89,7 +92,8 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
         <Text fz={34} fw={900} lh={1.1}>
           {look.title}
         </Text>
-        {answer.result !== 'admitted' && (
+        {/* An admission says more than its title only with an override or another day's ticket. */}
+        {(answer.result !== 'admitted' || answer.detail !== 'Checked in.') && (
           <Text fz="lg" fw={600}>
             {withoutTitle(answer.detail)}
           </Text>

@@ -28,7 +28,19 @@ describe('deciding a scan on the device while offline', () => {
     expect(decideLocally(state, 'ABCDEF123456', me, { id: 's3', at, override: true }).answer).toMatchObject({ result: 'wrong_departure', detail: 'Wrong departure: booked for 15:00, Kayak.', can_override: false });
     state.tickets.ABCDEF123456 = ticket({ slot: 'slot-c', local_date: '2026-12-19', starts_at: '2026-12-19T08:30:00.000Z' });
     expect(decideLocally(state, 'ABCDEF123456', me, { id: 's4', at }).answer).toMatchObject({ result: 'wrong_day', detail: 'Wrong day: booked for Sat 19 Dec at 09:30.' });
-    expect(decideLocally(state, 'ABCDEF123456', { ...me, canOverride: true }, { id: 's5', at, override: true }).answer).toMatchObject({ result: 'admitted', detail: 'Checked in (override).' });
+    expect(decideLocally(state, 'ABCDEF123456', { ...me, canOverride: true }, { id: 's5', at, override: true }).answer).toMatchObject({ result: 'admitted', detail: 'Checked in (override). Booked for Sat 19 Dec at 09:30.' });
+  });
+
+  it('answers a ticket of another day "wrong day" with its date when no departure is chosen, as the server does', () => {
+    state.slots = [];
+    state.tickets.ABCDEF123456 = ticket({ slot: 'slot-c', local_date: '2026-12-19', starts_at: '2026-12-19T09:00:00.000Z' });
+    expect(decideLocally(state, 'ABCDEF123456', me, { id: 's11', at }).answer).toMatchObject({ result: 'wrong_day', detail: 'Wrong day: booked for Sat 19 Dec at 10:00.', ticket: { attendance: 'Open' } });
+    // Today's ticket, any departure: in.
+    state.tickets.ABCDEF123456 = ticket({ slot: 'slot-b' });
+    expect(decideLocally(state, 'ABCDEF123456', me, { id: 's12', at }).answer.result).toBe('admitted');
+    // Today is the organisation's: 23:30 on the 18th in Zurich is already the 19th.
+    state.tickets.ABCDEF123456 = ticket({ slot: 'slot-c', local_date: '2026-12-19', starts_at: '2026-12-19T09:00:00.000Z' });
+    expect(decideLocally(state, 'ABCDEF123456', me, { id: 's13', at: new Date('2026-12-18T23:30:00.000Z') }).answer.result).toBe('admitted');
   });
 
   it('reads times in the organisation’s 12-hour format when it has chosen it, as the server does', () => {

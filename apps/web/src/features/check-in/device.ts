@@ -110,7 +110,8 @@ export function forgetTickets() {
 
 /**
  * This device's decision while offline, by the server's own rule (decideScan and describeScan in
- * the contracts): the door is the chosen day's departures, the scan an offline one. It answers with
+ * the contracts): the door is today (in the organisation's zone) and the chosen departures, the scan an
+ * offline one. It answers with
  * the ticket as it will be once admitted; the scan is queued and the server settles it.
  */
 export function decideLocally(
@@ -122,7 +123,7 @@ export function decideLocally(
   const now = scan.at;
   const code = normaliseTicketCode(text);
   const ticket = state.tickets[code] ?? null;
-  const door = { slots: new Set(state.slots), days: new Set(state.date ? [state.date] : []), canOverride: me.canOverride };
+  const door = { slots: new Set(state.slots), zone: me.zone, canOverride: me.canOverride };
   const held = ticket && { ...ticket, checked_in_at: ticket.checked_in_at ? new Date(ticket.checked_in_at) : null };
   const d = decideScan(held, { at: now, offline: true, override: scan.override ?? false }, door);
   const admitted: TCheckInTicket | null =

@@ -1,5 +1,5 @@
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
-import type { TCheckInBatch, TCheckInOutcome, TCheckInTicket } from '@tourdesk/contracts';
+import { todayIn, type TCheckInBatch, type TCheckInOutcome, type TCheckInTicket } from '@tourdesk/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
@@ -16,7 +16,8 @@ import { ticket as fixture } from './ticket-fixture';
  * `online` / `offline` events, switched by the test; what the device keeps is jsdom's localStorage.
  */
 const SLOT = '00000000-0000-4000-8000-0000000000a1';
-const DAY = '2026-12-18';
+/** Today in the organisation's zone: the door admits only today's tickets. */
+const DAY = todayIn('Europe/Zurich');
 const USER = 'u-door';
 const me: DoorStaff = { name: 'Gian Guide', zone: 'Europe/Zurich', canOverride: false, timeFormat: '24h' };
 
