@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, INVENTORY_TYPES, PRICING_CATEGORY_TYPES } from './constants';
 import { ZCurrency } from './money';
-import { patchOf } from './pagination';
+import { patchOf, ZPaginationQuery } from './pagination';
 
 /** Money is integer minor units (cents) in the account's currency. */
 export const ZMinorUnits = z
@@ -228,6 +228,10 @@ export const ZImageCreate = z.object({
   experience: ZUuid.nullable().default(null),
   folder: ZUuid.nullable().default(null),
 });
+export const ZImageListQuery = ZPaginationQuery.extend({ experience: z.uuid().optional(), folder: z.uuid().optional() });
+export type TImageListQuery = z.output<typeof ZImageListQuery>;
+/** An image moved to a folder, or out of every folder (null). */
+export const ZImageMove = z.object({ folder: z.uuid().nullable() });
 
 export const ZFileFolderInput = z.object({ name: ZText(80).min(1, { error: 'A folder needs a name.' }) });
 export const ZFileFolder = z
@@ -253,6 +257,9 @@ export const ZVideo = z
   })
   .meta({ id: 'Video' });
 export type TVideo = z.infer<typeof ZVideo>;
+export const ZVideoListQuery = ZPaginationQuery.extend({ experience: z.uuid().optional() });
+export type TVideoListQuery = z.output<typeof ZVideoListQuery>;
+export const ZVideoRename = z.object({ title: z.string().trim().max(200) });
 
 // --- help videos --------------------------------------------------------------------------
 /**

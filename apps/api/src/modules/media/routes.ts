@@ -1,6 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { IMAGE_LIMITS, paginated, ZErrorEnvelope, ZIdParam, ZImage, ZImageCreate, ZPaginationQuery, ZVideo, ZVideoInput } from '@tourdesk/contracts';
+import {
+  IMAGE_LIMITS,
+  paginated,
+  ZErrorEnvelope,
+  ZIdParam,
+  ZImage,
+  ZImageCreate,
+  ZImageListQuery,
+  ZImageMove,
+  ZVideo,
+  ZVideoInput,
+  ZVideoListQuery,
+  ZVideoRename,
+  type TImageListQuery,
+  type TVideoListQuery,
+} from '@tourdesk/contracts';
 import { tenantScope } from '../../lib/crud';
 import type { Storage } from '../../lib/storage';
 import { paginate } from '../../lib/pagination';
@@ -33,13 +48,13 @@ export function registerImages(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Images, by experience or folder',
-        querystring: ZPaginationQuery.extend({ experience: z.uuid().optional(), folder: z.uuid().optional() }),
+        querystring: ZImageListQuery,
         response: { 200: paginated(ZImage), ...errors },
       },
     },
     (request) =>
       tenantScope(request, (ctx) => {
-        const q = request.query as z.infer<typeof ZPaginationQuery> & { experience?: string; folder?: string };
+        const q = request.query as TImageListQuery;
         const filter = { experience: q.experience, folder: q.folder };
         return paginate(
           request,
@@ -79,7 +94,7 @@ export function registerImages(app: FastifyInstance) {
     '/api/images/:id/',
     {
       config: { access: manageCatalog },
-      schema: { tags, summary: 'Move an image to a folder', params: ZIdParam, body: z.object({ folder: z.uuid().nullable() }), response: { 200: ZImage, ...errors } },
+      schema: { tags, summary: 'Move an image to a folder', params: ZIdParam, body: ZImageMove, response: { 200: ZImage, ...errors } },
     },
     (request) => tenantScope(request, (ctx) => images.moveImage(ctx, (request.params as { id: string }).id, (request.body as { folder: string | null }).folder)),
   );
@@ -117,11 +132,11 @@ export function registerVideos(app: FastifyInstance) {
     '/api/videos/',
     {
       config: { access: viewCatalog },
-      schema: { tags, summary: 'Videos', querystring: ZPaginationQuery.extend({ experience: z.uuid().optional() }), response: { 200: paginated(ZVideo), ...errors } },
+      schema: { tags, summary: 'Videos', querystring: ZVideoListQuery, response: { 200: paginated(ZVideo), ...errors } },
     },
     (request) =>
       tenantScope(request, (ctx) => {
-        const q = request.query as z.infer<typeof ZPaginationQuery> & { experience?: string };
+        const q = request.query as TVideoListQuery;
         return paginate(
           request,
           q,
@@ -149,7 +164,7 @@ export function registerVideos(app: FastifyInstance) {
     '/api/videos/:id/',
     {
       config: { access: manageCatalog },
-      schema: { tags, summary: 'Rename a video', params: ZIdParam, body: z.object({ title: z.string().trim().max(200) }), response: { 200: ZVideo, ...errors } },
+      schema: { tags, summary: 'Rename a video', params: ZIdParam, body: ZVideoRename, response: { 200: ZVideo, ...errors } },
     },
     (request) => tenantScope(request, (ctx) => videos.renameVideo(ctx, (request.params as { id: string }).id, (request.body as { title: string }).title)),
   );
