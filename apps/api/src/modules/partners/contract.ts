@@ -1,8 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import type { SoldItem } from '../../db/schema';
-import { partnership, partnershipExperience } from '../../db/schema';
+import type { partnership, SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
+import { lockContract, sharedOfferRates } from './queries';
 
 /**
  * The contract between a supplier and a reseller, one rule for every channel that resells (the
@@ -34,16 +33,9 @@ export function contractRefusal(contract: Pick<Contract, 'status' | 'valid_from'
  * an offer of another organisation is.
  */
 export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experienceId: string, day: string): Promise<SharedOffer> {
-  const [contract] = await ctx.tx
-    .select()
-    .from(partnership)
-    .where(and(eq(partnership.id, partnershipId), eq(partnership.supplier_account_id, ctx.accountId)))
-    .for('share');
+  const contract = await lockContract(ctx, partnershipId);
   if (!contract) throw new AppError('not_found', 'No partnership with this id.');
-  const [shared] = await ctx.tx
-    .select({ net_rates: partnershipExperience.net_rates })
-    .from(partnershipExperience)
-    .where(and(eq(partnershipExperience.partnership_id, partnershipId), eq(partnershipExperience.experience_id, experienceId), eq(partnershipExperience.account_id, ctx.accountId)));
+  const shared = await sharedOfferRates(ctx, partnershipId, experienceId);
   if (!shared) throw new AppError('not_found', 'The contract does not share this offer.');
   const refusal = contractRefusal(contract, day);
   if (refusal) throw new AppError('conflict', refusal);

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { apiKey, auditEvent, baseAccount, experience, partnership, partnershipExperience, pricingCategory, pricingRate } from '../../db/schema';
+import { apiKey, auditEvent, baseAccount, booking, cartLine, experience, order, partnership, partnershipExperience, pricingCategory, pricingRate, slot, type SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /**
@@ -255,4 +255,67 @@ export async function serverLiveBetween(db: Db, supplier: string, reseller: stri
     .from(partnership)
     .where(and(eq(partnership.supplier_account_id, supplier), eq(partnership.reseller_account_id, reseller), inArray(partnership.status, ['Invited', 'Active', 'Suspended'])));
   return row;
+}
+
+/** Runs `fn` in one transaction on the server's connection, outside any tenant (an e-mail invitation's answer). */
+export function inServerTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>) {
+  return db.transaction((txRaw) => fn(txRaw as unknown as Db));
+}
+
+/** The supplier's (ctx's) partnership, locked FOR SHARE: a suspension waits for the sale, and the sale sees the suspension after. */
+export async function lockContract(ctx: TenantCtx, partnershipId: string) {
+  const [contract] = await ctx.tx
+    .select()
+    .from(partnership)
+    .where(and(eq(partnership.id, partnershipId), eq(partnership.supplier_account_id, ctx.accountId)))
+    .for('share');
+  return contract;
+}
+
+/** The net rates the contract sets for an offer it shares (undefined when it does not share it). */
+export async function sharedOfferRates(ctx: TenantCtx, partnershipId: string, experienceId: string) {
+  const [shared] = await ctx.tx
+    .select({ net_rates: partnershipExperience.net_rates })
+    .from(partnershipExperience)
+    .where(and(eq(partnershipExperience.partnership_id, partnershipId), eq(partnershipExperience.experience_id, experienceId), eq(partnershipExperience.account_id, ctx.accountId)));
+  return shared;
+}
+
+/** The slots a cart's lines hold (all its lines, or those of `lines`). */
+export async function cartSlots(ctx: TenantCtx, cartId: string, lines?: string[]) {
+  const slots = (await ctx.tx.execute(sql`
+    select distinct l.slot_id as slot from ${cartLine} l
+    where l.account_id = ${ctx.accountId} and l.cart_id = ${cartId}::uuid ${lines ? sql`and l.id = any(${sql.param(lines)}::uuid[])` : sql``}`)) as unknown as { rows: { slot: string }[] };
+  return slots.rows.map((r) => r.slot);
+}
+
+/** The offers and local days of the slots. */
+export async function offerDaysOfSlots(ctx: TenantCtx, slotIds: string[]) {
+  const held = (await ctx.tx.execute(sql`
+    select distinct s.experience_id as experience, s.local_date::text as day from ${slot} s
+    where s.account_id = ${ctx.accountId} and s.id = any(${sql.param(slotIds)}::uuid[])`)) as unknown as { rows: { experience: string; day: string }[] };
+  return held.rows;
+}
+
+/** Names an order as the partner's resale: its partnership, reseller and the reseller's reference. */
+export async function markOrderResold(ctx: TenantCtx, orderId: string, partnershipId: string, resellerId: string | null, reference: string | null) {
+  await ctx.tx.execute(sql`
+    update ${order} set partnership_id = ${partnershipId}, reseller_account_id = ${resellerId}, reseller_reference = ${reference}
+    where account_id = ${ctx.accountId} and id = ${orderId}`);
+}
+
+/** An order's lines with what each sold. */
+export async function orderLineItems(ctx: TenantCtx, orderId: string) {
+  const lines = (await ctx.tx.execute(sql`select id, experience_id, items from ${booking} where account_id = ${ctx.accountId} and order_id = ${orderId}`)) as unknown as {
+    rows: { id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[] }[];
+  };
+  return lines.rows;
+}
+
+/** Names the lines as the partner's resale, each with its commission (one statement for all). */
+export async function markLinesResold(ctx: TenantCtx, partnershipId: string, resellerId: string | null, commissions: { id: string; commission: number }[]) {
+  await ctx.tx.execute(sql`
+      update ${booking} b set partnership_id = ${partnershipId}, reseller_account_id = ${resellerId}, commission = c.commission
+      from jsonb_to_recordset(${JSON.stringify(commissions)}::jsonb) as c(id uuid, commission integer)
+      where b.account_id = ${ctx.accountId} and b.id = c.id`);
 }

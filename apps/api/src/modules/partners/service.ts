@@ -1,17 +1,17 @@
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { TApiKey, TApiKeyCreated, TPartnerInvitation, TPartnerOffers, TPartnership, ZPartnerContractPatch, ZPartnerInviteInput, ZPartnerListQuery } from '@tourdesk/contracts';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { tenantScope, type TenantCtx } from '../../lib/crud';
+import type { TenantCtx } from '../../lib/crud';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { bareOrigin } from '../../lib/host';
-import { QUEUES } from '../../lib/jobs';
+import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { listCsv, presentedPages, readPages } from '../../lib/list-export';
-import { paginate } from '../../lib/pagination';
+import type { TenantOptions } from '../../lib/tenancy';
 import { newSecret, sha256 } from '../auth/crypto';
-import { principalOf } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import * as q from './queries';
 
 /**
@@ -20,6 +20,17 @@ import * as q from './queries';
  * not send it: by subdomain in its own list, by e-mail with the link's token (it then binds its
  * organisation to the partnership). Ended is final.
  */
+
+/**
+ * Who calls, for work that spans more than the tenant's transaction (a partnership is presented
+ * after it, from the server's connection): `run` runs a function in the caller's tenant, `db` is the
+ * server's connection and `me` the signed-in caller. The route builds it from the request.
+ */
+export interface Caller {
+  run: <R>(fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) => Promise<R>;
+  db: Db;
+  me: Principal;
+}
 
 type Row = q.PartnershipRow;
 const sideOf = (row: Row, accountId: string): q.Side => (row.supplier_account_id === accountId ? 'supplier' : 'reseller');
@@ -47,9 +58,8 @@ async function gather(ctx: TenantCtx, rows: Row[]): Promise<Gathered> {
   };
 }
 
-async function present(request: FastifyRequest, { accountId, rows, shared }: Gathered): Promise<TPartnership[]> {
+async function present(db: Db, { accountId, rows, shared }: Gathered): Promise<TPartnership[]> {
   if (rows.length === 0) return [];
-  const db = request.server.database.db;
   const others = rows.map((r) => (sideOf(r, accountId) === 'supplier' ? r.reseller_account_id : r.supplier_account_id)).filter((x): x is string => Boolean(x));
   const names = await q.serverAccountNames(db, [...new Set(others)]);
   // Offer titles, read outside the tenant: the reseller cannot read its supplier's catalogue.
@@ -90,25 +100,25 @@ async function present(request: FastifyRequest, { accountId, rows, shared }: Gat
 }
 
 /** Work in the caller's tenant that ends with one partnership, answered once the transaction is over. */
-async function one(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<Row>) {
-  const gathered = await tenantScope(request, async (ctx) => gather(ctx, [await fn(ctx)]));
-  return (await present(request, gathered))[0]!;
+async function one(c: Caller, fn: (ctx: TenantCtx) => Promise<Row>) {
+  const gathered = await c.run(async (ctx) => gather(ctx, [await fn(ctx)]));
+  return (await present(c.db, gathered))[0]!;
 }
 
-async function listFilter(request: FastifyRequest, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>): Promise<q.ListFilter> {
-  const me = principalOf(request);
+/** The list's filter: its side and status, and the partners whose name or subdomain matches the search. */
+export async function listFilter(c: Caller, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>): Promise<q.ListFilter> {
+  const { me } = c;
   const side: q.Side = query.partner_type === 'Resellers' ? 'supplier' : 'reseller';
-  const search = query.search ? { term: query.search, partnerIds: await q.serverMatchingPartners(request.server.database.db, me.accountId, side, query.search) } : undefined;
+  const search = query.search ? { term: query.search, partnerIds: await q.serverMatchingPartners(c.db, me.accountId, side, query.search) } : undefined;
   return { side, status: query.status, search };
 }
 
 /** The partnerships of one side as CSV, filtered as the list: a row per partnership with its contract. */
-export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>) {
-  const filter = await listFilter(request, query);
+export async function partnershipsCsv(c: Caller, query: Omit<z.output<typeof ZPartnerListQuery>, 'page' | 'page_size'>) {
+  const filter = await listFilter(c, query);
   // Every partnership with its shared offers, read in one snapshot; the partners' names and the
   // offers' titles are added after it, 500 at a time, from the server's connection.
-  const pages = await tenantScope(
-    request,
+  const pages = await c.run(
     async (ctx) => {
       const rows = await readPages((limit, offset) => q.pagePartnerships(ctx, filter, limit, offset));
       const gathered: Gathered[] = [];
@@ -118,7 +128,7 @@ export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.out
     { snapshot: true },
   );
   const presented: TPartnership[] = [];
-  for (const g of pages) presented.push(...(await present(request, g)));
+  for (const g of pages) presented.push(...(await present(c.db, g)));
   return listCsv<TPartnership>(
     [
       { header: 'partner', value: (p) => p.partner.name ?? '' },
@@ -138,18 +148,16 @@ export async function partnershipsCsv(request: FastifyRequest, query: Omit<z.out
   );
 }
 
-export async function listPartnerships(request: FastifyRequest, query: z.output<typeof ZPartnerListQuery>) {
-  const filter = await listFilter(request, query);
-  const page = await tenantScope(request, (ctx) =>
-    paginate(
-      request,
-      query,
-      () => q.countPartnerships(ctx, filter),
-      async (limit, offset) => [await gather(ctx, await q.pagePartnerships(ctx, filter, limit, offset))],
-    ),
-  );
-  return { ...page, results: page.results[0] ? await present(request, page.results[0]) : [] };
+/** How many partnerships the list's filter matches. */
+export const countPartnerships = q.countPartnerships;
+
+/** A page of partnerships, gathered in the tenant's transaction (one query for their shared offers); presentPartnerships() after it. */
+export async function gatherPage(ctx: TenantCtx, filter: q.ListFilter, limit: number, offset: number) {
+  return gather(ctx, await q.pagePartnerships(ctx, filter, limit, offset));
 }
+
+/** Gathered partnerships → responses, read from the server's connection once the tenant's transaction is over. */
+export const presentPartnerships = present;
 
 async function load(ctx: TenantCtx, id: string, lock = false) {
   const row = await q.loadPartnership(ctx, id, lock);
@@ -157,7 +165,7 @@ async function load(ctx: TenantCtx, id: string, lock = false) {
   return row;
 }
 
-export const getPartnership = (request: FastifyRequest, id: string) => one(request, (ctx) => load(ctx, id));
+export const getPartnership = (c: Caller, id: string) => one(c, (ctx) => load(ctx, id));
 
 /** A contract's offers must be the supplier's own, and its net rates name the supplier's own pricing categories. */
 async function checkOffers(ctx: TenantCtx, offers: { experience_id: string; net_rates: Record<string, number> }[]) {
@@ -178,20 +186,19 @@ function contractChanges(before: Row, after: Row) {
   return changes;
 }
 
-export async function invite(request: FastifyRequest, input: z.output<typeof ZPartnerInviteInput>) {
-  const me = principalOf(request);
-  const { database, config, jobs } = request.server;
+export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.output<typeof ZPartnerInviteInput>) {
+  const { me } = c;
   // I am the supplier when the other organisation will be my reseller.
   const iSupply = input.partner_type === 'Resellers';
   if (!iSupply && input.offers.length) throw new AppError('invalid', 'The supplier chooses the offers a contract shares: invite without offers.', 'offers');
   let other: Awaited<ReturnType<typeof q.serverAccountBySubdomain>>;
   if (input.subdomain) {
-    other = await q.serverAccountBySubdomain(database.db, input.subdomain);
+    other = await q.serverAccountBySubdomain(c.db, input.subdomain);
     if (!other) throw new AppError('not_found', 'No organisation has this subdomain.', 'subdomain');
     if (other.id === me.accountId) throw new AppError('invalid', 'This is your own organisation: invite another one.', 'subdomain');
   }
   const token = input.email ? newSecret(32) : null;
-  const result = await one(request, async (ctx) => {
+  const result = await one(c, async (ctx) => {
     if (iSupply) await checkOffers(ctx, input.offers);
     const supplier = iSupply ? me.accountId : (other?.id ?? null);
     const reseller = iSupply ? (other?.id ?? null) : me.accountId;
@@ -245,9 +252,9 @@ function invitationMail(origin: string, tenantPattern: string, to: string, invit
   };
 }
 
-export function updateContract(request: FastifyRequest, id: string, input: z.output<typeof ZPartnerContractPatch>) {
-  const me = principalOf(request);
-  return one(request, async (ctx) => {
+export function updateContract(c: Caller, id: string, input: z.output<typeof ZPartnerContractPatch>) {
+  const { me } = c;
+  return one(c, async (ctx) => {
     const row = await load(ctx, id, true);
     if (sideOf(row, ctx.accountId) !== 'supplier') throw new AppError('permission_denied', 'The supplier edits the contract; you can read it.');
     if (!LIVE.includes(row.status)) throw new AppError('conflict', `The partnership is ${row.status.toLowerCase()}: its contract can no longer change.`);
@@ -267,9 +274,9 @@ export function updateContract(request: FastifyRequest, id: string, input: z.out
 type Transition = 'accept' | 'decline' | 'suspend' | 'resume' | 'end';
 
 /** The status actions: who may do each, from which status. */
-export async function transition(request: FastifyRequest, id: string, action: Transition) {
-  const me = principalOf(request);
-  const answer = await one(request, async (ctx) => {
+export async function transition(c: Caller, id: string, action: Transition) {
+  const { me } = c;
+  const answer = await one(c, async (ctx) => {
     // FOR UPDATE: a suspension waits for a sale in progress (sharedOffer reads FOR SHARE).
     const row = await load(ctx, id, true);
     const side = sideOf(row, ctx.accountId);
@@ -311,30 +318,28 @@ export async function transition(request: FastifyRequest, id: string, action: Tr
     return after;
   });
   // Ended by the reseller: the supplier's keys (in the supplier's tenant) are revoked once that is committed.
-  if (action === 'end' && answer.side === 'reseller') await q.serverRevokeAllApiKeys(request.server.database.db, id);
+  if (action === 'end' && answer.side === 'reseller') await q.serverRevokeAllApiKeys(c.db, id);
   return answer;
 }
 
-export function offerChoices(request: FastifyRequest, id: string): Promise<TPartnerOffers> {
-  return tenantScope(request, async (ctx) => {
-    const row = await load(ctx, id);
-    if (sideOf(row, ctx.accountId) !== 'supplier') throw new AppError('permission_denied', 'The supplier chooses the offers; the contract lists the ones it shares.');
-    const shared = new Map((await q.sharedOffersOf(ctx, [id])).map((s) => [s.experience_id, s.net_rates]));
-    const { offers, prices } = await q.offerChoices(ctx);
-    return {
-      currency: row.currency,
-      results: offers
-        .filter((o) => o.status !== 'Archived' || shared.has(o.id))
-        .map((o) => ({
-          experience_id: o.id,
-          title: o.title,
-          status: o.status,
-          shared: shared.has(o.id),
-          net_rates: shared.get(o.id) ?? {},
-          prices: prices.filter((p) => p.experience_id === o.id).map(({ experience_id: _e, ...p }) => p),
-        })),
-    };
-  });
+export async function offerChoices(ctx: TenantCtx, id: string): Promise<TPartnerOffers> {
+  const row = await load(ctx, id);
+  if (sideOf(row, ctx.accountId) !== 'supplier') throw new AppError('permission_denied', 'The supplier chooses the offers; the contract lists the ones it shares.');
+  const shared = new Map((await q.sharedOffersOf(ctx, [id])).map((s) => [s.experience_id, s.net_rates]));
+  const { offers, prices } = await q.offerChoices(ctx);
+  return {
+    currency: row.currency,
+    results: offers
+      .filter((o) => o.status !== 'Archived' || shared.has(o.id))
+      .map((o) => ({
+        experience_id: o.id,
+        title: o.title,
+        status: o.status,
+        shared: shared.has(o.id),
+        net_rates: shared.get(o.id) ?? {},
+        prices: prices.filter((p) => p.experience_id === o.id).map(({ experience_id: _e, ...p }) => p),
+      })),
+  };
 }
 
 // API keys: the supplier issues them for a partnership (the public booking API and OCTO use them).
@@ -348,22 +353,19 @@ const presentKey = (k: { id: string; name: string; prefix: string; created_at: D
   revoked_at: iso(k.revoked_at),
 });
 
-async function supplierOf(ctx: TenantCtx, id: string) {
+/** The partnership, if the caller is its supplier (who issues its API keys); else 403. */
+export async function supplierOf(ctx: TenantCtx, id: string) {
   const row = await load(ctx, id);
   if (sideOf(row, ctx.accountId) !== 'supplier') throw new AppError('permission_denied', 'The supplier issues API keys for its partners.');
   return row;
 }
 
-export function listApiKeys(request: FastifyRequest, id: string, page: { page: number; page_size: number }) {
-  return tenantScope(request, async (ctx) => {
-    await supplierOf(ctx, id);
-    return paginate(
-      request,
-      page,
-      () => q.countApiKeys(ctx, id),
-      async (limit, offset) => (await q.listApiKeys(ctx, id, limit, offset)).map(presentKey),
-    );
-  });
+/** How many API keys the partnership has. */
+export const countApiKeys = q.countApiKeys;
+
+/** A page of the partnership's API keys. */
+export async function apiKeyPage(ctx: TenantCtx, id: string, limit: number, offset: number) {
+  return (await q.listApiKeys(ctx, id, limit, offset)).map(presentKey);
 }
 
 /** `td_` + base64url of 32 random bytes; only its SHA-256 is kept, its first 10 characters name it. */
@@ -372,30 +374,25 @@ export function newApiSecret() {
   return { secret, prefix: secret.slice(0, 10), secret_hash: sha256(secret) };
 }
 
-export function createApiKey(request: FastifyRequest, id: string, name: string): Promise<TApiKeyCreated> {
-  const me = principalOf(request);
-  return tenantScope(request, async (ctx) => {
-    const row = await supplierOf(ctx, id);
-    if (!['Active', 'Suspended'].includes(row.status)) throw new AppError('conflict', `The partnership is ${row.status.toLowerCase()}: keys are issued for an accepted partnership.`);
-    const { secret, prefix, secret_hash } = newApiSecret();
-    const key = await q.insertApiKey(ctx, { partnership_id: id, name, prefix, secret_hash, created_by: me.userId });
-    await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, id, 'api key created', { key: key.id, name, prefix });
-    return { ...presentKey(key), secret };
-  });
+/** `me` is the caller, who issues the key. */
+export async function createApiKey(ctx: TenantCtx, me: Principal, id: string, name: string): Promise<TApiKeyCreated> {
+  const row = await supplierOf(ctx, id);
+  if (!['Active', 'Suspended'].includes(row.status)) throw new AppError('conflict', `The partnership is ${row.status.toLowerCase()}: keys are issued for an accepted partnership.`);
+  const { secret, prefix, secret_hash } = newApiSecret();
+  const key = await q.insertApiKey(ctx, { partnership_id: id, name, prefix, secret_hash, created_by: me.userId });
+  await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, id, 'api key created', { key: key.id, name, prefix });
+  return { ...presentKey(key), secret };
 }
 
-export function revokeApiKey(request: FastifyRequest, id: string, keyId: string): Promise<TApiKey> {
-  const me = principalOf(request);
-  return tenantScope(request, async (ctx) => {
-    await supplierOf(ctx, id);
-    const key = await q.revokeApiKey(ctx, id, keyId);
-    if (!key) {
-      if (await q.apiKeyExists(ctx, id, keyId)) throw new AppError('conflict', 'This key is already revoked.');
-      throw notFound('No API key with this id.');
-    }
-    await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, id, 'api key revoked', { key: keyId, prefix: key.prefix });
-    return presentKey(key);
-  });
+export async function revokeApiKey(ctx: TenantCtx, me: Principal, id: string, keyId: string): Promise<TApiKey> {
+  await supplierOf(ctx, id);
+  const key = await q.revokeApiKey(ctx, id, keyId);
+  if (!key) {
+    if (await q.apiKeyExists(ctx, id, keyId)) throw new AppError('conflict', 'This key is already revoked.');
+    throw notFound('No API key with this id.');
+  }
+  await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, id, 'api key revoked', { key: keyId, prefix: key.prefix });
+  return presentKey(key);
 }
 
 // E-mail invitations: found by the hash of the link's token, outside any tenant (the invitee is not a side yet).
@@ -406,8 +403,7 @@ async function openInvitation(db: Db, token: string, lock = false) {
   return row;
 }
 
-export async function invitation(request: FastifyRequest, token: string): Promise<TPartnerInvitation> {
-  const db = request.server.database.db;
+export async function invitation(db: Db, token: string): Promise<TPartnerInvitation> {
   const row = await openInvitation(db, token);
   const inviter = (await q.serverAccountNames(db, [row.invited_by_account_id])).get(row.invited_by_account_id)!;
   return {
@@ -426,11 +422,9 @@ export async function invitation(request: FastifyRequest, token: string): Promis
 }
 
 /** Accepting binds the caller's organisation to the empty side; declining leaves it empty. */
-export async function answerInvitation(request: FastifyRequest, token: string, accept: boolean) {
-  const me = principalOf(request);
-  const db = request.server.database.db;
-  const id = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+export async function answerInvitation(c: Caller, token: string, accept: boolean) {
+  const { me } = c;
+  const id = await q.inServerTransaction(c.db, async (tx) => {
     const row = await openInvitation(tx, token, true);
     if (row.invited_by_account_id === me.accountId) throw new AppError('invalid', 'Your organisation sent this invitation: the invited organisation answers it.');
     const values: Partial<Row> = { status: accept ? 'Active' : 'Declined', invite_token_hash: null, responded_at: new Date() };
@@ -454,5 +448,5 @@ export async function answerInvitation(request: FastifyRequest, token: string, a
     return row.id;
   });
   if (!accept) return null;
-  return getPartnership(request, id);
+  return getPartnership(c, id);
 }

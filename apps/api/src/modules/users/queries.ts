@@ -111,3 +111,63 @@ export async function loadMe(tx: Db, accountId: string, userId: string) {
     .where(and(eq(users.account_id, accountId), eq(users.id, userId)));
   return row;
 }
+
+/** The organisation's row (its name and host, for an invitation). */
+export async function accountRow(tx: Db, accountId: string) {
+  const [account] = await tx.select().from(baseAccount).where(eq(baseAccount.id, accountId));
+  return account!;
+}
+
+/** Adds a user; an e-mail address already taken raises the unique violation. */
+export async function insertUser(tx: Db, values: typeof users.$inferInsert) {
+  const [created] = await tx.insert(users).values(values).returning();
+  return created!;
+}
+
+/** Changes columns of one of the organisation's users. */
+export async function updateUser(tx: Db, accountId: string, id: string, set: Partial<typeof users.$inferInsert>) {
+  await tx
+    .update(users)
+    .set(set)
+    .where(and(eq(users.account_id, accountId), eq(users.id, id)));
+}
+
+/** Deletes one of the organisation's users. */
+export async function deleteUser(tx: Db, accountId: string, id: string) {
+  await tx.delete(users).where(and(eq(users.account_id, accountId), eq(users.id, id)));
+}
+
+// Flows of people who are not signed in: they run as the system, outside any tenant.
+
+/** Runs `fn` in one transaction outside any tenant. */
+export function inSystemTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>) {
+  return db.transaction((tx) => fn(tx as unknown as Db));
+}
+
+/** Whether an organisation has this subdomain. */
+export async function subdomainTaken(db: Db, subdomain: string) {
+  const [row] = await db.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, subdomain));
+  return Boolean(row);
+}
+
+/** Adds an organisation. */
+export async function insertAccount(tx: Db, values: typeof baseAccount.$inferInsert) {
+  const [account] = await tx.insert(baseAccount).values(values).returning();
+  return account!;
+}
+
+/** Adds an organisation's Owner role, holding every permission set. */
+export async function insertOwnerRole(tx: Db, accountId: string, permissionSetIds: string[]) {
+  const [owner] = await tx.insert(role).values({ account_id: accountId, name: 'Owner', is_owner: true, permission_set_ids: permissionSetIds }).returning();
+  return owner!;
+}
+
+/** Changes columns of a user found by a token (any organisation). */
+export async function updateUserById(tx: Db, userId: string, set: Partial<typeof users.$inferInsert>) {
+  await tx.update(users).set(set).where(eq(users.id, userId));
+}
+
+/** Sets a user's sign-in address (found by a token, any organisation). */
+export async function setUserEmail(tx: Db, userId: string, email: string) {
+  await tx.update(users).set({ email, updated_at: new Date() }).where(sql`${users.id} = ${userId}`);
+}

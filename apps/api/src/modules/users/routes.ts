@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -24,7 +25,10 @@ import {
   ZUser,
   paginated,
 } from '@tourdesk/contracts';
+import { tenantScope } from '../../lib/crud';
 import { sendCsv } from '../../lib/list-export';
+import { paginate } from '../../lib/pagination';
+import { principalOf } from '../auth/principal';
 import * as flows from './public-flows';
 import * as svc from './service';
 
@@ -34,6 +38,23 @@ const pub = (reason: string) => ({ access: { public: true as const, reason } });
 const signedIn = { access: { permissions: [] } };
 const manageUsers = { access: { permissions: ['Manage users' as const], features: ['team'] } };
 const tags = ['users'];
+
+/** The signed-in caller as the services need it (see svc.Caller). */
+const caller = (request: FastifyRequest): svc.Caller => ({
+  run: (fn, options) => tenantScope(request, fn, options),
+  db: request.server.database.db,
+  me: principalOf(request),
+  config: request.server.config,
+  jobs: request.server.jobs,
+});
+/** What the public flows need of the server and the request (see flows.FlowEnv). */
+const flowEnv = (request: FastifyRequest): flows.FlowEnv => ({
+  db: request.server.database.db,
+  config: request.server.config,
+  jobs: request.server.jobs,
+  ip: request.ip,
+  log: request.log,
+});
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   // --- people who are not signed in -------------------------------------------------------
@@ -48,7 +69,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: ZRegistered, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await flows.register(request, request.body)),
+    async (request, reply) => reply.status(201).send(await flows.register(flowEnv(request), request.body)),
   );
 
   app.get(
@@ -57,14 +78,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: pub('sign-up form checks a subdomain as the user types'),
       schema: { tags, summary: 'Is this subdomain free?', querystring: ZSubdomainQuery, response: { 200: ZSubdomainCheck, ...errors } },
     },
-    (request) => flows.subdomainAvailability(request, request.query.subdomain),
+    (request) => flows.subdomainAvailability(app.database.db, request.query.subdomain),
   );
 
   const publicFlow = <T extends z.ZodType>(
     path: string,
     summary: string,
     body: T,
-    run: (request: Parameters<typeof flows.activate>[0], body: z.infer<T>) => Promise<void>,
+    run: (request: FastifyRequest, body: z.infer<T>) => Promise<void>,
   ) =>
     app.post(
       path,
@@ -75,29 +96,29 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
 
-  publicFlow('/api/users/activation/', 'Activate an account from the e-mailed link', ZUidToken, (r, b) => flows.activate(r, b.uid, b.token));
+  publicFlow('/api/users/activation/', 'Activate an account from the e-mailed link', ZUidToken, (_r, b) => flows.activate(app.database.db, b.uid, b.token));
   publicFlow('/api/users/resend_activation/', 'Send the activation e-mail again (same answer for any address)', ZEmailOnly, (r, b) =>
-    flows.resendActivation(r, b.email),
+    flows.resendActivation(flowEnv(r), b.email),
   );
   publicFlow('/api/users/reset_password/', 'E-mail a password reset link (same answer for any address)', ZEmailOnly, (r, b) =>
-    flows.resetPassword(r, b.email, b.recaptcha_token),
+    flows.resetPassword(flowEnv(r), b.email, b.recaptcha_token),
   );
-  publicFlow('/api/users/reset_password_confirm/', 'Choose a new password from the e-mailed link', ZResetPasswordConfirm, (r, b) =>
-    flows.resetPasswordConfirm(r, b.uid, b.token, b.new_password),
+  publicFlow('/api/users/reset_password_confirm/', 'Choose a new password from the e-mailed link', ZResetPasswordConfirm, (_r, b) =>
+    flows.resetPasswordConfirm(app.database.db, b.uid, b.token, b.new_password),
   );
-  publicFlow('/api/users/accept_invitation/', 'Accept an invitation by choosing a password', ZResetPasswordConfirm, (r, b) =>
-    flows.acceptInvitation(r, b.uid, b.token, b.new_password),
+  publicFlow('/api/users/accept_invitation/', 'Accept an invitation by choosing a password', ZResetPasswordConfirm, (_r, b) =>
+    flows.acceptInvitation(app.database.db, b.uid, b.token, b.new_password),
   );
   publicFlow('/api/users/reset_email/', 'E-mail a link to change the sign-in address (same answer for any address)', ZEmailOnly, (r, b) =>
-    flows.resetEmail(r, b.email),
+    flows.resetEmail(flowEnv(r), b.email),
   );
-  publicFlow('/api/users/reset_email_confirm/', 'Set a new sign-in address from the e-mailed link', ZResetEmailConfirm, (r, b) =>
-    flows.resetEmailConfirm(r, b.uid, b.token, b.new_email),
+  publicFlow('/api/users/reset_email_confirm/', 'Set a new sign-in address from the e-mailed link', ZResetEmailConfirm, (_r, b) =>
+    flows.resetEmailConfirm(app.database.db, b.uid, b.token, b.new_email),
   );
 
   // --- the signed-in user -----------------------------------------------------------------
   app.get('/api/users/me/', { config: signedIn, schema: { tags, summary: 'The signed-in user', response: { 200: ZUser, ...errors } } }, (request) =>
-    svc.getMe(request),
+    svc.getMe(caller(request)),
   );
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -105,14 +126,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       url: '/api/users/me/',
       config: signedIn,
       schema: { tags, summary: 'Update your name', body: method === 'PUT' ? ZMeUpdate : ZMeUpdate.partial(), response: { 200: ZUser, ...errors } },
-      handler: (request) => svc.updateMe(request, request.body as z.infer<typeof ZMeUpdate>),
+      handler: (request) => svc.updateMe(caller(request), request.body as z.infer<typeof ZMeUpdate>),
     });
   }
   app.delete(
     '/api/users/me/',
     { config: signedIn, schema: { tags, summary: 'Delete your own account (asks for the password)', body: ZMeDelete, response: none } },
     async (request, reply) => {
-      await svc.deleteMe(request, request.body.current_password);
+      await svc.deleteMe(caller(request), request.body.current_password);
       return reply.status(204).send();
     },
   );
@@ -120,7 +141,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/set_password/',
     { config: signedIn, schema: { tags, summary: 'Change your password (other sessions are signed out)', body: ZSetPassword, response: none } },
     async (request, reply) => {
-      await svc.setPassword(request, request.body.current_password, request.body.new_password);
+      await svc.setPassword(caller(request), request.body.current_password, request.body.new_password);
       return reply.status(204).send();
     },
   );
@@ -128,14 +149,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/set_email/',
     { config: signedIn, schema: { tags, summary: 'Change your sign-in e-mail address', body: ZSetEmail, response: none } },
     async (request, reply) => {
-      await svc.setEmail(request, request.body.current_password, request.body.new_email);
+      await svc.setEmail(caller(request), request.body.current_password, request.body.new_email);
       return reply.status(204).send();
     },
   );
   app.post(
     '/api/users/me/logout_others/',
     { config: signedIn, schema: { tags, summary: 'Sign out of every other session', response: { 200: ZDetail, ...errors } } },
-    (request) => svc.logoutOtherSessions(request),
+    (request) => svc.logoutOtherSessions(caller(request)),
   );
 
   // --- the organisation's users (also served as team members) -----------------------------
@@ -153,22 +174,30 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: ZMemberList, ...errors },
         },
       },
-      (request) => svc.listTeam(request, request.query),
+      (request) =>
+        tenantScope(request, (ctx) =>
+          paginate(
+            request,
+            request.query,
+            () => svc.countTeam(ctx, request.query),
+            (limit, offset) => svc.teamPage(ctx, request.query, limit, offset),
+          ),
+        ),
     );
     app.get(
       `${base}export.csv`,
       { config: manageUsers, schema: { tags: resource, summary: 'The members (filtered as the list) as CSV', querystring: ZTeamMemberListQuery, response: { 200: z.string(), ...errors } } },
-      async (request, reply) => sendCsv(reply, 'team-members', await svc.teamCsv(request, request.query)),
+      async (request, reply) => sendCsv(reply, 'team-members', await tenantScope(request, (ctx) => svc.teamCsv(ctx, request.query), { snapshot: true })),
     );
     app.post(
       base,
       { config: manageUsers, schema: { tags: resource, summary: 'Invite a member by e-mail with a role', body: ZTeamMemberInvite, response: { 201: ZTeamMember, ...errors } } },
-      async (request, reply) => reply.status(201).send(await svc.inviteMember(request, request.body)),
+      async (request, reply) => reply.status(201).send(await svc.inviteMember(caller(request), request.body)),
     );
     app.get(
       `${base}:id/`,
       { config: manageUsers, schema: { tags: resource, summary: 'One member', params: ZIdParam, response: { 200: ZTeamMember, ...errors } } },
-      (request) => svc.getTeamMember(request, request.params.id),
+      (request) => svc.getTeamMember(caller(request), request.params.id),
     );
     for (const method of ['PUT', 'PATCH'] as const) {
       app.route({
@@ -182,21 +211,21 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           body: method === 'PUT' ? ZTeamMemberUpdate.required() : ZTeamMemberUpdate,
           response: { 200: ZTeamMember, ...errors },
         },
-        handler: (request) => svc.updateMember(request, (request.params as { id: string }).id, request.body as z.infer<typeof ZTeamMemberUpdate>),
+        handler: (request) => svc.updateMember(caller(request), (request.params as { id: string }).id, request.body as z.infer<typeof ZTeamMemberUpdate>),
       });
     }
     app.delete(
       `${base}:id/`,
       { config: manageUsers, schema: { tags: resource, summary: 'Remove a member', params: ZIdParam, response: none } },
       async (request, reply) => {
-        await svc.removeMember(request, request.params.id);
+        await svc.removeMember(caller(request), request.params.id);
         return reply.status(204).send();
       },
     );
     app.post(
       `${base}:id/resend_invitation/`,
       { config: manageUsers, schema: { tags: resource, summary: 'Send the invitation e-mail again', params: ZIdParam, response: { 200: ZDetail, ...errors } } },
-      (request) => svc.resendInvitation(request, request.params.id),
+      (request) => svc.resendInvitation(caller(request), request.params.id),
     );
   }
 };

@@ -1,26 +1,22 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import {
   PERMISSION_SETS,
-  type TPaginated,
-  type TPaginationQuery,
   type TPermissionSet,
   type TTeamMember,
   type TTeamMemberUpdate,
   type TUser,
 } from '@tourdesk/contracts';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { baseAccount, users } from '../../db/schema';
+import type { TenantCtx } from '../../lib/crud';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
-import { QUEUES } from '../../lib/jobs';
+import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { listCsv } from '../../lib/list-export';
-import { paginate } from '../../lib/pagination';
-import { inTenant } from '../../lib/tenancy';
+import type { TenantOptions } from '../../lib/tenancy';
 import { issueActionToken } from '../auth/action-tokens';
 import { hashPassword, verifyPassword } from '../auth/crypto';
-import { principalOf, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
 import { emailChangedMail, invitationMail, passwordChangedMail } from './emails';
@@ -31,16 +27,28 @@ export const permissionSetsOf = (ids: readonly string[]): TPermissionSet[] =>
   PERMISSION_SETS.filter((s) => ids.includes(s.id)).map(({ id, title, codenames }) => ({ id, title, codenames }));
 
 /**
- * Runs `fn` in the caller's organisation (query filter + row-level security); the e-mails it adds
- * to its outbox are queued in the same transaction and sent once it commits.
+ * Who calls and what the services need of the server; the route builds it from the request.
+ * `run` runs a function in the caller's organisation (query filter + row-level security), `db` is
+ * the server's connection (e-mail addresses are checked across organisations), `me` the caller.
  */
-async function tenantWork<T>(request: FastifyRequest, fn: (tx: Db, me: Principal, outbox: Mail[]) => Promise<T>) {
-  const me = principalOf(request);
-  const { jobs } = request.server;
-  const result = await inTenant(request.server.database.db, me.accountId, async (tx) => {
+export interface Caller {
+  run: <R>(fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) => Promise<R>;
+  db: Db;
+  me: Principal;
+  config: Config;
+  jobs: Jobs;
+}
+
+/**
+ * Runs `fn` in the caller's organisation; the e-mails it adds to its outbox are queued in the same
+ * transaction and sent once it commits.
+ */
+async function tenantWork<T>(c: Caller, fn: (tx: Db, me: Principal, outbox: Mail[]) => Promise<T>) {
+  const { me, jobs } = c;
+  const result = await c.run(async ({ tx }) => {
     const outbox: Mail[] = [];
     const done = await fn(tx, me, outbox);
-    await queueMail(jobs, request.server.config, tx, outbox.map((m) => ({ ...m, account: me.accountId })));
+    await queueMail(jobs, c.config, tx, outbox.map((m) => ({ ...m, account: me.accountId })));
     return done;
   });
   jobs.wake(QUEUES.email);
@@ -63,37 +71,29 @@ function toMember(row: q.MemberRow): TTeamMember {
   };
 }
 
-export function listTeam(
-  request: FastifyRequest,
-  query: TPaginationQuery & q.MemberFilter,
-): Promise<TPaginated<TTeamMember>> {
-  return tenantWork(request, (tx, me) =>
-    paginate(
-      request,
-      query,
-      () => q.countMembers(tx, me.accountId, query),
-      async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
-    ),
-  );
+/** How many members match the filter. */
+export function countTeam(ctx: TenantCtx, filter: q.MemberFilter) {
+  return q.countMembers(ctx.tx, ctx.accountId, filter);
+}
+
+/** A page of members, filtered and ordered as the list. */
+export async function teamPage(ctx: TenantCtx, filter: q.MemberFilter, limit: number, offset: number): Promise<TTeamMember[]> {
+  return (await q.listMembers(ctx.tx, ctx.accountId, filter, limit, offset)).map(toMember);
 }
 
 /** The members as CSV, filtered and ordered as the list. */
-export function teamCsv(request: FastifyRequest, query: q.MemberFilter) {
-  const me = principalOf(request);
-  return inTenant(request.server.database.db, me.accountId, (tx) =>
-    listCsv<TTeamMember>(
-      [
-        { header: 'first_name', value: (m) => m.first_name },
-        { header: 'last_name', value: (m) => m.last_name },
-        { header: 'email', value: (m) => m.email },
-        { header: 'role', value: (m) => m.role?.name ?? '' },
-        { header: 'status', value: (m) => m.status },
-        { header: 'last_login', value: (m) => m.last_login ?? '' },
-        { header: 'created_at', value: (m) => m.created_at },
-      ],
-      async (limit, offset) => (await q.listMembers(tx, me.accountId, query, limit, offset)).map(toMember),
-    ),
-    { snapshot: true },
+export function teamCsv(ctx: TenantCtx, filter: q.MemberFilter) {
+  return listCsv<TTeamMember>(
+    [
+      { header: 'first_name', value: (m) => m.first_name },
+      { header: 'last_name', value: (m) => m.last_name },
+      { header: 'email', value: (m) => m.email },
+      { header: 'role', value: (m) => m.role?.name ?? '' },
+      { header: 'status', value: (m) => m.status },
+      { header: 'last_login', value: (m) => m.last_login ?? '' },
+      { header: 'created_at', value: (m) => m.created_at },
+    ],
+    (limit, offset) => teamPage(ctx, filter, limit, offset),
   );
 }
 
@@ -103,8 +103,8 @@ async function memberOr404(tx: Db, accountId: string, id: string) {
   return row;
 }
 
-export function getTeamMember(request: FastifyRequest, id: string) {
-  return tenantWork(request, async (tx, me) => toMember(await memberOr404(tx, me.accountId, id)));
+export function getTeamMember(c: Caller, id: string) {
+  return tenantWork(c, async (tx, me) => toMember(await memberOr404(tx, me.accountId, id)));
 }
 
 async function roleOr400(tx: Db, accountId: string, roleId: string) {
@@ -114,60 +114,54 @@ async function roleOr400(tx: Db, accountId: string, roleId: string) {
 }
 
 async function invitationFor(tx: Db, me: Principal, user: { id: string; account_id: string; email: string }) {
-  const [account] = await tx.select().from(baseAccount).where(eq(baseAccount.id, me.accountId));
+  const account = await q.accountRow(tx, me.accountId);
   const token = await issueActionToken(tx, user, 'invitation');
-  return { account: account!, token };
+  return { account, token };
 }
 
 /**
  * E-mail addresses are unique across organisations, so this check runs outside the tenant
  * (and before its transaction: PGlite has one connection). The unique index is the final word.
  */
-async function assertEmailFree(request: FastifyRequest, email: string, attr: string, exceptUserId?: string) {
-  if (await q.emailTaken(request.server.database.db, email, exceptUserId)) {
+async function assertEmailFree(db: Db, email: string, attr: string, exceptUserId?: string) {
+  if (await q.emailTaken(db, email, exceptUserId)) {
     throw new AppError('invalid', 'A user with this e-mail address already exists.', attr);
   }
 }
 
-export async function inviteMember(
-  request: FastifyRequest,
-  input: { email: string; first_name: string; last_name: string; role: string },
-) {
-  await assertEmailFree(request, input.email, 'email');
-  return tenantWork(request, async (tx, me, outbox) => {
+export async function inviteMember(c: Caller, input: { email: string; first_name: string; last_name: string; role: string }) {
+  await assertEmailFree(c.db, input.email, 'email');
+  return tenantWork(c, async (tx, me, outbox) => {
     assertMayAssign(me, await roleOr400(tx, me.accountId, input.role));
     await assertWithinLimit({ tx, accountId: me.accountId, currency: me.currency }, 'team_members');
     let created;
     try {
-      [created] = await tx
-        .insert(users)
-        .values({
-          account_id: me.accountId,
-          email: input.email,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          role_id: input.role,
-          is_active: false,
-          invited_at: new Date(),
-        })
-        .returning();
+      created = await q.insertUser(tx, {
+        account_id: me.accountId,
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        role_id: input.role,
+        is_active: false,
+        invited_at: new Date(),
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
       throw error;
     }
-    const { account, token } = await invitationFor(tx, me, created!);
-    outbox.push(invitationMail(request.server.config, created!.email, account.subdomain, account.name, me.email, created!.id, token));
-    return toMember((await q.findMember(tx, me.accountId, created!.id))!);
+    const { account, token } = await invitationFor(tx, me, created);
+    outbox.push(invitationMail(c.config, created.email, account.subdomain, account.name, me.email, created.id, token));
+    return toMember((await q.findMember(tx, me.accountId, created.id))!);
   });
 }
 
-export function resendInvitation(request: FastifyRequest, id: string) {
-  return tenantWork(request, async (tx, me, outbox) => {
+export function resendInvitation(c: Caller, id: string) {
+  return tenantWork(c, async (tx, me, outbox) => {
     const user = await q.findUser(tx, me.accountId, id);
     if (!user) throw notFound('No team member with this id.');
     if (user.is_active || !user.invited_at) throw new AppError('conflict', 'This member has already accepted the invitation.');
     const { account, token } = await invitationFor(tx, me, user);
-    outbox.push(invitationMail(request.server.config, user.email, account.subdomain, account.name, me.email, user.id, token));
+    outbox.push(invitationMail(c.config, user.email, account.subdomain, account.name, me.email, user.id, token));
     return { detail: `Invitation sent again to ${user.email}.` };
   });
 }
@@ -180,8 +174,8 @@ async function guardLastOwner(tx: Db, accountId: string, userId: string, stillOw
   }
 }
 
-export function updateMember(request: FastifyRequest, id: string, patch: TTeamMemberUpdate) {
-  return tenantWork(request, async (tx, me) => {
+export function updateMember(c: Caller, id: string, patch: TTeamMemberUpdate) {
+  return tenantWork(c, async (tx, me) => {
     const user = await q.findUser(tx, me.accountId, id);
     if (!user) throw notFound('No team member with this id.');
     const currentRole = user.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
@@ -194,34 +188,31 @@ export function updateMember(request: FastifyRequest, id: string, patch: TTeamMe
       throw new AppError('invalid', 'An invited member becomes active by accepting the invitation.', 'is_active');
     }
     await guardLastOwner(tx, me.accountId, id, Boolean(nextRole?.is_owner) && willBeActive);
-    await tx
-      .update(users)
-      .set({
-        ...(patch.first_name !== undefined ? { first_name: patch.first_name } : {}),
-        ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
-        ...(patch.role !== undefined ? { role_id: patch.role } : {}),
-        ...(patch.is_active !== undefined ? { is_active: patch.is_active } : {}),
-        updated_at: new Date(),
-      })
-      .where(and(eq(users.account_id, me.accountId), eq(users.id, id)));
+    await q.updateUser(tx, me.accountId, id, {
+      ...(patch.first_name !== undefined ? { first_name: patch.first_name } : {}),
+      ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
+      ...(patch.role !== undefined ? { role_id: patch.role } : {}),
+      ...(patch.is_active !== undefined ? { is_active: patch.is_active } : {}),
+      updated_at: new Date(),
+    });
     if (patch.is_active === false) await revokeUserSessions(tx, id, 'deactivated');
     return toMember((await q.findMember(tx, me.accountId, id))!);
   });
 }
 
-export function removeMember(request: FastifyRequest, id: string) {
-  return tenantWork(request, async (tx, me) => {
+export function removeMember(c: Caller, id: string) {
+  return tenantWork(c, async (tx, me) => {
     await memberOr404(tx, me.accountId, id);
     const user = await q.findUser(tx, me.accountId, id);
     const currentRole = user?.role_id ? await q.findRole(tx, me.accountId, user.role_id) : undefined;
     assertMayChangeMember(me, { id, isOwner: Boolean(currentRole?.is_owner) }, false);
     await guardLastOwner(tx, me.accountId, id, false);
-    await tx.delete(users).where(and(eq(users.account_id, me.accountId), eq(users.id, id)));
+    await q.deleteUser(tx, me.accountId, id);
   });
 }
 
-export function getMe(request: FastifyRequest): Promise<TUser> {
-  return tenantWork(request, async (tx, me) => {
+export function getMe(c: Caller): Promise<TUser> {
+  return tenantWork(c, async (tx, me) => {
     const row = await q.loadMe(tx, me.accountId, me.userId);
     if (!row) throw notFound();
     return {
@@ -250,14 +241,9 @@ export function getMe(request: FastifyRequest): Promise<TUser> {
   });
 }
 
-export async function updateMe(request: FastifyRequest, patch: { first_name?: string; last_name?: string }) {
-  await tenantWork(request, (tx, me) =>
-    tx
-      .update(users)
-      .set({ ...patch, updated_at: new Date() })
-      .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId))),
-  );
-  return getMe(request);
+export async function updateMe(c: Caller, patch: { first_name?: string; last_name?: string }) {
+  await tenantWork(c, (tx, me) => q.updateUser(tx, me.accountId, me.userId, { ...patch, updated_at: new Date() }));
+  return getMe(c);
 }
 
 async function checkPassword(tx: Db, me: Principal, password: string) {
@@ -268,35 +254,29 @@ async function checkPassword(tx: Db, me: Principal, password: string) {
   return user;
 }
 
-export function deleteMe(request: FastifyRequest, password: string) {
-  return tenantWork(request, async (tx, me) => {
+export function deleteMe(c: Caller, password: string) {
+  return tenantWork(c, async (tx, me) => {
     await checkPassword(tx, me, password);
     await guardLastOwner(tx, me.accountId, me.userId, false);
-    await tx.delete(users).where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+    await q.deleteUser(tx, me.accountId, me.userId);
   });
 }
 
-export function setPassword(request: FastifyRequest, current: string, next: string) {
-  return tenantWork(request, async (tx, me, outbox) => {
+export function setPassword(c: Caller, current: string, next: string) {
+  return tenantWork(c, async (tx, me, outbox) => {
     const user = await checkPassword(tx, me, current);
-    await tx
-      .update(users)
-      .set({ password_hash: await hashPassword(next), password_changed_at: new Date(), updated_at: new Date() })
-      .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+    await q.updateUser(tx, me.accountId, me.userId, { password_hash: await hashPassword(next), password_changed_at: new Date(), updated_at: new Date() });
     await revokeUserSessions(tx, me.userId, 'password_changed', me.sessionId);
     outbox.push(passwordChangedMail(user.email));
   });
 }
 
-export async function setEmail(request: FastifyRequest, current: string, newEmail: string) {
-  await assertEmailFree(request, newEmail, 'new_email', principalOf(request).userId);
-  return tenantWork(request, async (tx, me, outbox) => {
+export async function setEmail(c: Caller, current: string, newEmail: string) {
+  await assertEmailFree(c.db, newEmail, 'new_email', c.me.userId);
+  return tenantWork(c, async (tx, me, outbox) => {
     const user = await checkPassword(tx, me, current);
     try {
-      await tx
-        .update(users)
-        .set({ email: newEmail, updated_at: new Date() })
-        .where(and(eq(users.account_id, me.accountId), eq(users.id, me.userId)));
+      await q.updateUser(tx, me.accountId, me.userId, { email: newEmail, updated_at: new Date() });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'new_email');
       throw error;
@@ -305,8 +285,8 @@ export async function setEmail(request: FastifyRequest, current: string, newEmai
   });
 }
 
-export function logoutOtherSessions(request: FastifyRequest) {
-  return tenantWork(request, async (tx, me) => {
+export function logoutOtherSessions(c: Caller) {
+  return tenantWork(c, async (tx, me) => {
     const n = await revokeUserSessions(tx, me.userId, 'logout_all', me.sessionId);
     return { detail: `Signed out of ${n} other session(s).` };
   });
