@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZCustomerInput } from './availability';
+import { ZPaginationQuery } from './pagination';
 import { ZDate } from './text';
 
 /**
@@ -97,6 +98,8 @@ export type TStoreExperience = z.infer<typeof ZStoreExperience>;
 /** add-experience takes one or many; remove-experience one; reorder the whole list. */
 export const ZStoreExperiencesInput = z.object({ experiences: z.array(z.uuid()).min(1).max(200) });
 export const ZStoreExperienceInput = z.object({ experience: z.uuid() });
+/** The offers a store does not show yet (the Global catalog tab), searched and paged. */
+export const ZStoreAvailableQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });
 
 /** Analytics per day of a range (the organisation's local days). */
 export const ZStoreAnalyticsQuery = z.object({ from: ZDate, to: ZDate });

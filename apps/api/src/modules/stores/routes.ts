@@ -11,6 +11,7 @@ import {
   ZStoreAnalytics,
   ZStoreAnalyticsQuery,
   ZStoreExperience,
+  ZStoreAvailableQuery,
   ZStoreExperienceInput,
   ZStoreExperiencesInput,
   ZStoreInput,
@@ -73,7 +74,7 @@ export function registerStores(untyped: FastifyInstance) {
     '/api/stores/:id/eligible-experiences/',
     {
       config: { access: manageStores },
-      schema: { tags, summary: 'The offers the store does not show yet (the Global catalog tab): the organisation’s own, then its suppliers’ shared offers', params: ZIdParam, querystring: page.extend({ search: z.string().trim().max(100).optional() }), response: { 200: paginated(ZStoreExperience), ...errors } },
+      schema: { tags, summary: 'The offers the store does not show yet (the Global catalog tab): the organisation’s own, then its suppliers’ shared offers', params: ZIdParam, querystring: ZStoreAvailableQuery, response: { 200: paginated(ZStoreExperience), ...errors } },
     },
     async (request) => {
       const s = await tenantScope(request, (ctx) => svc.loadStore(ctx, request.params.id));
