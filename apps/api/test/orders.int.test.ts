@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as IdempotencyModule from '../src/modules/orders/idempotency';
+import type * as IdempotencyModule from '../src/modules/orders/idempotency-routes';
 import { baseAccount } from '../src/db/schema';
 import type { TenantCtx } from '../src/lib/crud';
 import { addDays, todayIn } from '../src/lib/local-time';
@@ -12,7 +12,7 @@ import { addDays, todayIn } from '../src/lib/local-time';
  * the key), which concurrent retries all get past.
  */
 const guardOff = vi.hoisted(() => ({ on: false }));
-vi.mock('../src/modules/orders/idempotency', async (importOriginal) => {
+vi.mock('../src/modules/orders/idempotency-routes', async (importOriginal) => {
   const real = await importOriginal<typeof IdempotencyModule>();
   const { idempotencyKey } = await import('../src/db/schema');
   return {

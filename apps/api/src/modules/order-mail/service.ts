@@ -1,8 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { formatMoney } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { baseAccount, booking, customer, order, slot } from '../../db/schema';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import type { Mail } from '../../lib/mailer';
 import { notFound } from '../../lib/errors';
@@ -11,6 +9,7 @@ import { tenantOrigin } from '../../lib/host';
 import { bookingsIcs, confirmationPdf, localWhen, ticketSource, ticketsPdf } from '../orders/tickets';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { inStoreById, type WebCtx } from '../stores/scope';
+import * as q from './queries';
 
 /**
  * The e-mails of an order, each a job (lib/jobs.ts), queued in the transaction that causes it: the
@@ -47,7 +46,7 @@ type MailCtx = Omit<WebCtx, 'store'> & { store: WebCtx['store'] | null };
 /** The organisation's context for an order without a store. */
 async function inOrganisation<T>(db: Db, accountId: string, fn: (ctx: MailCtx) => Promise<T>): Promise<T> {
   return inTenant(db, accountId, async (tx) => {
-    const [a] = await tx.select({ name: baseAccount.name, zone: baseAccount.time_zone, subdomain: baseAccount.subdomain, currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
+    const a = await q.organisationForMail(tx, accountId);
     if (!a) throw notFound('No organisation with this id.');
     return fn({ tx, accountId, currency: a.currency, store: null, timeZone: a.zone, subdomain: a.subdomain, organisation: a.name, partner: null });
   });
@@ -110,23 +109,14 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
  * transaction so each is reminded once. Web orders only: their customers chose the store.
  */
 export async function queueReminders(db: Db, jobs: Jobs) {
-  const due = (await db.execute(sql`
-    select distinct o.account_id, o.store_id, o.id as order_id
-    from ${booking} b join ${slot} s on s.id = b.slot_id join ${order} o on o.id = b.order_id
-    where b.status = 'Confirmed' and b.reminder_sent_at is null and o.store_id is not null
-      and s.starts_at > now() + interval '2 hours' and s.starts_at <= now() + interval '24 hours'
-    limit 500`)) as unknown as { rows: { account_id: string; store_id: string; order_id: string }[] };
-  for (const r of due.rows) {
-    await db.transaction(async (tx) => {
-      const marked = await tx
-        .update(booking)
-        .set({ reminder_sent_at: new Date() })
-        .where(and(eq(booking.order_id, r.order_id), isNull(booking.reminder_sent_at), eq(booking.status, 'Confirmed')))
-        .returning({ id: booking.id });
+  const due = await q.ordersDueReminders(db);
+  for (const r of due) {
+    await q.inTransaction(db, async (tx) => {
+      const marked = await q.markRemindersSent(tx, r.order_id);
       if (marked.length === 0) return;
-      const [c] = await tx.select({ email: customer.email }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(eq(order.id, r.order_id));
-      await queueOrderMail(jobs, tx as unknown as Db, { account: r.account_id, store: r.store_id, order: r.order_id, kind: 'reminder', to: c?.email, subject: 'Reminder' });
+      const email = await q.customerEmailOfOrder(tx, r.order_id);
+      await queueOrderMail(jobs, tx, { account: r.account_id, store: r.store_id, order: r.order_id, kind: 'reminder', to: email, subject: 'Reminder' });
     });
   }
-  return due.rows.length;
+  return due.length;
 }

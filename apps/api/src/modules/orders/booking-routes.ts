@@ -11,7 +11,7 @@ import * as holds from '../availability/holds';
 import * as rows from './booking-rows';
 import { presentOrder } from './records';
 import * as bookings from './bookings';
-import { idempotent } from './idempotency';
+import { idempotent } from './idempotency-routes';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };

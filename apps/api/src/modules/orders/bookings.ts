@@ -1,10 +1,9 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCustomerDetails } from '@tourdesk/contracts';
-import { booking, cart, cartLine, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
+import * as q from './queries/bookings';
 import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
@@ -37,7 +36,7 @@ export async function checkout(
   input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[]; storeId?: string; manageTokenHash?: string },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
-  const inCart = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId)));
+  const inCart = await q.cartLinesOf(ctx, cartId);
   const now = Date.now();
   const wanted = input.lines ? [...new Set(input.lines)] : inCart.filter((l) => l.expires_at.getTime() > now).map((l) => l.id);
   if (wanted.length === 0) {
@@ -60,7 +59,7 @@ export async function checkout(
   const open = new Set(
     reholding.length === 0
       ? []
-      : ((await ctx.tx.execute(sql`select id from slot_api where account_id = ${ctx.accountId} and id in ${[...new Set(reholding.map((l) => l.slot_id))]} and open`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id),
+      : await q.openSlotIds(ctx, [...new Set(reholding.map((l) => l.slot_id))]),
   );
   const shut = read.filter((l) => slots.get(l.slot_id)!.closed || (l.expires_at.getTime() <= now && !open.has(l.slot_id)));
   if (shut.length || missing.length) {
@@ -73,10 +72,7 @@ export async function checkout(
     throw refuse(wanted.filter((id) => why.has(id)).map((id) => why.get(id)!));
   }
   // Deleting the lines takes their seats out of slot.held (trigger); writeOrder adds them to booked.
-  const lines = await ctx.tx
-    .delete(cartLine)
-    .where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), inArray(cartLine.id, wanted)))
-    .returning();
+  const lines = await q.deleteCartLines(ctx, cartId, wanted);
   if (lines.length < wanted.length) {
     const deleted = new Set(lines.map((l) => l.id));
     throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
@@ -91,7 +87,7 @@ export async function checkout(
     lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items })),
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
-  await ctx.tx.execute(sql`update ${order} o set qr_code_id = c.qr_code_id from ${cart} c where c.account_id = ${ctx.accountId} and c.id = ${cartId} and c.qr_code_id is not null and o.account_id = c.account_id and o.id = ${created}`);
+  await q.copyCartQrCode(ctx, cartId, created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }
@@ -110,17 +106,13 @@ function refuse(items: { code: string; detail: string; attr: string }[]) {
  * slot — the same order as every other change to an order's lines.
  */
 export async function cancelBooking(ctx: TenantCtx, id: string) {
-  const [found] = await ctx.tx.select({ order_id: booking.order_id }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id)));
-  if (!found) throw notFound('No booking with this id.');
-  await lockOrder(ctx, found.order_id);
-  const [b] = await ctx.tx
-    .update(booking)
-    .set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() })
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id), sql`${booking.status} <> 'Canceled'`))
-    .returning();
+  const orderId = await q.orderIdOfBooking(ctx, id);
+  if (!orderId) throw notFound('No booking with this id.');
+  await lockOrder(ctx, orderId);
+  const b = await q.cancelBookingIfOpen(ctx, id);
   if (!b) throw new AppError('conflict', 'This booking is already cancelled.');
   await lockSlot(ctx, b.slot_id);
-  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  await q.releaseSeats(ctx, b.slot_id, b.seats);
   await recomputeOrder(ctx, b.order_id);
   await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'cancelled', changes: { status: ['Confirmed', 'Canceled'], seats_released: b.seats } });
   return getBooking(ctx, id);
@@ -128,18 +120,14 @@ export async function cancelBooking(ctx: TenantCtx, id: string) {
 
 /** Attendance, under the booking's row lock (two changes at once are applied one after the other). */
 export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Open' | 'Arrived' | 'No show') {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, id))).for('update');
+  const b = await q.lockBookingRow(ctx, id);
   if (!b) throw notFound('No booking with this id.');
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled booking has no attendance.', 'attendance');
-  await ctx.tx
-    .update(booking)
-    .set({
-      attendance,
-      checked_in_at: attendance === 'Arrived' ? (b.checked_in_at ?? new Date()) : null,
-      ...(attendance === 'Arrived' ? {} : { checked_in_by: null, checked_in_device: null }),
-      updated_at: new Date(),
-    })
-    .where(eq(booking.id, id));
+  await q.setBookingAttendance(ctx, id, {
+    attendance,
+    checked_in_at: attendance === 'Arrived' ? (b.checked_in_at ?? new Date()) : null,
+    ...(attendance === 'Arrived' ? {} : { checked_in_by: null, checked_in_device: null }),
+  });
   if (attendance !== b.attendance) await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'attendance changed', changes: { attendance: [b.attendance, attendance] } });
   return getBooking(ctx, id);
 }

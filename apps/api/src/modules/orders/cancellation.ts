@@ -1,8 +1,11 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
-import { booking, cancellationPolicy, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
-import { documentMoney } from '../../lib/pdf';
+import { messageMoney } from './order-basics';
+import { openBookingTerms } from './queries/bookings';
+import { orderRow } from './queries/orders';
+
+/** The order's open bookings with their start and policy rules, earliest first (the octo module reads them too). */
+export { openBookingTerms };
 
 /**
  * The cancellation policy, one rule for everyone who reads it: the customer's booking page (what
@@ -60,18 +63,6 @@ export function termsOf(open: { starts: Date; rules: Rule[] | null }[], paid: nu
   return cancellationTerms(rules, sorted[0]?.starts ?? null, paid, now, owed);
 }
 
-/** The order's open bookings with their start and policy rules, earliest first. */
-export async function openBookingTerms(ctx: TenantCtx, orderId: string) {
-  return ctx.tx
-    .select({ id: booking.id, total: booking.total, starts: slot.starts_at, rules: cancellationPolicy.rules })
-    .from(booking)
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .leftJoin(cancellationPolicy, eq(cancellationPolicy.id, experience.cancellation_policy_id))
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), ne(booking.status, 'Canceled')))
-    .orderBy(asc(slot.starts_at), asc(booking.id));
-}
-
 /**
  * A fee split over the lines it is kept for, pro rata by their gross: each share rounded down to
  * the minor unit, and what rounding left over given one unit at a time to the largest remainders
@@ -105,12 +96,12 @@ export function splitFee(fee: number, lines: { id: string; total: number }[]): M
  * does not allow cancelling now) — or, for a cancelled order, the fee it keeps.
  */
 export async function refundProposal(ctx: TenantCtx, orderId: string): Promise<{ amount: number; reason: string; cancellation_fee: number | null }> {
-  const [o] = await ctx.tx.select().from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  const o = await orderRow(ctx, orderId);
   if (!o) throw notFound('No order with this id.');
   if (o.status === 'Canceled') {
     const left = Math.max(0, o.paid - o.cancellation_fee);
     if (o.cancellation_fee > 0) {
-      const kept = documentMoney(o.cancellation_fee, o.currency);
+      const kept = messageMoney(o.cancellation_fee, o.currency);
       return {
         amount: left,
         reason: left > 0 ? `Cancelled under the cancellation policy: its fee of ${kept} is kept, the rest of what was paid is refunded.` : `Cancelled under the cancellation policy: its fee of ${kept} is kept, and the rest is refunded already.`,

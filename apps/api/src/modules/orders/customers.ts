@@ -1,31 +1,18 @@
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { TCustomer } from '@tourdesk/contracts';
-import { customer, order } from '../../db/schema';
+import type { customer } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
+import * as q from './queries/customers';
 
 /** Customers: one per e-mail per organisation, with their orders and what they spent. */
 
-type Row = typeof customer.$inferSelect;
 const EMAIL_TAKEN = () => new AppError('invalid', 'A customer with this e-mail already exists.', 'email');
 
-function searchWhere(ctx: TenantCtx, search?: string) {
-  const term = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  return and(
-    eq(customer.account_id, ctx.accountId),
-    term ? or(ilike(customer.email, term), sql`(${customer.first_name} || ' ' || ${customer.last_name}) ilike ${term}`, ilike(customer.phone, term)) : undefined,
-  );
-}
-
 /** Rows → customers with their order count and total spent: one grouped query per page. */
-async function present(ctx: TenantCtx, rows: Row[]): Promise<TCustomer[]> {
+async function present(ctx: TenantCtx, rows: q.CustomerRow[]): Promise<TCustomer[]> {
   if (rows.length === 0) return [];
-  const stats = await ctx.tx
-    .select({ id: order.customer_id, orders: sql<number>`count(*)::int`, spent: sql<number>`coalesce(sum(${order.paid}), 0)::int` })
-    .from(order)
-    .where(and(eq(order.account_id, ctx.accountId), sql`${order.customer_id} in ${rows.map((r) => r.id)}`))
-    .groupBy(order.customer_id);
+  const stats = await q.orderStatsOfCustomers(ctx, rows.map((r) => r.id));
   const byId = new Map(stats.map((s) => [s.id, s]));
   return rows.map((r) => ({
     id: r.id,
@@ -46,18 +33,14 @@ async function present(ctx: TenantCtx, rows: Row[]): Promise<TCustomer[]> {
   }));
 }
 
-export async function countCustomers(ctx: TenantCtx, search?: string) {
-  const [row] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(customer).where(searchWhere(ctx, search));
-  return Number(row?.n ?? 0);
-}
+export const countCustomers = q.countCustomers;
 
 export async function pageCustomers(ctx: TenantCtx, search: string | undefined, limit: number, offset: number) {
-  const rows = await ctx.tx.select().from(customer).where(searchWhere(ctx, search)).orderBy(asc(sql`lower(${customer.last_name})`), asc(sql`lower(${customer.first_name})`), asc(customer.id)).limit(limit).offset(offset);
-  return present(ctx, rows);
+  return present(ctx, await q.pageCustomerRows(ctx, search, limit, offset));
 }
 
 async function rowOr404(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select().from(customer).where(and(eq(customer.account_id, ctx.accountId), eq(customer.id, id)));
+  const row = await q.customerRow(ctx, id);
   if (!row) throw notFound('No customer with this id.');
   return row;
 }
@@ -77,19 +60,19 @@ async function uniqueEmail<T>(fn: () => Promise<T>) {
 }
 
 export async function createCustomer(ctx: TenantCtx, input: Omit<typeof customer.$inferInsert, 'account_id'>) {
-  const [row] = await uniqueEmail(() => ctx.tx.insert(customer).values({ ...input, account_id: ctx.accountId }).returning());
-  return (await present(ctx, [row!]))[0]!;
+  const row = await uniqueEmail(() => q.insertCustomer(ctx, input));
+  return (await present(ctx, [row]))[0]!;
 }
 
 export async function updateCustomer(ctx: TenantCtx, id: string, patch: Partial<typeof customer.$inferInsert>) {
   await rowOr404(ctx, id);
-  await uniqueEmail(() => ctx.tx.update(customer).set({ ...patch, updated_at: new Date() }).where(eq(customer.id, id)));
+  await uniqueEmail(() => q.updateCustomerRow(ctx, id, patch));
   return getCustomer(ctx, id);
 }
 
 export async function deleteCustomer(ctx: TenantCtx, id: string) {
   await rowOr404(ctx, id);
-  const [n] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.customer_id, id)));
-  if (Number(n!.n) > 0) throw new AppError('conflict', `This customer has ${n!.n} order${Number(n!.n) === 1 ? '' : 's'}: they cannot be deleted.`);
-  await ctx.tx.delete(customer).where(eq(customer.id, id));
+  const n = await q.countOrdersOfCustomer(ctx, id);
+  if (Number(n) > 0) throw new AppError('conflict', `This customer has ${n} order${Number(n) === 1 ? '' : 's'}: they cannot be deleted.`);
+  await q.deleteCustomerRow(ctx, id);
 }

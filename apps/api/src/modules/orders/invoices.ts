@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
-import { baseAccount, booking, customer, experience, invoice, invoiceSequence, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { createPdf, documentMoney, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
 import { lockOrder, personName, recordAudit } from './order-basics';
+import * as q from './queries/invoices';
+import { orderExists } from './queries/orders';
 import { cancellationFeeByRate } from './sale';
 
 /**
@@ -35,43 +35,18 @@ export const documentNumber = (series: string, year: number, n: number) => `${se
 
 /** The organisation's local date now, and its year. */
 export async function localToday(ctx: TenantCtx) {
-  const rows = (await ctx.tx.execute(sql`select (now() at time zone time_zone)::date::text as day from ${baseAccount} where id = ${ctx.accountId}`)) as unknown as { rows: { day: string }[] };
-  const day = rows.rows[0]!.day;
+  const day = await q.localDay(ctx);
   return { day, year: Number(day.slice(0, 4)) };
-}
-
-/** The next number of a series for a year, in the caller's transaction (gapless: see above). */
-export async function takeNumber(ctx: TenantCtx, series: string, year: number) {
-  const [row] = await ctx.tx
-    .insert(invoiceSequence)
-    .values({ account_id: ctx.accountId, series, year, next_number: 2 })
-    .onConflictDoUpdate({ target: [invoiceSequence.account_id, invoiceSequence.series, invoiceSequence.year], set: { next_number: sql`${invoiceSequence.next_number} + 1` } })
-    .returning({ taken: sql<number>`${invoiceSequence.next_number} - 1` });
-  return Number(row!.taken);
 }
 
 /** The next invoice number the organisation will give this (local) year. */
 export async function nextInvoiceNumber(ctx: TenantCtx) {
   const { year } = await localToday(ctx);
-  const [row] = await ctx.tx
-    .select({ n: invoiceSequence.next_number })
-    .from(invoiceSequence)
-    .where(and(eq(invoiceSequence.account_id, ctx.accountId), eq(invoiceSequence.series, 'INV'), eq(invoiceSequence.year, year)));
-  return documentNumber('INV', year, row?.n ?? 1);
+  return documentNumber('INV', year, (await q.nextInvoiceNumberIn(ctx, year)) ?? 1);
 }
 
 /** The order's current invoice: its newest invoice that no credit note cancels. */
-async function currentInvoice(ctx: TenantCtx, orderId: string) {
-  // Spelled out: drizzle would write ${invoice.id} unqualified, which inside the subquery means cn.id.
-  const credited = sql`exists (select 1 from invoice cn where cn.credits_invoice_id = invoice.id)`;
-  const [row] = await ctx.tx
-    .select()
-    .from(invoice)
-    .where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId), eq(invoice.kind, 'invoice'), sql`not ${credited}`))
-    .orderBy(desc(invoice.issued_at))
-    .limit(1);
-  return row;
-}
+const currentInvoice = q.currentInvoiceRow;
 
 /** Whether the order has an invoice that no credit note cancels. */
 export async function isInvoiced(ctx: TenantCtx, orderId: string) {
@@ -80,11 +55,11 @@ export async function isInvoiced(ctx: TenantCtx, orderId: string) {
 
 /** What the seller's invoices cannot be issued without, as one error item per missing detail. */
 export async function checkSellerDetails(ctx: TenantCtx) {
-  const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  const a = await q.sellerAccount(ctx);
   const missing = [
-    !a!.billing_address.trim() && { code: 'required', detail: 'Add your billing address: an invoice shows the seller’s address.', attr: 'billing_address' },
-    !a!.vat_number.trim() && { code: 'required', detail: 'Add your VAT number: an invoice shows the seller’s VAT number.', attr: 'vat_number' },
-    a!.vat_rate_bp <= 0 && { code: 'required', detail: 'Set your VAT rate: an invoice shows the tax of every line.', attr: 'vat_rate_bp' },
+    !a.billing_address.trim() && { code: 'required', detail: 'Add your billing address: an invoice shows the seller’s address.', attr: 'billing_address' },
+    !a.vat_number.trim() && { code: 'required', detail: 'Add your VAT number: an invoice shows the seller’s VAT number.', attr: 'vat_number' },
+    a.vat_rate_bp <= 0 && { code: 'required', detail: 'Set your VAT rate: an invoice shows the tax of every line.', attr: 'vat_rate_bp' },
   ].filter((x): x is { code: string; detail: string; attr: string } => Boolean(x));
   if (missing.length) {
     const [first, ...rest] = missing;
@@ -106,17 +81,14 @@ export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TIn
 }
 
 /** Writes an invoice or a credit note with the next number of its series, and its audit entry. */
-async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: Composed, credits: typeof invoice.$inferSelect | null): Promise<TInvoice> {
+async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: Composed, credits: q.InvoiceRow | null): Promise<TInvoice> {
   const { day, year } = await localToday(ctx);
   const series = SERIES[kind];
-  const n = await takeNumber(ctx, series, year);
+  const n = await q.takeNumber(ctx, series, year);
   const issuedAt = new Date();
-  const [row] = await ctx.tx
-    .insert(invoice)
-    .values({ account_id: ctx.accountId, order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, data: {} })
-    .returning({ id: invoice.id });
+  const id = await q.insertInvoice(ctx, { order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, data: {} });
   const stored: TInvoice = {
-    id: row!.id,
+    id,
     order: orderId,
     kind,
     number: documentNumber(series, year, n),
@@ -125,8 +97,8 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
     credits: credits ? { id: credits.id, number: (credits.data as unknown as TInvoice).number, issued_on: credits.issued_on } : null,
     ...body,
   };
-  await ctx.tx.update(invoice).set({ data: stored }).where(eq(invoice.id, row!.id));
-  await recordAudit(ctx, { order: orderId, subject: 'invoice', subjectId: row!.id, action: kind === 'invoice' ? 'issued' : 'credit note issued', changes: { number: stored.number, total: stored.total, ...(credits ? { credits: stored.credits!.number } : {}) } });
+  await q.setInvoiceData(ctx, id, stored);
+  await recordAudit(ctx, { order: orderId, subject: 'invoice', subjectId: id, action: kind === 'invoice' ? 'issued' : 'credit note issued', changes: { number: stored.number, total: stored.total, ...(credits ? { credits: stored.credits!.number } : {}) } });
   return stored;
 }
 
@@ -176,24 +148,19 @@ export async function getInvoice(ctx: TenantCtx, orderId: string): Promise<TInvo
 
 /** 404 unless the order is the organisation's. */
 export async function assertOrder(ctx: TenantCtx, orderId: string) {
-  const [o] = await ctx.tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  if (!o) throw notFound('No order with this id.');
+  if (!(await orderExists(ctx, orderId))) throw notFound('No order with this id.');
 }
 
 /** One invoice or credit note of the order. */
 export async function getDocument(ctx: TenantCtx, orderId: string, id: string): Promise<TInvoice> {
-  const [row] = await ctx.tx.select().from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId), eq(invoice.id, id)));
+  const row = await q.invoiceOfOrder(ctx, orderId, id);
   if (!row) throw notFound('No invoice or credit note with this id in this order.');
   return row.data as unknown as TInvoice;
 }
 
 /** Every invoice and credit note of the order, oldest first (one query). */
 export async function listDocuments(ctx: TenantCtx, orderId: string): Promise<TInvoiceSummary[]> {
-  const rows = await ctx.tx
-    .select({ i: invoice, credited_by: sql<string | null>`(select cn.data->>'number' from invoice cn where cn.credits_invoice_id = invoice.id)` })
-    .from(invoice)
-    .where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, orderId)))
-    .orderBy(asc(invoice.issued_at), asc(invoice.series));
+  const rows = await q.invoicesOfOrder(ctx, orderId);
   return rows.map(({ i, credited_by }) => {
     const d = i.data as unknown as TInvoice;
     return { id: i.id, kind: i.kind as TInvoice['kind'], number: d.number, issued_on: i.issued_on, issued_at: i.issued_at.toISOString(), total: d.total, currency: d.currency, credits: d.credits?.number ?? null, credited_by };
@@ -207,13 +174,7 @@ type Composed = Omit<TInvoice, 'id' | 'order' | 'kind' | 'number' | 'issued_on' 
  * a "Cancellation fee" line per VAT rate for the fee a cancelled order keeps, totals per rate.
  */
 async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed> {
-  const [head] = await ctx.tx
-    .select({ o: order, c: customer, a: baseAccount })
-    .from(order)
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
-    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  const { o, c, a } = head!;
+  const { o, c, a } = await q.orderWithBuyerAndSeller(ctx, orderId);
   // A cancelled order keeps its cancellation fee: one line per VAT rate of the lines it was kept for.
   const feeLines = (await cancellationFeeByRate(ctx, orderId)).map((f) => ({ description: 'Cancellation fee', quantity: 1, unit_price: f.gross, vat_rate_bp: f.vat_rate_bp, net: f.net, tax: f.tax, total: f.gross }));
   const invoiceLines = [...(await saleLines(ctx, orderId, a.time_zone)), ...feeLines];
@@ -248,13 +209,7 @@ async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed
  * each booking, in the order of their start, with the prices and VAT fixed when they were sold.
  */
 async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise<TInvoice['lines']> {
-  const lines = await ctx.tx
-    .select({ items: booking.items, title: experience.title, starts_at: slot.starts_at })
-    .from(booking)
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), sql`${booking.status} <> 'Canceled'`))
-    .orderBy(slot.starts_at, booking.id);
+  const lines = await q.soldLinesOfOrder(ctx, orderId);
   const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return lines.flatMap(({ items, title, starts_at }) =>
     items.map((i) => ({

@@ -1,24 +1,28 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import { displayAnswer } from '@tourdesk/contracts';
-import { auditEvent, bookingQuestion, order } from '../../db/schema';
+import { displayAnswer, formatMoney } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
+import { insertAuditEvent } from './queries/audit';
+import { questionsByIds } from './queries/experiences';
+import { lockOrderRow } from './queries/orders';
 
-/** What every part of the orders module uses: the order's lock, the audit trail, a person's name. */
+/** What every part of the orders module uses: the order's lock, the audit trail, a person's name, an amount in a message. */
 
 /** The order row, locked for the rest of the transaction (payments and line changes serialise on it). */
 export async function lockOrder(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select().from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, id))).for('update');
+  const row = await lockOrderRow(ctx, id);
   if (!row) throw notFound('No order with this id.');
   return row;
 }
 
 /** One who/when/what entry of an order's audit trail; the actor is the signed-in user. */
 export async function recordAudit(ctx: TenantCtx, e: { order: string | null; subject: 'order' | 'line' | 'payment' | 'invoice'; subjectId: string; action: string; changes?: Record<string, unknown> }) {
-  await ctx.tx.insert(auditEvent).values({ account_id: ctx.accountId, order_id: e.order, subject: e.subject, subject_id: e.subjectId, action: e.action, changes: e.changes ?? {}, actor_id: ctx.userId ?? null });
+  await insertAuditEvent(ctx, { order_id: e.order, subject: e.subject, subject_id: e.subjectId, action: e.action, changes: e.changes ?? {}, actor_id: ctx.userId ?? null });
 }
 
 export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
+
+/** An amount as a message to the user writes it, with the currency's code and its own decimals: "EUR 68.00", "JPY 1,200". */
+export const messageMoney = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
 
 /**
  * The booking questions that answers refer to (by id, one query for a page of bookings), and the
@@ -27,7 +31,7 @@ export const personName = (first: string | null, last: string | null, email: str
 export async function answeredQuestions(ctx: TenantCtx, answerSets: Record<string, unknown>[]) {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const ids = [...new Set(answerSets.flatMap((a) => Object.keys(a).filter((k) => UUID.test(k))))];
-  const rows = ids.length ? await ctx.tx.select({ id: bookingQuestion.id, question: bookingQuestion.question, answer_type: bookingQuestion.answer_type }).from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, ids))) : [];
+  const rows = ids.length ? await questionsByIds(ctx, ids) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return (answers: Record<string, unknown>) =>
     Object.entries(answers)

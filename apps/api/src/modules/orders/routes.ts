@@ -41,7 +41,7 @@ import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { refundProposal } from './cancellation';
 import * as customers from './customers';
-import { idempotent } from './idempotency';
+import { idempotent } from './idempotency-routes';
 import * as invoices from './invoices';
 import { invoiceOrder, presentOrder } from './records';
 import * as orders from './service';

@@ -1,7 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { HeldItem, SoldItem } from '../../db/schema';
-import { baseAccount, booking, experience } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { cancellationFeesByRate, vatRateSources } from './queries/sale';
 
 /**
  * Money fixed when it is sold. A line's items (a pricing category or an extra, its quantity and unit
@@ -44,11 +43,7 @@ export interface SaleRate {
 
 /** The VAT rate each experience sells at today (its own, else its type's, else the organisation's): one query. */
 export async function vatRates(ctx: TenantCtx, experienceIds: string[]) {
-  const rows = await ctx.tx
-    .select({ id: experience.id, own: experience.vat_rate_bp, type: experience.type, byType: baseAccount.vat_rates_by_type, account: baseAccount.vat_rate_bp })
-    .from(experience)
-    .innerJoin(baseAccount, eq(baseAccount.id, experience.account_id))
-    .where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, [...new Set(experienceIds)])));
+  const rows = await vatRateSources(ctx, experienceIds);
   // The offer's own rate, else its type's (Settings → Product configuration), else the organisation's.
   return new Map<string, SaleRate>(
     rows.map((r) => {
@@ -69,12 +64,7 @@ export const rateOf = (rates: Map<string, SaleRate>, experienceId: string): Sale
  * recomputeOrder()'s tax_total and the invoice's "Cancellation fee" lines agree to the minor unit.
  */
 export async function cancellationFeeByRate(ctx: TenantCtx, orderId: string) {
-  const rows = await ctx.tx
-    .select({ rate: booking.tax_rate_bp, gross: sql<number>`sum(${booking.cancellation_fee})::int` })
-    .from(booking)
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.status, 'Canceled'), sql`${booking.cancellation_fee} > 0`))
-    .groupBy(booking.tax_rate_bp)
-    .orderBy(booking.tax_rate_bp);
+  const rows = await cancellationFeesByRate(ctx, orderId);
   return rows.map((r) => {
     const gross = Number(r.gross);
     const tax = vatOf(gross, r.rate);

@@ -1,91 +1,36 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { toMajorText, type TOrderListQuery, type TOrderSummary, type TPayment } from '@tourdesk/contracts';
-import { auditEvent, booking, customer, invoice, order, orderPayment, slot, store, users, type HeldItem } from '../../db/schema';
+import { toMajorText, type TOrderSummary, type TPayment } from '@tourdesk/contracts';
+import type { order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument } from '../../lib/csv';
 import { AppError, fromDatabase, notFound } from '../../lib/errors';
-import { documentMoney } from '../../lib/pdf';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
 import { rateOf, sellLine, vatRates } from './sale';
 import { openBookingTerms, splitFee, termsOf } from './cancellation';
+import { messageMoney } from './order-basics';
+import { auditOfOrder } from './queries/audit';
+import * as bookingRows from './queries/bookings';
+import { customerIdOf } from './queries/customers';
+import * as q from './queries/orders';
+import * as payments from './queries/payments';
+import { priceOf } from './queries/sale';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
 
-type ListFilter = Omit<TOrderListQuery, 'page' | 'page_size'>;
+type ListFilter = q.OrderListFilter;
 
-const DAYS: Record<string, number> = { '7 days': 7, '30 days': 30, '2 months': 61 };
-const STATUS: Record<string, string> = { Confirmed: 'Confirmed', Unconfirmed: 'Created', Canceled: 'Canceled' };
+export const countOrders = q.countOrders;
 
-function listWhere(ctx: TenantCtx, f: ListFilter): SQL | undefined {
-  const term = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  return and(
-    eq(order.account_id, ctx.accountId),
-    f.date_range && f.date_range !== 'all' ? sql`${order.created_at} >= now() - make_interval(days => ${DAYS[f.date_range]!})` : undefined,
-    f.payment_status ? eq(order.payment_status, f.payment_status) : undefined,
-    f.status ? eq(order.status, STATUS[f.status]!) : undefined,
-    f.seller ? eq(order.created_by, f.seller) : undefined,
-    f.store ? eq(order.store_id, f.store) : undefined,
-    f.customer ? eq(order.customer_id, f.customer) : undefined,
-    term
-      ? sql`(${order.reference} ilike ${term} or ${customer.email} ilike ${term} or (${customer.first_name} || ' ' || ${customer.last_name}) ilike ${term})`
-      : undefined,
-  );
-}
-
-const ORDERINGS = {
-  created_at: [asc(order.created_at), asc(order.id)],
-  '-created_at': [desc(order.created_at), desc(order.id)],
-  total: [asc(order.total), asc(order.id)],
-  '-total': [desc(order.total), desc(order.id)],
-  reference: [asc(order.reference)],
-  '-reference': [desc(order.reference)],
-} as const;
-
-export async function countOrders(ctx: TenantCtx, f: ListFilter) {
-  const query = ctx.tx.select({ n: sql<number>`count(*)::int` }).from(order);
-  const [row] = f.search ? await query.innerJoin(customer, eq(customer.id, order.customer_id)).where(listWhere(ctx, f)) : await query.where(listWhere(ctx, f));
-  return Number(row?.n ?? 0);
-}
-
-/**
- * A page of orders, filtered, ordered and paged in SQL: the page's ids first (an index scan that
- * stops at LIMIT, joining the customer only to search), then only those rows joined with their
- * customer, seller and line count. Joining first would read, join and sort every matching order of
- * the organisation before the LIMIT (the planner cannot know orders only point to their own
- * organisation's customers) — measured by scripts/bench-orders.ts.
- */
+/** A page of orders, filtered, ordered and paged in SQL (two statements: see pageOrderRows()). */
 export async function pageOrders(ctx: TenantCtx, f: ListFilter, limit: number, offset: number): Promise<TOrderSummary[]> {
-  const ordering = ORDERINGS[f.ordering ?? '-created_at'];
-  const idsQuery = ctx.tx.select({ id: order.id }).from(order);
-  const page = (f.search ? idsQuery.innerJoin(customer, eq(customer.id, order.customer_id)) : idsQuery).where(listWhere(ctx, f)).orderBy(...ordering).limit(limit).offset(offset).as('page');
-  const rows = await ctx.tx
-    .select({
-      o: order,
-      c: { id: customer.id, email: customer.email, first_name: customer.first_name, last_name: customer.last_name },
-      seller_first: users.first_name,
-      seller_last: users.last_name,
-      seller_email: users.email,
-      store_name: store.name,
-      lines: sql<number>`(select count(*)::int from ${booking} b where b.account_id = ${order.account_id} and b.order_id = ${order.id})`,
-    })
-    .from(page)
-    .innerJoin(order, eq(order.id, page.id))
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .leftJoin(users, eq(users.id, order.created_by))
-    .leftJoin(store, eq(store.id, order.store_id))
-    .orderBy(...ordering);
+  const rows = await q.pageOrderRows(ctx, f, limit, offset);
   return rows.map((r) => orderSummary(r.o, r.c, { first: r.seller_first, last: r.seller_last, email: r.seller_email }, Number(r.lines), r.store_name));
 }
 
 /** The sellers (and stores) that occur in this organisation's orders, for the list's filters. */
 export async function filterOptions(ctx: TenantCtx) {
-  const sellers = await ctx.tx
-    .selectDistinct({ id: users.id, first: users.first_name, last: users.last_name, email: users.email })
-    .from(order)
-    .innerJoin(users, eq(users.id, order.created_by))
-    .where(eq(order.account_id, ctx.accountId));
-  const stores = await ctx.tx.selectDistinct({ id: store.id, name: store.name }).from(order).innerJoin(store, eq(store.id, order.store_id)).where(eq(order.account_id, ctx.accountId));
+  const sellers = await q.orderSellers(ctx);
+  const stores = await q.orderStores(ctx);
   return {
     sellers: sellers.map((s) => ({ id: s.id, name: personName(s.first, s.last, s.email) })).sort((a, b) => a.name.localeCompare(b.name)),
     stores: stores.sort((a, b) => a.name.localeCompare(b.name)),
@@ -100,7 +45,7 @@ export async function filterOptions(ctx: TenantCtx) {
 export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string }) {
   const priced = [];
   for (const [i, line] of input.lines.entries()) {
-    const p = await priceLine(ctx, line.slot, line.quantities, line.extras).catch((thrown: unknown) => {
+    const p = await priceOf(ctx, line.slot, line.quantities, line.extras).catch((thrown: unknown) => {
       // Name the line in the field: lines.0.quantities.
       const error = fromDatabase(thrown) ?? thrown;
       if (error instanceof AppError) error.items[0]!.attr = `lines.${i}.${error.items[0]!.attr ?? 'slot'}`;
@@ -120,13 +65,6 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
     lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total, items: p.items })),
   });
   return presentOrder(ctx, id);
-}
-
-async function priceLine(ctx: TenantCtx, slotId: string, quantities: Record<string, number>, extras: Record<string, number>) {
-  const result = (await ctx.tx.execute(sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`)) as unknown as {
-    rows: { seats: number; total: number; experience_id: string; items: HeldItem[] }[];
-  };
-  return result.rows[0]!;
 }
 
 /**
@@ -154,12 +92,12 @@ export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: s
     changes.notes = [before.notes, patch.notes];
   }
   if (patch.customer !== undefined && patch.customer !== before.customer_id) {
-    const [c] = await ctx.tx.select({ id: customer.id }).from(customer).where(and(eq(customer.account_id, ctx.accountId), eq(customer.id, patch.customer)));
-    if (!c) throw new AppError('invalid', 'No customer with this id in your organisation.', 'customer');
-    set.customer_id = c.id;
-    changes.customer = [before.customer_id, c.id];
+    const customerId = await customerIdOf(ctx, patch.customer);
+    if (!customerId) throw new AppError('invalid', 'No customer with this id in your organisation.', 'customer');
+    set.customer_id = customerId;
+    changes.customer = [before.customer_id, customerId];
   }
-  await ctx.tx.update(order).set(set).where(eq(order.id, id));
+  await q.updateOrderRow(ctx, id, set);
   if (Object.keys(changes).length) await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'updated', changes });
   return presentOrder(ctx, id);
 }
@@ -167,14 +105,13 @@ export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: s
 /** Only an order with no confirmed bookings and no payments can be deleted. */
 export async function deleteOrder(ctx: TenantCtx, id: string) {
   await lockOrder(ctx, id);
-  const [open] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
-  const [paid] = await ctx.tx.select({ n: sql<number>`count(*)::int` }).from(orderPayment).where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, id)));
-  if (Number(open!.n) > 0) throw new AppError('conflict', 'This order has bookings that are not cancelled: it cannot be deleted. Cancel it instead.');
-  if (Number(paid!.n) > 0) throw new AppError('conflict', 'This order has payments: it cannot be deleted. Cancel it instead.');
-  const [invoiced] = await ctx.tx.select({ id: invoice.id }).from(invoice).where(and(eq(invoice.account_id, ctx.accountId), eq(invoice.order_id, id)));
+  const open = await q.countOpenBookings(ctx, id);
+  const paid = await q.countPayments(ctx, id);
+  if (open > 0) throw new AppError('conflict', 'This order has bookings that are not cancelled: it cannot be deleted. Cancel it instead.');
+  if (paid > 0) throw new AppError('conflict', 'This order has payments: it cannot be deleted. Cancel it instead.');
   // An issued invoice keeps its number: the sequence has no gaps.
-  if (invoiced) throw new AppError('conflict', 'This order has an invoice: it cannot be deleted. Cancel it instead.');
-  await ctx.tx.delete(order).where(eq(order.id, id));
+  if (await q.hasAnyInvoice(ctx, id)) throw new AppError('conflict', 'This order has an invoice: it cannot be deleted. Cancel it instead.');
+  await q.deleteOrderRow(ctx, id);
 }
 
 /** Confirms an order that waits for it (an experience confirmed by hand): it and its lines become Confirmed. */
@@ -182,8 +119,8 @@ export async function confirmOrder(ctx: TenantCtx, id: string) {
   const o = await lockOrder(ctx, id);
   if (o.status === 'Canceled') throw new AppError('conflict', 'This order is cancelled: it cannot be confirmed.');
   if (o.status === 'Confirmed') throw new AppError('conflict', 'This order is already confirmed.');
-  await ctx.tx.update(booking).set({ status: 'Confirmed', updated_at: new Date() }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), eq(booking.status, 'Created')));
-  await ctx.tx.update(order).set({ status: 'Confirmed', updated_at: new Date() }).where(eq(order.id, id));
+  await bookingRows.confirmCreatedBookings(ctx, id);
+  await q.markOrderConfirmed(ctx, id);
   await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'confirmed', changes: { status: [o.status, 'Confirmed'] } });
   return presentOrder(ctx, id);
 }
@@ -194,8 +131,8 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
   const b = await ownLine(ctx, orderId, lineId);
   if (b.status === 'Canceled') throw new AppError('conflict', 'This line is already cancelled.');
   await lockSlot(ctx, b.slot_id);
-  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
-  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: new Date(), updated_at: new Date() }).where(eq(booking.id, b.id));
+  await bookingRows.releaseSeats(ctx, b.slot_id, b.seats);
+  await bookingRows.markBookingCanceled(ctx, b.id);
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'cancelled', changes: { status: [b.status, 'Canceled'], seats_released: b.seats } });
   return presentOrder(ctx, orderId);
@@ -213,7 +150,7 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
 export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCancellationFee?: boolean; now?: Date } = {}) {
   const o = await lockOrder(ctx, id);
   if (o.status === 'Canceled') throw new AppError('conflict', 'This order is already cancelled.');
-  const open = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`)).orderBy(asc(booking.slot_id));
+  const open = await bookingRows.openBookingsBySlot(ctx, id);
   let fee = 0;
   let shares = new Map<string, number>();
   if (options.keepCancellationFee) {
@@ -228,14 +165,14 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
   }
   for (const b of open) {
     await lockSlot(ctx, b.slot_id);
-    await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+    await bookingRows.releaseSeats(ctx, b.slot_id, b.seats);
   }
   const at = new Date();
-  await ctx.tx.update(booking).set({ status: 'Canceled', canceled_at: at, updated_at: at }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, id), sql`${booking.status} <> 'Canceled'`));
+  await bookingRows.cancelOpenBookings(ctx, id, at);
   for (const [bookingId, share] of shares) {
-    if (share > 0) await ctx.tx.update(booking).set({ cancellation_fee: share }).where(eq(booking.id, bookingId));
+    if (share > 0) await bookingRows.setBookingCancellationFee(ctx, bookingId, share);
   }
-  await ctx.tx.update(order).set({ status: 'Canceled', updated_at: at }).where(eq(order.id, id));
+  await q.markOrderCanceled(ctx, id, at);
   await recomputeOrder(ctx, id);
   await recordAudit(ctx, {
     order: id,
@@ -248,7 +185,7 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
 }
 
 async function ownLine(ctx: TenantCtx, orderId: string, lineId: string) {
-  const [b] = await ctx.tx.select().from(booking).where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.id, lineId)));
+  const b = await bookingRows.bookingOfOrder(ctx, orderId, lineId);
   if (!b) throw notFound('No line with this id in this order.');
   return b;
 }
@@ -265,12 +202,12 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   // A partner's resale keeps what was sold (its commission is fixed at sale): cancel it, and the partner sells again.
   if (b.partnership_id) throw new AppError('conflict', 'A partner sold this line: its commission was fixed at sale, so it is not changed. Cancel it and let the partner book again.', 'quantities');
   const extras = input.extras ?? b.extras;
-  const p = await priceLine(ctx, b.slot_id, input.quantities, extras);
+  const p = await priceOf(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
-  await ctx.tx.update(slot).set({ booked: sql`${slot.booked} + ${p.seats - b.seats}`, updated_at: new Date() }).where(eq(slot.id, b.slot_id));
+  await bookingRows.bookSeats(ctx, b.slot_id, p.seats - b.seats);
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
-  await ctx.tx.update(booking).set({ quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate), updated_at: new Date() }).where(eq(booking.id, b.id));
+  await bookingRows.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
   return presentOrder(ctx, orderId);
@@ -278,7 +215,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
 
 // --- payments ---------------------------------------------------------------------------------
 
-function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: string | null; last: string | null; email: string | null }, refunded: number): TPayment {
+function presentPayment(p: payments.PaymentRow['p'], who: { first: string | null; last: string | null; email: string | null }, refunded: number): TPayment {
   return {
     id: p.id,
     order: p.order_id,
@@ -295,33 +232,22 @@ function presentPayment(p: typeof orderPayment.$inferSelect, who: { first: strin
   };
 }
 
-/** Payments with, for each, how much was refunded from it (one query). */
-function selectPayments(ctx: TenantCtx, orderId: string, id?: string) {
-  const refunds = sql<number>`coalesce((select -sum(r.amount) from ${orderPayment} r where r.refund_of = ${orderPayment.id}), 0)::int`;
-  return ctx.tx
-    .select({ p: orderPayment, first: users.first_name, last: users.last_name, email: users.email, refunded: refunds })
-    .from(orderPayment)
-    .leftJoin(users, eq(users.id, orderPayment.recorded_by))
-    .where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, orderId), id ? eq(orderPayment.id, id) : undefined));
-}
-
 export async function listPayments(ctx: TenantCtx, orderId: string) {
   await presentOrderExists(ctx, orderId);
-  return (await selectPayments(ctx, orderId).orderBy(asc(orderPayment.created_at), asc(orderPayment.id))).map((r) => presentPayment(r.p, r, Number(r.refunded)));
+  return (await payments.paymentsOfOrder(ctx, orderId)).map((r) => presentPayment(r.p, r, Number(r.refunded)));
 }
 
 export async function getPayment(ctx: TenantCtx, orderId: string, id: string) {
-  const [r] = await selectPayments(ctx, orderId, id);
+  const r = await payments.paymentOfOrder(ctx, orderId, id);
   if (!r) throw notFound('No payment with this id in this order.');
   return presentPayment(r.p, r, Number(r.refunded));
 }
 
 async function presentOrderExists(ctx: TenantCtx, orderId: string) {
-  const [o] = await ctx.tx.select({ id: order.id }).from(order).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  if (!o) throw notFound('No order with this id.');
+  if (!(await q.orderExists(ctx, orderId))) throw notFound('No order with this id.');
 }
 
-const money = (minor: number, currency: string) => documentMoney(minor, currency);
+const money = messageMoney;
 
 /**
  * Records a payment (positive) or a refund (negative) under the order's lock, in the order's
@@ -364,7 +290,7 @@ export async function recordPayment(
     if (!input.refund_of) throw new AppError('required', 'Choose the payment this refund gives back.', 'refund_of');
     if (!reason) throw new AppError('required', 'Say why the money is refunded.', 'reason');
     // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
-    const [paid] = await selectPayments(ctx, orderId, input.refund_of).for('update', { of: orderPayment });
+    const paid = await payments.lockPaymentOfOrder(ctx, orderId, input.refund_of);
     if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
     const left = paid.p.amount - Number(paid.refunded);
     if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${money(left, o.currency)}).`, 'amount');
@@ -375,46 +301,34 @@ export async function recordPayment(
       input = { ...input, provider_ref: ref };
     }
   }
-  const [p] = await ctx.tx
-    .insert(orderPayment)
-    .values({
-      account_id: ctx.accountId,
-      order_id: orderId,
-      amount: input.amount,
-      currency: input.currency,
-      method: input.method,
-      reference: input.reference,
-      refund_of: input.amount < 0 ? input.refund_of! : null,
-      reason,
-      provider_ref: input.provider_ref ?? null,
-      recorded_by: ctx.userId ?? null,
-    })
-    .returning();
-  await ctx.tx
-    .update(order)
-    .set({ paid: sql`${order.paid} + ${input.amount}`, refunded: sql`${order.refunded} + ${Math.max(0, -input.amount)}`, updated_at: new Date() })
-    .where(eq(order.id, orderId));
+  const p = await payments.insertPayment(ctx, {
+    order_id: orderId,
+    amount: input.amount,
+    currency: input.currency,
+    method: input.method,
+    reference: input.reference,
+    refund_of: input.amount < 0 ? input.refund_of! : null,
+    reason,
+    provider_ref: input.provider_ref ?? null,
+    recorded_by: ctx.userId ?? null,
+  });
+  await q.addToOrderPaid(ctx, orderId, input.amount);
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, {
     order: orderId,
     subject: 'payment',
-    subjectId: p!.id,
+    subjectId: p.id,
     action: input.amount > 0 ? 'payment recorded' : 'refund recorded',
     changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, ...(input.amount < 0 ? { refund_of: input.refund_of, reason } : {}) },
   });
-  return getPayment(ctx, orderId, p!.id);
+  return getPayment(ctx, orderId, p.id);
 }
 
 // --- audit trail ------------------------------------------------------------------------------
 
 export async function listAudit(ctx: TenantCtx, orderId: string) {
   await presentOrderExists(ctx, orderId);
-  const rows = await ctx.tx
-    .select({ e: auditEvent, first: users.first_name, last: users.last_name, email: users.email })
-    .from(auditEvent)
-    .leftJoin(users, eq(users.id, auditEvent.actor_id))
-    .where(and(eq(auditEvent.account_id, ctx.accountId), eq(auditEvent.order_id, orderId)))
-    .orderBy(asc(auditEvent.created_at), asc(auditEvent.id));
+  const rows = await auditOfOrder(ctx, orderId);
   return rows.map(({ e, first, last, email }) => ({
     id: e.id,
     subject: e.subject as 'order' | 'line' | 'payment' | 'invoice',

@@ -1,9 +1,8 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { TTicketField, TTimeFormat } from '@tourdesk/contracts';
-import { baseAccount, booking, customer, experience, meetingPoint, order, slot } from '../../db/schema';
+import type { TTicketField, TTimeFormat, TWebOrder } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import { createPdf, documentMoney, drawQr, grey, INK, PAPER } from '../../lib/pdf';
+import * as q from './queries/tickets';
 
 /**
  * Tickets: one page per booking with its QR code — the booking's ticket code, the same code the
@@ -18,7 +17,7 @@ export interface TicketBooking {
   time_zone: string;
   status: string;
   ticket_code: string;
-  items: { kind: string; label: string; quantity: number; total?: number }[];
+  items: { kind: string; label: string; quantity: number; unit_price?: number; total?: number }[];
   meeting_point: string | null;
   /** The line's gross total (the confirmation shows it; a ticket does not). */
   total?: number;
@@ -52,22 +51,10 @@ export interface TicketSource {
  * meeting points. Times are shown in the organisation's zone, where the offers' slots are local.
  */
 export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<TicketSource> {
-  const [o] = await ctx.tx
-    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format })
-    .from(order)
-    .innerJoin(customer, eq(customer.id, order.customer_id))
-    .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
-    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  const o = await q.orderForTickets(ctx, orderId);
   if (!o) throw notFound('No order with this id.');
-  const rows = await ctx.tx
-    .select({ b: booking, title: experience.title, starts: slot.starts_at, points: experience.meeting_point_ids, minutes: experience.duration_minutes })
-    .from(booking)
-    .innerJoin(slot, eq(slot.id, booking.slot_id))
-    .innerJoin(experience, eq(experience.id, booking.experience_id))
-    .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId)))
-    .orderBy(asc(slot.starts_at), asc(booking.id));
-  const pointIds = [...new Set(rows.flatMap((r) => r.points.slice(0, 1)))];
-  const points = new Map(pointIds.length ? (await ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, pointIds)))).map((m) => [m.id, m]) : []);
+  const rows = await q.ticketBookingRows(ctx, orderId);
+  const bookings = await bookingsAsShown(ctx, rows, o.zone);
   return {
     orderId,
     email: o.c.email,
@@ -82,22 +69,33 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
       currency: o.o.currency,
       total: o.o.total,
       paid: o.o.paid,
-      bookings: rows.map((r) => {
-        const point = r.points[0] ? points.get(r.points[0]) : undefined;
-        return {
-          id: r.b.id,
-          offer_title: r.title,
-          starts_at: r.starts.toISOString(),
-          time_zone: o.zone,
-          status: r.b.status,
-          ticket_code: r.b.ticket_code,
-          items: r.b.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity, total: i.total })),
-          total: r.b.total,
-          meeting_point: point ? [point.name, point.address].filter(Boolean).join(', ') : null,
-        };
-      }),
+      bookings,
     },
   };
+}
+
+/**
+ * An order's bookings as its customer sees them, on the tickets and on the booking page
+ * (presentWebOrder()): each with its offer's title, its start in `zone`, its items and total as
+ * sold and the address of its offer's first meeting point (one query for all of them).
+ */
+export async function bookingsAsShown(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, rows: Pick<Awaited<ReturnType<typeof q.ticketBookingRows>>[number], 'b' | 'title' | 'starts' | 'points'>[], zone: string): Promise<TWebOrder['bookings']> {
+  const pointIds = [...new Set(rows.flatMap((r) => r.points.slice(0, 1)))];
+  const points = new Map(pointIds.length ? (await q.meetingPointsByIds(ctx, pointIds)).map((m) => [m.id, m]) : []);
+  return rows.map((r) => {
+    const point = r.points[0] ? points.get(r.points[0]) : undefined;
+    return {
+      id: r.b.id,
+      offer_title: r.title,
+      starts_at: r.starts.toISOString(),
+      time_zone: zone,
+      status: r.b.status,
+      ticket_code: r.b.ticket_code,
+      items: r.b.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity, unit_price: i.unit_price, total: i.total })),
+      total: r.b.total,
+      meeting_point: point ? [point.name, point.address].filter(Boolean).join(', ') : null,
+    };
+  });
 }
 
 /** The local date and time of an instant in a zone: "Tuesday, 1 December 2026, 09:30" (or "09:30 am" in 12-hour time). */
