@@ -14,13 +14,20 @@ const base = (request: FastifyRequest) => ({
   secure: request.server.config.NODE_ENV === 'production' || !isLocalHost(requestHost(request).hostname),
 });
 
+/** A session's tokens as cookies carry them: the access token, and the refresh token when it was replaced. */
+export interface SessionTokens {
+  access: string;
+  refresh?: string;
+}
+
+/** The cookies a sign-in sets (auth/service.ts decides): the session's, or on the bare host the organisation to remember. */
+export interface SignInCookies {
+  session?: SessionTokens;
+  home?: string;
+}
+
 /** Host-only cookies: an organisation's session is never sent to another organisation's host. */
-export function setSessionCookies(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  config: Config,
-  tokens: { access: string; refresh?: string },
-) {
+export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, config: Config, tokens: SessionTokens) {
   reply.setCookie(ACCESS_COOKIE, tokens.access, { ...base(request), path: '/', maxAge: config.ACCESS_TOKEN_TTL_SECONDS });
   if (tokens.refresh) {
     reply.setCookie(REFRESH_COOKIE, tokens.refresh, {
@@ -42,4 +49,10 @@ export function setHomeCookie(request: FastifyRequest, reply: FastifyReply, subd
 
 export function clearHomeCookie(request: FastifyRequest, reply: FastifyReply) {
   reply.clearCookie(HOME_COOKIE, { ...base(request), path: '/api/' });
+}
+
+/** Sets the cookies a sign-in decided. */
+export function setSignInCookies(request: FastifyRequest, reply: FastifyReply, config: Config, cookies: SignInCookies) {
+  if (cookies.session) setSessionCookies(request, reply, config, cookies.session);
+  if (cookies.home) setHomeCookie(request, reply, cookies.home);
 }

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { jwtVerify, type JWTPayload, type JWTVerifyOptions, type SignJWT } from 'jose';
 import type { Database } from '../../db/client';
-import { systemSetting } from '../../db/schema';
+import { ownerSigningKey } from './queries';
 
 const KEY_NAME = 'jwt_signing_key';
 
@@ -64,14 +63,7 @@ const keyOf = (key: Uint8Array): SigningKey => ({ kid: createHash('sha256').upda
 export async function loadSigningKeys(database: Database, secrets: string[] | undefined): Promise<SigningKeys> {
   if (secrets && secrets.length > 0) return SigningKeys.fromSecrets(secrets);
   try {
-    const value = await database.asOwner(async (tx) => {
-      await tx
-        .insert(systemSetting)
-        .values({ key: KEY_NAME, value: randomBytes(64).toString('base64') })
-        .onConflictDoNothing();
-      const [row] = await tx.select().from(systemSetting).where(eq(systemSetting.key, KEY_NAME));
-      return row!.value;
-    });
+    const value = await ownerSigningKey(database, KEY_NAME, randomBytes(64).toString('base64'));
     return new SigningKeys([keyOf(new Uint8Array(Buffer.from(value, 'base64')))]);
   } catch (error) {
     throw new Error(

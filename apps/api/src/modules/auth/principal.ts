@@ -141,9 +141,13 @@ export async function authenticate(request: FastifyRequest): Promise<Principal> 
  * organisation's host, or the bare host, which only signs in and hands over — is refused.
  */
 export function checkHost(request: FastifyRequest, subdomain: string) {
-  const host = requestHost(request);
-  if (host.subdomain !== subdomain) {
-    throw notAuthenticated(host.subdomain ? 'This session belongs to another organisation.' : 'Sign in on your organisation’s own address.');
+  assertSessionHost(requestHost(request).subdomain, subdomain);
+}
+
+/** checkHost() given the request's host: `hostSubdomain` null is the bare host. */
+export function assertSessionHost(hostSubdomain: string | null, subdomain: string) {
+  if (hostSubdomain !== subdomain) {
+    throw notAuthenticated(hostSubdomain ? 'This session belongs to another organisation.' : 'Sign in on your organisation’s own address.');
   }
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { actionToken, authSession, baseAccount, role, subscriptionTier, users } from '../../db/schema';
+import type { Database, Db } from '../../db/client';
+import { actionToken, authSession, baseAccount, role, subscriptionTier, systemSetting, users } from '../../db/schema';
 
 /**
  * System queries of the auth module. They run outside any tenant because they find the tenant:
@@ -137,4 +137,16 @@ export async function expireActionTokens(db: Db, userId: string, purpose: string
     .update(actionToken)
     .set({ used_at: new Date() })
     .where(and(eq(actionToken.user_id, userId), eq(actionToken.purpose, purpose), isNull(actionToken.used_at)));
+}
+
+/** The JWT signing key kept in system_setting, written first with `generated` if there is none (as the database's owner: the application's role cannot read it). */
+export function ownerSigningKey(database: Database, name: string, generated: string) {
+  return database.asOwner(async (tx) => {
+    await tx
+      .insert(systemSetting)
+      .values({ key: name, value: generated })
+      .onConflictDoNothing();
+    const [row] = await tx.select().from(systemSetting).where(eq(systemSetting.key, name));
+    return row!.value;
+  });
 }

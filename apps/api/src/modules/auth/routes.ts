@@ -1,12 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZDetail, ZErrorEnvelope, ZHandoff, ZLoginInput, ZSessionResult, ZSsoResumeQuery } from '@tourdesk/contracts';
-import { HOME_COOKIE } from './cookies';
-import { authenticate } from './principal';
-import { forgetHome, login, logout, redeemHandoff, refresh, ssoResume } from './service';
+import { requestHost } from '../../lib/host';
+import { clearHomeCookie, clearSessionCookies, HOME_COOKIE, REFRESH_COOKIE, setSessionCookies, setSignInCookies } from './cookies';
+import { authenticate, notAuthenticated } from './principal';
+import { login, logout, redeemHandoff, refresh, ssoResume, type SignIn, type SignInCaller } from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 429: ZErrorEnvelope };
 const pub = (reason: string) => ({ access: { public: true as const, reason } });
+
+/** What signing in needs of the server and the request (see SignInCaller); the OIDC routes use it too. */
+export const signInCaller = (request: FastifyRequest): SignInCaller => ({
+  db: request.server.database.db,
+  config: request.server.config,
+  signingKeys: request.server.signingKeys,
+  log: request.log,
+  host: requestHost(request).subdomain,
+  userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+  ip: request.ip,
+});
+
+/** Sets a sign-in's cookies and answers it. */
+export function answerSignIn(request: FastifyRequest, reply: FastifyReply, signIn: SignIn) {
+  setSignInCookies(request, reply, request.server.config, signIn.cookies);
+  return signIn.answer;
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -15,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: pub('signs in'),
       schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: ZLoginInput, response: { 200: ZSessionResult, ...errors } },
     },
-    (request, reply) => login(request, reply, request.body.email, request.body.password),
+    async (request, reply) => answerSignIn(request, reply, await login(signInCaller(request), request.body.email, request.body.password)),
   );
 
   app.post(
@@ -25,7 +44,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'Rotate the refresh token and renew the access token', response: { 200: ZDetail, ...errors } },
     },
     async (request, reply) => {
-      await refresh(request, reply);
+      const refreshed = await refresh(signInCaller(request), request.cookies[REFRESH_COOKIE]);
+      if ('refused' in refreshed) {
+        clearSessionCookies(request, reply);
+        throw notAuthenticated(refreshed.refused);
+      }
+      setSessionCookies(request, reply, app.config, refreshed.tokens);
       return { detail: 'Session renewed.' };
     },
   );
@@ -48,7 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: pub('completes a sign-in started on another host'),
       schema: { tags: ['auth'], summary: 'Exchange a one-time sign-in code for a session on this host', body: ZHandoff, response: { 200: ZSessionResult, ...errors } },
     },
-    (request, reply) => redeemHandoff(request, reply, request.body.code),
+    async (request, reply) => answerSignIn(request, reply, await redeemHandoff(signInCaller(request), request.body.code)),
   );
 
   app.post(
@@ -59,7 +83,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await authenticate(request).catch(() => undefined);
-      await logout(request, reply);
+      await logout(app.database.db, request.cookies[REFRESH_COOKIE], request.principal?.sessionId);
+      clearSessionCookies(request, reply);
       return reply.status(204).send();
     },
   );
@@ -81,7 +106,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'Forget the remembered organisation, then redirect', querystring: ZSsoResumeQuery, response: { 400: ZErrorEnvelope } },
     },
     async (request, reply) => {
-      forgetHome(request, reply);
+      clearHomeCookie(request, reply);
       return reply.redirect(ssoResume(app.config, undefined, request.query.next), 302);
     },
   );

@@ -1,14 +1,36 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { TSessionResult } from '@tourdesk/contracts';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { bareOrigin, requestHost, tenantOrigin } from '../../lib/host';
+import { bareOrigin, tenantOrigin } from '../../lib/host';
 import { hit, peek, reset, ThrottledError } from '../../lib/throttle';
 import { issueActionToken, redeemActionToken } from './action-tokens';
-import { clearHomeCookie, clearSessionCookies, REFRESH_COOKIE, setHomeCookie, setSessionCookies } from './cookies';
+import type { SessionTokens, SignInCookies } from './cookies';
 import { newSecret, sameHash, sha256, splitToken, verifyPassword } from './crypto';
-import { checkHost, notAuthenticated, signAccessToken } from './principal';
+import type { SigningKeys } from './keys';
+import { assertSessionHost, signAccessToken } from './principal';
 import * as q from './queries';
+
+/**
+ * Who signs in and what signing in needs of the server; the route builds it from the request
+ * (`signInCaller()` in routes.ts). `host` is the subdomain of the host asked (null: the bare host).
+ */
+export interface SignInCaller {
+  db: Db;
+  config: Config;
+  signingKeys: SigningKeys;
+  log: FastifyBaseLogger;
+  host: string | null;
+  userAgent: string | null;
+  ip: string;
+}
+
+/** A sign-in decided: the answer, and the cookies the route sets (setSignInCookies() in cookies.ts). */
+export interface SignIn {
+  answer: TSessionResult;
+  cookies: SignInCookies;
+}
 
 /** Seconds a replaced refresh secret is still honoured, for two tabs refreshing at once. */
 const ROTATION_GRACE_SECONDS = 30;
@@ -19,24 +41,25 @@ interface SessionUser {
   account_id: string;
 }
 
-async function createSession(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
-  const { config, database, signingKeys } = request.server;
+/** A new session for the user: its tokens, for the session cookies. */
+async function createSession(c: SignInCaller, user: SessionUser): Promise<SessionTokens> {
+  const { config, db, signingKeys } = c;
   const secret = newSecret();
-  const session = await q.insertSession(database.db, {
+  const session = await q.insertSession(db, {
     account_id: user.account_id,
     user_id: user.id,
     token_hash: sha256(secret),
     expires_at: new Date(Date.now() + config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
-    user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
-    ip: request.ip,
+    user_agent: c.userAgent,
+    ip: c.ip,
   });
   const access = await signAccessToken(
     signingKeys,
     { userId: user.id, accountId: user.account_id, sessionId: session.id },
     config.ACCESS_TOKEN_TTL_SECONDS,
   );
-  setSessionCookies(request, reply, config, { access, refresh: `${session.id}.${secret}` });
-  await q.touchLastLogin(database.db, user.id);
+  await q.touchLastLogin(db, user.id);
+  return { access, refresh: `${session.id}.${secret}` };
 }
 
 /**
@@ -45,29 +68,21 @@ async function createSession(request: FastifyRequest, reply: FastifyReply, user:
  * their own host, which sets the cookies there: cookies cannot cross hosts on *.localhost, and
  * host-only cookies keep organisations apart on a real domain too.
  */
-export async function beginSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: SessionUser,
-  subdomain: string,
-): Promise<TSessionResult> {
-  const host = requestHost(request);
-  if (host.subdomain === subdomain) {
-    await createSession(request, reply, user);
-    return { redirect_url: '/dashboard', subdomain };
+export async function beginSession(c: SignInCaller, user: SessionUser, subdomain: string): Promise<SignIn> {
+  if (c.host === subdomain) {
+    const session = await createSession(c, user);
+    return { answer: { redirect_url: '/dashboard', subdomain }, cookies: { session } };
   }
-  const code = await issueActionToken(request.server.database.db, user, 'handoff');
-  if (!host.subdomain) setHomeCookie(request, reply, subdomain);
-  const url = new URL('/auth/handoff', tenantOrigin(request.server.config, subdomain));
+  const code = await issueActionToken(c.db, user, 'handoff');
+  const url = new URL('/auth/handoff', tenantOrigin(c.config, subdomain));
   url.searchParams.set('code', code);
-  return { redirect_url: url.toString(), subdomain };
+  return { answer: { redirect_url: url.toString(), subdomain }, cookies: c.host ? {} : { home: subdomain } };
 }
 
-export async function login(request: FastifyRequest, reply: FastifyReply, email: string, password: string) {
-  const { config, database } = request.server;
-  const db = database.db;
+export async function login(c: SignInCaller, email: string, password: string): Promise<SignIn> {
+  const { config, db } = c;
   const window = config.LOGIN_LIMIT_WINDOW_SECONDS;
-  const ipKey = `login:ip:${request.ip}`;
+  const ipKey = `login:ip:${c.ip}`;
   const emailKey = `login:email:${email.toLowerCase()}`;
   const byIp = await hit(db, ipKey, window);
   if (byIp.count > config.LOGIN_LIMIT_PER_IP) throw new ThrottledError(byIp.retryAfter);
@@ -92,41 +107,40 @@ export async function login(request: FastifyRequest, reply: FastifyReply, email:
     );
   }
   await reset(db, emailKey);
-  return beginSession(request, reply, found.user, found.subdomain);
+  return beginSession(c, found.user, found.subdomain);
 }
 
-export async function redeemHandoff(request: FastifyRequest, reply: FastifyReply, code: string) {
-  const db = request.server.database.db;
-  const host = requestHost(request);
+export async function redeemHandoff(c: SignInCaller, code: string): Promise<SignIn> {
+  const { db } = c;
   const token = await redeemActionToken(db, code, 'handoff');
   const found = await q.findUserById(db, token.user_id);
-  if (!found || !found.user.is_active || found.subdomain !== host.subdomain) {
+  if (!found || !found.user.is_active || found.subdomain !== c.host) {
     throw new AppError('invalid', 'This sign-in link is not for this organisation.', 'code');
   }
-  await createSession(request, reply, found.user);
-  return { redirect_url: '/dashboard', subdomain: found.subdomain };
+  const session = await createSession(c, found.user);
+  return { answer: { redirect_url: '/dashboard', subdomain: found.subdomain }, cookies: { session } };
 }
 
+/** A refresh: the tokens to set, or why it is refused (the route then clears the session cookies and answers 401). */
+export type Refreshed = { tokens: SessionTokens } | { refused: string };
+
 /**
- * Rotates the refresh token. Presenting a replaced one is a replay: the whole session is revoked
- * (unless it was replaced seconds ago by a concurrent refresh from the same browser).
+ * Rotates the refresh token (`presented`: the refresh cookie). Presenting a replaced one is a
+ * replay: the whole session is revoked (unless it was replaced seconds ago by a concurrent refresh
+ * from the same browser).
  */
-export async function refresh(request: FastifyRequest, reply: FastifyReply) {
-  const { config, database, signingKeys } = request.server;
-  const db = database.db;
-  const parts = splitToken(request.cookies[REFRESH_COOKIE]);
-  const fail = (detail: string) => {
-    clearSessionCookies(request, reply);
-    return notAuthenticated(detail);
-  };
-  if (!parts) throw fail('No refresh token.');
+export async function refresh(c: SignInCaller, cookie: string | undefined): Promise<Refreshed> {
+  const { config, db, signingKeys } = c;
+  const parts = splitToken(cookie);
+  const fail = (detail: string): Refreshed => ({ refused: detail });
+  if (!parts) return fail('No refresh token.');
   const session = await q.findSession(db, parts.id);
-  if (!session || session.revoked_at || session.expires_at < new Date()) throw fail('Refresh token expired.');
+  if (!session || session.revoked_at || session.expires_at < new Date()) return fail('Refresh token expired.');
   const presented = sha256(parts.secret);
   const found = await q.findUserById(db, session.user_id);
-  if (!found?.user.is_active) throw fail('Refresh token expired.');
+  if (!found?.user.is_active) return fail('Refresh token expired.');
   // Only on the session's own host (the cookie is host-only; a copied one elsewhere is refused).
-  checkHost(request, found.subdomain);
+  assertSessionHost(c.host, found.subdomain);
 
   const sign = () =>
     signAccessToken(signingKeys, { userId: session.user_id, accountId: session.account_id, sessionId: session.id }, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -134,8 +148,7 @@ export async function refresh(request: FastifyRequest, reply: FastifyReply) {
   if (sameHash(session.token_hash, presented)) {
     const secret = newSecret();
     if (await q.rotateSession(db, session.id, presented, sha256(secret))) {
-      setSessionCookies(request, reply, config, { access: await sign(), refresh: `${session.id}.${secret}` });
-      return;
+      return { tokens: { access: await sign(), refresh: `${session.id}.${secret}` } };
     }
     // Lost a race with a concurrent refresh: fall through to the grace rule.
   }
@@ -147,23 +160,21 @@ export async function refresh(request: FastifyRequest, reply: FastifyReply) {
     Date.now() - current.rotated_at.getTime() < ROTATION_GRACE_SECONDS * 1000;
   if (withinGrace && !current.revoked_at) {
     // The browser already holds the new refresh cookie from the winning response.
-    setSessionCookies(request, reply, config, { access: await sign() });
-    return;
+    return { tokens: { access: await sign() } };
   }
   await q.revokeSession(db, session.id, 'refresh_token_reuse');
-  request.log.warn({ sessionId: session.id }, 'refresh token re-used: session revoked');
-  throw fail('Refresh token expired.');
+  c.log.warn({ sessionId: session.id }, 'refresh token re-used: session revoked');
+  return fail('Refresh token expired.');
 }
 
-export async function logout(request: FastifyRequest, reply: FastifyReply) {
-  const db = request.server.database.db;
-  const parts = splitToken(request.cookies[REFRESH_COOKIE]);
+/** Revokes the session of the refresh cookie, and the caller's (`sessionId`, when signed in); the route clears the cookies. */
+export async function logout(db: Db, refreshCookie: string | undefined, sessionId: string | undefined) {
+  const parts = splitToken(refreshCookie);
   if (parts) {
     const session = await q.findSession(db, parts.id);
     if (session && sameHash(session.token_hash, sha256(parts.secret))) await q.revokeSession(db, session.id, 'logout');
   }
-  if (request.principal) await q.revokeSession(db, request.principal.sessionId, 'logout');
-  clearSessionCookies(request, reply);
+  if (sessionId) await q.revokeSession(db, sessionId, 'logout');
 }
 
 /**
@@ -189,8 +200,4 @@ export function ssoResume(config: Config, home: string | undefined, next: string
   const back = new URL('/auth/login', target.origin);
   back.searchParams.set('sso', 'checked');
   return back.toString();
-}
-
-export function forgetHome(request: FastifyRequest, reply: FastifyReply) {
-  clearHomeCookie(request, reply);
 }

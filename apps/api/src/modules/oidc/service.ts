@@ -1,14 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { isLocalHost, requestHost } from '../../lib/host';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { userIdentity } from '../../db/schema';
+import type { SigningKeys } from '../auth/keys';
 import { findUserByEmail, findUserById } from '../auth/queries';
-import { beginSession } from '../auth/service';
+import { beginSession, type SignIn, type SignInCaller } from '../auth/service';
+import * as q from './queries';
 
 /**
  * Sign-in with an OpenID Connect provider (authorization code flow with PKCE). The provider only
@@ -17,8 +15,9 @@ import { beginSession } from '../auth/service';
  */
 export const oidcEnabled = (config: Config) => Boolean(config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET);
 
-const FLOW_COOKIE = 'oidc_flow';
-const FLOW_TTL_SECONDS = 600;
+/** The signed, short-lived cookie that carries a flow's verifier, state and nonce (path /api/o/). */
+export const FLOW_COOKIE = 'oidc_flow';
+export const FLOW_TTL_SECONDS = 600;
 
 let discovered: { issuer: string; promise: Promise<oidc.Configuration> } | undefined;
 
@@ -41,8 +40,8 @@ function providerConfig(config: Config) {
 
 export const callbackUrl = (config: Config) => `${config.publicUrl.origin}/auth/oidc/callback`;
 
-export async function beginOidc(request: FastifyRequest, reply: FastifyReply) {
-  const config = request.server.config;
+/** Starts a flow: the provider's page, and the flow the route keeps in FLOW_COOKIE. */
+export async function beginOidc(config: Config, signingKeys: SigningKeys) {
   const provider = await providerConfig(config);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -55,31 +54,26 @@ export async function beginOidc(request: FastifyRequest, reply: FastifyReply) {
     state,
     nonce,
   });
-  const flow = await request.server.signingKeys.sign(new SignJWT({ verifier, state, nonce }).setExpirationTime(`${FLOW_TTL_SECONDS}s`));
-  reply.setCookie(FLOW_COOKIE, flow, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: !isLocalHost(requestHost(request).hostname),
-    path: '/api/o/',
-    maxAge: FLOW_TTL_SECONDS,
-  });
-  return { authorization_url: url.toString() };
+  const flow = await signingKeys.sign(new SignJWT({ verifier, state, nonce }).setExpirationTime(`${FLOW_TTL_SECONDS}s`));
+  return { authorization_url: url.toString(), flow };
 }
 
-export async function completeOidc(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  params: { code: string; state: string; iss?: string },
-) {
-  const config = request.server.config;
+/** A flow coming back (`cookie`: FLOW_COOKIE), checked: the provider and the flow's verifier, state and nonce. */
+export async function openFlow(config: Config, signingKeys: SigningKeys, cookie: string | undefined) {
   const provider = await providerConfig(config);
   let flow: Record<string, unknown>;
   try {
-    ({ payload: flow } = await request.server.signingKeys.verify<Record<string, unknown>>(request.cookies[FLOW_COOKIE] ?? ''));
+    ({ payload: flow } = await signingKeys.verify<Record<string, unknown>>(cookie ?? ''));
   } catch {
     throw failed('This sign-on attempt has expired. Start again.');
   }
-  reply.clearCookie(FLOW_COOKIE, { path: '/api/o/' });
+  return { provider, flow };
+}
+export type OpenFlow = Awaited<ReturnType<typeof openFlow>>;
+
+/** Finishes a flow opened by openFlow() (the route has cleared its cookie) and signs the account in. */
+export async function completeOidc(c: SignInCaller, { provider, flow }: OpenFlow, params: { code: string; state: string; iss?: string }): Promise<SignIn> {
+  const { config } = c;
   const current = new URL(callbackUrl(config));
   for (const [key, value] of Object.entries(params)) if (value) current.searchParams.set(key, value);
   let claims: Record<string, unknown> | undefined;
@@ -96,17 +90,17 @@ export async function completeOidc(
       claims = await oidc.fetchUserInfo(provider, tokens.access_token, idToken.sub);
     }
   } catch (err) {
-    request.log.warn({ err }, 'OpenID Connect code exchange failed');
+    c.log.warn({ err }, 'OpenID Connect code exchange failed');
     throw failed('The sign-on provider did not confirm this sign-in. Start again.');
   }
-  const found = await matchOidcUser(request.server.database.db, {
+  const found = await matchOidcUser(c.db, {
     issuer: typeof claims?.iss === 'string' ? claims.iss : config.OIDC_ISSUER!,
     subject: typeof claims?.sub === 'string' ? claims.sub : '',
     email: typeof claims?.email === 'string' ? claims.email : undefined,
     emailVerified: claims?.email_verified === true,
   });
   if (!found.user.is_active) throw failed('This account is not active. Accept your invitation or activate the account first.');
-  return beginSession(request, reply, found.user, found.subdomain);
+  return beginSession(c, found.user, found.subdomain);
 }
 
 /**
@@ -119,10 +113,7 @@ const failed = (detail: string) => new AppError('authentication_failed', detail)
 
 export async function matchOidcUser(db: Db, who: { issuer: string; subject: string; email?: string; emailVerified: boolean }) {
   if (!who.subject) throw failed('The sign-on provider did not identify the user.');
-  const [linked] = await db
-    .select({ userId: userIdentity.user_id })
-    .from(userIdentity)
-    .where(and(eq(userIdentity.issuer, who.issuer), eq(userIdentity.subject, who.subject)));
+  const linked = await q.linkedUser(db, who.issuer, who.subject);
   if (linked) {
     const found = await findUserById(db, linked.userId);
     if (found) return found;
@@ -132,11 +123,8 @@ export async function matchOidcUser(db: Db, who: { issuer: string; subject: stri
   if (!who.emailVerified) throw failed('The sign-on provider has not verified this e-mail address.');
   const found = await findUserByEmail(db, email);
   if (!found) throw failed(`No Tourdesk account uses ${email}. Ask an owner of your organisation to invite you.`);
-  const [other] = await db
-    .select({ subject: userIdentity.subject })
-    .from(userIdentity)
-    .where(and(eq(userIdentity.user_id, found.user.id), eq(userIdentity.issuer, who.issuer)));
+  const other = await q.linkedSubject(db, found.user.id, who.issuer);
   if (other) throw failed('This account signs in with another identity at this provider. Sign in with that one, or with your password.');
-  await db.insert(userIdentity).values({ account_id: found.user.account_id, user_id: found.user.id, issuer: who.issuer, subject: who.subject }).onConflictDoNothing();
+  await q.linkIdentity(db, { account_id: found.user.account_id, user_id: found.user.id, issuer: who.issuer, subject: who.subject });
   return found;
 }
