@@ -13,6 +13,7 @@ import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { principalOf } from '../auth/principal';
 import * as carts from '../web-store/cart';
 import * as scope from '../web-store/scope';
+import { storeAt } from '../web-store/routes';
 import * as connect from './connect';
 import * as online from './online';
 import { stripeClient } from './stripe';
@@ -68,7 +69,7 @@ export function registerPayments(untyped: FastifyInstance) {
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
       // In the cart's seller's books: a partner's offers are paid to the supplier, on its account.
-      const started = await scope.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
+      const started = await scope.inCart(storeAt(request), request.params.slug, request.body.cart, async (ctx) => {
         if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store does not offer online payment.', 'payment_option');
         await carts.ownCart(ctx, request.body.cart, request.headers['x-cart-token'] as string | undefined);
         return online.startOnlinePayment(ctx, app.config, stripe, request.body);
@@ -89,7 +90,7 @@ export function registerPayments(untyped: FastifyInstance) {
       },
     },
     (request) =>
-      scope.inCheckout(request, request.params.slug, request.params.id, async (ctx) => {
+      scope.inCheckout(storeAt(request), request.params.slug, request.params.id, async (ctx) => {
         const proof = { token: request.headers['x-order-token'] as string | undefined, session: request.query.session_id };
         let { row, byToken } = await online.checkoutOf(ctx, request.params.id, proof);
         if (row.status === 'open' && stripe) {

@@ -1,6 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { seatsForSale, type TSlot, type TWebDay, type TWebMonth, type TWebOffer, type TWebOfferSummary, type TWebStore } from '@tourdesk/contracts';
-import { baseAccount, bookingQuestion, cancellationPolicy, experience, image, inventoryItem, meetingPoint, paymentAccount, pricingCategory, storeVisit } from '../../db/schema';
+import type { experience } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
@@ -9,7 +8,8 @@ import { availabilityJson } from '../availability/slots';
 import { mediaUrl } from '../media/images';
 import { contractRefusal } from '../partners/contract';
 import { type FoundStore, type WebCtx } from '../stores/scope';
-import { rowsOf, type PublicStore } from './scope';
+import * as q from './queries';
+import { type PublicStore } from './scope';
 
 /**
  * What the store shows: the store itself, its offers (its own and its partners'), an offer's page, a month and a day of times from tourdesk_availability(), and the visits counted for its analytics.
@@ -36,22 +36,16 @@ export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady
 /** Whether this organisation can take online payments now. */
 export async function onlineReady(ctx: TenantCtx, platformHasStripe: boolean) {
   if (!platformHasStripe) return false;
-  const [row] = await ctx.tx.select({ ok: paymentAccount.charges_enabled }).from(paymentAccount).where(eq(paymentAccount.account_id, ctx.accountId));
-  return Boolean(row?.ok);
+  return q.chargesEnabled(ctx);
 }
 
 export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise<TWebStore> {
-  const logo = ctx.store.logo_image_id
-    ? (await ctx.tx.select({ key: image.storage_key }).from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.id, ctx.store.logo_image_id))))[0]?.key ?? null
-    : null;
+  const logo = ctx.store.logo_image_id ? await q.imageKey(ctx, ctx.store.logo_image_id) : null;
   return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
 }
 
 /** How many offers the store sells now (tourdesk_store_offers, on the server's connection). */
-export async function countOffers(db: Db, storeId: string) {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from tourdesk_store_offers(${storeId}::uuid)`));
-  return Number(row?.n ?? 0);
-}
+export const countOffers = (db: Db, storeId: string) => q.countOffers(db, storeId);
 
 /**
  * A page of the offers the store sells, in its order, its own and its partners' alike: one query
@@ -59,15 +53,7 @@ export async function countOffers(db: Db, storeId: string) {
  * organisation and its contracts), each offer's cover and from price read in its seller's rows.
  */
 export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number, offset: number): Promise<TWebOfferSummary[]> {
-  const rows = rowsOf<{ id: string; title: string; short_description: string; duration_minutes: number | null; time_zone: string; seller: string; partnership: string | null; cover: string | null; from_price: number | null }>(
-    await db.execute(sql`
-      select x.id, x.title, x.short_description, x.duration_minutes, sa.time_zone, sa.name as seller, o.partnership_id as partnership,
-             (select i.storage_key from ${image} i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready' order by i.position limit 1) as cover,
-             tourdesk_from_price(x.account_id, x.id) as from_price
-      from tourdesk_store_offers(${found.s.id}::uuid) o join ${experience} x on x.id = o.experience_id join ${baseAccount} sa on sa.id = x.account_id
-      order by o.position, o.title, x.id
-      limit ${limit} offset ${offset}`),
-  );
+  const rows = await q.storeOfferPage(db, found.s.id, limit, offset);
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -80,9 +66,6 @@ export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number
     operated_by: r.partnership ? r.seller : null,
   }));
 }
-
-export const coverKey = sql<string | null>`(select i.storage_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`;
-export const fromPrice = sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`;
 
 export function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: string | null, from: number | string | null): TWebOfferSummary {
   return {
@@ -103,26 +86,20 @@ export function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: s
  * which found it among what the store sells); 404 unless it is still on sale.
  */
 export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
-  const [row] = await ctx.tx
-    .select({ e: experience, cover: coverKey, from: fromPrice })
-    .from(experience)
-    .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id), eq(experience.status, 'Active')));
+  const row = await q.activeOffer(ctx, id);
   if (!row) throw notFound('This offer is not sold in this store.');
   const e = row.e;
   const [images, points, policy, categories, extras, questions] = await Promise.all([
-    ctx.tx.select().from(image).where(and(eq(image.account_id, ctx.accountId), eq(image.experience_id, id), eq(image.status, 'ready'))).orderBy(asc(image.position)),
-    e.meeting_point_ids.length ? ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, e.meeting_point_ids))) : [],
-    e.cancellation_policy_id ? ctx.tx.select().from(cancellationPolicy).where(and(eq(cancellationPolicy.account_id, ctx.accountId), eq(cancellationPolicy.id, e.cancellation_policy_id))) : [],
-    ctx.tx.execute(sql`
-      select distinct c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age
-      from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
-      where r.account_id = ${ctx.accountId} and r.experience_id = ${id}::uuid and (r.valid_to is null or r.valid_to >= current_date)`) as unknown as Promise<{ rows: { id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null }[] }>,
-    e.extra_item_ids.length ? ctx.tx.select().from(inventoryItem).where(and(eq(inventoryItem.account_id, ctx.accountId), inArray(inventoryItem.id, e.extra_item_ids))) : [],
-    e.booking_question_ids.length ? ctx.tx.select().from(bookingQuestion).where(and(eq(bookingQuestion.account_id, ctx.accountId), inArray(bookingQuestion.id, e.booking_question_ids))) : [],
+    q.readyImages(ctx, id),
+    e.meeting_point_ids.length ? q.meetingPointsByIds(ctx, e.meeting_point_ids) : [],
+    e.cancellation_policy_id ? q.cancellationPolicyById(ctx, e.cancellation_policy_id) : [],
+    q.offerCategories(ctx, id),
+    e.extra_item_ids.length ? q.inventoryItemsByIds(ctx, e.extra_item_ids) : [],
+    e.booking_question_ids.length ? q.bookingQuestionsByIds(ctx, e.booking_question_ids) : [],
   ]);
   // Adults first, then by age, then by name: the order people read a price list in.
   const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
-  const cats = (await categories).rows.sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label));
+  const cats = categories.sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label));
   const byIdOrder = <T extends { id: string }>(list: T[], ids: string[]) => [...list].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
   const p = policy[0];
   return {
@@ -194,10 +171,7 @@ export async function day(db: Db, shop: PublicStore, id: string, date: string): 
 
 /** A visit (one browser session's), counted once per day. */
 export async function recordVisit(ctx: WebCtx, visitId: string) {
-  await ctx.tx
-    .insert(storeVisit)
-    .values({ account_id: ctx.accountId, store_id: ctx.store.id, visit_id: visitId, day: todayIn(ctx.timeZone) })
-    .onConflictDoNothing();
+  await q.insertVisit(ctx, ctx.store.id, visitId, todayIn(ctx.timeZone));
 }
 
 // --- the guest cart --------------------------------------------------------------------------

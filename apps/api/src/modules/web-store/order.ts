@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
 import type { ZWebOrderInput } from '@tourdesk/contracts';
-import { order } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -13,6 +11,7 @@ import { contractOfCart, markResale } from '../partners/resale';
 import { type WebCtx } from '../stores/scope';
 import { presentWebOrder } from '../orders/web-order';
 import { ownCart } from './cart';
+import * as q from './queries';
 import { secret, sha256 } from './scope';
 
 /**
@@ -72,6 +71,6 @@ export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: 
  */
 export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
   const manage = secret();
-  await ctx.tx.update(order).set({ manage_token_hash: sha256(manage) }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  await q.setManageTokenHash(ctx, orderId, sha256(manage));
   return manage;
 }

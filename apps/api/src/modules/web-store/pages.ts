@@ -7,6 +7,7 @@ import { renderStorePage, type StoreAssets, type StoreData } from '@tourdesk/sto
 import { AppError } from '../../lib/errors';
 import { requestHost, tenantOrigin } from '../../lib/host';
 import * as catalogue from './catalogue';
+import { storeAt } from './routes';
 import * as scope from './scope';
 import * as storeScope from '../stores/scope';
 
@@ -65,9 +66,9 @@ function pageData(request: FastifyRequest, slug: string, found: storeScope.Found
       return { results, total_pages: Math.max(1, Math.ceil(count / 50)) };
     },
     offer: (id) =>
-      UUID.test(id) ? scope.inOfferSeller(request, slug, id, (ctx) => catalogue.offer(ctx, id)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
-    month: async (offer, month) => catalogue.month(db, await scope.publicStore(request, slug), offer, month),
-    day: async (offer, date) => catalogue.day(db, await scope.publicStore(request, slug), offer, date),
+      UUID.test(id) ? scope.inOfferSeller(storeAt(request), slug, id, (ctx) => catalogue.offer(ctx, id)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
+    month: async (offer, month) => catalogue.month(db, await scope.publicStore(storeAt(request), slug), offer, month),
+    day: async (offer, date) => catalogue.day(db, await scope.publicStore(storeAt(request), slug), offer, date),
   };
 }
 
@@ -99,7 +100,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   /** The page at this address, drawn by the store's React tree; 404 (drawn too) when the store, offer or page does not exist. */
   async function page(request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) {
     const { slug } = request.params;
-    const found = await scope.storeByHost(request, slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
+    const found = await scope.storeByHost(storeAt(request), slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
     if (found) frameHeaders(reply, found.s.embed_origins);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
     const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, data: pageData(request, slug, found) });
@@ -110,7 +111,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
   app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub, schema: hidden }, page);
 
   app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
-    const found = await scope.storeByHost(request, request.params.slug);
+    const found = await scope.storeByHost(storeAt(request), request.params.slug);
     const list = await catalogue.offers(request.server.database.db, found, 1000, 0);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
     const base = `${origin}/s/${request.params.slug}/`;

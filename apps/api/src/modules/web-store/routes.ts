@@ -25,6 +25,7 @@ import {
   ZWebStoreParams,
   ZWebVisitInput,
 } from '@tourdesk/contracts';
+import { requestHost } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { queueOrderMail } from '../order-mail/service';
@@ -51,6 +52,8 @@ const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] a
 const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
 /** The QR code whose scan brought the customer (the store page keeps ?qr= for the session and sends it). */
 const qrOf = (request: FastifyRequest) => request.headers['x-qr-code'] as string | undefined;
+/** Where a public call comes from, read from the request: the server's database and the host's organisation (scope.ts). */
+export const storeAt = (request: FastifyRequest): scope.StoreAt => ({ db: request.server.database.db, subdomain: requestHost(request).subdomain });
 
 /**
  * Public availability is cacheable: an ETag of the answer and a short max-age, so a browser or a
@@ -69,14 +72,14 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/',
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: ZWebStoreParams, response: { 200: ZWebStore, ...errors } } },
-    (request) => scope.inStore(request, request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
+    (request) => scope.inStore(storeAt(request), request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
   );
   app.get(
     '/api/web-stores/:slug/experiences/',
     { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: ZWebStoreParams, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
     async (request) => {
       // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
-      const found = await scope.storeByHost(request, request.params.slug);
+      const found = await scope.storeByHost(storeAt(request), request.params.slug);
       const db = request.server.database.db;
       return paginate(request, request.query, () => catalogue.countOffers(db, found.s.id), (limit, offset) => catalogue.offers(db, found, limit, offset));
     },
@@ -84,23 +87,23 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/experiences/:id/',
     { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: ZWebOfferParams, response: { 200: ZWebOffer, ...errors } } },
-    (request) => scope.inOfferSeller(request, request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id)),
+    (request) => scope.inOfferSeller(storeAt(request), request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
     { config: pub('the days an offer can be booked'), schema: { tags, summary: 'The days of a month with times and seats left (cacheable, ETag)', params: ZWebOfferParams, querystring: ZWebMonthQuery, response: { 200: ZWebMonth, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await catalogue.month(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.month)),
+    async (request, reply) => cacheable(request, reply, await catalogue.month(request.server.database.db, await scope.publicStore(storeAt(request), request.params.slug), request.params.id, request.query.month)),
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/day/',
     { config: pub('the times of a day'), schema: { tags, summary: 'A day’s start times with seats left and prices (cacheable, ETag)', params: ZWebOfferParams, querystring: ZWebDayQuery, response: { 200: ZWebDay, 304: z.null(), ...errors } } },
-    async (request, reply) => cacheable(request, reply, await catalogue.day(request.server.database.db, await scope.publicStore(request, request.params.slug), request.params.id, request.query.date)),
+    async (request, reply) => cacheable(request, reply, await catalogue.day(request.server.database.db, await scope.publicStore(storeAt(request), request.params.slug), request.params.id, request.query.date)),
   );
   app.post(
     '/api/web-stores/:slug/visits/',
     { config: pub('counts a visit for the store’s analytics'), schema: { tags, summary: 'Count a visit (one per browser session and day)', params: ZWebStoreParams, body: ZWebVisitInput, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await scope.inStore(request, request.params.slug, (ctx) => catalogue.recordVisit(ctx, request.body.visit));
+      await scope.inStore(storeAt(request), request.params.slug, (ctx) => catalogue.recordVisit(ctx, request.body.visit));
       return reply.status(204).send(null);
     },
   );
@@ -111,7 +114,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: ZWebStoreParams, response: { 201: ZWebCartCreated, ...errors } } },
     async (request, reply) =>
       reply.status(201).send(
-        await scope.inStore(request, request.params.slug, async (ctx) => {
+        await scope.inStore(storeAt(request), request.params.slug, async (ctx) => {
           const made = await carts.createCart(ctx);
           await attachToCart(ctx, made.id, qrOf(request));
           return made;
@@ -122,7 +125,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/carts/:cart/',
     { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: ZWebCartParams, response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
+      scope.inCart(storeAt(request), request.params.slug, request.params.cart, async (ctx) => {
         await carts.ownCart(ctx, request.params.cart, cartToken(request));
         return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       }),
@@ -132,7 +135,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: ZWebCartParams, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
     async (request, reply) => {
       const db = request.server.database.db;
-      const found = await scope.storeByHost(request, request.params.slug);
+      const found = await scope.storeByHost(storeAt(request), request.params.slug);
       const target = await carts.slotSeller(db, found, request.body.slot);
       // A cart holds one seller's offers (its orders are that seller's): an empty one moves to this
       // slot's seller and the answer carries its new id; the secret stays the same.
@@ -152,7 +155,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/carts/:cart/lines/:line/',
     { config: pub('releases a guest’s seats'), schema: { tags, summary: 'Release a held line of the guest cart', params: ZWebCartLineParams, response: { 200: ZWebCart, ...errors } } },
     (request) =>
-      scope.inCart(request, request.params.slug, request.params.cart, async (ctx) => {
+      scope.inCart(storeAt(request), request.params.slug, request.params.cart, async (ctx) => {
         await carts.ownCart(ctx, request.params.cart, cartToken(request));
         await carts.releaseGuestLine(ctx, request.params.cart, request.params.line);
         return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
@@ -165,7 +168,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
     async (request, reply) => {
       const { config, jobs } = request.server;
-      const made = await scope.inCart(request, request.params.slug, request.body.cart, async (ctx) => {
+      const made = await scope.inCart(storeAt(request), request.params.slug, request.body.cart, async (ctx) => {
         const { orderId, manage } = await orders.placeOrder(
           ctx,
           request.body,
@@ -184,19 +187,19 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/',
     { config: pub('a customer’s own booking page (its secret in X-Order-Token)'), schema: { tags, summary: 'The customer’s order, with what cancelling it now would refund', params: ZWebOrderParams, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) => presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
     { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: ZWebOrderParams, response: { 200: ZWebOrder, ...errors } } },
     (request) =>
-      scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+      scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',
     { config: pub('a customer’s tickets'), schema: { tags, summary: 'The order’s tickets as a PDF, one page and QR code per booking', params: ZWebOrderParams } },
     async (request, reply) => {
-      const pdf = await scope.inOrder(request, request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
+      const pdf = await scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => ticketsPdf((await ticketSource(ctx, id)).tickets));
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="tickets-${request.params.reference}.pdf"`)

@@ -1,11 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { baseAccount, cart, onlineCheckout, order, partnership, store } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
-import { requestHost } from '../../lib/host';
 import { inSeller, type FoundStore, type WebCtx } from '../stores/scope';
+import * as q from './queries';
 
 /**
  * Finding what a public call is about: the store by its host and address, the organisation that sells an offer, a cart, a checkout or an order, each in its seller's books; and the store's offers kept two seconds per process for the hot calls (publicStore). The secrets of carts and orders are compared in constant time.
@@ -20,41 +17,36 @@ export function sameSecret(given: string | undefined, hash: string | null) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+/**
+ * Where a public call comes from, as its route reads it from the request: the server's database
+ * and the organisation's subdomain of the call's host (null on the bare host).
+ */
+export interface StoreAt {
+  db: Db;
+  subdomain: string | null;
+}
 
 /** The active store at this host and address (read on the server's connection), or a 404. */
-export async function storeByHost(request: FastifyRequest, slug: string): Promise<FoundStore> {
-  const { subdomain } = requestHost(request);
+export async function storeByHost(at: StoreAt, slug: string): Promise<FoundStore> {
+  const { subdomain } = at;
   if (!subdomain) throw notFound('No store here.');
-  const [found] = await request.server.database.db
-    .select({ s: store, zone: baseAccount.time_zone, name: baseAccount.name, subdomain: baseAccount.subdomain })
-    .from(store)
-    .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
-    .where(and(eq(baseAccount.subdomain, subdomain), eq(store.slug, slug), eq(store.active, true)));
+  const found = await q.activeStoreAt(at.db, subdomain, slug);
   if (!found) throw notFound('This store does not exist or is closed.');
   return found;
 }
 
 /** Runs `fn` in the store's own organisation, the store found by host and address; 404 when there is none. */
-export async function inStore<T>(request: FastifyRequest, slug: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const found = await storeByHost(request, slug);
-  return inSeller(request.server.database.db, found, found.s.account_id, fn);
-}
-
-/** One offer the store sells now (tourdesk_store_offers: its own, or a partner's), or null. */
-export async function storeOffer(db: Db, storeId: string, experienceId: string) {
-  const [row] = rowsOf<{ seller: string; partnership: string | null }>(
-    await db.execute(sql`select seller_account_id as seller, partnership_id as partnership from tourdesk_store_offers(${storeId}::uuid) where experience_id = ${experienceId}::uuid`),
-  );
-  return row ?? null;
+export async function inStore<T>(at: StoreAt, slug: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(at, slug);
+  return inSeller(at.db, found, found.s.account_id, fn);
 }
 
 /** Runs `fn` in the books of the organisation that sells offer `id` in this store; 404 when the store does not sell it. */
-export async function inOfferSeller<T>(request: FastifyRequest, slug: string, id: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const found = await storeByHost(request, slug);
-  const o = await storeOffer(request.server.database.db, found.s.id, id);
+export async function inOfferSeller<T>(at: StoreAt, slug: string, id: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(at, slug);
+  const o = await q.storeOffer(at.db, found.s.id, id);
   if (!o) throw notFound('This offer is not sold in this store.');
-  return inSeller(request.server.database.db, found, o.seller, fn);
+  return inSeller(at.db, found, o.seller, fn);
 }
 
 /**
@@ -62,29 +54,29 @@ export async function inOfferSeller<T>(request: FastifyRequest, slug: string, id
  * organisation's, carts of a partner's offers the supplier's (where their seats are held). 404 for
  * a cart of another store; the cart's secret is checked in `fn` (ownCart).
  */
-export async function inCart<T>(request: FastifyRequest, slug: string, cartId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const found = await storeByHost(request, slug);
-  const db = request.server.database.db;
-  const [row] = await db.select({ account: cart.account_id }).from(cart).where(and(eq(cart.id, cartId), eq(cart.store_id, found.s.id)));
+export async function inCart<T>(at: StoreAt, slug: string, cartId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(at, slug);
+  const db = at.db;
+  const row = await q.cartAccount(db, found.s.id, cartId);
   if (!row) throw notFound('No such cart: it may have been emptied. Choose your times again.');
   return inSeller(db, found, row.account, fn);
 }
 
 /** Runs `fn` in the books of an online payment made in this store (the seller's: a partner's offers are paid to the supplier); 404 for another store's. */
-export async function inCheckout<T>(request: FastifyRequest, slug: string, checkoutId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
-  const found = await storeByHost(request, slug);
-  const db = request.server.database.db;
-  const [row] = await db.select({ account: onlineCheckout.account_id }).from(onlineCheckout).where(and(eq(onlineCheckout.id, checkoutId), eq(onlineCheckout.store_id, found.s.id)));
+export async function inCheckout<T>(at: StoreAt, slug: string, checkoutId: string, fn: (ctx: WebCtx) => Promise<T>): Promise<T> {
+  const found = await storeByHost(at, slug);
+  const db = at.db;
+  const row = await q.checkoutAccount(db, found.s.id, checkoutId);
   if (!row) throw notFound('No payment with this id.');
   return inSeller(db, found, row.account, fn);
 }
 
 /** Runs `fn` in the books of the customer's order (by reference and the secret of their link); 404 for anything else. */
-export async function inOrder<T>(request: FastifyRequest, slug: string, reference: string, token: string | undefined, fn: (ctx: WebCtx, orderId: string) => Promise<T>): Promise<T> {
-  const found = await storeByHost(request, slug);
-  const db = request.server.database.db;
+export async function inOrder<T>(at: StoreAt, slug: string, reference: string, token: string | undefined, fn: (ctx: WebCtx, orderId: string) => Promise<T>): Promise<T> {
+  const found = await storeByHost(at, slug);
+  const db = at.db;
   // A reference is unique per organisation: the store's own order and a partner's may share one; the secret tells.
-  const rows = await db.select({ id: order.id, account: order.account_id, hash: order.manage_token_hash }).from(order).where(and(eq(order.store_id, found.s.id), eq(order.reference, reference)));
+  const rows = await q.ordersByReference(db, found.s.id, reference);
   const mine = rows.find((r) => sameSecret(token, r.hash));
   if (!mine) throw notFound('No order with this reference and link.');
   return inSeller(db, found, mine.account, (ctx) => fn(ctx, mine.id));
@@ -112,21 +104,14 @@ export interface PublicStore {
 export const publicStores = new Map<string, PublicStore>();
 export const PUBLIC_STORE_TTL_MS = 2_000;
 
-export async function publicStore(request: FastifyRequest, slug: string): Promise<PublicStore> {
-  const { subdomain } = requestHost(request);
+export async function publicStore(at: StoreAt, slug: string): Promise<PublicStore> {
+  const { subdomain } = at;
   if (!subdomain) throw notFound('No store here.');
   const key = `${subdomain}/${slug}`;
   const now = Date.now();
   const known = publicStores.get(key);
   if (known && known.expires > now) return known;
-  const [row] = rowsOf<{ account_id: string; time_zone: string; offers: { id: string; seller: string; zone: string; valid_from: string | null; valid_to: string | null }[] }>(
-    await request.server.database.db.execute(sql`
-    select s.account_id, a.time_zone,
-      coalesce((select json_agg(json_build_object('id', o.experience_id, 'seller', o.seller_account_id, 'zone', sa.time_zone, 'valid_from', p.valid_from, 'valid_to', p.valid_to))
-                from tourdesk_store_offers(s.id) o join ${baseAccount} sa on sa.id = o.seller_account_id left join ${partnership} p on p.id = o.partnership_id), '[]') as offers
-    from ${store} s join ${baseAccount} a on a.id = s.account_id
-    where a.subdomain = ${subdomain} and s.slug = ${slug} and s.active`),
-  );
+  const row = await q.publicStoreRow(at.db, subdomain, slug);
   if (!row) {
     publicStores.delete(key);
     throw notFound('This store does not exist or is closed.');
