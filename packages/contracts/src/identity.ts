@@ -237,12 +237,16 @@ export type TPublicConfig = z.infer<typeof ZPublicConfig>;
 export const ZUidToken = z.object({ uid: z.uuid({ error: 'This link is not valid.' }), token: z.string().min(10).max(200) });
 export const ZEmailOnly = z.object({ email: ZEmail, recaptcha_token: z.string().max(4000).optional() });
 export const ZResetPasswordConfirm = ZUidToken.extend({ new_password: ZPassword });
-export const ZSetPassword = z.object({ current_password: z.string().min(1).max(128), new_password: ZPassword });
-export const ZSetEmail = z.object({ current_password: z.string().min(1).max(128), new_email: ZEmail });
+/** The password a signed-in user types again to change their e-mail or password, or to delete their account. */
+export const ZCurrentPassword = z.string().min(1, { error: 'Enter your current password.' }).max(128);
+export const ZSetPassword = z.object({ current_password: ZCurrentPassword, new_password: ZPassword });
+export type TSetPassword = z.input<typeof ZSetPassword>;
+export const ZSetEmail = z.object({ current_password: ZCurrentPassword, new_email: ZEmail });
+export type TSetEmail = z.input<typeof ZSetEmail>;
 export const ZResetEmailConfirm = ZUidToken.extend({ new_email: ZEmail });
 export const ZHandoff = z.object({ code: z.string().min(10).max(200) });
 export const ZMeUpdate = z.object({ first_name: ZName, last_name: ZName });
-export const ZMeDelete = z.object({ current_password: z.string().min(1).max(128) });
+export const ZMeDelete = z.object({ current_password: ZCurrentPassword });
 export const ZDetail = z.object({ detail: z.string() }).meta({ id: 'Detail' });
 
 export const ZSubscriptionTier = z

@@ -1,15 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { ZEmailOnly } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { useHost } from '../../shared/auth/host-context';
 import { Recaptcha } from '../../shared/components/Recaptcha';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useResendActivationMutation, useResetPasswordMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 
-const ZEmail = z.object({ email: z.email({ error: 'Enter a valid e-mail address.' }) });
+const ZEmail = ZEmailOnly.pick({ email: true });
 
 export const RESET_LINK_SENT = 'Reset link sent! Check your e-mail.';
 export const ACTIVATION_LINK_SENT = 'Activation link sent! Check your e-mail.';

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { ZLoginInput } from '@tourdesk/contracts';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { useHost } from '../../shared/auth/host-context';
 import { useLoginMutation } from '../../shared/api/session-api';
 import { applyFieldErrors } from '../../shared/lib/forms';
@@ -10,11 +11,8 @@ import { useOidcStartMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 import { useFinishSignIn } from './use-finish-sign-in';
 
-const ZLogin = z.object({
-  email: z.email({ error: 'Enter a valid e-mail address.' }),
-  password: z.string().min(1, { error: 'Enter your password.' }),
-});
-type LoginForm = z.infer<typeof ZLogin>;
+/** The contract's sign-in fields and messages. */
+type LoginForm = z.input<typeof ZLoginInput>;
 
 export default function LoginPage() {
   const { subdomain, config } = useHost();
@@ -22,7 +20,7 @@ export default function LoginPage() {
   const [login, { isLoading, error }] = useLoginMutation();
   const [startOidc, oidc] = useOidcStartMutation();
   const finish = useFinishSignIn();
-  const form = useForm<LoginForm>({ resolver: zodResolver(ZLogin), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginForm>({ resolver: zodResolver(ZLoginInput), defaultValues: { email: '', password: '' } });
 
   const onSubmit = form.handleSubmit(async (values) => {
     const result = await login(values);

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { ZResetEmailConfirm, ZResetPasswordConfirm } from '@tourdesk/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -14,11 +15,9 @@ import { useFinishSignIn } from './use-finish-sign-in';
 
 export const PASSWORD_RESET_MESSAGE = 'Password reset! Sign in with your new password.';
 
-const ZNewPassword = z
-  .object({
-    new_password: z.string().min(8, { error: 'A password has at least 8 characters.' }).max(128),
-    confirm: z.string(),
-  })
+/** The contract's new password, typed twice (the second box is the form's own). */
+const ZNewPassword = ZResetPasswordConfirm.pick({ new_password: true })
+  .extend({ confirm: z.string() })
   .refine((v) => v.new_password === v.confirm, { error: 'The two passwords differ.', path: ['confirm'] });
 
 /** A page reached from an e-mailed link: /auth/…/{uid}/{token}. */
@@ -99,7 +98,7 @@ export function ResetEmailPage() {
   const navigate = useNavigate();
   const [confirm, { isLoading }] = useResetEmailConfirmMutation();
   const form = useForm<{ new_email: string }>({
-    resolver: zodResolver(z.object({ new_email: z.email({ error: 'Enter a valid e-mail address.' }) })),
+    resolver: zodResolver(ZResetEmailConfirm.pick({ new_email: true })),
     defaultValues: { new_email: '' },
   });
   return (

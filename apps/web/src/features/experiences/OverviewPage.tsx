@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconCopy, IconDots, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
-import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, type TExperienceSummary } from '@tourdesk/contracts';
+import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, ZExperienceFields, type TExperienceSummary } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -26,10 +26,8 @@ const ORDERINGS = [
   { value: 'status', label: 'Status' },
 ];
 
-const ZNew = z.object({
-  title: z.string().trim().min(3, { error: 'A title has at least 3 characters.' }).max(150),
-  type: z.enum(EXPERIENCE_TYPES, { error: 'Choose a type.' }),
-});
+/** The contract's title; the type with the dialog's own message. */
+const ZNew = ZExperienceFields.pick({ title: true }).extend({ type: z.enum(EXPERIENCE_TYPES, { error: 'Choose a type.' }) });
 
 function CreateOffer({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { INVENTORY_TYPES, type TInventoryItem } from '@tourdesk/contracts';
+import { INVENTORY_TYPES, ZInventoryItemInput, type TInventoryItem } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -14,22 +14,22 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
 
-const ZForm = z.object({
-  type: z.enum(INVENTORY_TYPES),
-  name: z.string().trim().min(1, { error: 'An item needs a name.' }).max(120),
-  description: z.string().max(2000),
+/**
+ * The contract's item fields; the price is typed as text (converted to minor units on save), and the
+ * category and tags are left to the server's check (the form shows no error under them).
+ */
+const ZForm = ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true }).extend({
   category: z.string().nullable(),
   tags: z.array(z.string()),
   price: z.string().regex(/^\d+([.,]\d{1,2})?$/, { error: 'Enter an amount such as 12.50.' }),
-  stock: z.number().int().min(0, { error: 'Stock cannot be negative.' }).nullable(),
 });
-type Form = z.infer<typeof ZForm>;
+type Form = z.input<typeof ZForm>;
 
 function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: () => void }) {
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data: categories } = useCategoriesQuery();
   const [save, { isLoading }] = useSaveItemMutation();
-  const form = useForm<Form>({
+  const form = useForm<Form, unknown, z.output<typeof ZForm>>({
     resolver: zodResolver(ZForm),
     defaultValues: item
       ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { LAYOUT_WIDTHS } from '@tourdesk/contracts';
+import { LAYOUT_WIDTHS, ZMeUpdate, ZSetEmail, ZSetPassword } from '@tourdesk/contracts';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useMeQuery } from '../../shared/api/session-api';
@@ -12,18 +12,13 @@ import { useLogoutOthersMutation, useSetEmailMutation, useSetPasswordMutation, u
 
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed!';
 
-const ZName = z.object({ first_name: z.string().max(150), last_name: z.string().max(150) });
-const ZEmailChange = z.object({
-  new_email: z.email({ error: 'Enter a valid e-mail address.' }),
-  current_password: z.string().min(1, { error: 'Enter your current password.' }),
+const ZName = ZMeUpdate;
+const ZEmailChange = ZSetEmail;
+/** The contract's password change, with the new password typed twice (the second box is the form's own). */
+const ZPasswordChange = ZSetPassword.extend({ confirm: z.string() }).refine((v) => v.new_password === v.confirm, {
+  error: 'The two passwords differ.',
+  path: ['confirm'],
 });
-const ZPasswordChange = z
-  .object({
-    current_password: z.string().min(1, { error: 'Enter your current password.' }),
-    new_password: z.string().min(8, { error: 'A password has at least 8 characters.' }).max(128),
-    confirm: z.string(),
-  })
-  .refine((v) => v.new_password === v.confirm, { error: 'The two passwords differ.', path: ['confirm'] });
 
 function NameForm({ first, last }: { first: string; last: string }) {
   const dispatch = useAppDispatch();
