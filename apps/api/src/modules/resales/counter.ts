@@ -1,8 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TCounterOffer, TCounterOfferSummary, TResaleDetail, TSlot } from '@tourdesk/contracts';
 import type { z } from 'zod';
 import type { ZCounterSaleInput } from '@tourdesk/contracts';
-import { baseAccount, bookingQuestion, experience, inventoryItem, partnership, partnershipExperience, pricingCategory, pricingRate, slot } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
@@ -10,6 +8,8 @@ import { availabilityJson } from '../availability/slots';
 import { createOrder } from '../orders/service';
 import { contractRefusal, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
+import * as q from './queries';
+import type { SharedOffer as Shared } from './queries';
 import { resaleDetail } from './service';
 
 /**
@@ -32,46 +32,18 @@ export interface Seller {
   name: string;
 }
 
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
-
-interface Shared {
-  id: string;
-  title: string;
-  partnership: string;
-  supplier: string;
-  supplier_name: string;
-  zone: string;
-  currency: string;
-  pricing: 'commission' | 'net_rates';
-  commission_bp: number;
-  valid_from: string | null;
-  valid_to: string | null;
-}
-
-/** The Active offers that the reseller's Active contracts share, with their supplier and contract. */
-const sharedWith = (resellerId: string) => sql`
-  select x.id, x.title, p.id as partnership, p.supplier_account_id as supplier, a.name as supplier_name, a.time_zone as zone,
-    p.currency, p.pricing, p.commission_bp, p.valid_from::text, p.valid_to::text
-  from ${partnership} p join ${partnershipExperience} pe on pe.partnership_id = p.id and pe.account_id = p.supplier_account_id
-  join ${experience} x on x.id = pe.experience_id and x.account_id = p.supplier_account_id
-  join ${baseAccount} a on a.id = p.supplier_account_id
-  where p.reseller_account_id = ${resellerId} and p.status = 'Active' and x.status = 'Active'`;
-
 const summary = (r: Shared): TCounterOfferSummary => ({ id: r.id, title: r.title, partnership_id: r.partnership, supplier: { id: r.supplier, name: r.supplier_name }, currency: r.currency });
 
-export async function countCounterOffers(db: Db, resellerId: string) {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${sharedWith(resellerId)}) o`));
-  return Number(row?.n ?? 0);
-}
+export const countCounterOffers = (db: Db, resellerId: string) => q.countSharedOffers(db, resellerId);
 
 export async function counterOffers(db: Db, resellerId: string, limit: number, offset: number): Promise<TCounterOfferSummary[]> {
-  const rows = rowsOf<Shared>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o order by o.supplier_name, o.title, o.id limit ${limit} offset ${offset}`));
+  const rows = await q.sharedOfferPage(db, resellerId, limit, offset);
   return rows.map(summary);
 }
 
 /** The contract under which the reseller may sell `experienceId` now; a 404 for any other offer. */
 async function sharedOffer404(db: Db, resellerId: string, experienceId: string): Promise<Shared> {
-  const [row] = rowsOf<Shared>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o where o.id = ${experienceId}::uuid order by o.partnership limit 1`));
+  const row = await q.sharedOfferOf(db, resellerId, experienceId);
   if (!row) throw notFound('No partner shares this offer with you.');
   return row;
 }
@@ -80,16 +52,12 @@ async function sharedOffer404(db: Db, resellerId: string, experienceId: string):
 export async function counterOffer(db: Db, resellerId: string, experienceId: string): Promise<TCounterOffer> {
   const shared = await sharedOffer404(db, resellerId, experienceId);
   return inTenant(db, shared.supplier, async (tx) => {
-    const [e] = await tx.select().from(experience).where(and(eq(experience.account_id, shared.supplier), eq(experience.id, experienceId)));
+    const e = await q.supplierExperience(tx, shared.supplier, experienceId);
     if (!e) throw notFound('No partner shares this offer with you.');
     const [categories, extras, questions] = await Promise.all([
-      tx
-        .selectDistinct({ id: pricingCategory.id, label: pricingCategory.label, occupies_seat: pricingCategory.occupies_seat })
-        .from(pricingRate)
-        .innerJoin(pricingCategory, eq(pricingCategory.id, pricingRate.pricing_category_id))
-        .where(and(eq(pricingRate.account_id, shared.supplier), eq(pricingRate.experience_id, experienceId), sql`(${pricingRate.valid_to} is null or ${pricingRate.valid_to} >= current_date)`)),
-      e.extra_item_ids.length ? tx.select().from(inventoryItem).where(and(eq(inventoryItem.account_id, shared.supplier), inArray(inventoryItem.id, e.extra_item_ids))) : [],
-      e.booking_question_ids.length ? tx.select().from(bookingQuestion).where(and(eq(bookingQuestion.account_id, shared.supplier), inArray(bookingQuestion.id, e.booking_question_ids))) : [],
+      q.currentCategories(tx, shared.supplier, experienceId),
+      e.extra_item_ids.length ? q.extrasByIds(tx, shared.supplier, e.extra_item_ids) : [],
+      e.booking_question_ids.length ? q.questionsByIds(tx, shared.supplier, e.booking_question_ids) : [],
     ]);
     const inOrder = <T extends { id: string }>(list: T[], ids: string[]) => [...list].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     return {
@@ -126,7 +94,7 @@ export async function sellAtCounter(seller: Seller, input: z.output<typeof ZCoun
   const shared = await sharedOffer404(seller.db, seller.accountId, input.experience);
   const orderId = await inTenant(seller.db, shared.supplier, async (tx) => {
     const ctx = { tx, accountId: shared.supplier, currency: shared.currency };
-    const [s] = await tx.select({ day: slot.local_date }).from(slot).where(and(eq(slot.account_id, shared.supplier), eq(slot.id, input.slot), eq(slot.experience_id, input.experience)));
+    const s = await q.departureDay(tx, shared.supplier, input.slot, input.experience);
     if (!s) throw new AppError('invalid', 'This time is not a departure of this offer.', 'slot');
     const contract = await sharedOffer(ctx, shared.partnership, input.experience, String(s.day));
     const order = await createOrder(ctx, { customer: input.customer, lines: [{ slot: input.slot, quantities: input.quantities, extras: input.extras }], answers: input.answers, notes: input.notes }).catch((thrown: unknown) => {

@@ -1,5 +1,23 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { baseAccount, booking, experience, invoiceSequence, order, partnership, settlement, slot, store, customer, users } from '../../db/schema';
+import type { TResaleListQuery } from '@tourdesk/contracts';
+import {
+  baseAccount,
+  booking,
+  bookingQuestion,
+  experience,
+  inventoryItem,
+  invoiceSequence,
+  order,
+  partnership,
+  partnershipExperience,
+  pricingCategory,
+  pricingRate,
+  settlement,
+  slot,
+  store,
+  customer,
+  users,
+} from '../../db/schema';
 import type { Db } from '../../db/client';
 
 /**
@@ -23,6 +41,25 @@ export function sideWhere({ accountId, side }: ResaleScope): SQL {
   if (side === 'supplier') return asSupplier;
   if (side === 'reseller') return asReseller;
   return or(asSupplier, asReseller)!;
+}
+
+const DAYS: Record<string, number> = { '7 days': 7, '30 days': 30, '2 months': 61 };
+const STATUS: Record<string, string> = { Confirmed: 'Confirmed', Unconfirmed: 'Created', Canceled: 'Canceled' };
+
+/** The resales of the list's filters (dates in the caller's zone) the caller is a side of. */
+export function listWhere(ctx: { accountId: string; timeZone: string }, f: Omit<TResaleListQuery, 'page' | 'page_size'>): SQL {
+  const zone = ctx.timeZone;
+  return and(
+    sideWhere({ accountId: ctx.accountId, side: f.side ?? 'all' }),
+    f.partner ? eq(booking.partnership_id, f.partner) : undefined,
+    f.offer ? eq(booking.experience_id, f.offer) : undefined,
+    f.store ? eq(order.store_id, f.store) : undefined,
+    f.status ? eq(booking.status, STATUS[f.status]!) : undefined,
+    f.settled === 'yes' ? sql`${booking.settlement_id} is not null` : f.settled === 'no' ? sql`${booking.settlement_id} is null` : undefined,
+    f.date_range && f.date_range !== 'all' ? sql`${booking.created_at} >= now() - make_interval(days => ${DAYS[f.date_range]!})` : undefined,
+    f.from ? sql`${booking.created_at} >= (${f.from}::date)::timestamp at time zone ${zone}` : undefined,
+    f.to ? sql`${booking.created_at} < (${f.to}::date + 1)::timestamp at time zone ${zone}` : undefined,
+  )!;
 }
 
 export const lineColumns = {
@@ -88,6 +125,11 @@ export function linesWhere(tx: Db, where: SQL) {
     .leftJoin(settlement, eq(settlement.id, booking.settlement_id))
     .where(where)
     .orderBy(booking.created_at, booking.id);
+}
+
+/** The lines of an order that the caller is a side of. */
+export function orderLinesOf(tx: Db, accountId: string, orderId: string) {
+  return linesWhere(tx, and(bookingIs.order(orderId), sideWhere({ accountId, side: 'all' }))!);
 }
 
 export const bookingIs = {
@@ -249,4 +291,80 @@ export async function lockSettlement(tx: Db, accountId: string, id: string) {
 
 export async function markSettled(tx: Db, id: string, userId: string | null) {
   await tx.update(settlement).set({ status: 'Settled', settled_at: new Date(), settled_by: userId, updated_at: new Date() }).where(eq(settlement.id, id));
+}
+
+// --- the reseller's counter (counter.ts) -------------------------------------------------------
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** An offer a reseller's Active contract shares, with its supplier and the contract's terms. */
+export interface SharedOffer {
+  id: string;
+  title: string;
+  partnership: string;
+  supplier: string;
+  supplier_name: string;
+  zone: string;
+  currency: string;
+  pricing: 'commission' | 'net_rates';
+  commission_bp: number;
+  valid_from: string | null;
+  valid_to: string | null;
+}
+
+/** The Active offers that the reseller's Active contracts share, with their supplier and contract. */
+const sharedWith = (resellerId: string) => sql`
+  select x.id, x.title, p.id as partnership, p.supplier_account_id as supplier, a.name as supplier_name, a.time_zone as zone,
+    p.currency, p.pricing, p.commission_bp, p.valid_from::text, p.valid_to::text
+  from ${partnership} p join ${partnershipExperience} pe on pe.partnership_id = p.id and pe.account_id = p.supplier_account_id
+  join ${experience} x on x.id = pe.experience_id and x.account_id = p.supplier_account_id
+  join ${baseAccount} a on a.id = p.supplier_account_id
+  where p.reseller_account_id = ${resellerId} and p.status = 'Active' and x.status = 'Active'`;
+
+/** How many offers the reseller's Active contracts share (on the server's connection). */
+export async function countSharedOffers(db: Db, resellerId: string) {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${sharedWith(resellerId)}) o`));
+  return Number(row?.n ?? 0);
+}
+
+/** A page of the offers the reseller's Active contracts share, by supplier and title. */
+export async function sharedOfferPage(db: Db, resellerId: string, limit: number, offset: number) {
+  return rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o order by o.supplier_name, o.title, o.id limit ${limit} offset ${offset}`));
+}
+
+/** The first of the reseller's Active contracts that shares an offer, or undefined. */
+export async function sharedOfferOf(db: Db, resellerId: string, experienceId: string) {
+  const [row] = rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o where o.id = ${experienceId}::uuid order by o.partnership limit 1`));
+  return row;
+}
+
+/** A supplier's offer, in its books. */
+export async function supplierExperience(tx: Db, supplierId: string, experienceId: string) {
+  const [e] = await tx.select().from(experience).where(and(eq(experience.account_id, supplierId), eq(experience.id, experienceId)));
+  return e;
+}
+
+/** The categories an offer has a current rate for. */
+export function currentCategories(tx: Db, supplierId: string, experienceId: string) {
+  return tx
+    .selectDistinct({ id: pricingCategory.id, label: pricingCategory.label, occupies_seat: pricingCategory.occupies_seat })
+    .from(pricingRate)
+    .innerJoin(pricingCategory, eq(pricingCategory.id, pricingRate.pricing_category_id))
+    .where(and(eq(pricingRate.account_id, supplierId), eq(pricingRate.experience_id, experienceId), sql`(${pricingRate.valid_to} is null or ${pricingRate.valid_to} >= current_date)`));
+}
+
+/** Some of a supplier's extras (inventory items), by id. */
+export function extrasByIds(tx: Db, supplierId: string, ids: string[]) {
+  return tx.select().from(inventoryItem).where(and(eq(inventoryItem.account_id, supplierId), inArray(inventoryItem.id, ids)));
+}
+
+/** Some of a supplier's booking questions, by id. */
+export function questionsByIds(tx: Db, supplierId: string, ids: string[]) {
+  return tx.select().from(bookingQuestion).where(and(eq(bookingQuestion.account_id, supplierId), inArray(bookingQuestion.id, ids)));
+}
+
+/** The local day of a departure of an offer of the supplier's. */
+export async function departureDay(tx: Db, supplierId: string, slotId: string, experienceId: string) {
+  const [s] = await tx.select({ day: slot.local_date }).from(slot).where(and(eq(slot.account_id, supplierId), eq(slot.id, slotId), eq(slot.experience_id, experienceId)));
+  return s;
 }

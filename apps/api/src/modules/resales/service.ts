@@ -1,6 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOptions, type TResaleListQuery, type TSettlement, type TSettlementCreate, type TSettlementDetail } from '@tourdesk/contracts';
-import { booking, order } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { AppError, notFound } from '../../lib/errors';
@@ -27,29 +25,12 @@ export interface ResaleCtx {
 }
 
 type ListFilter = Omit<TResaleListQuery, 'page' | 'page_size'>;
-const DAYS: Record<string, number> = { '7 days': 7, '30 days': 30, '2 months': 61 };
-const STATUS: Record<string, string> = { Confirmed: 'Confirmed', Unconfirmed: 'Created', Canceled: 'Canceled' };
 
 /** A line's figures as statements count them (see above). */
 export function countedOf(l: { status: string; total: number; commission: number; cancellation_fee: number }) {
   const gross = l.status === 'Canceled' ? l.cancellation_fee : l.total;
   const commission = l.status === 'Canceled' ? 0 : l.commission;
   return { gross, commission, supplier_net: gross - commission };
-}
-
-function listWhere(ctx: ResaleCtx, f: ListFilter): SQL {
-  const zone = ctx.timeZone;
-  return and(
-    q.sideWhere({ accountId: ctx.accountId, side: f.side ?? 'all' }),
-    f.partner ? eq(booking.partnership_id, f.partner) : undefined,
-    f.offer ? eq(booking.experience_id, f.offer) : undefined,
-    f.store ? eq(order.store_id, f.store) : undefined,
-    f.status ? eq(booking.status, STATUS[f.status]!) : undefined,
-    f.settled === 'yes' ? sql`${booking.settlement_id} is not null` : f.settled === 'no' ? sql`${booking.settlement_id} is null` : undefined,
-    f.date_range && f.date_range !== 'all' ? sql`${booking.created_at} >= now() - make_interval(days => ${DAYS[f.date_range]!})` : undefined,
-    f.from ? sql`${booking.created_at} >= (${f.from}::date)::timestamp at time zone ${zone}` : undefined,
-    f.to ? sql`${booking.created_at} < (${f.to}::date + 1)::timestamp at time zone ${zone}` : undefined,
-  )!;
 }
 
 const labelIds = (rows: q.LineRow[]) => ({
@@ -101,7 +82,7 @@ async function presentLines(ctx: ResaleCtx, rows: q.LineRow[]) {
 
 /** The list: the figures of every matching line per currency, and one page of lines. */
 export async function listResales(ctx: ResaleCtx, f: ListFilter, page: { limit: number; offset: number } | null) {
-  const where = listWhere(ctx, f);
+  const where = q.listWhere(ctx, f);
   const { totals, rows } = await inTenant(ctx.db, ctx.accountId, async (tx) => {
     const totals = await q.totalsOf(tx, where);
     const count = totals.reduce((s, t) => s + t.lines, 0);
@@ -113,7 +94,7 @@ export async function listResales(ctx: ResaleCtx, f: ListFilter, page: { limit: 
 
 /** The list as CSV (the same filters and order): a row per resold line with its figures. */
 export async function resalesCsv(ctx: ResaleCtx, f: ListFilter) {
-  const where = listWhere(ctx, f);
+  const where = q.listWhere(ctx, f);
   // Every line read in one snapshot, then presented (names from the server's connection) page by page.
   const rows = await inTenant(ctx.db, ctx.accountId, (tx) => readPages((limit, offset) => q.pageLines(tx, where, limit, offset)), { snapshot: true });
   return listCsv<TResale>(
@@ -167,7 +148,7 @@ export async function resaleDetail(ctx: ResaleCtx, id: string): Promise<TResaleD
     const o = await q.resaleOrder(tx, ctx.accountId, id);
     if (!o) return null;
     // Of another supplier's order, the reseller reads only the lines it resold (reseller_read).
-    const rows = await q.linesWhere(tx, and(q.bookingIs.order(id), q.sideWhere({ accountId: ctx.accountId, side: 'all' }))!);
+    const rows = await q.orderLinesOf(tx, ctx.accountId, id);
     return { o, rows };
   });
   if (!found) throw notFound('No resale with this id.');
