@@ -1,17 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { TCart, THeldLine } from '@tourdesk/contracts';
-import { baseAccount, cart, cartLine, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { fromDatabase, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
+import * as q from './queries/holds';
+import type { CartLineRow } from './queries/holds';
 import { lockSlot } from './slots';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
-export async function userCart(ctx: TenantCtx, userId: string) {
-  await ctx.tx.insert(cart).values({ account_id: ctx.accountId, user_id: userId }).onConflictDoNothing();
-  const [row] = await ctx.tx.select().from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.user_id, userId)));
-  return row!;
-}
+export const userCart = q.userCart;
 
 interface HoldInput {
   quantities: Record<string, number>;
@@ -83,11 +79,9 @@ export function holdAlone(db: Db, who: Holder, slotId: string, input: HoldInput)
 async function runHolds(db: Db, accountId: string, slotId: string, batch: WaitingHold[]) {
   try {
     const items = JSON.stringify(batch.map((h) => ({ user: h.userId, cart: h.cartId, quantities: h.quantities, extras: h.extras })));
-    const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb)`)) as unknown as {
-      rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
-    };
-    const answered = new Array<(typeof result.rows)[number] | undefined>(batch.length);
-    for (const row of result.rows) answered[row.item] = row;
+    const rows = await q.holdMany(db, accountId, slotId, items);
+    const answered = new Array<(typeof rows)[number] | undefined>(batch.length);
+    for (const row of rows) answered[row.item] = row;
     batch.forEach((hold, i) => {
       const row = answered[i];
       if (!row) hold.reject(new Error('The hold statement answered nothing for this hold.'));
@@ -104,35 +98,9 @@ async function runHolds(db: Db, accountId: string, slotId: string, batch: Waitin
  * database function tourdesk_hold, then the cart in a statement of its own.
  */
 export async function changeHold(db: Db, who: { accountId: string; userId: string }, lineId: string, input: HoldInput): Promise<TCart> {
-  const held = (await db.execute(sql`
-    select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${lineId}::uuid,
-                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb) as cart`)) as unknown as { rows: { cart: string }[] };
-  const cartId = held.rows[0]!.cart;
-  const lines = (await db.execute(sql`select * from tourdesk_cart_lines(${who.accountId}::uuid, ${cartId}::uuid)`)) as unknown as { rows: CartLineRow[] };
-  return presentCart(cartId, lines.rows, lines.rows[0]?.currency ?? (await currencyOf(db, who.accountId)));
-}
-
-/** The organisation's currency (the currency of an empty cart). */
-async function currencyOf(db: Db, accountId: string) {
-  const [row] = await db.select({ currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.id, accountId));
-  return row?.currency ?? 'EUR';
-}
-
-/** A row of the view cart_line_api (migration 0013): an unexpired line with its slot's start. */
-interface CartLineRow {
-  id: string;
-  cart_id: string;
-  slot_id: string;
-  experience_id: string;
-  experience_title: string;
-  starts_ms: number;
-  quantities: Record<string, number>;
-  extras: Record<string, number>;
-  seats: number;
-  total: number;
-  currency: string;
-  expires_ms: number;
-  items: TCart['lines'][number]['items'];
+  const cartId = await q.changeHeldLine(db, who, lineId, input);
+  const lines = await q.cartLinesOf(db, who.accountId, cartId);
+  return presentCart(cartId, lines, lines[0]?.currency ?? (await q.currencyOf(db, who.accountId)));
 }
 
 /** A line as the API shows it. */
@@ -171,58 +139,38 @@ function presentCart(id: string, lines: CartLineRow[], currency: string): TCart 
  * tables small. Returns how many lines went.
  */
 export async function sweepExpiredHolds(db: Db, maxSlots = 200) {
-  const slots = (await db.execute(sql`select distinct slot_id from ${cartLine} where expires_at <= now() limit ${maxSlots}`)) as unknown as { rows: { slot_id: string }[] };
   let swept = 0;
-  for (const { slot_id } of slots.rows) {
-    // The slot's row first, then its lines: the order every other writer takes them in.
-    swept += await db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from ${slot} where id = ${slot_id}::uuid for no key update`);
-      const result = (await tx.execute(sql`delete from ${cartLine} where slot_id = ${slot_id}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
-      return Number(result.rowCount ?? result.affectedRows ?? 0);
-    });
+  for (const { slot_id } of await q.slotsWithExpiredLines(db, maxSlots)) {
+    swept += await q.sweepExpiredLinesOf(db, slot_id);
   }
   return swept;
 }
 
 /** The organisation's carts that hold something right now, newest hold first, paged in SQL. */
 export async function pageCarts(ctx: TenantCtx, limit: number, offset: number): Promise<TCart[]> {
-  const ids = (await ctx.tx.execute(sql`
-    select c.id from ${cart} c
-    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())
-    order by (select max(l.created_at) from ${cartLine} l where l.cart_id = c.id) desc, c.id
-    limit ${limit} offset ${offset}`)) as unknown as { rows: { id: string }[] };
-  if (ids.rows.length === 0) return [];
-  const lines = await cartLines(ctx, ids.rows.map((r) => r.id));
-  return ids.rows.map((r) => presentCart(r.id, lines.filter((l) => l.cart_id === r.id), ctx.currency));
+  const ids = await q.pageHoldingCartIds(ctx, limit, offset);
+  if (ids.length === 0) return [];
+  const lines = await q.cartLines(ctx, ids.map((r) => r.id));
+  return ids.map((r) => presentCart(r.id, lines.filter((l) => l.cart_id === r.id), ctx.currency));
 }
 
-/** The unexpired lines of some carts: one query. */
-async function cartLines(ctx: TenantCtx, cartIds: string[]) {
-  const rows = (await ctx.tx.execute(sql`select * from cart_line_api v where v.account_id = ${ctx.accountId} and v.cart_id in ${cartIds} order by v.created_at, v.id`)) as unknown as { rows: CartLineRow[] };
-  return rows.rows;
-}
-
-export async function countCarts(ctx: TenantCtx) {
-  const rows = (await ctx.tx.execute(sql`
-    select count(*)::int as n from ${cart} c
-    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())`)) as unknown as { rows: { n: number }[] };
-  return Number(rows.rows[0]!.n);
-}
+/** How many of the organisation's carts hold something right now. */
+export const countCarts = q.countHoldingCarts;
 
 export async function getCart(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.select({ id: cart.id }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, id)));
+  const row = await q.findCart(ctx, id);
   if (!row) throw notFound('No cart with this id.');
   return readCart(ctx, row.id);
 }
 
 /** The cart as the API shows it. */
 export async function readCart(ctx: TenantCtx, cartId: string): Promise<TCart> {
-  return presentCart(cartId, await cartLines(ctx, [cartId]), ctx.currency);
+  return presentCart(cartId, await q.cartLines(ctx, [cartId]), ctx.currency);
 }
 
 /** A line of the user's cart, or 404. */
 async function ownLine(ctx: TenantCtx, cartId: string, lineId: string) {
-  const [line] = await ctx.tx.select().from(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.cart_id, cartId), eq(cartLine.id, lineId)));
+  const line = await q.findCartLine(ctx, cartId, lineId);
   if (!line) throw notFound('No such line in your cart.');
   return line;
 }
@@ -235,5 +183,5 @@ async function ownLine(ctx: TenantCtx, cartId: string, lineId: string) {
 export async function releaseLine(ctx: TenantCtx, cartId: string, lineId: string) {
   const line = await ownLine(ctx, cartId, lineId);
   await lockSlot(ctx, line.slot_id);
-  await ctx.tx.delete(cartLine).where(and(eq(cartLine.account_id, ctx.accountId), eq(cartLine.id, lineId)));
+  await q.deleteCartLine(ctx, lineId);
 }

@@ -1,15 +1,14 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { TScheduleRule } from '@tourdesk/contracts';
-import { closedDate, experience, scheduleRule } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
+import * as q from './queries/schedules';
 import { regenerateSlots } from './slots';
 
 /** Schedule rules and closed dates; every change makes the experience's slots follow at once. */
 
 type RuleInput = Omit<TScheduleRule, 'id'>;
 
-const presentRule = (r: typeof scheduleRule.$inferSelect): TScheduleRule => ({
+const presentRule = (r: q.ScheduleRuleRow): TScheduleRule => ({
   id: r.id,
   experience: r.experience_id,
   kind: r.kind as TScheduleRule['kind'],
@@ -32,22 +31,15 @@ const ruleColumns = (b: RuleInput) => ({
 });
 
 export async function listRules(ctx: TenantCtx, experienceId: string) {
-  const rows = await ctx.tx
-    .select()
-    .from(scheduleRule)
-    .where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.experience_id, experienceId)))
-    .orderBy(asc(scheduleRule.valid_from));
+  const rows = await q.rulesByValidity(ctx, experienceId);
   return rows.map(presentRule);
 }
 
 export async function createRule(ctx: TenantCtx, b: RuleInput) {
-  await assertOwned(ctx, experience, b.experience, 'experience', 'experience');
-  const [row] = await ctx.tx
-    .insert(scheduleRule)
-    .values({ account_id: ctx.accountId, experience_id: b.experience, ...ruleColumns(b) })
-    .returning();
+  await q.assertOwnExperience(ctx, b.experience);
+  const row = await q.insertRule(ctx, b.experience, ruleColumns(b));
   await regenerateSlots(ctx, b.experience);
-  return presentRule(row!);
+  return presentRule(row);
 }
 
 /** The answer's account of slots kept because something is booked or held in them. */
@@ -57,28 +49,21 @@ function keptDetail(kept: number) {
 }
 
 export async function replaceRule(ctx: TenantCtx, id: string, b: RuleInput) {
-  const [row] = await ctx.tx
-    .update(scheduleRule)
-    .set({ ...ruleColumns(b), updated_at: new Date() })
-    .where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.id, id), eq(scheduleRule.experience_id, b.experience)))
-    .returning();
+  const row = await q.updateRule(ctx, id, b.experience, ruleColumns(b));
   if (!row) throw notFound('No schedule rule with this id.');
   const { kept } = await regenerateSlots(ctx, row.experience_id);
   return { ...presentRule(row), kept_slots: kept, detail: keptDetail(kept) };
 }
 
 export async function deleteRule(ctx: TenantCtx, id: string) {
-  const [row] = await ctx.tx.delete(scheduleRule).where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.id, id))).returning();
+  const row = await q.deleteRule(ctx, id);
   if (!row) throw notFound('No schedule rule with this id.');
   const { kept } = await regenerateSlots(ctx, row.experience_id);
   return { kept_slots: kept, detail: keptDetail(kept) };
 }
 
 export async function closeDate(ctx: TenantCtx, input: { experience: string; date: string; reason: string }) {
-  await assertOwned(ctx, experience, input.experience, 'experience', 'experience');
-  await ctx.tx
-    .insert(closedDate)
-    .values({ account_id: ctx.accountId, experience_id: input.experience, date: input.date, reason: input.reason })
-    .onConflictDoNothing();
+  await q.assertOwnExperience(ctx, input.experience);
+  await q.insertClosedDate(ctx, input);
   await regenerateSlots(ctx, input.experience);
 }

@@ -1,24 +1,15 @@
-import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TSlot } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import { baseAccount, booking, cartLine, closedDate, experience, scheduleRule, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { addDays, eachDay, localToUtc, todayIn } from '../../lib/local-time';
+import * as q from './queries/slots';
+import type { Rate, RuleRow, SlotRow, SlotTextRow } from './queries/slots';
 
-export type SlotRow = typeof slot.$inferSelect;
+export type { Rate, SlotRow, SlotTextRow } from './queries/slots';
+export { accountSettings, seatsLeft, sweepSlot } from './queries/slots';
 /** How far ahead slots exist, in days. */
 export const HORIZON_DAYS = 400;
-
-export async function accountSettings(tx: Db, accountId: string) {
-  const [row] = await tx
-    .select({ time_zone: baseAccount.time_zone, currency: baseAccount.currency, hold_minutes: baseAccount.hold_minutes, default_cutoff_minutes: baseAccount.default_cutoff_minutes })
-    .from(baseAccount)
-    .where(eq(baseAccount.id, accountId));
-  return row!;
-}
-
-type RuleRow = typeof scheduleRule.$inferSelect;
 
 /**
  * The slots an experience's rules want between two local dates (inclusive), by start time (ISO):
@@ -37,7 +28,7 @@ export function occurrences(p: {
 }) {
   const duration = (p.durationMinutes ?? 60) * 60_000;
   const now = Date.now();
-  const wanted = new Map<string, typeof slot.$inferInsert>();
+  const wanted = new Map<string, q.SlotInsert>();
   for (const rule of p.rules) {
     const from = rule.valid_from > p.from ? rule.valid_from : p.from;
     const to = rule.valid_to && rule.valid_to < p.to ? rule.valid_to : p.to;
@@ -71,80 +62,40 @@ export function occurrences(p: {
  * otherwise it is kept and marked as no longer scheduled.
  */
 export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
-  const settings = await accountSettings(ctx.tx, ctx.accountId);
+  const settings = await q.accountSettings(ctx.tx, ctx.accountId);
   const zone = settings.time_zone;
-  const [exp] = await ctx.tx.select().from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, experienceId)));
+  const exp = await q.findExperience(ctx, experienceId);
   if (!exp) throw new AppError('not_found', 'No experience with this id.');
-  const rules = await ctx.tx.select().from(scheduleRule).where(and(eq(scheduleRule.account_id, ctx.accountId), eq(scheduleRule.experience_id, experienceId)));
-  const closed = new Set(
-    (await ctx.tx.select({ date: closedDate.date }).from(closedDate).where(and(eq(closedDate.account_id, ctx.accountId), eq(closedDate.experience_id, experienceId)))).map((c) => c.date),
-  );
+  const rules = await q.rulesOfExperience(ctx, experienceId);
+  const closed = new Set(await q.closedDatesOfExperience(ctx, experienceId));
   const today = todayIn(zone);
   const wanted = occurrences({ accountId: ctx.accountId, experienceId, zone, durationMinutes: exp.duration_minutes, rules, closed, from: today, to: addDays(today, HORIZON_DAYS) });
   const now = Date.now();
 
   const values = [...wanted.values()];
   for (let i = 0; i < values.length; i += 500) {
-    await ctx.tx
-      .insert(slot)
-      .values(values.slice(i, i + 500))
-      .onConflictDoUpdate({
-        target: [slot.account_id, slot.experience_id, slot.starts_at],
-        set: {
-          rule_id: sql`excluded.rule_id`,
-          ends_at: sql`excluded.ends_at`,
-          // A capacity set by hand on this slot is kept; otherwise the rule's, never below what is
-          // booked and held (such a slot keeps the seats it has sold).
-          capacity: sql`case when ${slot.capacity_by_hand} then ${slot.capacity} else greatest(excluded.capacity, ${slot.booked} + ${slot.held}) end`,
-          // Closed only because no rule wanted it (rule_id cleared below): a rule wants it again, so it reopens; closed by hand stays closed.
-          closed: sql`${slot.closed} and (${slot.closed_by_hand} or ${slot.rule_id} is not null)`,
-          updated_at: new Date(),
-        },
-      });
+    await q.upsertSlots(ctx, values.slice(i, i + 500));
   }
 
   // Future slots that no rule wants any more. Each is locked (in id order), its expired holds
   // swept, and then removed only if nothing is booked or held in it; otherwise it is kept,
   // closed for new bookings and visible to the operator.
-  const existing = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at })
-    .from(slot)
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, new Date(now))));
+  const existing = await q.slotsFrom(ctx, experienceId, new Date(now));
   const unwanted = existing.filter((s) => !wanted.has(s.starts_at.toISOString())).map((s) => s.id).sort();
   const kept: string[] = [];
   for (const id of unwanted) {
     await lockSlot(ctx, id);
-    await sweepSlot(ctx.tx, id);
+    await q.sweepSlot(ctx.tx, id);
     // Kept while anything refers to it: seats booked or held, or any booking, cancelled ones
     // included (their order keeps pointing at the slot: deleting it would break that record).
-    const [row] = await ctx.tx
-      .select({ booked: slot.booked, held: slot.held, bookings: sql<boolean>`exists (select 1 from ${booking} b where b.slot_id = ${id}::uuid)` })
-      .from(slot)
-      .where(eq(slot.id, id));
-    if (row!.booked === 0 && row!.held === 0 && !row!.bookings) await ctx.tx.delete(slot).where(eq(slot.id, id));
+    const row = await q.slotUsage(ctx, id);
+    if (row.booked === 0 && row.held === 0 && !row.bookings) await q.deleteSlot(ctx, id);
     else kept.push(id);
   }
   if (kept.length) {
-    await ctx.tx.update(slot).set({ rule_id: null, closed: true, updated_at: new Date() }).where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, kept)));
+    await q.detachSlots(ctx, kept);
   }
   return { slots: wanted.size, kept: kept.length };
-}
-
-/**
- * Deletes a slot's expired cart lines (the trigger takes their seats out of slot.held). Call it
- * with the slot's row already locked (lockSlot): the slot first, then its lines, as every writer.
- */
-export async function sweepSlot(tx: Db, slotId: string) {
-  await tx.execute(sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`);
-}
-
-/** Seats remaining in a slot (tourdesk_seats_left, the one definition), counting its expired lines as free. */
-export async function seatsLeft(ctx: TenantCtx, slotId: string) {
-  const rows = (await ctx.tx.execute(sql`
-    select tourdesk_seats_left(s.capacity, s.booked, s.held,
-             (select coalesce(sum(l.seats), 0)::int from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now())) as left
-    from ${slot} s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`)) as unknown as { rows: { left: number }[] };
-  return Number(rows.rows[0]?.left ?? 0);
 }
 
 /**
@@ -156,20 +107,9 @@ export async function seatsLeft(ctx: TenantCtx, slotId: string) {
  * The lock order, everywhere: the slot's row, then its cart lines, then bookings and orders.
  */
 export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow> {
-  const query = ctx.tx.select().from(slot).where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
-  const [row] = await query.for('no key update');
+  const row = await q.lockSlotRow(ctx, slotId);
   if (!row) throw new AppError('not_found', 'No such time slot.');
   return row;
-}
-
-/** A price rate as the database hands it over with the slots. */
-export interface Rate {
-  pricing_category: string;
-  retail_price: number;
-  currency: string;
-  valid_from: string | null;
-  valid_to: string | null;
-  weekdays: number[];
 }
 
 /** ISO weekday of a local date: 1 = Monday … 7 = Sunday. */
@@ -181,19 +121,6 @@ export function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
   return rates
     .filter((r) => (!r.valid_from || r.valid_from <= day) && (!r.valid_to || r.valid_to >= day) && (r.weekdays.length === 0 || r.weekdays.includes(weekday)))
     .map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
-}
-
-/** A slot's fixed part as JSON text (`api_head`, written by the trigger slot_head) and its state. */
-export interface SlotTextRow {
-  api_head: string;
-  capacity: number;
-  booked: number;
-  held: number;
-  remaining: number;
-  closed: boolean;
-  bookable: boolean;
-  status: string;
-  experience_id?: string;
 }
 
 const LOCAL_DATE = '"local_date":"';
@@ -221,18 +148,14 @@ function slotTexts<R extends SlotTextRow>(rows: R[], ratesOf: (experienceId: str
 }
 
 /** Slots as the API shows them, from the view slot_api; `where` uses the alias `s`. */
-export async function slotsWhere(tx: Db, where: SQL): Promise<TSlot[]>;
-export async function slotsWhere(tx: Db, where: SQL, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
-export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
-  const rows = ((await tx.execute(sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
-    rows: (SlotTextRow & { time_zone: string; experience_id: string; experience_title: string; account_id: string })[];
-  }).rows;
+type Where = Parameters<typeof q.slotApiRows>[1];
+export async function slotsWhere(tx: Db, where: Where): Promise<TSlot[]>;
+export async function slotsWhere(tx: Db, where: Where, withTitle: true): Promise<(TSlot & { experience_title: string })[]>;
+export async function slotsWhere(tx: Db, where: Where, withTitle = false): Promise<(TSlot & { experience_title?: string })[]> {
+  const rows = await q.slotApiRows(tx, where);
   if (rows.length === 0) return [];
   const experiences = [...new Set(rows.map((r) => r.experience_id))];
-  const rates = ((await tx.execute(sql`
-    select experience_id, pricing_category_id as pricing_category, retail_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
-    from pricing_rate where account_id = ${rows[0]!.account_id}::uuid and experience_id in ${experiences}
-    order by pricing_category_id`)) as unknown as { rows: (Rate & { experience_id: string })[] }).rows;
+  const rates = await q.ratesOfExperiences(tx, rows[0]!.account_id, experiences);
   const texts = slotTexts(rows, (id) => rates.filter((r) => r.experience_id === id), (r) => r.time_zone);
   return texts.map((text, i) => {
     const slot = JSON.parse(text) as TSlot;
@@ -247,9 +170,7 @@ export async function slotsWhere(tx: Db, where: SQL, withTitle = false): Promise
  * availabilityJson() writes as the Slot schema, and the OCTO API writes in OCTO's shape.
  */
 export async function availabilityRows(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<{ zone: string; rates: Rate[]; slots: SlotTextRow[] }> {
-  const rows = ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
-    rows: (SlotTextRow & { rates: string | null })[];
-  }).rows;
+  const rows = await q.availabilityStatement(db, accountId, experienceId, from, to);
   // The first row carries the organisation's time zone and the experience's rates; the slots follow.
   const { time_zone: zone, rates } = JSON.parse(rows[0]!.rates!) as { time_zone: string; rates: Rate[] };
   return { zone, rates, slots: rows.slice(1) };
