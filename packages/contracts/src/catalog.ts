@@ -83,6 +83,7 @@ export const ZPricingRate = z
   })
   .meta({ id: 'PricingRate' });
 export type TPricingRate = z.infer<typeof ZPricingRate>;
+export type TPricingRateInput = z.input<typeof ZPricingRateInput>;
 /** A PATCH of a price: its experience and category stay. */
 export const ZPricingRatePatch = z.object({
   retail_price: ZMinorUnits.optional(),

@@ -206,8 +206,10 @@ export const ZSubdomainQuery = z.object({ subdomain: z.string().max(100) });
 export const ZSubdomainCheck = z
   .object({ subdomain: z.string(), available: z.boolean(), reason: z.string().nullable() })
   .meta({ id: 'SubdomainCheck' });
+export type TSubdomainCheck = z.infer<typeof ZSubdomainCheck>;
 
 export const ZLoginInput = z.object({ email: ZEmail, password: z.string().min(1, { error: 'Enter your password.' }).max(128) });
+export type TLoginInput = z.input<typeof ZLoginInput>;
 export const ZSessionResult = z
   .object({ redirect_url: z.string(), subdomain: z.string() })
   .meta({ id: 'SessionResult' });
@@ -235,8 +237,11 @@ export const ZPublicConfig = z
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;
 
 export const ZUidToken = z.object({ uid: z.uuid({ error: 'This link is not valid.' }), token: z.string().min(10).max(200) });
+export type TUidToken = z.input<typeof ZUidToken>;
 export const ZEmailOnly = z.object({ email: ZEmail, recaptcha_token: z.string().max(4000).optional() });
+export type TEmailOnly = z.input<typeof ZEmailOnly>;
 export const ZResetPasswordConfirm = ZUidToken.extend({ new_password: ZPassword });
+export type TResetPasswordConfirm = z.input<typeof ZResetPasswordConfirm>;
 /** The password a signed-in user types again to change their e-mail or password, or to delete their account. */
 export const ZCurrentPassword = z.string().min(1, { error: 'Enter your current password.' }).max(128);
 export const ZSetPassword = z.object({ current_password: ZCurrentPassword, new_password: ZPassword });
@@ -244,10 +249,13 @@ export type TSetPassword = z.input<typeof ZSetPassword>;
 export const ZSetEmail = z.object({ current_password: ZCurrentPassword, new_email: ZEmail });
 export type TSetEmail = z.input<typeof ZSetEmail>;
 export const ZResetEmailConfirm = ZUidToken.extend({ new_email: ZEmail });
+export type TResetEmailConfirm = z.input<typeof ZResetEmailConfirm>;
 export const ZHandoff = z.object({ code: z.string().min(10).max(200) });
+export type THandoff = z.input<typeof ZHandoff>;
 export const ZMeUpdate = z.object({ first_name: ZName, last_name: ZName });
 export const ZMeDelete = z.object({ current_password: ZCurrentPassword });
 export const ZDetail = z.object({ detail: z.string() }).meta({ id: 'Detail' });
+export type TDetail = z.infer<typeof ZDetail>;
 
 export const ZSubscriptionTier = z
   .object({
@@ -290,8 +298,10 @@ export const ZSubscription = z
   .meta({ id: 'Subscription' });
 export type TSubscription = z.infer<typeof ZSubscription>;
 export const ZSubscriptionCreate = z.object({ tier: z.string().min(1).max(60), interval: z.enum(['month', 'year']).default('month') });
+export type TSubscriptionCreate = z.input<typeof ZSubscriptionCreate>;
 /** A plan chosen: Stripe's page to pay for it (url), or the plan as it is now when nothing was to pay. */
 export const ZSubscriptionChange = z.object({ url: z.string().nullable(), subscription: ZSubscription }).meta({ id: 'SubscriptionChange' });
+export type TSubscriptionChange = z.infer<typeof ZSubscriptionChange>;
 /** Stripe's customer portal (the card, invoices, change or cancel the plan). */
 export const ZBillingPortal = z.object({ url: z.string() });
 export type TBillingPortal = z.infer<typeof ZBillingPortal>;

@@ -193,6 +193,7 @@ export type TPayment = z.infer<typeof ZPayment>;
 export const ZFilterOptions = z
   .object({ sellers: z.array(z.object({ id: z.uuid(), name: z.string() })), stores: z.array(z.object({ id: z.uuid(), name: z.string() })) })
   .meta({ id: 'OrderFilterOptions' });
+export type TFilterOptions = z.infer<typeof ZFilterOptions>;
 
 export const ZAuditEvent = z
   .object({
@@ -240,3 +241,4 @@ export const ZCustomerListQuery = ZPaginationQuery.extend({ search: z.string().t
 
 /** A refund asked of the payment provider, not confirmed yet: it appears among the payments once it is. */
 export const ZRefundPending = z.object({ status: z.literal('pending'), detail: z.string() }).meta({ id: 'RefundPending' });
+export type TRefundPending = z.infer<typeof ZRefundPending>;

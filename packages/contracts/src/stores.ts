@@ -319,3 +319,4 @@ export const ZPaymentProvider = z
   .meta({ id: 'PaymentProvider' });
 export type TPaymentProvider = z.infer<typeof ZPaymentProvider>;
 export const ZConnectLink = z.object({ url: z.string() }).meta({ id: 'ConnectLink' });
+export type TConnectLink = z.infer<typeof ZConnectLink>;

@@ -1,31 +1,42 @@
-import type { TRegisterInput } from '@tourdesk/contracts';
+import type {
+  TEmailOnly,
+  TOidcCallback,
+  TOidcStart,
+  TRegistered,
+  TRegisterInput,
+  TResetEmailConfirm,
+  TResetPasswordConfirm,
+  TSessionResult,
+  TSubdomainCheck,
+  TUidToken,
+} from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    register: build.mutation<{ email: string; subdomain: string }, TRegisterInput>({
+    register: build.mutation<TRegistered, TRegisterInput>({
       query: (body) => ({ url: 'users/register/', method: 'POST', body }),
     }),
-    checkSubdomain: build.query<{ subdomain: string; available: boolean; reason: string | null }, string>({
+    checkSubdomain: build.query<TSubdomainCheck, string>({
       query: (subdomain) => ({ url: 'subdomains/check/', params: { subdomain } }),
       keepUnusedDataFor: 5,
     }),
-    activate: build.mutation<void, { uid: string; token: string }>({ query: (body) => ({ url: 'users/activation/', method: 'POST', body }) }),
-    resendActivation: build.mutation<void, { email: string }>({
+    activate: build.mutation<void, TUidToken>({ query: (body) => ({ url: 'users/activation/', method: 'POST', body }) }),
+    resendActivation: build.mutation<void, TEmailOnly>({
       query: (body) => ({ url: 'users/resend_activation/', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<void, { email: string; recaptcha_token?: string }>({ query: (body) => ({ url: 'users/reset_password/', method: 'POST', body }) }),
-    resetPasswordConfirm: build.mutation<void, { uid: string; token: string; new_password: string }>({
+    resetPassword: build.mutation<void, TEmailOnly>({ query: (body) => ({ url: 'users/reset_password/', method: 'POST', body }) }),
+    resetPasswordConfirm: build.mutation<void, TResetPasswordConfirm>({
       query: (body) => ({ url: 'users/reset_password_confirm/', method: 'POST', body }),
     }),
-    acceptInvitation: build.mutation<void, { uid: string; token: string; new_password: string }>({
+    acceptInvitation: build.mutation<void, TResetPasswordConfirm>({
       query: (body) => ({ url: 'users/accept_invitation/', method: 'POST', body }),
     }),
-    resetEmailConfirm: build.mutation<void, { uid: string; token: string; new_email: string }>({
+    resetEmailConfirm: build.mutation<void, TResetEmailConfirm>({
       query: (body) => ({ url: 'users/reset_email_confirm/', method: 'POST', body }),
     }),
-    oidcStart: build.mutation<{ authorization_url: string }, void>({ query: () => ({ url: 'o/oidc/' }) }),
-    oidcFinish: build.mutation<{ redirect_url: string; subdomain: string }, { code: string; state: string; iss?: string }>({
+    oidcStart: build.mutation<TOidcStart, void>({ query: () => ({ url: 'o/oidc/' }) }),
+    oidcFinish: build.mutation<TSessionResult, TOidcCallback>({
       query: (body) => ({ url: 'o/oidc/', method: 'POST', body }),
     }),
   }),

@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Loader, NumberInput, Popover, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title, UnstyledButton, useMatches } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import type { TCapacitySlot } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,7 +9,7 @@ import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { useCan } from '../../shared/hooks/use-can';
 import { clock, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation, type CapacitySlot } from './api';
+import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation } from './api';
 import { seatColor, weekOf } from './booking-logic';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 
@@ -19,11 +20,11 @@ const VIEWS = [
 ];
 
 /** A departure's manifest (who comes), for those who may read manifests (the route's access). */
-const manifestPath = (s: CapacitySlot) => `/bookings/manifests/${s.id}`;
+const manifestPath = (s: TCapacitySlot) => `/bookings/manifests/${s.id}`;
 const useSeesManifests = () => useCan(['View experiences'], ['bookings']);
 
 /** The slot's capacity; saved when the field is left (or Enter is pressed), never below booked + held. */
-function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; withSave?: boolean }) {
+function CapacityInput({ slot: s, withSave = false }: { slot: TCapacitySlot; withSave?: boolean }) {
   const [update, { isLoading }] = useUpdateSlotMutation();
   const [value, setValue] = useState<number | string>(s.capacity);
   const save = async () => {
@@ -54,7 +55,7 @@ function CapacityInput({ slot: s, withSave = false }: { slot: CapacitySlot; with
 }
 
 /** Open or closed: a closed slot sells nothing, and its bookings stay. */
-function OpenSwitch({ slot: s, withLabel = false }: { slot: CapacitySlot; withLabel?: boolean }) {
+function OpenSwitch({ slot: s, withLabel = false }: { slot: TCapacitySlot; withLabel?: boolean }) {
   const [update] = useUpdateSlotMutation();
   return (
     <Switch
@@ -138,7 +139,7 @@ function DayTable({ date }: { date: string }) {
 }
 
 /** A slot in the week: its time, offer and seats, coloured like the month; a click opens its controls. */
-function WeekSlot({ slot: s }: { slot: CapacitySlot }) {
+function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
   const [opened, setOpened] = useState(false);
   const manifests = useSeesManifests();
   const color = seatColor(s.remaining, s.capacity, s.closed);

@@ -1,12 +1,25 @@
-import type { TBooking, TBookingOptions, TCart, TCounterOffer, TCounterOfferSummary, TCounterSaleInput, TExperience, THeldLine, TOrder, TPaginated, TResaleDetail, TSlot } from '@tourdesk/contracts';
+import type {
+  TBooking,
+  TBookingOptions,
+  TCapacitySlot,
+  TCart,
+  TCounterOffer,
+  TCounterOfferSummary,
+  TCounterSaleInput,
+  TDayCapacity,
+  TExperience,
+  THeldLine,
+  TOrder,
+  TPaginated,
+  TResaleDetail,
+  TSlot,
+} from '@tourdesk/contracts';
 import { QueryStatus } from '@reduxjs/toolkit/query';
 import { api } from '../../shared/api/api';
 import { withHeldLine } from './booking-logic';
 
 /** What booking needs of an offer: its extras (inventory item ids) and its booking questions. */
 export type OfferBookingSettings = Pick<TExperience, 'id' | 'title' | 'extras' | 'booking_questions'>;
-
-export type CapacitySlot = TSlot & { experience_title: string };
 
 export interface CheckoutInput {
   customer: { email: string; first_name: string; last_name: string; phone?: string };
@@ -15,16 +28,6 @@ export interface CheckoutInput {
   lines: string[];
   /** One per submission; the same body retried after no definite answer keeps it. */
   idempotencyKey: string;
-}
-
-
-export interface DayCapacity {
-  date: string;
-  slots: number;
-  capacity: number;
-  booked: number;
-  held: number;
-  remaining: number;
 }
 
 export const bookingsApi = api.injectEndpoints({
@@ -50,11 +53,11 @@ export const bookingsApi = api.injectEndpoints({
       query: (params) => ({ url: 'bookings/check-availability/', params }),
       providesTags: ['Slot'],
     }),
-    capacityCalendar: build.query<DayCapacity[], { from: string; to: string; experience?: string }>({
+    capacityCalendar: build.query<TDayCapacity[], { from: string; to: string; experience?: string }>({
       query: (params) => ({ url: 'capacity/calendar/', params }),
       providesTags: ['Slot'],
     }),
-    capacityByDate: build.query<CapacitySlot[], string>({
+    capacityByDate: build.query<TCapacitySlot[], string>({
       query: (date) => ({ url: 'capacity/by-date/', params: { date } }),
       providesTags: ['Slot'],
     }),

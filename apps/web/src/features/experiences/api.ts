@@ -1,15 +1,8 @@
-import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
+import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TPricingRateInput, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
-export type RateInput = {
-  experience: string;
-  pricing_category: string;
-  retail_price: number;
-  net_price?: number | null;
-  valid_from?: string | null;
-  valid_to?: string | null;
-  weekdays?: number[];
-};
+/** What the price editor sends: the contract's price fields (the currency is the organisation's). */
+export type RateInput = Omit<TPricingRateInput, 'currency'>;
 
 export const experiencesApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,4 +1,4 @@
-import type { TInventoryCategory, TInventoryItem, TPaginated } from '@tourdesk/contracts';
+import type { TInventoryCategory, TInventoryItem, TInventoryTag, TPaginated } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export type ItemInput = Omit<TInventoryItem, 'id' | 'created_at' | 'category' | 'currency'> & { category: string | null };
@@ -23,7 +23,7 @@ export const inventoryApi = api.injectEndpoints({
       invalidatesTags: ['Inventory'],
     }),
     deleteCategory: build.mutation<void, string>({ query: (id) => ({ url: `inventory-item-categories/${id}/`, method: 'DELETE' }), invalidatesTags: ['Inventory'] }),
-    tags: build.query<{ tag: string; item_count: number }[], void>({ query: () => 'inventory-item-tags/', providesTags: ['Inventory'] }),
+    tags: build.query<TInventoryTag[], void>({ query: () => 'inventory-item-tags/', providesTags: ['Inventory'] }),
   }),
 });
 

@@ -1,18 +1,21 @@
-import type { TAuditEvent, TBookingOptions, TInvoice, TOrder, TOrderSummary, TOrganization, TPaginated, TPayment, TPaymentInput, TPricingCategory, TRefundProposal } from '@tourdesk/contracts';
+import type {
+  TAuditEvent,
+  TBookingOptions,
+  TFilterOptions,
+  TInvoice,
+  TOrder,
+  TOrderSummary,
+  TOrganization,
+  TPaginated,
+  TPayment,
+  TPaymentInput,
+  TPricingCategory,
+  TRefundPending,
+  TRefundProposal,
+} from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
-
-export interface FilterOptions {
-  sellers: { id: string; name: string }[];
-  stores: { id: string; name: string }[];
-}
-
-/** A refund asked of the payment provider (202): it appears among the payments once the provider confirms it. */
-export interface RefundPending {
-  status: 'pending';
-  detail: string;
-}
 
 /**
  * The refund to propose for an order: what was paid beyond what is owed, or what its cancellation
@@ -45,7 +48,7 @@ export const ordersApi = tagged.injectEndpoints({
       query: (params) => ({ url: 'orders/', params }),
       providesTags: [{ type: 'Order', id: 'LIST' }],
     }),
-    orderFilterOptions: build.query<FilterOptions, void>({ query: () => 'orders/filter-options/' }),
+    orderFilterOptions: build.query<TFilterOptions, void>({ query: () => 'orders/filter-options/' }),
     /** Who changed what in the order, oldest first (its lines, payments and invoices too). */
     orderAudit: build.query<TAuditEvent[], string>({ query: (id) => `orders/${id}/audit/`, providesTags: (_r, _e, id) => [{ type: 'Order', id }] }),
     order: build.query<TOrder, string>({
@@ -82,7 +85,7 @@ export const ordersApi = tagged.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'OrderPayment', id }],
     }),
     /** A recorded payment or refund (201), or a refund of an online payment the provider has not confirmed yet (202). */
-    recordPayment: build.mutation<TPayment | RefundPending, PaymentSubmission>({
+    recordPayment: build.mutation<TPayment | TRefundPending, PaymentSubmission>({
       query: ({ order, idempotencyKey, ...body }) => ({
         url: `orders/${order}/payments/`,
         method: 'POST',

@@ -1,4 +1,4 @@
-import type { TPaymentProvider } from '@tourdesk/contracts';
+import type { TConnectLink, TPaymentProvider } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
 
@@ -16,7 +16,7 @@ export const paymentProvidersApi = tagged.injectEndpoints({
       providesTags: ['PaymentProvider'],
     }),
     /** POST /api/payment-providers/connect/: the link to Stripe's hosted onboarding (made for one visit). */
-    connectPaymentProvider: build.mutation<{ url: string }, void>({
+    connectPaymentProvider: build.mutation<TConnectLink, void>({
       query: () => ({ url: 'payment-providers/connect/', method: 'POST', body: {} }),
     }),
     /** DELETE /api/payment-providers/connect/: the stores stop offering online payment. */

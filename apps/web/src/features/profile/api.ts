@@ -1,4 +1,4 @@
-import type { TUser } from '@tourdesk/contracts';
+import type { TDetail, TSetEmail, TSetPassword, TUser } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const profileApi = api.injectEndpoints({
@@ -7,14 +7,14 @@ export const profileApi = api.injectEndpoints({
       query: (body) => ({ url: 'users/me/', method: 'PATCH', body }),
       invalidatesTags: ['Me'],
     }),
-    setPassword: build.mutation<void, { current_password: string; new_password: string }>({
+    setPassword: build.mutation<void, TSetPassword>({
       query: (body) => ({ url: 'users/set_password/', method: 'POST', body }),
     }),
-    setEmail: build.mutation<void, { current_password: string; new_email: string }>({
+    setEmail: build.mutation<void, TSetEmail>({
       query: (body) => ({ url: 'users/set_email/', method: 'POST', body }),
       invalidatesTags: ['Me'],
     }),
-    logoutOthers: build.mutation<{ detail: string }, void>({ query: () => ({ url: 'users/me/logout_others/', method: 'POST', body: {} }) }),
+    logoutOthers: build.mutation<TDetail, void>({ query: () => ({ url: 'users/me/logout_others/', method: 'POST', body: {} }) }),
   }),
 });
 

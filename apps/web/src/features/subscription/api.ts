@@ -1,4 +1,4 @@
-import type { TSubscription, TSubscriptionTier } from '@tourdesk/contracts';
+import type { TBillingPortal, TSubscription, TSubscriptionChange, TSubscriptionCreate, TSubscriptionTier } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
 
@@ -27,7 +27,7 @@ export const subscriptionApi = tagged.injectEndpoints({
      * null when the plan changed at once (a free plan) or changes with Stripe's event (a running
      * subscription's price replaced).
      */
-    chooseSubscription: build.mutation<{ url: string | null; subscription: TSubscription }, { tier: string; interval: 'month' | 'year' }>({
+    chooseSubscription: build.mutation<TSubscriptionChange, TSubscriptionCreate>({
       query: (body) => ({ url: 'subscription/', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
@@ -39,7 +39,7 @@ export const subscriptionApi = tagged.injectEndpoints({
       },
     }),
     /** POST /api/subscription/manage/ (Owners): Stripe's customer portal, for one visit (card, invoices, cancelling). */
-    manageSubscription: build.mutation<{ url: string }, void>({
+    manageSubscription: build.mutation<TBillingPortal, void>({
       query: () => ({ url: 'subscription/manage/', method: 'POST', body: {} }),
     }),
   }),

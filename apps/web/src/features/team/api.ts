@@ -1,4 +1,4 @@
-import type { TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
+import type { TDetail, TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const teamApi = api.injectEndpoints({
@@ -35,7 +35,7 @@ export const teamApi = api.injectEndpoints({
       query: (id) => ({ url: `team-members/${id}/`, method: 'DELETE' }),
       invalidatesTags: ['TeamMember', 'Role'],
     }),
-    resendInvitation: build.mutation<{ detail: string }, string>({
+    resendInvitation: build.mutation<TDetail, string>({
       query: (id) => ({ url: `team-members/${id}/resend_invitation/`, method: 'POST', body: {} }),
     }),
   }),

@@ -1,10 +1,10 @@
+import type { TPublicConfig } from '@tourdesk/contracts';
 import { createContext, useContext, type ReactNode } from 'react';
-import type { PublicConfig } from '../api/session-api';
 
 export interface HostState {
   /** The organisation's subdomain, or null on the bare host. */
   subdomain: string | null;
-  config: PublicConfig;
+  config: TPublicConfig;
 }
 
 const HostContext = createContext<HostState | null>(null);

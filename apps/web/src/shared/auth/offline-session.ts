@@ -1,5 +1,5 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import type { PublicConfig } from '../api/session-api';
+import type { TPublicConfig } from '@tourdesk/contracts';
 import type { AppInfo } from '../lib/permissions';
 import type { AuthState } from './auth-slice';
 
@@ -11,7 +11,7 @@ import type { AuthState } from './auth-slice';
  * sign-out and when the session ends, with every other thing a device keeps of its user.
  */
 export interface RememberedSession {
-  config?: PublicConfig;
+  config?: TPublicConfig;
   user?: NonNullable<AuthState['user']>;
   appInfo?: AppInfo;
 }

@@ -1,5 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconFileText, IconMail, IconPrinter } from '@tabler/icons-react';
+import type { TTicketsSent } from '@tourdesk/contracts';
 import { api } from '../api/api';
 import { downloadFile, fileUrl, openInNewTab, type DownloadArgs } from '../api/download';
 import { notifySuccess } from '../lib/toast';
@@ -14,7 +15,7 @@ const ticketsApi = api.injectEndpoints({
   endpoints: (build) => ({
     ticketFileUrl: build.mutation<string, DownloadArgs>({ queryFn: fileUrl }),
     ticketDownload: build.mutation<string, DownloadArgs>({ queryFn: downloadFile }),
-    sendTickets: build.mutation<{ to: string; detail: string }, string>({ query: (order) => ({ url: `orders/${order}/send-tickets/`, method: 'POST', body: {} }) }),
+    sendTickets: build.mutation<TTicketsSent, string>({ query: (order) => ({ url: `orders/${order}/send-tickets/`, method: 'POST', body: {} }) }),
   }),
 });
 

@@ -1,14 +1,10 @@
 import { Group, Image, Text } from '@mantine/core';
 import { IconVideo } from '@tabler/icons-react';
+import type { TVideo } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
 
-interface Video {
-  url: string;
-  provider: string | null;
-  title: string;
-  thumbnail_url: string | null;
-  notice: string | null;
-}
+/** What the row shows of a video (an offer's or a help video). */
+type Video = Pick<TVideo, 'url' | 'provider' | 'title' | 'thumbnail_url' | 'notice'>;
 
 /**
  * A video as a row: its thumbnail (or an icon when the platform gave none), its title (or its
