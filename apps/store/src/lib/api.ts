@@ -1,4 +1,17 @@
-import type { TWebCart, TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebOrder, TWebOrderInput, TWebStore } from '@tourdesk/contracts';
+import type {
+  TErrorItem,
+  TPaginated,
+  TWebCart,
+  TWebDay,
+  TWebMonth,
+  TWebOffer,
+  TWebOfferSummary,
+  TWebOrder,
+  TWebOrderInput,
+  TWebPayment,
+  TWebPaymentStarted,
+  TWebStore,
+} from '@tourdesk/contracts';
 import { t } from '../texts';
 import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
 
@@ -6,11 +19,7 @@ import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from 
  * The public web store's API on the page's own origin (/api/web-stores/{slug}/…). Only types come
  * from the contracts package: its schemas (zod) stay out of this bundle.
  */
-export interface ApiErrorItem {
-  code: string;
-  detail: string;
-  attr: string | null;
-}
+export type ApiErrorItem = TErrorItem;
 
 export class ApiError extends Error {
   constructor(
@@ -26,25 +35,11 @@ export class ApiError extends Error {
 }
 
 /** A payment started online: Stripe's page to send the browser to, and what to ask about it later. */
-export interface PaymentStarted {
-  checkout: string;
-  payment_url: string;
-  token: string;
-}
-export type PaymentStatus = 'open' | 'paid' | 'expired' | 'failed' | 'refunded';
-export interface PaymentState {
-  status: PaymentStatus;
-  order: TWebOrder | null;
-}
+export type PaymentStarted = TWebPaymentStarted;
+export type PaymentStatus = TWebPayment['status'];
+export type PaymentState = TWebPayment;
 
-export interface Page<T> {
-  count: number;
-  total_pages: number;
-  current_page_number: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
+export type Page<T> = TPaginated<T>;
 
 interface Options {
   method?: 'GET' | 'POST' | 'DELETE';
