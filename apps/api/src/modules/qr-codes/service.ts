@@ -10,7 +10,6 @@ import { tenantOrigin } from '../../lib/host';
 import { todayIn } from '../../lib/local-time';
 import { inTenant } from '../../lib/tenancy';
 import * as q from './queries';
-import { partnerStoresOf, type PartnerStoreRow } from './queries';
 
 /**
  * QR codes: what a code leads to (a store, or an offer in the store that sells it), the scan that
@@ -21,10 +20,10 @@ import { partnerStoresOf, type PartnerStoreRow } from './queries';
 type QrRow = typeof qrCode.$inferSelect;
 type Target = 'store' | 'experience' | 'partner_store';
 
-const partnerStoreUrl = (config: Config, r: PartnerStoreRow) => `${tenantOrigin(config, r.subdomain)}/s/${r.slug}/`;
+const partnerStoreUrl = (config: Config, r: q.PartnerStoreRow) => `${tenantOrigin(config, r.subdomain)}/s/${r.slug}/`;
 
 export async function partnerStores(ctx: TenantCtx, config: Config): Promise<TPartnerStore[]> {
-  return (await partnerStoresOf(ctx)).map((r) => ({ id: r.store_id, name: r.name, partner: r.partner, partnership: r.partnership_id, url: partnerStoreUrl(config, r) }));
+  return (await q.partnerStoresOf(ctx)).map((r) => ({ id: r.store_id, name: r.name, partner: r.partner, partnership: r.partnership_id, url: partnerStoreUrl(config, r) }));
 }
 
 /** 8 characters of lower-case base32: 40 random bits, short enough to type from a flyer. */
@@ -44,7 +43,7 @@ export async function qrValues(ctx: TenantCtx, input: Partial<z.output<typeof ZQ
   const experienceId = target !== 'experience' ? null : input.experience !== undefined ? input.experience : (existing?.experience_id ?? null);
   if (!storeId) throw new AppError('invalid', 'Choose a store.', 'store');
   if (target === 'partner_store') {
-    const [partner] = await partnerStoresOf(ctx, [storeId]);
+    const [partner] = await q.partnerStoresOf(ctx, [storeId]);
     if (!partner) throw new AppError('invalid', 'Choose a store of a partner that sells your offers.', 'store');
     const values: Partial<typeof qrCode.$inferInsert> = { target, store_id: storeId, experience_id: null, partnership_id: partner.partnership_id };
     if (input.name !== undefined) values.name = input.name;
@@ -86,7 +85,7 @@ export async function presentQrCodes(ctx: TenantCtx, config: Config, rows: QrRow
   const stores = await q.storeNames(ctx, storeIds);
   const offers = await q.offerTitles(ctx, offerIds);
   const partnerIds = rows.filter((r) => r.target === 'partner_store' && r.store_id).map((r) => r.store_id!);
-  const partners = new Map(partnerIds.length ? (await partnerStoresOf(ctx, partnerIds)).map((p) => [p.store_id, p]) : []);
+  const partners = new Map(partnerIds.length ? (await q.partnerStoresOf(ctx, partnerIds)).map((p) => [p.store_id, p]) : []);
   const origin = await originOf(ctx, config);
   return rows.map((r) => {
     const s = r.store_id && r.target !== 'partner_store' ? stores.get(r.store_id) : undefined;
@@ -149,7 +148,7 @@ export async function scan(db: Db, config: Config, subdomain: string | null, cod
     if (count) await q.countScanDay(ctx, row.id, todayIn(account.zone));
     if (row.target === 'partner_store') {
       // The partner's store, on the partner's host; the supplier's own offers there record the code.
-      const [p] = row.store_id ? await partnerStoresOf(ctx, [row.store_id]) : [];
+      const [p] = row.store_id ? await q.partnerStoresOf(ctx, [row.store_id]) : [];
       if (!p) throw notFound('This QR code no longer leads anywhere.');
       return `${partnerStoreUrl(config, p)}?qr=${row.code}`;
     }

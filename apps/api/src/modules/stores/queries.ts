@@ -38,7 +38,11 @@ export async function storeWithOrganisation(db: Db, storeId: string) {
   return found;
 }
 
-/** Whether the organisation resells under an Active contract whose supplier collects the payments. */
+/**
+ * Whether the organisation resells under an Active contract whose supplier collects: its store may
+ * then offer online payment without a Stripe account of its own (those offers are paid to the
+ * supplier's; each cart says whether it may be paid online, `payableOnline`).
+ */
 export async function resellsPaidToSupplier(ctx: TenantCtx) {
   const [row] = await ctx.tx
     .select({ id: partnership.id })

@@ -19,20 +19,11 @@ import * as q from './queries';
 
 type StoreRow = typeof store.$inferSelect;
 
-/**
- * Whether the organisation resells under an Active contract whose supplier collects: its store may
- * then offer online payment without a Stripe account of its own (those offers are paid to the
- * supplier's; each cart says whether it may be paid online, `payableOnline`).
- */
-function resellsPaidToSupplier(ctx: TenantCtx) {
-  return q.resellsPaidToSupplier(ctx);
-}
-
 /** Input → columns; a logo must be one of the organisation's images, the currency its own by default. */
 export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof ZStoreInput>>, existing: StoreRow | undefined, platformHasStripe: boolean) {
   if (!existing) await assertWithinLimit(ctx, 'stores');
   if (input.logo) await q.assertOwnImage(ctx, input.logo);
-  if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe)) && !(platformHasStripe && (await resellsPaidToSupplier(ctx)))) {
+  if (input.payment_options?.includes('online') && !(await onlineReady(ctx, platformHasStripe)) && !(platformHasStripe && (await q.resellsPaidToSupplier(ctx)))) {
     throw new AppError('invalid', platformHasStripe ? 'Connect your Stripe account (Settings → Payment providers) before a store takes payments online.' : 'Online payment is not set up on this platform.', 'payment_options');
   }
   const values: Partial<typeof store.$inferInsert> = {};
