@@ -8,10 +8,10 @@ import { rateOf, sellLine, vatRates } from './sale';
 import { openBookingTerms, splitFee, termsOf } from './cancellation';
 import { messageMoney } from './order-basics';
 import { auditOfOrder } from './queries/audit';
-import * as bookingRows from './queries/bookings';
+import * as bookingQueries from './queries/bookings';
 import { customerIdOf } from './queries/customers';
 import * as q from './queries/orders';
-import * as payments from './queries/payments';
+import * as paymentQueries from './queries/payments';
 import { priceOf } from './queries/sale';
 import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
 
@@ -119,7 +119,7 @@ export async function confirmOrder(ctx: TenantCtx, id: string) {
   const o = await lockOrder(ctx, id);
   if (o.status === 'Canceled') throw new AppError('conflict', 'This order is cancelled: it cannot be confirmed.');
   if (o.status === 'Confirmed') throw new AppError('conflict', 'This order is already confirmed.');
-  await bookingRows.confirmCreatedBookings(ctx, id);
+  await bookingQueries.confirmCreatedBookings(ctx, id);
   await q.markOrderConfirmed(ctx, id);
   await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'confirmed', changes: { status: [o.status, 'Confirmed'] } });
   return presentOrder(ctx, id);
@@ -131,8 +131,8 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
   const b = await ownLine(ctx, orderId, lineId);
   if (b.status === 'Canceled') throw new AppError('conflict', 'This line is already cancelled.');
   await lockSlot(ctx, b.slot_id);
-  await bookingRows.releaseSeats(ctx, b.slot_id, b.seats);
-  await bookingRows.markBookingCanceled(ctx, b.id);
+  await bookingQueries.releaseSeats(ctx, b.slot_id, b.seats);
+  await bookingQueries.markBookingCanceled(ctx, b.id);
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'cancelled', changes: { status: [b.status, 'Canceled'], seats_released: b.seats } });
   return presentOrder(ctx, orderId);
@@ -150,7 +150,7 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
 export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCancellationFee?: boolean; now?: Date } = {}) {
   const o = await lockOrder(ctx, id);
   if (o.status === 'Canceled') throw new AppError('conflict', 'This order is already cancelled.');
-  const open = await bookingRows.openBookingsBySlot(ctx, id);
+  const open = await bookingQueries.openBookingsBySlot(ctx, id);
   let fee = 0;
   let shares = new Map<string, number>();
   if (options.keepCancellationFee) {
@@ -165,12 +165,12 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
   }
   for (const b of open) {
     await lockSlot(ctx, b.slot_id);
-    await bookingRows.releaseSeats(ctx, b.slot_id, b.seats);
+    await bookingQueries.releaseSeats(ctx, b.slot_id, b.seats);
   }
   const at = new Date();
-  await bookingRows.cancelOpenBookings(ctx, id, at);
+  await bookingQueries.cancelOpenBookings(ctx, id, at);
   for (const [bookingId, share] of shares) {
-    if (share > 0) await bookingRows.setBookingCancellationFee(ctx, bookingId, share);
+    if (share > 0) await bookingQueries.setBookingCancellationFee(ctx, bookingId, share);
   }
   await q.markOrderCanceled(ctx, id, at);
   await recomputeOrder(ctx, id);
@@ -185,7 +185,7 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
 }
 
 async function ownLine(ctx: TenantCtx, orderId: string, lineId: string) {
-  const b = await bookingRows.bookingOfOrder(ctx, orderId, lineId);
+  const b = await bookingQueries.bookingOfOrder(ctx, orderId, lineId);
   if (!b) throw notFound('No line with this id in this order.');
   return b;
 }
@@ -204,10 +204,10 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   const extras = input.extras ?? b.extras;
   const p = await priceOf(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
-  await bookingRows.bookSeats(ctx, b.slot_id, p.seats - b.seats);
+  await bookingQueries.bookSeats(ctx, b.slot_id, p.seats - b.seats);
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
-  await bookingRows.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate) });
+  await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
   return presentOrder(ctx, orderId);
@@ -215,7 +215,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
 
 // --- payments ---------------------------------------------------------------------------------
 
-function presentPayment(p: payments.PaymentRow['p'], who: { first: string | null; last: string | null; email: string | null }, refunded: number): TPayment {
+function presentPayment(p: paymentQueries.PaymentRow['p'], who: { first: string | null; last: string | null; email: string | null }, refunded: number): TPayment {
   return {
     id: p.id,
     order: p.order_id,
@@ -234,11 +234,11 @@ function presentPayment(p: payments.PaymentRow['p'], who: { first: string | null
 
 export async function listPayments(ctx: TenantCtx, orderId: string) {
   await presentOrderExists(ctx, orderId);
-  return (await payments.paymentsOfOrder(ctx, orderId)).map((r) => presentPayment(r.p, r, Number(r.refunded)));
+  return (await paymentQueries.paymentsOfOrder(ctx, orderId)).map((r) => presentPayment(r.p, r, Number(r.refunded)));
 }
 
 export async function getPayment(ctx: TenantCtx, orderId: string, id: string) {
-  const r = await payments.paymentOfOrder(ctx, orderId, id);
+  const r = await paymentQueries.paymentOfOrder(ctx, orderId, id);
   if (!r) throw notFound('No payment with this id in this order.');
   return presentPayment(r.p, r, Number(r.refunded));
 }
@@ -246,8 +246,6 @@ export async function getPayment(ctx: TenantCtx, orderId: string, id: string) {
 async function presentOrderExists(ctx: TenantCtx, orderId: string) {
   if (!(await q.orderExists(ctx, orderId))) throw notFound('No order with this id.');
 }
-
-const money = messageMoney;
 
 /**
  * Records a payment (positive) or a refund (negative) under the order's lock, in the order's
@@ -284,24 +282,24 @@ export async function recordPayment(
     if (o.status === 'Canceled') throw new AppError('invalid', 'This order is cancelled: it takes refunds only.', 'amount');
     const balance = o.total - o.paid;
     if (input.amount > balance) {
-      throw new AppError('invalid', balance <= 0 ? 'This order is fully paid: nothing is left to pay.' : `That is more than is left to pay (${money(balance, o.currency)}).`, 'amount');
+      throw new AppError('invalid', balance <= 0 ? 'This order is fully paid: nothing is left to pay.' : `That is more than is left to pay (${messageMoney(balance, o.currency)}).`, 'amount');
     }
   } else {
     if (!input.refund_of) throw new AppError('required', 'Choose the payment this refund gives back.', 'refund_of');
     if (!reason) throw new AppError('required', 'Say why the money is refunded.', 'reason');
     // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
-    const paid = await payments.lockPaymentOfOrder(ctx, orderId, input.refund_of);
+    const paid = await paymentQueries.lockPaymentOfOrder(ctx, orderId, input.refund_of);
     if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
     const left = paid.p.amount - Number(paid.refunded);
-    if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${money(left, o.currency)}).`, 'amount');
-    if (-input.amount > o.paid) throw new AppError('invalid', `A refund cannot be larger than what was paid (${money(o.paid, o.currency)}).`, 'amount');
+    if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${messageMoney(left, o.currency)}).`, 'amount');
+    if (-input.amount > o.paid) throw new AppError('invalid', `A refund cannot be larger than what was paid (${messageMoney(o.paid, o.currency)}).`, 'amount');
     if (settlement) {
       const ref = await settlement.settle({ id: paid.p.id, method: paid.p.method, provider_ref: paid.p.provider_ref }, -input.amount);
       if (ref === null) return null;
       input = { ...input, provider_ref: ref };
     }
   }
-  const p = await payments.insertPayment(ctx, {
+  const p = await paymentQueries.insertPayment(ctx, {
     order_id: orderId,
     amount: input.amount,
     currency: input.currency,
