@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ZCart, ZHeldLine, ZSlot, type TSlot } from '@tourdesk/contracts';
@@ -233,10 +234,12 @@ describe('check-in and attendance', () => {
     bookingId = o.bookings[0].id;
   });
 
-  it('marks a scanned ticket Arrived, and says when on a second scan', async () => {
+  it('refuses a ticket of another day with its date; once admitted (override at the door), says when on a second scan', async () => {
     const first = await owner.post('/api/bookings/check-in/', { ticket_code: ticket });
-    expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ attendance: 'Arrived' });
+    expect(first.statusCode, first.body).toBe(409);
+    expect(err(first)).toMatchObject({ code: 'wrong_day', detail: expect.stringMatching(/^Wrong day: booked for \w{3} \d{1,2} \w{3} at \d{2}:\d{2}\.$/) });
+    const door = await owner.post('/api/check-in/scans/', { device_id: 'desk', slots: [], scans: [{ id: randomUUID(), ticket_code: ticket, scanned_at: new Date().toISOString(), override: true }] });
+    expect(door.json().results[0]).toMatchObject({ result: 'admitted', override: true, ticket: { attendance: 'Arrived' } });
     const second = await owner.post('/api/bookings/check-in/', { ticket_code: ticket });
     expect(second.statusCode).toBe(409);
     expect(err(second).detail).toMatch(/^Already checked in at \d{2}:\d{2}\.$/);

@@ -279,3 +279,26 @@ BEGIN
     WHERE NOT (n.line = ANY (v_refused))
     ORDER BY 1;
 END $$;
+
+-- A hold never outlives its slot's cut-off (migration 0044 makes the trigger, BEFORE INSERT OR
+-- UPDATE OF expires_at, slot_id ON cart_line): whatever asks for a longer hold — OCTO's extend, a
+-- web payment waiting for Stripe, a hold made just before the cut-off — its expiry is cut at the
+-- moment the slot stops being on sale, its start minus the booking cut-off (the offer's, else the
+-- organisation's; the same minutes tourdesk_open_after() counts). A slot that has started or passed
+-- its cut-off therefore has no live hold, and checkout (which books only live holds) cannot book it.
+CREATE OR REPLACE FUNCTION tourdesk_hold_until_cutoff() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+DECLARE
+  v_until timestamptz;
+BEGIN
+  SELECT s.starts_at - make_interval(mins => coalesce(nullif(e.booking_cutoff_minutes, 0), a.default_cutoff_minutes))
+  INTO v_until
+  FROM slot s
+  JOIN experience e ON e.id = s.experience_id
+  JOIN base_account a ON a.id = s.account_id
+  WHERE s.id = NEW.slot_id;
+  IF v_until IS NOT NULL AND NEW.expires_at > v_until THEN
+    NEW.expires_at := v_until;
+  END IF;
+  RETURN NEW;
+END $$;
