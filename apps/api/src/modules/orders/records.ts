@@ -16,7 +16,6 @@ import { cancellationFeeByRate, rateOf, sellLine, vatRates } from './sale';
 import { assertWithinLimit } from '../plans/service';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
-export { paymentStatus } from './queries/orders';
 export { vatOf } from './sale';
 
 /**
