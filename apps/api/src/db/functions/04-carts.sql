@@ -60,9 +60,11 @@ BEGIN
   RETURN QUERY SELECT * FROM cart_line_api v WHERE v.account_id = p_account AND v.cart_id = p_cart ORDER BY v.created_at, v.id;
 END $$;
 
--- tourdesk_hold now changes held lines only (new lines: tourdesk_hold_many below): the slot is
--- locked first (the line's own seats counted as free), its expired lines swept if needed, then
--- the line is updated.
+-- tourdesk_hold changes held lines only (new lines: tourdesk_hold_many below). One lock order, as
+-- everywhere: the slot first, then the line. The line's seats are read again FOR UPDATE after the
+-- slot's lock (they count as free for it): read before the lock, two changes of one line at once
+-- each counted the seats the line had before either, and the second could hold seats the first had
+-- already taken (issue 28). The slot's expired lines are swept when the change does not fit.
 CREATE OR REPLACE FUNCTION tourdesk_hold(p_account uuid, p_user uuid, p_line uuid, p_quantities jsonb, p_extras jsonb)
   RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
@@ -71,25 +73,25 @@ DECLARE
   v_price record;
   v_own int;
   v_remaining int;
-  v_attempt int;
 BEGIN
   PERFORM tourdesk_enter(p_account);
-  SELECT l.cart_id, l.slot_id, l.seats INTO v_cart, v_slot, v_own
+  SELECT l.cart_id, l.slot_id INTO v_cart, v_slot
   FROM cart_line l JOIN cart c ON c.id = l.cart_id
   WHERE l.account_id = p_account AND l.id = p_line AND c.user_id = p_user;
   IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
   SELECT * INTO v_price FROM tourdesk_price(p_account, v_slot, p_quantities, p_extras);
-  FOR v_attempt IN 1..2 LOOP
-    SELECT capacity - booked - held + v_own INTO v_remaining FROM slot
-    WHERE id = v_slot AND NOT closed AND capacity - booked - held + v_own >= v_price.seats FOR NO KEY UPDATE;
-    EXIT WHEN FOUND;
-    PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
+  PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
+  SELECT seats INTO v_own FROM cart_line WHERE id = p_line FOR UPDATE;
+  IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
+  SELECT capacity - booked - held + v_own INTO v_remaining FROM slot WHERE id = v_slot AND NOT closed;
+  IF v_remaining IS NOT NULL AND v_remaining < v_price.seats THEN
     DELETE FROM cart_line WHERE slot_id = v_slot AND expires_at <= now() AND id <> p_line;
-    EXIT WHEN NOT FOUND;
-  END LOOP;
-  IF v_remaining IS NULL THEN
-    SELECT greatest(0, capacity - booked - held + v_own) INTO v_remaining FROM slot WHERE id = v_slot;
-    RAISE EXCEPTION '%', tourdesk_sold_out(v_remaining) USING ERRCODE = 'TD409', HINT = 'quantities';
+    IF FOUND THEN
+      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot WHERE id = v_slot;
+    END IF;
+  END IF;
+  IF v_remaining IS NULL OR v_remaining < v_price.seats THEN
+    RAISE EXCEPTION '%', tourdesk_sold_out(greatest(0, coalesce(v_remaining, 0))) USING ERRCODE = 'TD409', HINT = 'quantities';
   END IF;
   UPDATE cart_line SET quantities = p_quantities, extras = p_extras, seats = v_price.seats, total = v_price.total,
     expires_at = now() + make_interval(mins => v_price.hold_minutes)
