@@ -92,7 +92,7 @@ export async function seedResaleDemo(db: Db): Promise<boolean> {
         userId: owner.id,
         customer: customer(),
         answers,
-        lines: [{ slot_id: s!.id, experience_id: kayak.id, quantities: { [adult.id]: qty }, extras: {}, seats: qty, total: qty * adult.price, items: [{ kind: 'category', id: adult.id, label: adult.label, quantity: qty, unit_price: adult.price }] }],
+        lines: [{ slot_id: s!.id, experience_id: kayak.id, quantities: { [adult.id]: qty }, extras: {}, seats: qty, total: qty * adult.price, items: [{ kind: 'category', id: adult.id, label: adult.label, quantity: qty, unit_price: adult.price }], currency: contract.currency }],
       });
       const soldAt = localToUtc(addDays(date, -6), '15:20', ZONE);
       await tx.update(order).set({ created_at: soldAt, updated_at: soldAt }).where(eq(order.id, id));

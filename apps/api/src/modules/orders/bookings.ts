@@ -84,7 +84,7 @@ export async function checkout(
     manageTokenHash: input.manageTokenHash,
     customer: input.customer,
     answers: input.answers,
-    lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items })),
+    lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items, currency: l.currency })),
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
   await q.copyCartQrCode(ctx, cartId, created);

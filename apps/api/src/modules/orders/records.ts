@@ -128,6 +128,8 @@ export interface LineToWrite {
   seats: number;
   total: number;
   items: HeldItem[];
+  /** The currency the line was priced in (the held cart line's, or tourdesk_price's): the order's, or writeOrder refuses. */
+  currency: string;
 }
 
 /**
@@ -158,6 +160,12 @@ export async function writeOrder(
     lines: LineToWrite[];
   },
 ) {
+  // One currency per sale: a line priced in another currency than the order's (a store or a contract
+  // left on an old code) is refused, never sold as if the amounts were the order's (issue 28).
+  const foreign = input.lines.find((l) => l.currency !== ctx.currency);
+  if (foreign) {
+    throw new AppError('conflict', `This sale is in ${ctx.currency} but its offer is priced in ${foreign.currency}: nothing was booked. The store's or the partnership's currency is not the organisation's; ask the organisation to correct it.`, 'lines');
+  }
   await assertWithinLimit(ctx, 'bookings_per_month', input.lines.length);
   const found = await upsertCustomer(ctx, input.customer);
   // An experience confirmed by hand (confirmation_mode 'manual') makes the order wait, as

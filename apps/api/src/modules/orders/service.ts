@@ -62,7 +62,7 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
     customer: input.customer,
     answers: input.answers,
     notes: input.notes,
-    lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total, items: p.items })),
+    lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total, items: p.items, currency: p.currency })),
   });
   return presentOrder(ctx, id);
 }

@@ -1,5 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
-import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, pricingRate, scheduleRule } from '../../db/schema';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, partnership, pricingRate, scheduleRule, store } from '../../db/schema';
 import { assertOwned, type TenantCtx } from '../../lib/crud';
 
 /** The organisation module's only access to the database. */
@@ -38,6 +39,38 @@ export async function repriceAll(ctx: TenantCtx, to: string, factor: number) {
     .update(inventoryItem)
     .set({ currency: to, price: sql`round(${inventoryItem.price} * ${factor}::numeric)::int`, updated_at: new Date() })
     .where(eq(inventoryItem.account_id, ctx.accountId));
+}
+
+/**
+ * The live partnerships (not Declined nor Ended) whose contract is in `currency`, or that this
+ * organisation supplies (a supplier's contracts are in its currency): who is on the other side.
+ * A reseller's partnership whose supplier is not known yet (an e-mail invitation) takes the
+ * supplier's currency when accepted, so it is not counted.
+ */
+export function livePartnershipsIn(ctx: TenantCtx, currency: string) {
+  return ctx.tx
+    .select({ id: partnership.id, status: partnership.status, currency: partnership.currency, supplier: partnership.supplier_account_id, reseller: partnership.reseller_account_id, email: partnership.invite_email })
+    .from(partnership)
+    .where(
+      and(
+        inArray(partnership.status, ['Invited', 'Active', 'Suspended']),
+        or(eq(partnership.supplier_account_id, ctx.accountId), and(eq(partnership.reseller_account_id, ctx.accountId), isNotNull(partnership.supplier_account_id), eq(partnership.currency, currency))),
+      ),
+    )
+    .orderBy(partnership.created_at);
+}
+
+/** Moves every store of the organisation to currency `to`; answers how many moved. */
+export async function moveStores(ctx: TenantCtx, to: string) {
+  const moved = await ctx.tx.update(store).set({ currency: to, updated_at: new Date() }).where(eq(store.account_id, ctx.accountId)).returning({ id: store.id });
+  return moved.length;
+}
+
+/** Names of other organisations (partners), read as tourdesk_server outside the tenant: the name, nothing else. */
+export async function serverAccountNames(db: Db, ids: string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await db.select({ id: baseAccount.id, name: baseAccount.name }).from(baseAccount).where(inArray(baseAccount.id, ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** The experiences that have a schedule rule. */

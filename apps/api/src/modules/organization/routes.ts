@@ -19,7 +19,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/account/',
     { config: { access: manageAccount }, schema: { tags: ['organization'], summary: 'Change your organisation’s details (the next invoices show them)', body: ZOrganizationPatch, response: { 200: ZOrganization, ...errors } } },
-    (request) => tenantScope(request, (ctx) => updateOrganization(ctx, request.body)),
+    (request) => updateOrganization({ run: (fn) => tenantScope(request, fn), db: request.server.database.db }, request.body),
   );
   app.get(
     '/api/product-configuration/',

@@ -4,10 +4,10 @@ import type { TenantCtx } from '../../../lib/crud';
 
 /** What a sale is priced and taxed from: tourdesk_price(), the VAT rates of the day, the cancellation fees kept. */
 
-/** A line priced by tourdesk_price() (which checks the slot and the quantities): its seats, total, offer and items. */
+/** A line priced by tourdesk_price() (which checks the slot and the quantities): its seats, total, offer, currency and items. */
 export async function priceOf(ctx: TenantCtx, slotId: string, quantities: Record<string, number>, extras: Record<string, number>) {
   const result = (await ctx.tx.execute(sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`)) as unknown as {
-    rows: { seats: number; total: number; experience_id: string; items: HeldItem[] }[];
+    rows: { seats: number; total: number; experience_id: string; currency: string; items: HeldItem[] }[];
   };
   return result.rows[0]!;
 }
