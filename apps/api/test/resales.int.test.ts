@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TResale, TResaleDetail } from '@tourdesk/contracts';
+import { eq } from 'drizzle-orm';
+import { booking } from '../src/db/schema';
 import { createTestApp, type TestApp } from './harness';
+import type { Browser } from './http-client';
+import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
-import { day, resaleWorld } from './resale-fixtures';
+import { day, resaleWorld, ZONE } from './resale-fixtures';
+
+const idOf = async (b: Browser) => (await b.get('/api/users/me/')).json().base_account.id as string;
 
 /**
  * Resales seen from both sides: the supplier (what its partners sold of its offers) and the
@@ -106,6 +112,20 @@ describe('the resales list', () => {
     expect(await count('status=Confirmed', w.reseller)).toBe(5);
   });
 
+  it('totals what each line counts for, as its line and statements do: a line cancelled free nothing, one with a fee kept the fee (issue 28)', async () => {
+    // sold[5] was cancelled free above: its line shows 0, and so do the totals.
+    const lines = (await w.supplier.get('/api/resales/?page_size=50')).json();
+    expect(lines.results.find((r: TResale) => r.id === sold[5]!.booking)).toMatchObject({ status: 'Canceled', gross: 0, commission: 0 });
+    expect(lines.totals).toEqual([{ currency: 'CHF', lines: 6, gross: 5 * 9800, commission: 5 * 1470, supplier_net: 5 * 8330 }]);
+    await t.database.db.update(booking).set({ cancellation_fee: 1500 }).where(eq(booking.id, sold[5]!.booking));
+    const theirs = (await w.reseller.get('/api/resales/?page_size=50')).json();
+    expect(theirs.totals).toEqual([{ currency: 'CHF', lines: 6, gross: 5 * 9800 + 1500, commission: 5 * 1470, supplier_net: 5 * 8330 + 1500 }]);
+    const sum = (k: 'gross' | 'commission') => (theirs.results as TResale[]).reduce((n, r) => n + r[k], 0);
+    expect([sum('gross'), sum('commission')]).toEqual([theirs.totals[0].gross, theirs.totals[0].commission]);
+    expect((await w.reseller.get('/api/resales/?status=Canceled')).json().totals).toEqual([{ currency: 'CHF', lines: 1, gross: 1500, commission: 0, supplier_net: 1500 }]);
+    await t.database.db.update(booking).set({ cancellation_fee: 0 }).where(eq(booking.id, sold[5]!.booking));
+  });
+
   it('pages in SQL and refuses bad input with a 4xx in the envelope', async () => {
     const first = (await w.reseller.get('/api/resales/?page_size=5')).json();
     expect(first).toMatchObject({ count: 6, total_pages: 2, current_page_number: 1 });
@@ -177,5 +197,22 @@ describe('a contract by net rates', () => {
     // The first reseller does not see the third's resale.
     expect((await w.reseller.get(`/api/resales/${r.id}/`)).statusCode).toBe(404);
     expect((await w.reseller.get(`/api/resales/?partner=${net.id}`)).json().count).toBe(0);
+  });
+
+  it('falls back to the pricing rate’s net price for a category the contract leaves blank (issue 28)', async () => {
+    // The contract form shows the rate's net price as the placeholder of a blank category.
+    const rate = await w.supplier.patch(`/api/pricing-rates/${w.exp.rate}/`, { net_price: 4200 });
+    expect(rate.statusCode, rate.body).toBe(200);
+    const agency = await createOrganisation(t.app, sink, { subdomain: 'rs-blank', kind: 'affiliate', currency: 'CHF', time_zone: ZONE });
+    const agencyId = (await agency.get('/api/users/me/')).json().base_account.id as string;
+    const blank = await w.contract({ pricing: 'net', net_rates: {}, reseller: agencyId });
+    const r = await w.resell(blank, 10, 2, 'BLANK-1');
+    const line = ((await agency.get(`/api/resales/?partner=${blank.id}`)).json().results as TResale[])[0]!;
+    expect(line).toMatchObject({ id: r.booking, gross: 2 * 4900, commission: 2 * 700, supplier_net: 2 * 4200 });
+    // A net rate set in the contract still wins over the rate's.
+    const set = await w.contract({ pricing: 'net', net_rates: { [w.exp.category]: 4000 }, reseller: (await idOf(await createOrganisation(t.app, sink, { subdomain: 'rs-set', kind: 'affiliate', currency: 'CHF', time_zone: ZONE }))) });
+    const s = await w.resell(set, 10, 1, 'SET-1');
+    expect(((await w.supplier.get(`/api/resales/?partner=${set.id}`)).json().results as TResale[]).find((x) => x.id === s.booking)).toMatchObject({ gross: 4900, commission: 900 });
+    await w.supplier.patch(`/api/pricing-rates/${w.exp.rate}/`, { net_price: null });
   });
 });

@@ -182,12 +182,12 @@ describe('reading and settling a statement', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain(`statement-${s.number}.csv`);
     const rows = res.body.trim().split('\r\n').map((r) => r.split(','));
-    expect(rows[0]).toEqual(['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net']);
+    expect(rows[0]).toEqual(['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net', 'kind', 'reverses']);
     expect(rows).toHaveLength(1 + 4 + 2);
     const line = rows.find((r) => r[2] === 'A')!;
-    expect(line.slice(5)).toEqual([day(2), '10:00', '2', 'Confirmed', 'CHF', '98.00', '14.70', '83.30']);
+    expect(line.slice(5)).toEqual([day(2), '10:00', '2', 'Confirmed', 'CHF', '98.00', '14.70', '83.30', 'sale', '']);
     const total = rows.find((r) => r[1] === 'TOTAL')!;
-    expect(total.slice(10).map(Number)).toEqual([s.gross / 100, s.commission / 100, s.supplier_net / 100]);
+    expect(total.slice(10, 13).map(Number)).toEqual([s.gross / 100, s.commission / 100, s.supplier_net / 100]);
     expect(rows.at(-1)!.slice(1, 2).concat(rows.at(-1)!.slice(9, 11))).toEqual(['RESELLER OWES SUPPLIER', 'CHF', (s.reseller_owes / 100).toFixed(2)]);
   });
 

@@ -152,7 +152,19 @@ export const ZSettlement = z
   })
   .meta({ id: 'Settlement' });
 export type TSettlement = z.infer<typeof ZSettlement>;
-export const ZSettlementDetail = ZSettlement.extend({ lines: z.array(ZResale) }).meta({ id: 'SettlementDetail' });
+/**
+ * A line of a statement, as it was settled (never recomputed): `id` is the resold line's, `status`
+ * its status then, and the figures those it was settled at. A `reversal` credits a line of an
+ * earlier statement (`reverses`) that was cancelled or changed after it: its figures and seats are
+ * that line's, negated.
+ */
+export const ZSettlementLine = ZResale.extend({
+  line_id: z.uuid(),
+  kind: z.enum(['sale', 'reversal']),
+  reverses: z.object({ line_id: z.uuid(), settlement_id: z.uuid(), number: z.string() }).nullable(),
+}).meta({ id: 'SettlementLine' });
+export type TSettlementLine = z.infer<typeof ZSettlementLine>;
+export const ZSettlementDetail = ZSettlement.extend({ lines: z.array(ZSettlementLine) }).meta({ id: 'SettlementDetail' });
 export type TSettlementDetail = z.infer<typeof ZSettlementDetail>;
 
 // --- Selling a partner's offer at the counter ---------------------------------------------

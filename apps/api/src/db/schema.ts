@@ -10,5 +10,6 @@ export * from './orders-schema';
 export * from './stores-schema';
 export * from './payments-schema';
 export * from './partners-schema';
+export * from './settlements-schema';
 export * from './qr-codes-schema';
 export * from './check-in-schema';

@@ -46,7 +46,8 @@ export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experie
  * What the reseller earns of a line sold under the contract, fixed at sale (booking.commission):
  * by commission, `commission_bp` of the line's gross, rounded down to the minor unit; by net
  * rates, the gross less what the supplier is owed — each pricing category at its net rate times
- * its quantity (a category without a net rate, and every extra, at its retail price: the reseller
+ * its quantity (`netRates`: the contract's, each blank category filled by the caller with its pricing
+ * rate's net price; a category with neither, and every extra, at its retail price: the reseller
  * earns nothing on it). Never below 0 nor above the gross.
  */
 export function commissionOf(contract: Pick<Contract, 'pricing' | 'commission_bp'>, items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[], netRates: Record<string, number>): number {

@@ -304,10 +304,21 @@ export async function markOrderResold(ctx: TenantCtx, orderId: string, partnersh
     where account_id = ${ctx.accountId} and id = ${orderId}`);
 }
 
-/** An order's lines with what each sold. */
+/**
+ * An order's lines with what each sold, and the net prices of the pricing rates that priced them
+ * (per category id: the rate of the offer and category that covers the slot's date, as
+ * tourdesk_price() chooses it; categories whose rate has no net price are absent).
+ */
 export async function orderLineItems(ctx: TenantCtx, orderId: string) {
-  const lines = (await ctx.tx.execute(sql`select id, experience_id, items from ${booking} where account_id = ${ctx.accountId} and order_id = ${orderId}`)) as unknown as {
-    rows: { id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[] }[];
+  const lines = (await ctx.tx.execute(sql`
+    select b.id, b.experience_id, b.items,
+      coalesce((select jsonb_object_agg(r.pricing_category_id, r.net_price) from ${pricingRate} r
+        where r.account_id = b.account_id and r.experience_id = b.experience_id and r.net_price is not null
+          and (r.valid_from is null or r.valid_from <= s.local_date) and (r.valid_to is null or r.valid_to >= s.local_date)
+          and (cardinality(r.weekdays) = 0 or extract(isodow from s.local_date)::int = any (r.weekdays))), '{}'::jsonb) as rate_net
+    from ${booking} b join ${slot} s on s.id = b.slot_id and s.account_id = b.account_id
+    where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}`)) as unknown as {
+    rows: { id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[]; rate_net: Record<string, number> }[];
   };
   return lines.rows;
 }

@@ -31,7 +31,8 @@ export async function contractOfSlots(ctx: TenantCtx, partnershipId: string, slo
 /**
  * Names an order of the supplier's (`ctx`) as the partner's resale, in the transaction that sold
  * it: the order and each of its lines carry the partnership and the reseller, and each line's
- * commission is fixed now by the contract's rule (`commissionOf`), never computed again. One
+ * commission is fixed now by the contract's rule (`commissionOf`, a blank net rate read as the
+ * pricing rate's net price), never computed again. One
  * statement for the order and one for all its lines. Every channel that resells calls it (OCTO and
  * the public booking API, the reseller's web store); `audit` adds what the channel knows (the API
  * key, the store) to the order's `resold` entry. Answers the commission of the whole order.
@@ -47,7 +48,9 @@ export async function markResale(
 ): Promise<number> {
   await q.markOrderResold(ctx, orderId, contract.id, contract.reseller_account_id, reference);
   const lines = await q.orderLineItems(ctx, orderId);
-  const commissions = lines.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, netRates[l.experience_id] ?? {}) }));
+  // A category the contract leaves blank falls back to its pricing rate's net price (the contract
+  // form shows it as the placeholder); the contract's own net rate wins.
+  const commissions = lines.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, { ...l.rate_net, ...netRates[l.experience_id] }) }));
   if (commissions.length) {
     await q.markLinesResold(ctx, contract.id, contract.reseller_account_id, commissions);
   }

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { TResaleListQuery } from '@tourdesk/contracts';
 import {
   baseAccount,
@@ -13,6 +14,7 @@ import {
   pricingCategory,
   pricingRate,
   settlement,
+  settlementLine,
   slot,
   store,
   customer,
@@ -87,14 +89,23 @@ export const lineColumns = {
 };
 export type LineRow = Awaited<ReturnType<typeof pageLines>>[number];
 
-/** How many lines match, and their sums per currency (one aggregate over the same join). */
+/**
+ * What a line counts for, in SQL (service.ts countedOf() is the same rule): a line not cancelled its
+ * gross and commission; a cancelled one its cancellation fee (0 when cancelled free), no commission.
+ */
+const counted = {
+  gross: sql`case when ${booking.status} = 'Canceled' then ${booking.cancellation_fee} else ${booking.total} end`,
+  commission: sql`case when ${booking.status} = 'Canceled' then 0 else ${booking.commission} end`,
+};
+
+/** How many lines match, and the sums of what they count for per currency (one aggregate over the same join). */
 export function totalsOf(tx: Db, where: SQL) {
   return tx
     .select({
       currency: booking.currency,
       lines: sql<number>`count(*)::int`,
-      gross: sql<number>`coalesce(sum(${booking.total}), 0)::int`,
-      commission: sql<number>`coalesce(sum(${booking.commission}), 0)::int`,
+      gross: sql<number>`coalesce(sum(${counted.gross}), 0)::int`,
+      commission: sql<number>`coalesce(sum(${counted.commission}), 0)::int`,
     })
     .from(booking)
     .innerJoin(order, eq(order.id, booking.order_id))
@@ -134,7 +145,6 @@ export function orderLinesOf(tx: Db, accountId: string, orderId: string) {
 
 export const bookingIs = {
   order: (id: string) => eq(booking.order_id, id),
-  settlement: (id: string) => eq(booking.settlement_id, id),
 };
 
 /** The filter-options: partnerships, offers and stores that occur in the caller's resales. */
@@ -215,14 +225,35 @@ export async function partnershipOf(tx: Db, id: string) {
   return row;
 }
 
+/** What a statement line stores of a resold line (its figures are computed by the service). */
+const toSettle = {
+  id: booking.id,
+  status: booking.status,
+  total: booking.total,
+  commission: booking.commission,
+  cancellation_fee: booking.cancellation_fee,
+  order_id: booking.order_id,
+  order_reference: order.reference,
+  reseller_reference: order.reseller_reference,
+  experience_id: booking.experience_id,
+  slot_id: booking.slot_id,
+  store_id: order.store_id,
+  items: booking.items,
+  sold_at: booking.created_at,
+  seats: booking.seats,
+  currency: booking.currency,
+};
+export type LineToSettle = Awaited<ReturnType<typeof unsettledLines>>[number];
+
 /**
  * The lines a statement of `partnershipId` over [from, to] takes: not yet on a statement, of a
  * slot whose local date is in the period, Confirmed, or Canceled with a cancellation fee kept.
  */
 export function unsettledLines(tx: Db, supplierId: string, partnershipId: string, from: string, to: string) {
   return tx
-    .select({ id: booking.id, status: booking.status, total: booking.total, commission: booking.commission, cancellation_fee: booking.cancellation_fee })
+    .select(toSettle)
     .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
     .innerJoin(slot, eq(slot.id, booking.slot_id))
     .where(
       and(
@@ -235,6 +266,74 @@ export function unsettledLines(tx: Db, supplierId: string, partnershipId: string
     )
     .orderBy(booking.id);
 }
+
+/**
+ * The partnership's lines already on a statement whose figures changed since (cancelled, with or
+ * without a fee, or re-priced): what they count for now differs from the sum of their statement
+ * lines. Each with the sale line now in effect (`line_*`: the newest one no reversal credits yet),
+ * which the next statement reverses.
+ */
+export async function changedLines(tx: Db, supplierId: string, partnershipId: string) {
+  const settled = tx
+    .select({
+      booking_id: settlementLine.booking_id,
+      gross: sql<number>`sum(${settlementLine.gross})::int`.as('settled_gross'),
+      commission: sql<number>`sum(${settlementLine.commission})::int`.as('settled_commission'),
+    })
+    .from(settlementLine)
+    .innerJoin(settlement, eq(settlement.id, settlementLine.settlement_id))
+    .where(and(eq(settlement.supplier_account_id, supplierId), eq(settlement.partnership_id, partnershipId)))
+    .groupBy(settlementLine.booking_id)
+    .as('settled');
+  const rows = await tx
+    .select({ ...toSettle, settled_gross: settled.gross, settled_commission: settled.commission })
+    .from(booking)
+    .innerJoin(order, eq(order.id, booking.order_id))
+    .innerJoin(settled, eq(settled.booking_id, booking.id))
+    .where(
+      and(
+        eq(booking.account_id, supplierId),
+        eq(booking.partnership_id, partnershipId),
+        isNotNull(booking.settlement_id),
+        or(sql`${counted.gross} <> ${settled.gross}`, sql`${counted.commission} <> ${settled.commission}`),
+      ),
+    )
+    .orderBy(booking.created_at, booking.id);
+  if (!rows.length) return [];
+  const inEffect = await tx
+    .select()
+    .from(settlementLine)
+    .where(
+      and(
+        inArray(
+          settlementLine.booking_id,
+          rows.map((r) => r.id),
+        ),
+        eq(settlementLine.kind, 'sale'),
+        sql`not exists (select 1 from ${settlementLine} reversal where reversal.reverses_line_id = ${settlementLine.id})`,
+      ),
+    );
+  const byBooking = new Map(inEffect.map((l) => [l.booking_id, l]));
+  return rows.map((r) => ({ ...r, inEffect: byBooking.get(r.id) ?? null }));
+}
+
+export async function insertSettlementLines(tx: Db, rows: (typeof settlementLine.$inferInsert)[]) {
+  if (rows.length) await tx.insert(settlementLine).values(rows);
+}
+
+/** A statement's stored lines in their order, each reversal with the line and statement it reverses. */
+export function statementLines(tx: Db, settlementId: string) {
+  const reversed = alias(settlementLine, 'reversed');
+  const earlier = alias(settlement, 'earlier');
+  return tx
+    .select({ line: settlementLine, reverses: { line_id: reversed.id, settlement_id: earlier.id, number: earlier.number } })
+    .from(settlementLine)
+    .leftJoin(reversed, eq(reversed.id, settlementLine.reverses_line_id))
+    .leftJoin(earlier, eq(earlier.id, reversed.settlement_id))
+    .where(eq(settlementLine.settlement_id, settlementId))
+    .orderBy(settlementLine.position);
+}
+export type StatementLineRow = Awaited<ReturnType<typeof statementLines>>[number];
 
 /** The next statement number of the supplier for `year`: the invoices' gapless counter, series STL. */
 export async function takeSettlementNumber(tx: Db, supplierId: string, year: number) {

@@ -1,5 +1,16 @@
-import { toMajorText, type TResale, type TResaleDetail, type TResaleFilterOptions, type TResaleListQuery, type TSettlement, type TSettlementCreate, type TSettlementDetail } from '@tourdesk/contracts';
+import {
+  toMajorText,
+  type TResale,
+  type TResaleDetail,
+  type TResaleFilterOptions,
+  type TResaleListQuery,
+  type TSettlement,
+  type TSettlementCreate,
+  type TSettlementDetail,
+  type TSettlementLine,
+} from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
+import type { settlementLine } from '../../db/schema';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { AppError, notFound } from '../../lib/errors';
 import { listCsv, presentedPages, readPages } from '../../lib/list-export';
@@ -256,29 +267,128 @@ export async function settlementsCsv(ctx: ResaleCtx, f: { partner?: string; stat
   );
 }
 
+/** A stored statement line as either side reads it: the figures it was settled at, names read now. */
+function presentStatementLine(me: string, s: q.SettlementRow, { line: r, reverses }: q.StatementLineRow, l: q.Labels): TSettlementLine {
+  const side = s.supplier_account_id === me ? 'supplier' : 'reseller';
+  const supplier = l.accounts.get(s.supplier_account_id);
+  const reseller = l.accounts.get(s.reseller_account_id);
+  const slot = l.slots.get(r.slot_id);
+  return {
+    id: r.booking_id ?? r.id,
+    line_id: r.id,
+    kind: r.kind as TSettlementLine['kind'],
+    reverses: reverses?.line_id && reverses.settlement_id && reverses.number ? { line_id: reverses.line_id, settlement_id: reverses.settlement_id, number: reverses.number } : null,
+    order_id: r.order_id,
+    order_reference: r.order_reference,
+    reseller_reference: r.reseller_reference,
+    side,
+    sold_at: r.sold_at.toISOString(),
+    offer: { id: r.experience_id, name: l.experiences.get(r.experience_id) ?? '' },
+    starts_at: (slot?.starts_at ?? r.sold_at).toISOString(),
+    local_date: slot?.local_date ?? '',
+    local_time: slot?.local_time ?? '',
+    time_zone: supplier?.time_zone ?? 'UTC',
+    partnership_id: s.partnership_id,
+    supplier: { id: s.supplier_account_id, name: supplier?.name ?? REMOVED },
+    reseller: { id: s.reseller_account_id, name: reseller?.name ?? REMOVED },
+    partner_name: (side === 'supplier' ? reseller?.name : supplier?.name) ?? REMOVED,
+    store: r.store_id ? { id: r.store_id, name: l.stores.get(r.store_id) ?? '' } : null,
+    items: r.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity })),
+    seats: r.seats,
+    currency: r.currency,
+    gross: r.gross,
+    commission: r.commission,
+    supplier_net: r.supplier_net,
+    cancellation_fee: r.cancellation_fee,
+    status: r.status as TResale['status'],
+    settlement: { id: s.id, number: s.number, status: s.status as 'Open' | 'Settled' },
+  };
+}
+
 export async function settlementDetail(ctx: ResaleCtx, id: string): Promise<TSettlementDetail> {
   const found = await inTenant(ctx.db, ctx.accountId, async (tx) => {
     const [s] = await q.settlements(tx, q.settlementWhere(ctx.accountId, { id }), 1, 0);
     if (!s) return null;
-    // The supplier reads its own lines, the reseller the lines it resold (reseller_read): the same.
-    return { s, rows: await q.linesWhere(tx, q.bookingIs.settlement(id)) };
+    // Both sides read the statement's stored lines (partner_isolation), as they read the statement.
+    return { s, rows: await q.statementLines(tx, id) };
   });
   if (!found) throw notFound('No statement with this id.');
   const [head] = await presentSettlements(ctx, [found.s]);
-  return { ...head!, lines: await presentLines(ctx, found.rows) };
+  const rows = found.rows.map((r) => r.line);
+  const labels = await q.labelsOf(ctx.db, { experiences: rows.map((r) => r.experience_id), slots: rows.map((r) => r.slot_id), stores: rows.flatMap((r) => (r.store_id ? [r.store_id] : [])), accounts: [found.s.supplier_account_id, found.s.reseller_account_id] });
+  return { ...head!, lines: found.rows.map((r) => presentStatementLine(ctx.accountId, found.s, r, labels)) };
 }
 
 /**
  * A statement, made by the supplier for one partnership and a period of slot dates (the day the
- * activity takes place, in the supplier's time zone): it takes every line of the partnership not on
- * a statement yet whose slot is in the period (Confirmed, or Canceled with a fee kept), freezes their
- * figures, and marks them with it. Under the partnership's row lock, so two statements made at once
- * never take the same line; numbered by the supplier's gapless counter (STL-year-n).
+ * activity takes place, in the supplier's time zone; the period may include days to come). It is
+ * written once and never changes: each of its lines stores the figures it is settled at, and its
+ * figures are their sum. It takes
+ * - every line of the partnership not on a statement yet whose slot is in the period (Confirmed, or
+ *   Canceled with a fee kept), at what it counts for now (countedOf);
+ * - whatever the period, every line already on a statement whose figures changed since (cancelled,
+ *   or changed): a reversing line that credits the line in effect (its figures negated, naming it),
+ *   then a new line at what it counts for now, unless that is nothing (cancelled free).
+ * and marks the lines it takes with it. Under the partnership's row lock, so two statements made at
+ * once never take the same line; numbered by the supplier's gapless counter (STL-year-n).
  */
 export async function createSettlement(ctx: ResaleCtx, input: TSettlementCreate): Promise<TSettlementDetail> {
   const id = await inTenant(ctx.db, ctx.accountId, (tx) => makeStatement(tx, ctx.accountId, ctx.timeZone, input));
   return settlementDetail(ctx, id);
 }
+
+type StatementLine = Omit<typeof settlementLine.$inferInsert, 'settlement_id' | 'supplier_account_id' | 'reseller_account_id' | 'position'>;
+
+/** A resold line at what it counts for now. */
+function saleLine(l: q.LineToSettle): StatementLine {
+  const c = countedOf(l);
+  return {
+    kind: 'sale',
+    booking_id: l.id,
+    order_id: l.order_id,
+    order_reference: l.order_reference,
+    reseller_reference: l.reseller_reference,
+    experience_id: l.experience_id,
+    slot_id: l.slot_id,
+    store_id: l.store_id,
+    items: l.items.map((i) => ({ kind: i.kind, label: i.label, quantity: i.quantity })),
+    sold_at: l.sold_at,
+    status: l.status,
+    seats: l.seats,
+    currency: l.currency,
+    gross: c.gross,
+    commission: c.commission,
+    supplier_net: c.supplier_net,
+    cancellation_fee: l.cancellation_fee,
+  };
+}
+
+/** The credit of a line in effect on an earlier statement: its figures negated, the resold line's status now. */
+function reversalOf(was: typeof settlementLine.$inferSelect, statusNow: string): StatementLine {
+  return {
+    ...saleFields(was),
+    kind: 'reversal',
+    reverses_line_id: was.id,
+    status: statusNow,
+    seats: -was.seats,
+    gross: -was.gross,
+    commission: -was.commission,
+    supplier_net: -was.supplier_net,
+    cancellation_fee: -was.cancellation_fee,
+  };
+}
+const saleFields = ({ booking_id, order_id, order_reference, reseller_reference, experience_id, slot_id, store_id, items, sold_at, currency }: typeof settlementLine.$inferSelect) => ({
+  booking_id,
+  order_id,
+  order_reference,
+  reseller_reference,
+  experience_id,
+  slot_id,
+  store_id,
+  items,
+  sold_at,
+  currency,
+});
 
 /** The statement's work in the supplier's tenant transaction `tx` (see createSettlement); its id. */
 export async function makeStatement(tx: Db, supplierId: string, timeZone: string, input: TSettlementCreate): Promise<string> {
@@ -290,18 +400,21 @@ export async function makeStatement(tx: Db, supplierId: string, timeZone: string
     throw new AppError('not_found', 'No partnership with this id.', 'partnership_id');
   }
   if (!p.reseller_account_id) throw new AppError('conflict', 'This partnership was never accepted: it has nothing to settle.', 'partnership_id');
-  const lines = await q.unsettledLines(tx, ctx.accountId, p.id, input.period_from, input.period_to);
-  if (!lines.length) throw new AppError('conflict', 'Nothing to settle in this period: no line of this partner is unsettled there.', 'period_from');
-  const sums = lines.reduce(
-    (s, l) => {
-      const c = countedOf(l);
-      return { gross: s.gross + c.gross, commission: s.commission + c.commission };
-    },
-    { gross: 0, commission: 0 },
-  );
-  const supplierNet = sums.gross - sums.commission;
+  const changed = await q.changedLines(tx, ctx.accountId, p.id);
+  const fresh = await q.unsettledLines(tx, ctx.accountId, p.id, input.period_from, input.period_to);
+  const lines: StatementLine[] = [];
+  for (const c of changed) {
+    if (c.inEffect) lines.push(reversalOf(c.inEffect, c.status));
+    const now = countedOf(c);
+    if (now.gross !== 0 || now.commission !== 0) lines.push(saleLine(c));
+  }
+  lines.push(...fresh.map(saleLine));
+  if (!lines.length) throw new AppError('conflict', 'Nothing to settle in this period: no line of this partner is unsettled there, and none settled before has changed.', 'period_from');
+  const gross = lines.reduce((n, l) => n + l.gross, 0);
+  const commission = lines.reduce((n, l) => n + l.commission, 0);
+  const supplierNet = gross - commission;
   // The reseller collected: it owes the supplier the net. The supplier collected: it owes the commission.
-  const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -sums.commission;
+  const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -commission;
   const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone, year: 'numeric' }).format(new Date()));
   const n = await q.takeSettlementNumber(tx, ctx.accountId, year);
   const row = await q.insertSettlement(tx, {
@@ -313,17 +426,17 @@ export async function makeStatement(tx: Db, supplierId: string, timeZone: string
     period_to: input.period_to,
     currency: p.currency,
     bookings: lines.length,
-    gross: sums.gross,
-    commission: sums.commission,
+    gross,
+    commission,
     supplier_net: supplierNet,
     reseller_owes: resellerOwes,
   });
-  await q.markLines(
+  await q.insertSettlementLines(
     tx,
-    ctx.accountId,
-    row.id,
-    lines.map((l) => l.id),
+    lines.map((l, i) => ({ ...l, settlement_id: row.id, supplier_account_id: ctx.accountId, reseller_account_id: p.reseller_account_id!, position: i + 1 })),
   );
+  // Each resold line names the statement that settled it last.
+  await q.markLines(tx, ctx.accountId, row.id, [...new Set(lines.flatMap((l) => (l.booking_id ? [l.booking_id] : [])))]);
   return row.id;
 }
 
@@ -344,15 +457,32 @@ export async function settle(ctx: ResaleCtx, id: string): Promise<TSettlementDet
 // --- Exports -----------------------------------------------------------------------------
 
 /**
- * The statement as CSV: a line per resold line, then the totals. Amounts are plain numbers in the
+ * The statement as CSV: a line per stored line (a reversal's kind and the statement it reverses in
+ * the last columns), then the totals. Amounts are plain numbers in the
  * currency's major unit with its own decimals (12.50 EUR, 1200 JPY), as the orders export writes them.
  */
 export function settlementCsv(s: TSettlementDetail) {
   const major = (n: number) => ({ amount: toMajorText(n, s.currency) });
-  const header = ['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net'];
-  const rows: CsvValue[][] = s.lines.map((l) => [s.number, l.order_reference, l.reseller_reference ?? '', l.sold_at, l.offer.name, l.local_date, l.local_time, l.seats, l.status, l.currency, major(l.gross), major(l.commission), major(l.supplier_net)]);
-  const total = [s.number, 'TOTAL', '', '', '', s.period_from, s.period_to, s.lines.reduce((n, l) => n + l.seats, 0), s.status, s.currency, major(s.gross), major(s.commission), major(s.supplier_net)];
-  const owes = [s.number, s.reseller_owes >= 0 ? 'RESELLER OWES SUPPLIER' : 'SUPPLIER OWES RESELLER', '', '', '', '', '', '', '', s.currency, major(Math.abs(s.reseller_owes)), '', ''];
+  const header = ['statement', 'order', 'reseller_reference', 'sold_at', 'offer', 'date', 'time', 'seats', 'status', 'currency', 'gross', 'commission', 'supplier_net', 'kind', 'reverses'];
+  const rows: CsvValue[][] = s.lines.map((l) => [
+    s.number,
+    l.order_reference,
+    l.reseller_reference ?? '',
+    l.sold_at,
+    l.offer.name,
+    l.local_date,
+    l.local_time,
+    l.seats,
+    l.status,
+    l.currency,
+    major(l.gross),
+    major(l.commission),
+    major(l.supplier_net),
+    l.kind,
+    l.reverses?.number ?? '',
+  ]);
+  const total = [s.number, 'TOTAL', '', '', '', s.period_from, s.period_to, s.lines.reduce((n, l) => n + l.seats, 0), s.status, s.currency, major(s.gross), major(s.commission), major(s.supplier_net), '', ''];
+  const owes = [s.number, s.reseller_owes >= 0 ? 'RESELLER OWES SUPPLIER' : 'SUPPLIER OWES RESELLER', '', '', '', '', '', '', '', s.currency, major(Math.abs(s.reseller_owes)), '', '', '', ''];
   return csvDocument(header, [...rows, total, owes]);
 }
 
@@ -393,11 +523,15 @@ export async function settlementPdf(s: TSettlementDetail): Promise<Uint8Array> {
       head();
     }
     text(l.order_reference, cols.order, 9);
-    text(pdf.fit(`${l.offer.name}${l.status === 'Canceled' ? ' (cancellation fee)' : ''}`, 180), cols.offer, 9);
+    text(pdf.fit(`${l.offer.name}${l.kind === 'sale' && l.status === 'Canceled' ? ' (cancellation fee)' : ''}`, 180), cols.offer, 9);
     text(`${l.local_date} ${l.local_time}`, cols.date, 9);
     text(money(l.gross), cols.gross, 9, font, 'right');
     text(money(l.commission), cols.commission, 9, font, 'right');
     text(money(l.supplier_net), cols.net, 9, font, 'right');
+    if (l.reverses) {
+      y -= 11;
+      text(pdf.fit(`Reversal: reverses ${l.reverses.number} (${l.status === 'Canceled' ? 'cancelled' : 'changed'} after it)`, 180, 8), cols.offer, 8);
+    }
     y -= 13;
   }
   if (y < 150) {
