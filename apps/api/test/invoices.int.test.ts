@@ -194,6 +194,28 @@ describe('corrections', () => {
     expect((await owner.get(`/api/orders/${o.id}/invoice/`)).statusCode).toBe(404);
   });
 
+  it('keeps the invoice when the offer is renamed or the zone changes, and a later correction describes the lines as sold', async () => {
+    const o = await newOrder(62, 2);
+    const first = (await issue(o.id)).json() as TInvoice;
+    expect(first.lines[0]!.description).toMatch(/^Reef snorkelling, \d{2} \w{3,4} \d{4}, 10:00: /);
+    expect((await owner.patch(`/api/experiences/${exp.id}/`, { title: 'Reef snorkelling (renamed)' })).statusCode).toBe(200);
+    await t.database.db.update(baseAccount).set({ time_zone: 'Pacific/Honolulu' }).where(eq(baseAccount.id, accountId));
+    try {
+      // A payment recomputes the order: nothing it sold changed, so no credit note and no new number.
+      expect((await owner.post(`/api/orders/${o.id}/payments/`, { amount: 100, currency: 'EUR', method: 'cash' })).statusCode).toBe(201);
+      expect(((await owner.get(`/api/orders/${o.id}/invoices/`)).json() as unknown[]).length).toBe(1);
+      // A real change: the new invoice describes the line as it was sold (title and local time of the sale).
+      expect((await owner.patch(`/api/orders/${o.id}/lines/${o.bookings[0]!.id}/`, { quantities: { [exp.category]: 1 } })).statusCode).toBe(200);
+      const docs = (await owner.get(`/api/orders/${o.id}/invoices/`)).json() as { id: string; kind: string }[];
+      expect(docs.map((d) => d.kind)).toEqual(['invoice', 'credit_note', 'invoice']);
+      const second = (await owner.get(`/api/orders/${o.id}/invoices/${docs[2]!.id}/`)).json() as TInvoice;
+      expect(second.lines.map((l) => l.description)).toEqual(first.lines.map((l) => l.description));
+    } finally {
+      await owner.patch(`/api/experiences/${exp.id}/`, { title: 'Reef snorkelling' });
+      await t.database.db.update(baseAccount).set({ time_zone: ZONE }).where(eq(baseAccount.id, accountId));
+    }
+  });
+
   it('never corrects an invoice at 0 %: a change made while the VAT rate is unset is refused until it is set again', async () => {
     const o = await newOrder(31, 2);
     const first = (await issue(o.id)).json() as TInvoice;

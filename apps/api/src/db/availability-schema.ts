@@ -19,6 +19,12 @@ export interface HeldItem {
 }
 /** An item as sold: with its gross total and the VAT in it (rate in basis points), fixed at sale. */
 export interface SoldItem extends HeldItem {
+  /**
+   * What the line is, as every invoice of it says for ever: the offer's title and its departure's
+   * local date and time on the day it was sold (lineDescription() in orders/sale.ts). Lines sold
+   * before it was kept have none, and are described from the offer as it is.
+   */
+  sold_as?: string;
   total: number;
   tax_rate_bp: number;
   net: number;

@@ -5,7 +5,7 @@ import { createPdf, documentMoney, PAPER, type PDFFont, type PDFPage } from '../
 import { lockOrder, personName, recordAudit } from './order-basics';
 import * as q from './queries/invoices';
 import { orderExists } from './queries/orders';
-import { cancellationFeeByRate } from './sale';
+import { cancellationFeeByRate, lineDescription } from './sale';
 
 /**
  * Invoices and credit notes. An order's invoice is issued on request ("Issue invoice"), once the
@@ -113,8 +113,10 @@ export async function reconcileInvoice(ctx: TenantCtx, orderId: string) {
   if (!current) return;
   const issued = current.data as unknown as TInvoice;
   const now = await composeInvoice(ctx, orderId);
-  // Compared field by field (a stored invoice comes back from jsonb with its keys in another order).
-  const sold = (x: Pick<TInvoice, 'lines' | 'total'>) => JSON.stringify([x.total, x.lines.map((l) => [l.description, l.quantity, l.unit_price, l.vat_rate_bp, l.net, l.tax, l.total])]);
+  // The sale's stored figures, compared field by field (a stored invoice comes back from jsonb with
+  // its keys in another order). Not the descriptions: a renamed offer or another time zone is no
+  // change of what was sold, and lines sold before their description was kept read today's title.
+  const sold = (x: Pick<TInvoice, 'lines' | 'total'>) => JSON.stringify([x.total, x.lines.map((l) => [l.quantity, l.unit_price, l.vat_rate_bp, l.net, l.tax, l.total])]);
   if (sold(now) === sold(issued)) return;
   await storeDocument(ctx, orderId, 'credit_note', negate(issued, now), current);
   if (now.lines.length > 0) await storeDocument(ctx, orderId, 'invoice', now, null);
@@ -210,10 +212,9 @@ async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed
  */
 async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise<TInvoice['lines']> {
   const lines = await q.soldLinesOfOrder(ctx, orderId);
-  const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return lines.flatMap(({ items, title, starts_at }) =>
     items.map((i) => ({
-      description: `${title}, ${when.format(starts_at)}: ${i.label}`,
+      description: `${i.sold_as ?? lineDescription(title, starts_at, zone)}: ${i.label}`,
       quantity: i.quantity,
       unit_price: i.unit_price,
       vat_rate_bp: i.tax_rate_bp,

@@ -12,7 +12,8 @@ import { upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { takeNumber } from './queries/invoices';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
-import { cancellationFeeByRate, rateOf, sellLine, vatRates } from './sale';
+import { cancellationFeeByRate, lineDescription, rateOf, sellLine, vatRates } from './sale';
+import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
@@ -113,7 +114,7 @@ async function applyPendingRates(ctx: TenantCtx, orderId: string, { checkFirst =
   for (const b of pending) {
     const rate = rateOf(rates, b.experience_id);
     const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
-    await updateBookingSale(ctx, b.id, sellLine(items, rate));
+    await updateBookingSale(ctx, b.id, sellLine(items, rate, b.items[0]?.sold_as));
     await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
   }
   return true;
@@ -188,10 +189,16 @@ export async function writeOrder(
   // Money fixed as sold: each line's items at today's VAT rate of its experience.
   const rates = await vatRates(ctx, input.lines.map((l) => l.experience_id));
   const titles = new Map((await experienceTitles(ctx, [...rates.keys()])).map((e) => [e.id, e.title]));
+  // Described as sold, for every invoice of it: the offer's title and departure as they are today.
+  const departures = await departuresOf(ctx, [...new Set(input.lines.map((l) => l.slot_id))]);
+  const soldAs = (line: LineToWrite) => {
+    const d = departures.get(line.slot_id);
+    return d ? lineDescription(titles.get(line.experience_id) ?? '', d.starts_at, d.zone) : undefined;
+  };
   const bookings = await insertBookings(
     ctx,
     input.lines.map((line) => ({
-      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id)),
+      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id), soldAs(line)),
       order_id: created.id,
       experience_id: line.experience_id,
       slot_id: line.slot_id,

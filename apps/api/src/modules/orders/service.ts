@@ -207,7 +207,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   await bookingQueries.bookSeats(ctx, b.slot_id, p.seats - b.seats);
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
-  await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate) });
+  await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate, b.items[0]?.sold_as) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
   return presentOrder(ctx, orderId);

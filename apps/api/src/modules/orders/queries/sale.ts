@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { baseAccount, booking, experience, type HeldItem } from '../../../db/schema';
+import { baseAccount, booking, experience, slot, type HeldItem } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
 
 /** What a sale is priced and taxed from: tourdesk_price(), the VAT rates of the day, the cancellation fees kept. */
@@ -29,4 +29,14 @@ export function cancellationFeesByRate(ctx: TenantCtx, orderId: string) {
     .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.status, 'Canceled'), sql`${booking.cancellation_fee} > 0`))
     .groupBy(booking.tax_rate_bp)
     .orderBy(booking.tax_rate_bp);
+}
+
+/** The start of each of some slots, and the organisation's time zone: what sold lines are described by (one query). */
+export async function departuresOf(ctx: TenantCtx, slotIds: string[]) {
+  const rows = await ctx.tx
+    .select({ id: slot.id, starts_at: slot.starts_at, zone: baseAccount.time_zone })
+    .from(slot)
+    .innerJoin(baseAccount, eq(baseAccount.id, slot.account_id))
+    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
+  return new Map(rows.map((r) => [r.id, r]));
 }
