@@ -73,7 +73,7 @@ export function ContactForm({ organization }: { organization: TOrganization }) {
           render={({ field, fieldState }) => (
             <Select
               label="Currency"
-              description="Prices, orders and invoices use it. It can be changed until the first sale; prices keep the amounts they show."
+              description="Prices, stores, orders and invoices use it. It can be changed until the first sale, and while no partnership sells in it; prices keep the amounts they show."
               data={currencyList}
               searchable
               allowDeselect={false}

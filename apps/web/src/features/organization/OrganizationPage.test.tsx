@@ -30,6 +30,8 @@ const ORG: TOrganization = {
   next_invoice_number: 'INV-2026-00007',
 };
 
+const PARTNERSHIP_IN_THE_WAY = 'The currency cannot change while 1 partnership sells in CHF: Lake Agency (Active, you supply its offers).';
+
 let server: FastifyInstance;
 let baseUrl: string;
 const state = { organization: { ...ORG }, patches: [] as Record<string, unknown>[] };
@@ -42,6 +44,9 @@ beforeAll(async () => {
     state.patches.push(body);
     if (body.billing_email === 'nobody@nowhere.test') {
       return reply.status(400).send({ type: 'validation_error', errors: [{ code: 'invalid', detail: 'This address does not receive e-mail.', attr: 'billing_email' }] });
+    }
+    if (body.currency === 'JPY') {
+      return reply.status(409).send({ type: 'client_error', errors: [{ code: 'conflict', detail: PARTNERSHIP_IN_THE_WAY, attr: 'currency' }] });
     }
     state.organization = { ...state.organization, ...body };
     return state.organization;
@@ -126,6 +131,21 @@ describe('OrganizationPage', () => {
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(state.patches).toEqual([{ billing_email: 'nobody@nowhere.test' }]);
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('shows the server’s refusal of a currency change on the currency, and keeps the session’s currency', async () => {
+    const { store } = setup('/settings/organization/contact');
+    const currency = await screen.findByRole('combobox', { name: 'Currency' });
+    // jsdom has no scrollIntoView, which the combobox calls on the option it highlights.
+    Element.prototype.scrollIntoView ??= () => {};
+    await userEvent.clear(currency);
+    await userEvent.type(currency, 'Yen');
+    await userEvent.click(await screen.findByRole('option', { name: /^JPY/, hidden: true }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(PARTNERSHIP_IN_THE_WAY)).toBeInTheDocument();
+    expect(currency).toHaveAttribute('aria-invalid', 'true');
+    expect(state.patches).toEqual([{ currency: 'JPY' }]);
+    expect(store.getState().auth.user?.base_account?.currency).toBe('CHF');
   });
 
   it('asks for a VAT rate when the field is emptied', async () => {
