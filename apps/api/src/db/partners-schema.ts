@@ -135,8 +135,10 @@ export const apiKey = pgTable(
 
 /**
  * A settlement statement: per partnership and period, what was sold through the partner (gross),
- * the commission, the supplier's net, and who owes whom — fixed when it is made (its bookings are
- * marked with it, so no booking is settled twice); Open until marked Settled.
+ * the commission, the supplier's net, and who owes whom — fixed when it is made, the sums of its
+ * stored lines (settlement_line, db/settlements-schema.ts; `bookings` counts them), never changed
+ * after (a later change of a line is credited on the next statement). Its bookings are marked with
+ * it, so no booking is taken twice; Open until marked Settled.
  */
 export const settlement = pgTable(
   'settlement',

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconDownload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -7,7 +7,7 @@ import { clock, formatDateTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useSettlementDownloadMutation, useSettlementQuery, useSettleSettlementMutation } from './api';
-import { Figure, Figures, itemsText, owedText, resalePath, SETTLEMENTS_PATH, SettlementStatus } from './parts';
+import { Figure, Figures, itemsText, owedText, resalePath, SETTLEMENTS_PATH, settlementPath, SettlementStatus } from './parts';
 
 /** /resales/settlements/{settlementId}: one statement — its figures, lines, downloads, and settling it. */
 export default function SettlementDetailPage() {
@@ -81,6 +81,9 @@ export default function SettlementDetailPage() {
         <Figure label="Commission" value={formatMoney(s.commission, s.currency)} hint={`for ${s.reseller.name}`} />
         <Figure label="Supplier net" value={formatMoney(s.supplier_net, s.currency)} hint={`for ${s.supplier.name}`} />
       </Figures>
+      <Text size="sm" c="dimmed">
+        Each line shows the figures it was settled at, and the statement never changes. A line cancelled or changed afterwards is credited on the partner’s next statement as a reversal.
+      </Text>
       <Paper withBorder radius="md">
         <Table.ScrollContainer minWidth={760}>
           <Table verticalSpacing="sm" aria-label="Statement lines">
@@ -96,18 +99,32 @@ export default function SettlementDetailPage() {
             </Table.Thead>
             <Table.Tbody>
               {s.lines.map((l) => (
-                <Table.Tr key={l.id} data-testid="statement-line">
+                <Table.Tr key={l.line_id} data-testid="statement-line" data-kind={l.kind}>
                   <Table.Td>
                     <Anchor component={Link} to={resalePath(l.order_id)} ff="monospace" size="sm">
                       {l.order_reference}
                     </Anchor>
+                    {l.kind === 'reversal' && (
+                      <Badge color="orange" variant="light" size="sm" ml="xs">
+                        Reversal
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{l.offer.name}</Text>
                     <Text size="xs" c="dimmed">
                       {l.local_date} {clock(l.local_time)}
-                      {l.status === 'Canceled' && ' · cancelled, fee kept'}
+                      {l.kind === 'sale' && l.status === 'Canceled' && ' · cancelled, fee kept'}
                     </Text>
+                    {l.reverses && (
+                      <Text size="xs" c="orange.8">
+                        Credits its line on{' '}
+                        <Anchor component={Link} to={settlementPath(l.reverses.settlement_id)} size="xs">
+                          {l.reverses.number}
+                        </Anchor>
+                        : {l.status === 'Canceled' ? 'cancelled' : 'changed'} after it
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{itemsText(l.items)}</Table.Td>
                   <Table.Td ta="right">{formatMoney(l.gross, l.currency)}</Table.Td>

@@ -51,7 +51,7 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
     >
       <Stack>
         <Text size="sm" c="dimmed">
-          The statement takes every line of this partner whose activity takes place in the period and that no statement settles yet, and fixes its figures. Both sides see it.
+          The statement takes every line of this partner whose activity takes place in the period (days to come included) and that no statement settles yet, and fixes its figures for good. Lines settled before and cancelled or changed since are credited on it as reversals. Both sides see it.
         </Text>
         <Select label="Partner" withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
         <Group grow>
