@@ -134,6 +134,35 @@ describe('checkout of held lines', () => {
     await owner.delete(`/api/cart/lines/${old}/`);
   });
 
+  it('refuses a departure past its booking cut-off whatever its hold says, and books a line whose hold ran out at today’s price', async () => {
+    const s = await freshSlot();
+    const live = (await hold(owner, s, 1)).json().id as string;
+    // The offer now stops selling thirty days before a start: the departure is past its cut-off, the hold still live.
+    expect((await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 30 * 24 * 60 })).statusCode).toBe(200);
+    try {
+      const res = await owner.post('/api/cart/checkout/', { customer, lines: [live] });
+      expect(res.statusCode, res.body).toBe(409);
+      expect(items(res)[0]).toMatchObject({ code: 'hold_expired', attr: `lines.${live}`, detail: expect.stringMatching(/no longer open for sale/) });
+      expect(await seats(s)).toMatchObject({ booked: 0 });
+    } finally {
+      await owner.patch(`/api/experiences/${exp.id}/`, { booking_cutoff_minutes: 0 });
+      await owner.delete(`/api/cart/lines/${live}/`);
+    }
+    // Held at 49.00, run out, the price raised meanwhile: booked at today's 55.00, as a new hold would be.
+    const rate = (await owner.get(`/api/pricing-rates/?experience=${exp.id}`)).json().results[0] as { id: string; retail_price: number };
+    const old = (await hold(owner, s, 2)).json() as { id: string; total: number };
+    expect(old.total).toBe(2 * rate.retail_price);
+    await expire(old.id);
+    expect((await owner.patch(`/api/pricing-rates/${rate.id}/`, { retail_price: 5500 })).statusCode).toBe(200);
+    try {
+      const res = await owner.post('/api/cart/checkout/', { customer, lines: [old.id] });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().total).toBe(2 * 5500);
+    } finally {
+      await owner.patch(`/api/pricing-rates/${rate.id}/`, { retail_price: rate.retail_price });
+    }
+  });
+
   it('re-holds atomically: an expired line raced by a hold that needs its seats is booked or taken, never both', async () => {
     for (let round = 0; round < 6; round++) {
       const s = await freshSlot();

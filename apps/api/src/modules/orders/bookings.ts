@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
 import * as q from './queries/bookings';
+import { priceOf } from './queries/sale';
 import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
@@ -19,10 +20,11 @@ import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from
  *
  * A listed line whose hold ran out is never booked silently: while it is still in the cart its seats
  * are still counted in the slot's `held` (only a sweep or a hold that needs them deletes it), so
- * checkout re-holds it under the slot's lock if its slot is still open for sale, and records that in
- * the order's audit trail. A listed line that is gone (swept, released, or booked by another checkout)
- * or whose slot is no longer open refuses the checkout with a 409 naming the line (`lines.<id>`), one
- * item per such line, and nothing is booked.
+ * checkout re-holds it under the slot's lock, at today's prices, and records that in the order's
+ * audit trail. A listed line that is gone (swept, released, or booked by another checkout) or whose
+ * slot is not open for sale now — closed, its offer off sale, started or past its booking cut-off,
+ * whatever its hold says — refuses the checkout with a 409 naming the line (`lines.<id>`), one item
+ * per such line, and nothing is booked.
  *
  * Locks: the slots first, in id order (no deadlock between two checkouts, nor with the sweep, which
  * locks a slot before its lines); then the lines are deleted and only those still there are booked —
@@ -52,16 +54,12 @@ export async function checkout(
   await checkAnswers(ctx, slotIds, input.answers);
   const slots = new Map<string, SlotRow>();
   for (const id of slotIds) slots.set(id, await lockSlot(ctx, id));
-  // Under the slots' locks. A hold that has not run out is honoured unless its slot was closed by
-  // hand since; a line re-held after its hold ran out needs its slot open for sale now (the one
-  // definition, slot_api.open: not closed, the offer on sale, before the booking cutoff).
+  // Under the slots' locks, every line's slot must be open for sale now (the one definition,
+  // slot_api.open: not closed, the offer on sale, before the booking cutoff), whatever its hold says:
+  // a departure that has started or passed its cut-off is never booked.
   const reholding = read.filter((l) => l.expires_at.getTime() <= now);
-  const open = new Set(
-    reholding.length === 0
-      ? []
-      : await q.openSlotIds(ctx, [...new Set(reholding.map((l) => l.slot_id))]),
-  );
-  const shut = read.filter((l) => slots.get(l.slot_id)!.closed || (l.expires_at.getTime() <= now && !open.has(l.slot_id)));
+  const open = new Set(await q.openSlotIds(ctx, slotIds));
+  const shut = read.filter((l) => !open.has(l.slot_id));
   if (shut.length || missing.length) {
     // Every line that cannot be booked, in the order they were shown, so the customer sees them all at once.
     const why = new Map(missing.map((id) => [id, gone(id)]));
@@ -71,6 +69,10 @@ export async function checkout(
     }
     throw refuse(wanted.filter((id) => why.has(id)).map((id) => why.get(id)!));
   }
+  // A line whose hold ran out is sold at today's prices, as holding it again would price it (its
+  // seats stayed in the slot's count while it was in the cart).
+  const repriced = new Map<string, Awaited<ReturnType<typeof priceOf>>>();
+  for (const l of reholding) repriced.set(l.id, await priceOf(ctx, l.slot_id, l.quantities, l.extras));
   // Deleting the lines takes their seats out of slot.held (trigger); writeOrder adds them to booked.
   const lines = await q.deleteCartLines(ctx, cartId, wanted);
   if (lines.length < wanted.length) {
@@ -84,7 +86,11 @@ export async function checkout(
     manageTokenHash: input.manageTokenHash,
     customer: input.customer,
     answers: input.answers,
-    lines: lines.map((l) => ({ slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, total: l.total, items: l.items, currency: l.currency })),
+    lines: lines.map((l) => {
+      const today = repriced.get(l.id);
+      const sold = today ? { total: today.total, items: today.items, currency: today.currency } : { total: l.total, items: l.items, currency: l.currency };
+      return { slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, ...sold };
+    }),
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
   await q.copyCartQrCode(ctx, cartId, created);
