@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSettlementDetail } from '@tourdesk/contracts';
-import { booking } from '../src/db/schema';
+import { baseAccount, booking, settlement, settlementLine } from '../src/db/schema';
+import { seedDemo } from '../src/seed/demo';
 import { createTestApp, type TestApp } from './harness';
 import { startMailSink, type MailSink } from './mail-sink';
 import { day, resaleWorld } from './resale-fixtures';
@@ -112,5 +113,28 @@ describe('a statement after its lines change', () => {
     expect(third).toMatchObject({ bookings: 2, gross: -2900, commission: -735, supplier_net: -2165 });
     // Nothing changed since: nothing to settle.
     expect((await make(1, 30)).statusCode).toBe(409);
+  });
+});
+
+describe('the demo data', () => {
+  it('shows a settled and an open statement whose stored lines add up to them', async () => {
+    expect(await seedDemo(t.database.db)).toBe(true);
+    const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
+    const made = await t.database.db.select().from(settlement).where(eq(settlement.supplier_account_id, demo!.id));
+    expect(made.map((s) => s.status).sort()).toEqual(['Open', 'Settled']);
+    const lines = await t.database.db
+      .select()
+      .from(settlementLine)
+      .where(
+        inArray(
+          settlementLine.settlement_id,
+          made.map((s) => s.id),
+        ),
+      );
+    for (const s of made) {
+      const mine = lines.filter((l) => l.settlement_id === s.id);
+      expect(mine.length, s.number).toBeGreaterThan(0);
+      expect({ bookings: mine.length, gross: mine.reduce((n, l) => n + l.gross, 0), commission: mine.reduce((n, l) => n + l.commission, 0) }).toEqual({ bookings: s.bookings, gross: s.gross, commission: s.commission });
+    }
   });
 });
