@@ -86,9 +86,9 @@ test('supplier and reseller read the same resales and agree on a statement', asy
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
   expect(csv.suggestedFilename()).toBe(`statement-${number}.csv`);
   const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
-  expect(lines[0]).toBe('statement,order,reseller_reference,sold_at,offer,date,time,seats,status,currency,gross,commission,supplier_net');
+  expect(lines[0]).toBe('statement,order,reseller_reference,sold_at,offer,date,time,seats,status,currency,gross,commission,supplier_net,kind,reverses');
   expect(lines).toHaveLength(1 + 3 + 2);
-  expect(lines[1]).toMatch(/,CHF,\d+\.\d{2},\d+\.\d{2},\d+\.\d{2}$/);
+  expect(lines[1]).toMatch(/,CHF,\d+\.\d{2},\d+\.\d{2},\d+\.\d{2},sale,$/);
 
   await page.getByRole('button', { name: 'Mark settled' }).click();
   const confirm = page.getByRole('dialog', { name: 'Mark the statement settled?' });
