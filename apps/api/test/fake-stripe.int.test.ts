@@ -246,6 +246,34 @@ describe('Checkout on a connected account', () => {
     ]);
     expect(receiver.ofType('charge.refunded').every((event) => event.account === account)).toBe(true);
   });
+
+  it('answers pending for a refund of the card 4000000000007726, and ends a refund later: succeeded, or failed with its money back on the charge', async () => {
+    const account = await onboardedAccount();
+    const session = await paymentSession(account);
+    await fake.payCheckoutSession(session.id, { card: '4000000000007726' });
+    const intentId = fake.state.checkoutSessions.get(session.id)!.payment_intent as string;
+    const first = await stripe.refunds.create({ payment_intent: intentId, amount: 1000 }, { stripeAccount: account });
+    expect(first.status).toBe('pending');
+    const second = await stripe.refunds.create({ payment_intent: intentId, amount: 2000 }, { stripeAccount: account });
+    expect(second.status).toBe('pending');
+    expect(await fake.finishRefund(first.id, 'succeeded')).toMatchObject({ status: 'succeeded' });
+    expect(await fake.finishRefund(second.id, 'failed')).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    expect((await stripe.refunds.retrieve(second.id, {}, { stripeAccount: account })).status).toBe('failed');
+    expect(fake.state.charges.get(first.charge as string)!.amount_refunded).toBe(1000);
+    await expect(fake.finishRefund(second.id, 'succeeded')).rejects.toThrow(/is failed/);
+    await fake.settled();
+    const updates = receiver.ofType('charge.refund.updated').map((event) => event.data.object as Stripe.Refund);
+    expect(updates.filter((r) => r.id === first.id || r.id === second.id).map((r) => [r.id, r.status])).toEqual([
+      [first.id, 'succeeded'],
+      [second.id, 'failed'],
+    ]);
+    expect(receiver.ofType('refund.failed').map((event) => (event.data.object as Stripe.Refund).id)).toContain(second.id);
+    // Any other card's refunds succeed at once.
+    const other = await paymentSession(account);
+    await fake.payCheckoutSession(other.id);
+    const ok = await stripe.refunds.create({ payment_intent: fake.state.checkoutSessions.get(other.id)!.payment_intent as string, amount: 500 }, { stripeAccount: account });
+    expect(ok.status).toBe('succeeded');
+  });
 });
 
 describe('Idempotency and accounts', () => {

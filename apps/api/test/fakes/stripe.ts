@@ -117,6 +117,13 @@ export interface FakeStripe {
   payCheckoutSession(sessionId: string, payment?: { card?: string; email?: string }): Promise<PaymentResult>;
   /** What Stripe does when a session reaches expires_at: status expired, checkout.session.expired sent. */
   expireCheckoutSession(sessionId: string): Promise<Stripe.Checkout.Session>;
+  /**
+   * What Stripe does some time after a refund was made: a pending one (the card 4000000000007726's
+   * refunds start pending) succeeds or fails; a succeeded one can still fail (as the card
+   * 4000000000005126's do). A failed refund's money goes back to the charge (amount_refunded falls).
+   * Sends refund.updated and charge.refund.updated, and refund.failed when it failed.
+   */
+  finishRefund(refundId: string, outcome: 'succeeded' | 'failed'): Promise<Stripe.Refund>;
   /** A Connect OAuth authorization code for POST /oauth/token (a new, onboarded standard account when none is given). */
   issueOAuthCode(accountId?: string): string;
   close(): Promise<void>;
@@ -316,8 +323,11 @@ function fillSessionId(url: string, id: string): string {
   return url.replace(/\{CHECKOUT_SESSION_ID\}/g, id);
 }
 
-const CARDS: Record<string, { brand: string; failure?: o.PaymentError }> = {
+/** Stripe's test cards; `refund: 'pending'`: its refunds start pending (finishRefund() ends them). */
+const CARDS: Record<string, { brand: string; failure?: o.PaymentError; refund?: 'pending' }> = {
   '4242424242424242': { brand: 'visa' },
+  '4000000000007726': { brand: 'visa', refund: 'pending' },
+  '4000000000005126': { brand: 'visa' },
   '4000056655665556': { brand: 'visa' },
   '5555555555554444': { brand: 'mastercard' },
   '4000000000000002': { brand: 'visa', failure: { code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' } },
@@ -327,6 +337,7 @@ const CARDS: Record<string, { brand: string; failure?: o.PaymentError }> = {
 /** Stripe's test PaymentMethods for server-side confirmation. */
 const TEST_PAYMENT_METHODS: Record<string, string> = {
   pm_card_visa: '4242424242424242',
+  pm_card_refundPending: '4000000000007726',
   pm_card_mastercard: '5555555555554444',
   pm_card_chargeDeclined: '4000000000000002',
   pm_card_chargeDeclinedInsufficientFunds: '4000000000009995',
@@ -389,6 +400,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const pending = new Set<Promise<unknown>>();
   /** Events created by the action being handled; delivered once it has answered. */
   const outbox: Stripe.Event[] = [];
+  /** The card number each charge was made with (what its refunds do depends on it). */
+  const chargeCards = new Map<string, string>();
   let base = '';
 
   function own<T extends { id: string }>(map: Map<string, T>, object: T, account: string | null): T {
@@ -689,6 +702,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const paymentMethod = stripeId('pm_1', 22);
     const failure = known.failure ?? null;
     const charge = own(state.charges, o.chargeObject({ paymentIntent: pi, paymentMethod, brand: known.brand, last4: card.slice(-4), email, failure }), account);
+    chargeCards.set(charge.id, card);
     pi.latest_charge = charge.id;
     pi.payment_method = paymentMethod;
     if (failure) {
@@ -818,6 +832,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     const reason = p.oneOf('reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const) ?? null;
     const refund = own(state.refunds, o.refundObject({ amount, charge, reason, metadata: createdMetadata(p.metadata()) }), account);
+    if (CARDS[chargeCards.get(charge.id) ?? '']?.refund === 'pending') refund.status = 'pending';
     const before = wire(charge);
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded >= charge.amount;
@@ -1651,6 +1666,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       expireSession(session);
       await deliverOwn(takeOutbox());
       return session;
+    },
+    async finishRefund(refundId, outcome) {
+      const refund = state.refunds.get(refundId);
+      if (!refund) throw new Error(`fake Stripe: no refund ${refundId}`);
+      if (refund.status !== 'pending' && !(refund.status === 'succeeded' && outcome === 'failed')) throw new Error(`fake Stripe: refund ${refundId} is ${refund.status}`);
+      const account = ownerOf(refund.id) ?? null;
+      const before = wire(refund);
+      refund.status = outcome;
+      if (outcome === 'failed') {
+        refund.failure_reason = 'expired_or_canceled_card';
+        const charge = state.charges.get(refund.charge as string)!;
+        charge.amount_refunded -= refund.amount;
+        charge.refunded = charge.amount_refunded >= charge.amount;
+      }
+      const previous = previousAttributes(before, wire(refund));
+      emit('refund.updated', refund, account, previous);
+      emit('charge.refund.updated', refund, account, previous);
+      if (outcome === 'failed') emit('refund.failed', refund, account, previous);
+      await deliverOwn(takeOutbox());
+      return refund;
     },
     issueOAuthCode,
     async close() {
