@@ -369,6 +369,17 @@ export async function updateBooking(
   } else if (current.status !== 'ON_HOLD' && current.status !== 'CONFIRMED' && current.status !== 'PENDING') {
     throw new OctoError('BAD_REQUEST', `A ${current.status} booking cannot change.`);
   }
+  // The new hold was made in its own transaction: if this one is refused (the booking left ON_HOLD
+  // meanwhile) or fails, the hold is released on its own too — released inside, it would roll back.
+  try {
+    return await changeReservation(deps, p, uuid, patch, newLine);
+  } catch (error) {
+    if (newLine) await inSupplier(deps, p, (ctx) => releaseLine(ctx, current.row.cart_id!, newLine)).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function changeReservation(deps: Deps, p: Partner, uuid: string, patch: Parameters<typeof updateBooking>[3], newLine: string | null) {
   return inSupplier(deps, p, async (ctx) => {
     const row = await findRow(ctx, p, uuid, true);
     const set: Partial<Row> = { updated_at: new Date() };
@@ -376,10 +387,7 @@ export async function updateBooking(
     if (patch.resellerReference !== undefined) set.reseller_reference = patch.resellerReference;
     if (patch.notes !== undefined) set.notes = patch.notes;
     if (newLine) {
-      if (row.status !== 'ON_HOLD') {
-        await releaseLine(ctx, row.cart_id!, newLine);
-        throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
-      }
+      if (row.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
       if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
       set.cart_line_id = newLine;
       set.unit_items = patch.unitItems!.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null }));
