@@ -323,6 +323,91 @@ describe('refunds of online payments', () => {
     expect((await owner.get(`/api/orders/${orderId}/refund-proposal/`)).json()).toMatchObject({ amount: o.total - 4000 });
     expect(after.map((p) => p.amount).sort((a, b) => a - b)).toEqual([-3000, -1000, o.total]);
   });
+
+  /** An order of two seats (98.00) paid online with `card`: its id, its payment and its payment intent. */
+  async function paidOnline(who: string, card = '4242424242424242') {
+    const c = await heldCart(2, addDays(todayIn(ZONE), 10));
+    const paying = await startPaying(c, who);
+    await fake.payCheckoutSession(paying.session, { card });
+    await until('paid', async () => (await paymentOf(paying.checkout, paying.token)).json().status === 'paid');
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, paying.checkout)))[0]!;
+    const paid = (await owner.get(`/api/orders/${row.order_id}/payments/`)).json()[0] as { id: string; amount: number };
+    return { orderId: row.order_id!, paid, pi: row.payment_intent! };
+  }
+  const refundBody = (paid: { id: string }, amount: number, method: string, reason = 'Asked for') => ({ amount: -amount, currency: 'CHF', method, refund_of: paid.id, reason });
+  const settle = async () => {
+    await fake.settled();
+    await new Promise((r) => setTimeout(r, 700));
+  };
+
+  it('record a card refund made in Stripe after a cash refund at the desk in full: Stripe’s total is compared with the refunds that carry its reference only', async () => {
+    const { orderId, paid, pi } = await paidOnline('gil');
+    // Part of it given back in cash at the desk.
+    const cash = await owner.post(`/api/orders/${orderId}/payments/`, refundBody(paid, 2000, 'cash', 'Cash at the desk'));
+    expect(cash.statusCode, cash.body).toBe(201);
+    // Then refunded to the card in Stripe's dashboard: its event records all of it, once.
+    const stripe = new Stripe('sk_test_tourdesk', fake.sdkOptions);
+    await stripe.refunds.create({ payment_intent: pi, amount: 3000 }, { stripeAccount });
+    await settle();
+    await until('the card refund', async () => (await owner.get(`/api/orders/${orderId}/`)).json().refunded === 5000, 8000).catch(() => null);
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 9800 - 5000, refunded: 5000 });
+    // And to the card through the order's payments: recorded once (its charge.refunded adds nothing).
+    const card = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 1000, 'online'), { 'idempotency-key': 'refund-gil-1' });
+    expect(card.statusCode, card.body).toBe(201);
+    await settle();
+    const payments = (await owner.get(`/api/orders/${orderId}/payments/`)).json() as { amount: number; method: string; status: string }[];
+    expect(payments.map((p) => [p.method, p.amount]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      ['online', -3000],
+      ['cash', -2000],
+      ['online', -1000],
+      ['online', 9800],
+    ]);
+    expect(payments.every((p) => p.status === 'succeeded')).toBe(true);
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 3800, refunded: 6000, payment_status: 'Partially paid' });
+    expect((await owner.get(`/api/orders/${orderId}/payments/`)).json()[0]).toMatchObject({ amount: 9800, refunded: 6000 });
+  });
+
+  it('record a refund Stripe answers pending as pending: it counts in what is left to refund, becomes final when it succeeds, and is reversed in the books when it fails', async () => {
+    const { orderId, paid } = await paidOnline('hil', '4000000000007726');
+    const first = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 3000, 'online'), { 'idempotency-key': 'refund-hil-1' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toMatchObject({ amount: -3000, kind: 'refund', method: 'online', status: 'pending' });
+    await settle();
+    // Stripe's charge.refunded (its total counts the pending refund) records nothing more.
+    expect((await owner.get(`/api/orders/${orderId}/payments/`)).json()).toHaveLength(2);
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 6800, refunded: 3000 });
+    // What is left of the payment counts the pending refund: 68.00, not 98.00.
+    const tooMuch = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 7000, 'online'), { 'idempotency-key': 'refund-hil-2' });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().errors[0].detail).toContain('CHF 68.00');
+    const refundIds = () => [...fake.state.refunds.values()].filter((r) => r.metadata?.tourdesk_payment === paid.id);
+    expect(refundIds()).toHaveLength(1);
+
+    // Stripe says it succeeded: final.
+    await fake.finishRefund(refundIds()[0]!.id, 'succeeded');
+    await until('succeeded', async () => ((await owner.get(`/api/orders/${orderId}/payments/${first.json().id}/`)).json().status === 'succeeded'));
+
+    // Another pending refund that fails: reversed in the books, the payment status follows, the audit trail says so.
+    const second = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 6800, 'online'), { 'idempotency-key': 'refund-hil-3' });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json()).toMatchObject({ amount: -6800, status: 'pending' });
+    await settle();
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 0, refunded: 9800, payment_status: 'Not paid' });
+    await fake.finishRefund(refundIds().find((r) => r.amount === 6800)!.id, 'failed');
+    await until('failed', async () => ((await owner.get(`/api/orders/${orderId}/payments/${second.json().id}/`)).json().status === 'failed'));
+    await settle();
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 6800, refunded: 3000, payment_status: 'Partially paid' });
+    expect((await owner.get(`/api/orders/${orderId}/payments/`)).json().find((p: { id: string }) => p.id === paid.id)).toMatchObject({ refunded: 3000 });
+    const audit = (await owner.get(`/api/orders/${orderId}/audit/`)).json() as { action: string; subject_id: string }[];
+    expect(audit.filter((e) => e.subject_id === first.json().id).map((e) => e.action)).toEqual(expect.arrayContaining(['refund recorded', 'refund succeeded']));
+    expect(audit.filter((e) => e.subject_id === second.json().id).map((e) => e.action)).toEqual(expect.arrayContaining(['refund recorded', 'refund failed']));
+    // Its events again (Stripe retries) change nothing; what is left can be refunded again.
+    await settle();
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 6800 });
+    const again = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 6800, 'cash', 'Cash instead'), { 'idempotency-key': 'refund-hil-4' });
+    expect(again.statusCode, again.body).toBe(201);
+    expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 0, refunded: 9800 });
+  });
 });
 
 describe('an organisation that removes the platform from its Stripe account', () => {
