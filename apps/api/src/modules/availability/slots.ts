@@ -71,6 +71,10 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
   const today = todayIn(zone);
   const wanted = occurrences({ accountId: ctx.accountId, experienceId, zone, durationMinutes: exp.duration_minutes, rules, closed, from: today, to: addDays(today, HORIZON_DAYS) });
   const now = Date.now();
+  // One lock order: the future slots are locked in id order, as checkout locks them, before the
+  // upsert below updates them (it would lock them in start-time order, and a checkout holding two
+  // of them the other way round would deadlock with it).
+  const existing = await q.lockSlotsFrom(ctx, experienceId, new Date(now));
 
   const values = [...wanted.values()];
   for (let i = 0; i < values.length; i += 500) {
@@ -80,7 +84,6 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
   // Future slots that no rule wants any more. Each is locked (in id order), its expired holds
   // swept, and then removed only if nothing is booked or held in it; otherwise it is kept,
   // closed for new bookings and visible to the operator.
-  const existing = await q.slotsFrom(ctx, experienceId, new Date(now));
   const unwanted = existing.filter((s) => !wanted.has(s.starts_at.toISOString())).map((s) => s.id).sort();
   const kept: string[] = [];
   for (const id of unwanted) {

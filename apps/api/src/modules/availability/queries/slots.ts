@@ -57,12 +57,17 @@ export async function upsertSlots(ctx: TenantCtx, values: SlotInsert[]) {
     });
 }
 
-/** An experience's slots that start from `from` on (ids and starts). */
-export function slotsFrom(ctx: TenantCtx, experienceId: string, from: Date) {
+/**
+ * An experience's slots that start from `from` on (ids and starts), locked in id order — the order
+ * checkout and every other writer lock slots in — before anything updates them.
+ */
+export function lockSlotsFrom(ctx: TenantCtx, experienceId: string, from: Date) {
   return ctx.tx
     .select({ id: slot.id, starts_at: slot.starts_at })
     .from(slot)
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, from)));
+    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, from)))
+    .orderBy(slot.id)
+    .for('no key update');
 }
 
 /** A slot's booked and held seats, and whether any booking (cancelled ones included) refers to it. */
