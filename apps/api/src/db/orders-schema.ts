@@ -24,6 +24,13 @@ export const orderPayment = pgTable(
     reason: text('reason').notNull().default(''),
     /** An online payment's or refund's id at the provider (Stripe's payment intent or refund id): recorded once. */
     provider_ref: text('provider_ref'),
+    /**
+     * Where the money stands at the provider: `succeeded` (every payment, and a refund given back),
+     * `pending` (a refund the provider has not finished: counted as refunded, as the provider counts
+     * it), `failed` (a refund the provider could not make: its amount is back in the order's paid,
+     * and it counts nowhere). Only an online refund is ever pending or failed.
+     */
+    status: text('status').notNull().default('succeeded'),
     recorded_by: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -33,6 +40,7 @@ export const orderPayment = pgTable(
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
     index('order_payment_refund_idx').on(t.refund_of),
     check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other', 'online')`),
+    check('order_payment_status_check', sql`${t.status} = 'succeeded' or (${t.status} in ('pending', 'failed') and ${t.amount} < 0 and ${t.method} = 'online')`),
     uniqueIndex('order_payment_provider_ref_key').on(t.provider_ref),
   ],
 );

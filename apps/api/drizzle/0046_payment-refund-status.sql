@@ -1,0 +1,2 @@
+ALTER TABLE "order_payment" ADD COLUMN "status" text DEFAULT 'succeeded' NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_payment" ADD CONSTRAINT "order_payment_status_check" CHECK ("order_payment"."status" = 'succeeded' or ("order_payment"."status" in ('pending', 'failed') and "order_payment"."amount" < 0 and "order_payment"."method" = 'online'));
