@@ -403,6 +403,70 @@ describe('OCTO: an offer sold by opening hours', () => {
   });
 });
 
+describe('OCTO: a net-rate contract that leaves a category blank', () => {
+  it('shows the pricing rate’s net price (of the departure’s date; of the rate that gives the from price) wherever it shows a net, as the sale records it', async () => {
+    await createOrganisation(t.app, sink, { subdomain: 'glacieragency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
+    const hike = await sellableExperience(owner, 'Glacier hike');
+    // The adult's rate: 4900 (net price 4000) until day 10, then 5500 (net price 4500).
+    expect((await owner.patch(`/api/pricing-rates/${hike.rate}/`, { valid_to: day(10), net_price: 4000 })).statusCode).toBe(200);
+    const later = await owner.post('/api/pricing-rates/', { experience: hike.id, pricing_category: hike.category, retail_price: 5500, net_price: 4500, valid_from: day(11) });
+    expect(later.statusCode, later.body).toBe(201);
+    // The child's rate has a net price too, but the contract's own net rate wins.
+    expect((await owner.post('/api/pricing-rates/', { experience: hike.id, pricing_category: child, retail_price: 2500, net_price: 2200 })).statusCode).toBe(201);
+    expect((await owner.patch(`/api/experiences/${hike.id}/`, { status: 'Active' })).statusCode).toBe(200);
+    // The adult left blank in the contract: owed at the rate's net price (the contract form's placeholder).
+    const agency = await makePartnership(t.database, { supplier: 'alpsupply', reseller: 'glacieragency', offers: [hike.id], pricing: 'net', netRates: { [child]: 2000 } });
+    const api = partnerClient(t.app, agency.key);
+    const price = (retail: number, net: number) => ({ original: retail, retail, net, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] });
+
+    // The product's from price: the adult's 4900 and the net of that same rate.
+    const product = ZOctoProduct.parse((await api.get(`${B}/products/${hike.id}`)).json());
+    const units = Object.fromEntries(product.options[0]!.units.map((u) => [u.id, u.pricingFrom]));
+    expect(units[hike.category]).toEqual([price(4900, 4000)]);
+    expect(units[child]).toEqual([price(2500, 2000)]);
+
+    // Availability: each departure at its date's rate, the hot call's text as the typed shape.
+    const body = { productId: hike.id, optionId: 'DEFAULT', localDateStart: day(5), localDateEnd: day(12) };
+    const res = await api.post(`${B}/availability`, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = (res.json() as unknown[]).map((a) => ZOctoAvailability.parse(a));
+    const pricingOn = (n: number) => list.find((a) => a.localDateTimeStart.startsWith(day(n)))!.unitPricing;
+    expect(pricingOn(5)).toEqual(expect.arrayContaining([{ ...price(4900, 4000), unitId: hike.category }, { ...price(2500, 2000), unitId: child }]));
+    expect(pricingOn(12)).toEqual(expect.arrayContaining([{ ...price(5500, 4500), unitId: hike.category }, { ...price(2500, 2000), unitId: child }]));
+    const p = (await partnerOfSecret(t.database.db, agency.key))!;
+    expect(res.json()).toEqual((await availability({ db: t.database.db, holds: t.app.holds }, p, body)).map((x) => availabilityOf(p, hike.id, x, true)));
+    const cal = await api.post(`${B}/availability/calendar`, { ...body, localDateStart: day(12) });
+    expect(cal.json()[0].unitPricingFrom).toEqual(expect.arrayContaining([{ ...price(5500, 4500), unitId: hike.category }]));
+    // The public booking API's prices: the same nets.
+    const times = await api.get(`/api/public/get-availabilities/?product=${hike.id}&from=${day(12)}`);
+    expect(times.statusCode, times.body).toBe(200);
+    expect(times.json()[0].prices).toEqual(expect.arrayContaining([{ unit: hike.category, retail: 5500, net: 4500 }, { unit: child, retail: 2500, net: 2000 }]));
+
+    // A reservation on day 12 (two adults, a child), then its confirmation: the net is what the sale records.
+    const slotId = list.find((a) => a.localDateTimeStart.startsWith(day(12)))!.id;
+    const uuid = randomUUID();
+    const held = await api.post(`${B}/bookings`, { uuid, productId: hike.id, optionId: 'DEFAULT', availabilityId: slotId, unitItems: [{ unitId: hike.category }, { unitId: hike.category }, { unitId: child }] });
+    expect(held.statusCode, held.body).toBe(200);
+    const reservation = ZOctoBooking.parse(held.json());
+    expect(reservation.pricing).toMatchObject({ retail: 13500, net: 2 * 4500 + 2000 });
+    expect(reservation.unitItems.find((u) => u.unitId === hike.category)!.pricing).toMatchObject({ retail: 5500, net: 4500 });
+    const publicHeld = await api.post('/api/public/reserve/', { product: hike.id, availability: slotId, quantities: { [hike.category]: 1 } });
+    expect(publicHeld.statusCode, publicHeld.body).toBe(201);
+    expect(publicHeld.json()).toMatchObject({ status: 'ON_HOLD', total: 5500, net: 4500 });
+    expect((await api.post('/api/public/cancel-reservation/', { uuid: publicHeld.json().uuid })).statusCode).toBe(200);
+
+    const confirmed = await api.post(`${B}/bookings/${uuid}/confirm`, { contact });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const done = ZOctoBooking.parse(confirmed.json());
+    expect(done.pricing).toMatchObject({ retail: 13500, net: 11000 });
+    expect(done.unitItems.find((u) => u.unitId === hike.category)!.pricing).toMatchObject({ retail: 5500, net: 4500 });
+    const sold = (await t.database.asOwner((tx) => tx.execute(sql`select b.commission, b.total from booking b join octo_booking o on o.booking_id = b.id where o.uuid = ${uuid}`))) as unknown as {
+      rows: { commission: number; total: number }[];
+    };
+    expect(sold.rows).toEqual([{ commission: 13500 - 11000, total: 13500 }]);
+  });
+});
+
 describe('OCTO: keys and contracts', () => {
   it('refuses a request without a key or with an unknown or revoked key (401), a suspended partnership (403)', async () => {
     expect(octoError(await partnerClient(t.app, null).get(`${B}/products`))).toMatchObject({ status: 401, body: { error: 'UNAUTHORIZED' } });
