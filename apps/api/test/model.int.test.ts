@@ -8,11 +8,14 @@ import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
+import { makePartnership, partnerClient } from './octo-fixtures';
+import { randomUUID } from 'node:crypto';
 
 /**
  * Beyond examples: random sequences of what the back office does to orders — sell, hold, change a
  * hold, check out, change a line, pay, refund part of a payment, cancel a line, cancel an order, issue
- * an invoice, rename the offer, change its price — run against the API (on PGlite, and on the
+ * an invoice, rename the offer, change its price, check a ticket in, a partner's OCTO reserve, extend,
+ * confirm and cancel, and a statement for the partner's period — run against the API (on PGlite, and on the
  * PostgreSQL server with TEST_DATABASE_URL), and after every step the promises are checked against
  * what the database and the API say:
  *   - every slot: seats booked + held ≤ capacity, and `booked` is the sum of its live bookings' seats;
@@ -20,7 +23,9 @@ import { startMailSink, type MailSink } from './mail-sink';
  *     one its balance calls for;
  *   - every invoiced order: its invoices plus credit notes add up to its total.
  *   - an issued invoice stands until what its order sells changes: a payment, a renamed offer or a
- *     new price issues no credit note.
+ *     new price issues no credit note;
+ *   - a statement's lines add up to its totals, and neither ever changes;
+ *   - no hold outlives its departure's cut-off.
  * A fixed seed (MODEL_SEED, MODEL_RUNS to change them) makes a CI run repeatable; a failure prints
  * the seed and the sequence that broke a promise (fast-check's report). Seed 7's fourth run renames
  * the offer between an invoice and a payment: it found invoices compared by their live descriptions.
@@ -37,9 +42,14 @@ let owner: Browser;
 let accountId: string;
 let exp: { id: string; category: string; rate: string; rule: string };
 let runs = 0;
+let octo: ReturnType<typeof partnerClient>;
+let partnership: string;
+/** Every statement made, with its figures as first seen (they never change). */
+const statements = new Map<string, string>();
 
 interface Line {
   id: string;
+  code: string;
 }
 interface Order {
   id: string;
@@ -55,6 +65,8 @@ interface Model {
   customer: number;
   /** The run's two departures (its own days, so a run starts with their seats free). */
   slots: string[];
+  /** The partner's reservations (OCTO uuids). */
+  reservations: string[];
 }
 interface Step {
   run(m: Model, api: Browser): Promise<void>;
@@ -66,7 +78,7 @@ function answered(res: { statusCode: number; body: string }, what: string) {
   expect([200, 201, 204, 400, 409], `${what}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
   return res.statusCode < 300;
 }
-const made = (o: { id: string; bookings: { id: string }[] }): Order => ({ id: o.id, lines: o.bookings.map((b) => ({ id: b.id })), documents: 0, changed: false });
+const made = (o: { id: string; bookings: { id: string; ticket_code: string }[] }): Order => ({ id: o.id, lines: o.bookings.map((b) => ({ id: b.id, code: b.ticket_code })), documents: 0, changed: false });
 const pick = <T,>(items: T[], i: number) => (items.length ? items[i % items.length]! : undefined);
 const guest = (m: Model) => ({ email: `model${++m.customer}@example.com`, first_name: 'Model', last_name: `Guest ${m.customer}` });
 
@@ -150,6 +162,41 @@ const steps: [number, fc.Arbitrary<Step>][] = [
       answered(await api.patch(`/api/experiences/${exp.id}/`, { title: `Model tour ${n}` }), 'rename');
     }),
   )],
+  [2, fc.record({ slot: fc.nat(1), qty: fc.integer({ min: 1, max: 3 }) }).map(({ slot: s, qty }) =>
+    command(`partner reserves ${qty} on slot ${s}`, async (m) => {
+      const uuid = randomUUID();
+      const res = await octo.post('/octo/v1/bookings', { uuid, productId: exp.id, optionId: 'DEFAULT', availabilityId: m.slots[s], unitItems: Array.from({ length: qty }, () => ({ unitId: exp.category })) });
+      expect([200, 400], `reserve: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
+      if (res.statusCode === 200) m.reservations.push(uuid);
+    }))],
+  [1, fc.nat().map((r) =>
+    command(`partner extends reservation ${r}`, async (m) => {
+      const uuid = pick(m.reservations, r);
+      if (uuid) expect([200, 400]).toContain((await octo.post(`/octo/v1/bookings/${uuid}/extend`, { expirationMinutes: 60 })).statusCode);
+    }))],
+  [2, fc.nat().map((r) =>
+    command(`partner confirms reservation ${r}`, async (m) => {
+      const uuid = pick(m.reservations, r);
+      if (uuid) expect([200, 400]).toContain((await octo.post(`/octo/v1/bookings/${uuid}/confirm`, { contact: { fullName: 'Model Partner', emailAddress: 'partner.guest@example.com' } })).statusCode);
+    }))],
+  [1, fc.nat().map((r) =>
+    command(`partner cancels reservation ${r}`, async (m) => {
+      const uuid = pick(m.reservations, r);
+      if (uuid) expect([200, 400]).toContain((await octo.post(`/octo/v1/bookings/${uuid}/cancel`, { reason: 'model' })).statusCode);
+    }))],
+  [1, fc.constant(
+    command('a statement for the partner', async (_m, api) => {
+      const res = await api.post('/api/settlements/', { partnership_id: partnership, period_from: todayIn(ZONE), period_to: addDays(todayIn(ZONE), 120) });
+      if (answered(res, 'statement')) statements.set(res.json().id, '');
+    }))],
+  [1, fc.record({ o: fc.nat(), l: fc.nat() }).map(({ o, l }) =>
+    command(`check in line ${l} of order ${o}`, async (m, api) => {
+      const order = pick(m.orders, o);
+      const line = order && pick(order.lines, l);
+      if (!line) return;
+      const res = await api.post('/api/check-in/scans/', { device_id: 'model', slots: [], scans: [{ id: randomUUID(), ticket_code: line.code, scanned_at: new Date().toISOString(), override: true }] });
+      expect(res.statusCode, res.body).toBe(200);
+    }))],
   [1, fc.integer({ min: 1000, max: 9000 }).map((price) =>
     command(`price the offer at ${price}`, async (_m, api) => {
       answered(await api.patch(`/api/pricing-rates/${exp.rate}/`, { retail_price: price }), 'reprice');
@@ -184,6 +231,20 @@ async function promisesHold(m: Model) {
     expect(s!.booked + h!.seats, `slot ${id}: booked + held ≤ capacity`).toBeLessThanOrEqual(s!.capacity);
   }
   // Money, for every order made in any run so far.
+  // No live hold outlives its departure's cut-off (the offer's, else the organisation's).
+  const [late] = ((await t.database.db.execute(sql`
+    select count(*)::int as n from ${cartLine} l join ${slot} s on s.id = l.slot_id join experience e on e.id = s.experience_id join base_account a on a.id = s.account_id
+    where l.expires_at > now() and l.expires_at > s.starts_at - make_interval(mins => coalesce(nullif(e.booking_cutoff_minutes, 0), a.default_cutoff_minutes))`)) as unknown as { rows: { n: number }[] }).rows;
+  expect(late!.n, 'holds past their departure’s cut-off').toBe(0);
+  // Statements: their lines add up to their totals, and nothing on them ever changes.
+  for (const [id, first] of statements) {
+    const st = (await owner.get(`/api/settlements/${id}/`)).json() as { gross: number; commission: number; supplier_net: number; bookings: number; lines: { line_id: string; kind: string; gross: number; commission: number; supplier_net: number; seats: number; status: string }[] };
+    const sum = (k: 'gross' | 'commission' | 'supplier_net') => st.lines.reduce((n, l) => n + l[k], 0);
+    expect([sum('gross'), sum('commission'), sum('supplier_net'), st.lines.length], `statement ${id} adds up`).toEqual([st.gross, st.commission, st.supplier_net, st.bookings]);
+    const figures = JSON.stringify([st.gross, st.commission, st.supplier_net, st.bookings, st.lines.map((l) => [l.line_id, l.kind, l.gross, l.commission, l.supplier_net, l.seats, l.status])]);
+    if (first) expect(figures, `statement ${id} never changes`).toBe(first);
+    else statements.set(id, figures);
+  }
   // Orders of earlier runs no longer change: the run's own orders are checked.
   for (const o of m.orders) {
     const order = (await owner.get(`/api/orders/${o.id}/`)).json();
@@ -212,6 +273,11 @@ beforeAll(async () => {
   expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' })).statusCode).toBe(200);
   await owner.delete(`/api/schedule-rules/${exp.rule}/`);
   expect((await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00'], capacity: 16 })).statusCode).toBe(201);
+  // A reseller selling the offer over OCTO at 15 % commission.
+  await createOrganisation(t.app, sink, { subdomain: 'modelagency', kind: 'affiliate' });
+  const partner = await makePartnership(t.database, { supplier: 'model', reseller: 'modelagency', offers: [exp.id], commissionBp: 1500, currency: (await owner.get('/api/account/')).json().currency });
+  partnership = partner.partnershipId;
+  octo = partnerClient(t.app, partner.key);
 });
 afterAll(async () => {
   await t?.close();
@@ -222,7 +288,7 @@ describe('orders under random sequences of operations', () => {
   it(`keep seats, payments, payment status and invoices true after every step (seed ${SEED}, ${RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(...steps.map(([weight, arbitrary]) => ({ weight, arbitrary }))), { minLength: 15, maxLength: 40 }), async (sequence) => {
-        const model: Model = { orders: [], customer: (customers += 1000), slots: await runSlots() };
+        const model: Model = { orders: [], customer: (customers += 1000), slots: await runSlots(), reservations: [] };
         for (const step of sequence) {
           await step.run(model, owner);
           await promisesHold(model);
