@@ -363,6 +363,13 @@ describe('refunds of online payments', () => {
       ['online', 9800],
     ]);
     expect(payments.every((p) => p.status === 'succeeded')).toBe(true);
+    // Each card refund carries Stripe's refund id; the cash one carries none.
+    const refs = await t.database.db.select({ amount: orderPayment.amount, ref: orderPayment.provider_ref }).from(orderPayment).where(eq(orderPayment.order_id, orderId));
+    expect(refs.filter((r) => r.amount < 0).map((r) => [r.amount, r.ref?.startsWith('re_') ?? null]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [-3000, true],
+      [-2000, null],
+      [-1000, true],
+    ]);
     expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 3800, refunded: 6000, payment_status: 'Partially paid' });
     expect((await owner.get(`/api/orders/${orderId}/payments/`)).json()[0]).toMatchObject({ amount: 9800, refunded: 6000 });
   });

@@ -182,8 +182,13 @@ export const ZPayment = z
     kind: z.enum(['payment', 'refund']),
     refund_of: z.uuid().nullable(),
     reason: z.string(),
-    /** A payment: how much of it was refunded so far. */
+    /** A payment: how much of it was refunded so far (pending refunds count; failed ones do not). */
     refunded: z.number().int(),
+    /**
+     * `succeeded`; a refund through the payment provider may be `pending` (counted as refunded until
+     * the provider says) or `failed` (its money is back in what was paid: it counts nowhere).
+     */
+    status: z.enum(['succeeded', 'pending', 'failed']),
     recorded_by: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     created_at: z.iso.datetime(),
   })

@@ -227,6 +227,7 @@ function presentPayment(p: paymentQueries.PaymentRow['p'], who: { first: string 
     refund_of: p.refund_of,
     reason: p.reason,
     refunded,
+    status: p.status as TPayment['status'],
     recorded_by: p.recorded_by ? { id: p.recorded_by, name: personName(who.first, who.last, who.email) } : null,
     created_at: p.created_at.toISOString(),
   };
@@ -256,18 +257,18 @@ async function presentOrderExists(ctx: TenantCtx, orderId: string) {
  */
 /**
  * `settle` makes a payment real at its provider before it is written, under the same locks (an
- * online refund goes back to the card through Stripe first): it answers the provider's id of it,
- * or null when the provider has not confirmed it yet — then nothing is written now, and the
- * provider's event writes it (`online_pending` is answered).
+ * online refund goes back to the card through Stripe first): it answers the provider's id of it
+ * and where it stands there — `succeeded`, or `pending` (written as a pending refund, counted as
+ * refunded until the provider says it succeeded or failed: settleProviderRefund()).
  */
 export interface PaymentSettlement {
-  settle: (paid: { id: string; method: string; provider_ref: string | null }, amount: number) => Promise<string | null>;
+  settle: (paid: { id: string; method: string; provider_ref: string | null }, amount: number) => Promise<{ ref: string; status: 'succeeded' | 'pending' }>;
 }
 
 export async function recordPayment(
   ctx: TenantCtx,
   orderId: string,
-  input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string; provider_ref?: string },
+  input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string; provider_ref?: string; status?: 'succeeded' | 'pending' },
   settlement?: PaymentSettlement,
 ) {
   const o = await lockOrder(ctx, orderId);
@@ -290,13 +291,13 @@ export async function recordPayment(
     // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
     const paid = await paymentQueries.lockPaymentOfOrder(ctx, orderId, input.refund_of);
     if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
+    // What is left counts pending refunds (they may still go through), not failed ones.
     const left = paid.p.amount - Number(paid.refunded);
     if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${messageMoney(left, o.currency)}).`, 'amount');
     if (-input.amount > o.paid) throw new AppError('invalid', `A refund cannot be larger than what was paid (${messageMoney(o.paid, o.currency)}).`, 'amount');
     if (settlement) {
-      const ref = await settlement.settle({ id: paid.p.id, method: paid.p.method, provider_ref: paid.p.provider_ref }, -input.amount);
-      if (ref === null) return null;
-      input = { ...input, provider_ref: ref };
+      const settled = await settlement.settle({ id: paid.p.id, method: paid.p.method, provider_ref: paid.p.provider_ref }, -input.amount);
+      input = { ...input, provider_ref: settled.ref, status: settled.status };
     }
   }
   const p = await paymentQueries.insertPayment(ctx, {
@@ -308,6 +309,7 @@ export async function recordPayment(
     refund_of: input.amount < 0 ? input.refund_of! : null,
     reason,
     provider_ref: input.provider_ref ?? null,
+    status: input.amount < 0 ? (input.status ?? 'succeeded') : 'succeeded',
     recorded_by: ctx.userId ?? null,
   });
   await q.addToOrderPaid(ctx, orderId, input.amount);
@@ -317,9 +319,36 @@ export async function recordPayment(
     subject: 'payment',
     subjectId: p.id,
     action: input.amount > 0 ? 'payment recorded' : 'refund recorded',
-    changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, ...(input.amount < 0 ? { refund_of: input.refund_of, reason } : {}) },
+    changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, ...(input.amount < 0 ? { refund_of: input.refund_of, reason, status: p.status } : {}) },
   });
   return getPayment(ctx, orderId, p.id);
+}
+
+/**
+ * The provider finished a refund it had answered pending (or one it had made fails later): a
+ * pending refund that succeeded becomes final; one that failed is reversed in the books — its
+ * amount back in the order's paid and out of refunded, the payment status following — and counts
+ * nowhere from then on. Under the order's lock; once (a refund already in that state is left as it
+ * is). Answers false when no refund of the order carries this reference.
+ */
+export async function settleProviderRefund(ctx: TenantCtx, orderId: string, providerRef: string, outcome: 'succeeded' | 'failed', detail = '') {
+  await lockOrder(ctx, orderId);
+  const r = await paymentQueries.lockPaymentByProviderRef(ctx, orderId, providerRef);
+  if (!r || r.amount >= 0) return false;
+  if (r.status === outcome || r.status === 'failed' || (outcome === 'succeeded' && r.status !== 'pending')) return true;
+  await paymentQueries.setPaymentStatus(ctx, r.id, outcome);
+  if (outcome === 'failed') {
+    await q.takeBackRefund(ctx, orderId, r.amount);
+    await recomputeOrder(ctx, orderId);
+  }
+  await recordAudit(ctx, {
+    order: orderId,
+    subject: 'payment',
+    subjectId: r.id,
+    action: outcome === 'failed' ? 'refund failed' : 'refund succeeded',
+    changes: { amount: r.amount, currency: r.currency, status: { from: r.status, to: outcome }, ...(detail ? { detail } : {}) },
+  });
+  return true;
 }
 
 // --- audit trail ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { holdAlone } from '../availability/holds';
 import { lockSlot } from '../availability/slots';
 import { checkout } from '../orders/bookings';
 import { checkAnswers } from '../orders/records';
-import { recordPayment, type PaymentSettlement } from '../orders/service';
+import { recordPayment, settleProviderRefund, type PaymentSettlement } from '../orders/service';
 import { onAccountUpdated, onDeauthorized } from './connect';
 import * as q from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
@@ -289,7 +289,11 @@ export async function checkoutOf(ctx: TenantCtx, id: string, proof: { token?: st
   return { row, byToken };
 }
 
-/** Refunds of online payments go back to the card through Stripe, on the account that took the payment. */
+/**
+ * Refunds of online payments go back to the card through Stripe, on the account that took the
+ * payment: recorded with Stripe's refund id, succeeded or pending as Stripe answers (a pending one
+ * is finished by its refund.updated / charge.refund.updated / refund.failed: onRefundUpdated()).
+ */
 export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string | undefined): PaymentSettlement {
   return {
     async settle(paid, amount) {
@@ -301,16 +305,21 @@ export function onlineRefunds(ctx: TenantCtx, stripe: Stripe | null, key: string
         { payment_intent: paid.provider_ref, amount: toStripe(amount, ctx.currency), metadata: { tourdesk_payment: paid.id } },
         { stripeAccount: row.acct, ...(key ? { idempotencyKey: `refund-${ctx.accountId}-${key}` } : {}) },
       );
-      return refund.status === 'succeeded' ? refund.id : null;
+      if (refund.status === 'failed' || refund.status === 'canceled') throw new AppError('invalid', 'The payment provider could not make this refund: give this money back another way.', 'method');
+      return { ref: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
     },
   };
 }
 
 /**
- * charge.refunded: a refund made in Stripe (its dashboard, or one that was pending) is recorded as
- * a refund of the payment, once: what Stripe has refunded beyond what is recorded here.
+ * charge.refunded: the refunds made in Stripe that are not recorded here yet (one made in its
+ * dashboard) are recorded as refunds of the payment, once. Stripe's refunded total (asked afresh:
+ * an event may be old) is compared only with the refunds recorded with Stripe's reference — a refund
+ * given in cash at the desk is none of Stripe's business. Each missing refund is recorded by its id
+ * and its status (a pending one as pending); what Stripe counts beyond them (older refunds recorded
+ * by the charge's total) by the charge's total, as succeeded.
  */
-export async function onChargeRefunded(db: Db, stripeAccount: string, charge: Stripe.Charge) {
+export async function onChargeRefunded(db: Db, stripe: Stripe | null, stripeAccount: string, charge: Stripe.Charge) {
   const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
   if (!paymentIntent) return;
   const hit = await q.bookedCheckoutOfPayment(db, paymentIntent, stripeAccount);
@@ -318,22 +327,45 @@ export async function onChargeRefunded(db: Db, stripeAccount: string, charge: St
   await inTenant(db, hit.account_id, async (tx) => {
     const ctx: TenantCtx = { tx, accountId: hit.account_id, currency: charge.currency.toUpperCase() };
     await q.lockOrder(ctx, hit.order_id);
-    const paid = await q.paymentWithRefunded(ctx, paymentIntent);
+    const paid = await q.paymentWithProviderRefunds(ctx, paymentIntent);
     if (!paid) return;
-    const refundedThere = fromStripe(charge.amount_refunded, charge.currency);
+    const at = { stripeAccount };
+    const now = stripe ? await stripe.charges.retrieve(charge.id, {}, at) : charge;
+    const refundedThere = fromStripe(now.amount_refunded, now.currency);
     if (refundedThere === null) return;
-    const beyond = refundedThere - paid.refunded;
+    let beyond = refundedThere - paid.refunded;
     if (beyond <= 0) return;
-    await recordPayment(ctx, hit.order_id, {
-      amount: -beyond,
-      currency: ctx.currency,
-      method: 'online',
-      reference: `Stripe ${charge.id}`,
-      refund_of: paid.id,
-      reason: 'Refunded at the payment provider',
-      provider_ref: `${charge.id}:${charge.amount_refunded}`,
-    });
+    const refund = (amount: number, ref: string, status: 'succeeded' | 'pending') =>
+      recordPayment(ctx, hit.order_id, { amount: -amount, currency: ctx.currency, method: 'online', reference: `Stripe ${ref}`, refund_of: paid.id, reason: 'Refunded at the payment provider', provider_ref: ref, status });
+    if (stripe) {
+      const made = await stripe.refunds.list({ charge: charge.id, limit: 100 }, at);
+      for (const r of made.data) {
+        if (paid.refs.has(r.id) || (r.status !== 'succeeded' && r.status !== 'pending')) continue;
+        const amount = fromStripe(r.amount, r.currency);
+        if (amount === null || amount > beyond) continue;
+        await refund(amount, r.id, r.status === 'pending' ? 'pending' : 'succeeded');
+        beyond -= amount;
+        if (beyond === 0) return;
+      }
+    }
+    await refund(beyond, `${charge.id}:${now.amount_refunded}`, 'succeeded');
   });
+}
+
+/**
+ * refund.updated, charge.refund.updated, refund.failed: a refund recorded pending that Stripe
+ * finished becomes final; one that failed (pending or not) is reversed in the books
+ * (settleProviderRefund()). A refund not recorded here is left to charge.refunded.
+ */
+export async function onRefundUpdated(db: Db, stripeAccount: string, refund: Stripe.Refund) {
+  const paymentIntent = typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id;
+  const outcome = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : null;
+  if (!paymentIntent || !outcome) return;
+  const hit = await q.bookedCheckoutOfPayment(db, paymentIntent, stripeAccount);
+  if (!hit) return;
+  await inTenant(db, hit.account_id, (tx) =>
+    settleProviderRefund({ tx, accountId: hit.account_id, currency: refund.currency.toUpperCase() }, hit.order_id, refund.id, outcome, refund.failure_reason ?? ''),
+  );
 }
 
 /** The secret of a finished checkout's booking page, taken once (for its confirmation e-mail), and whom it is for. */
@@ -418,7 +450,12 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       break;
     }
     case 'charge.refunded':
-      if (event.account) await onChargeRefunded(db, event.account, event.data.object as Stripe.Charge);
+      if (event.account) await onChargeRefunded(db, stripe, event.account, event.data.object as Stripe.Charge);
+      break;
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated':
+      if (event.account) await onRefundUpdated(db, event.account, event.data.object as Stripe.Refund);
       break;
     case 'account.updated':
       if (event.account === (event.data.object as Stripe.Account).id) await onAccountUpdated(db, event.data.object as Stripe.Account);

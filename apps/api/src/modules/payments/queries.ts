@@ -189,12 +189,19 @@ export async function bookedCheckoutOfPayment(db: Db, paymentIntent: string, str
   return found.rows[0];
 }
 
-/** The recorded payment of a payment intent, with how much of it is recorded as refunded. */
-export async function paymentWithRefunded(ctx: TenantCtx, paymentIntent: string) {
+/**
+ * The recorded payment of a payment intent, with how much of it is recorded as refunded through the
+ * provider — the refunds that carry its reference (a refund id, or a charge's), not failed — and
+ * those references. Refunds in cash or any other way do not count: the provider knows nothing of them.
+ */
+export async function paymentWithProviderRefunds(ctx: TenantCtx, paymentIntent: string) {
   const rows = (await ctx.tx.execute(sql`
-      select p.id, coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id), 0)::int as refunded
-      from order_payment p where p.account_id = ${ctx.accountId} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number }[] };
-  return rows.rows[0];
+      select p.id,
+        coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id and r.provider_ref is not null and r.status <> 'failed'), 0)::int as refunded,
+        coalesce((select json_agg(r.provider_ref) from order_payment r where r.refund_of = p.id and r.provider_ref is not null), '[]'::json) as refs
+      from order_payment p where p.account_id = ${ctx.accountId} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number; refs: string[] | string }[] };
+  const row = rows.rows[0];
+  return row && { id: row.id, refunded: Number(row.refunded), refs: new Set<string>(typeof row.refs === 'string' ? (JSON.parse(row.refs) as string[]) : row.refs) };
 }
 
 // --- Stripe's events ---------------------------------------------------------------------------

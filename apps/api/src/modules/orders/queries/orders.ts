@@ -171,6 +171,14 @@ export async function addToOrderPaid(ctx: TenantCtx, orderId: string, amount: nu
     .where(eq(order.id, orderId));
 }
 
+/** A refund that failed at the provider: its amount (negative) is taken back out of paid and refunded. */
+export async function takeBackRefund(ctx: TenantCtx, orderId: string, amount: number) {
+  await ctx.tx
+    .update(order)
+    .set({ paid: sql`${order.paid} - ${amount}`, refunded: sql`${order.refunded} - ${Math.max(0, -amount)}`, updated_at: new Date() })
+    .where(eq(order.id, orderId));
+}
+
 /** The sum of every line's total ever sold in the order (to refuse one above the 32-bit limit). */
 export async function sumOfLineTotals(ctx: TenantCtx, orderId: string) {
   const sum = (await ctx.tx.execute(sql`

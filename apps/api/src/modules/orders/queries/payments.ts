@@ -6,7 +6,8 @@ import type { TenantCtx } from '../../../lib/crud';
 
 /** Payments with who recorded them and, for each, how much was refunded from it (one query). */
 function selectPayments(ctx: TenantCtx, orderId: string, id?: string) {
-  const refunds = sql<number>`coalesce((select -sum(r.amount) from ${orderPayment} r where r.refund_of = ${orderPayment.id}), 0)::int`;
+  // A failed refund gave nothing back: it counts nowhere (a pending one counts).
+  const refunds = sql<number>`coalesce((select -sum(r.amount) from ${orderPayment} r where r.refund_of = ${orderPayment.id} and r.status <> 'failed'), 0)::int`;
   return ctx.tx
     .select({ p: orderPayment, first: users.first_name, last: users.last_name, email: users.email, refunded: refunds })
     .from(orderPayment)
@@ -39,4 +40,19 @@ export async function insertPayment(ctx: TenantCtx, values: Omit<typeof orderPay
     .values({ ...values, account_id: ctx.accountId })
     .returning();
   return p!;
+}
+
+/** The order's payment or refund with this provider reference (Stripe's refund id), locked FOR UPDATE. */
+export async function lockPaymentByProviderRef(ctx: TenantCtx, orderId: string, providerRef: string) {
+  const [p] = await ctx.tx
+    .select()
+    .from(orderPayment)
+    .where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.order_id, orderId), eq(orderPayment.provider_ref, providerRef)))
+    .for('update');
+  return p;
+}
+
+/** Sets a refund's status at the provider (pending → succeeded or failed). */
+export async function setPaymentStatus(ctx: TenantCtx, id: string, status: 'succeeded' | 'failed') {
+  await ctx.tx.update(orderPayment).set({ status }).where(and(eq(orderPayment.account_id, ctx.accountId), eq(orderPayment.id, id)));
 }
