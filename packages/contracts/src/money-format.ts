@@ -26,6 +26,13 @@ export function formatMoney(minor: number | null | undefined, currency: string, 
 }
 
 /**
+ * An amount as text in documents, e-mails and the API's messages: "EUR 12.00", "JPY 500" — the
+ * currency's code and a plain space, the same on every server whatever its ICU (no symbol to
+ * confuse $ with another dollar, nothing a PDF's standard fonts cannot draw).
+ */
+export const moneyText = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+
+/**
  * The amount as a plain decimal number with the currency's decimals, worked out on the integer
  * (no floating point): -1250 EUR → "-12.50", 500 JPY → "500", 1234 KWD → "1.234". What CSV and
  * form fields hold.

@@ -1,6 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { formatMoney } from '@tourdesk/contracts';
 
 export type { PDFFont, PDFPage } from 'pdf-lib';
 
@@ -26,7 +25,7 @@ export const grey = (level: number, blue = level) => rgb(level, level, blue);
 export const RULE = grey(0.6);
 
 /** An amount as documents print it, with the currency's own decimals: "EUR 1,234.50", "JPY 1,200", "KWD 1.250". */
-export const documentMoney = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+export { moneyText as documentMoney } from '@tourdesk/contracts';
 
 /** Text the standard fonts can draw (WinAnsi): a line break becomes a space, any other character outside it '?'. */
 export const drawable = (font: PDFFont, text: string) => {

@@ -1,4 +1,4 @@
-import { displayAnswer, formatMoney } from '@tourdesk/contracts';
+import { displayAnswer } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import { insertAuditEvent } from './queries/audit';
@@ -22,7 +22,8 @@ export async function recordAudit(ctx: TenantCtx, e: { order: string | null; sub
 export const personName = (first: string | null, last: string | null, email: string | null) => [first, last].filter(Boolean).join(' ') || email || '';
 
 /** An amount as a message to the user writes it, with the currency's code and its own decimals: "EUR 68.00", "JPY 1,200". */
-export const messageMoney = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+/** Money in the API's messages: the one rule, moneyText() in the contracts. */
+export { moneyText as messageMoney } from '@tourdesk/contracts';
 
 /**
  * The booking questions that answers refer to (by id, one query for a page of bookings), and the
