@@ -57,6 +57,7 @@ const payment = (id: string, method: TPayment['method'], amount: number, created
   refund_of: null,
   reason: '',
   refunded: 0,
+  status: 'succeeded',
   recorded_by: null,
   created_at,
 });
@@ -67,7 +68,7 @@ let baseUrl: string;
 const state = {
   payments: PAYMENTS,
   proposal: { amount: 4900, reason: 'The cancellation policy: Cancel now and 50 % of what you paid is refunded.' },
-  answer: 'pending' as 'pending' | 'refunded',
+  answer: 'pending' as 'pending' | 'refunded' | 'refund pending',
   posts: [] as Record<string, unknown>[],
   proposalReads: 0,
 };
@@ -83,7 +84,13 @@ beforeAll(async () => {
     const body = req.body as Record<string, unknown>;
     state.posts.push(body);
     if (state.answer === 'pending') return reply.status(202).send({ status: 'pending', detail: 'The refund is asked of the payment provider: it appears here once the provider confirms it.' });
-    const refund: TPayment = { ...payment('00000000-0000-4000-8000-0000000000e3', 'online', body.amount as number, '2026-05-03T10:00:00.000Z'), kind: 'refund', refund_of: CARD, reason: String(body.reason) };
+    const refund: TPayment = {
+      ...payment('00000000-0000-4000-8000-0000000000e3', 'online', body.amount as number, '2026-05-03T10:00:00.000Z'),
+      kind: 'refund',
+      refund_of: CARD,
+      reason: String(body.reason),
+      status: state.answer === 'refund pending' ? 'pending' : 'succeeded',
+    };
     state.payments = [...state.payments.map((p) => (p.id === CARD ? { ...p, refunded: -refund.amount } : p)), refund];
     return reply.status(201).send(refund);
   });
@@ -172,6 +179,33 @@ describe('a refund of an online payment', () => {
     const refund = screen.getAllByTestId('payment-row')[2]!;
     expect(refund).toHaveAttribute('data-refund-of', CARD);
     expect(within(refund).getByText('Online (card)')).toBeInTheDocument();
+  });
+});
+
+describe('a refund Stripe has not finished', () => {
+  it('is recorded and shown as pending, counted in what is left of the payment', async () => {
+    state.answer = 'refund pending';
+    setup();
+    await toRefund();
+    await waitFor(() => expect(form().getByRole('textbox', { name: 'Amount' })).toHaveValue('49.00'));
+    await userEvent.type(form().getByRole('textbox', { name: /Reason/ }), 'One paddler less');
+    await userEvent.click(form().getByRole('button', { name: 'Record refund' }));
+    expect(await screen.findByText('Refund of CHF 49.00 asked of Stripe: pending until Stripe confirms it.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('payment-row')).toHaveLength(3));
+    const refund = screen.getAllByTestId('payment-row')[2]!;
+    expect(within(refund).getByText('Pending')).toBeInTheDocument();
+    expect(within(screen.getAllByTestId('payment-row')[1]!).getByText(/CHF\s49\.00 refunded/)).toBeInTheDocument();
+  });
+
+  it('shows a failed refund as failed, its money back in the payment', async () => {
+    const failed: TPayment = { ...payment('00000000-0000-4000-8000-0000000000e4', 'online', -3000, '2026-05-03T10:00:00.000Z'), kind: 'refund', refund_of: CARD, reason: 'Goodwill', status: 'failed' };
+    state.payments = [...PAYMENTS, failed];
+    setup();
+    const rows = await screen.findAllByTestId('payment-row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[2]!).getByText('Failed')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText(/Stripe could not make it/)).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText(/refunded/)).not.toBeInTheDocument();
   });
 });
 

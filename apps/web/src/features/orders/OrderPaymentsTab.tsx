@@ -103,7 +103,8 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
       // same refund is not asked twice while its confirmation is on the way.
       notifyInfo(res.data.detail);
       setKind(canceled ? 'refund' : 'payment');
-    } else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
+    } else if (sentMethod === 'online' && res.data.status === 'pending') notifyInfo(`Refund of ${formatMoney(minor, order.currency)} asked of Stripe: pending until Stripe confirms it.`);
+    else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
     else notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
     setAmount(null);
     setReference('');
@@ -244,9 +245,26 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
               <Table.Tr key={p.id} data-testid="payment-row" data-refund-of={p.refund_of ?? undefined}>
                 <Table.Td style={{ whiteSpace: 'nowrap', paddingLeft: p.refund_of ? 28 : undefined }}>{formatDateTime(p.created_at, zone)}</Table.Td>
                 <Table.Td>
-                  <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
-                    {p.kind === 'refund' ? 'Refund' : 'Payment'}
-                  </Badge>
+                  <Group gap={4} wrap="nowrap">
+                    <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
+                      {p.kind === 'refund' ? 'Refund' : 'Payment'}
+                    </Badge>
+                    {p.status === 'pending' && (
+                      <Badge color="yellow" variant="outline" title="Stripe has not finished this refund yet: it counts as refunded until Stripe says it succeeded or failed.">
+                        Pending
+                      </Badge>
+                    )}
+                    {p.status === 'failed' && (
+                      <Badge color="red" variant="outline">
+                        Failed
+                      </Badge>
+                    )}
+                  </Group>
+                  {p.status === 'failed' && (
+                    <Text size="xs" c="dimmed">
+                      Stripe could not make it: the money is back in the payment.
+                    </Text>
+                  )}
                   {p.kind === 'payment' && p.refunded > 0 && (
                     <Text size="xs" c="dimmed">
                       {formatMoney(p.refunded, p.currency)} refunded
@@ -257,7 +275,7 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
                 <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>{p.reason || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
-                <Table.Td ta="right" fw={500} c={p.amount < 0 ? 'orange' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td ta="right" fw={500} c={p.status === 'failed' ? 'dimmed' : p.amount < 0 ? 'orange' : undefined} td={p.status === 'failed' ? 'line-through' : undefined} style={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(p.amount, p.currency)}
                 </Table.Td>
               </Table.Tr>
