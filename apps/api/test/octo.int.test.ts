@@ -406,7 +406,7 @@ describe('OCTO: an offer sold by opening hours', () => {
 describe('OCTO: a net-rate contract that leaves a category blank', () => {
   it('shows the pricing rate’s net price (of the departure’s date; of the rate that gives the from price) wherever it shows a net, as the sale records it', async () => {
     await createOrganisation(t.app, sink, { subdomain: 'glacieragency', kind: 'affiliate', currency: 'EUR', time_zone: ZONE });
-    const hike = await sellableExperience(owner, 'Glacier hike');
+    const hike = await sellableExperience(owner, 'Net-rate hike');
     // The adult's rate: 4900 (net price 4000) until day 10, then 5500 (net price 4500).
     expect((await owner.patch(`/api/pricing-rates/${hike.rate}/`, { valid_to: day(10), net_price: 4000 })).statusCode).toBe(200);
     const later = await owner.post('/api/pricing-rates/', { experience: hike.id, pricing_category: hike.category, retail_price: 5500, net_price: 4500, valid_from: day(11) });

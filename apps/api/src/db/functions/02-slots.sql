@@ -114,7 +114,7 @@ BEGIN
   RETURN QUERY
     SELECT NULL::text, NULL::int, NULL::int, NULL::int, NULL::int, NULL::boolean, NULL::boolean, NULL::text,
       json_build_object('time_zone', v_zone, 'rates', coalesce(json_agg(json_build_object('pricing_category', pr.pricing_category_id,
-        'retail_price', pr.retail_price, 'currency', pr.currency, 'valid_from', pr.valid_from, 'valid_to', pr.valid_to,
+        'retail_price', pr.retail_price, 'net_price', pr.net_price, 'currency', pr.currency, 'valid_from', pr.valid_from, 'valid_to', pr.valid_to,
         'weekdays', pr.weekdays) ORDER BY pr.pricing_category_id), '[]'))::text
     FROM pricing_rate pr WHERE pr.account_id = p_account AND pr.experience_id = p_experience;
   RETURN QUERY

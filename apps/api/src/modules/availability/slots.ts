@@ -118,12 +118,15 @@ export async function lockSlot(ctx: TenantCtx, slotId: string): Promise<SlotRow>
 /** ISO weekday of a local date: 1 = Monday … 7 = Sunday. */
 const isoWeekday = (day: string) => ((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
 
-/** The price of each category on a local date (overlapping rates are refused, so at most one each). */
-export function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
+/** The rates that price a local date (overlapping rates are refused, so at most one per category). */
+export function ratesOn(rates: Rate[], day: string): Rate[] {
   const weekday = isoWeekday(day);
-  return rates
-    .filter((r) => (!r.valid_from || r.valid_from <= day) && (!r.valid_to || r.valid_to >= day) && (r.weekdays.length === 0 || r.weekdays.includes(weekday)))
-    .map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
+  return rates.filter((r) => (!r.valid_from || r.valid_from <= day) && (!r.valid_to || r.valid_to >= day) && (r.weekdays.length === 0 || r.weekdays.includes(weekday)));
+}
+
+/** The price of each category on a local date. */
+export function pricesOn(rates: Rate[], day: string): TSlot['prices'] {
+  return ratesOn(rates, day).map((r) => ({ pricing_category: r.pricing_category, retail_price: r.retail_price, currency: r.currency }));
 }
 
 const LOCAL_DATE = '"local_date":"';
@@ -181,6 +184,11 @@ export async function availabilityRows(db: Db, accountId: string, experienceId: 
 
 /** Slots of one experience between two local dates, with their seats and prices, as JSON text (the Slot schema). */
 export async function availabilityJson(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<string> {
+  return (await availabilityJsonAndRates(db, accountId, experienceId, from, to)).json;
+}
+
+/** The same, with the experience's rates it was priced from (OCTO reads their net prices). */
+export async function availabilityJsonAndRates(db: Db, accountId: string, experienceId: string, from: string, to: string): Promise<{ json: string; rates: Rate[] }> {
   const { zone, rates, slots } = await availabilityRows(db, accountId, experienceId, from, to);
-  return `[${slotTexts(slots, () => rates, () => zone).join(',')}]`;
+  return { json: `[${slotTexts(slots, () => rates, () => zone).join(',')}]`, rates };
 }

@@ -1,6 +1,6 @@
 import { todayIn } from '../../lib/local-time';
 import { inTenant } from '../../lib/tenancy';
-import { availabilityJson, availabilityRows, pricesOn } from '../availability/slots';
+import { availabilityJsonAndRates, availabilityRows, type Rate, ratesOn } from '../availability/slots';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
 import { departuresText } from './present';
@@ -9,7 +9,7 @@ import { type Deps, defaultOption, sharedProduct, type SlotView } from './servic
 
 /**
  * A product's departures for a partner, from the one definition of open for sale and seats left
- * (tourdesk_availability, through availabilityRows / availabilityJson): as Slot objects for the
+ * (tourdesk_availability, through availabilityRows / availabilityJsonAndRates): as Slot objects for the
  * calendar and the public booking API, and as OCTO's JSON text for the hot call (POST
  * /octo/v1/availability), written from the database's rows in one pass.
  */
@@ -34,6 +34,13 @@ export function seatsOf(p: Partner, units: { id: string; quantity: number }[] | 
   let seats = 0;
   for (const u of units ?? []) if (!p.seatless.has(u.id)) seats += u.quantity;
   return seats;
+}
+
+/** The net price of each category's rate among a day's rates (`ratesOn`), those that have one. */
+function rateNetOf(rates: Rate[]) {
+  const net: Record<string, number> = {};
+  for (const r of rates) if (r.net_price !== null && r.net_price !== undefined) net[r.pricing_category] = r.net_price;
+  return net;
 }
 
 /** The dates asked for, checked; null when nothing can be open (all of it past, or no such departure). */
@@ -68,15 +75,20 @@ function assertPriced(priced: Set<string>, units: AvailabilityQuery['units'], an
 export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery): Promise<SlotView[]> {
   const range = await rangeOf(deps, p, q);
   if (!range) return [];
-  const slots = JSON.parse(await availabilityJson(deps.db, p.supplierId, range.product.id, range.from, range.to)) as SlotView[];
+  const { json, rates } = await availabilityJsonAndRates(deps.db, p.supplierId, range.product.id, range.from, range.to);
+  const slots = JSON.parse(json) as SlotView[];
   assertPriced(new Set(slots.flatMap((s) => s.prices.map((x) => x.pricing_category))), q.units, slots.length > 0);
   const seats = seatsOf(p, q.units);
   const cutoffMs = range.product.cutoffMinutes * 60_000;
+  const netOfDay = new Map<string, Record<string, number>>();
   const out: SlotView[] = [];
   for (const s of slots) {
     if (range.ids && !range.ids.has(s.id)) continue;
     s.fits = s.bookable && s.remaining >= seats;
     s.cutoffAt = cutoffMs ? new Date(Date.parse(s.starts_at) - cutoffMs).toISOString() : s.starts_at;
+    let net = netOfDay.get(s.local_date);
+    if (!net) netOfDay.set(s.local_date, (net = rateNetOf(ratesOn(rates, s.local_date))));
+    s.rateNet = net;
     out.push(s);
   }
   return out;
@@ -92,10 +104,10 @@ export async function availabilityText(deps: Deps, p: Partner, q: AvailabilityQu
   const range = await rangeOf(deps, p, q);
   if (!range) return '[]';
   const { zone, rates, slots } = await availabilityRows(deps.db, p.supplierId, range.product.id, range.from, range.to);
-  const days = new Map<string, ReturnType<typeof pricesOn>>();
+  const days = new Map<string, Rate[]>();
   const pricesOf = (day: string) => {
     let prices = days.get(day);
-    if (!prices) days.set(day, (prices = pricesOn(rates, day)));
+    if (!prices) days.set(day, (prices = ratesOn(rates, day)));
     return prices;
   };
   const text = departuresText(p, range.product, { zone, from: range.from, to: range.to, rows: slots, pricesOf, seats: seatsOf(p, q.units), ids: range.ids }, withPricing);

@@ -2,7 +2,7 @@ import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pric
 import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
 import { fractionDigits, seatsForSale } from '@tourdesk/contracts';
 import { localToUtc } from '../../lib/local-time';
-import type { SlotTextRow } from '../availability/slots';
+import type { Rate, SlotTextRow } from '../availability/slots';
 import type { Partner, SharedProduct } from './auth';
 import { type BookingView, DEFAULT_OPTION, netOf, netOfView, type ProductView, type SlotView, unitTypeOf } from './service';
 
@@ -64,11 +64,12 @@ function timesOf(s: { local_date: string; local_time: string; starts_at: string;
 }
 const opensByHours = (p: Partner, productId: string) => p.products.get(productId)?.openingHours ?? false;
 
-function pricing(p: Partner, productId: string, unitId: string, retail: number, quantity = 1): Pricing {
+/** A unit's price: `retail`, and the net by the contract at the net price of the rate that gives it (`rateNet`). */
+function pricing(p: Partner, productId: string, unitId: string, retail: number, rateNet: number | null | undefined, quantity = 1): Pricing {
   return {
     original: retail * quantity,
     retail: retail * quantity,
-    net: netOf(p, productId, unitId, retail) * quantity,
+    net: netOf(p, productId, unitId, retail, rateNet) * quantity,
     currency: p.currency,
     currencyPrecision: fractionDigits(p.currency),
     includedTaxes: [],
@@ -87,7 +88,7 @@ function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], wit
     type: UNIT_TYPE[unitTypeOf(u.type)],
     restrictions: { minAge: u.min_age ?? 0, maxAge: u.max_age ?? 99, idRequired: false, minQuantity: null, maxQuantity: null, paxCount: u.occupies_seat ? 1 : 0, accompaniedBy: [] },
     requiredContactFields: [],
-    ...(withPricing ? { pricingFrom: [pricing(p, v.product.id, u.id, u.from_price)] } : {}),
+    ...(withPricing ? { pricingFrom: [pricing(p, v.product.id, u.id, u.from_price, u.from_net)] } : {}),
   };
 }
 
@@ -164,7 +165,7 @@ export function availabilityOf(p: Partner, productId: string, s: SlotView, withP
     capacity: s.capacity,
     maxUnits: null,
     openingHours: times.hours,
-    ...(withPricing ? { unitPricing: s.prices.map((x): PricingUnit => ({ ...pricing(p, productId, x.pricing_category, x.retail_price), unitId: x.pricing_category })) } : {}),
+    ...(withPricing ? { unitPricing: s.prices.map((x): PricingUnit => ({ ...pricing(p, productId, x.pricing_category, x.retail_price, s.rateNet[x.pricing_category]), unitId: x.pricing_category })) } : {}),
   };
 }
 
@@ -213,17 +214,17 @@ const lastAnswers = new Map<string, Fixed[]>();
 export function departuresText(
   p: Partner,
   product: SharedProduct,
-  q: { zone: string; from: string; to: string; rows: SlotTextRow[]; pricesOf: (day: string) => TSlotPrices; seats: number; ids: Set<string> | null },
+  q: { zone: string; from: string; to: string; rows: SlotTextRow[]; pricesOf: (day: string) => Rate[]; seats: number; ids: Set<string> | null },
   withPricing: boolean,
 ) {
   const precision = fractionDigits(p.currency);
   const pricingOfDay = new Map<string, string>();
-  const pricingOf = (day: string, prices: TSlotPrices) => {
+  const pricingOf = (day: string, prices: Rate[]) => {
     let text = pricingOfDay.get(day);
     if (text === undefined) {
       const units = prices.map(
         (x) =>
-          `{"original":${x.retail_price},"retail":${x.retail_price},"net":${netOf(p, product.id, x.pricing_category, x.retail_price)},"currency":"${p.currency}","currencyPrecision":${precision},"includedTaxes":[],"unitId":"${x.pricing_category}"}`,
+          `{"original":${x.retail_price},"retail":${x.retail_price},"net":${netOf(p, product.id, x.pricing_category, x.retail_price, x.net_price)},"currency":"${p.currency}","currencyPrecision":${precision},"includedTaxes":[],"unitId":"${x.pricing_category}"}`,
       );
       pricingOfDay.set(day, (text = `,"unitPricing":[${units.join(',')}]`));
     }
@@ -248,7 +249,6 @@ export function departuresText(
   lastAnswers.set(key, fixedNow);
   return `[${out}]`;
 }
-type TSlotPrices = SlotView['prices'];
 
 export function calendarOf(p: Partner, productId: string, slots: SlotView[], from: string, to: string, withPricing: boolean): AvailabilityCalendar[] {
   const days = new Map<string, SlotView[]>();
@@ -266,8 +266,11 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
         ? AvailabilityStatus.SOLD_OUT
         : AvailabilityStatus.CLOSED;
     const hours = opensByHours(p, productId) ? list.flatMap((s) => timesOf(s, s.time_zone, true).hours) : [];
-    const lowest = new Map<string, number>();
-    for (const s of open) for (const x of s.prices) lowest.set(x.pricing_category, Math.min(lowest.get(x.pricing_category) ?? Infinity, x.retail_price));
+    // The lowest price of each unit that day, with the net price of its rate (one day: one rate per unit).
+    const lowest = new Map<string, { retail: number; net: number | undefined }>();
+    for (const s of open) {
+      for (const x of s.prices) if (x.retail_price < (lowest.get(x.pricing_category)?.retail ?? Infinity)) lowest.set(x.pricing_category, { retail: x.retail_price, net: s.rateNet[x.pricing_category] });
+    }
     out.push({
       localDate: day,
       available: open.length > 0,
@@ -275,7 +278,7 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
       vacancies: open.reduce((n, s) => n + Math.max(0, s.remaining), 0),
       capacity: list.reduce((n, s) => n + s.capacity, 0),
       openingHours: hours,
-      ...(withPricing ? { unitPricingFrom: [...lowest].map(([unitId, retail]): PricingUnit => ({ ...pricing(p, productId, unitId, retail), unitId })) } : {}),
+      ...(withPricing ? { unitPricingFrom: [...lowest].map(([unitId, x]): PricingUnit => ({ ...pricing(p, productId, unitId, x.retail, x.net), unitId })) } : {}),
     });
   }
   return out;
@@ -326,7 +329,7 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     utcRedeemedAt: null,
     contact,
     ticket: null,
-    ...(withPricing && priceOf.has(u.unitId) ? { pricing: pricing(p, v.row.experience_id, u.unitId, priceOf.get(u.unitId)!) } : {}),
+    ...(withPricing && priceOf.has(u.unitId) ? { pricing: pricing(p, v.row.experience_id, u.unitId, priceOf.get(u.unitId)!, v.rateNet[u.unitId]) } : {}),
   }));
   const total = v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0);
   const net = netOfView(p, v);

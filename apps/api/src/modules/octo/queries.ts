@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { apiKey, auditEvent, baseAccount, booking, cart, cartLine, experience, octoBooking, order, partnership, partnershipExperience, pricingCategory, slot, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import type { Contract } from '../partners/contract';
+import { rateNetOn } from '../partners/queries';
 
 /** The octo module's only access to the database. */
 
@@ -16,6 +17,8 @@ export interface UnitRow {
   max_age: number | null;
   /** The lowest current retail price of the category for the product. */
   from_price: number;
+  /** The net price of the rate that gives `from_price` (null when it has none): what a net-rate contract that leaves the category blank owes. */
+  from_net: number | null;
 }
 
 /**
@@ -81,10 +84,14 @@ export function departureDays(tx: Db, supplierId: string, productId: string, ids
 
 // --- products (service.ts) ---------------------------------------------------------------------
 
-/** The units (priced categories, each at its lowest current retail price) of some products: one aggregate. */
+/**
+ * The units (priced categories, each at its lowest current retail price, with the net price of the
+ * rate that gives it — of equal retail prices, the lowest net) of some products: one aggregate.
+ */
 export async function productUnits(ctx: TenantCtx, ids: string[]) {
   const units = (await ctx.tx.execute(sql`
-      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, min(r.retail_price)::int as from_price
+      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, min(r.retail_price)::int as from_price,
+             (array_agg(r.net_price order by r.retail_price, r.net_price nulls last))[1]::int as from_net
       from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
       where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
       group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
@@ -163,10 +170,17 @@ export async function everConfirmed(ctx: TenantCtx, orderId: string) {
   return Boolean(hit);
 }
 
-/** A reservation's departure: its times. */
+/** A reservation's departure: its times, and the net prices of the rates that price its date (`rateNetOn`). */
 export async function departureOf(ctx: TenantCtx, slotId: string) {
   const [s] = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at, ends_at: slot.ends_at, local_date: slot.local_date, local_time: slot.local_time })
+    .select({
+      id: slot.id,
+      starts_at: slot.starts_at,
+      ends_at: slot.ends_at,
+      local_date: slot.local_date,
+      local_time: slot.local_time,
+      rate_net: sql<Record<string, number>>`${rateNetOn(sql`${slot.account_id}`, sql`${slot.experience_id}`, sql`${slot.local_date}`)}`,
+    })
     .from(slot)
     .where(and(eq(slot.account_id, ctx.accountId), eq(slot.id, slotId)));
   return s;

@@ -233,7 +233,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
           status: x.bookable ? x.status : x.status === 'sold_out' ? 'sold_out' : 'closed',
           seats_left: seatsForSale(x),
           currency: p.currency,
-          prices: x.prices.map((pr) => ({ unit: pr.pricing_category, retail: pr.retail_price, net: svc.netOf(p, product, pr.pricing_category, pr.retail_price) })),
+          prices: x.prices.map((pr) => ({ unit: pr.pricing_category, retail: pr.retail_price, net: svc.netOf(p, product, pr.pricing_category, pr.retail_price, x.rateNet[pr.pricing_category]) })),
         }));
       }),
   );

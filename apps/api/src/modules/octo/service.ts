@@ -12,7 +12,7 @@ import { checkout } from '../orders/bookings';
 import { openBookingTerms, termsOf } from '../orders/cancellation';
 import { recordAudit } from '../orders/order-basics';
 import { cancelOrder } from '../orders/service';
-import { commissionOf, sharedOffer } from '../partners/contract';
+import { commissionOf, netRatesOf, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
@@ -44,6 +44,8 @@ export interface SlotView extends TSlot {
   /** Whether the units asked for fit (the seats they take: categories that occupy a seat). */
   fits: boolean;
   cutoffAt: string;
+  /** The net price of each category's pricing rate on the departure's date (categories whose rate has none are absent). */
+  rateNet: Record<string, number>;
 }
 export interface ProductView {
   product: Partner['products'] extends Map<string, infer P> ? P : never;
@@ -57,16 +59,21 @@ const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T
 
 /**
  * The net of a reservation's items: once booked, its gross less the commission fixed at sale (what
- * statements count); while held, per unit by the contract as it reads now.
+ * statements count); while held, per unit by the contract as it reads now, at the net prices of its
+ * departure's date.
  */
-export function netOfView(p: Partner, v: Pick<BookingView, 'items' | 'commission' | 'row'>) {
+export function netOfView(p: Partner, v: Pick<BookingView, 'items' | 'commission' | 'row' | 'rateNet'>) {
   if (v.commission !== null) return v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0) - v.commission;
-  return v.items.reduce((n, i) => n + netOf(p, v.row.experience_id, i.id, i.unit_price) * i.quantity, 0);
+  return v.items.reduce((n, i) => n + netOf(p, v.row.experience_id, i.id, i.unit_price, v.rateNet[i.id]) * i.quantity, 0);
 }
 
-/** The net a partner owes per unit sold at `retail` (the contract's one rule, commissionOf). */
-export function netOf(p: Partner, productId: string, unitId: string, retail: number) {
-  const netRates = p.products.get(productId)?.netRates ?? {};
+/**
+ * The net a partner owes per unit sold at `retail` by the rate whose net price is `rateNet` (the
+ * contract's one rule, as the sale fixes it: commissionOf, a category the contract leaves blank at
+ * that net price, netRatesOf).
+ */
+export function netOf(p: Partner, productId: string, unitId: string, retail: number, rateNet: number | null | undefined) {
+  const netRates = netRatesOf(p.products.get(productId)?.netRates, { [unitId]: rateNet });
   return retail - commissionOf(p.contract, [{ kind: 'category', id: unitId, quantity: 1, unit_price: retail }], netRates);
 }
 
@@ -152,6 +159,8 @@ export interface BookingView {
   confirmedAt: Date | null;
   /** The commission fixed at sale (booking.commission) once booked; null while only held. */
   commission: number | null;
+  /** The net price of each category's pricing rate on the departure's date (categories whose rate has none are absent). */
+  rateNet: Record<string, number>;
   cancellable: boolean;
   timeZone: string;
 }
@@ -247,13 +256,14 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
   return {
     row,
     status,
-    slot: { ...s!, local_date: String(s!.local_date), local_time: String(s!.local_time).slice(0, 5) },
+    slot: { id: s!.id, starts_at: s!.starts_at, ends_at: s!.ends_at, local_date: String(s!.local_date), local_time: String(s!.local_time).slice(0, 5) },
     items,
     orderReference,
     orderStatus,
     ticketCode,
     confirmedAt: status === 'CONFIRMED' || (status === 'CANCELLED' && row.order_id) ? row.updated_at : null,
     commission,
+    rateNet: s!.rate_net ?? {},
     cancellable,
     timeZone: p.timeZone,
   };

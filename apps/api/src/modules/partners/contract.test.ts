@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commissionOf, contractRefusal } from './contract';
+import { commissionOf, contractRefusal, netRatesOf } from './contract';
 
 const adult = { kind: 'category' as const, id: 'adult', quantity: 2, unit_price: 6000 };
 const child = { kind: 'category' as const, id: 'child', quantity: 1, unit_price: 3300 };
@@ -14,6 +14,13 @@ describe('commissionOf', () => {
   });
   it('never below 0, a net rate above retail counting as retail', () => {
     expect(commissionOf({ pricing: 'net', commission_bp: 0 }, [adult], { adult: 9000 })).toBe(0);
+  });
+});
+
+describe('netRatesOf', () => {
+  it('fills a category the contract leaves blank with its rate’s net price; the contract’s own rate wins; no net price, no rate', () => {
+    expect(netRatesOf({ child: 2000 }, { adult: 4000, child: 2200, senior: null, youth: undefined })).toEqual({ adult: 4000, child: 2000 });
+    expect(netRatesOf(undefined, {})).toEqual({});
   });
 });
 

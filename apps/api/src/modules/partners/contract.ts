@@ -43,10 +43,23 @@ export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experie
 }
 
 /**
+ * The net rates per pricing category that a net-rate contract owes an offer at, for a sale or a
+ * price shown (one rule for the sale, `markResale`, and for what OCTO and the public booking API
+ * show): the contract's own (`contractRates`, partnership_experience.net_rates), and a category it
+ * leaves blank at the net price of the pricing rate that prices it (`rateNet`, per category: the
+ * contract form's placeholder); the contract's own rate wins. What `commissionOf` takes.
+ */
+export function netRatesOf(contractRates: Record<string, number> | undefined, rateNet: Record<string, number | null | undefined> | undefined): Record<string, number> {
+  const rates: Record<string, number> = {};
+  for (const [id, net] of Object.entries(rateNet ?? {})) if (typeof net === 'number') rates[id] = net;
+  return Object.assign(rates, contractRates);
+}
+
+/**
  * What the reseller earns of a line sold under the contract, fixed at sale (booking.commission):
  * by commission, `commission_bp` of the line's gross, rounded down to the minor unit; by net
  * rates, the gross less what the supplier is owed — each pricing category at its net rate times
- * its quantity (`netRates`: the contract's, each blank category filled by the caller with its pricing
+ * its quantity (`netRates`: `netRatesOf()`, the contract's with each blank category at its pricing
  * rate's net price; a category with neither, and every extra, at its retail price: the reseller
  * earns nothing on it). Never below 0 nor above the gross.
  */

@@ -305,17 +305,21 @@ export async function markOrderResold(ctx: TenantCtx, orderId: string, partnersh
 }
 
 /**
- * An order's lines with what each sold, and the net prices of the pricing rates that priced them
- * (per category id: the rate of the offer and category that covers the slot's date, as
- * tourdesk_price() chooses it; categories whose rate has no net price are absent).
+ * The net prices of the pricing rates that price an offer on a local date, as a jsonb object per
+ * category id (the rate of the offer and category that covers the date, as tourdesk_price()
+ * chooses it; categories whose rate has no net price are absent): what `netRatesOf()` fills a
+ * category the contract leaves blank with. SQL expressions for the account, the offer and the date.
  */
+export const rateNetOn = (accountId: SQL, experienceId: SQL, localDate: SQL) => sql`
+      coalesce((select jsonb_object_agg(r.pricing_category_id, r.net_price) from ${pricingRate} r
+        where r.account_id = ${accountId} and r.experience_id = ${experienceId} and r.net_price is not null
+          and (r.valid_from is null or r.valid_from <= ${localDate}) and (r.valid_to is null or r.valid_to >= ${localDate})
+          and (cardinality(r.weekdays) = 0 or extract(isodow from ${localDate})::int = any (r.weekdays))), '{}'::jsonb)`;
+
+/** An order's lines with what each sold, and the net prices of the pricing rates that priced them on the slot's date (`rateNetOn`). */
 export async function orderLineItems(ctx: TenantCtx, orderId: string) {
   const lines = (await ctx.tx.execute(sql`
-    select b.id, b.experience_id, b.items,
-      coalesce((select jsonb_object_agg(r.pricing_category_id, r.net_price) from ${pricingRate} r
-        where r.account_id = b.account_id and r.experience_id = b.experience_id and r.net_price is not null
-          and (r.valid_from is null or r.valid_from <= s.local_date) and (r.valid_to is null or r.valid_to >= s.local_date)
-          and (cardinality(r.weekdays) = 0 or extract(isodow from s.local_date)::int = any (r.weekdays))), '{}'::jsonb) as rate_net
+    select b.id, b.experience_id, b.items, ${rateNetOn(sql`b.account_id`, sql`b.experience_id`, sql`s.local_date`)} as rate_net
     from ${booking} b join ${slot} s on s.id = b.slot_id and s.account_id = b.account_id
     where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}`)) as unknown as {
     rows: { id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[]; rate_net: Record<string, number> }[];

@@ -1,6 +1,6 @@
 import type { TenantCtx } from '../../lib/crud';
 import { recordAudit } from '../orders/records';
-import { commissionOf, sharedOffer, type Contract, type SharedOffer } from './contract';
+import { commissionOf, netRatesOf, sharedOffer, type Contract, type SharedOffer } from './contract';
 import * as q from './queries';
 
 /**
@@ -48,9 +48,8 @@ export async function markResale(
 ): Promise<number> {
   await q.markOrderResold(ctx, orderId, contract.id, contract.reseller_account_id, reference);
   const lines = await q.orderLineItems(ctx, orderId);
-  // A category the contract leaves blank falls back to its pricing rate's net price (the contract
-  // form shows it as the placeholder); the contract's own net rate wins.
-  const commissions = lines.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, { ...l.rate_net, ...netRates[l.experience_id] }) }));
+  // A category the contract leaves blank falls back to its pricing rate's net price (netRatesOf).
+  const commissions = lines.map((l) => ({ id: l.id, commission: commissionOf(contract, l.items, netRatesOf(netRates[l.experience_id], l.rate_net)) }));
   if (commissions.length) {
     await q.markLinesResold(ctx, contract.id, contract.reseller_account_id, commissions);
   }

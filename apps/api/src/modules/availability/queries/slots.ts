@@ -117,6 +117,8 @@ export async function lockSlotRow(ctx: TenantCtx, slotId: string): Promise<SlotR
 export interface Rate {
   pricing_category: string;
   retail_price: number;
+  /** What a reseller owes by a net-rate contract that leaves the category blank (partners' `netRatesOf`); never in the Slot schema. */
+  net_price: number | null;
   currency: string;
   valid_from: string | null;
   valid_to: string | null;
@@ -151,7 +153,7 @@ export async function slotApiRows(tx: Db, where: SQL) {
 /** The price rates of some experiences (one query). */
 export async function ratesOfExperiences(tx: Db, accountId: string, experiences: string[]) {
   return ((await tx.execute(sql`
-    select experience_id, pricing_category_id as pricing_category, retail_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
+    select experience_id, pricing_category_id as pricing_category, retail_price, net_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
     from pricing_rate where account_id = ${accountId}::uuid and experience_id in ${experiences}
     order by pricing_category_id`)) as unknown as { rows: (Rate & { experience_id: string })[] }).rows;
 }
