@@ -244,6 +244,3 @@ export const ZCustomerCreate = ZCustomerInput.extend({
 export const ZCustomerPatch = patchOf(ZCustomerCreate);
 export const ZCustomerListQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });
 
-/** A refund asked of the payment provider, not confirmed yet: it appears among the payments once it is. */
-export const ZRefundPending = z.object({ status: z.literal('pending'), detail: z.string() }).meta({ id: 'RefundPending' });
-export type TRefundPending = z.infer<typeof ZRefundPending>;

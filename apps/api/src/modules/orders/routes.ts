@@ -31,7 +31,6 @@ import {
   ZOrderUpdate,
   ZPayment,
   ZPaymentInput,
-  ZRefundPending,
   ZRefundProposal,
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
@@ -178,7 +177,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         params: ZOrderIdParam,
         headers: ZIdempotencyHeaders,
         body: ZPaymentInput,
-        response: { 201: ZPayment, 202: ZRefundPending, ...errors },
+        response: { 201: ZPayment, ...errors },
       },
     },
     (request, reply) =>
@@ -188,12 +187,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           request,
           reply,
           'payment:create',
-          (r) => ('kind' in r ? 201 : 202),
-          async () =>
-            (await orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined)) ?? {
-              status: 'pending' as const,
-              detail: 'The refund is asked of the payment provider: it appears here once the provider confirms it.',
-            },
+          () => 201,
+          () => orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined),
         ),
       ),
   );

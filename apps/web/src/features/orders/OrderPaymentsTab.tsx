@@ -98,12 +98,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
       return;
     }
     pending.current = null;
-    if (!('kind' in res.data)) {
-      // 202: the provider has not confirmed the refund yet. The form goes back to how it opened, so the
-      // same refund is not asked twice while its confirmation is on the way.
-      notifyInfo(res.data.detail);
-      setKind(canceled ? 'refund' : 'payment');
-    } else if (sentMethod === 'online' && res.data.status === 'pending') notifyInfo(`Refund of ${formatMoney(minor, order.currency)} asked of Stripe: pending until Stripe confirms it.`);
+    if (sentMethod === 'online' && res.data.status === 'pending') notifyInfo(`Refund of ${formatMoney(minor, order.currency)} asked of Stripe: pending until Stripe confirms it.`);
     else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
     else notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
     setAmount(null);

@@ -10,7 +10,6 @@ import type {
   TPayment,
   TPaymentInput,
   TPricingCategory,
-  TRefundPending,
   TRefundProposal,
 } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
@@ -85,7 +84,7 @@ export const ordersApi = tagged.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'OrderPayment', id }],
     }),
     /** A recorded payment or refund (201), or a refund of an online payment the provider has not confirmed yet (202). */
-    recordPayment: build.mutation<TPayment | TRefundPending, PaymentSubmission>({
+    recordPayment: build.mutation<TPayment, PaymentSubmission>({
       query: ({ order, idempotencyKey, ...body }) => ({
         url: `orders/${order}/payments/`,
         method: 'POST',
