@@ -138,11 +138,14 @@ export const cart = pgTable(
     token_hash: text('token_hash'),
     /** The QR code whose scan brought this shopper (kept on the order it becomes). */
     qr_code_id: uuid('qr_code_id').references((): AnyPgColumn => qrCode.id, { onDelete: 'set null' }),
+    /** A guest cart's client: a hash of its address (never the address), for the seats one address may hold at once. */
+    client_hash: text('client_hash'),
     ...timestamps,
   },
   (t) => [
     ...tenantPolicies(),
     uniqueIndex('cart_user_key').on(t.account_id, t.user_id),
+    index('cart_client_idx').on(t.account_id, t.client_hash).where(sql`${t.client_hash} is not null`),
     uniqueIndex('cart_account_key').on(t.account_id, t.id),
     index('cart_store_created_idx').on(t.account_id, t.store_id, t.created_at).where(sql`${t.store_id} is not null`),
     check('cart_owner_check', sql`(${t.user_id} is null) <> (${t.token_hash} is null)`),
