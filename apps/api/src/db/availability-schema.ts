@@ -218,6 +218,17 @@ export const order = pgTable(
     customer_id: uuid('customer_id')
       .notNull()
       .references(() => customer.id, { onDelete: 'restrict' }),
+    /**
+     * The customer's details as given with this order (issue 29): what the order, its tickets, its
+     * e-mails, its booking page and its reseller show. The customer's record is updated only by a
+     * team member's own sale; input from a web store, a partner's API or a reseller's counter never
+     * changes it. Null on orders made before they were kept (the customer's record is read then).
+     */
+    customer_email: text('customer_email'),
+    customer_first_name: text('customer_first_name'),
+    customer_last_name: text('customer_last_name'),
+    customer_phone: text('customer_phone'),
+    customer_country: text('customer_country'),
     /** Gross (tax included) total of the lines not cancelled, and its VAT part. */
     total: integer('total').notNull(),
     /** Gross total of every line ever sold in it, cancelled ones included (what a cancelled order was worth). */
