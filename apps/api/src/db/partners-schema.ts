@@ -185,7 +185,8 @@ export const settlement = pgTable(
 export const octoBooking = pgTable(
   'octo_booking',
   {
-    uuid: uuid('uuid').primaryKey(),
+    /** The reseller's UUID: unique per supplier (the key is (account_id, uuid)), so a key learns nothing of other suppliers' UUIDs. */
+    uuid: uuid('uuid').notNull(),
     account_id: accountId(),
     partnership_id: uuid('partnership_id')
       .notNull()
@@ -211,6 +212,7 @@ export const octoBooking = pgTable(
   },
   (t) => [
     ...tenantPolicies(),
+    primaryKey({ name: 'octo_booking_pkey', columns: [t.account_id, t.uuid] }),
     index('octo_booking_partnership_idx').on(t.account_id, t.partnership_id, t.created_at),
     index('octo_booking_reseller_ref_idx').on(t.account_id, t.partnership_id, t.reseller_reference),
     check('octo_booking_status_check', sql`${t.status} in ('ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED')`),
