@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessCatalog } from './lib/access';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerJsonBody } from './plugins/json-body';
 import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
 import { startJobs, type Jobs } from './lib/jobs';
@@ -121,6 +122,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   registerAccessCatalog(app);
   registerErrorHandling(app);
+  // JSON bodies nested deeper than 64 levels are refused before anything walks them.
+  registerJsonBody(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -106,8 +106,10 @@ export function registerPayments(untyped: FastifyInstance) {
   );
 
   // --- Stripe's events -------------------------------------------------------------------------
-  // The signature is checked on the raw bytes, so this route keeps its body as it came.
+  // The signature is checked on the raw bytes, so this route keeps its body as it came (in place
+  // of the app's JSON parser, plugins/json-body.ts; Stripe's library parses it once it is verified).
   untyped.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     scope.post(
       '/api/stripe/webhook/',
