@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
-import { type Contract, contractRefusal } from '../partners/contract';
+import { type Contract, contractRefusal, planRefusal } from '../partners/contract';
 import { partnerKeyRow, touchKeyLastUsed } from './queries';
 
 /**
@@ -42,8 +42,8 @@ export interface Partner {
   supplierSubdomain: string;
   timeZone: string;
   currency: string;
-  /** Whether the supplier's plan has the `partners` feature (the partners pages' own): without it nothing is sold through a key. */
-  planHasPartners: boolean;
+  /** Whether the supplier's plan and the reseller's have the `partners` feature (the partners pages' own): without it on both sides nothing is sold through a key (planRefusal). */
+  plans: { supplier: boolean; reseller: boolean };
   contract: Contract;
   /** The supplier's local date when the key was last read (two seconds at most). */
   today: string;
@@ -114,7 +114,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     supplierSubdomain: row.subdomain,
     timeZone: row.time_zone,
     currency: row.contract.currency,
-    planHasPartners: row.plan_has_partners,
+    plans: { supplier: row.supplier_partners, reseller: row.reseller_partners },
     contract: row.contract,
     today: '',
     products,
@@ -153,7 +153,8 @@ export async function authenticatePartner(request: FastifyRequest): Promise<Part
   if (!partner) throw new KeyRefused(401, 'UNAUTHORIZED', 'This API key is not valid (unknown or revoked).');
   // The supplier's local day, read when the key was (at most two seconds ago).
   partner.today = known.today;
-  if (!partner.planHasPartners) throw new KeyRefused(403, 'FORBIDDEN', 'The supplier’s plan does not include partners: nothing can be sold through its API keys.');
+  const noPlan = planRefusal(partner.plans);
+  if (noPlan) throw new KeyRefused(403, 'FORBIDDEN', noPlan);
   const refusal = contractRefusal(partner.contract, known.today);
   if (refusal) throw new KeyRefused(403, 'FORBIDDEN', refusal);
   await countCall(request, partner, now);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { apiKey, auditEvent, baseAccount, booking, cart, cartLine, experience, octoBooking, order, partnership, partnershipExperience, pricingCategory, slot, subscriptionTier } from '../../db/schema';
+import { apiKey, auditEvent, baseAccount, booking, cart, cartLine, experience, octoBooking, order, partnership, partnershipExperience, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import type { Contract } from '../partners/contract';
 import { rateNetOn } from '../partners/queries';
@@ -38,11 +38,11 @@ export async function lockReservation(ctx: TenantCtx, uuid: string) {
 
 // --- partners' keys (auth.ts; as tourdesk_server, outside any tenant) ----------------------------
 
-/** The key of a secret's hash (not revoked) with its partnership, its supplier, the Active offers it shares and the supplier's seatless categories: one read. */
+/** The key of a secret's hash (not revoked) with its partnership, its supplier, whether both sides' plans have partners, the Active offers it shares and the supplier's seatless categories: one read. */
 export async function partnerKeyRow(db: Db, hash: string) {
   const rows = (await db.execute(sql`
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
-           coalesce((select 'partners' = any(t.features) from ${subscriptionTier} t where t.id = a.subscription_tier_id), false) as plan_has_partners,
+           tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
                                                        'opening', exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id)
@@ -62,7 +62,8 @@ export async function partnerKeyRow(db: Db, hash: string) {
       subdomain: string;
       time_zone: string;
       default_cutoff_minutes: number;
-      plan_has_partners: boolean;
+      supplier_partners: boolean;
+      reseller_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
       seatless: string[];
     }[];

@@ -1,7 +1,7 @@
 import type { partnership, SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
-import { lockContract, sharedOfferRates } from './queries';
+import { lockContract, partnershipPlans, sharedOfferRates } from './queries';
 
 /**
  * The contract between a supplier and a reseller, one rule for every channel that resells (the
@@ -27,10 +27,22 @@ export function contractRefusal(contract: Pick<Contract, 'status' | 'valid_from'
 }
 
 /**
+ * Why a partner sale may not be made under the two sides' plans, or null when it may: the supplier's
+ * plan and the reseller's must both have the `partners` feature (a trial ended, a downgrade: the
+ * partnership stays, nothing is sold under it until the feature is back).
+ */
+export function planRefusal(plans: { supplier: boolean; reseller: boolean }): string | null {
+  if (!plans.supplier) return 'The supplier’s plan does not include partners: its offers cannot be sold through partners.';
+  if (!plans.reseller) return 'The reseller’s plan does not include partners: it cannot sell its partners’ offers.';
+  return null;
+}
+
+/**
  * The contract of `partnershipId` for `experienceId`, read in the supplier's tenant (`ctx`) and
  * locked (FOR SHARE: a suspension waits for the sale, and the sale sees the suspension after), or a
- * 409 that says why it may not be sold on `day`; an offer the contract does not share is a 404, as
- * an offer of another organisation is.
+ * 409 that says why it may not be sold on `day`, or a 403 (plan_required) when either side's plan
+ * lacks partners (`planRefusal`); an offer the contract does not share is a 404, as an offer of
+ * another organisation is. Every channel's partner sale goes through it.
  */
 export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experienceId: string, day: string): Promise<SharedOffer> {
   const contract = await lockContract(ctx, partnershipId);
@@ -39,6 +51,8 @@ export async function sharedOffer(ctx: TenantCtx, partnershipId: string, experie
   if (!shared) throw new AppError('not_found', 'The contract does not share this offer.');
   const refusal = contractRefusal(contract, day);
   if (refusal) throw new AppError('conflict', refusal);
+  const noPlan = planRefusal(await partnershipPlans(ctx, partnershipId));
+  if (noPlan) throw new AppError('plan_required', noPlan);
   return { contract, netRates: shared.net_rates };
 }
 

@@ -272,6 +272,12 @@ export async function lockContract(ctx: TenantCtx, partnershipId: string) {
   return contract;
 }
 
+/** Whether each side's plan has the partners feature (tourdesk_partnership_plans: it reads the other side's plan too). */
+export async function partnershipPlans(ctx: TenantCtx, partnershipId: string) {
+  const rows = (await ctx.tx.execute(sql`select supplier, reseller from tourdesk_partnership_plans(${partnershipId}::uuid)`)) as unknown as { rows: { supplier: boolean; reseller: boolean }[] };
+  return rows.rows[0] ?? { supplier: false, reseller: false };
+}
+
 /** The net rates the contract sets for an offer it shares (undefined when it does not share it). */
 export async function sharedOfferRates(ctx: TenantCtx, partnershipId: string, experienceId: string) {
   const [shared] = await ctx.tx

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { availabilityJson } from '../availability/slots';
 import { createOrder } from '../orders/service';
-import { contractRefusal, sharedOffer } from '../partners/contract';
+import { contractRefusal, planRefusal, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
 import * as q from './queries';
 import type { SharedOffer as Shared } from './queries';
@@ -41,10 +41,15 @@ export async function counterOffers(db: Db, resellerId: string, limit: number, o
   return rows.map(summary);
 }
 
-/** The contract under which the reseller may sell `experienceId` now; a 404 for any other offer. */
+/**
+ * The contract under which the reseller may sell `experienceId` now; a 404 for any other offer, a
+ * 403 (plan_required) when the supplier's plan or the reseller's lacks partners (`planRefusal`).
+ */
 async function sharedOffer404(db: Db, resellerId: string, experienceId: string): Promise<Shared> {
   const row = await q.sharedOfferOf(db, resellerId, experienceId);
   if (!row) throw notFound('No partner shares this offer with you.');
+  const noPlan = planRefusal({ supplier: row.supplier_partners, reseller: row.reseller_partners });
+  if (noPlan) throw new AppError('plan_required', noPlan);
   return row;
 }
 

@@ -409,31 +409,35 @@ export interface SharedOffer {
   commission_bp: number;
   valid_from: string | null;
   valid_to: string | null;
+  /** Whether the supplier's plan, and the reseller's, have the partners feature (tourdesk_has_partners): a sale needs both. */
+  supplier_partners: boolean;
+  reseller_partners: boolean;
 }
 
-/** The Active offers that the reseller's Active contracts share, with their supplier and contract. */
+/** The Active offers that the reseller's Active contracts share, with their supplier, contract and the two plans' partners feature. */
 const sharedWith = (resellerId: string) => sql`
   select x.id, x.title, p.id as partnership, p.supplier_account_id as supplier, a.name as supplier_name, a.time_zone as zone,
-    p.currency, p.pricing, p.commission_bp, p.valid_from::text, p.valid_to::text
+    p.currency, p.pricing, p.commission_bp, p.valid_from::text, p.valid_to::text,
+    tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners
   from ${partnership} p join ${partnershipExperience} pe on pe.partnership_id = p.id and pe.account_id = p.supplier_account_id
   join ${experience} x on x.id = pe.experience_id and x.account_id = p.supplier_account_id
   join ${baseAccount} a on a.id = p.supplier_account_id
   where p.reseller_account_id = ${resellerId} and p.status = 'Active' and x.status = 'Active'`;
 
-/** How many offers the reseller's Active contracts share (on the server's connection). */
+/** How many offers the reseller's Active contracts share and both plans let it sell (on the server's connection). */
 export async function countSharedOffers(db: Db, resellerId: string) {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${sharedWith(resellerId)}) o`));
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${sharedWith(resellerId)}) o where o.supplier_partners and o.reseller_partners`));
   return Number(row?.n ?? 0);
 }
 
-/** A page of the offers the reseller's Active contracts share, by supplier and title. */
+/** A page of the offers the reseller's Active contracts share and both plans let it sell, by supplier and title. */
 export async function sharedOfferPage(db: Db, resellerId: string, limit: number, offset: number) {
-  return rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o order by o.supplier_name, o.title, o.id limit ${limit} offset ${offset}`));
+  return rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o where o.supplier_partners and o.reseller_partners order by o.supplier_name, o.title, o.id limit ${limit} offset ${offset}`));
 }
 
-/** The first of the reseller's Active contracts that shares an offer, or undefined. */
+/** The first of the reseller's Active contracts that shares an offer (one both plans let it sell first), or undefined. */
 export async function sharedOfferOf(db: Db, resellerId: string, experienceId: string) {
-  const [row] = rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o where o.id = ${experienceId}::uuid order by o.partnership limit 1`));
+  const [row] = rowsOf<SharedOffer>(await db.execute(sql`select * from (${sharedWith(resellerId)}) o where o.id = ${experienceId}::uuid order by (o.supplier_partners and o.reseller_partners) desc, o.partnership limit 1`));
   return row;
 }
 
