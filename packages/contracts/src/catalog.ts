@@ -11,7 +11,7 @@ export const ZMinorUnits = z
   .max(100_000_000, { error: 'That price is too high.' });
 const ZText = (max: number) => z.string().trim().max(max);
 const ZList = z.array(z.string().trim().min(1).max(300)).max(50);
-import { ZDate } from './text';
+import { ZDate, ZHttpUrl } from './text';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
 
 // --- pricing categories -------------------------------------------------------------------
@@ -240,7 +240,7 @@ export const ZFileFolder = z
   .meta({ id: 'FileFolder' });
 
 export const ZVideoInput = z.object({
-  url: z.url({ error: 'Enter the full address of the video (https://…).' }).max(500),
+  url: ZHttpUrl('Enter the full address of the video (https://…).').max(500),
   experience: ZUuid.nullable().default(null),
   title: ZText(200).optional(),
 });
@@ -280,7 +280,7 @@ export const HELP_TOPIC_LABELS: Record<HelpTopic, string> = {
 };
 const ZHelpTopic = z.enum(HELP_TOPICS, { error: `topic is one of ${HELP_TOPICS.join(', ')}.` });
 export const ZHelpVideoInput = z.object({
-  url: z.url({ protocol: /^https?$/, error: 'Enter the full address of the video (https://…).' }).max(500),
+  url: ZHttpUrl('Enter the full address of the video (https://…).').max(500),
   topic: ZHelpTopic,
   title: ZText(200).optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZCustomerInput } from './availability';
 import { ZPaginationQuery } from './pagination';
-import { ZDate } from './text';
+import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -28,7 +28,8 @@ const ZOrigin = z
   .trim()
   .regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i, { error: 'A site is written as its origin, such as https://www.example.com.' })
   .transform((s) => s.toLowerCase());
-const ZOptionalUrl = z.union([z.literal(''), z.url({ error: 'Enter a full address starting with https://.' })]);
+/** A link the store shows (its terms): http(s) only (ZHttpUrl), or '' for none. */
+const ZOptionalUrl = z.union([z.literal(''), ZHttpUrl()], { error: HTTP_URL_DETAIL });
 
 export const ZStoreInput = z.object({
   name: z.string().trim().min(1, { error: 'Give the store a name.' }).max(120),

@@ -45,3 +45,14 @@ export const ZDateTime = z.iso.datetime({ offset: true, error: 'Use a date and t
  * Links keep `href` (http, https, mailto); the server adds `target` and `rel`.
  */
 export const RICH_TEXT_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'blockquote'];
+
+/** What a refused address says (issue 29: an address an operator sets is http(s) only). */
+export const HTTP_URL_DETAIL = 'Enter a full address starting with https:// (or http://).';
+/**
+ * An address an operator sets that a page links to (a store's terms, a video): http or https only,
+ * never javascript:, data: or another scheme a browser would run or open.
+ */
+export const ZHttpUrl = (error: string = HTTP_URL_DETAIL) => z.url({ protocol: /^https?$/, error });
+
+// httpUrl() (what a page checks before it links to an address) is in ./http-url, which the web store imports without zod.
+export { httpUrl } from './http-url';

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { httpUrl } from '@tourdesk/contracts/http-url';
 import { Spinner } from '../../components/Async';
 import { useStore } from '../../context';
 import { ApiError, type Api } from '../../lib/api';
@@ -245,10 +246,11 @@ export function DetailsForm({
             }}
           />
           <span>
-            {store.terms_url ? (
+            {/* Linked only when http(s) (httpUrl): never a javascript: or data: address, even one stored before the API refused them. */}
+            {httpUrl(store.terms_url) ? (
               <>
                 {t.acceptTermsBefore}
-                <a href={store.terms_url} target="_blank" rel="noopener noreferrer">
+                <a href={httpUrl(store.terms_url)!} target="_blank" rel="noopener noreferrer">
                   {t.termsLink}
                 </a>
               </>
