@@ -52,6 +52,8 @@ import { helpVideoRoutes } from './modules/help-videos/routes';
 import { locationRoutes } from './modules/locations/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
+import { registerRateLimit } from './plugins/rate-limit';
+import { registerStoreGuards } from './modules/web-store/limits-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,6 +142,9 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   registerSecurityHeaders(app, config);
   registerGuard(app);
   await registerOpenApi(app);
+  // Rate limits shared by every process (Redis or the database), and the web store's guards on them.
+  await registerRateLimit(app, config, database.db);
+  registerStoreGuards(app);
 
   await app.register(healthRoutes);
   await app.register(systemNotificationRoutes);

@@ -86,6 +86,36 @@ const ZConfig = z.object({
   /** Calls a partner's API key may make per window (the OCTO and public booking APIs); 429 with Retry-After beyond. */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Where rate limits are counted: Redis when set (redis://…), else the database's rate_limit table;
+   * either way every process of the API shares them.
+   */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+  /**
+   * The public web store's limits, per client address and per store, in a window of
+   * STORE_RATE_WINDOW_SECONDS (429 with Retry-After beyond): new carts, seats held (lines) and
+   * orders (an online payment started counts as an order). See modules/web-store/README.md.
+   */
+  STORE_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  STORE_CARTS_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  STORE_LINES_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  STORE_ORDERS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  STORE_CARTS_PER_STORE: z.coerce.number().int().min(1).default(3000),
+  STORE_LINES_PER_STORE: z.coerce.number().int().min(1).default(6000),
+  STORE_ORDERS_PER_STORE: z.coerce.number().int().min(1).default(1000),
+  /** After this many carts, lines or orders from one address in the window, each one more carries a solved proof-of-work challenge. */
+  STORE_CHALLENGE_AFTER_CARTS: z.coerce.number().int().min(0).default(5),
+  STORE_CHALLENGE_AFTER_LINES: z.coerce.number().int().min(0).default(15),
+  STORE_CHALLENGE_AFTER_ORDERS: z.coerce.number().int().min(0).default(3),
+  /**
+   * The challenge's work (ALTCHA, PBKDF2/SHA-256): iterations per try, and the hex digits of zeros the
+   * key starts with (about 16^digits tries on average). 500 and 3: a few tenths of a second in a browser.
+   */
+  STORE_CHALLENGE_COST: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  STORE_CHALLENGE_DIGITS: z.coerce.number().int().min(1).max(6).default(3),
+  /** Seats one guest cart, and one client address across its carts, may hold at once in an organisation's pool. */
+  STORE_SEATS_PER_CART: z.coerce.number().int().min(1).default(30),
+  STORE_SEATS_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
   /** Sign-in with an OpenID Connect provider, on when all three are set. */
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),

@@ -1,16 +1,39 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+
+/** A web store's call: its path's store address. */
+const STORE_CALL = /^\/api\/web-stores\/([^/]+)\//;
+
+/** What the store's page sends as X-Altcha: the store's challenge, solved (apps/store/src/lib/challenge.ts does the same in the browser). */
+export async function solvedChallenge(app: FastifyInstance, host: string, slug: string, remoteAddress?: string) {
+  const res = await app.inject({ method: 'GET', url: `/api/web-stores/${slug}/challenge/`, headers: { host }, ...(remoteAddress ? { remoteAddress } : {}) });
+  if (res.statusCode !== 200) throw new Error(`no challenge: ${res.statusCode} ${res.body}`);
+  const challenge = res.json();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
 
 /**
  * A browser-like client over `app.inject()`: it keeps host-only cookies per host (honouring
- * path, Max-Age and deletion) and sends the Origin header a same-origin page would.
+ * path, Max-Age and deletion) and sends the Origin header a same-origin page would. On a web
+ * store's calls it does what the store's page does: a pay-on-site order carries a solved challenge,
+ * and a call answered 403 `challenge_required` is sent again with one (unless the test set X-Altcha).
  */
 export class Browser {
   private jars = new Map<string, Map<string, { value: string; path: string }>>();
+  /** The client's address (app.inject's remoteAddress; 127.0.0.1 when unset). */
+  public address?: string;
 
   constructor(
     private app: FastifyInstance,
     public host = 'localhost',
   ) {}
+
+  from(address: string) {
+    this.address = address;
+    return this;
+  }
 
   on(host: string) {
     this.host = host;
@@ -27,6 +50,16 @@ export class Browser {
   }
 
   async request(method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    const store = method === 'POST' && headers['x-altcha'] === undefined ? STORE_CALL.exec(url)?.[1] : undefined;
+    if (store === undefined) return this.send(method, url, payload, headers);
+    const payOnSite = /\/orders\/$/.test(url.split('?')[0]!) && (payload as { payment_option?: string } | undefined)?.payment_option === 'pay_on_site';
+    if (payOnSite) return this.send(method, url, payload, { ...headers, 'x-altcha': await solvedChallenge(this.app, this.host, store, this.address) });
+    const res = await this.send(method, url, payload, headers);
+    if (res.statusCode !== 403 || res.json().errors?.[0]?.code !== 'challenge_required') return res;
+    return this.send(method, url, payload, { ...headers, 'x-altcha': await solvedChallenge(this.app, this.host, store, this.address) });
+  }
+
+  private async send(method: string, url: string, payload: unknown, headers: Record<string, string>) {
     const jar = this.jars.get(this.host) ?? new Map();
     const path = url.split('?')[0]!;
     const cookie = [...jar.entries()]
@@ -43,6 +76,7 @@ export class Browser {
         ...headers,
       },
       ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}),
+      ...(this.address ? { remoteAddress: this.address } : {}),
     };
     const res = await this.app.inject(options);
     this.store(res);

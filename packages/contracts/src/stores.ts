@@ -205,6 +205,17 @@ export type TWebDay = z.infer<typeof ZWebDay>;
 
 /** A guest cart: its id and the secret that proves it is yours (kept by the page, never a cookie). */
 export const ZWebCartCreated = z.object({ id: z.uuid(), token: z.string() }).meta({ id: 'WebCartCreated' });
+/**
+ * A proof-of-work challenge of the web store (ALTCHA v2): the page finds a counter whose derived key
+ * starts with `keyPrefix` and sends base64 of `{ challenge, solution: { counter, derivedKey } }` as X-Altcha.
+ */
+export const ZWebChallenge = z
+  .object({
+    parameters: z.looseObject({ algorithm: z.string(), nonce: z.string(), salt: z.string(), cost: z.number().int(), keyLength: z.number().int(), keyPrefix: z.string(), expiresAt: z.number().optional() }),
+    signature: z.string(),
+  })
+  .meta({ id: 'WebChallenge' });
+export type TWebChallenge = z.infer<typeof ZWebChallenge>;
 export const ZWebCartLineInput = z.object({
   slot: z.uuid(),
   quantities: z.record(z.uuid(), z.number().int().min(0).max(100)),

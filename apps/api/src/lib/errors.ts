@@ -16,6 +16,8 @@ const STATUS_BY_CODE = {
   permission_denied: 403,
   plan_required: 403,
   plan_limit: 403,
+  /** A public call that must carry a solved proof-of-work (the web store's X-Altcha). */
+  challenge_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

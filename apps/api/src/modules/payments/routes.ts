@@ -64,7 +64,9 @@ export function registerPayments(untyped: FastifyInstance) {
     '/api/web-stores/:slug/payments/',
     {
       config: { access: { public: true, reason: 'a customer pays online' } },
-      schema: { tags: ['web-store'], summary: 'Pay the guest cart’s lines online: answers Stripe’s payment page; the order is made once Stripe confirms', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebPaymentStarted, ...errors } },
+      // Counted as an order (web-store/limits-routes.ts): the seats stay held while the customer pays.
+      preHandler: app.storeGuard('order'),
+      schema: { tags: ['web-store'], summary: 'Pay the guest cart’s lines online: answers Stripe’s payment page; the order is made once Stripe confirms', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebPaymentStarted, ...errors, 429: ZErrorEnvelope } },
     },
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');

@@ -29,9 +29,13 @@ export function countTeamMembers(ctx: TenantCtx) {
   return n(ctx.tx.select({ n: count() }).from(users).where(eq(users.account_id, ctx.accountId)));
 }
 
-/** How many bookings the organisation made since `since`. */
+/**
+ * How many bookings the organisation made since `since` that still stand (confirmed, or awaiting the
+ * operator's confirmation): a cancelled booking gives its place in the quota back, so bookings made
+ * and cancelled by a script cannot use up the month.
+ */
 export function countBookingsSince(ctx: TenantCtx, since: Date) {
-  return n(ctx.tx.select({ n: count() }).from(booking).where(and(eq(booking.account_id, ctx.accountId), gte(booking.created_at, since))));
+  return n(ctx.tx.select({ n: count() }).from(booking).where(and(eq(booking.account_id, ctx.accountId), gte(booking.created_at, since), ne(booking.status, 'Canceled'))));
 }
 
 /** Every plan, in their order. */

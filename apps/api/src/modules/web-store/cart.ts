@@ -11,9 +11,9 @@ import * as q from './queries';
  * The guest cart: made with a secret the page keeps (X-Cart-Token, never a cookie), read, its lines held and released in the seller's pool, moved to a slot's seller while empty, and whether it can be paid online here.
  */
 
-export async function createCart(ctx: WebCtx) {
+export async function createCart(ctx: WebCtx, clientHash: string | null) {
   const token = secret();
-  const row = await q.insertCart(ctx, ctx.store.id, sha256(token));
+  const row = await q.insertCart(ctx, ctx.store.id, sha256(token), clientHash);
   return { id: row!.id, token };
 }
 
@@ -62,6 +62,35 @@ export async function payableOnline(ctx: WebCtx, platformHasStripe: boolean) {
   return (await q.paymentCollector(ctx, ctx.partner.partnershipId)) === 'supplier';
 }
 
+/** How many seats a guest may hold at once: in one cart, and from one address (all its carts in the seller's pool). */
+export interface SeatCaps {
+  perCart: number;
+  perAddress: number;
+}
+
+/**
+ * The refusal (409) of a hold that takes a cart, or an address, past its seats at once, or null.
+ * Called before the hold (nothing more is held once at the cap) and after it with the line just
+ * held, which is then given back: two holds at once from one address cannot both pass. The caller
+ * throws it once its transaction is committed (the release with it).
+ */
+export async function seatCapRefusal(ctx: WebCtx, cartId: string, caps: SeatCaps, justHeld?: string): Promise<AppError | null> {
+  const row = await q.storeCart(ctx, ctx.store.id, cartId);
+  const held = await q.seatsHeld(ctx, cartId, row?.client_hash ?? null);
+  // Before the hold: refused when already at the cap; after it: when the new line went past it.
+  const past = (n: number, cap: number) => (justHeld === undefined ? n >= cap : n > cap);
+  const perCart = past(held.cart, caps.perCart);
+  if (!perCart && !past(held.client, caps.perAddress)) return null;
+  if (justHeld !== undefined) await releaseLine(ctx, cartId, justHeld);
+  return new AppError(
+    'conflict',
+    perCart
+      ? `A cart holds at most ${caps.perCart} seats at once: book these first, or ask us for a group booking.`
+      : `At most ${caps.perAddress} seats can be held at once from one place: book the ones you hold first.`,
+    'quantities',
+  );
+}
+
 /** Gives a guest line's seats back (the slot locked first, as every writer). */
 export const releaseGuestLine = (ctx: WebCtx, cartId: string, lineId: string) => releaseLine(ctx, cartId, lineId);
 
@@ -92,10 +121,10 @@ export async function cartFor(db: Db, found: FoundStore, cartId: string, token: 
       throw new AppError('conflict', `Your cart holds offers of ${ctx.partner?.supplier ?? ctx.organisation}: book them first, or remove them, then add this one.`, 'slot');
     }
     await q.deleteCart(ctx, cartId);
-    return c.token_hash;
+    return c;
   });
   return inSeller(db, found, sellerId, async (ctx) => {
-    const made = await q.insertCart(ctx, ctx.store.id, moved);
+    const made = await q.insertCart(ctx, ctx.store.id, moved.token_hash, moved.client_hash);
     return made!.id;
   });
 }

@@ -160,10 +160,23 @@ export async function insertVisit(ctx: TenantCtx, storeId: string, visitId: stri
 
 // --- the guest cart (cart.ts) ------------------------------------------------------------------
 
-/** A guest cart of a store, with its secret's hash. */
-export async function insertCart(ctx: TenantCtx, storeId: string, tokenHash: string | null) {
-  const [row] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, store_id: storeId, token_hash: tokenHash }).returning({ id: cart.id });
+/** A guest cart of a store, with its secret's hash and its client's (the hash of its address). */
+export async function insertCart(ctx: TenantCtx, storeId: string, tokenHash: string | null, clientHash: string | null) {
+  const [row] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, store_id: storeId, token_hash: tokenHash, client_hash: clientHash }).returning({ id: cart.id });
   return row;
+}
+
+/** The seats held now (lines not expired) by one cart, and by every guest cart of one client, in the organisation's pool. */
+export async function seatsHeld(ctx: TenantCtx, cartId: string, clientHash: string | null) {
+  const [row] = rowsOf<{ cart: number; client: number }>(
+    await ctx.tx.execute(sql`
+      select coalesce(sum(l.seats) filter (where l.cart_id = ${cartId}::uuid), 0)::int as cart,
+             coalesce(sum(l.seats) filter (where c.client_hash = ${clientHash}), 0)::int as client
+      from ${cartLine} l join ${cart} c on c.account_id = l.account_id and c.id = l.cart_id
+      where l.account_id = ${ctx.accountId} and l.expires_at > now()
+        and (l.cart_id = ${cartId}::uuid or (${clientHash}::text is not null and c.client_hash = ${clientHash}))`),
+  );
+  return { cart: Number(row?.cart ?? 0), client: Number(row?.client ?? 0) };
 }
 
 /** A cart of a store. */

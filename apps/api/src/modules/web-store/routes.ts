@@ -10,6 +10,7 @@ import {
   ZWebCartLineParams,
   ZWebCartParams,
   ZWebCartCreated,
+  ZWebChallenge,
   ZWebCartLineInput,
   ZWebDay,
   ZWebDayQuery,
@@ -34,6 +35,8 @@ import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
 import * as carts from './cart';
+import { newChallenge } from './challenge';
+import { clientHash } from './limits-routes';
 import * as catalogue from './catalogue';
 import * as orders from './order';
 import * as scope from './scope';
@@ -48,6 +51,8 @@ import * as storeScope from '../stores/scope';
 const pub = (reason: string) => ({ access: { public: true as const, reason } });
 const errors = { 400: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const tags = ['web-store'];
+/** The calls guarded by limits-routes.ts answer 429 past a limit and 403 without a challenge asked for. */
+const guarded = { ...errors, 403: ZErrorEnvelope, 429: ZErrorEnvelope };
 const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] as string | undefined;
 const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
 /** The QR code whose scan brought the customer (the store page keeps ?qr= for the session and sends it). */
@@ -69,6 +74,7 @@ function cacheable<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
 }
 
 export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
+  const seatCaps = { perCart: app.config.STORE_SEATS_PER_CART, perAddress: app.config.STORE_SEATS_PER_ADDRESS };
   app.get(
     '/api/web-stores/:slug/',
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: ZWebStoreParams, response: { 200: ZWebStore, ...errors } } },
@@ -109,13 +115,25 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // --- the guest cart ------------------------------------------------------------------------
+  app.get(
+    '/api/web-stores/:slug/challenge/',
+    {
+      config: pub('a proof-of-work the store’s page solves'),
+      preHandler: app.storeGuard('challenge'),
+      schema: { tags, summary: 'A proof-of-work challenge (ALTCHA): its solution goes in X-Altcha, asked for a pay-on-site order and past an address’s threshold', params: ZWebStoreParams, response: { 200: ZWebChallenge, ...guarded } },
+    },
+    async (request, reply) => {
+      await scope.storeByHost(storeAt(request), request.params.slug);
+      return reply.header('cache-control', 'no-store').send(await newChallenge(app.storeChallenge));
+    },
+  );
   app.post(
     '/api/web-stores/:slug/carts/',
-    { config: pub('a guest cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: ZWebStoreParams, response: { 201: ZWebCartCreated, ...errors } } },
+    { config: pub('a guest cart'), preHandler: app.storeGuard('cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: ZWebStoreParams, response: { 201: ZWebCartCreated, ...guarded } } },
     async (request, reply) =>
       reply.status(201).send(
         await scope.inStore(storeAt(request), request.params.slug, async (ctx) => {
-          const made = await carts.createCart(ctx);
+          const made = await carts.createCart(ctx, clientHash(request));
           await attachToCart(ctx, made.id, qrOf(request));
           return made;
         }),
@@ -132,7 +150,11 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/web-stores/:slug/carts/:cart/lines/',
-    { config: pub('holds seats for a guest'), schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out); answers the cart', params: ZWebCartParams, body: ZWebCartLineInput, response: { 201: ZWebCart, ...errors } } },
+    {
+      config: pub('holds seats for a guest'),
+      preHandler: app.storeGuard('line'),
+      schema: { tags, summary: 'Hold seats in a time for the guest cart (409 when sold out, or past the seats a cart or an address may hold at once); answers the cart', params: ZWebCartParams, body: ZWebCartLineInput, response: { 201: ZWebCart, ...guarded } },
+    },
     async (request, reply) => {
       const db = request.server.database.db;
       const found = await scope.storeByHost(storeAt(request), request.params.slug);
@@ -145,9 +167,14 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
         // A partner's offer: only while the contract lets the store's organisation sell it that day.
         if (ctx.partner) await sharedOffer(ctx, ctx.partner.partnershipId, target.experience, target.day);
         await attachToCart(ctx, cart, qrOf(request));
+        const full = await carts.seatCapRefusal(ctx, cart, seatCaps);
+        if (full) throw full;
       });
       // The hold itself goes with the others of its slot (the same queue as the back office's), in the seller's pool.
-      await request.server.holds.hold({ accountId: target.seller, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
+      const line = await request.server.holds.hold({ accountId: target.seller, cartId: cart }, request.body.slot, { quantities: request.body.quantities, extras: request.body.extras });
+      // Past a cap with this line (two holds at once, or one bigger than the cap): it is given back.
+      const over = await storeScope.inSeller(db, found, target.seller, (ctx) => carts.seatCapRefusal(ctx, cart, seatCaps, line.id));
+      if (over) throw over;
       return reply.status(201).send(await storeScope.inSeller(db, found, target.seller, (ctx) => carts.webCart(ctx, cart, Boolean(request.server.config.STRIPE_SECRET_KEY))));
     },
   );
@@ -165,7 +192,17 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   // --- the order -----------------------------------------------------------------------------
   app.post(
     '/api/web-stores/:slug/orders/',
-    { config: pub('a customer books'), schema: { tags, summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay', params: ZWebStoreParams, body: ZWebOrderInput, response: { 201: ZWebOrder, ...errors } } },
+    {
+      config: pub('a customer books'),
+      preHandler: app.storeGuard('order'),
+      schema: {
+        tags,
+        summary: 'Book the guest cart’s lines: the customer, their answers, the terms accepted, how they pay. A pay-on-site order carries a solved challenge in X-Altcha',
+        params: ZWebStoreParams,
+        body: ZWebOrderInput,
+        response: { 201: ZWebOrder, ...guarded },
+      },
+    },
     async (request, reply) => {
       const { config, jobs } = request.server;
       const made = await scope.inCart(storeAt(request), request.params.slug, request.body.cart, async (ctx) => {
