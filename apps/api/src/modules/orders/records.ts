@@ -8,7 +8,7 @@ import { listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, localToday, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { bookSeats, insertBookings, pendingRateBookings, updateBookingSale } from './queries/bookings';
-import { upsertCustomer } from './queries/customers';
+import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { takeNumber } from './queries/invoices';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
@@ -150,7 +150,7 @@ export function itemsToSell(line: LineToWrite, title: string): HeldItem[] {
 export async function writeOrder(
   ctx: TenantCtx,
   input: {
-    /** The team member who sold it; null for a web store's order. */
+    /** The team member who sold it (of ctx's organisation): only their sale updates the customer's record; null for a web store's order, a partner's (OCTO, the public API) and a reseller's counter sale. */
     userId: string | null;
     /** The web store it was sold in, and the hash of its customer's "my booking" secret. */
     storeId?: string;
@@ -168,7 +168,9 @@ export async function writeOrder(
     throw new AppError('conflict', `This sale is in ${ctx.currency} but its offer is priced in ${foreign.currency}: nothing was booked. The store's or the partnership's currency is not the organisation's; ask the organisation to correct it.`, 'lines');
   }
   await assertWithinLimit(ctx, 'bookings_per_month', input.lines.length);
-  const found = await upsertCustomer(ctx, input.customer);
+  // Only a team member's own sale updates the customer's record; a web store's, a partner API's or
+  // a reseller's counter's details are kept on the order alone (issue 29).
+  const found = input.userId ? await upsertCustomer(ctx, input.customer) : await findOrInsertCustomer(ctx, input.customer);
   // An experience confirmed by hand (confirmation_mode 'manual') makes the order wait, as
   // Created ("Unconfirmed"), with its seats reserved, until the operator confirms it.
   const manual = await manualExperiences(ctx, [...new Set(input.lines.map((l) => l.experience_id))]);
@@ -178,6 +180,11 @@ export async function writeOrder(
     status,
     payment_status: 'Not paid',
     customer_id: found.id,
+    customer_email: input.customer.email,
+    customer_first_name: input.customer.first_name,
+    customer_last_name: input.customer.last_name,
+    customer_phone: input.customer.phone,
+    customer_country: input.customer.country,
     total: 0,
     currency: ctx.currency,
     created_by: input.userId,

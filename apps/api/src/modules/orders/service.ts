@@ -95,6 +95,8 @@ export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: s
     const customerId = await customerIdOf(ctx, patch.customer);
     if (!customerId) throw new AppError('invalid', 'No customer with this id in your organisation.', 'customer');
     set.customer_id = customerId;
+    // Another customer: the order shows that customer's record, not the details given with the sale.
+    Object.assign(set, { customer_email: null, customer_first_name: null, customer_last_name: null, customer_phone: null, customer_country: null });
     changes.customer = [before.customer_id, customerId];
   }
   await q.updateOrderRow(ctx, id, set);

@@ -167,7 +167,13 @@ export async function resaleDetail(ctx: ResaleCtx, id: string): Promise<TResaleD
   const side = o.account_id === ctx.accountId ? 'supplier' : 'reseller';
   const labels = await q.labelsOf(ctx.db, { ...labelIds(rows), accounts: [o.account_id, ...(o.reseller_account_id ? [o.reseller_account_id] : [])], customers: [o.customer_id] });
   const lines = rows.map((r) => presentLine(ctx.accountId, r, labels));
-  const c = labels.customers.get(o.customer_id);
+  // The customer as given with this sale (the order's own details, issue 29); an order made before
+  // they were kept falls back to the supplier's record.
+  const record = labels.customers.get(o.customer_id);
+  const c =
+    o.customer_email !== null
+      ? { first_name: o.customer_first_name ?? '', last_name: o.customer_last_name ?? '', email: o.customer_email, phone: o.customer_phone ?? '' }
+      : record;
   const name = c ? `${c.first_name} ${c.last_name}`.trim() || (side === 'supplier' ? c.email : '') : '';
   return {
     id: o.id,

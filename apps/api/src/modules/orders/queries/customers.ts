@@ -70,8 +70,42 @@ export async function deleteCustomerRow(ctx: TenantCtx, id: string) {
 }
 
 /**
+ * The customer with this e-mail (in any case) as it is, or a new one with these details: one
+ * statement, never changing a customer already there. For the sales whose details no team member
+ * vouches for (a web store, a partner's API, a reseller's counter): the order keeps them instead.
+ */
+export async function findOrInsertCustomer(ctx: TenantCtx, details: TCustomerDetails) {
+  const rows = (await ctx.tx.execute(sql`
+    insert into ${customer} (account_id, email, first_name, last_name, phone, country, marketing_consent)
+    values (${ctx.accountId}, ${details.email}, ${details.first_name}, ${details.last_name}, ${details.phone}, ${details.country}, ${details.marketing_consent})
+    on conflict (account_id, lower(email)) do update set email = ${customer}.email
+    returning id, email`)) as unknown as { rows: { id: string; email: string }[] };
+  return rows.rows[0]!;
+}
+
+/**
+ * An order's customer as the order shows it: the details given with the order (orders.customer_*,
+ * issue 29) over the customer's record, which an order made before they were kept falls back to.
+ */
+export function asGiven<C extends { email: string; first_name: string; last_name: string; phone?: string; country?: string | null }>(
+  o: Pick<typeof order.$inferSelect, 'customer_email' | 'customer_first_name' | 'customer_last_name' | 'customer_phone' | 'customer_country'>,
+  c: C,
+): C {
+  if (o.customer_email === null) return c;
+  return {
+    ...c,
+    email: o.customer_email,
+    first_name: o.customer_first_name ?? c.first_name,
+    last_name: o.customer_last_name ?? c.last_name,
+    ...('phone' in c ? { phone: o.customer_phone ?? c.phone } : {}),
+    ...('country' in c ? { country: o.customer_country } : {}),
+  };
+}
+
+/**
  * The customer with this e-mail (in any case), updated with the latest details, or a new one: one
- * statement, so two sales to the same new e-mail at once make one customer, not a 500.
+ * statement, so two sales to the same new e-mail at once make one customer, not a 500. Only for a
+ * team member's own sale (writeOrder).
  */
 export async function upsertCustomer(ctx: TenantCtx, details: TCustomerDetails) {
   const rows = (await ctx.tx.execute(sql`

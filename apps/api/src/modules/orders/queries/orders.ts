@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TOrderListQuery } from '@tourdesk/contracts';
 import { booking, customer, invoice, order, orderPayment, qrCode, store, users } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { asGiven } from './customers';
 
 /** Orders' rows: the list, one order with its parties, its lock, its writes and its totals. */
 
@@ -53,7 +54,8 @@ export async function pageOrderRows(ctx: TenantCtx, f: OrderListFilter, limit: n
   const ordering = ORDERINGS[f.ordering ?? '-created_at'];
   const idsQuery = ctx.tx.select({ id: order.id }).from(order);
   const page = (f.search ? idsQuery.innerJoin(customer, eq(customer.id, order.customer_id)) : idsQuery).where(listWhere(ctx, f)).orderBy(...ordering).limit(limit).offset(offset).as('page');
-  return ctx.tx
+  // Each order's customer as given with it (asGiven).
+  const rows = await ctx.tx
     .select({
       o: order,
       c: { id: customer.id, email: customer.email, first_name: customer.first_name, last_name: customer.last_name },
@@ -69,6 +71,7 @@ export async function pageOrderRows(ctx: TenantCtx, f: OrderListFilter, limit: n
     .leftJoin(users, eq(users.id, order.created_by))
     .leftJoin(store, eq(store.id, order.store_id))
     .orderBy(...ordering);
+  return rows.map((r) => ({ ...r, c: asGiven(r.o, r.c) }));
 }
 
 /** The users who sold this organisation's orders (the list's seller filter). */
@@ -113,7 +116,7 @@ export async function orderWithParties(ctx: TenantCtx, id: string) {
     .leftJoin(store, eq(store.id, order.store_id))
     .leftJoin(qrCode, eq(qrCode.id, order.qr_code_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, id)));
-  return o;
+  return o && { ...o, c: asGiven(o.o, o.c) };
 }
 
 /** Inserts an order (its totals are 0 until recomputeOrderTotals()); answers its id and reference. */

@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { baseAccount, booking, cancellationPolicy, customer, experience, meetingPoint, order, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { asGiven } from './customers';
 
 /** What an order's customer sees: its tickets and confirmation, and the booking page of a web order. */
 
-/** The order with its customer and the organisation's name, zone, ticket fields and time format; undefined when not the organisation's. */
+/** The order with its customer as given with it (`asGiven`) and the organisation's name, zone, ticket fields and time format; undefined when not the organisation's. */
 export async function orderForTickets(ctx: TenantCtx, orderId: string) {
   const [o] = await ctx.tx
     .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format })
@@ -12,7 +13,7 @@ export async function orderForTickets(ctx: TenantCtx, orderId: string) {
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
     .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  return o;
+  return o && { ...o, c: asGiven(o.o, o.c) };
 }
 
 /** Every booking of the order (cancelled ones too), by start, with its offer's title, meeting points and duration. */
@@ -26,10 +27,10 @@ export function ticketBookingRows(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orde
     .orderBy(asc(slot.starts_at), asc(booking.id));
 }
 
-/** The order with its customer (a web order's head); undefined when not the organisation's. */
+/** The order with its customer as given with it (`asGiven`: a web order's head); undefined when not the organisation's. */
 export async function orderWithCustomer(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orderId: string) {
   const [o] = await ctx.tx.select({ o: order, c: customer }).from(order).innerJoin(customer, eq(customer.id, order.customer_id)).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-  return o;
+  return o && { ...o, c: asGiven(o.o, o.c) };
 }
 
 /** Every booking of the order (cancelled ones too), by start, with its offer's title, meeting points and cancellation policy rules. */
