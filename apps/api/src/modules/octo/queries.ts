@@ -143,15 +143,15 @@ export function reservationsByReference(ctx: TenantCtx, partnershipId: string, q
     .limit(100);
 }
 
-/** Records a reservation; null when its UUID was taken at the same moment. */
+/** Records a reservation; null when its UUID was taken at the same moment (at this supplier: the key is (account_id, uuid)). */
 export async function insertReservation(ctx: TenantCtx, values: typeof octoBooking.$inferInsert) {
   const [row] = await ctx.tx.insert(octoBooking).values(values).onConflictDoNothing().returning();
   return row;
 }
 
-/** Changes a reservation's row by its UUID, and answers it. */
+/** Changes a reservation's row by its UUID (unique per supplier: the key is (account_id, uuid)), and answers it. */
 export async function updateReservation(ctx: TenantCtx, uuid: string, set: Partial<typeof octoBooking.$inferSelect>) {
-  const [row] = await ctx.tx.update(octoBooking).set(set).where(eq(octoBooking.uuid, uuid)).returning();
+  const [row] = await ctx.tx.update(octoBooking).set(set).where(and(eq(octoBooking.account_id, ctx.accountId), eq(octoBooking.uuid, uuid))).returning();
   return row;
 }
 
