@@ -11,6 +11,7 @@ import type {
   TWebPayment,
   TWebPaymentStarted,
   TWebStore,
+  TWebChallenge,
 } from '@tourdesk/contracts';
 import { t } from '../texts';
 import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
@@ -96,8 +97,29 @@ export function createApi(slug: string) {
   const cartHeaders = (c: CartRef) => ({ 'x-cart-token': c.token });
   const isLostCart = (e: unknown) => e instanceof ApiError && e.status === 404 && !e.errors.some((x) => x.attr);
 
+  // A solved challenge ready for the next call that needs one (the checkout page starts one when it
+  // opens, so a pay-on-site order waits for nothing); each is good once.
+  let ready: Promise<string> | null = null;
+  const solved = () => json<TWebChallenge>(`${base}/challenge/`, { cache: 'no-store' }).then(async (c) => (await import('./challenge')).solveChallenge(c));
+  function takeSolved() {
+    const taken = ready ?? solved();
+    ready = null;
+    return taken;
+  }
+  const challengeAsked = (e: unknown) => e instanceof ApiError && e.status === 403 && e.errors.some((x) => x.code === 'challenge_required');
+  /** A write the server may ask to carry a solved challenge (past an address's threshold): sent again with one. */
+  async function guarded<T>(path: string, options: Options & { challenge?: boolean }): Promise<T> {
+    const headers = options.challenge ? { ...options.headers, 'x-altcha': await takeSolved().catch(() => solved()) } : options.headers;
+    try {
+      return await json<T>(path, { ...options, headers });
+    } catch (e) {
+      if (!challengeAsked(e)) throw e;
+      return json<T>(path, { ...options, headers: { ...options.headers, 'x-altcha': await solved() } });
+    }
+  }
+
   async function newCart() {
-    const made = await json<CartRef>(`${base}/carts/`, { method: 'POST', headers: qrHeaders });
+    const made = await guarded<CartRef>(`${base}/carts/`, { method: 'POST', headers: qrHeaders });
     cartRef = { id: made.id, token: made.token };
     saveCart(local, slug, cartRef);
     return cartRef;
@@ -108,6 +130,13 @@ export function createApi(slug: string) {
   }
 
   return {
+    /** Solves a challenge in the background for the order to come (the checkout page, when it opens). */
+    prepareChallenge() {
+      if (ready) return;
+      ready = solved();
+      // A failure now is tried again when the order is sent.
+      ready.catch(() => void (ready = null));
+    },
     store: () => json<TWebStore>(`${base}/`),
     offers: (page = 1) => json<Page<TWebOfferSummary>>(`${base}/experiences/?page=${page}&page_size=50`),
     offer: (id: string) => json<TWebOffer>(`${base}/experiences/${id}/`),
@@ -132,7 +161,7 @@ export function createApi(slug: string) {
     /** Holds seats: the cart is made on the first hold, and made again if the server lost it. */
     async hold(line: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }): Promise<TWebCart> {
       const attempt = async (c: CartRef) => {
-        const held = await json<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: { ...cartHeaders(c), ...qrHeaders } });
+        const held = await guarded<TWebCart>(`${base}/carts/${c.id}/lines/`, { method: 'POST', body: line, headers: { ...cartHeaders(c), ...qrHeaders } });
         // An empty cart moves to the organisation that sells the offer (a partner's, in a reseller's
         // store): the answer carries its new id, the secret stays the same.
         if (held.id !== c.id) {
@@ -163,7 +192,8 @@ export function createApi(slug: string) {
     async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
       try {
-        return await json<TWebOrder>(`${base}/orders/`, { method: 'POST', body: { ...input, cart: cartRef.id }, headers: cartHeaders(cartRef) });
+        // A pay-on-site order always carries a solved challenge.
+        return await guarded<TWebOrder>(`${base}/orders/`, { method: 'POST', body: { ...input, cart: cartRef.id }, headers: cartHeaders(cartRef), challenge: input.payment_option === 'pay_on_site' });
       } finally {
         markWrite();
       }
@@ -175,7 +205,7 @@ export function createApi(slug: string) {
     async startPayment(input: Omit<TWebOrderInput, 'cart' | 'payment_option'>): Promise<PaymentStarted> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
       try {
-        return await json<PaymentStarted>(`${base}/payments/`, { method: 'POST', body: { ...input, payment_option: 'online', cart: cartRef.id }, headers: cartHeaders(cartRef) });
+        return await guarded<PaymentStarted>(`${base}/payments/`, { method: 'POST', body: { ...input, payment_option: 'online', cart: cartRef.id }, headers: cartHeaders(cartRef) });
       } finally {
         markWrite();
       }

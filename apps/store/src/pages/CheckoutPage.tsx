@@ -32,6 +32,12 @@ export function CheckoutPage() {
       .finally(() => setLoaded(true));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // A pay-on-site order carries a solved proof-of-work: solved now, in the background, while the
+  // customer fills in the form (lib/challenge.ts), so booking waits for nothing.
+  useEffect(() => {
+    if (store.payment_options.includes('pay_on_site')) api.prepareChallenge();
+  }, [api, store.payment_options]);
+
   // A payment started in this session: still open (the seats are still held), paid meanwhile
   // (its page shows the confirmation), or run out (the seats were released).
   useEffect(() => {
