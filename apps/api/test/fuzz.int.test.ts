@@ -10,7 +10,9 @@ import { startMailSink, type MailSink } from './mail-sink';
  * Bad input never answers 5xx. For every operation of /api/schema/, requests are derived from the
  * operation's own schema: a plausible body, query and path, then one value made bad — a NUL
  * character, an unpaired surrogate, a date in year 0 or 10000, a number out of range, a wrong
- * type, a missing or unknown field, an id that does not exist or is not an id, a very long text.
+ * type, a missing or unknown field, an id that does not exist or is not an id, a very long text,
+ * arrays and objects nested 10,000 levels (drawn like the others, and sent to every operation as
+ * the whole body and in an extra field).
  * fast-check draws them from a fixed seed (FUZZ_SEED to try another), so a failure repeats. Every
  * answer must be below 500, and a 4xx must be in the error envelope.
  */
@@ -109,6 +111,14 @@ function plausible(raw: Schema | undefined, depth = 0, key = ''): unknown {
   }
 }
 
+/**
+ * Deep nesting: JSON.stringify recurses, so a body carries this placeholder where the value goes
+ * and its JSON text is swapped for arrays and objects 10,000 levels deep (withDeep).
+ */
+const DEEP = '\u2063nested 10,000 levels\u2063';
+const DEEP_JSON = `${'[{"a":'.repeat(5_000)}1${'}]'.repeat(5_000)}`;
+const withDeep = (json: string) => json.replaceAll(JSON.stringify(DEEP), DEEP_JSON);
+
 const BAD_VALUES: unknown[] = [
   'nul\u0000byte',
   'lone \ud800 surrogate',
@@ -141,6 +151,7 @@ const BAD_VALUES: unknown[] = [
   {},
   { nested: { deeper: 'nul\u0000' } },
   ['a', 'nul\u0000'],
+  DEEP,
 ];
 const BAD_PATH = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', 'x'.repeat(2_000), '%00', '%E0%A4%A', '%F0%9F%98', '..%2F..%2Fetc', crypto.randomUUID()];
 
@@ -183,6 +194,11 @@ describe('bad input never answers 5xx', () => {
     expect(ops.length).toBeGreaterThan(50);
     const failures: string[] = [];
     let sent = 0;
+    /** Every answer below 500, and a 4xx in the envelope. */
+    const check = (res: Awaited<ReturnType<Browser['request']>>, what: string) => {
+      const envelope = res.headers['content-type']?.toString().includes('json') ? (res.json() as { errors?: unknown[] }) : null;
+      if (res.statusCode >= 500 || (res.statusCode >= 400 && !envelope?.errors)) failures.push(`${what} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+    };
     for (const op of ops) {
       const body = op.body ? plausible(op.body) : undefined;
       const query = Object.fromEntries(op.params.filter((p) => p.in === 'query').map((p) => [p.name, plausible(p.schema)]));
@@ -205,21 +221,27 @@ describe('bad input never answers 5xx', () => {
         }
         const q = c.target.part === 'query' ? (setAt(query, c.target.at, c.bad, c.drop) as Record<string, unknown>) : query;
         const search = new URLSearchParams();
-        for (const [k, v] of Object.entries(q ?? {})) if (v !== undefined) search.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+        for (const [k, v] of Object.entries(q ?? {})) if (v !== undefined) search.append(k, v === DEEP ? DEEP_JSON : typeof v === 'string' ? v : JSON.stringify(v));
         const payload = c.target.part === 'body' ? setAt(body, c.target.at, c.bad, c.drop) : body;
-        const json = payload === undefined ? undefined : JSON.stringify(payload);
+        const json = payload === undefined ? undefined : withDeep(JSON.stringify(payload));
         const res = await owner.request(op.method, `${url}${search.size ? `?${search}` : ''}`, json, json === undefined ? {} : { 'content-type': 'application/json' });
         sent++;
-        const envelope = res.headers['content-type']?.toString().includes('json') ? (res.json() as { errors?: unknown[] }) : null;
-        if (res.statusCode >= 500 || (res.statusCode >= 400 && !envelope?.errors)) {
-          const bad = c.target.part === 'path' ? c.badPath : c.drop ? '(left out)' : c.bad;
-          failures.push(`${op.method} ${op.path} ${c.target.part}:${c.target.at.join('.')}=${JSON.stringify(bad)?.slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
-        }
+        const bad = c.target.part === 'path' ? c.badPath : c.drop ? '(left out)' : c.bad;
+        check(res, `${op.method} ${op.path} ${c.target.part}:${c.target.at.join('.')}=${JSON.stringify(bad)?.slice(0, 40)}`);
         if (res.statusCode < 300 && /logout|password|sessions|jwt/.test(op.path)) await stillSignedIn();
+      }
+      // Deep nesting reaches every operation, whatever the draw: as the whole body, and in an extra field.
+      let url = op.path;
+      for (const name of pathParams) url = url.replace(`{${name}}`, encodeURIComponent(known[0]!));
+      const extra = body && typeof body === 'object' && !Array.isArray(body) ? { ...body, extra: DEEP } : { extra: DEEP };
+      for (const [where, json] of [['whole body', DEEP_JSON], ['extra field', withDeep(JSON.stringify(extra))]]) {
+        const res = await owner.request(op.method, url, json, { 'content-type': 'application/json' });
+        sent++;
+        check(res, `${op.method} ${op.path} body nested 10,000 levels (${where})`);
       }
       await stillSignedIn();
     }
-    expect(sent).toBeGreaterThan(ops.length * RUNS - 1);
+    expect(sent).toBeGreaterThan(ops.length * (RUNS + 2) - 1);
     expect(failures, `${failures.length} of ${sent} requests to ${ops.length} operations:\n${failures.join('\n')}`).toEqual([]);
   }, 600_000);
 });
