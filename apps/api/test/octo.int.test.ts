@@ -502,7 +502,7 @@ describe('OCTO: keys and contracts', () => {
     await endPartnership(spare.partnershipId);
   });
 
-  it('another supplier’s booking uuid is not found, and cannot be taken', async () => {
+  it('another supplier’s booking uuid is not found, and is free here: a UUID is unique per supplier (issue 29)', async () => {
     const rival = partnerClient(t.app, other.key);
     const rivalProduct = (await rival.get(`${B}/products`)).json()[0].id as string;
     const [slot] = (await rival.post(`${B}/availability`, { productId: rivalProduct, optionId: 'DEFAULT', localDateStart: day(5), localDateEnd: day(5) })).json();
@@ -510,9 +510,14 @@ describe('OCTO: keys and contracts', () => {
     expect((await rival.post(`${B}/bookings`, { uuid, productId: rivalProduct, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: (await rival.get(`${B}/products/${rivalProduct}`)).json().options[0].units[0].id }] })).statusCode).toBe(200);
     expect(octoError(await octo.get(`${B}/bookings/${uuid}`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID', uuid } });
     expect(octoError(await octo.post(`${B}/bookings/${uuid}/cancel`))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID' } });
+    // Whether another supplier uses the UUID is not told: this supplier's booking of it is made.
     const mine = await departure(5);
-    expect(octoError(await reserve({ uuid, availabilityId: mine.id, unitItems: adults(1) }))).toMatchObject({ status: 400, body: { error: 'INVALID_BOOKING_UUID' } });
-    expect((await departure(5)).vacancies).toBe(mine.vacancies);
+    const taken = await reserve({ uuid, availabilityId: mine.id, unitItems: adults(1) });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.json()).toMatchObject({ uuid, productId: tour.id, status: 'ON_HOLD' });
+    expect((await departure(5)).vacancies).toBe(mine.vacancies - 1);
+    expect((await rival.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ productId: rivalProduct, status: 'ON_HOLD' });
+    expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
     expect((await rival.get(`${B}/bookings/${uuid}`)).json()).toMatchObject({ status: 'ON_HOLD' });
   });
 
