@@ -33,7 +33,9 @@ const day = () => addDays(todayIn(ZONE), 6);
 beforeAll(async () => {
   fake = await startFakeStripe({ webhookSecret: SECRET });
   sink = await startMailSink();
-  t = await createTestApp({ env: { SMTP_URL: sink.url, STRIPE_SECRET_KEY: 'sk_test_tourdesk', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_URL: fake.url } });
+  // Every customer of this file books from one address (127.0.0.1), some twenty orders and payments
+  // in minutes: an operator whose customers share an address raises its order limit (config.ts).
+  t = await createTestApp({ env: { SMTP_URL: sink.url, STRIPE_SECRET_KEY: 'sk_test_tourdesk', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_URL: fake.url, STORE_ORDERS_PER_ADDRESS: '100' } });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.setWebhook(`${address}/api/stripe/webhook/`, SECRET);
   owner = await createOrganisation(t.app, sink, { subdomain: 'paddle', currency: 'CHF', time_zone: ZONE });
