@@ -53,10 +53,12 @@ export class Browser {
     const store = method === 'POST' && headers['x-altcha'] === undefined ? STORE_CALL.exec(url)?.[1] : undefined;
     if (store === undefined) return this.send(method, url, payload, headers);
     const payOnSite = /\/orders\/$/.test(url.split('?')[0]!) && (payload as { payment_option?: string } | undefined)?.payment_option === 'pay_on_site';
-    if (payOnSite) return this.send(method, url, payload, { ...headers, 'x-altcha': await solvedChallenge(this.app, this.host, store, this.address) });
+    // No challenge to be had (no such store, or throttled): the call goes as it is and answers why.
+    const solved = () => solvedChallenge(this.app, this.host, store, this.address).then((v) => ({ 'x-altcha': v }), () => ({}));
+    if (payOnSite) return this.send(method, url, payload, { ...headers, ...(await solved()) });
     const res = await this.send(method, url, payload, headers);
     if (res.statusCode !== 403 || res.json().errors?.[0]?.code !== 'challenge_required') return res;
-    return this.send(method, url, payload, { ...headers, 'x-altcha': await solvedChallenge(this.app, this.host, store, this.address) });
+    return this.send(method, url, payload, { ...headers, ...(await solved()) });
   }
 
   private async send(method: string, url: string, payload: unknown, headers: Record<string, string>) {

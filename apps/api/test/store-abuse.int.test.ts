@@ -109,7 +109,7 @@ describe('anonymous visitors of the web store', () => {
   });
 
   it('keeps its counts in the shared store: another instance of the API on the same database sees them', async () => {
-    const [row] = (await t.database.db.execute(sql`select count from rate_limit where key like 'rl:store:cart:address:%' order by count desc limit 1`)).rows as { count: number }[];
+    const [row] = ((await t.database.db.execute(sql`select count from rate_limit where key like 'rl:store:cart:address:%' order by count desc limit 1`)) as unknown as { rows: { count: number }[] }).rows;
     expect(Number(row!.count)).toBeGreaterThanOrEqual(35);
     const other = await buildApp({ config: testConfig({ SMTP_URL: sink.url }), database: t.database });
     try {
@@ -125,7 +125,7 @@ describe('anonymous visitors of the web store', () => {
     await t.database.db.update(baseAccount).set({ trial_ends_at: sql`now() - interval '1 minute'` }).where(eq(baseAccount.id, accountId));
     await endOwnTrials(t.database.db);
     const [tier] = await t.database.db.select().from(subscriptionTier).where(eq(subscriptionTier.id, 'supplier-starter'));
-    const [{ n }] = (await t.database.db.execute(sql`select count(*)::int as n from booking where account_id = ${accountId} and status <> 'Canceled'`)).rows as { n: number }[];
+    const [{ n }] = ((await t.database.db.execute(sql`select count(*)::int as n from booking where account_id = ${accountId} and status <> 'Canceled'`)) as unknown as { rows: { n: number }[] }).rows as [{ n: number }];
     // The plan allows one booking more this month than stand now (the tiers are the owner's table).
     await t.database.asOwner((tx) => tx.update(subscriptionTier).set({ limits: { ...tier!.limits, bookings_per_month: Number(n) + 1 } }).where(eq(subscriptionTier.id, 'supplier-starter')));
     const shopper = new Browser(t.app, HOST).from('203.0.113.20');
