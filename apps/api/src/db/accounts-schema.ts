@@ -148,6 +148,10 @@ export const users = pgTable(
     activated_at: timestamp('activated_at', { withTimezone: true }),
     last_login: timestamp('last_login', { withTimezone: true }),
     password_changed_at: timestamp('password_changed_at', { withTimezone: true }),
+    /** When the address in `email` was proved to reach the user (activation, an accepted invitation, a confirmed change); null: never. */
+    email_verified_at: timestamp('email_verified_at', { withTimezone: true }),
+    /** A new address asked for (set e-mail, reset e-mail), taken into `email` only once the link sent to it is followed. */
+    pending_email: text('pending_email'),
     /** When the user last opened the platform's notifications (the bell counts the ones after). */
     notifications_seen_at: timestamp('notifications_seen_at', { withTimezone: true }),
     ...timestamps,
@@ -212,7 +216,7 @@ export const userIdentity = pgTable(
   ],
 );
 
-/** One-time links and codes: activation, password reset, invitation, e-mail reset, sign-in hand-off. */
+/** One-time links and codes: activation, password reset, invitation, e-mail reset, a new address's confirmation, sign-in hand-off. */
 export const actionToken = pgTable(
   'action_token',
   {
@@ -229,7 +233,7 @@ export const actionToken = pgTable(
   (t) => [
     ...tenantPolicies(),
     index('action_token_user_idx').on(t.account_id, t.user_id, t.purpose),
-    check('action_token_purpose_check', sql`${t.purpose} in ('activation', 'password_reset', 'invitation', 'email_reset', 'handoff')`),
+    check('action_token_purpose_check', sql`${t.purpose} in ('activation', 'password_reset', 'invitation', 'email_reset', 'email_confirm', 'handoff')`),
   ],
 );
 
