@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerJsonBody } from './plugins/json-body';
 import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
+import { logSerializers, SecretPaths } from './lib/secret-paths';
 import { startJobs, type Jobs } from './lib/jobs';
 import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
@@ -80,10 +81,13 @@ export interface BuildAppOptions {
 
 /** Builds the whole HTTP application without listening: `server.ts` listens, tests `inject()`. */
 export async function buildApp({ config, database, mailer, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+  // Every route whose path names a secret (`:token`, `:uid`…), with the e-mailed links: no log line writes their values.
+  const secretPaths = new SecretPaths();
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
       stream: logStream ?? logOutput(),
+      serializers: logSerializers(secretPaths),
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.token'],
         censor: '[redacted]',
@@ -106,6 +110,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
+  app.addHook('onRoute', (route) => secretPaths.add(route.url));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
