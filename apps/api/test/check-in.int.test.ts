@@ -197,6 +197,8 @@ describe('scans', () => {
     const desk = await owner.post('/api/bookings/check-in/', { ticket_code: code });
     expect(desk.statusCode).toBe(409);
     expect(err(desk)).toMatchObject({ code: 'wrong_day', detail: `Wrong day: booked for ${tomorrow} at 21:00.` });
+    // The desk's "Check in anyway" is the same override; here it is left for the door to use below.
+    expect(err(await owner.post('/api/bookings/check-in/', { ticket_code: 'NOSUCHTICKET', override: true }))).toMatchObject({ code: 'not_found' });
     expect((await batch(owner, 'dev-b', [], [scan(code)])).json().results[0]).toMatchObject({ result: 'wrong_day', can_override: true });
     const forced = (await batch(owner, 'dev-b', [], [scan(code, { override: true })])).json().results[0];
     expect(forced).toMatchObject({ result: 'admitted', override: true, detail: `Checked in (override). Booked for ${tomorrow} at 21:00.` });
@@ -240,6 +242,16 @@ describe('scans', () => {
     expect((await batch(guide, 'dev', [], [])).statusCode).toBe(400);
     expect(err(await batch(guide, 'dev', [], [{ id: 'nope', ticket_code: 'X', scanned_at: new Date().toISOString() }])).attr).toBe('scans.0.id');
     expect(err(await batch(guide, 'dev', [], [{ id: randomUUID(), ticket_code: 'X', scanned_at: 'yesterday' }])).attr).toBe('scans.0.scanned_at');
+  });
+
+  it('admits a ticket of another day at the desk with "Check in anyway" (override), audited as such', async () => {
+    const o = await sell(nextDay, 1, 'desk-tomorrow@example.com', 'Dora');
+    const code = o.bookings[0]!.ticket_code;
+    expect(err(await owner.post('/api/bookings/check-in/', { ticket_code: code })).code).toBe('wrong_day');
+    const anyway = await owner.post('/api/bookings/check-in/', { ticket_code: code, override: true });
+    expect(anyway.statusCode, anyway.body).toBe(200);
+    expect(anyway.json()).toMatchObject({ attendance: 'Arrived' });
+    expect((await audit(o.id)).map((e) => e.action)).toContain('checked in with override');
   });
 
   it('keeps the back office’s single scan at POST /api/bookings/check-in/', async () => {

@@ -211,7 +211,11 @@ export const ZBookingManifestQuery = z.object({ date: ZDate.optional(), slot: z.
 
 
 export const ZAttendanceInput = z.object({ attendance: z.enum(ATTENDANCE_STATUSES) });
-export const ZCheckIn = z.object({ ticket_code: z.string().trim().min(6).max(64) });
+export const ZCheckIn = z.object({
+  ticket_code: z.string().trim().min(6).max(64),
+  /** Admit a ticket of another day (the desk's "Check in anyway"; the route already needs Manage orders). */
+  override: z.boolean().default(false),
+});
 
 export const ZAgendaItemInput = z.object({
   experience: ZUuid,

@@ -98,6 +98,6 @@ export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { permissions: ['Manage orders'], features: ['bookings'] } },
       schema: { tags: ['bookings'], summary: 'Scan a ticket in the back office: marks the booking Arrived (the check-in settlement, any departure)', body: ZCheckIn, response: { 200: ZBooking, ...errors } },
     },
-    (request) => tenantScope(request, async (ctx) => getBooking(ctx, await checkIn.checkInCode(ctx, viewer(request), request.body.ticket_code))),
+    (request) => tenantScope(request, async (ctx) => getBooking(ctx, await checkIn.checkInCode(ctx, viewer(request), request.body.ticket_code, request.body.override))),
   );
 };

@@ -189,11 +189,12 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
 }
 
 /**
- * The back office's single scan (`POST /api/bookings/check-in/`): the same settlement, any departure,
- * as the device "back-office"; anything but an admission answers an error.
+ * The back office's single scan (`POST /api/bookings/check-in/`): the same settlement, any departure
+ * of the day, as the device "back-office"; anything but an admission answers an error — a ticket of
+ * another day 409 `wrong_day`, admitted when sent again with `override` ("Check in anyway").
  */
-export async function checkInCode(ctx: TenantCtx, v: Viewer, code: string) {
-  const [outcome] = await scanBatch(ctx, v, { device_id: 'back-office', device_name: '', slots: [], scans: [{ id: randomUUID(), ticket_code: code, scanned_at: new Date().toISOString(), override: false, offline: false }] });
+export async function checkInCode(ctx: TenantCtx, v: Viewer, code: string, override = false) {
+  const [outcome] = await scanBatch(ctx, v, { device_id: 'back-office', device_name: '', slots: [], scans: [{ id: randomUUID(), ticket_code: code, scanned_at: new Date().toISOString(), override, offline: false }] });
   const o = outcome!;
   switch (o.result) {
     case 'admitted':

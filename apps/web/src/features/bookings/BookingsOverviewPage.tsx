@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { IconClipboardList, IconScan } from '@tabler/icons-react';
 import { BOOKING_STATUS_FILTERS } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../shared/api/api';
+import { errorItems } from '../../shared/api/errors';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -24,14 +25,21 @@ const detailPath = (order: string, booking: string) => `/orders/editor/${order}/
 
 function CheckIn() {
   const [code, setCode] = useState('');
+  /** A ticket of another day, refused: its code and why, until it is admitted anyway or another code is typed. */
+  const [otherDay, setOtherDay] = useState<{ code: string; detail: string } | null>(null);
   const [checkIn, { isLoading }] = useCheckInMutation();
-  const submit = async () => {
-    if (code.trim().length < 6 || isLoading) return;
-    const res = await checkIn(code.trim());
+  const submit = async (override = false) => {
+    const typed = override && otherDay ? otherDay.code : code.trim();
+    if (typed.length < 6 || isLoading) return;
+    const res = await checkIn({ ticket_code: typed, override });
     if (!('error' in res)) {
       notifySuccess(`${res.data.customer.first_name} ${res.data.customer.last_name} checked in (${res.data.seats} seat${res.data.seats === 1 ? '' : 's'}).`);
       setCode('');
+      setOtherDay(null);
+      return;
     }
+    const item = errorItems(res.error)[0];
+    setOtherDay(item?.code === 'wrong_day' ? { code: typed, detail: item.detail } : null);
   };
   // A form: Enter submits, as a USB scanner ends each code with Enter.
   return (
@@ -42,7 +50,7 @@ function CheckIn() {
       }}
     >
       <Group align="flex-end">
-        <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={260} leftSection={<IconScan size={16} />} />
+        <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => { setCode(e.currentTarget.value); setOtherDay(null); }} w={260} leftSection={<IconScan size={16} />} />
         <Button type="submit" loading={isLoading} disabled={code.trim().length < 6}>
           Check in
         </Button>
@@ -50,6 +58,16 @@ function CheckIn() {
           Check-in on a phone
         </Button>
       </Group>
+      {otherDay && (
+        <Alert color="yellow" mt="sm" title="Wrong day" data-testid="check-in-other-day">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{otherDay.detail.replace(/^Wrong day: b/, 'B')}</Text>
+            <Button size="xs" color="dark" onClick={() => void submit(true)} loading={isLoading}>
+              Check in anyway
+            </Button>
+          </Group>
+        </Alert>
+      )}
     </form>
   );
 }

@@ -45,8 +45,8 @@ export const bookingsApi = api.injectEndpoints({
       query: ({ id, attendance }) => ({ url: `bookings/${id}/attendance/`, method: 'PATCH', body: { attendance } }),
       invalidatesTags: ['Booking'],
     }),
-    checkIn: build.mutation<TBooking, string>({
-      query: (ticket_code) => ({ url: 'bookings/check-in/', method: 'POST', body: { ticket_code } }),
+    checkIn: build.mutation<TBooking, { ticket_code: string; override?: boolean }>({
+      query: (body) => ({ url: 'bookings/check-in/', method: 'POST', body }),
       invalidatesTags: ['Booking'],
     }),
     slots: build.query<TSlot[], { experience: string; from: string; to: string }>({

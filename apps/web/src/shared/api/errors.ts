@@ -48,3 +48,8 @@ export function fieldErrors(error: ApiError): Record<string, string> {
   for (const item of error.data.errors) if (item.attr && !(item.attr in out)) out[item.attr] = item.detail;
   return out;
 }
+
+/** The items of an error envelope (code, detail, attr), for a page that answers one code its own way. */
+export function errorItems(error: ApiError) {
+  return isFetchError(error) && isErrorEnvelope(error.data) ? error.data.errors : [];
+}
