@@ -255,16 +255,22 @@ describe('passwords and e-mail', () => {
     await sink.latest('owner@pw-change.test', /password was changed/);
   });
 
-  it('changes the sign-in e-mail with the password, and by the reset-email link', async () => {
+  it('changes the sign-in e-mail with the password, and by the reset-email link, each once the link sent to the new address is followed', async () => {
     const a = await createOrganisation(t.app, sink, { subdomain: 'mailchange' });
     expect((await a.post('/api/users/set_email/', { current_password: PASSWORD, new_email: 'ada@alps.test' })).statusCode).toBe(400);
     expect((await a.post('/api/users/set_email/', { current_password: PASSWORD, new_email: 'new@mailchange.test' })).statusCode).toBe(204);
+    await sink.latest('owner@mailchange.test', /asked to change/);
+    expect((await a.get('/api/users/me/')).json()).toMatchObject({ email: 'owner@mailchange.test', pending_email: 'new@mailchange.test' });
+    const confirm = linkIn(await sink.latest('new@mailchange.test', /Confirm/));
+    expect((await new Browser(t.app).post('/api/users/confirm_email/', { uid: confirm.uid, token: confirm.token })).statusCode).toBe(204);
     await sink.latest('owner@mailchange.test', /e-mail address was changed/);
     expect((await a.get('/api/users/me/')).json().email).toBe('new@mailchange.test');
 
     await new Browser(t.app).post('/api/users/reset_email/', { email: 'new@mailchange.test' });
     const { uid, token } = linkIn(await sink.latest('new@mailchange.test', /Change the e-mail/));
     expect((await new Browser(t.app).post('/api/users/reset_email_confirm/', { uid, token, new_email: 'third@mailchange.test' })).statusCode).toBe(204);
+    const third = linkIn(await sink.latest('third@mailchange.test', /Confirm/));
+    expect((await new Browser(t.app).post('/api/users/confirm_email/', { uid: third.uid, token: third.token })).statusCode).toBe(204);
     await signIn(new Browser(t.app), 'third@mailchange.test', 'mailchange');
   });
 

@@ -135,6 +135,8 @@ export const ZUser = z
   .object({
     id: z.uuid(),
     email: z.string(),
+    /** A new sign-in address asked for, which counts once the link sent to it is followed (null: none). */
+    pending_email: z.string().nullable(),
     first_name: z.string(),
     last_name: z.string(),
     is_active: z.boolean(),

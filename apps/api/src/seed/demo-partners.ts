@@ -54,6 +54,7 @@ export async function seedPartnerDemo(tx: Db, supplierAccountId: string, kayakId
       role_id: owner!.id,
       is_active: true,
       activated_at: new Date(),
+      email_verified_at: new Date(),
     });
   }
   const [live] = await tx

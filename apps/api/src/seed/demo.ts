@@ -139,6 +139,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         role_id: owner!.id,
         is_active: true,
         activated_at: now,
+        email_verified_at: now,
       },
       {
         account_id: account.id,
@@ -149,6 +150,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         role_id: guide!.id,
         is_active: true,
         activated_at: now,
+        email_verified_at: now,
       },
       {
         account_id: account.id,

@@ -3,13 +3,15 @@ import { AppError } from '../../lib/errors';
 import { newSecret, sameHash, sha256, splitToken } from './crypto';
 import * as q from './queries';
 
-export type ActionPurpose = 'activation' | 'password_reset' | 'invitation' | 'email_reset' | 'handoff';
+export type ActionPurpose = 'activation' | 'password_reset' | 'invitation' | 'email_reset' | 'email_confirm' | 'handoff';
 
 export const ACTION_TTL_SECONDS: Record<ActionPurpose, number> = {
   activation: 7 * 86_400,
   password_reset: 3600,
   invitation: 7 * 86_400,
   email_reset: 3600,
+  /** The link sent to a new address (payload: the address), which makes it the account's. */
+  email_confirm: 86_400,
   handoff: 60,
 };
 

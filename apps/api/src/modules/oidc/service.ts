@@ -106,8 +106,9 @@ export async function completeOidc(c: SignInCaller, { provider, flow }: OpenFlow
 /**
  * Who signs in: the account linked to the provider's issuer and subject — whatever e-mail the
  * provider shows today. The first time, the identity is linked to the account of the e-mail the
- * provider says it has verified (an unverified one is refused); an account already linked to
- * another subject of the same provider is never taken over by an e-mail.
+ * provider says it has verified (an unverified one is refused), and only if that account's own
+ * address is verified here too (`email_verified_at`); an account already linked to another subject
+ * of the same provider is never taken over by an e-mail.
  */
 const failed = (detail: string) => new AppError('authentication_failed', detail);
 
@@ -123,6 +124,11 @@ export async function matchOidcUser(db: Db, who: { issuer: string; subject: stri
   if (!who.emailVerified) throw failed('The sign-on provider has not verified this e-mail address.');
   const found = await findUserByEmail(db, email);
   if (!found) throw failed(`No Tourdesk account uses ${email}. Ask an owner of your organisation to invite you.`);
+  // Only an address proved to reach the account's owner (activation, invitation, a confirmed change):
+  // an address merely typed in (a pending change, an account never activated) never links an identity.
+  if (!found.user.email_verified_at) {
+    throw failed('This account’s e-mail address has not been confirmed yet. Sign in with your password, or follow the link we e-mailed you, then try again.');
+  }
   const other = await q.linkedSubject(db, found.user.id, who.issuer);
   if (other) throw failed('This account signs in with another identity at this provider. Sign in with that one, or with your password.');
   await q.linkIdentity(db, { account_id: found.user.account_id, user_id: found.user.id, issuer: who.issuer, subject: who.subject });

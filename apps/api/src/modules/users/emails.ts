@@ -58,6 +58,25 @@ export function emailResetMail(config: Config, to: string, uid: string, token: s
   };
 }
 
+/** The link that makes a new address (set e-mail, reset e-mail) the account's: sent to that address only. */
+export function emailConfirmMail(config: Config, to: string, uid: string, token: string): Mail {
+  const url = link(bareOrigin(config), `/auth/confirm-email/${uid}/${token}`);
+  return {
+    to,
+    subject: 'Confirm your new Tourdesk e-mail address',
+    text: `Someone asked to make this address the sign-in e-mail of a Tourdesk account. If it was you, confirm it by opening this link (valid for 24 hours):\n${url}\n\nUntil then the account keeps its current address. If it was not you, ignore this e-mail.${sign}`,
+  };
+}
+
+/** Told to the current address when a new one is asked for; the change waits for the new address's link. */
+export function emailChangeRequestedMail(to: string, newEmail: string): Mail {
+  return {
+    to,
+    subject: 'You asked to change your Tourdesk e-mail address',
+    text: `Someone asked to change the sign-in e-mail address of your Tourdesk account to ${newEmail}. It changes only once the link we sent to ${newEmail} is followed; until then you sign in with this address. If you did not ask for this, reset your password at once and contact your organisation's owner.${sign}`,
+  };
+}
+
 export function emailChangedMail(to: string, newEmail: string): Mail {
   return {
     to,

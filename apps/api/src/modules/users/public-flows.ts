@@ -11,8 +11,8 @@ import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
-import { findUserByEmail, revokeUserSessions } from '../auth/queries';
-import { accountExistsMail, activationMail, emailResetMail, passwordResetMail } from './emails';
+import { findUserByEmail, findUserById, revokeUserSessions } from '../auth/queries';
+import { accountExistsMail, activationMail, emailChangedMail, emailChangeRequestedMail, emailConfirmMail, emailResetMail, passwordResetMail } from './emails';
 import * as q from './queries';
 import { emailTaken } from './queries';
 
@@ -111,7 +111,8 @@ export async function register(env: FlowEnv, input: TRegisterInput) {
 export async function activate(db: Db, uid: string, token: string) {
   await q.inSystemTransaction(db, async (tx) => {
     const row = await redeemActionToken(tx, token, 'activation', uid);
-    await q.updateUserById(tx, row.user_id, { is_active: true, activated_at: new Date(), updated_at: new Date() });
+    // The link reached the address: it is verified.
+    await q.updateUserById(tx, row.user_id, { is_active: true, activated_at: new Date(), email_verified_at: new Date(), updated_at: new Date() });
   });
 }
 
@@ -156,7 +157,15 @@ export async function acceptInvitation(db: Db, uid: string, token: string, passw
   const hashed = await hashPassword(password);
   await q.inSystemTransaction(db, async (tx) => {
     const row = await redeemActionToken(tx, token, 'invitation', uid);
-    await q.updateUserById(tx, row.user_id, { password_hash: hashed, is_active: true, invited_at: null, activated_at: new Date(), password_changed_at: new Date(), updated_at: new Date() });
+    await q.updateUserById(tx, row.user_id, {
+      password_hash: hashed,
+      is_active: true,
+      invited_at: null,
+      activated_at: new Date(),
+      email_verified_at: new Date(), // the invitation reached the address
+      password_changed_at: new Date(),
+      updated_at: new Date(),
+    });
   });
 }
 
@@ -172,12 +181,46 @@ export async function resetEmail(env: FlowEnv, email: string) {
   wakeMail(env);
 }
 
-export async function resetEmailConfirm(db: Db, uid: string, token: string, newEmail: string) {
-  if (await emailTaken(db, newEmail, uid)) {
-    throw new AppError('invalid', 'A user with this e-mail address already exists.', 'new_email');
-  }
+const emailTakenError = (attr: string) => new AppError('invalid', 'A user with this e-mail address already exists.', attr);
+
+/**
+ * The address chosen from the reset-email link is kept as pending, like one asked for on the
+ * profile: it becomes the account's once the link sent to it is followed (`confirmEmail()`).
+ */
+export async function resetEmailConfirm(env: FlowEnv, uid: string, token: string, newEmail: string) {
+  const { config, db } = env;
+  if (await emailTaken(db, newEmail, uid)) throw emailTakenError('new_email');
   await q.inSystemTransaction(db, async (tx) => {
     const row = await redeemActionToken(tx, token, 'email_reset', uid);
-    await q.setUserEmail(tx, row.user_id, newEmail);
+    const found = await findUserById(tx, row.user_id);
+    if (!found) throw new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
+    await q.setPendingEmail(tx, row.user_id, newEmail);
+    const confirm = await issueActionToken(tx, found.user, 'email_confirm', { email: newEmail });
+    await queue(env, tx, [emailConfirmMail(config, newEmail, found.user.id, confirm), emailChangeRequestedMail(found.user.email, newEmail)]);
   });
+  wakeMail(env);
+}
+
+/**
+ * The link sent to a new address was followed: that address becomes the account's sign-in
+ * address, verified, if it is still the one asked for and nobody took it meanwhile; the previous
+ * address is told.
+ */
+export async function confirmEmail(env: FlowEnv, uid: string, token: string) {
+  const { db } = env;
+  try {
+    await q.inSystemTransaction(db, async (tx) => {
+      const row = await redeemActionToken(tx, token, 'email_confirm', uid);
+      const email = row.payload.email;
+      if (!email) throw new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
+      if (await emailTaken(tx, email, row.user_id)) throw emailTakenError('token');
+      const previous = await q.confirmPendingEmail(tx, row.user_id, email);
+      if (previous === undefined) throw new AppError('invalid', 'This link is for an address no longer asked for. Ask for a new one.', 'token');
+      if (previous.toLowerCase() !== email.toLowerCase()) await queue(env, tx, [emailChangedMail(previous, email)]);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTakenError('token');
+    throw error;
+  }
+  wakeMail(env);
 }

@@ -167,7 +167,22 @@ export async function updateUserById(tx: Db, userId: string, set: Partial<typeof
   await tx.update(users).set(set).where(eq(users.id, userId));
 }
 
-/** Sets a user's sign-in address (found by a token, any organisation). */
-export async function setUserEmail(tx: Db, userId: string, email: string) {
-  await tx.update(users).set({ email, updated_at: new Date() }).where(sql`${users.id} = ${userId}`);
+/** Keeps a new address asked for as pending (found by a token, any organisation). */
+export async function setPendingEmail(tx: Db, userId: string, email: string) {
+  await tx.update(users).set({ pending_email: email, updated_at: new Date() }).where(eq(users.id, userId));
+}
+
+/**
+ * Makes the pending address the user's sign-in address, verified (its link was followed), if it is
+ * still the one asked for; answers the user's previous address, or nothing when it is not pending.
+ */
+export async function confirmPendingEmail(tx: Db, userId: string, email: string) {
+  const [before] = await tx
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.id, userId), sql`lower(${users.pending_email}) = lower(${email})`))
+    .for('update');
+  if (!before) return undefined;
+  await tx.update(users).set({ email, pending_email: null, email_verified_at: new Date(), updated_at: new Date() }).where(eq(users.id, userId));
+  return before.email;
 }

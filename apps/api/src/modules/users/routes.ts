@@ -112,9 +112,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   publicFlow('/api/users/reset_email/', 'E-mail a link to change the sign-in address (same answer for any address)', ZEmailOnly, (r, b) =>
     flows.resetEmail(flowEnv(r), b.email),
   );
-  publicFlow('/api/users/reset_email_confirm/', 'Set a new sign-in address from the e-mailed link', ZResetEmailConfirm, (_r, b) =>
-    flows.resetEmailConfirm(app.database.db, b.uid, b.token, b.new_email),
+  publicFlow('/api/users/reset_email_confirm/', 'Choose a new sign-in address from the e-mailed link (it counts once the link sent to it is followed)', ZResetEmailConfirm, (r, b) =>
+    flows.resetEmailConfirm(flowEnv(r), b.uid, b.token, b.new_email),
   );
+  publicFlow('/api/users/confirm_email/', 'Confirm a new sign-in address from the link sent to it', ZUidToken, (r, b) => flows.confirmEmail(flowEnv(r), b.uid, b.token));
 
   // --- the signed-in user -----------------------------------------------------------------
   app.get('/api/users/me/', { config: signedIn, schema: { tags, summary: 'The signed-in user', response: { 200: ZUser, ...errors } } }, (request) =>
@@ -147,7 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/users/set_email/',
-    { config: signedIn, schema: { tags, summary: 'Change your sign-in e-mail address', body: ZSetEmail, response: none } },
+    { config: signedIn, schema: { tags, summary: 'Ask for a new sign-in e-mail address (it counts once the link sent to it is followed)', body: ZSetEmail, response: none } },
     async (request, reply) => {
       await svc.setEmail(caller(request), request.body.current_password, request.body.new_email);
       return reply.status(204).send();

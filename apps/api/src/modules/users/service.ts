@@ -19,7 +19,7 @@ import { hashPassword, verifyPassword } from '../auth/crypto';
 import type { Principal } from '../auth/principal';
 import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
-import { emailChangedMail, invitationMail, passwordChangedMail } from './emails';
+import { emailChangeRequestedMail, emailConfirmMail, invitationMail, passwordChangedMail } from './emails';
 import * as q from './queries';
 import { assertWithinLimit } from '../plans/service';
 
@@ -218,6 +218,7 @@ export function getMe(c: Caller): Promise<TUser> {
     return {
       id: row.user.id,
       email: row.user.email,
+      pending_email: row.user.pending_email,
       first_name: row.user.first_name,
       last_name: row.user.last_name,
       is_active: row.user.is_active,
@@ -271,17 +272,22 @@ export function setPassword(c: Caller, current: string, next: string) {
   });
 }
 
+/**
+ * Asks for a new sign-in address: it is kept as pending and becomes the account's only once the
+ * link sent to it is followed (`confirmEmail()` in public-flows.ts); the current address keeps
+ * working and is told. Asking for the current address again drops a pending one.
+ */
 export async function setEmail(c: Caller, current: string, newEmail: string) {
   await assertEmailFree(c.db, newEmail, 'new_email', c.me.userId);
   return tenantWork(c, async (tx, me, outbox) => {
     const user = await checkPassword(tx, me, current);
-    try {
-      await q.updateUser(tx, me.accountId, me.userId, { email: newEmail, updated_at: new Date() });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'new_email');
-      throw error;
+    if (user.email.toLowerCase() === newEmail.toLowerCase()) {
+      await q.updateUser(tx, me.accountId, me.userId, { pending_email: null, updated_at: new Date() });
+      return;
     }
-    if (user.email.toLowerCase() !== newEmail) outbox.push(emailChangedMail(user.email, newEmail));
+    await q.updateUser(tx, me.accountId, me.userId, { pending_email: newEmail, updated_at: new Date() });
+    const token = await issueActionToken(tx, user, 'email_confirm', { email: newEmail });
+    outbox.push(emailConfirmMail(c.config, newEmail, user.id, token), emailChangeRequestedMail(user.email, newEmail));
   });
 }
 
