@@ -81,7 +81,14 @@ const ZConfig = z.object({
   RECAPTCHA_SITE_KEY: z.string().optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
-  LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(8),
+  /**
+   * Failed sign-ins for one e-mail address before each further attempt waits: 1 s after the last
+   * failure, doubling with each failure up to LOGIN_DELAY_MAX_SECONDS (429 with Retry-After until
+   * then; never a lock-out). A success starts the count afresh; so does LOGIN_LIMIT_WINDOW_SECONDS
+   * without a failure.
+   */
+  LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Calls a partner's API key may make per window (the OCTO and public booking APIs); 429 with Retry-After beyond. */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { AppError } from './errors';
 
@@ -28,13 +28,44 @@ export async function peek(db: Db, key: string, windowSeconds: number): Promise<
   return row ? { count: Number(row.count), retryAfter: Number(row.retry_after) } : { count: 0, retryAfter: 0 };
 }
 
+/**
+ * One attempt under a growing delay, decided and counted in one statement (so concurrent attempts,
+ * from any process, are counted exactly): past `free` counted attempts, the next is counted only
+ * once `min(maxDelay, 2^(count - free))` seconds have passed since the last counted one; until then
+ * it is refused (not counted, so refusals never lengthen the wait) with the seconds left.
+ * `forgetAfter` seconds after the last counted attempt, the count starts afresh. `reset()` clears it.
+ */
+export async function attemptWithBackoff(
+  db: Db,
+  key: string,
+  { free, maxDelaySeconds, forgetAfterSeconds }: { free: number; maxDelaySeconds: number; forgetAfterSeconds: number },
+): Promise<{ allowed: true; count: number } | { allowed: false; retryAfter: number }> {
+  const delay = (count: SQL) => sql`make_interval(secs => least(${maxDelaySeconds}::float8, power(2::float8, greatest(0, ${count} - ${free}))))`;
+  const counted = (await db.execute(sql`
+    insert into rate_limit as r (key, window_start, count) values (${key}, now(), 1)
+    on conflict (key) do update set
+      count = case when r.window_start < now() - make_interval(secs => ${forgetAfterSeconds}) then 1 else r.count + 1 end,
+      window_start = now()
+    where r.window_start < now() - make_interval(secs => ${forgetAfterSeconds})
+       or r.count < ${free}
+       or r.window_start + ${delay(sql`r.count`)} <= now()
+    returning count
+  `)) as unknown as { rows: { count: number }[] };
+  if (counted.rows[0]) return { allowed: true, count: Number(counted.rows[0].count) };
+  const waiting = (await db.execute(sql`
+    select greatest(1, ceil(extract(epoch from (window_start + ${delay(sql`count`)} - now()))))::int as retry_after
+    from rate_limit where key = ${key}
+  `)) as unknown as { rows: { retry_after: number }[] };
+  return { allowed: false, retryAfter: Number(waiting.rows[0]?.retry_after ?? 1) };
+}
+
 export async function reset(db: Db, key: string) {
   await db.execute(sql`delete from rate_limit where key = ${key}`);
 }
 
 export class ThrottledError extends AppError {
   constructor(readonly retryAfter: number) {
-    super('throttled', `Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`);
+    super('throttled', `Too many attempts. Try again in ${retryAfter < 60 ? `${retryAfter} second(s)` : `${Math.ceil(retryAfter / 60)} minute(s)`}.`);
     this.headers = { 'retry-after': String(retryAfter) };
   }
 }

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { bareOrigin, tenantOrigin } from '../../lib/host';
-import { hit, peek, reset, ThrottledError } from '../../lib/throttle';
+import { attemptWithBackoff, hit, reset, ThrottledError } from '../../lib/throttle';
 import { issueActionToken, redeemActionToken } from './action-tokens';
 import type { SessionTokens, SignInCookies } from './cookies';
 import { newSecret, sameHash, sha256, splitToken, verifyPassword } from './crypto';
@@ -79,6 +79,14 @@ export async function beginSession(c: SignInCaller, user: SessionUser, subdomain
   return { answer: { redirect_url: url.toString(), subdomain }, cookies: c.host ? {} : { home: subdomain } };
 }
 
+/**
+ * Signs in with a password. Attempts are counted per client address and per e-mail address before
+ * the password is checked, each in one atomic statement (lib/throttle.ts), so a burst from many
+ * addresses is counted exactly. Past LOGIN_LIMIT_PER_EMAIL failures an e-mail address is slowed
+ * down, not locked: each further attempt waits a delay that doubles with each failure (1 s, 2 s,
+ * 4 s … up to LOGIN_DELAY_MAX_SECONDS; 429 with Retry-After meanwhile), so its owner signs in
+ * once the short wait has passed. The right password clears the count.
+ */
 export async function login(c: SignInCaller, email: string, password: string): Promise<SignIn> {
   const { config, db } = c;
   const window = config.LOGIN_LIMIT_WINDOW_SECONDS;
@@ -86,15 +94,17 @@ export async function login(c: SignInCaller, email: string, password: string): P
   const emailKey = `login:email:${email.toLowerCase()}`;
   const byIp = await hit(db, ipKey, window);
   if (byIp.count > config.LOGIN_LIMIT_PER_IP) throw new ThrottledError(byIp.retryAfter);
-  const byEmail = await peek(db, emailKey, window);
-  if (byEmail.count >= config.LOGIN_LIMIT_PER_EMAIL) throw new ThrottledError(byEmail.retryAfter);
+  const byEmail = await attemptWithBackoff(db, emailKey, {
+    free: config.LOGIN_LIMIT_PER_EMAIL,
+    maxDelaySeconds: config.LOGIN_DELAY_MAX_SECONDS,
+    forgetAfterSeconds: window,
+  });
+  if (!byEmail.allowed) throw new ThrottledError(byEmail.retryAfter);
 
   const found = await q.findUserByEmail(db, email);
   const ok = await verifyPassword(found?.user.password_hash, password);
-  if (!found || !ok) {
-    await hit(db, emailKey, window);
-    throw new AppError('authentication_failed', BAD_CREDENTIALS);
-  }
+  if (!found || !ok) throw new AppError('authentication_failed', BAD_CREDENTIALS);
+  await reset(db, emailKey);
   if (!found.user.is_active) {
     // Only said after the password proved who is asking.
     throw new AppError(
@@ -106,7 +116,6 @@ export async function login(c: SignInCaller, email: string, password: string): P
           : 'Your account is not active yet. Follow the activation link we e-mailed you.',
     );
   }
-  await reset(db, emailKey);
   return beginSession(c, found.user, found.subdomain);
 }
 
