@@ -50,6 +50,7 @@ export const routeObjects: RouteObject[] = [
               authPage('reset-password/:uid/:token', async () => (await auth()).ResetPasswordPage),
               authPage('invite/:uid/:token', async () => (await auth()).AcceptInvitationPage),
               authPage('reset-email/:uid/:token', async () => (await auth()).ResetEmailPage),
+              authPage('confirm-email/:uid/:token', async () => (await auth()).ConfirmEmailPage),
               authPage('handoff', async () => (await auth()).HandoffPage),
               authPage('oidc/callback', async () => (await auth()).OidcCallbackPage),
             ],

@@ -9,11 +9,20 @@ import { useHandoffMutation } from '../../shared/api/session-api';
 import { errorMessages } from '../../shared/api/errors';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useAcceptInvitationMutation, useActivateMutation, useOidcFinishMutation, useResetEmailConfirmMutation, useResetPasswordConfirmMutation } from './api';
+import {
+  useAcceptInvitationMutation,
+  useActivateMutation,
+  useConfirmEmailMutation,
+  useOidcFinishMutation,
+  useResetEmailConfirmMutation,
+  useResetPasswordConfirmMutation,
+} from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 import { useFinishSignIn } from './use-finish-sign-in';
 
 export const PASSWORD_RESET_MESSAGE = 'Password reset! Sign in with your new password.';
+/** A new address counts once the link sent to it is followed. */
+export const emailLinkSentMessage = (email: string) => `We sent a link to ${email} to confirm it.`;
 
 /** The contract's new password, typed twice (the second box is the form's own). */
 const ZNewPassword = ZResetPasswordConfirm.pick({ new_password: true })
@@ -108,7 +117,7 @@ export function ResetEmailPage() {
         onSubmit={form.handleSubmit(async ({ new_email }) => {
           const res = await confirm({ ...link, new_email });
           if ('error' in res) return applyFieldErrors(res.error, form.setError, ['new_email']);
-          notifySuccess('E-mail address changed. Sign in with the new one.');
+          notifySuccess(emailLinkSentMessage(new_email));
           navigate('/auth/login', { replace: true });
         })}
       >
@@ -146,6 +155,23 @@ export function ActivatePage() {
     <AuthCard title={ok ? 'Your account is active' : 'This link did not work'} footer={<AuthLink to={ok ? '/auth/login' : '/auth/resend-activation'}>{ok ? 'Sign in' : 'Send a new activation link'}</AuthLink>}>
       <Alert color={ok ? 'green' : 'red'} variant="light" role={ok ? 'status' : 'alert'}>
         {ok ? 'Welcome aboard! Sign in to set up your organisation.' : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
+      </Alert>
+    </AuthCard>
+  );
+}
+
+/** The link sent to a new sign-in address: following it makes the address the account's. */
+export function ConfirmEmailPage() {
+  const link = useLinkParams();
+  const [confirm] = useConfirmEmailMutation();
+  const [run] = useState(() => () => confirm(link));
+  const { done, result } = useOnce(run);
+  if (!done) return <AuthCard title="Confirming your e-mail address…"><Loader /></AuthCard>;
+  const ok = result && !('error' in result);
+  return (
+    <AuthCard title={ok ? 'Your new e-mail address is confirmed' : 'This link did not work'} footer={<AuthLink to="/auth/login">Sign in</AuthLink>}>
+      <Alert color={ok ? 'green' : 'red'} variant="light" role={ok ? 'status' : 'alert'}>
+        {ok ? 'From now on, sign in with this address.' : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
       </Alert>
     </AuthCard>
   );

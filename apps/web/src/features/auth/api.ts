@@ -35,6 +35,7 @@ export const authApi = api.injectEndpoints({
     resetEmailConfirm: build.mutation<void, TResetEmailConfirm>({
       query: (body) => ({ url: 'users/reset_email_confirm/', method: 'POST', body }),
     }),
+    confirmEmail: build.mutation<void, TUidToken>({ query: (body) => ({ url: 'users/confirm_email/', method: 'POST', body }) }),
     oidcStart: build.mutation<TOidcStart, void>({ query: () => ({ url: 'o/oidc/' }) }),
     oidcFinish: build.mutation<TSessionResult, TOidcCallback>({
       query: (body) => ({ url: 'o/oidc/', method: 'POST', body }),
@@ -51,6 +52,7 @@ export const {
   useResetPasswordConfirmMutation,
   useAcceptInvitationMutation,
   useResetEmailConfirmMutation,
+  useConfirmEmailMutation,
   useOidcStartMutation,
   useOidcFinishMutation,
 } = authApi;

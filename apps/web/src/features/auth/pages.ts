@@ -2,4 +2,4 @@
 export { default as LoginPage } from './LoginPage';
 export { default as RegisterPage } from './RegisterPage';
 export { ForgotPasswordPage, ResendActivationPage } from './EmailRequestPage';
-export { AcceptInvitationPage, ActivatePage, HandoffPage, OidcCallbackPage, ResetEmailPage, ResetPasswordPage } from './TokenPages';
+export { AcceptInvitationPage, ActivatePage, ConfirmEmailPage, HandoffPage, OidcCallbackPage, ResetEmailPage, ResetPasswordPage } from './TokenPages';

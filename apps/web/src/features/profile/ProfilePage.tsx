@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { LAYOUT_WIDTHS, ZMeUpdate, ZSetEmail, ZSetPassword } from '@tourdesk/contracts';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -52,21 +52,29 @@ function NameForm({ first, last }: { first: string; last: string }) {
   );
 }
 
-function EmailForm({ email }: { email: string }) {
+/** A new address counts once the link sent to it is followed (the server keeps it pending until then). */
+export const emailLinkSentMessage = (email: string) => `We sent a link to ${email} to confirm it.`;
+
+function EmailForm({ email, pending }: { email: string; pending: string | null }) {
   const [setEmail, { isLoading }] = useSetEmailMutation();
   const form = useForm<z.infer<typeof ZEmailChange>>({ resolver: zodResolver(ZEmailChange), defaultValues: { new_email: '', current_password: '' } });
   const onSubmit = form.handleSubmit(async (values) => {
     const res = await setEmail(values);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['new_email', 'current_password']);
-    notifySuccess('E-mail address changed.');
+    notifySuccess(emailLinkSentMessage(values.new_email));
     form.reset();
   });
   return (
     <Card withBorder padding="lg" component="form" onSubmit={onSubmit} noValidate aria-label="Sign-in e-mail">
       <Title order={4}>Sign-in e-mail</Title>
-      <Text size="sm" c="dimmed" mb="md">
+      <Text size="sm" c="dimmed" mb={pending ? 'xs' : 'md'}>
         Now: {email}
       </Text>
+      {pending && (
+        <Alert color="blue" variant="light" mb="md" role="status" title={`Waiting for confirmation: ${pending}`}>
+          {emailLinkSentMessage(pending)} Until it is followed, you sign in with {email}.
+        </Alert>
+      )}
       <Stack>
         <TextInput label="New e-mail" type="email" {...form.register('new_email')} error={form.formState.errors.new_email?.message} />
         <PasswordInput label="Current password" autoComplete="current-password" {...form.register('current_password')} error={form.formState.errors.current_password?.message} />
@@ -149,7 +157,7 @@ export default function ProfilePage() {
       </div>
       <NameForm first={me.first_name} last={me.last_name} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <EmailForm email={me.email} />
+        <EmailForm email={me.email} pending={me.pending_email ?? null} />
         <PasswordForm />
       </SimpleGrid>
       <SessionsCard />
