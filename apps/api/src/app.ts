@@ -12,6 +12,7 @@ import { AppError, registerErrorHandling, sendError } from './lib/errors';
 import { logOutput } from './lib/log-output';
 import { logSerializers, SecretPaths } from './lib/secret-paths';
 import { startJobs, type Jobs } from './lib/jobs';
+import { createSealer } from './lib/sealed';
 import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
 import { resaleRoutes } from './modules/resales/routes';
@@ -120,7 +121,9 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.decorate('storage', storageFor(config));
   app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
   // Running jobs get half of the stop's time to finish (the drain of requests runs beside it).
-  app.decorate('jobs', await startJobs(database.sql, app.log, { stopTimeoutMs: Math.max(100, Math.min(30_000, config.SHUTDOWN_TIMEOUT_MS / 2)) }));
+  // Secrets in job data (an e-mail's text and links, a booking page's secret) are sealed with the signing key.
+  const sealer = createSealer(app.signingKeys.current, (kid) => app.signingKeys.byId(kid));
+  app.decorate('jobs', await startJobs(database.sql, app.log, { stopTimeoutMs: Math.max(100, Math.min(30_000, config.SHUTDOWN_TIMEOUT_MS / 2)), sealer }));
   // The job queue stops first (its workers finish their job), then the mailer they use.
   app.addHook('onClose', async () => {
     await app.jobs.stop();

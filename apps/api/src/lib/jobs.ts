@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Db, SqlExecutor } from '../db/client';
+import type { Sealer } from './sealed';
 
 /**
  * Work that must not be lost, in PostgreSQL, with pg-boss 10 (schema `pgboss`): e-mail, the expiry
@@ -98,6 +99,9 @@ export interface Jobs {
   work<T>(queue: QueueSpec, handler: JobHandler<T>): Promise<void>;
   /** Asks this process's workers of a queue to look for jobs now (after a commit that sent some). */
   wake(queue: QueueSpec): void;
+  /** A secret as a job may carry it: sealed (lib/sealed.ts), so the queue's tables never hold it; `open` in the worker. */
+  seal(value: string): string;
+  open(sealed: string): string;
   stop(): Promise<void>;
 }
 
@@ -105,7 +109,7 @@ export interface Jobs {
  * Starts pg-boss in this process over the application's connections: its clock (cron sends, once
  * for the cluster), its maintenance, and the workers registered with work().
  */
-export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, { stopTimeoutMs }: { stopTimeoutMs: number }): Promise<Jobs> {
+export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, { stopTimeoutMs, sealer }: { stopTimeoutMs: number; sealer: Sealer }): Promise<Jobs> {
   const boss = new PgBoss({
     db: executor as PgBoss.Db,
     schema: JOB_SCHEMA,
@@ -139,6 +143,8 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
       const id = workers.get(queue.name);
       if (id) boss.notifyWorker(id);
     },
+    seal: (value) => sealer.seal(value),
+    open: (sealed) => sealer.open(sealed),
     // Jobs still running when the process stops are given back to the queue after this wait.
     stop: () => boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs }),
   };

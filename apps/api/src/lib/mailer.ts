@@ -13,9 +13,31 @@ export interface Mail {
   attachments?: { filename: string; content: Buffer | string; contentType: string }[];
 }
 
-/** An e-mail as a job: the organisation it belongs to (so its Owner sees it if it fails). */
+/** An e-mail to queue: the organisation it belongs to (so its Owner sees it if it fails). */
 export interface QueuedMail extends Mail {
   account?: string;
+}
+
+/**
+ * An e-mail as its job stores it: whom it is for, its subject and organisation (the failed e-mails'
+ * list shows them), and its text sealed (lib/sealed.ts): a one-time link, the name of whom it is
+ * for, never readable in pg-boss's tables or their backups. Jobs queued before sealing carry `text`.
+ */
+export interface StoredMail {
+  to: string;
+  subject: string;
+  account?: string;
+  sealed?: string;
+  text?: string;
+  html?: string;
+}
+
+/** The message a stored e-mail job sends, its text opened with the server's key. */
+export function openMail(jobs: Pick<Jobs, 'open'>, stored: StoredMail): Mail {
+  const { to, subject } = stored;
+  if (!stored.sealed) return { to, subject, text: stored.text ?? '', ...(stored.html ? { html: stored.html } : {}) };
+  const body = JSON.parse(jobs.open(stored.sealed)) as { text: string; html?: string };
+  return { to, subject, text: body.text, ...(body.html ? { html: body.html } : {}) };
 }
 
 export interface Mailer {
@@ -72,7 +94,12 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
 /**
  * Writes e-mails to send in the caller's transaction: sent once it commits, never if it rolls back;
  * retried EMAIL_RETRY_LIMIT times, the first after EMAIL_RETRY_DELAY_SECONDS, each wait doubling.
+ * The job keeps whom and what (recipient, subject, organisation) in the clear and the text sealed;
+ * attachments are never queued (the job that sends a message makes its files).
  */
 export async function queueMail(jobs: Jobs, config: Config, tx: Db, mails: QueuedMail[]) {
-  for (const mail of mails) await jobs.sendIn(tx, QUEUES.email, mail, { retryLimit: config.EMAIL_RETRY_LIMIT, retryDelay: config.EMAIL_RETRY_DELAY_SECONDS, retryBackoff: true });
+  for (const { to, subject, account, text, html } of mails) {
+    const stored: StoredMail = { to, subject, ...(account ? { account } : {}), sealed: jobs.seal(JSON.stringify({ text, ...(html ? { html } : {}) })) };
+    await jobs.sendIn(tx, QUEUES.email, stored, { retryLimit: config.EMAIL_RETRY_LIMIT, retryDelay: config.EMAIL_RETRY_DELAY_SECONDS, retryBackoff: true });
+  }
 }

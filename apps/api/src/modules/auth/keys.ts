@@ -33,6 +33,11 @@ export class SigningKeys {
     return new SigningKeys(secrets.map((s) => keyOf(new TextEncoder().encode(s))));
   }
 
+  /** The key of this id (a token's `kid`), while it is in the ring. */
+  byId(kid: string) {
+    return this.byKid.get(kid);
+  }
+
   /** Signs with the current key and names it in the header. */
   sign(jwt: SignJWT) {
     return jwt.setProtectedHeader({ alg: 'HS256', kid: this.current.kid }).sign(this.current.key);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { QUEUES } from '../../lib/jobs';
-import type { QueuedMail } from '../../lib/mailer';
+import { openMail, type StoredMail } from '../../lib/mailer';
 import { sweepExpiredHolds } from '../availability/holds';
 import { extendHorizonsIfDue } from '../availability/horizon';
 import { stripStoredOriginals } from '../media/images';
 import { handleStripeEvent } from '../payments/online';
 import { endOwnTrials } from '../plans/service';
-import { queueReminders, sendOrderMail, type OrderMailJob } from '../order-mail/service';
+import { openOrderMail, queueReminders, sendOrderMail, type StoredOrderMailJob } from '../order-mail/service';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 
 /**
@@ -19,8 +19,8 @@ export async function startWorkers(app: FastifyInstance) {
   const { jobs, mailer, database, log } = app;
   // Each statement of the strip job runs as the application's role; its rows are found across
   // organisations (server_access) and written in each one's transaction.
-  await jobs.work<QueuedMail>(QUEUES.email, async (mail, job) => mailer.send(mail, job.id));
-  await jobs.work<OrderMailJob>(QUEUES.orderMail, async (job, meta) => sendOrderMail(database.db, app.config, (mail, id) => mailer.send(mail, id), job, meta.id));
+  await jobs.work<StoredMail>(QUEUES.email, async (mail, job) => mailer.send(openMail(jobs, mail), job.id));
+  await jobs.work<StoredOrderMailJob>(QUEUES.orderMail, async (job, meta) => sendOrderMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openOrderMail(jobs, job), meta.id));
   await jobs.work<{ event: string }>(QUEUES.stripeEvent, async (job) => handleStripeEvent(database.db, app.onlinePayments.stripe, jobs, app.config, job.event));
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));

@@ -27,7 +27,7 @@ export interface OrderMailJob {
   store: string | null;
   order: string;
   kind: 'confirmation' | 'store-notification' | 'reminder';
-  /** The secret of the customer's booking page (only the confirmation carries it). */
+  /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
   manage?: string;
   /** Sent again by staff: the order confirmation as a PDF joins the tickets. */
   resent?: boolean;
@@ -36,8 +36,19 @@ export interface OrderMailJob {
   subject?: string;
 }
 
+/** An order e-mail as its job stores it: ids, and the booking page's secret sealed (lib/sealed.ts), never in the clear. */
+export type StoredOrderMailJob = Omit<OrderMailJob, 'manage'> & { manage_sealed?: string; manage?: string };
+
 export async function queueOrderMail(jobs: Jobs, tx: Db, job: OrderMailJob) {
-  await jobs.sendIn(tx, QUEUES.orderMail, job);
+  const { manage, ...ids } = job;
+  const stored: StoredOrderMailJob = { ...ids, ...(manage ? { manage_sealed: jobs.seal(manage) } : {}) };
+  await jobs.sendIn(tx, QUEUES.orderMail, stored);
+}
+
+/** The job as composing needs it: the booking page's secret opened (a job queued before sealing carries it as it was). */
+export function openOrderMail(jobs: Pick<Jobs, 'open'>, stored: StoredOrderMailJob): OrderMailJob {
+  const { manage_sealed, ...job } = stored;
+  return manage_sealed ? { ...job, manage: jobs.open(manage_sealed) } : job;
 }
 
 /** What composing needs: the organisation, and the store when the order was made in one. */
