@@ -153,6 +153,26 @@ test.describe.serial('an organisation from sign-up to a restricted team member',
     await expect(page.getByText('Password reset! Sign in with your new password.')).toBeVisible();
     await signIn(page, OWNER.email, 'lakeside-owner-2', 'lakeside');
   });
+
+  test('a new sign-in e-mail waits for the link sent to it, then replaces the old one', async ({ page }) => {
+    const renamed = 'victor@lakeside.test';
+    await signIn(page, MEMBER.email, MEMBER.password, 'lakeside');
+    await page.goto(org('lakeside', '/profile'));
+    const card = page.getByRole('form', { name: 'Sign-in e-mail' });
+    await card.getByLabel('New e-mail').fill(renamed);
+    await card.getByLabel('Current password').fill(MEMBER.password);
+    await card.getByRole('button', { name: 'Change e-mail' }).click();
+    await expect(page.getByText(`We sent a link to ${renamed} to confirm it.`).first()).toBeVisible();
+    await expect(card.getByText(`Waiting for confirmation: ${renamed}`)).toBeVisible();
+    await expect(card.getByText(`Now: ${MEMBER.email}`)).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/profile-email-pending.png', fullPage: true });
+
+    const { link } = await mailTo(renamed, /Confirm your new/);
+    const other = await (await page.context().browser()!.newContext()).newPage();
+    await other.goto(link);
+    await expect(other.getByText('Your new e-mail address is confirmed')).toBeVisible();
+    await signIn(other, renamed, MEMBER.password, 'lakeside');
+  });
 });
 
 test('signs in with the OpenID Connect provider', async ({ page }) => {
