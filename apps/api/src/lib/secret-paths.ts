@@ -26,6 +26,7 @@ export const EMAILED_LINKS = {
   resetPassword: '/auth/reset-password/:uid/:token',
   invite: '/auth/invite/:uid/:token',
   resetEmail: '/auth/reset-email/:uid/:token',
+  confirmEmail: '/auth/confirm-email/:uid/:token',
   partnerInvitation: '/sales/partners/invitation/:token',
 } as const;
 
