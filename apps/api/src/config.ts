@@ -89,10 +89,10 @@ const ZConfig = z.object({
    */
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Calls a partner's API key may make per window (the OCTO and public booking APIs); 429 with Retry-After beyond. */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
-  API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /**
    * Where rate limits are counted: Redis when set (redis://…), else the database's rate_limit table;
    * either way every process of the API shares them.

@@ -50,6 +50,8 @@ export const QUEUES = {
   horizon: { name: 'slots-extend-horizon', cron: '7 * * * *', options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 } },
   /** Re-encodes, once, stored originals uploaded before uploads were stripped of EXIF and GPS data. */
   imagesStrip: { name: 'images-strip-metadata', cron: '*/10 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900 } },
+  /** Forgets rate-limit counters no window still needs (sign-in, partner keys, the web store). */
+  countersPurge: { name: 'rate-limit-purge', cron: '41 * * * *', options: { retryLimit: 1, expireInSeconds: 600 } },
   /** Forgets Idempotency-Keys older than 24 hours. */
   idempotencyPurge: { name: 'idempotency-purge', cron: '23 * * * *', options: { retryLimit: 1, expireInSeconds: 600 } },
 } as const satisfies Record<string, QueueSpec>;

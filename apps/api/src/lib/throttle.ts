@@ -18,6 +18,16 @@ export async function hit(db: Db, key: string, windowSeconds: number, events = 1
   return { count: Number(row.count), retryAfter: Number(row.retry_after) };
 }
 
+/**
+ * Forgets counters no window can still need: every window is a day at most (the settings' limit),
+ * so a counter last started two days ago counts nothing. Hourly (jobs: rate-limit-purge); answers
+ * how many were forgotten.
+ */
+export async function forgetOldCounters(db: Db) {
+  const result = (await db.execute(sql`delete from rate_limit where window_start < now() - interval '2 days' returning 1`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}
+
 /** The current count without adding to it. */
 export async function peek(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfter: number }> {
   const result = (await db.execute(sql`

@@ -8,6 +8,7 @@ import { handleStripeEvent } from '../payments/online';
 import { endOwnTrials } from '../plans/service';
 import { openOrderMail, queueReminders, sendOrderMail, type StoredOrderMailJob } from '../order-mail/service';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
+import { forgetOldCounters } from '../../lib/throttle';
 
 /**
  * What this process works on (every process of a deployment does; each job still runs once):
@@ -31,6 +32,7 @@ export async function startWorkers(app: FastifyInstance) {
     return { added };
   });
   await jobs.work(QUEUES.idempotencyPurge, async () => ({ forgotten: await purgeIdempotencyKeys(database.db) }));
+  await jobs.work(QUEUES.countersPurge, async () => ({ forgotten: await forgetOldCounters(database.db) }));
   await jobs.work(QUEUES.imagesStrip, async () => {
     let done = 0;
     for (let n = -1; n !== 0; done += n) n = await stripStoredOriginals(database.db, app.storage, log);
