@@ -52,6 +52,15 @@ function server(index: number) {
       // An e-mail the mail server refuses is tried once more after a second, then shown as failed.
       EMAIL_RETRY_LIMIT: '1',
       EMAIL_RETRY_DELAY_SECONDS: '1',
+      // Every customer of these tests comes from 127.0.0.1, as a store's customers behind one shared
+      // address (a hotel's network, a carrier's NAT) do: the store's per-address limits are raised as
+      // such an operator would raise them. A pay-on-site order still always carries a solved challenge.
+      STORE_CARTS_PER_ADDRESS: '1000',
+      STORE_LINES_PER_ADDRESS: '2000',
+      STORE_ORDERS_PER_ADDRESS: '500',
+      STORE_CHALLENGE_AFTER_CARTS: '1000',
+      STORE_CHALLENGE_AFTER_LINES: '2000',
+      STORE_CHALLENGE_AFTER_ORDERS: '500',
     },
     stdout: 'pipe' as const,
   };

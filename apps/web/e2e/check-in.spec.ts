@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, devices, expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { expectNoSeriousA11yViolationsInBothSchemes, setColorScheme } from './support/a11y';
-import { call, demoKayak, kayakSlot } from './support/demo-api';
+import { call, demoKayak, kayakSlot, solvedChallenge } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
 /**
@@ -48,8 +48,9 @@ function qrVideo(text: string, file: string) {
 }
 
 async function webStoreOrder(page: Page, slot: string, adult: string, swim: string, customer: { email: string; first_name: string; last_name: string }) {
+  const altcha = await solvedChallenge(page, 'kayak');
   return page.evaluate(
-    async ({ slot, adult, swim, customer }) => {
+    async ({ slot, adult, swim, customer, altcha }) => {
       const base = '/api/web-stores/kayak';
       const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
         const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -60,10 +61,10 @@ async function webStoreOrder(page: Page, slot: string, adult: string, swim: stri
       const cart = await post(`${base}/carts/`, {});
       const token = { 'x-cart-token': cart.token };
       await post(`${base}/carts/${cart.id}/lines/`, { slot, quantities: { [adult]: 2 } }, token);
-      const order = await post(`${base}/orders/`, { cart: cart.id, customer, answers: { [swim]: 'yes' }, accept_terms: true, payment_option: 'pay_on_site' }, token);
+      const order = await post(`${base}/orders/`, { cart: cart.id, customer, answers: { [swim]: 'yes' }, accept_terms: true, payment_option: 'pay_on_site' }, { ...token, 'x-altcha': altcha });
       return { reference: order.reference as string, code: order.bookings[0].ticket_code as string };
     },
-    { slot, adult, swim, customer },
+    { slot, adult, swim, customer, altcha },
   );
 }
 

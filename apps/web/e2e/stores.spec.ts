@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { demoKayak, kayakSlot } from './support/demo-api';
+import { demoKayak, kayakSlot, solvedChallenge } from './support/demo-api';
 import { DEMO, org, signIn, zurichDate } from './support/helpers';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
@@ -29,12 +29,13 @@ async function logoFile() {
 async function customerBooks(page: Page, slug: string) {
   const kayak = await demoKayak(page);
   const slot = await kayakSlot(page, kayak.id, 3);
+  const altcha = await solvedChallenge(page, slug);
   const res = await page.evaluate(
-    async ({ slug, slot, adult, swim }) => {
+    async ({ slug, slot, adult, swim, altcha }) => {
       const send = async (path: string, body: unknown, token?: string) => {
         const r = await fetch(`/api/web-stores/${slug}/${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { 'x-cart-token': token } : {}) },
+          headers: { 'content-type': 'application/json', ...(token ? { 'x-cart-token': token } : {}), ...(path === 'orders/' ? { 'x-altcha': altcha } : {}) },
           body: JSON.stringify(body),
         });
         if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
@@ -57,7 +58,7 @@ async function customerBooks(page: Page, slug: string) {
       )) as { total: number };
       return order.total;
     },
-    { slug, slot: slot.id, adult: kayak.adult, swim: kayak.swim },
+    { slug, slot: slot.id, adult: kayak.adult, swim: kayak.swim, altcha },
   );
   expect(res).toBeGreaterThan(0);
   return res;

@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { zurichDate } from './helpers';
 
 /**
@@ -54,4 +56,15 @@ export async function kayakSlot(page: Page, experience: string, days: number): P
   const slot = slots.find((s) => s.local_time === '09:30');
   expect(slot, `a 09:30 slot on ${date}`).toBeTruthy();
   return slot!;
+}
+
+/**
+ * What the store's checkout page sends as X-Altcha with a pay-on-site order (apps/store/src/lib/
+ * challenge.ts): the store's proof-of-work challenge, fetched by the page and solved here, for specs
+ * that place web-store orders through the store's API.
+ */
+export async function solvedChallenge(page: Page, slug: string) {
+  const challenge = await page.evaluate(async (slug) => (await fetch(`/api/web-stores/${slug}/challenge/`)).json(), slug);
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
