@@ -206,7 +206,7 @@ export type TWebDay = z.infer<typeof ZWebDay>;
 /** A guest cart: its id and the secret that proves it is yours (kept by the page, never a cookie). */
 export const ZWebCartCreated = z.object({ id: z.uuid(), token: z.string() }).meta({ id: 'WebCartCreated' });
 /**
- * A proof-of-work challenge of the web store (ALTCHA v2): the page finds a counter whose derived key
+ * A proof-of-work challenge (ALTCHA v2) of the web store and of a slowed sign-in: the page finds a counter whose derived key
  * starts with `keyPrefix` and sends base64 of `{ challenge, solution: { counter, derivedKey } }` as X-Altcha.
  */
 export const ZWebChallenge = z

@@ -16,7 +16,7 @@ const STATUS_BY_CODE = {
   permission_denied: 403,
   plan_required: 403,
   plan_limit: 403,
-  /** A public call that must carry a solved proof-of-work (the web store's X-Altcha). */
+  /** A public call that must carry a solved proof-of-work (X-Altcha: the web store's; a slowed sign-in's is a 429). */
   challenge_required: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -41,10 +41,11 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After on a 429. */
   headers: Record<string, string> = {};
 
-  constructor(code: ErrorCode, detail: string, attr: string | null = null, extra: TErrorItem[] = []) {
+  /** `status`: the code's own unless given (a sign-in past its longest wait is 429 `challenge_required`). */
+  constructor(code: ErrorCode, detail: string, attr: string | null = null, extra: TErrorItem[] = [], status: number = STATUS_BY_CODE[code]) {
     super(detail);
     this.name = 'AppError';
-    this.status = STATUS_BY_CODE[code];
+    this.status = status;
     this.items = [{ code, detail, attr }, ...extra];
   }
 }

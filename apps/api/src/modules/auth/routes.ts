@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZDetail, ZErrorEnvelope, ZHandoff, ZLoginInput, ZSessionResult, ZSsoResumeQuery } from '@tourdesk/contracts';
+import { ZDetail, ZErrorEnvelope, ZHandoff, ZLoginInput, ZSessionResult, ZSsoResumeQuery, ZWebChallenge } from '@tourdesk/contracts';
 import { requestHost } from '../../lib/host';
 import { clearHomeCookie, clearSessionCookies, HOME_COOKIE, REFRESH_COOKIE, setSessionCookies, setSignInCookies } from './cookies';
 import { authenticate, notAuthenticated } from './principal';
-import { login, logout, redeemHandoff, refresh, ssoResume, type SignIn, type SignInCaller } from './service';
+import { login, logout, redeemHandoff, refresh, signInChallenge, ssoResume, type SignIn, type SignInCaller } from './service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 429: ZErrorEnvelope };
 const pub = (reason: string) => ({ access: { public: true as const, reason } });
@@ -32,9 +32,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/jwt/create/',
     {
       config: pub('signs in'),
-      schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: ZLoginInput, response: { 200: ZSessionResult, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail and password. Past the longest wait, 429 `challenge_required`: a solved challenge in X-Altcha lets the attempt through',
+        body: ZLoginInput,
+        response: { 200: ZSessionResult, ...errors },
+      },
     },
-    async (request, reply) => answerSignIn(request, reply, await login(signInCaller(request), request.body.email, request.body.password)),
+    async (request, reply) => {
+      const altcha = request.headers['x-altcha'];
+      const signIn = await login(signInCaller(request), request.body.email, request.body.password, typeof altcha === 'string' ? altcha : undefined);
+      return answerSignIn(request, reply, signIn);
+    },
+  );
+
+  app.get(
+    '/api/jwt/challenge/',
+    {
+      config: pub('a proof-of-work challenge: its solution lets a slowed sign-in through (counted per address)'),
+      schema: { tags: ['auth'], summary: 'A proof-of-work challenge (ALTCHA) for a sign-in past its longest wait; its solution goes in X-Altcha', response: { 200: ZWebChallenge, ...errors } },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await signInChallenge(signInCaller(request))),
   );
 
   app.post(

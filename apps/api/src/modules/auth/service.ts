@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TSessionResult } from '@tourdesk/contracts';
+import type { TSessionResult, TWebChallenge } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { challengeDetail, challengeSecret, newChallenge, solved, type ChallengeSettings } from '../../lib/challenge';
 import { AppError } from '../../lib/errors';
 import { bareOrigin, tenantOrigin } from '../../lib/host';
-import { attemptWithBackoff, hit, reset, ThrottledError } from '../../lib/throttle';
+import { attemptWithBackoff, countAttempt, hit, reset, ThrottledError } from '../../lib/throttle';
 import { issueActionToken, redeemActionToken } from './action-tokens';
 import type { SessionTokens, SignInCookies } from './cookies';
 import { newSecret, sameHash, sha256, splitToken, verifyPassword } from './crypto';
@@ -79,15 +80,36 @@ export async function beginSession(c: SignInCaller, user: SessionUser, subdomain
   return { answer: { redirect_url: url.toString(), subdomain }, cookies: c.host ? {} : { home: subdomain } };
 }
 
+/** Sign-in's challenges: their own secret, the web store's work (STORE_CHALLENGE_COST, STORE_CHALLENGE_DIGITS). */
+const challengeSettings = (c: SignInCaller): ChallengeSettings => ({
+  secret: challengeSecret(c.signingKeys.current.key, 'sign-in'),
+  cost: c.config.STORE_CHALLENGE_COST,
+  digits: c.config.STORE_CHALLENGE_DIGITS,
+});
+
+/**
+ * A proof-of-work challenge for a sign-in past its longest wait (`GET /api/jwt/challenge/`),
+ * counted per client address like sign-in itself (LOGIN_LIMIT_PER_IP in the window).
+ */
+export async function signInChallenge(c: SignInCaller): Promise<TWebChallenge> {
+  const byIp = await hit(c.db, `login:challenge:ip:${c.ip}`, c.config.LOGIN_LIMIT_WINDOW_SECONDS);
+  if (byIp.count > c.config.LOGIN_LIMIT_PER_IP) throw new ThrottledError(byIp.retryAfter);
+  return newChallenge(challengeSettings(c));
+}
+
 /**
  * Signs in with a password. Attempts are counted per client address and per e-mail address before
  * the password is checked, each in one atomic statement (lib/throttle.ts), so a burst from many
  * addresses is counted exactly. Past LOGIN_LIMIT_PER_EMAIL failures an e-mail address is slowed
  * down, not locked: each further attempt waits a delay that doubles with each failure (1 s, 2 s,
  * 4 s … up to LOGIN_DELAY_MAX_SECONDS; 429 with Retry-After meanwhile), so its owner signs in
- * once the short wait has passed. The right password clears the count.
+ * once the short wait has passed. Once the wait is the longest, a script firing as each wait ends
+ * could take every turn: then an attempt carrying a solved challenge (`altcha`, the X-Altcha header;
+ * each solution good once) goes through at once, still counted, and one without is answered 429
+ * `challenge_required` (the sign-in page solves one and sends the attempt again). The right password
+ * clears the count.
  */
-export async function login(c: SignInCaller, email: string, password: string): Promise<SignIn> {
+export async function login(c: SignInCaller, email: string, password: string, altcha?: string): Promise<SignIn> {
   const { config, db } = c;
   const window = config.LOGIN_LIMIT_WINDOW_SECONDS;
   const ipKey = `login:ip:${c.ip}`;
@@ -99,7 +121,11 @@ export async function login(c: SignInCaller, email: string, password: string): P
     maxDelaySeconds: config.LOGIN_DELAY_MAX_SECONDS,
     forgetAfterSeconds: window,
   });
-  if (!byEmail.allowed) throw new ThrottledError(byEmail.retryAfter);
+  if (!byEmail.allowed) {
+    if (!byEmail.atMaxDelay) throw new ThrottledError(byEmail.retryAfter);
+    if (!(await solved(db, challengeSettings(c), altcha))) throw new ThrottledError(byEmail.retryAfter, { detail: challengeDetail(altcha) });
+    await countAttempt(db, emailKey, window);
+  }
 
   const found = await q.findUserByEmail(db, email);
   const ok = await verifyPassword(found?.user.password_hash, password);

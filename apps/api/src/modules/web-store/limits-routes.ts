@@ -3,7 +3,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestHost } from '../../lib/host';
 import { ThrottledError } from '../../lib/throttle';
-import { challengeSecret, requireSolved, type ChallengeSettings } from './challenge';
+import { challengeSecret, requireSolved, type ChallengeSettings } from '../../lib/challenge';
 
 /**
  * What keeps one script from taking a store's seats: per client address and per store, limits on
@@ -37,7 +37,7 @@ export function registerStoreGuards(app: FastifyInstance) {
     // Challenges themselves: cheap to make, yet not without end.
     challenge: { address: 4 * c.STORE_CARTS_PER_ADDRESS, store: 4 * c.STORE_CARTS_PER_STORE, challengeAfter: null },
   };
-  const settings: ChallengeSettings = { secret: challengeSecret(app.signingKeys.current.key), cost: c.STORE_CHALLENGE_COST, digits: c.STORE_CHALLENGE_DIGITS };
+  const settings: ChallengeSettings = { secret: challengeSecret(app.signingKeys.current.key, 'web-store'), cost: c.STORE_CHALLENGE_COST, digits: c.STORE_CHALLENGE_DIGITS };
   const storeKey = (request: FastifyRequest) => `${requestHost(request).subdomain ?? ''}/${(request.params as { slug?: string }).slug ?? ''}`;
   const limiters = Object.fromEntries(
     Object.entries(perKind).map(([kind, limit]) => [

@@ -26,6 +26,7 @@ import {
   ZWebStoreParams,
   ZWebVisitInput,
 } from '@tourdesk/contracts';
+import { newChallenge } from '../../lib/challenge';
 import { requestHost } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
@@ -35,7 +36,6 @@ import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sharedOffer } from '../partners/contract';
 import { attachToCart } from '../qr-codes/service';
 import * as carts from './cart';
-import { newChallenge } from './challenge';
 import { clientHash } from './limits-routes';
 import * as catalogue from './catalogue';
 import * as orders from './order';

@@ -1,14 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { ZLoginInput } from '@tourdesk/contracts';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { useHost } from '../../shared/auth/host-context';
 import { useLoginMutation } from '../../shared/api/session-api';
 import { applyFieldErrors } from '../../shared/lib/forms';
-import { useOidcStartMutation } from './api';
+import { useOidcStartMutation, useSignInChallengeMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
+import { challengeRequired, solveChallenge } from './challenge';
 import { useFinishSignIn } from './use-finish-sign-in';
 
 /** The contract's sign-in fields and messages. */
@@ -19,11 +21,27 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [login, { isLoading, error }] = useLoginMutation();
   const [startOidc, oidc] = useOidcStartMutation();
+  const [getChallenge] = useSignInChallengeMutation();
+  /** Solving a challenge the server asked for: the only thing the user sees of it. */
+  const [checking, setChecking] = useState(false);
   const finish = useFinishSignIn();
   const form = useForm<LoginForm>({ resolver: zodResolver(ZLoginInput), defaultValues: { email: '', password: '' } });
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const result = await login(values);
+    let result = await login(values);
+    if ('error' in result && challengeRequired(result.error)) {
+      // Past the longest wait: a solved challenge lets the sign-in through now. Tried once; if no
+      // challenge can be had or solved, the first answer (when to try again) stays on the page.
+      setChecking(true);
+      try {
+        const altcha = await solveChallenge(await getChallenge().unwrap());
+        result = await login({ ...values, altcha });
+      } catch {
+        // The first answer stands.
+      } finally {
+        setChecking(false);
+      }
+    }
     if ('data' in result && result.data) await finish(result.data, params.get('next'));
     else applyFieldErrors(result.error, form.setError, ['email', 'password']);
   });
@@ -45,10 +63,16 @@ export default function LoginPage() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack>
-          {serverMessage && (
-            <Alert color="red" variant="light" role="alert">
-              {serverMessage}
+          {checking ? (
+            <Alert color="blue" variant="light" role="status">
+              Checking your browser…
             </Alert>
+          ) : (
+            serverMessage && (
+              <Alert color="red" variant="light" role="alert">
+                {serverMessage}
+              </Alert>
+            )
           )}
           <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
           <PasswordInput
@@ -57,7 +81,7 @@ export default function LoginPage() {
             {...form.register('password')}
             error={form.formState.errors.password?.message}
           />
-          <Button type="submit" loading={isLoading} fullWidth>
+          <Button type="submit" loading={isLoading || checking} fullWidth>
             Sign in
           </Button>
           {config.oidc.enabled && (

@@ -9,6 +9,7 @@ import type {
   TSessionResult,
   TSubdomainCheck,
   TUidToken,
+  TWebChallenge,
 } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
@@ -37,6 +38,8 @@ export const authApi = api.injectEndpoints({
     }),
     confirmEmail: build.mutation<void, TUidToken>({ query: (body) => ({ url: 'users/confirm_email/', method: 'POST', body }) }),
     oidcStart: build.mutation<TOidcStart, void>({ query: () => ({ url: 'o/oidc/' }) }),
+    /** A fresh challenge each time (never cached): each solution is good once. */
+    signInChallenge: build.mutation<TWebChallenge, void>({ query: () => ({ url: 'jwt/challenge/' }) }),
     oidcFinish: build.mutation<TSessionResult, TOidcCallback>({
       query: (body) => ({ url: 'o/oidc/', method: 'POST', body }),
     }),
@@ -55,4 +58,5 @@ export const {
   useConfirmEmailMutation,
   useOidcStartMutation,
   useOidcFinishMutation,
+  useSignInChallengeMutation,
 } = authApi;

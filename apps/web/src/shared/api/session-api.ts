@@ -8,8 +8,9 @@ export const sessionApi = api.injectEndpoints({
     verifySession: build.mutation<TDetail, void>({ query: () => ({ url: 'jwt/verify/', method: 'POST', body: {} }) }),
     me: build.query<TUser, void>({ query: () => 'users/me/', providesTags: ['Me'] }),
     appInfo: build.query<TAppInfo, void>({ query: () => 'app-info/', keepUnusedDataFor: 3600 }),
-    login: build.mutation<TSessionResult, TLoginInput>({
-      query: (body) => ({ url: 'jwt/create/', method: 'POST', body }),
+    /** `altcha`: a solved challenge (X-Altcha), asked for past the longest wait (features/auth/challenge.ts). */
+    login: build.mutation<TSessionResult, TLoginInput & { altcha?: string }>({
+      query: ({ altcha, ...body }) => ({ url: 'jwt/create/', method: 'POST', body, ...(altcha ? { headers: { 'x-altcha': altcha } } : {}) }),
     }),
     handoff: build.mutation<TSessionResult, THandoff>({ query: (body) => ({ url: 'jwt/handoff/', method: 'POST', body }) }),
     logout: build.mutation<void, void>({ query: () => ({ url: 'logout/', method: 'POST', body: {} }) }),
