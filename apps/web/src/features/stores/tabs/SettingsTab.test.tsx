@@ -97,7 +97,7 @@ describe('the store settings form', () => {
     await save();
     expect(await form().findByText('Give the store a name.')).toBeInTheDocument();
     expect(form().getByText('Use lower-case letters, digits and hyphens (not at the start or end).')).toBeInTheDocument();
-    expect(form().getByText('Enter a full address starting with https://.')).toBeInTheDocument();
+    expect(form().getByText('Enter a full address starting with https:// (or http://).')).toBeInTheDocument();
     expect(form().getByText('Enter a valid e-mail address.')).toBeInTheDocument();
     expect(form().getByText('Offer at least one way to pay.')).toBeInTheDocument();
     expect(form().getByText('Say where the new-booking e-mails go.')).toBeInTheDocument();
