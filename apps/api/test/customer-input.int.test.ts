@@ -64,6 +64,12 @@ describe('anonymous and partner input never overwrites an existing customer; eac
     // The back office's order is the known customer's, with the name it was booked under.
     const [row] = (await w.supplier.get(`/api/orders/?search=${placed.json().reference}`)).json().results;
     expect(row.customer).toMatchObject({ id: customerId, first_name: 'Eve', last_name: 'Attacker' });
+    // The door, the manifest and the bookings list call the guest by the name booked under, too.
+    const ticket = (await w.supplier.get(`/api/check-in/tickets/?slots=${slot}`)).json().results.find((x: { order_reference: string }) => x.order_reference === placed.json().reference);
+    expect(ticket).toMatchObject({ name: 'Eve Attacker' });
+    expect(JSON.stringify((await w.supplier.get(`/api/manifests/${slot}/`)).json())).toContain('Attacker');
+    const listed = (await w.supplier.get(`/api/bookings/?search=Attacker`)).json().results;
+    expect(listed.map((b: { customer: { first_name: string } }) => b.customer.first_name)).toContain('Eve');
   });
 
   it('a reseller’s counter sale leaves the customer as it was, and the reseller reads the name it sold to, not the stored last name', async () => {

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { booking, checkInScan, customer, experience, order, slot, users } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { givenCustomer } from '../orders/queries/customers';
 
 /** The check-in module's only access to the database. */
 
@@ -42,10 +43,11 @@ function ticketRows(ctx: TenantCtx) {
       order_paid: order.paid,
       payment_status: order.payment_status,
       notes: order.notes,
-      first_name: customer.first_name,
-      last_name: customer.last_name,
-      email: customer.email,
-      phone: customer.phone,
+      // The details given with the order, over the customer's record.
+      first_name: givenCustomer.first_name,
+      last_name: givenCustomer.last_name,
+      email: givenCustomer.email,
+      phone: givenCustomer.phone,
       starts_at: slot.starts_at,
       local_date: slot.local_date,
       local_time: slot.local_time,
@@ -69,7 +71,7 @@ const inSlots = (ctx: TenantCtx, slots: string[]) => and(eq(booking.account_id, 
 export function pageTickets(ctx: TenantCtx, slots: string[], limit: number, offset: number) {
   return ticketRows(ctx)
     .where(inSlots(ctx, slots))
-    .orderBy(asc(slot.starts_at), asc(customer.last_name), asc(customer.first_name), asc(booking.id))
+    .orderBy(asc(slot.starts_at), asc(givenCustomer.last_name), asc(givenCustomer.first_name), asc(booking.id))
     .limit(limit)
     .offset(offset);
 }

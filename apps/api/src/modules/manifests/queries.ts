@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { baseAccount, booking, customer, experience, order, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { givenCustomer } from '../orders/queries/customers';
 
 /**
  * The manifests' reads, each one statement whatever the number of bookings: the departures (one
@@ -65,17 +66,18 @@ export async function bookingsOf(ctx: TenantCtx, slotIds: string[]) {
       order_total: order.total,
       order_paid: order.paid,
       order_notes: order.notes,
-      first_name: customer.first_name,
-      last_name: customer.last_name,
-      email: customer.email,
-      phone: customer.phone,
+      // The details given with the order, over the customer's record.
+      first_name: givenCustomer.first_name,
+      last_name: givenCustomer.last_name,
+      email: givenCustomer.email,
+      phone: givenCustomer.phone,
       customer_notes: customer.notes,
     })
     .from(booking)
     .innerJoin(order, eq(order.id, booking.order_id))
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .where(and(eq(booking.account_id, ctx.accountId), inArray(booking.slot_id, slotIds), ne(booking.status, 'Canceled')))
-    .orderBy(sql`lower(${customer.last_name})`, sql`lower(${customer.first_name})`, asc(booking.created_at), asc(booking.id));
+    .orderBy(sql`lower(${givenCustomer.last_name})`, sql`lower(${givenCustomer.first_name})`, asc(booking.created_at), asc(booking.id));
 }
 export type ManifestRow = Awaited<ReturnType<typeof bookingsOf>>[number];
 

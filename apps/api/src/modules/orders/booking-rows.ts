@@ -2,6 +2,9 @@ import type { TBooking } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { notFound } from '../../lib/errors';
 import * as q from './queries/bookings';
+import { asGiven } from './queries/customers';
+
+const pickName = ({ email, first_name, last_name }: { email: string; first_name: string; last_name: string }) => ({ email, first_name, last_name });
 
 /** Bookings read with their order, customer, slot and experience: one joined query per list. */
 
@@ -27,7 +30,7 @@ const presentBooking = ({ b, o, c, starts_at, title }: q.BookingRow): TBooking =
   tax: b.tax,
   items: b.items,
   currency: b.currency,
-  customer: { id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name },
+  customer: { id: c.id, ...pickName(asGiven(o, c)) },
   checked_in_at: b.checked_in_at?.toISOString() ?? null,
   created_at: b.created_at.toISOString(),
 });

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { booking, cancellationPolicy, cart, cartLine, customer, experience, order, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { givenCustomer } from './customers';
 
 /** Bookings (an order's lines), the seats they take from their slots, and the cart lines checkout books. */
 
@@ -46,7 +47,7 @@ function bookingListWhere(ctx: TenantCtx, f: BookingListFilter) {
     f.to ? sql`${slot.local_date} <= ${f.to}` : undefined,
     f.experience ? eq(booking.experience_id, f.experience) : undefined,
     term
-      ? sql`(${customer.email} ilike ${term} or ${customer.first_name} || ' ' || ${customer.last_name} ilike ${term} or ${order.reference} ilike ${term} or ${booking.ticket_code} ilike ${term})`
+      ? sql`(${givenCustomer.email} ilike ${term} or ${givenCustomer.first_name} || ' ' || ${givenCustomer.last_name} ilike ${term} or ${order.reference} ilike ${term} or ${booking.ticket_code} ilike ${term})`
       : undefined,
   );
 }

@@ -84,6 +84,17 @@ export async function findOrInsertCustomer(ctx: TenantCtx, details: TCustomerDet
 }
 
 /**
+ * asGiven() below in SQL, for lists that select an order's customer: the details given with the
+ * order over the customer's record (an order from before they were kept has none of its own).
+ */
+export const givenCustomer = {
+  first_name: sql<string>`coalesce(${order.customer_first_name}, ${customer.first_name})`,
+  last_name: sql<string>`coalesce(${order.customer_last_name}, ${customer.last_name})`,
+  email: sql<string>`coalesce(${order.customer_email}, ${customer.email})`,
+  phone: sql<string>`coalesce(${order.customer_phone}, ${customer.phone})`,
+};
+
+/**
  * An order's customer as the order shows it: the details given with the order (orders.customer_*,
  * issue 29) over the customer's record, which an order made before they were kept falls back to.
  */
