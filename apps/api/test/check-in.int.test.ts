@@ -315,7 +315,7 @@ describe('the demo', () => {
   it('has tomorrow’s 09:30 kayak to check in, and its guide may do it without seeing e-mails or phones', async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     const guideOfDemo = await signIn(new HttpBrowser(t.app, BASE), 'guide@demo.tourdesk.test', 'demo', 'tourdesk-demo');
-    const tomorrow = addDays(todayIn(ZONE), 1);
+    const tomorrow = addDays(todayIn('Europe/Zurich'), 1); // the demo's zone, not this file's
     const departures = (await guideOfDemo.get(`/api/check-in/departures/?date=${tomorrow}`)).json().departures;
     const kayak = departures.find((d: { local_time: string }) => d.local_time === '09:30');
     expect(kayak).toMatchObject({ bookings: 3, arrived_bookings: 0 });
