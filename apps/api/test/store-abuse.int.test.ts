@@ -20,6 +20,7 @@ let sink: MailSink;
 let owner: Browser;
 let tour: { id: string; category: string; rule: string };
 let accountId: string;
+let other: Awaited<ReturnType<typeof buildApp>> | undefined;
 const ZONE = 'Europe/Zurich';
 const day = () => addDays(todayIn(ZONE), 5);
 const HOST = 'floodshop.localhost';
@@ -39,6 +40,7 @@ beforeAll(async () => {
   await owner.post(`/api/stores/${made.json().id}/add-experience/`, { experiences: [tour.id] });
 });
 afterAll(async () => {
+  await other?.close();
   await t?.close();
   await sink?.close();
 });
@@ -111,14 +113,11 @@ describe('anonymous visitors of the web store', () => {
   it('keeps its counts in the shared store: another instance of the API on the same database sees them', async () => {
     const [row] = ((await t.database.db.execute(sql`select count from rate_limit where key like 'rl:store:cart:address:%' order by count desc limit 1`)) as unknown as { rows: { count: number }[] }).rows;
     expect(Number(row!.count)).toBeGreaterThanOrEqual(35);
-    const other = await buildApp({ config: testConfig({ SMTP_URL: sink.url }), database: t.database });
-    try {
-      const res = await other.inject({ method: 'POST', url: `${base}/carts/`, headers: { host: HOST, origin: `http://${HOST}` }, remoteAddress: ATTACKER });
-      expect(res.statusCode).toBe(429);
-      expect(res.headers['retry-after']).toBeDefined();
-    } finally {
-      await other.close();
-    }
+    // Closed with the test's own app, after every test (as oversell.int.test.ts does with its second instance).
+    other = await buildApp({ config: testConfig({ SMTP_URL: sink.url }), database: t.database });
+    const res = await other.inject({ method: 'POST', url: `${base}/carts/`, headers: { host: HOST, origin: `http://${HOST}` }, remoteAddress: ATTACKER });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
   });
 
   it('counts bookings that stand in the monthly quota: a cancelled one gives its place back', async () => {
