@@ -112,8 +112,21 @@ export interface Jobs {
  * for the cluster), its maintenance, and the workers registered with work().
  */
 export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, { stopTimeoutMs, sealer }: { stopTimeoutMs: number; sealer: Sealer }): Promise<Jobs> {
+  // pg-boss's stop() resolves once no worker holds a job, which misses a fetch still in flight: the
+  // job it brings back is run after the stop, and pg-boss completes it without awaiting, so on
+  // connections closed by then the completion fails as an unhandled rejection and the job stays
+  // active until it expires. Counting pg-boss's statements and our handlers lets stop() wait for both.
+  let busy = 0;
+  const track = async <R>(work: () => Promise<R>) => {
+    busy += 1;
+    try {
+      return await work();
+    } finally {
+      busy -= 1;
+    }
+  };
   const boss = new PgBoss({
-    db: executor as PgBoss.Db,
+    db: { executeSql: (text, values) => track(() => executor.executeSql(text, values)) } satisfies SqlExecutor as PgBoss.Db,
     schema: JOB_SCHEMA,
     migrate: false,
     supervise: true,
@@ -131,14 +144,16 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
     send: (queue, data, options = {}) => boss.send(queue.name, data, options),
     sendIn: (tx, queue, data, options = {}) => boss.send(queue.name, data, { ...options, db: inTransaction(tx) as PgBoss.Db }),
     async work<T>(queue: QueueSpec, handler: JobHandler<T>) {
-      const id = await boss.work<T>(queue.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-        try {
-          return await handler(job!.data, job!);
-        } catch (err) {
-          log.warn({ queue: queue.name, job: job!.id, error: (err as Error).message }, 'job failed; it is retried with backoff until its retries are spent');
-          throw err;
-        }
-      });
+      const id = await boss.work<T>(queue.name, { batchSize: 1, pollingIntervalSeconds: 2 }, ([job]) =>
+        track(async () => {
+          try {
+            return await handler(job!.data, job!);
+          } catch (err) {
+            log.warn({ queue: queue.name, job: job!.id, error: (err as Error).message }, 'job failed; it is retried with backoff until its retries are spent');
+            throw err;
+          }
+        }),
+      );
       workers.set(queue.name, id);
     },
     wake(queue) {
@@ -148,6 +163,11 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
     seal: (value) => sealer.seal(value),
     open: (sealed) => sealer.open(sealed),
     // Jobs still running when the process stops are given back to the queue after this wait.
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs }),
+    // then for a fetch in flight, the job it brings and that job's completion (see `busy` above).
+    async stop() {
+      const until = Date.now() + stopTimeoutMs;
+      await boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs });
+      while (busy > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    },
   };
 }
