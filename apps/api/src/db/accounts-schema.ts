@@ -46,6 +46,8 @@ export const baseAccount = pgTable(
     time_zone: text('time_zone').notNull().default('UTC'),
     currency: text('currency').notNull().default('EUR'),
     locale: text('locale').notNull().default('en'),
+    /** The languages the organisation sells in (LANGUAGES of the contracts), its first the fallback of every translated text. */
+    languages: text('languages').array().notNull().default(sql`'{en}'::text[]`),
     subscription_tier_id: text('subscription_tier_id').references(() => subscriptionTier.id),
     /**
      * The subscription behind the plan (Stripe Billing on the platform's account): none (a free
@@ -86,6 +88,7 @@ export const baseAccount = pgTable(
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('base_account_hold_check', sql`${t.hold_minutes} between 10 and 60`),
     check('base_account_time_format_check', sql`${t.time_format} in ('24h', '12h')`),
+    check('base_account_languages_check', sql`cardinality(${t.languages}) between 1 and 5 and ${t.languages} <@ array['en', 'de', 'fr', 'it', 'es']::text[]`),
     check('base_account_default_capacity_check', sql`${t.default_capacity} between 1 and 10000`),
     check('base_account_vat_check', sql`${t.vat_rate_bp} between 0 and 10000`),
   ],
@@ -154,6 +157,8 @@ export const users = pgTable(
     pending_email: text('pending_email'),
     /** When the user last opened the platform's notifications (the bell counts the ones after). */
     notifications_seen_at: timestamp('notifications_seen_at', { withTimezone: true }),
+    /** The back office's language for this user (en or de); null: the browser's. */
+    language: text('language'),
     ...timestamps,
   },
   (t) => [
@@ -161,6 +166,7 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     index('users_account_id_idx').on(t.account_id, t.id),
     index('users_role_idx').on(t.account_id, t.role_id),
+    check('users_language_check', sql`${t.language} in ('en', 'de')`),
   ],
 );
 

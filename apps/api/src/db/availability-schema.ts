@@ -140,6 +140,8 @@ export const cart = pgTable(
     qr_code_id: uuid('qr_code_id').references((): AnyPgColumn => qrCode.id, { onDelete: 'set null' }),
     /** A guest cart's client: a hash of its address (never the address), for the seats one address may hold at once. */
     client_hash: text('client_hash'),
+    /** The customer's language (LANGUAGES of the contracts), chosen in the store; kept on the order it becomes. */
+    language: text('language').notNull().default('en'),
     ...timestamps,
   },
   (t) => [
@@ -229,6 +231,8 @@ export const order = pgTable(
     customer_last_name: text('customer_last_name'),
     customer_phone: text('customer_phone'),
     customer_country: text('customer_country'),
+    /** The customer's language (LANGUAGES of the contracts): every e-mail and document to them is in it. */
+    language: text('language').notNull().default('en'),
     /** Gross (tax included) total of the lines not cancelled, and its VAT part. */
     total: integer('total').notNull(),
     /** Gross total of every line ever sold in it, cancelled ones included (what a cancelled order was worth). */

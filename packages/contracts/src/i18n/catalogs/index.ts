@@ -1,0 +1,9 @@
+import type { Language } from '../languages';
+
+/**
+ * Every catalog of customer- and user-facing text, by domain, in every language that domain has.
+ * English is each domain's contract: another language's catalog `satisfies Record<keyof English,
+ * string>` (a missing message fails the typecheck) and catalogs.test.ts checks that each message
+ * parses and takes English's arguments. Add a domain here to have it checked.
+ */
+export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {};
