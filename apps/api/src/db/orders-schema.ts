@@ -69,6 +69,12 @@ export const invoice = pgTable(
     issued_at: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
     /** The organisation's local date when it was issued: the invoice date. */
     issued_on: date('issued_on').notNull(),
+    /**
+     * The customer's language the document was issued in (the order's, LANGUAGES of the contracts):
+     * its PDF is drawn in it on every download, so a later change of the order's language changes no
+     * issued document.
+     */
+    language: text('language').notNull().default('en'),
     /** What the invoice showed when it was issued (the Invoice schema), never changed afterwards. */
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
@@ -77,6 +83,7 @@ export const invoice = pgTable(
     uniqueIndex('invoice_number_key').on(t.account_id, t.series, t.year, t.number),
     index('invoice_order_idx').on(t.account_id, t.order_id, t.issued_at),
     uniqueIndex('invoice_credited_key').on(t.credits_invoice_id),
+    check('invoice_language_check', sql`${t.language} in ('en', 'de', 'fr', 'it', 'es')`),
     check('invoice_kind_check', sql`(${t.kind} = 'invoice' and ${t.series} = 'INV' and ${t.credits_invoice_id} is null) or (${t.kind} = 'credit_note' and ${t.series} = 'CN' and ${t.credits_invoice_id} is not null)`),
   ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "invoice" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;--> statement-breakpoint
+ALTER TABLE "invoice" ADD CONSTRAINT "invoice_language_check" CHECK ("invoice"."language" in ('en', 'de', 'fr', 'it', 'es'));
