@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { tenantPolicies, timestamps } from './columns';
+import { tenantPolicies, timestamps, translations, translationsCheck } from './columns';
 
 /**
  * Organisations and what every other table hangs from: plans, the organisation itself (and the
@@ -112,9 +112,11 @@ export const cancellationPolicy = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     rules: jsonb('rules').$type<{ hours_before: number; refund_percent: number }[]>().notNull().default([]),
+    /** `name` and `description` per language. */
+    translations: translations<{ name?: string; description?: string }>(),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), index('cancellation_policy_account_idx').on(t.account_id, t.name)],
+  (t) => [...tenantPolicies(), index('cancellation_policy_account_idx').on(t.account_id, t.name), translationsCheck('cancellation_policy', t.translations)],
 );
 
 /** A named set of permission sets inside one organisation. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accountId, cancellationPolicy } from './accounts-schema';
-import { tenantPolicies, timestamps } from './columns';
+import { tenantPolicies, timestamps, translations, translationsCheck } from './columns';
 
 /** The catalogue: what a supplier sells. Every table is a tenant table. */
 
@@ -15,9 +15,11 @@ export const pricingCategory = pgTable(
     min_age: integer('min_age'),
     max_age: integer('max_age'),
     occupies_seat: boolean('occupies_seat').notNull().default(true),
+    /** `label` per language (columns.ts translations()). */
+    translations: translations<{ label?: string }>(),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), uniqueIndex('pricing_category_label_key').on(t.account_id, sql`lower(${t.label})`)],
+  (t) => [...tenantPolicies(), uniqueIndex('pricing_category_label_key').on(t.account_id, sql`lower(${t.label})`), translationsCheck('pricing_category', t.translations)],
 );
 
 export const meetingPoint = pgTable(
@@ -45,9 +47,11 @@ export const bookingQuestion = pgTable(
     choices: text('choices').array().notNull().default(sql`'{}'::text[]`),
     required: boolean('required').notNull().default(false),
     per_participant: boolean('per_participant').notNull().default(false),
+    /** `question` and `choices` (the same options, in order) per language. */
+    translations: translations<{ question?: string; choices?: string[] }>(),
     ...timestamps,
   },
-  (t) => [...tenantPolicies(), index('booking_question_account_idx').on(t.account_id, t.created_at)],
+  (t) => [...tenantPolicies(), index('booking_question_account_idx').on(t.account_id, t.created_at), translationsCheck('booking_question', t.translations)],
 );
 
 export const inventoryItemCategory = pgTable(
@@ -74,11 +78,14 @@ export const inventoryItem = pgTable(
     price: integer('price').notNull(),
     currency: text('currency').notNull(),
     stock: integer('stock'),
+    /** `name` and `description` per language (an extra's, shown in the store). */
+    translations: translations<{ name?: string; description?: string }>(),
     ...timestamps,
   },
   (t) => [
     ...tenantPolicies(),
     index('inventory_item_account_idx').on(t.account_id, t.name),
+    translationsCheck('inventory_item', t.translations),
     check('inventory_item_type_check', sql`${t.type} in ('Equipment', 'Extras', 'Package')`),
     check('inventory_item_price_check', sql`${t.price} >= 0`),
   ],
@@ -115,10 +122,13 @@ export const experience = pgTable(
     voucher_text: text('voucher_text').notNull().default(''),
     /** This experience's VAT rate in basis points, when it differs from the organisation's. */
     vat_rate_bp: integer('vat_rate_bp'),
+    /** The offer's texts per language (ExperienceTexts of the contracts; the long description sanitized as the column). */
+    translations: translations<Record<string, string | string[]>>(),
     ...timestamps,
   },
   (t) => [
     ...tenantPolicies(),
+    translationsCheck('experience', t.translations),
     // The catalogue's default order and every status filter are served by these.
     index('experience_account_updated_idx').on(t.account_id, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('experience_account_status_idx').on(t.account_id, t.status, t.updated_at.desc().nullsFirst(), t.id.desc().nullsFirst()),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgPolicy, timestamp } from 'drizzle-orm/pg-core';
+import { check, jsonb, pgPolicy, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * Row-level security: every tenant table has these policies. `tenant_isolation` (for every role):
@@ -25,3 +25,17 @@ export const timestamps = {
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
+
+/**
+ * A row's texts in other languages (issue 30): `{"de": {"title": "…"}, "fr": {…}}`, a language's
+ * object holding only the fields translated; the row's own columns are its organisation's main
+ * language. Read through localize() (packages/contracts/src/i18n/localize.ts). A language the
+ * organisation stops selling in keeps its texts here (not served).
+ */
+export const translations = <T = Record<string, unknown>>() => jsonb('translations').$type<Partial<Record<'en' | 'de' | 'fr' | 'it' | 'es', T>>>().notNull().default({});
+/** Only known languages as keys of `translations`, each an object. */
+export const translationsCheck = (table: string, column: AnyPgColumn) =>
+  check(
+    `${table}_translations_check`,
+    sql`jsonb_typeof(${column}) = 'object' and (${column} - array['en', 'de', 'fr', 'it', 'es']::text[]) = '{}'::jsonb and not jsonb_path_exists(${column}, '$.* ? (@.type() != "object")')`,
+  );
