@@ -1,4 +1,7 @@
 import type { Language } from '../languages';
+import { CUSTOMER_CATALOGS } from './customer';
+
+export { CUSTOMER_CATALOGS, type CustomerKey } from './customer';
 
 /**
  * Every catalog of customer- and user-facing text, by domain, in every language that domain has.
@@ -6,4 +9,6 @@ import type { Language } from '../languages';
  * string>` (a missing message fails the typecheck) and catalogs.test.ts checks that each message
  * parses and takes English's arguments. Add a domain here to have it checked.
  */
-export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {};
+export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {
+  customer: CUSTOMER_CATALOGS,
+};
