@@ -1,7 +1,9 @@
 import type { Language } from '../languages';
 import { CUSTOMER_CATALOGS } from './customer';
+import { STORE_CATALOGS } from './store';
 
 export { CUSTOMER_CATALOGS, type CustomerKey } from './customer';
+export { STORE_CATALOGS, type StoreKey } from './store';
 
 /**
  * Every catalog of customer- and user-facing text, by domain, in every language that domain has.
@@ -11,4 +13,5 @@ export { CUSTOMER_CATALOGS, type CustomerKey } from './customer';
  */
 export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {
   customer: CUSTOMER_CATALOGS,
+  store: STORE_CATALOGS,
 };
