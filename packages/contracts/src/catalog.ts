@@ -12,7 +12,22 @@ export const ZMinorUnits = z
 const ZText = (max: number) => z.string().trim().max(max);
 const ZList = z.array(z.string().trim().min(1).max(300)).max(50);
 import { ZDate, ZHttpUrl } from './text';
+import { LANGUAGES } from './i18n/languages';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
+
+/**
+ * Texts per language (issue 30): `{ "de": { "title": "…" } }`, only known languages as keys, each
+ * with some of `shape`'s fields (blank: not translated, the main language's text is served). The
+ * row's own fields are the organisation's main language; localize() (i18n/localize.ts) serves them.
+ */
+export const translationsOf = <S extends z.ZodRawShape>(shape: S) =>
+  z.partialRecord(z.enum(LANGUAGES), z.object(shape).partial().strict(), {
+    // A partial record reports keys outside its enum as unrecognized_keys.
+    error: (issue) => {
+      const keys = (issue as { code: string; keys?: string[] }).code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys ?? [] : null;
+      return keys ? `Unknown language ${keys.map((k) => `"${k}"`).join(', ')}: translations are in ${LANGUAGES.join(', ')}.` : undefined;
+    },
+  });
 
 // --- pricing categories -------------------------------------------------------------------
 export const ZPricingCategoryInput = z
@@ -22,6 +37,7 @@ export const ZPricingCategoryInput = z
     min_age: z.number().int().min(0).max(120).nullable().default(null),
     max_age: z.number().int().min(0).max(120).nullable().default(null),
     occupies_seat: z.boolean().default(true),
+    translations: translationsOf({ label: ZText(80) }).optional(),
   })
   .refine((v) => v.min_age === null || v.max_age === null || v.min_age <= v.max_age, {
     error: 'The youngest age must not be above the oldest.',
@@ -35,6 +51,7 @@ export const ZPricingCategory = z
     min_age: z.number().nullable(),
     max_age: z.number().nullable(),
     occupies_seat: z.boolean(),
+    translations: translationsOf({ label: z.string() }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'PricingCategory' });
@@ -46,6 +63,8 @@ export const ZPricingCategoryPatch = z.object({
   min_age: z.number().int().min(0).max(120).nullable().optional(),
   max_age: z.number().int().min(0).max(120).nullable().optional(),
   occupies_seat: z.boolean().optional(),
+  /** Each language given replaces that language's texts ({} removes them). */
+  translations: translationsOf({ label: ZText(80) }).optional(),
 });
 
 // --- pricing rates ------------------------------------------------------------------------
@@ -109,6 +128,7 @@ export const ZInventoryItemInput = z.object({
   tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(20).default([]),
   price: ZMinorUnits,
   stock: z.number().int().min(0, { error: 'Stock cannot be negative.' }).nullable().default(null),
+  translations: translationsOf({ name: ZText(120), description: ZText(2000) }).optional(),
 });
 export const ZInventoryItem = z
   .object({
@@ -121,6 +141,7 @@ export const ZInventoryItem = z
     price: z.number().int(),
     currency: z.string(),
     stock: z.number().int().nullable(),
+    translations: translationsOf({ name: z.string(), description: z.string() }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'InventoryItem' });
@@ -163,6 +184,8 @@ export const ZBookingQuestionInput = z
     choices: z.array(z.string().trim().min(1).max(100)).max(30).default([]),
     required: z.boolean().default(false),
     per_participant: z.boolean().default(false),
+    /** The question and its options per language (the options in the same order and number). */
+    translations: translationsOf({ question: ZText(300), choices: z.array(z.string().trim().max(100)).max(30) }).optional(),
   })
   .refine((v) => v.answer_type !== 'choice' || v.choices.length >= 2, { error: 'A choice needs at least two options.', path: ['choices'] });
 export const ZBookingQuestion = z
@@ -173,6 +196,7 @@ export const ZBookingQuestion = z
     choices: z.array(z.string()),
     required: z.boolean(),
     per_participant: z.boolean(),
+    translations: translationsOf({ question: z.string(), choices: z.array(z.string()) }),
   })
   .meta({ id: 'BookingQuestion' });
 export type TBookingQuestion = z.infer<typeof ZBookingQuestion>;
@@ -181,6 +205,8 @@ export const ZBookingQuestionPatch = z.object({
   question: z.string().trim().min(1).max(300).optional(),
   required: z.boolean().optional(),
   per_participant: z.boolean().optional(),
+  /** Each language given replaces that language's texts ({} removes them). */
+  translations: translationsOf({ question: ZText(300), choices: z.array(z.string().trim().max(100)).max(30) }).optional(),
 });
 
 export const ZRefundRule = z.object({
@@ -191,9 +217,10 @@ export const ZCancellationPolicyInput = z.object({
   name: ZText(120).min(1, { error: 'A policy needs a name.' }),
   description: ZText(2000).default(''),
   rules: z.array(ZRefundRule).max(10).default([]),
+  translations: translationsOf({ name: ZText(120), description: ZText(2000) }).optional(),
 });
 export const ZCancellationPolicy = z
-  .object({ id: z.uuid(), name: z.string(), description: z.string(), rules: z.array(ZRefundRule) })
+  .object({ id: z.uuid(), name: z.string(), description: z.string(), rules: z.array(ZRefundRule), translations: translationsOf({ name: z.string(), description: z.string() }) })
   .meta({ id: 'CancellationPolicy' });
 export type TCancellationPolicy = z.infer<typeof ZCancellationPolicy>;
 
@@ -294,6 +321,25 @@ export type THelpVideo = z.infer<typeof ZHelpVideo>;
 // --- experiences --------------------------------------------------------------------------
 export const CONFIRMATION_MODES = ['instant', 'manual'] as const;
 
+/** An offer's texts that have a value per language (the editor's language switch; localize() serves them). */
+export const EXPERIENCE_TEXT_FIELDS = [
+  'title', 'short_description', 'long_description', 'highlights', 'inclusions', 'exclusions', 'what_to_bring', 'important_information', 'meeting_instructions', 'voucher_text',
+] as const;
+export type ExperienceTextField = (typeof EXPERIENCE_TEXT_FIELDS)[number];
+const experienceTexts = {
+  title: ZText(150),
+  short_description: ZText(300),
+  long_description: z.string().max(50_000),
+  highlights: ZList,
+  inclusions: ZList,
+  exclusions: ZList,
+  what_to_bring: ZList,
+  important_information: ZText(5000),
+  meeting_instructions: ZText(5000),
+  voucher_text: ZText(5000),
+};
+export const ZExperienceTranslations = translationsOf(experienceTexts);
+
 /** Every field an experience's editor steps edit. */
 export const ZExperienceFields = z.object({
   // basic info
@@ -325,6 +371,11 @@ export const ZExperienceFields = z.object({
   // booking info
   meeting_instructions: ZText(5000).default(''),
   voucher_text: ZText(5000).default(''),
+  /**
+   * The texts in the organisation's other languages (the fields above are its main language's).
+   * Each language given replaces that language's texts ({} removes them); left out, they stay.
+   */
+  translations: ZExperienceTranslations.optional(),
 });
 const participantsRule = <T extends z.ZodType<{ min_participants?: number; max_participants?: number | null }>>(schema: T) =>
   schema.refine((v) => v.max_participants == null || v.min_participants == null || v.min_participants <= v.max_participants, {
@@ -373,6 +424,7 @@ export const ZExperience = z
     extras: z.array(z.uuid()),
     meeting_instructions: z.string(),
     voucher_text: z.string(),
+    translations: ZExperienceTranslations,
     images: z.array(ZImage),
     videos: z.array(ZVideo),
     prices: z.array(ZPricingRate),

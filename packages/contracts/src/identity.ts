@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TIME_FORMATS } from './display';
+import { LANGUAGES } from './i18n/languages';
 import { ACCOUNT_KINDS, type PermissionSetTitle } from './constants';
 import { ZCurrency, ZTimeZone } from './money';
 
@@ -126,6 +127,8 @@ export const ZBaseAccount = z
     locale: z.string(),
     /** How times read in the back office (Settings → Product configuration). */
     time_format: z.enum(TIME_FORMATS),
+    /** The languages the organisation sells in, its first the main one (Settings → Product configuration). */
+    languages: z.array(z.enum(LANGUAGES)),
     subscription_tier: z.object({ id: z.string(), name: z.string() }).nullable(),
     active_subscription_features: z.array(z.string()),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXPERIENCE_TYPES, HOLD_MINUTES } from './constants';
 import { TICKET_FIELDS, TIME_FORMATS } from './display';
+import { LANGUAGES } from './i18n/languages';
 
 /**
  * Product configuration (/api/product-configuration/, Settings → Product configuration): the
@@ -26,6 +27,8 @@ export const ZProductConfiguration = z
     /** The organisation's rate (Settings → Organisation → Billing), for reference. */
     vat_rate_bp: z.number().int(),
     ticket_fields: z.array(z.enum(TICKET_FIELDS)),
+    /** The languages the organisation sells in (web store, e-mails, OCTO), its first the main one: the offers' own texts and every text's fallback. */
+    languages: z.array(z.enum(LANGUAGES)),
   })
   .meta({ id: 'ProductConfiguration' });
 export type TProductConfiguration = z.infer<typeof ZProductConfiguration>;
@@ -39,5 +42,12 @@ export const ZProductConfigurationPatch = z.object({
   /** A type set to null goes back to the organisation's rate. */
   vat_rates_by_type: z.partialRecord(z.enum(EXPERIENCE_TYPES), ZBp.nullable()).optional(),
   ticket_fields: z.array(z.enum(TICKET_FIELDS)).max(TICKET_FIELDS.length).optional(),
+  /** In order, the first the main language; a language taken out keeps its translations (not served). */
+  languages: z
+    .array(z.enum(LANGUAGES, { error: (issue) => `Unknown language "${String(issue.input)}": choose among ${LANGUAGES.join(', ')}.` }))
+    .min(1, { error: 'Sell in at least one language.' })
+    .max(LANGUAGES.length)
+    .refine((list) => new Set(list).size === list.length, { error: 'Each language once.' })
+    .optional(),
 });
 export type TProductConfigurationPatch = z.input<typeof ZProductConfigurationPatch>;

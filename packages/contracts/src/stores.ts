@@ -178,7 +178,8 @@ export const ZWebOffer = ZWebOfferSummary.extend({
   /** The categories a customer picks quantities of, in the order they are shown. */
   categories: z.array(z.object({ id: z.uuid(), label: z.string(), type: z.string(), occupies_seat: z.boolean(), min_age: z.number().nullable(), max_age: z.number().nullable() })),
   extras: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), price: z.number().int() })),
-  questions: z.array(z.object({ id: z.uuid(), question: z.string(), answer_type: z.string(), required: z.boolean(), options: z.array(z.string()) })),
+  /** `options` are the answers as stored (the main language's); `option_labels` how they read in the page's language, in the same order. */
+  questions: z.array(z.object({ id: z.uuid(), question: z.string(), answer_type: z.string(), required: z.boolean(), options: z.array(z.string()), option_labels: z.array(z.string()).optional() })),
   min_participants: z.number().int(),
   max_participants: z.number().int().nullable(),
 }).meta({ id: 'WebOffer' });

@@ -32,7 +32,7 @@ export const timestamps = {
  * language. Read through localize() (packages/contracts/src/i18n/localize.ts). A language the
  * organisation stops selling in keeps its texts here (not served).
  */
-export const translations = <T = Record<string, unknown>>() => jsonb('translations').$type<Partial<Record<'en' | 'de' | 'fr' | 'it' | 'es', T>>>().notNull().default({});
+export const translations = <T = Record<string, unknown>>() => jsonb('translations').$type<Partial<Record<'en' | 'de' | 'fr' | 'it' | 'es', Partial<T>>>>().notNull().default({});
 /** Only known languages as keys of `translations`, each an object. */
 export const translationsCheck = (table: string, column: AnyPgColumn) =>
   check(

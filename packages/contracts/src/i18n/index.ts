@@ -1,3 +1,4 @@
 export * from './languages';
+export * from './localize';
 export * from './messages';
 export * from './pseudo';

@@ -15,6 +15,7 @@ import type {
 } from '@tourdesk/contracts';
 import { pick, type TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
+import { mergeTranslations } from '../experiences/translations';
 import * as q from './queries';
 
 /**
@@ -35,7 +36,7 @@ export async function pricingCategoryValues(_ctx: TenantCtx, input: Input<typeof
   const min = next.min_age !== undefined ? next.min_age : existing?.min_age ?? null;
   const max = next.max_age !== undefined ? next.max_age : existing?.max_age ?? null;
   if (min !== null && max !== null && min > max) throw new AppError('invalid', 'The youngest age must not be above the oldest.', 'max_age');
-  return next;
+  return { ...next, ...(input.translations !== undefined ? { translations: mergeTranslations(existing?.translations, input.translations) } : {}) };
 }
 
 export async function presentPricingCategories(_ctx: TenantCtx, rows: q.PricingCategoryRow[]): Promise<TPricingCategory[]> {
@@ -46,6 +47,7 @@ export async function presentPricingCategories(_ctx: TenantCtx, rows: q.PricingC
     min_age: r.min_age,
     max_age: r.max_age,
     occupies_seat: r.occupies_seat,
+    translations: r.translations,
     created_at: iso(r.created_at),
   }));
 }
@@ -75,8 +77,18 @@ export const beforeDeleteMeetingPoint = (ctx: TenantCtx, row: q.MeetingPointRow)
 
 const QUESTION_FIELDS = ['question', 'answer_type', 'choices', 'required', 'per_participant'] as const;
 
-export async function bookingQuestionValues(_ctx: TenantCtx, input: Input<typeof ZBookingQuestionInput>) {
-  return pick(input, QUESTION_FIELDS);
+/** A question's options in another language are the same options, in order: as many as its own. */
+export async function bookingQuestionValues(_ctx: TenantCtx, input: Input<typeof ZBookingQuestionInput>, existing?: q.BookingQuestionRow) {
+  const values = pick(input, QUESTION_FIELDS);
+  if (input.translations === undefined) return values;
+  const choices = values.choices ?? existing?.choices ?? [];
+  for (const [language, texts] of Object.entries(input.translations)) {
+    const given = texts?.choices?.filter((c) => c.trim() !== '');
+    if (given?.length && given.length !== choices.length) {
+      throw new AppError('invalid', `The options in ${language} must be the question's ${choices.length} options, in order.`, `translations.${language}.choices`);
+    }
+  }
+  return { ...values, translations: mergeTranslations(existing?.translations, input.translations, (t) => (t.choices?.some((c) => c.trim() === '') ? { ...t, choices: [] } : t)) };
 }
 
 export async function presentBookingQuestions(_ctx: TenantCtx, rows: q.BookingQuestionRow[]) {
@@ -87,6 +99,7 @@ export async function presentBookingQuestions(_ctx: TenantCtx, rows: q.BookingQu
     choices: r.choices,
     required: r.required,
     per_participant: r.per_participant,
+    translations: r.translations,
   }));
 }
 
@@ -96,14 +109,14 @@ export const beforeDeleteBookingQuestion = (ctx: TenantCtx, row: q.BookingQuesti
 // --- cancellation policies --------------------------------------------------------------------
 
 /** A policy's rules are kept from the most hours before the start to the fewest. */
-export async function cancellationPolicyValues(_ctx: TenantCtx, input: Input<typeof ZCancellationPolicyInput>) {
+export async function cancellationPolicyValues(_ctx: TenantCtx, input: Input<typeof ZCancellationPolicyInput>, existing?: q.CancellationPolicyRow) {
   const v = pick(input, ['name', 'description', 'rules'] as const);
   if (v.rules) v.rules = [...v.rules].sort((a, b) => b.hours_before - a.hours_before);
-  return v;
+  return { ...v, ...(input.translations !== undefined ? { translations: mergeTranslations(existing?.translations, input.translations) } : {}) };
 }
 
 export async function presentCancellationPolicies(_ctx: TenantCtx, rows: q.CancellationPolicyRow[]) {
-  return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, rules: r.rules }));
+  return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, rules: r.rules, translations: r.translations }));
 }
 
 // --- inventory --------------------------------------------------------------------------------
@@ -122,10 +135,11 @@ export async function presentInventoryCategories(ctx: TenantCtx, rows: q.Invento
 const ITEM_FIELDS = ['type', 'name', 'description', 'tags', 'price', 'stock'] as const;
 
 /** An item's category is the organisation's own; its price is in the organisation's currency. */
-export async function inventoryItemValues(ctx: TenantCtx, input: Input<typeof ZInventoryItemInput>) {
+export async function inventoryItemValues(ctx: TenantCtx, input: Input<typeof ZInventoryItemInput>, existing?: q.InventoryItemRow) {
   await q.assertOwnInventoryCategory(ctx, input.category);
   return {
     ...pick(input, ITEM_FIELDS),
+    ...(input.translations !== undefined ? { translations: mergeTranslations(existing?.translations, input.translations) } : {}),
     ...(input.tags ? { tags: [...new Set(input.tags)] } : {}),
     ...(input.category !== undefined ? { category_id: input.category } : {}),
     currency: ctx.currency,
@@ -147,6 +161,7 @@ export async function presentInventoryItems(ctx: TenantCtx, rows: q.InventoryIte
     price: r.price,
     currency: r.currency,
     stock: r.stock,
+    translations: r.translations,
     created_at: iso(r.created_at),
   }));
 }

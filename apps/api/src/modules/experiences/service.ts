@@ -1,4 +1,5 @@
 import { toMajorText, type TExperience, type TExperienceSummary } from '@tourdesk/contracts';
+import type { Translations } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { listCsv } from '../../lib/list-export';
@@ -9,6 +10,7 @@ import { presentVideo } from '../media/videos';
 import * as q from './queries';
 import { assertWithinLimit } from '../plans/service';
 import { plainText, sanitizeRichText } from './sanitize';
+import { mergeTranslations } from './translations';
 
 type Row = q.ExperienceRow;
 type Status = TExperience['status'];
@@ -40,7 +42,9 @@ export interface ExperienceInput {
   extras?: string[];
   meeting_instructions?: string;
   voucher_text?: string;
+  translations?: ExperienceTranslations;
 }
+type ExperienceTranslations = Translations<Record<string, string | string[]>>;
 
 const SIMPLE = [
   'title', 'type', 'short_description', 'categories', 'tags', 'languages', 'duration_minutes', 'highlights', 'inclusions',
@@ -55,6 +59,12 @@ async function toColumns(ctx: TenantCtx, input: ExperienceInput, existing?: Row)
   if (out.tags) out.tags = [...new Set(out.tags)];
   if (out.categories) out.categories = [...new Set(out.categories)];
   if (input.long_description !== undefined) out.long_description = sanitizeRichText(input.long_description);
+  if (input.translations !== undefined) {
+    // Every language's long description is sanitized as the main one is.
+    out.translations = mergeTranslations(existing?.translations, input.translations, (t) =>
+      typeof t.long_description === 'string' ? { ...t, long_description: plainText(t.long_description) ? sanitizeRichText(t.long_description) : '' } : t,
+    );
+  }
 
   const refs = [
     ['meeting_points', 'meeting_point_ids', 'meeting point'],
@@ -122,6 +132,7 @@ async function present(ctx: TenantCtx, row: Row): Promise<TExperience> {
     extras: row.extra_item_ids,
     meeting_instructions: row.meeting_instructions,
     voucher_text: row.voucher_text,
+    translations: row.translations as TExperience['translations'],
     images: media.images.map(presentImage),
     videos: media.videos.map(presentVideo),
     prices: media.rates.map(presentRate),

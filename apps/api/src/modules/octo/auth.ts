@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
@@ -40,6 +41,8 @@ export interface Partner {
   resellerId: string;
   supplierName: string;
   supplierSubdomain: string;
+  /** The languages the supplier sells in, its first the main one (Accept-Language is negotiated among them). */
+  languages: Language[];
   timeZone: string;
   currency: string;
   /** Whether the supplier's plan and the reseller's have the `partners` feature (the partners pages' own): without it on both sides nothing is sold through a key (planRefusal). */
@@ -111,6 +114,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     supplierId: row.contract.supplier_account_id!,
     resellerId: row.contract.reseller_account_id!,
     supplierName: row.name,
+    languages: row.languages.filter(isLanguage).length ? row.languages.filter(isLanguage) : ['en'],
     supplierSubdomain: row.subdomain,
     timeZone: row.time_zone,
     currency: row.contract.currency,

@@ -1,5 +1,6 @@
 import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
-import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
+import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, FeatureType, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
+import type { Feature, ProductContent } from '@octocloud/types';
 import { fractionDigits, seatsForSale } from '@tourdesk/contracts';
 import { localToUtc } from '../../lib/local-time';
 import type { Rate, SlotTextRow } from '../availability/slots';
@@ -80,8 +81,9 @@ export function supplierOf(p: Partner, endpoint: string): Supplier {
   return { id: p.supplierId, name: p.supplierName, endpoint, contact: { website: null, email: null, telephone: null, address: null } };
 }
 
-function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], withPricing: boolean): Unit {
+function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], withPricing: boolean, withContent = false): Unit {
   return {
+    ...(withContent ? { title: u.label } : {}),
     id: u.id,
     internalName: u.label,
     reference: u.type,
@@ -99,7 +101,33 @@ function cutoffHours(policy: ProductView['policy']) {
   return refunding.length ? Math.min(...refunding) : 0;
 }
 
-export function productOf(p: Partner, v: ProductView, withPricing: boolean): Product {
+/**
+ * OCTO's content capability (octo/content): the offer's texts in the language negotiated (v.language,
+ * localize() field by field), its lists as features, and the languages the supplier sells in.
+ */
+function contentOf(p: Partner, v: ProductView): ProductContent & { availableLanguages: string[] } {
+  const t = v.texts;
+  const features: Feature[] = [
+    ...t.highlights.map((x) => ({ shortDescription: x, type: FeatureType.HIGHLIGHT })),
+    ...t.inclusions.map((x) => ({ shortDescription: x, type: FeatureType.INCLUSION })),
+    ...t.exclusions.map((x) => ({ shortDescription: x, type: FeatureType.EXCLUSION })),
+    ...t.what_to_bring.map((x) => ({ shortDescription: x, type: FeatureType.PREARRIVAL_INFORMATION })),
+    ...(t.meeting_instructions.trim() ? [{ shortDescription: t.meeting_instructions, type: FeatureType.PREARRIVAL_INFORMATION }] : []),
+    ...(t.voucher_text.trim() ? [{ shortDescription: t.voucher_text, type: FeatureType.REDEMPTION_INSTRUCTION }] : []),
+    ...(t.important_information.trim() ? [{ shortDescription: t.important_information, type: FeatureType.ADDITIONAL_INFORMATION }] : []),
+    ...(v.policyTexts?.description.trim() ? [{ shortDescription: v.policyTexts.description, type: FeatureType.CANCELLATION_TERM }] : []),
+  ];
+  return {
+    title: t.title,
+    shortDescription: t.short_description || null,
+    description: t.long_description || null,
+    features,
+    ...(v.product.durationMinutes ? { durationMinutesFrom: v.product.durationMinutes, durationMinutesTo: null } : {}),
+    availableLanguages: [...p.languages],
+  };
+}
+
+export function productOf(p: Partner, v: ProductView, withPricing: boolean, withContent = false): Product {
   const hours = cutoffHours(v.policy);
   const option: Option = {
     id: DEFAULT_OPTION,
@@ -113,13 +141,14 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean): Pro
     cancellationCutoffUnit: DurationUnit.HOUR,
     requiredContactFields: REQUIRED_CONTACT,
     restrictions: { minUnits: null, maxUnits: null },
-    units: v.units.map((u) => unitOf(p, v, u, withPricing)),
+    units: v.units.map((u) => unitOf(p, v, u, withPricing, withContent)),
+    ...(withContent ? { title: v.texts.title, shortDescription: v.texts.short_description || null } : {}),
   };
   return {
     id: v.product.id,
     internalName: v.product.title,
     reference: null,
-    locale: 'en',
+    locale: v.language,
     timeZone: p.timeZone,
     allowFreesale: false,
     instantConfirmation: v.product.instantConfirmation,
@@ -131,6 +160,7 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean): Pro
     redemptionMethod: RedemptionMethod.DIGITAL,
     options: [option],
     ...(withPricing ? { defaultCurrency: p.currency, availableCurrencies: [p.currency] } : {}),
+    ...(withContent ? contentOf(p, v) : {}),
   };
 }
 

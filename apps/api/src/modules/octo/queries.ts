@@ -19,6 +19,8 @@ export interface UnitRow {
   from_price: number;
   /** The net price of the rate that gives `from_price` (null when it has none): what a net-rate contract that leaves the category blank owes. */
   from_net: number | null;
+  /** The category's label per language (localize()). */
+  translations: Record<string, { label?: string }>;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function lockReservation(ctx: TenantCtx, uuid: string) {
 /** The key of a secret's hash (not revoked) with its partnership, its supplier, whether both sides' plans have partners, the Active offers it shares and the supplier's seatless categories: one read. */
 export async function partnerKeyRow(db: Db, hash: string) {
   const rows = (await db.execute(sql`
-    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
+    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes, a.languages,
            tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
@@ -62,6 +64,7 @@ export async function partnerKeyRow(db: Db, hash: string) {
       subdomain: string;
       time_zone: string;
       default_cutoff_minutes: number;
+      languages: string[];
       supplier_partners: boolean;
       reseller_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
@@ -91,22 +94,53 @@ export function departureDays(tx: Db, supplierId: string, productId: string, ids
  */
 export async function productUnits(ctx: TenantCtx, ids: string[]) {
   const units = (await ctx.tx.execute(sql`
-      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, min(r.retail_price)::int as from_price,
+      select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations, min(r.retail_price)::int as from_price,
              (array_agg(r.net_price order by r.retail_price, r.net_price nulls last))[1]::int as from_net
       from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
       where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
-      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
+      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
   return units.rows;
 }
 
-/** Some products' cancellation policy rules and their schedule's start times: one read. */
+/** An offer's texts as OCTO's content capability serves them (each with its translations, for localize()). */
+export interface ProductTexts {
+  title: string;
+  short_description: string;
+  long_description: string;
+  highlights: string[];
+  inclusions: string[];
+  exclusions: string[];
+  what_to_bring: string[];
+  important_information: string;
+  meeting_instructions: string;
+  voucher_text: string;
+  translations: Record<string, Record<string, string | string[]>>;
+}
+/** Some products' cancellation policy (rules and texts), their schedule's start times and their texts: one read. */
 export async function productTerms(ctx: TenantCtx, ids: string[]) {
   const extra = (await ctx.tx.execute(sql`
       select x.id, cp.rules,
+             case when cp.id is null then null else json_build_object('name', cp.name, 'description', cp.description, 'translations', cp.translations) end as policy,
+             json_build_object('title', x.title, 'short_description', x.short_description, 'long_description', x.long_description, 'highlights', x.highlights,
+                               'inclusions', x.inclusions, 'exclusions', x.exclusions, 'what_to_bring', x.what_to_bring, 'important_information', x.important_information,
+                               'meeting_instructions', x.meeting_instructions, 'voucher_text', x.voucher_text, 'translations', x.translations) as texts,
              coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times
       from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
-      where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as { rows: { id: string; rules: { hours_before: number; refund_percent: number }[] | null; times: string[] }[] };
+      where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as {
+    rows: {
+      id: string;
+      rules: { hours_before: number; refund_percent: number }[] | null;
+      policy: { name: string; description: string; translations: Record<string, { name?: string; description?: string }> } | null;
+      texts: ProductTexts;
+      times: string[];
+    }[];
+  };
   return extra.rows;
+}
+
+/** Sets the customer's language on an order made through a partner's key. */
+export async function setOrderLanguage(ctx: TenantCtx, orderId: string, language: string) {
+  await ctx.tx.update(order).set({ language }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
 }
 
 /** Which of some category ids (as text) have a rate for a product. */

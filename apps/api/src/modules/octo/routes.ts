@@ -54,11 +54,20 @@ declare module 'fastify' {
 const access = { access: { public: true as const, reason: 'a partner’s API key (Authorization: Bearer), checked by the module' } };
 const deps = (request: FastifyRequest): svc.Deps => ({ db: request.server.database.db, holds: request.server.holds });
 const partnerOf = (request: FastifyRequest) => request.partner!;
-const wantsPricing = (request: FastifyRequest) =>
+const capabilities = (request: FastifyRequest) =>
   String(request.headers['octo-capabilities'] ?? '')
     .split(',')
-    .map((c) => c.trim())
-    .includes('octo/pricing');
+    .map((c) => c.trim());
+const wantsPricing = (request: FastifyRequest) => capabilities(request).includes('octo/pricing');
+/** OCTO's content capability: the products' texts (title, descriptions, features) in the language negotiated. */
+const wantsContent = (request: FastifyRequest) => capabilities(request).includes('octo/content');
+const acceptLanguage = (request: FastifyRequest) => request.headers['accept-language'];
+/** The language of a call's content, answered as Content-Language (and Vary). */
+function contentLanguage(request: FastifyRequest, reply: FastifyReply) {
+  const language = svc.partnerLanguage(partnerOf(request), acceptLanguage(request));
+  reply.header('content-language', language).header('vary', 'Accept-Language');
+  return language;
+}
 
 async function authenticate(request: FastifyRequest) {
   request.partner = await authenticatePartner(request);
@@ -102,8 +111,8 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.setErrorHandler(octoErrorHandler);
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: 'NOT_FOUND', errorMessage: `${request.method} ${request.url.split('?')[0]} is not implemented.` }));
   app.addHook('onRequest', authenticate);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('octo-capabilities', 'octo/pricing');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('octo-capabilities', wantsContent(request) ? 'octo/pricing, octo/content' : 'octo/pricing');
   });
   /** Each path with and without its trailing slash (OCTO's clients send none); the twin is hidden from the document. */
   const both = (method: 'GET' | 'POST' | 'PATCH', path: string, opts: { config: typeof access; schema: Record<string, unknown> }, handler: (request: FastifyRequest, reply: FastifyReply) => unknown) => {
@@ -114,13 +123,15 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   both('GET', '/supplier', { config: access, schema: { tags, summary: 'OCTO: the supplier', response: { 200: ZOctoSupplier, ...octoErrors } } }, async (request) =>
     supplierOf(partnerOf(request), `${tenantOrigin(request.server.config, partnerOf(request).supplierSubdomain)}/octo/v1`),
   );
-  both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(ZOctoProduct), ...octoErrors } } }, async (request) => {
+  both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(ZOctoProduct), ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
-    return (await svc.listProducts(deps(request), p)).map((v) => productOf(p, v, wantsPricing(request)));
+    const language = contentLanguage(request, reply);
+    return (await svc.listProducts(deps(request), p, language)).map((v) => productOf(p, v, wantsPricing(request), wantsContent(request)));
   });
-  both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: ZOctoProductParams, response: { 200: ZOctoProduct, ...octoErrors } } }, async (request) => {
+  both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: ZOctoProductParams, response: { 200: ZOctoProduct, ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
-    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id), wantsPricing(request));
+    const language = contentLanguage(request, reply);
+    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id, language), wantsPricing(request), wantsContent(request));
   });
   both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: ZOctoCalendarBody, response: { 200: z.array(ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
@@ -154,7 +165,7 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   both('POST', '/bookings/:uuid/confirm', { config: access, schema: { tags, summary: 'OCTO: confirm (the order is made; idempotent)', params: ZOctoBookingParams, body: ZOctoConfirmBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof ZOctoConfirmBody>), wantsPricing(request));
+    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof ZOctoConfirmBody>, acceptLanguage(request)), wantsPricing(request));
   });
   both('POST', '/bookings/:uuid/extend', { config: access, schema: { tags, summary: 'OCTO: hold a reservation longer', params: ZOctoBookingParams, body: ZOctoExtendBody.optional(), response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
@@ -256,7 +267,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod = async (app) => {
         const p = partnerOf(request);
         const { uuid, customer, reference, answers } = request.body;
         const contact = { firstName: customer.first_name, lastName: customer.last_name, emailAddress: customer.email, phoneNumber: customer.phone, country: customer.country ?? null };
-        return presentReservation(p, await svc.confirmBooking(deps(request), p, uuid, { contact, resellerReference: reference, answers }));
+        return presentReservation(p, await svc.confirmBooking(deps(request), p, uuid, { contact, resellerReference: reference, answers }, acceptLanguage(request)));
       }),
   );
   app.post(

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { HOLD_MINUTES, type TSlot } from '@tourdesk/contracts';
+import { localize, negotiateLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import type { octoBooking } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
@@ -49,9 +50,16 @@ export interface SlotView extends TSlot {
 }
 export interface ProductView {
   product: Partner['products'] extends Map<string, infer P> ? P : never;
+  /** Units with their label in the language asked for. */
   units: UnitRow[];
   policy: { hours_before: number; refund_percent: number }[] | null;
   startTimes: string[];
+  /** The language the texts are in (Accept-Language among the supplier's languages). */
+  language: Language;
+  /** The offer's texts in that language, field by field from the main language (localize()), for OCTO's content capability. */
+  texts: Omit<q.ProductTexts, 'translations'>;
+  /** The cancellation policy's name and description in that language. */
+  policyTexts: { name: string; description: string } | null;
 }
 
 const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T>) =>
@@ -88,28 +96,37 @@ export function defaultOption(optionId: unknown) {
 
 // --- products --------------------------------------------------------------------------------
 
-async function productViews(deps: Deps, p: Partner, ids: string[]): Promise<ProductView[]> {
+/** The language of a partner's call: Accept-Language (or a contact's locales) among the supplier's languages, else its main one. */
+export const partnerLanguage = (p: Partner, acceptLanguage: string | null | undefined) => negotiateLanguage(acceptLanguage, p.languages);
+
+async function productViews(deps: Deps, p: Partner, ids: string[], language: Language): Promise<ProductView[]> {
   if (ids.length === 0) return [];
+  const main = p.languages[0]!;
   return inSupplier(deps, p, async (ctx) => {
-    const units = await q.productUnits(ctx, ids);
+    const units = (await q.productUnits(ctx, ids)).map((u) => ({ ...u, ...localize(u, language, main) }));
     const extra = await q.productTerms(ctx, ids);
     const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
     return ids.map((id) => {
       const e = extra.find((r) => r.id === id);
+      const texts = e ? localize(e.texts, language, main) : null;
+      const policy = e?.policy ? localize(e.policy, language, main) : null;
       return {
         product: p.products.get(id)!,
         units: units.filter((u) => u.experience_id === id).sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label)),
         policy: e?.rules ?? null,
         startTimes: (e?.times ?? []).map((t) => String(t).slice(0, 5)),
+        language,
+        texts: texts ?? { title: p.products.get(id)!.title, short_description: '', long_description: '', highlights: [], inclusions: [], exclusions: [], what_to_bring: [], important_information: '', meeting_instructions: '', voucher_text: '' },
+        policyTexts: policy ? { name: policy.name, description: policy.description } : null,
       };
     });
   });
 }
 
-export const listProducts = (deps: Deps, p: Partner) => productViews(deps, p, [...p.products.keys()]);
-export async function getProduct(deps: Deps, p: Partner, id: unknown) {
+export const listProducts = (deps: Deps, p: Partner, language: Language = p.languages[0]!) => productViews(deps, p, [...p.products.keys()], language);
+export async function getProduct(deps: Deps, p: Partner, id: unknown, language: Language = p.languages[0]!) {
   const product = sharedProduct(p, id);
-  return (await productViews(deps, p, [product.id]))[0]!;
+  return (await productViews(deps, p, [product.id], language))[0]!;
 }
 
 // --- bookings --------------------------------------------------------------------------------
@@ -454,7 +471,13 @@ function customerOf(contact: ContactInput) {
  * order), the contract read again under its lock, then checkout of the reservation's cart line — an
  * order in the supplier's tenant, marked as the partner's resale, each booking's commission fixed.
  */
-export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[]; answers?: Record<string, string> }) {
+export async function confirmBooking(
+  deps: Deps,
+  p: Partner,
+  uuid: string,
+  input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[]; answers?: Record<string, string> },
+  acceptLanguage?: string,
+) {
   if (input.unitItems) {
     const current = await getBooking(deps, p, uuid);
     const same = JSON.stringify(quantitiesOf(input.unitItems)) === JSON.stringify(quantitiesOf(current.row.unit_items));
@@ -485,6 +508,8 @@ export async function confirmBooking(deps: Deps, p: Partner, uuid: string, input
       if (first?.attr?.startsWith('answers.')) throw new OctoError('BAD_REQUEST', `${first.attr}: ${first.detail}`, undefined, first.attr);
       throw error;
     }
+    // The customer's language (later e-mails and documents): the contact's locales, else the call's Accept-Language, among the supplier's.
+    await q.setOrderLanguage(ctx, orderId, partnerLanguage(p, contact.locales?.length ? contact.locales.join(',') : acceptLanguage));
     const reference = input.resellerReference ?? row.reseller_reference;
     await markResale(ctx, orderId, shared.contract, { [row.experience_id]: shared.netRates }, reference, { api_key: p.prefix, booking_uuid: uuid });
     const sold = await q.firstBookingOf(ctx, orderId);

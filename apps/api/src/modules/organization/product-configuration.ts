@@ -1,4 +1,5 @@
 import type { TProductConfiguration, TProductConfigurationPatch } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { baseAccount } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import * as q from './queries';
@@ -6,7 +7,8 @@ import * as q from './queries';
 /**
  * The organisation's product configuration: how its times read, new offers' defaults (capacity of
  * a new schedule, cancellation policy), the booking cut-off and hold, VAT per offer type (read by
- * vatRates(), the one place an offer's rate is decided) and what its tickets show (ticketsPdf()).
+ * vatRates(), the one place an offer's rate is decided), what its tickets show (ticketsPdf()) and
+ * the languages it sells in (its first the main one, the fallback of every offer text).
  */
 export async function productConfiguration(ctx: TenantCtx): Promise<TProductConfiguration> {
   const a = await q.accountRow(ctx);
@@ -21,6 +23,7 @@ export async function productConfiguration(ctx: TenantCtx): Promise<TProductConf
     vat_rates_by_type: a.vat_rates_by_type,
     vat_rate_bp: a.vat_rate_bp,
     ticket_fields: a.ticket_fields as TProductConfiguration['ticket_fields'],
+    languages: a.languages as Language[],
   };
 }
 
@@ -43,6 +46,8 @@ export async function updateProductConfiguration(ctx: TenantCtx, patch: TProduct
     set.vat_rates_by_type = rates;
   }
   if (patch.ticket_fields !== undefined) set.ticket_fields = [...new Set(patch.ticket_fields)];
+  // The languages sold in, the first the main one. One taken out keeps its offers' translations (not served).
+  if (patch.languages !== undefined) set.languages = patch.languages;
   await q.updateAccount(ctx, set);
   return productConfiguration(ctx);
 }

@@ -5,6 +5,7 @@ import {
   type TTeamMemberUpdate,
   type TUser,
 } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
@@ -234,6 +235,7 @@ export function getMe(c: Caller): Promise<TUser> {
         currency: row.account.currency,
         locale: row.account.locale,
         time_format: row.account.time_format as '24h' | '12h',
+        languages: row.account.languages as Language[],
         subscription_tier: row.tier ? { id: row.tier.id, name: row.tier.name } : null,
         active_subscription_features: row.tier?.features ?? [],
       },

@@ -1,4 +1,5 @@
 import { seatsForSale, type TSlot, type TWebDay, type TWebMonth, type TWebOffer, type TWebOfferSummary, type TWebStore } from '@tourdesk/contracts';
+import { isLanguage, localize, negotiateLanguage, type Language, type Translations } from '@tourdesk/contracts/i18n';
 import type { experience } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
@@ -44,6 +45,20 @@ export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise
   return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
 }
 
+/**
+ * The language a store's offers are served in: Accept-Language among the languages the store's
+ * organisation sells in (its first when none fits). The texts themselves come through localize(),
+ * field by field, falling back to the seller's main language.
+ */
+export async function storeLanguage(db: Db, subdomain: string | null, acceptLanguage: string | undefined): Promise<Language> {
+  const languages = (subdomain ? await q.languagesAt(db, subdomain) : null)?.filter(isLanguage);
+  return negotiateLanguage(acceptLanguage, languages?.length ? languages : ['en']);
+}
+const mainOf = (value: string | null | undefined): Language => (isLanguage(value) ? value : 'en');
+/** A row's texts in `language` (undefined: the row's own, its main language's). */
+const inLanguage = <T extends { translations?: unknown }>(row: T, language: Language | undefined, main: Language) =>
+  language ? localize(row as T & { translations?: Translations<Partial<T>> }, language, main) : row;
+
 /** How many offers the store sells now (tourdesk_store_offers, on the server's connection). */
 export const countOffers = (db: Db, storeId: string) => q.countOffers(db, storeId);
 
@@ -52,8 +67,8 @@ export const countOffers = (db: Db, storeId: string) => q.countOffers(db, storeI
  * on the server's connection over tourdesk_store_offers (which filters every row by the store, its
  * organisation and its contracts), each offer's cover and from price read in its seller's rows.
  */
-export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number, offset: number): Promise<TWebOfferSummary[]> {
-  const rows = await q.storeOfferPage(db, found.s.id, limit, offset);
+export async function offers(db: Db, found: Pick<FoundStore, 's'>, limit: number, offset: number, language?: Language): Promise<TWebOfferSummary[]> {
+  const rows = (await q.storeOfferPage(db, found.s.id, limit, offset)).map((r) => inLanguage(r, language, mainOf(r.seller_language)));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -85,10 +100,11 @@ export function summary(ctx: WebCtx, e: typeof experience.$inferSelect, cover: s
  * One offer with everything its page shows, read in its seller's books (ctx from inOfferSeller,
  * which found it among what the store sells); 404 unless it is still on sale.
  */
-export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
+export async function offer(ctx: WebCtx, id: string, language?: Language): Promise<TWebOffer> {
   const row = await q.activeOffer(ctx, id);
   if (!row) throw notFound('This offer is not sold in this store.');
-  const e = row.e;
+  const main = mainOf(row.main);
+  const e = { ...row.e, ...inLanguage(row.e, language, main) };
   const [images, points, policy, categories, extras, questions] = await Promise.all([
     q.readyImages(ctx, id),
     e.meeting_point_ids.length ? q.meetingPointsByIds(ctx, e.meeting_point_ids) : [],
@@ -99,9 +115,10 @@ export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
   ]);
   // Adults first, then by age, then by name: the order people read a price list in.
   const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
-  const cats = categories.sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label));
+  const texts = <T extends { translations?: unknown }>(list: T[]) => list.map((x) => ({ ...x, ...inLanguage(x, language, main) }));
+  const cats = texts(categories).sort((a, b) => rank(a.type) - rank(b.type) || a.label.localeCompare(b.label));
   const byIdOrder = <T extends { id: string }>(list: T[], ids: string[]) => [...list].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-  const p = policy[0];
+  const p = texts(policy)[0];
   return {
     ...summary(ctx, e, row.cover, row.from),
     long_description: e.long_description,
@@ -115,8 +132,12 @@ export async function offer(ctx: WebCtx, id: string): Promise<TWebOffer> {
     meeting_points: byIdOrder(points, e.meeting_point_ids).map((m) => ({ name: m.name, address: m.address, latitude: m.latitude, longitude: m.longitude })),
     cancellation_policy: p ? { name: p.name, description: p.description, rules: p.rules } : null,
     categories: cats.map((c) => ({ id: c.id, label: c.label, type: c.type, occupies_seat: c.occupies_seat, min_age: c.min_age, max_age: c.max_age })),
-    extras: byIdOrder(extras, e.extra_item_ids).map((x) => ({ id: x.id, name: x.name, description: x.description, price: x.price })),
-    questions: byIdOrder(questions, e.booking_question_ids).map((q) => ({ id: q.id, question: q.question, answer_type: q.answer_type, required: q.required, options: q.choices })),
+    extras: byIdOrder(texts(extras), e.extra_item_ids).map((x) => ({ id: x.id, name: x.name, description: x.description, price: x.price })),
+    // An answer is stored as the main language's option (what the order checks): the page shows the option's label in its language.
+    questions: byIdOrder(questions, e.booking_question_ids).map((q) => {
+      const shown = { ...q, ...inLanguage(q, language, main) };
+      return { id: q.id, question: shown.question, answer_type: q.answer_type, required: q.required, options: q.choices, option_labels: shown.choices.length === q.choices.length ? shown.choices : q.choices };
+    }),
     min_participants: e.min_participants,
     max_participants: e.max_participants,
   };

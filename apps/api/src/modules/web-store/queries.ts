@@ -94,11 +94,29 @@ export async function countOffers(db: Db, storeId: string) {
   return Number(row?.n ?? 0);
 }
 
-/** A page of the offers the store sells, in its order, each with its seller, cover and from price: one statement. */
+/** The languages the organisation at a subdomain sells in (its first the main one), on the server's connection. */
+export async function languagesAt(db: Db, subdomain: string) {
+  const [row] = await db.select({ languages: baseAccount.languages }).from(baseAccount).where(eq(baseAccount.subdomain, subdomain));
+  return row?.languages ?? null;
+}
+
+/** A page of the offers the store sells, in its order, each with its seller (and its main language), cover and from price: one statement. */
 export async function storeOfferPage(db: Db, storeId: string, limit: number, offset: number) {
-  return rowsOf<{ id: string; title: string; short_description: string; duration_minutes: number | null; time_zone: string; seller: string; partnership: string | null; cover: string | null; from_price: number | null }>(
+  return rowsOf<{
+    id: string;
+    title: string;
+    short_description: string;
+    translations: Record<string, { title?: string; short_description?: string }>;
+    duration_minutes: number | null;
+    time_zone: string;
+    seller: string;
+    seller_language: string;
+    partnership: string | null;
+    cover: string | null;
+    from_price: number | null;
+  }>(
     await db.execute(sql`
-      select x.id, x.title, x.short_description, x.duration_minutes, sa.time_zone, sa.name as seller, o.partnership_id as partnership,
+      select x.id, x.title, x.short_description, x.translations, x.duration_minutes, sa.time_zone, sa.name as seller, sa.languages[1] as seller_language, o.partnership_id as partnership,
              (select i.storage_key from ${image} i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready' order by i.position limit 1) as cover,
              tourdesk_from_price(x.account_id, x.id) as from_price
       from tourdesk_store_offers(${storeId}::uuid) o join ${experience} x on x.id = o.experience_id join ${baseAccount} sa on sa.id = x.account_id
@@ -110,10 +128,10 @@ export async function storeOfferPage(db: Db, storeId: string, limit: number, off
 const coverKey = sql<string | null>`(select i.storage_key from ${image} i where i.account_id = ${experience.account_id} and i.experience_id = ${experience.id} and i.status = 'ready' order by i.position limit 1)`;
 const fromPrice = sql<number | null>`tourdesk_from_price(${experience.account_id}, ${experience.id})`;
 
-/** An Active offer with its cover's key and its from price. */
+/** An Active offer with its cover's key, its from price and its organisation's main language. */
 export async function activeOffer(ctx: TenantCtx, id: string) {
   const [row] = await ctx.tx
-    .select({ e: experience, cover: coverKey, from: fromPrice })
+    .select({ e: experience, cover: coverKey, from: fromPrice, main: sql<string>`(select a.languages[1] from ${baseAccount} a where a.id = ${experience.account_id})` })
     .from(experience)
     .where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, id), eq(experience.status, 'Active')));
   return row;
@@ -137,9 +155,12 @@ export function cancellationPolicyById(ctx: TenantCtx, id: string) {
 /** The categories an offer has a current rate for. */
 export async function offerCategories(ctx: TenantCtx, experienceId: string) {
   const result = (await ctx.tx.execute(sql`
-      select distinct c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age
-      from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
-      where r.account_id = ${ctx.accountId} and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= current_date)`)) as unknown as { rows: { id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null }[] };
+      select c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations
+      from ${pricingCategory} c
+      where c.account_id = ${ctx.accountId}
+        and exists (select 1 from pricing_rate r where r.account_id = c.account_id and r.pricing_category_id = c.id and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= current_date))`)) as unknown as {
+    rows: { id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null; translations: Record<string, { label?: string }> }[];
+  };
   return result.rows;
 }
 

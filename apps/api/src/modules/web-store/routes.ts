@@ -73,6 +73,13 @@ function cacheable<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
   return reply.type('application/json; charset=utf-8').send(text);
 }
 
+/** The offers' language: Accept-Language among the organisation's languages, answered as Content-Language (and Vary). */
+async function contentLanguage(request: FastifyRequest, reply: FastifyReply) {
+  const language = await catalogue.storeLanguage(request.server.database.db, requestHost(request).subdomain, request.headers['accept-language']);
+  reply.header('content-language', language).header('vary', 'Accept-Language');
+  return language;
+}
+
 export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   const seatCaps = { perCart: app.config.STORE_SEATS_PER_CART, perAddress: app.config.STORE_SEATS_PER_ADDRESS };
   app.get(
@@ -83,17 +90,21 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/experiences/',
     { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: ZWebStoreParams, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
       const found = await scope.storeByHost(storeAt(request), request.params.slug);
       const db = request.server.database.db;
-      return paginate(request, request.query, () => catalogue.countOffers(db, found.s.id), (limit, offset) => catalogue.offers(db, found, limit, offset));
+      const language = await contentLanguage(request, reply);
+      return paginate(request, request.query, () => catalogue.countOffers(db, found.s.id), (limit, offset) => catalogue.offers(db, found, limit, offset, language));
     },
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/',
     { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: ZWebOfferParams, response: { 200: ZWebOffer, ...errors } } },
-    (request) => scope.inOfferSeller(storeAt(request), request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id)),
+    async (request, reply) => {
+      const language = await contentLanguage(request, reply);
+      return scope.inOfferSeller(storeAt(request), request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id, language));
+    },
   );
   app.get(
     '/api/web-stores/:slug/experiences/:id/month/',
