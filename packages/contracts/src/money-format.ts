@@ -28,9 +28,10 @@ export function formatMoney(minor: number | null | undefined, currency: string, 
 /**
  * An amount as text in documents, e-mails and the API's messages: "EUR 12.00", "JPY 500" — the
  * currency's code and a plain space, the same on every server whatever its ICU (no symbol to
- * confuse $ with another dollar, nothing a PDF's standard fonts cannot draw).
+ * confuse $ with another dollar, nothing a PDF's standard fonts cannot draw). A customer's
+ * document gives its language's locale: "12,00 EUR" (de-DE), "1 234,50 EUR" (fr-FR).
  */
-export const moneyText = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US', 'code').replace(/\u00a0/g, ' ');
+export const moneyText = (minor: number, currency: string, locale = 'en-US') => formatMoney(minor, currency, locale, 'code').replace(/[\u00a0\u202f]/g, ' ');
 
 /**
  * The amount as a plain decimal number with the currency's decimals, worked out on the integer

@@ -55,6 +55,10 @@ describe('the PDF kit', () => {
   it('draws only what the standard fonts can: other characters become "?", a line break a space', async () => {
     const pdf = await createPdf(PAPER.A5, { title: 'Tickets' });
     expect(drawable(pdf.regular, '2 × Adult – €12 … naïve ✓ 🚲\nnext')).toBe('2 × Adult – €12 … naïve ? ? next');
+    // Every letter of the customers' languages; Intl's narrow spaces as spaces; other Latin letters as their base letter.
+    expect(drawable(pdf.regular, 'Straße à côté, Müller, niño, œuvre « prix » l’été')).toBe('Straße à côté, Müller, niño, œuvre « prix » l’été');
+    expect(drawable(pdf.regular, '1\u202f234,50 EUR, 12,5\u202f%')).toBe('1 234,50 EUR, 12,5 %');
+    expect(drawable(pdf.bold, 'Łukasz Dvořák, Őrs')).toBe('Lukasz Dvorák, Ors');
     const page = pdf.addPage();
     pdf.text(page, 'Kayak ✓ tour', pdf.paper.left, pdf.paper.top);
     const { pages } = await read(await pdf.save());

@@ -27,10 +27,29 @@ export const RULE = grey(0.6);
 /** An amount as documents print it, with the currency's own decimals: "EUR 1,234.50", "JPY 1,200", "KWD 1.250". */
 export { moneyText as documentMoney } from '@tourdesk/contracts';
 
-/** Text the standard fonts can draw (WinAnsi): a line break becomes a space, any other character outside it '?'. */
+/** Letters outside WinAnsi that no accent-stripping reaches, as their base letter. */
+const BASE_LETTERS: Record<string, string> = { ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ħ: 'h', Ħ: 'H', ı: 'i', ŀ: 'l', Ŀ: 'L', ŧ: 't', Ŧ: 'T' };
+/** Spaces Intl writes in numbers and dates (narrow no-break, thin, figure…): drawn as a space. */
+const SPACES = /[\u2000-\u200a\u202f\u205f]/g;
+
+/**
+ * Text the standard fonts can draw. Their WinAnsi set has every letter of English, German, French,
+ * Italian and Spanish (ß é è à ç ñ ü œ « » ’ €…); a line break and the narrow spaces of Intl's
+ * numbers and dates become a space; another letter is drawn as its base letter (č → c, ő → o, ł → l),
+ * any other character as '?'.
+ */
+const characterSets = new WeakMap<PDFFont, Set<number>>();
 export const drawable = (font: PDFFont, text: string) => {
-  const known = font.getCharacterSet();
-  return [...text.replace(/\r?\n/g, ' ')].map((ch) => (known.includes(ch.codePointAt(0)!) ? ch : '?')).join('');
+  const known = characterSets.get(font) ?? new Set(font.getCharacterSet());
+  characterSets.set(font, known);
+  const draws = (s: string) => [...s].every((c) => known.has(c.codePointAt(0)!));
+  return [...text.replace(/\r?\n/g, ' ').replace(SPACES, ' ')]
+    .map((ch) => {
+      if (known.has(ch.codePointAt(0)!)) return ch;
+      const base = BASE_LETTERS[ch] ?? ch.normalize('NFD').replace(/\p{M}/gu, '');
+      return base && base !== ch && draws(base) ? base : '?';
+    })
+    .join('');
 };
 
 export interface TextStyle {

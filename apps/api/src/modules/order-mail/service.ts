@@ -1,4 +1,3 @@
-import { formatMoney } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { QUEUES, type Jobs } from '../../lib/jobs';
@@ -6,7 +5,8 @@ import type { Mail } from '../../lib/mailer';
 import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
-import { bookingsIcs, confirmationPdf, localWhen, ticketSource, ticketsPdf } from '../orders/tickets';
+import { localWhen, mailMoney, translateFor, type CustomerTranslate } from '../../lib/customer-text';
+import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { inStoreById, type WebCtx } from '../stores/scope';
 import * as q from './queries';
@@ -19,6 +19,11 @@ import * as q from './queries';
  * customer's reminder the day before. The job composes the message when it runs, so the queue
  * keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
  * workers send them. This module has no routes and imports neither the web store nor payments.
+ *
+ * What goes to the customer is in the order's language (orders.language, translateFor() in
+ * lib/customer-text.ts): the subject, the text, the dates and times (the offer's zone, the
+ * organisation's 12/24-hour setting), the money and the attached tickets, confirmation and calendar
+ * file. The store's new-booking note goes to the organisation and stays in English.
  */
 export interface OrderMailJob {
   /** The organisation (so its Owners see the job if it fails), the store and the order. */
@@ -63,10 +68,18 @@ async function inOrganisation<T>(db: Db, accountId: string, fn: (ctx: MailCtx) =
   });
 }
 
-const lineText = (o: Awaited<ReturnType<typeof presentWebOrder>>) =>
+/** Each open booking of the order: its offer and local time, its items with their prices, its meeting point and ticket code. */
+const lineText = (t: CustomerTranslate, o: Awaited<ReturnType<typeof presentWebOrder>>, timeFormat: TicketOrder['time_format']) =>
   o.bookings
     .filter((b) => b.status !== 'Canceled')
-    .map((b) => [`${b.offer_title}, ${localWhen(b.starts_at, b.time_zone)}`, ...b.items.map((i) => `  ${i.quantity} × ${i.label}  ${formatMoney(i.total, o.currency)}`), ...(b.meeting_point ? [`  Meeting point: ${b.meeting_point}`] : []), `  Ticket: ${b.ticket_code}`].join('\n'))
+    .map((b) =>
+      [
+        `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, timeFormat)}`,
+        ...b.items.map((i) => `  ${i.quantity} × ${i.label}  ${mailMoney(t, i.total, o.currency)}`),
+        ...(b.meeting_point ? [`  ${t('mail.line.meetingPoint', { place: b.meeting_point })}`] : []),
+        `  ${t('mail.line.ticket', { code: b.ticket_code })}`,
+      ].join('\n'),
+    )
     .join('\n\n');
 
 /** Composes and sends one order e-mail; throws when the mail server refuses (the job retries). */
@@ -77,36 +90,43 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     const o = await presentWebOrder(ctx, job.order, shop && job.manage ? manageUrlFor(config, { ...ctx, store: shop }, job.manage) : () => storeUrl ?? '');
     const link = shop && job.manage ? o.manage_url : null;
     const due = o.total - o.paid;
+    // The tickets from the one source every ticket PDF is drawn from (orders/tickets.ts), with the order's language.
+    const source = await ticketSource(ctx, job.order);
     if (job.kind === 'store-notification') {
+      const en = translateFor('en');
       return {
         to: shop?.notify_email ?? '',
         subject: `New booking ${o.reference} in ${shop?.name ?? ctx.organisation}`,
-        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(o)}\n\nTotal ${formatMoney(o.total, o.currency)}.`,
+        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(en, o, source.tickets.time_format)}\n\nTotal ${mailMoney(en, o.total, o.currency)}.`,
       } satisfies Mail;
     }
-    // The tickets from the one source every ticket PDF is drawn from (orders/tickets.ts).
-    const source = await ticketSource(ctx, job.order);
+    const t = translateFor(source.tickets.language);
+    const lines = lineText(t, o, source.tickets.time_format);
+    const count = o.bookings.filter((b) => b.status !== 'Canceled').length;
+    const money = (n: number) => mailMoney(t, n, o.currency);
     const attachments = [
       { filename: `tickets-${o.reference}.pdf`, content: Buffer.from(await ticketsPdf(source.tickets)), contentType: 'application/pdf' },
       { filename: `booking-${o.reference}.ics`, content: bookingsIcs(source.tickets, config.BASE_DOMAIN, (b) => source.durations.get(b.id) ?? null), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
       ...(job.resent ? [{ filename: `confirmation-${o.reference}.pdf`, content: Buffer.from(await confirmationPdf(source.tickets)), contentType: 'application/pdf' }] : []),
     ];
+    const greeting = t('mail.greeting', { name: o.customer.first_name });
     if (job.kind === 'reminder') {
       return {
         to: o.customer.email,
-        subject: `Tomorrow: ${o.bookings.find((b) => b.status !== 'Canceled')?.offer_title ?? 'your booking'} (${o.reference})`,
-        text: `Hello ${o.customer.first_name},\n\nA reminder of your booking with ${ctx.organisation}:\n\n${lineText(o)}\n\n${due > 0 ? `To pay on site: ${formatMoney(due, o.currency)}.\n\n` : ''}Your tickets are attached. See you there!`,
+        subject: t('mail.reminder.subject', { title: o.bookings.find((b) => b.status !== 'Canceled')?.offer_title ?? t('mail.reminder.yourBooking'), reference: o.reference }),
+        text: `${greeting}\n\n${t('mail.reminder.intro', { organisation: ctx.organisation })}\n\n${lines}\n\n${due > 0 ? `${t('mail.reminder.due', { due: money(due) })}\n\n` : ''}${t('mail.reminder.outro', { count })}`,
         attachments,
       } satisfies Mail;
     }
+    const about = { reference: o.reference, organisation: ctx.organisation };
     return {
       to: o.customer.email,
-      subject: `Your booking ${o.reference} with ${ctx.organisation}`,
+      subject: t('mail.confirmation.subject', about),
       text:
-        `Hello ${o.customer.first_name},\n\n${job.resent ? `here are your tickets and the confirmation of your order ${o.reference} with ${ctx.organisation} again` : `thank you for booking with ${ctx.organisation}. Your order ${o.reference}`}:\n\n${lineText(o)}\n\n` +
-        `Total ${formatMoney(o.total, o.currency)}${due > 0 ? `, to pay on site: ${formatMoney(due, o.currency)}` : ''}.\n\n` +
-        `Your tickets (one QR code per booking)${job.resent ? ', the order confirmation' : ''} and a calendar entry are attached.\n` +
-        (link ? `See your booking, download your tickets or cancel it: ${link}\n` : ''),
+        `${greeting}\n\n${t(job.resent ? 'mail.confirmation.introAgain' : 'mail.confirmation.intro', about)}\n\n${lines}\n\n` +
+        `${due > 0 ? t('mail.totalDue', { total: money(o.total), due: money(due) }) : t('mail.total', { total: money(o.total) })}\n\n` +
+        `${t(job.resent ? 'mail.attachedAgain' : 'mail.attached', { count })}\n` +
+        (link ? `${t('mail.manageLink', { link })}\n` : ''),
       attachments,
     } satisfies Mail;
   };

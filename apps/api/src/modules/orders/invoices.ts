@@ -1,7 +1,8 @@
 import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
+import { documentMoney, localDate, translateFor, vatRate, type CustomerTranslate } from '../../lib/customer-text';
 import { AppError, notFound } from '../../lib/errors';
-import { createPdf, documentMoney, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
+import { createPdf, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import * as q from './queries/invoices';
 import { orderExists } from './queries/orders';
@@ -26,6 +27,11 @@ import { cancellationFeeByRate, lineDescription } from './sale';
  * VAT: prices include it. Per line, tax = round-half-up(gross × rate / (10000 + rate)) in minor
  * units (rate in basis points, fixed when the line was sold); net = gross − tax; the per-rate and
  * grand totals are sums of the line figures (vatOf() in records.ts).
+ *
+ * Language: a document is issued in the order's language of that moment (translateFor() in
+ * lib/customer-text.ts), kept in invoice.language; its PDF, drawn anew on every download, reads
+ * that, so a later change of the order's language changes no issued document. The text a document
+ * stores in its data (the "Cancellation fee" line) is written in that language when it is issued.
  */
 
 const SERIES = { invoice: 'INV', credit_note: 'CN' } as const;
@@ -77,16 +83,17 @@ export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TIn
   if (existing) return existing.data as unknown as TInvoice;
   if (o.total === 0) throw new AppError('invalid', 'This order has nothing to invoice: every line is cancelled.');
   await checkSellerDetails(ctx);
-  return storeDocument(ctx, orderId, 'invoice', await composeInvoice(ctx, orderId), null);
+  const t = translateFor(o.language);
+  return storeDocument(ctx, orderId, 'invoice', await composeInvoice(ctx, orderId, t), null, t);
 }
 
-/** Writes an invoice or a credit note with the next number of its series, and its audit entry. */
-async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: Composed, credits: q.InvoiceRow | null): Promise<TInvoice> {
+/** Writes an invoice or a credit note with the next number of its series, in the language `t` speaks, and its audit entry. */
+async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: Composed, credits: q.InvoiceRow | null, t: CustomerTranslate): Promise<TInvoice> {
   const { day, year } = await localToday(ctx);
   const series = SERIES[kind];
   const n = await q.takeNumber(ctx, series, year);
   const issuedAt = new Date();
-  const id = await q.insertInvoice(ctx, { order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, data: {} });
+  const id = await q.insertInvoice(ctx, { order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, language: t.language, data: {} });
   const stored: TInvoice = {
     id,
     order: orderId,
@@ -112,14 +119,15 @@ export async function reconcileInvoice(ctx: TenantCtx, orderId: string) {
   const current = await currentInvoice(ctx, orderId);
   if (!current) return;
   const issued = current.data as unknown as TInvoice;
-  const now = await composeInvoice(ctx, orderId);
+  const t = translateFor((await lockOrder(ctx, orderId)).language);
+  const now = await composeInvoice(ctx, orderId, t);
   // The sale's stored figures, compared field by field (a stored invoice comes back from jsonb with
   // its keys in another order). Not the descriptions: a renamed offer or another time zone is no
   // change of what was sold, and lines sold before their description was kept read today's title.
   const sold = (x: Pick<TInvoice, 'lines' | 'total'>) => JSON.stringify([x.total, x.lines.map((l) => [l.quantity, l.unit_price, l.vat_rate_bp, l.net, l.tax, l.total])]);
   if (sold(now) === sold(issued)) return;
-  await storeDocument(ctx, orderId, 'credit_note', negate(issued, now), current);
-  if (now.lines.length > 0) await storeDocument(ctx, orderId, 'invoice', now, null);
+  await storeDocument(ctx, orderId, 'credit_note', negate(issued, now), current, t);
+  if (now.lines.length > 0) await storeDocument(ctx, orderId, 'invoice', now, null, t);
 }
 
 /** A credit note's body: the cancelled invoice's lines and totals, negated; today's parties and payments. */
@@ -140,12 +148,23 @@ function negate(issued: TInvoice, now: Composed): Composed {
 
 /** The order's current invoice. */
 export async function getInvoice(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
+  return (await currentInvoiceToPrint(ctx, orderId)).invoice;
+}
+
+/** An issued document and the language it was issued in (what its PDF is drawn in). */
+export interface IssuedDocument {
+  invoice: TInvoice;
+  language: string;
+}
+
+/** The order's current invoice with its language, to draw its PDF. */
+export async function currentInvoiceToPrint(ctx: TenantCtx, orderId: string): Promise<IssuedDocument> {
   const row = await currentInvoice(ctx, orderId);
   if (!row) {
     await assertOrder(ctx, orderId);
     throw notFound('This order has no invoice yet.');
   }
-  return row.data as unknown as TInvoice;
+  return { invoice: row.data as unknown as TInvoice, language: row.language };
 }
 
 /** 404 unless the order is the organisation's. */
@@ -155,9 +174,14 @@ export async function assertOrder(ctx: TenantCtx, orderId: string) {
 
 /** One invoice or credit note of the order. */
 export async function getDocument(ctx: TenantCtx, orderId: string, id: string): Promise<TInvoice> {
+  return (await documentToPrint(ctx, orderId, id)).invoice;
+}
+
+/** One invoice or credit note of the order with its language, to draw its PDF. */
+export async function documentToPrint(ctx: TenantCtx, orderId: string, id: string): Promise<IssuedDocument> {
   const row = await q.invoiceOfOrder(ctx, orderId, id);
   if (!row) throw notFound('No invoice or credit note with this id in this order.');
-  return row.data as unknown as TInvoice;
+  return { invoice: row.data as unknown as TInvoice, language: row.language };
 }
 
 /** Every invoice and credit note of the order, oldest first (one query). */
@@ -175,10 +199,10 @@ type Composed = Omit<TInvoice, 'id' | 'order' | 'kind' | 'number' | 'issued_on' 
  * What an invoice of the order would show now: the parties, a line per category and extra sold,
  * a "Cancellation fee" line per VAT rate for the fee a cancelled order keeps, totals per rate.
  */
-async function composeInvoice(ctx: TenantCtx, orderId: string): Promise<Composed> {
+async function composeInvoice(ctx: TenantCtx, orderId: string, t: CustomerTranslate): Promise<Composed> {
   const { o, c, a } = await q.orderWithBuyerAndSeller(ctx, orderId);
   // A cancelled order keeps its cancellation fee: one line per VAT rate of the lines it was kept for.
-  const feeLines = (await cancellationFeeByRate(ctx, orderId)).map((f) => ({ description: 'Cancellation fee', quantity: 1, unit_price: f.gross, vat_rate_bp: f.vat_rate_bp, net: f.net, tax: f.tax, total: f.gross }));
+  const feeLines = (await cancellationFeeByRate(ctx, orderId)).map((f) => ({ description: t('invoice.cancellationFee'), quantity: 1, unit_price: f.gross, vat_rate_bp: f.vat_rate_bp, net: f.net, tax: f.tax, total: f.gross }));
   const invoiceLines = [...(await saleLines(ctx, orderId, a.time_zone)), ...feeLines];
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
@@ -225,44 +249,49 @@ async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise
   );
 }
 
-/** The invoice or credit note as an A4 PDF. */
-export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
-  const title = inv.kind === 'credit_note' ? 'Credit note' : 'Invoice';
-  const pdf = await createPdf(PAPER.A4, { title: `${title} ${inv.number}`, author: inv.seller.legal_name });
+/** The invoice or credit note as an A4 PDF, in the language it was issued in. */
+export async function invoicePdf({ invoice: inv, language }: IssuedDocument): Promise<Uint8Array> {
+  const t = translateFor(language);
+  const title = t('invoice.title', { kind: inv.kind, number: inv.number });
+  const pdf = await createPdf(PAPER.A4, { title, author: inv.seller.legal_name });
   const { regular: font, bold } = pdf;
   const { left, right, top } = pdf.paper;
   let page = pdf.addPage();
   let y = top;
   const text = (p: PDFPage, s: string, x: number, size = 10, f: PDFFont = font, align: 'left' | 'right' = 'left') => pdf.text(p, s, x, y, { size, font: f, align });
-  const money = (n: number) => documentMoney(n, inv.currency);
-  const rate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+  const money = (n: number) => documentMoney(t, n, inv.currency);
+  const rate = (bp: number) => vatRate(t, bp);
 
   text(page, inv.seller.legal_name, left, 16, bold);
-  text(page, `${title} ${inv.number}`, right, 16, bold, 'right');
+  text(page, title, right, 16, bold, 'right');
   y -= 18;
-  const sellerLines = [...inv.seller.address.split('\n'), inv.seller.email, inv.seller.vat_number ? `VAT ${inv.seller.vat_number}` : ''].filter(Boolean);
-  const dates = [`Date ${inv.issued_on}`, `Order ${inv.order_reference}`, ...(inv.credits ? [`Cancels invoice ${inv.credits.number}`, `of ${inv.credits.issued_on}`] : [])];
+  const sellerLines = [...inv.seller.address.split('\n'), inv.seller.email, inv.seller.vat_number ? t('invoice.vatNumber', { number: inv.seller.vat_number }) : ''].filter(Boolean);
+  const dates = [
+    t('invoice.date', { date: localDate(t, inv.issued_on) }),
+    t('invoice.order', { reference: inv.order_reference }),
+    ...(inv.credits ? [t('invoice.cancels', { number: inv.credits.number }), t('invoice.cancelsOf', { date: localDate(t, inv.credits.issued_on) })] : []),
+  ];
   for (let i = 0; i < Math.max(sellerLines.length, dates.length); i++) {
     if (sellerLines[i]) text(page, sellerLines[i]!, left, 9);
     if (dates[i]) text(page, dates[i]!, right, 10, font, 'right');
     y -= 12;
   }
   y -= 20;
-  text(page, 'Bill to', left, 9, bold);
+  text(page, t('invoice.billTo'), left, 9, bold);
   y -= 13;
   const c = inv.customer;
-  for (const l of [c.name, ...c.address.split('\n'), c.country ?? '', c.vat_number ? `VAT ${c.vat_number}` : '', c.email].filter(Boolean)) {
+  for (const l of [c.name, ...c.address.split('\n'), c.country ?? '', c.vat_number ? t('invoice.vatNumber', { number: c.vat_number }) : '', c.email].filter(Boolean)) {
     text(page, l, left, 10);
     y -= 13;
   }
   y -= 18;
   const cols = { qty: 330, unit: 400, vat: 445, total: right };
   const header = () => {
-    text(page, 'Description', left, 9, bold);
-    text(page, 'Qty', cols.qty, 9, bold, 'right');
-    text(page, 'Unit price', cols.unit, 9, bold, 'right');
-    text(page, 'VAT', cols.vat, 9, bold, 'right');
-    text(page, 'Amount', cols.total, 9, bold, 'right');
+    text(page, t('invoice.description'), left, 9, bold);
+    text(page, t('invoice.quantity'), cols.qty, 9, bold, 'right');
+    text(page, t('invoice.unitPrice'), cols.unit, 9, bold, 'right');
+    text(page, t('invoice.vat'), cols.vat, 9, bold, 'right');
+    text(page, t('invoice.amount'), cols.total, 9, bold, 'right');
     y -= 6;
     pdf.rule(page, y);
     y -= 14;
@@ -292,12 +321,12 @@ export async function invoicePdf(inv: TInvoice): Promise<Uint8Array> {
     text(page, value, right, 10, f, 'right');
     y -= 14;
   };
-  row('Net', money(inv.net_total));
-  for (const t of inv.taxes) row(`VAT ${rate(t.vat_rate_bp)} on ${money(t.net)}`, money(t.tax));
-  row('Total', money(inv.total), bold);
+  row(t('invoice.net'), money(inv.net_total));
+  for (const x of inv.taxes) row(t('invoice.vatOn', { rate: rate(x.vat_rate_bp), net: money(x.net) }), money(x.tax));
+  row(t('invoice.total'), money(inv.total), bold);
   if (inv.kind === 'invoice') {
-    row('Paid', money(inv.paid));
-    row('Balance due', money(inv.balance), bold);
+    row(t('invoice.paid'), money(inv.paid));
+    row(t('invoice.balanceDue'), money(inv.balance), bold);
   }
   return pdf.save();
 }

@@ -15,7 +15,6 @@ import {
   ZInvoice,
   ZInvoiceSummary,
   type TCustomer,
-  type TInvoice,
   toMajorText,
   ZOrder,
   ZOrderCancel,
@@ -49,9 +48,10 @@ const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
 const manageCustomers: RouteAccess = { permissions: ['Manage customers'] };
 
-/** An invoice or credit note as a PDF download named after its number. */
-async function sendPdf(reply: FastifyReply, inv: TInvoice) {
-  const pdf = await invoices.invoicePdf(inv);
+/** An invoice or credit note as a PDF download named after its number, in the language it was issued in. */
+async function sendPdf(reply: FastifyReply, doc: invoices.IssuedDocument) {
+  const inv = doc.invoice;
+  const pdf = await invoices.invoicePdf(doc);
   return reply.type('application/pdf').header('content-disposition', `attachment; filename="${inv.kind === 'credit_note' ? 'credit-note' : 'invoice'}-${inv.number}.pdf"`).send(Buffer.from(pdf));
 }
 
@@ -231,7 +231,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/orders/:id/invoice.pdf',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The order’s current invoice as a PDF', params: ZOrderIdParam, response: { 200: z.any(), ...errors } } },
-    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getInvoice(ctx, request.params.id))),
+    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.currentInvoiceToPrint(ctx, request.params.id))),
   );
   app.get(
     '/api/orders/:id/invoices/',
@@ -250,7 +250,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/orders/:id/invoices/:invoiceId/pdf/',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'One invoice or credit note of the order as a PDF', params: ZOrderInvoiceParams, response: { 200: z.any(), ...errors } } },
-    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.getDocument(ctx, request.params.id, request.params.invoiceId))),
+    async (request, reply) => sendPdf(reply, await tenantScope(request, (ctx) => invoices.documentToPrint(ctx, request.params.id, request.params.invoiceId))),
   );
   app.get(
     '/api/orders/:id/audit/',

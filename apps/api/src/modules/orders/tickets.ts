@@ -1,13 +1,16 @@
 import type { TTicketField, TTimeFormat, TWebOrder } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
+import { documentMoney, localWhen, translateFor } from '../../lib/customer-text';
 import { notFound } from '../../lib/errors';
-import { createPdf, documentMoney, drawQr, grey, INK, PAPER } from '../../lib/pdf';
+import { createPdf, drawQr, grey, INK, PAPER } from '../../lib/pdf';
 import * as q from './queries/tickets';
 
 /**
  * Tickets: one page per booking with its QR code — the booking's ticket code, the same code the
  * check-in scanner reads and the e-mail shows — and an .ics calendar file with an event per booking.
- * Drawn from what the booking stored when it was sold.
+ * Drawn from what the booking stored when it was sold, in the order's language (translateFor() in
+ * lib/customer-text.ts: its texts, dates, times and money).
  */
 export interface TicketBooking {
   id: string;
@@ -24,6 +27,8 @@ export interface TicketBooking {
 }
 export interface TicketOrder {
   reference: string;
+  /** The customer's language (the order's): every text, date and amount of its tickets is in it. */
+  language: Language;
   organisation: string;
   /** What the organisation's tickets show, and how its times read (Settings → Product configuration). */
   fields: TTicketField[];
@@ -62,6 +67,7 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
     durations: new Map(rows.map((r) => [r.b.id, r.minutes])),
     tickets: {
       reference: o.o.reference,
+      language: translateFor(o.o.language).language,
       organisation: o.organisation,
       fields: o.fields as TTicketField[],
       time_format: o.timeFormat as TTimeFormat,
@@ -98,17 +104,14 @@ export async function bookingsAsShown(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, 
   });
 }
 
-/** The local date and time of an instant in a zone: "Tuesday, 1 December 2026, 09:30" (or "09:30 am" in 12-hour time). */
-export const localWhen = (iso: string, zone: string, format: TTimeFormat = '24h') =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: format === '12h' ? 'h12' : 'h23' }).format(new Date(iso));
-
 /**
  * The tickets as A5 PDF pages, one per open booking: the organisation, the offer and its time, the
  * fields the organisation shows, the QR code of the ticket code; what is left to pay is written as
  * every document writes money ("EUR 12.50": documentMoney()).
  */
 export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
-  const pdf = await createPdf(PAPER.A5, { title: `Tickets ${o.reference}` });
+  const t = translateFor(o.language);
+  const pdf = await createPdf(PAPER.A5, { title: t('ticket.documentTitle', { reference: o.reference }) });
   const { regular, bold } = pdf;
   const { left, right, top } = pdf.paper;
   const centre = pdf.paper.size[0] / 2;
@@ -123,18 +126,18 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
     line(o.organisation, bold, 10, grey(0.35));
     line(b.offer_title, bold, 18);
     const shows = new Set(o.fields);
-    line(localWhen(b.starts_at, b.time_zone, o.time_format), regular, 12);
-    if (b.meeting_point && shows.has('meeting_point')) line(`Meeting point: ${b.meeting_point}`, regular, 10);
+    line(localWhen(t, b.starts_at, b.time_zone, o.time_format), regular, 12);
+    if (b.meeting_point && shows.has('meeting_point')) line(t('ticket.meetingPoint', { place: b.meeting_point }), regular, 10);
     y -= 4;
     if (shows.has('customer_name')) line(`${o.customer.first_name} ${o.customer.last_name}`.trim(), bold, 12);
     if (shows.has('items')) for (const i of b.items) line(`${i.quantity} × ${i.label}`, regular, 11);
     drawQr(page, b.ticket_code, centre - 100, 130, 200);
     pdf.text(page, b.ticket_code, centre, 105, { size: 14, font: bold, color: grey(0), align: 'center' });
-    if (shows.has('order_reference')) pdf.text(page, `Order ${o.reference}`, left, 60, { size: 9, color: grey(0.4) });
+    if (shows.has('order_reference')) pdf.text(page, t('ticket.order', { reference: o.reference }), left, 60, { size: 9, color: grey(0.4) });
     const due = o.total - o.paid;
-    if (due > 0 && shows.has('balance_due')) pdf.text(page, `To pay on site: ${documentMoney(due, o.currency)}`, left, 46, { size: 9, color: grey(0.4) });
+    if (due > 0 && shows.has('balance_due')) pdf.text(page, t('ticket.due', { amount: documentMoney(t, due, o.currency) }), left, 46, { size: 9, color: grey(0.4) });
   }
-  if (open.length === 0) pdf.text(pdf.addPage(), 'This order has no tickets: every booking is cancelled.', left, 540, { size: 12, color: grey(0) });
+  if (open.length === 0) pdf.text(pdf.addPage(), t('ticket.none'), left, 540, { size: 12, color: grey(0) });
   return pdf.save();
 }
 
@@ -144,7 +147,8 @@ export async function ticketsPdf(o: TicketOrder): Promise<Uint8Array> {
  * and what is left to pay. Drawn from the same source as the tickets.
  */
 export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
-  const pdf = await createPdf(PAPER.A4, { title: `Order confirmation ${o.reference}`, author: o.organisation });
+  const t = translateFor(o.language);
+  const pdf = await createPdf(PAPER.A4, { title: t('confirmation.documentTitle', { reference: o.reference }), author: o.organisation });
   const { regular, bold } = pdf;
   const { left, right, top } = pdf.paper;
   let page = pdf.addPage();
@@ -155,10 +159,10 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
     page = pdf.addPage();
     y = top;
   };
-  const money = (n: number) => documentMoney(n, o.currency);
+  const money = (n: number) => documentMoney(t, n, o.currency);
   text(o.organisation, left, 10, bold, 'left', grey(0.35));
   y -= 26;
-  text('Order confirmation', left, 18, bold);
+  text(t('confirmation.title'), left, 18, bold);
   text(o.reference, right, 18, bold, 'right');
   y -= 24;
   text(`${o.customer.first_name} ${o.customer.last_name}`.trim(), left, 12, bold);
@@ -166,14 +170,14 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
   for (const b of o.bookings) {
     room(40 + b.items.length * 14);
     const cancelled = b.status === 'Canceled';
-    text(`${b.offer_title}${cancelled ? ' (cancelled)' : ''}`, left, 12, bold);
+    text(cancelled ? t('confirmation.cancelled', { title: b.offer_title }) : b.offer_title, left, 12, bold);
     if (b.total !== undefined) text(money(b.total), right, 12, bold, 'right');
     y -= 16;
-    text(localWhen(b.starts_at, b.time_zone, o.time_format), left, 10);
-    text(`Ticket ${b.ticket_code}`, right, 10, regular, 'right', grey(0.4));
+    text(localWhen(t, b.starts_at, b.time_zone, o.time_format), left, 10);
+    text(t('confirmation.ticket', { code: b.ticket_code }), right, 10, regular, 'right', grey(0.4));
     y -= 14;
     if (b.meeting_point) {
-      text(`Meeting point: ${b.meeting_point}`, left, 9, regular, 'left', grey(0.4));
+      text(t('ticket.meetingPoint', { place: b.meeting_point }), left, 9, regular, 'left', grey(0.4));
       y -= 13;
     }
     for (const i of b.items) {
@@ -186,14 +190,14 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
   room(80);
   pdf.rule(page, y + 8);
   y -= 8;
-  text('Total', left, 11, bold);
+  text(t('confirmation.total'), left, 11, bold);
   text(money(o.total), right, 11, bold, 'right');
   y -= 16;
-  text('Paid', left, 10);
+  text(t('confirmation.paid'), left, 10);
   text(money(o.paid), right, 10, regular, 'right');
   y -= 16;
   const due = o.total - o.paid;
-  text(due > 0 ? 'To pay on site' : due < 0 ? 'To refund' : 'Left to pay', left, 11, bold);
+  text(t(due > 0 ? 'confirmation.toPayOnSite' : due < 0 ? 'confirmation.toRefund' : 'confirmation.leftToPay'), left, 11, bold);
   text(money(Math.abs(due)), right, 11, bold, 'right');
   return pdf.save();
 }
@@ -201,8 +205,15 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
 const icsDate = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 const icsText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
-/** An iCalendar file (RFC 5545) with one event per open booking; times in UTC. */
+/**
+ * An iCalendar file (RFC 5545) with one event per open booking; times in UTC. Its events speak the
+ * order's language: SUMMARY is the offer's title as the order shows it (in the customer's language
+ * when the offer has it, else its fallback, so no LANGUAGE parameter), DESCRIPTION the order's words
+ * with LANGUAGE.
+ */
 export function bookingsIcs(o: TicketOrder, domain: string, durationMinutes: (b: TicketBooking) => number | null): string {
+  const t = translateFor(o.language);
+  const lang = `;LANGUAGE=${t.language}`;
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Tourdesk//Bookings//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
   for (const b of o.bookings.filter((x) => x.status !== 'Canceled')) {
     const minutes = durationMinutes(b) ?? 60;
@@ -215,7 +226,7 @@ export function bookingsIcs(o: TicketOrder, domain: string, durationMinutes: (b:
       `DTEND:${icsDate(end)}`,
       `SUMMARY:${icsText(b.offer_title)}`,
       ...(b.meeting_point ? [`LOCATION:${icsText(b.meeting_point)}`] : []),
-      `DESCRIPTION:${icsText(`${o.organisation} — order ${o.reference}, ticket ${b.ticket_code}`)}`,
+      `DESCRIPTION${lang}:${icsText(t('ics.description', { organisation: o.organisation, reference: o.reference, code: b.ticket_code }))}`,
       'END:VEVENT',
     );
   }

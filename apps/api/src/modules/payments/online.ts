@@ -18,7 +18,7 @@ import { onAccountUpdated, onDeauthorized } from './connect';
 import * as q from './queries';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail } from '../../lib/mailer';
-import { formatMoney } from '@tourdesk/contracts';
+import { mailMoney, translateFor } from '../../lib/customer-text';
 import { queueOrderMail } from '../order-mail/service';
 import { contractOfCart, contractOfSlots, markResale } from '../partners/resale';
 import { assertWithinLimit, onSubscription } from '../plans/service';
@@ -374,7 +374,7 @@ export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
   if (!row) return null;
   await q.updateCheckout(ctx, checkoutId, { manage_token: null });
   const customer = row.customer as { email?: string; first_name?: string };
-  return { store_id: row.store_id, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
+  return { store_id: row.store_id, cart_id: row.cart_id, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
 }
 
 /**
@@ -388,12 +388,14 @@ export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, ch
     await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: row.store_id, order: done.orderId, kind: 'confirmation', manage: row.token ?? undefined, to: row.email, subject: 'Booking confirmation' });
     jobs.wake(QUEUES.orderMail);
   } else if (done.outcome === 'refunded') {
+    // No order was made: the customer's language is their cart's (lib/customer-text.ts).
+    const t = translateFor(row.cart_id ? await q.cartLanguage(ctx, row.cart_id) : null);
     await queueMail(jobs, config, ctx.tx, [
       {
         account: ctx.accountId,
         to: row.email,
-        subject: 'Your payment was refunded: the booking could not be made',
-        text: `Hello ${row.first_name},\n\nyour payment of ${formatMoney(row.amount, row.currency)} arrived after the hold on your seats had run out, and the booking could not be made as you chose it: the seats were booked by someone else meanwhile, or their price changed. We have refunded the full amount to your card; it shows on your statement within a few days.\n\nWe are sorry. Choose a time in the store and book again.`,
+        subject: t('mail.refunded.subject'),
+        text: `${t('mail.greeting', { name: row.first_name })}\n\n${t('mail.refunded.body', { amount: mailMoney(t, row.amount, row.currency) })}`,
       },
     ]);
     jobs.wake(QUEUES.email);

@@ -170,6 +170,12 @@ export async function lockCheckoutById(ctx: TenantCtx, id: string) {
   return row;
 }
 
+/** The customer's language chosen in a cart (null once the cart is gone). */
+export async function cartLanguage(ctx: TenantCtx, cartId: string) {
+  const [row] = await ctx.tx.select({ language: cart.language }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+  return row?.language ?? null;
+}
+
 /** The id of the online payment of a Stripe session (by session only). */
 export async function checkoutIdOfSession(ctx: TenantCtx, sessionId: string) {
   return (await ctx.tx.select({ id: onlineCheckout.id }).from(onlineCheckout).where(eq(onlineCheckout.session_id, sessionId)))[0]!.id;
