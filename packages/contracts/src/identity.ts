@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIME_FORMATS } from './display';
-import { LANGUAGES } from './i18n/languages';
+import { BACK_OFFICE_LANGUAGES, LANGUAGES } from './i18n/languages';
 import { ACCOUNT_KINDS, type PermissionSetTitle } from './constants';
 import { ZCurrency, ZTimeZone } from './money';
 
@@ -142,6 +142,8 @@ export const ZUser = z
     pending_email: z.string().nullable(),
     first_name: z.string(),
     last_name: z.string(),
+    /** The back office's language chosen in the profile (null: the browser's, negotiated among BACK_OFFICE_LANGUAGES). */
+    language: z.enum(BACK_OFFICE_LANGUAGES).nullable(),
     is_active: z.boolean(),
     role: z.object({ id: z.uuid(), name: z.string(), is_owner: z.boolean(), permission_sets: z.array(ZPermissionSet) }).nullable(),
     base_account: ZBaseAccount,
@@ -257,7 +259,12 @@ export const ZResetEmailConfirm = ZUidToken.extend({ new_email: ZEmail });
 export type TResetEmailConfirm = z.input<typeof ZResetEmailConfirm>;
 export const ZHandoff = z.object({ code: z.string().min(10).max(200) });
 export type THandoff = z.input<typeof ZHandoff>;
-export const ZMeUpdate = z.object({ first_name: ZName, last_name: ZName });
+export const ZMeUpdate = z.object({
+  first_name: ZName,
+  last_name: ZName,
+  /** The back office's language (null: the browser's); left out, it stays as it is. */
+  language: z.enum(BACK_OFFICE_LANGUAGES).nullable().optional(),
+});
 export const ZMeDelete = z.object({ current_password: ZCurrentPassword });
 export const ZDetail = z.object({ detail: z.string() }).meta({ id: 'Detail' });
 export type TDetail = z.infer<typeof ZDetail>;

@@ -126,7 +126,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       method,
       url: '/api/users/me/',
       config: signedIn,
-      schema: { tags, summary: 'Update your name', body: method === 'PUT' ? ZMeUpdate : ZMeUpdate.partial(), response: { 200: ZUser, ...errors } },
+      schema: { tags, summary: 'Update your name or your back-office language', body: method === 'PUT' ? ZMeUpdate : ZMeUpdate.partial(), response: { 200: ZUser, ...errors } },
       handler: (request) => svc.updateMe(caller(request), request.body as z.infer<typeof ZMeUpdate>),
     });
   }

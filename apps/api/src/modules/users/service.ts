@@ -5,7 +5,7 @@ import {
   type TTeamMemberUpdate,
   type TUser,
 } from '@tourdesk/contracts';
-import type { Language } from '@tourdesk/contracts/i18n';
+import type { BackOfficeLanguage, Language } from '@tourdesk/contracts/i18n';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
@@ -222,6 +222,7 @@ export function getMe(c: Caller): Promise<TUser> {
       pending_email: row.user.pending_email,
       first_name: row.user.first_name,
       last_name: row.user.last_name,
+      language: row.user.language === 'en' || row.user.language === 'de' ? row.user.language : null,
       is_active: row.user.is_active,
       role: row.role
         ? { id: row.role.id, name: row.role.name, is_owner: row.role.is_owner, permission_sets: permissionSetsOf(row.role.permission_set_ids) }
@@ -244,7 +245,7 @@ export function getMe(c: Caller): Promise<TUser> {
   });
 }
 
-export async function updateMe(c: Caller, patch: { first_name?: string; last_name?: string }) {
+export async function updateMe(c: Caller, patch: { first_name?: string; last_name?: string; language?: BackOfficeLanguage | null }) {
   await tenantWork(c, (tx, me) => q.updateUser(tx, me.accountId, me.userId, { ...patch, updated_at: new Date() }));
   return getMe(c);
 }

@@ -19,6 +19,7 @@ const ME: TUser = {
   pending_email: null,
   first_name: 'Olga',
   last_name: 'Owner',
+  language: null,
   is_active: true,
   role: { id: '00000000-0000-4000-8000-0000000000b2', name: 'Owner', is_owner: true, permission_sets: [] },
   base_account: {
@@ -28,6 +29,7 @@ const ME: TUser = {
     kind: 'supplier',
     time_zone: 'Europe/Zurich',
     currency: 'CHF',
+    languages: ['en'],
     locale: 'en',
     time_format: '24h',
     subscription_tier: null,
