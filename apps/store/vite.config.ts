@@ -13,6 +13,9 @@ import { defineConfig } from 'vite';
 export default defineConfig(({ command }) => ({
   base: command === 'build' ? '/s-assets/' : '/',
   plugins: [react()],
+  // The browser gets each page's catalog already parsed (server.tsx, parseCatalog): FormatJS's
+  // parser stays out of the bundle. The development server keeps it (it has no server drawing).
+  resolve: command === 'build' ? { alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/lib/no-parser.js' }] } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -123,6 +123,14 @@ const ZConfig = z.object({
   /** Seats one guest cart, and one client address across its carts, may hold at once in an organisation's pool. */
   STORE_SEATS_PER_CART: z.coerce.number().int().min(1).default(30),
   STORE_SEATS_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  /**
+   * A translator's and developer's check: the web store also answers at /s/{slug}/en-XA/… in the
+   * pseudo-locale (every letter of its catalog accented), so text that is not in the catalog shows.
+   */
+  STORE_PSEUDO_LOCALE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** Sign-in with an OpenID Connect provider, on when all three are set. */
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),

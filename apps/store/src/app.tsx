@@ -1,4 +1,5 @@
 import type { TWebCart, TWebStore } from '@tourdesk/contracts';
+import { LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { Component, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ErrorPanel, Spinner, useLoad } from './components/Async';
 import { Heading } from './components/Heading';
@@ -15,11 +16,17 @@ import { markVisitSent, safeStorage, visitOf } from './lib/storage';
 import { BookingPage, CheckoutPage, ConfirmationPage, PaymentPage } from './pages/lazy';
 import { OfferPage } from './pages/OfferPage';
 import { StorePage } from './pages/StorePage';
-import { t } from './texts';
+import { basePath, TCtx, useT, type PageLanguage, type T } from './i18n';
 
 export interface AppProps {
   slug: string;
+  /** The store's path in this page's language: "/s/{slug}/", or "/s/{slug}/{lang}/" for any but the organisation's first. */
   base: string;
+  /** The page's language (the address's), and the languages the organisation sells in (its first the default, unprefixed). */
+  language: PageLanguage;
+  languages: Language[];
+  /** The page's translate function (its catalog, as the server embedded it). */
+  t: T;
   /** The page's path and query ("/s/kayak/offers/…?date=…"), as the server drew it. */
   url: string;
   /** Where the store lives ("https://demo.example.com"). */
@@ -43,17 +50,20 @@ const split = (url: string) => {
 export function App(props: AppProps) {
   const [preload] = useState(() => {
     const map = new Map<string, unknown>(Object.entries(props.preload?.data ?? {}));
-    if (props.preload) map.set('store', props.preload.store ?? { $error: { status: 404, errors: [{ code: 'not_found', detail: t.storeClosed, attr: null }] } });
+    if (props.preload) map.set('store', props.preload.store ?? { $error: { status: 404, errors: [{ code: 'not_found', detail: 'This store does not exist or is closed.', attr: null }] } });
     return map;
   });
   return (
-    <PreloadCtx.Provider value={preload}>
-      <Store {...props} />
-    </PreloadCtx.Provider>
+    <TCtx.Provider value={props.t}>
+      <PreloadCtx.Provider value={preload}>
+        <Store {...props} />
+      </PreloadCtx.Provider>
+    </TCtx.Provider>
   );
 }
 
 function Store(props: AppProps) {
+  const t = useT();
   const store = useLoad(() => props.api.store(), [], 'store');
   if (store.error || !store.data) {
     return (
@@ -61,9 +71,9 @@ function Store(props: AppProps) {
         <main className="td-main">
           {store.error ? (
             <div className="td-page">
-              <title>{store.error.status === 404 ? t.storeClosed : t.genericError}</title>
+              <title>{store.error.status === 404 ? t('storeClosed') : t('genericError')}</title>
               <meta name="robots" content="noindex" />
-              <h1 className="td-h1">{store.error.status === 404 ? t.storeClosed : t.genericError}</h1>
+              <h1 className="td-h1">{store.error.status === 404 ? t('storeClosed') : t('genericError')}</h1>
               {store.error.status !== 404 && <ErrorPanel error={store.error} retry={store.reload} />}
             </div>
           ) : (
@@ -76,7 +86,7 @@ function Store(props: AppProps) {
   return <Shop {...props} store={store.data} />;
 }
 
-function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebStore }) {
+function Shop({ slug, base, url, origin, api, store, language, languages, t }: AppProps & { store: TWebStore }) {
   const [place, setPlace] = useState(() => split(url));
   const route = useMemo(() => matchRoute(place.pathname, base), [place.pathname, base]);
   // In a frame from the first address on, whatever later links say (a link in an offer's text may lack ?embed=1).
@@ -119,6 +129,12 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
     setCart(c);
     return c;
   }, [api]);
+  /** The same page in another language (the switch, hreflang): a new document, drawn in that language. */
+  const defaultLanguage = languages[0] ?? 'en';
+  const inLanguage = useCallback(
+    (l: PageLanguage, path: string) => `${basePath(slug, l, defaultLanguage)}${path}`,
+    [slug, defaultLanguage],
+  );
 
   // Back and forward; clicks on the store's own links stay in the page.
   useEffect(() => {
@@ -144,7 +160,14 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
 
   // The cart (for the header's count), and one visit per browser session.
   useEffect(() => {
-    api.cart().then(setCart, () => null);
+    // The cart is the same in every language; it takes the one the customer reads now (its order is in it).
+    api.cart().then(
+      (c) => {
+        setCart(c);
+        if (c) api.keepLanguage(c).then(setCart, () => null);
+      },
+      () => null,
+    );
     const session = safeStorage('sessionStorage');
     const visit = visitOf(session, slug);
     if (!visit.sent) api.visit(visit.id).then(() => markVisitSent(session, slug, visit.id), () => undefined);
@@ -160,6 +183,9 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
     api,
     store,
     embed,
+    language,
+    languages,
+    inLanguage,
     search: place.search,
     setSearch,
     link,
@@ -188,7 +214,7 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
       <div ref={rootRef} className={`td-store${embed ? ' td-embed' : ''}`} style={style}>
         {!embed && (
           <a className="td-skip" href="#td-main">
-            {t.skipToContent}
+            {t('skipToContent')}
           </a>
         )}
         {!embed && (
@@ -198,16 +224,17 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
                 {store.logo_url && <img className="td-logo" src={store.logo_url} alt="" height={40} />}
                 <span className="td-brand-name">{store.name}</span>
               </a>
-              <a className="td-cart-link" href={link('checkout')} aria-label={t.cartLabel(count)}>
+              <LanguageSwitch path={place.pathname.startsWith(base) ? place.pathname.slice(base.length) : ''} search={place.search} />
+              <a className="td-cart-link" href={link('checkout')} aria-label={t('cartLabel', { n: count })}>
                 <CartIcon />
-                <span aria-hidden="true">{t.cart(count)}</span>
+                <span aria-hidden="true">{t('cart', { n: count })}</span>
               </a>
             </div>
           </header>
         )}
         {embed && count > 0 && route.page !== 'checkout' && (
           <p className="td-embed-cart">
-            <a href={link('checkout')}>{t.cartLabel(count)} →</a>
+            <a href={link('checkout')}>{t('cartLabel', { n: count })} →</a>
           </p>
         )}
         <main id="td-main" className="td-main" tabIndex={-1}>
@@ -216,10 +243,10 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
         {!embed && (
           <footer className="td-footer">
             <div className="td-footer-inner">
-              <p>{t.poweredBy(store.organisation)}</p>
+              <p>{t('poweredBy', { org: store.organisation })}</p>
               {(store.contact_email || store.contact_phone) && (
                 <p>
-                  {t.contact}: {store.contact_email && <a href={`mailto:${store.contact_email}`}>{store.contact_email}</a>}
+                  {t('contact')}: {store.contact_email && <a href={`mailto:${store.contact_email}`}>{store.contact_email}</a>}
                   {store.contact_email && store.contact_phone && ' · '}
                   {store.contact_phone && <a href={`tel:${store.contact_phone.replace(/\s+/g, '')}`}>{store.contact_phone}</a>}
                 </p>
@@ -230,6 +257,38 @@ function Shop({ slug, base, url, origin, api, store }: AppProps & { store: TWebS
         <Toasts toasts={toasts} dismiss={(id) => setToasts((all) => all.filter((x) => x.id !== id))} />
       </div>
     </Ctx.Provider>
+  );
+}
+
+/**
+ * One link per language the organisation sells in, to this page in it (a new document: the other
+ * language's catalog comes with it). The organisation's first language lives at the unprefixed
+ * address; its link says ?lang= so that the server remembers the choice (a cookie) rather than
+ * sending the customer back to their browser's language.
+ */
+function LanguageSwitch({ path, search }: { path: string; search: URLSearchParams }) {
+  const t = useT();
+  const { languages, language, inLanguage } = useStore();
+  if (languages.length < 2) return null;
+  const href = (l: Language) => {
+    const q = new URLSearchParams(search);
+    q.delete('lang');
+    if (l === languages[0]) q.set('lang', l);
+    const query = q.toString();
+    return `${inLanguage(l, path)}${query ? `?${query}` : ''}`;
+  };
+  return (
+    <nav className="td-languages" aria-label={t('languageSwitch')}>
+      <ul>
+        {languages.map((l) => (
+          <li key={l}>
+            <a href={href(l)} hrefLang={l} lang={l} aria-current={l === language ? 'true' : undefined}>
+              {LANGUAGE_NAMES[l]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -251,6 +310,7 @@ const useMounted = () =>
  * and a spinner, the browser the rest (their code loads then: pages/lazy.ts). They are never indexed.
  */
 function Private({ title, path, children }: { title: string; path: string; children: ReactNode }) {
+  const t = useT();
   const mounted = useMounted();
   const { link } = useStore();
   return (
@@ -265,7 +325,7 @@ function Private({ title, path, children }: { title: string; path: string; child
           <Spinner />
           <noscript>
             <p className="td-panel">
-              {t.needsJavaScript} <a href={link('')}>{t.seeOffers}</a>
+              {t('needsJavaScript')} <a href={link('')}>{t('seeOffers')}</a>
             </p>
           </noscript>
         </>
@@ -282,20 +342,26 @@ class LoadFailed extends Component<{ children: ReactNode }, { failed: boolean }>
   }
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <div className="td-page">
-        <div className="td-panel td-panel--error" role="alert">
-          <p>{t.pageNotLoaded}</p>
-          <button type="button" className="td-btn td-btn--secondary" onClick={() => location.reload()}>
-            {t.reload}
-          </button>
-        </div>
-      </div>
-    );
+    return <LoadFailedPanel />;
   }
 }
 
+function LoadFailedPanel() {
+  const t = useT();
+  return (
+    <div className="td-page">
+      <div className="td-panel td-panel--error" role="alert">
+        <p>{t('pageNotLoaded')}</p>
+        <button type="button" className="td-btn td-btn--secondary" onClick={() => location.reload()}>
+          {t('reload')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function Page({ route }: { route: Route }) {
+  const t = useT();
   switch (route.page) {
     case 'store':
       return <StorePage />;
@@ -303,25 +369,25 @@ function Page({ route }: { route: Route }) {
       return <OfferPage key={route.id} id={route.id} />;
     case 'checkout':
       return (
-        <Private title={t.checkoutTitle} path="checkout">
+        <Private title={t('checkoutTitle')} path="checkout">
           <CheckoutPage />
         </Private>
       );
     case 'confirmation':
       return (
-        <Private key={route.reference} title={t.thankYouPlain} path={`confirmation/${route.reference}`}>
+        <Private key={route.reference} title={t('thankYouPlain')} path={`confirmation/${route.reference}`}>
           <ConfirmationPage reference={route.reference} />
         </Private>
       );
     case 'booking':
       return (
-        <Private key={route.reference} title={t.bookingTitle(route.reference)} path={`booking/${route.reference}`}>
+        <Private key={route.reference} title={t('bookingTitle', { reference: route.reference })} path={`booking/${route.reference}`}>
           <BookingPage reference={route.reference} />
         </Private>
       );
     case 'payment':
       return (
-        <Private key={route.checkout} title={t.paymentTitle} path={`payment/${route.checkout}`}>
+        <Private key={route.checkout} title={t('paymentTitle')} path={`payment/${route.checkout}`}>
           <PaymentPage checkout={route.checkout} />
         </Private>
       );
@@ -331,15 +397,16 @@ function Page({ route }: { route: Route }) {
 }
 
 function NotFound() {
+  const t = useT();
   const { link } = useStore();
   return (
     <div className="td-page">
-      <PageHead title={t.notFoundTitle} description="" path="" noindex />
-      <Heading>{t.notFoundTitle}</Heading>
-      <p>{t.notFoundText}</p>
+      <PageHead title={t('notFoundTitle')} description="" path="" noindex />
+      <Heading>{t('notFoundTitle')}</Heading>
+      <p>{t('notFoundText')}</p>
       <p>
         <a className="td-btn td-btn--primary" href={link('')}>
-          {t.browseOffers}
+          {t('browseOffers')}
         </a>
       </p>
     </div>

@@ -1,4 +1,6 @@
 import type { TWebCart, TWebStore } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
+import type { PageLanguage } from './i18n';
 import { createContext, useContext } from 'react';
 import type { Api } from './lib/api';
 
@@ -12,6 +14,11 @@ export interface StoreCtx {
   origin: string;
   api: Api;
   store: TWebStore;
+  /** The page's language (its address's) and the organisation's languages, its first the default. */
+  language: PageLanguage;
+  languages: Language[];
+  /** A path of the store ("offers/…") in another language: the switch and the hreflang links. */
+  inLanguage: (language: PageLanguage, path: string) => string;
   /** Shown in a frame on another site (?embed=1): no header or footer, the frame told our height. */
   embed: boolean;
   /** The address's query (?date=, ?month= of an offer page), as drawn now. */

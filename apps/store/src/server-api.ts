@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebStore } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 
 /** The store's built files for the document: its entry script, the chunks it imports, its styles. */
 export interface StoreAssets {
@@ -30,6 +31,13 @@ export interface StorePageRequest {
   /** The request's path and query ("/s/kayak/offers/…?date=2026-12-03"). */
   url: string;
   slug: string;
+  /**
+   * The page's language, as its address names it: one of `languages`, or the pseudo-locale
+   * ('en-XA', where the server allows it). The server decides it (redirects, 404) before drawing.
+   */
+  language: Language | 'en-XA';
+  /** The languages the organisation sells in, its first the default (at /s/{slug}/; each other at /s/{slug}/{lang}/). */
+  languages: Language[];
   /** The organisation's origin, for canonical links, link previews and JSON-LD. */
   origin: string;
   assets: StoreAssets;

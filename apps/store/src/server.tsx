@@ -8,21 +8,25 @@ import { todayIn } from './lib/dates';
 import { dateParam, firstMonth, monthParam, preloadKey, PRELOAD_ELEMENT_ID, type FirstMonth, type OfferList, type Preload } from './lib/preload';
 import { matchRoute } from './lib/router';
 import type { RenderStorePage, StoreAssets, StorePageRequest } from './server-api';
-import { t } from './texts';
+import { parseCatalog, pseudoCatalog, type ParsedCatalog } from '@tourdesk/contracts/i18n';
+import { STORE_CATALOGS } from '@tourdesk/contracts/i18n/catalogs';
+import { basePath, MESSAGES_ELEMENT_ID, PSEUDO_LOCALE, translator, type PageLanguage, type StoreKey } from './i18n';
 
 /**
  * The server's side of the web store: reads what the page at `url` shows (the store, its offers,
  * an offer with the first month of its calendar and the chosen day), then draws the whole
  * document with the same App the browser hydrates (main.tsx), the data in the document beside it.
  */
-export const renderStorePage: RenderStorePage = async ({ url, slug, origin, assets, data }) => {
-  const base = `/s/${slug}/`;
-  const preload = await read({ url, slug, origin, data }, base);
+export const renderStorePage: RenderStorePage = async ({ url, slug, origin, assets, data, language, languages }) => {
+  const base = basePath(slug, language, languages[0] ?? 'en');
+  const messages = catalog(language);
+  const t = translator(language, messages);
+  const preload = await read({ url, slug, origin, data, language, languages }, base);
   const status = !preload.value.store || preload.notFound ? 404 : 200;
   // The server's drawing runs no effect, so the API is never asked: every answer is in `preload`.
   const app = (
-    <Document assets={assets} preload={preload.value}>
-      <App slug={slug} base={base} url={url} origin={origin} api={createApi(slug)} preload={preload.value} />
+    <Document assets={assets} preload={preload.value} language={language} messages={messages}>
+      <App slug={slug} base={base} language={language} languages={languages} t={t} url={url} origin={origin} api={createApi(slug, t.language)} preload={preload.value} />
     </Document>
   );
   return new Promise((resolve, reject) => {
@@ -41,13 +45,24 @@ export const renderStorePage: RenderStorePage = async ({ url, slug, origin, asse
   });
 };
 
+/** Each language's catalog, parsed once (the browser gets the page's one, and formats it without a parser). */
+const parsed = new Map<PageLanguage, ParsedCatalog<StoreKey>>();
+function catalog(language: PageLanguage) {
+  let messages = parsed.get(language);
+  if (!messages) {
+    messages = parseCatalog(language === PSEUDO_LOCALE ? pseudoCatalog(STORE_CATALOGS.en) : STORE_CATALOGS[language]);
+    parsed.set(language, messages);
+  }
+  return messages;
+}
+
 /** What the page at `url` shows, read through `data`. */
-async function read({ url, slug, origin, data }: Omit<StorePageRequest, 'assets'>, base: string) {
+async function read({ url, slug, origin, data, language, languages }: Omit<StorePageRequest, 'assets'>, base: string) {
   const q = url.indexOf('?');
   const route = matchRoute(q < 0 ? url : url.slice(0, q), base);
   const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   const store = await data.store();
-  const value: Preload = { slug, origin, store, data: {} };
+  const value: Preload = { slug, origin, language, base, languages, store, data: {} };
   let notFound = route.page === 'not_found';
   if (store && route.page === 'store') {
     const first = await data.offers(1);
@@ -57,7 +72,7 @@ async function read({ url, slug, origin, data }: Omit<StorePageRequest, 'assets'
     const offer = await data.offer(route.id);
     if (!offer) {
       notFound = true;
-      value.data[preloadKey.offer(route.id)] = { $error: { status: 404, errors: [{ code: 'not_found', detail: t.offerNotSold, attr: null }] } };
+      value.data[preloadKey.offer(route.id)] = { $error: { status: 404, errors: [{ code: 'not_found', detail: 'This offer is not sold in this store.', attr: null }] } };
     } else {
       value.data[preloadKey.offer(offer.id)] = offer;
       const today = todayIn(offer.time_zone);
@@ -73,9 +88,9 @@ async function read({ url, slug, origin, data }: Omit<StorePageRequest, 'assets'
   return { value, notFound };
 }
 
-function Document({ assets, preload, children }: { assets: StoreAssets; preload: Preload; children: ReactNode }) {
+function Document({ assets, preload, language, messages, children }: { assets: StoreAssets; preload: Preload; language: PageLanguage; messages: ParsedCatalog<StoreKey>; children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang={language}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -90,6 +105,7 @@ function Document({ assets, preload, children }: { assets: StoreAssets; preload:
       <body style={{ margin: 0 }}>
         <div id="store-root">{children}</div>
         <script type="application/json" id={PRELOAD_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: scriptJson(preload) }} />
+        <script type="application/json" id={MESSAGES_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: scriptJson(messages) }} />
       </body>
     </html>
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZCustomerInput } from './availability';
 import { ZPaginationQuery } from './pagination';
 import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
+import { LANGUAGES } from './i18n/languages';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -206,6 +207,10 @@ export type TWebDay = z.infer<typeof ZWebDay>;
 
 /** A guest cart: its id and the secret that proves it is yours (kept by the page, never a cookie). */
 export const ZWebCartCreated = z.object({ id: z.uuid(), token: z.string() }).meta({ id: 'WebCartCreated' });
+/** A new guest cart: the customer's language (the store page's), kept on the cart and the order it becomes; without it, Accept-Language decides. */
+export const ZWebCartInput = z.object({ language: z.enum(LANGUAGES).optional() }).optional();
+/** The customer switched the store's language: the cart (same lines, same secret) and its order take it. */
+export const ZWebCartUpdate = z.object({ language: z.enum(LANGUAGES) });
 /**
  * A proof-of-work challenge (ALTCHA v2) of the web store and of a slowed sign-in: the page finds a counter whose derived key
  * starts with `keyPrefix` and sends base64 of `{ challenge, solution: { counter, derivedKey } }` as X-Altcha.
@@ -248,6 +253,8 @@ export const ZWebCart = z
      * collects (the payment goes to the supplier's account).
      */
     payable_online: z.boolean(),
+    /** The customer's language: the order made from the cart is in it (its e-mails and documents). */
+    language: z.enum(LANGUAGES),
   })
   .meta({ id: 'WebCart' });
 export type TWebCart = z.infer<typeof ZWebCart>;

@@ -2,7 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'react';
 import { PreloadCtx } from '../context';
 import { ApiError } from '../lib/api';
 import { isPreloadedError } from '../lib/preload';
-import { t } from '../texts';
+import { errorText, useT } from '../i18n';
 
 export interface Loaded<T> {
   data: T | null;
@@ -44,7 +44,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], key?: string
     load().then(
       (data) => live && setState({ data, error: null, loading: false }),
       (error: unknown) =>
-        live && setState({ data: null, error: error instanceof ApiError ? error : new ApiError(0, [{ code: 'error', detail: t.genericError, attr: null }]), loading: false }),
+        live && setState({ data: null, error: error instanceof ApiError ? error : new ApiError(0, [{ code: 'error', detail: 'The request failed.', attr: null }]), loading: false }),
     );
     return () => {
       live = false;
@@ -54,21 +54,24 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], key?: string
 }
 
 export function Spinner() {
+  const t = useT();
   return (
     <p className="td-loading" role="status">
       <span className="td-spinner" aria-hidden="true" />
-      {t.loading}
+      {t('loading')}
     </p>
   );
 }
 
-export function ErrorPanel({ error, retry }: { error: ApiError; retry?: () => void }) {
+/** An error the customer reads: `text` where the page knows better (an offer's 404), else by its code. */
+export function ErrorPanel({ error, retry, text }: { error: ApiError; retry?: () => void; text?: string }) {
+  const t = useT();
   return (
     <div className="td-panel td-panel--error" role="alert">
-      <p>{error.message}</p>
+      <p>{text ?? errorText(t, error)}</p>
       {retry && error.status !== 404 && (
         <button type="button" className="td-btn td-btn--secondary" onClick={retry}>
-          {t.retry}
+          {t('retry')}
         </button>
       )}
     </div>

@@ -2,9 +2,7 @@ import type { TWebMonth } from '@tourdesk/contracts';
 import { useMemo, type MouseEvent } from 'react';
 import { addMonths, dayState, monthGrid, weekdays } from '../lib/calendar';
 import { formatLongDate, formatMonth } from '../lib/dates';
-import { t } from '../texts';
-
-const WEEKDAYS = weekdays();
+import { useT } from '../i18n';
 
 /** A plain click stays in the page; a middle click or a modifier opens the link as links do. */
 const plainClick = (e: MouseEvent) => e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
@@ -37,6 +35,8 @@ export function Calendar({
   onMonth: (month: string) => void;
   onSelect: (date: string) => void;
 }) {
+  const t = useT();
+  const WEEKDAYS = useMemo(() => weekdays(t), [t]);
   const weeks = useMemo(() => monthGrid(month), [month]);
   const days = useMemo(() => new Map((data?.days ?? []).map((d) => [d.date, d])), [data]);
   const anyAvailable = data ? data.days.some((d) => d.seats_left > 0 && d.date >= today) : true;
@@ -49,7 +49,7 @@ export function Calendar({
           <a
             className="td-icon-btn"
             href={href({ month: previous })}
-            aria-label={t.previousMonth}
+            aria-label={t('previousMonth')}
             onClick={(e) => {
               if (!plainClick(e)) return;
               e.preventDefault();
@@ -64,12 +64,12 @@ export function Calendar({
           </span>
         )}
         <h3 className="td-calendar-title" aria-live="polite" id="td-month-label">
-          {formatMonth(month)}
+          {formatMonth(t, month)}
         </h3>
         <a
           className="td-icon-btn"
           href={href({ month: next })}
-          aria-label={t.nextMonth}
+          aria-label={t('nextMonth')}
           onClick={(e) => {
             if (!plainClick(e)) return;
             e.preventDefault();
@@ -96,7 +96,7 @@ export function Calendar({
                 if (!date) return <td key={j} />;
                 const state = dayState(date, today, days);
                 const info = days.get(date);
-                const label = formatLongDate(date);
+                const label = formatLongDate(t, date);
                 const className = `td-day td-day--${state}${selected === date ? ' td-day--selected' : ''}`;
                 return (
                   <td key={j}>
@@ -105,7 +105,7 @@ export function Calendar({
                         className={className}
                         href={href({ date })}
                         aria-current={selected === date ? 'date' : undefined}
-                        aria-label={t.dayAvailable(label, info!.seats_left)}
+                        aria-label={t('dayAvailable', { label, seats: info!.seats_left })}
                         data-date={date}
                         onClick={(e) => {
                           if (!plainClick(e)) return;
@@ -118,7 +118,7 @@ export function Calendar({
                     ) : (
                       <span className={className} data-date={date}>
                         <span aria-hidden="true">{Number(date.slice(8))}</span>
-                        <span className="td-sr-only">{state === 'sold_out' ? t.daySoldOut(label) : t.dayUnavailable(label)}</span>
+                        <span className="td-sr-only">{state === 'sold_out' ? t('daySoldOut', { label }) : t('dayUnavailable', { label })}</span>
                       </span>
                     )}
                   </td>
@@ -130,13 +130,13 @@ export function Calendar({
       </table>
       <p className="td-legend">
         <span className="td-legend-item">
-          <span className="td-swatch td-swatch--available" aria-hidden="true" /> {t.legendAvailable}
+          <span className="td-swatch td-swatch--available" aria-hidden="true" /> {t('legendAvailable')}
         </span>
         <span className="td-legend-item">
-          <span className="td-swatch td-swatch--sold_out" aria-hidden="true" /> {t.legendSoldOut}
+          <span className="td-swatch td-swatch--sold_out" aria-hidden="true" /> {t('legendSoldOut')}
         </span>
       </p>
-      {!loading && !anyAvailable && <p className="td-muted">{t.noDatesThisMonth}</p>}
+      {!loading && !anyAvailable && <p className="td-muted">{t('noDatesThisMonth')}</p>}
     </div>
   );
 }

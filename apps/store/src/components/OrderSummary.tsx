@@ -1,10 +1,12 @@
 import type { TWebOrder } from '@tourdesk/contracts';
 import { formatDateTime } from '../lib/dates';
 import { formatMoney } from '../lib/money';
-import { t } from '../texts';
+import { useT } from '../i18n';
+import { orderStatusText } from '../lib/order-texts';
 
 /** An order's bookings: what, when, where, the items, and each ticket's code. */
 export function OrderSummary({ order }: { order: TWebOrder }) {
+  const t = useT();
   return (
     <div className="td-order">
       <ul className="td-bookings">
@@ -12,33 +14,33 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
           <li key={b.id} className={`td-booking${b.status === 'Canceled' ? ' td-booking--cancelled' : ''}`} data-testid="booking">
             <h3 className="td-h3">{b.offer_title}</h3>
             <dl className="td-dl">
-              <dt>{t.when}</dt>
-              <dd>{formatDateTime(b.starts_at, b.time_zone)}</dd>
+              <dt>{t('when')}</dt>
+              <dd>{formatDateTime(t, b.starts_at, b.time_zone)}</dd>
               {b.meeting_point && (
                 <>
-                  <dt>{t.meeting}</dt>
+                  <dt>{t('meeting')}</dt>
                   <dd>{b.meeting_point}</dd>
                 </>
               )}
-              <dt>{t.items}</dt>
+              <dt>{t('items')}</dt>
               <dd>
                 <ul className="td-items">
                   {b.items.map((i) => (
                     <li key={i.label + i.kind}>
-                      <span>{t.quantityTimes(i.quantity, i.label)}</span> <span>{formatMoney(i.total, order.currency)}</span>
+                      <span>{t('quantityTimes', { n: i.quantity, label: i.label })}</span> <span>{formatMoney(i.total, order.currency, t.locale)}</span>
                     </li>
                   ))}
                 </ul>
               </dd>
               {b.status === 'Canceled' && (
                 <>
-                  <dt>{t.status}</dt>
-                  <dd>{t.orderStatus(b.status)}</dd>
+                  <dt>{t('status')}</dt>
+                  <dd>{orderStatusText(t, b.status)}</dd>
                 </>
               )}
             </dl>
             <p className="td-ticket">
-              <span className="td-ticket-label">{t.ticketCode}</span>
+              <span className="td-ticket-label">{t('ticketCode')}</span>
               <code className="td-ticket-code" data-testid="ticket-code">
                 {b.ticket_code}
               </code>
@@ -47,7 +49,7 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
         ))}
       </ul>
       <p className="td-total">
-        <span>{t.total}</span> <strong>{formatMoney(order.total, order.currency)}</strong>
+        <span>{t('total')}</span> <strong>{formatMoney(order.total, order.currency, t.locale)}</strong>
       </p>
     </div>
   );

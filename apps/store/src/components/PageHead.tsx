@@ -1,4 +1,5 @@
 import { useStore } from '../context';
+import { useT } from '../i18n';
 
 /** JSON inside a <script> element: nothing in it can close the element or start a comment. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
@@ -26,7 +27,8 @@ export function PageHead({
   noindex?: boolean;
   jsonLd?: unknown;
 }) {
-  const { store, origin, base } = useStore();
+  const t = useT();
+  const { store, origin, base, languages, inLanguage } = useStore();
   const url = `${origin}${base}${path}`;
   const text = description.slice(0, 300);
   const picture = image ? (/^https?:/.test(image) ? image : `${origin}${image}`) : null;
@@ -36,8 +38,15 @@ export function PageHead({
       <title>{full}</title>
       {text && <meta name="description" content={text} />}
       <link rel="canonical" href={url} />
+      {/* The page in each language the store sells in; x-default is the organisation's first (unprefixed, where a first visit is sent on by its browser's language). */}
+      {!noindex &&
+        languages.length > 1 &&
+        [...languages.map((l) => ({ key: l, href: `${origin}${inLanguage(l, path)}` })), { key: 'x-default', href: `${origin}${inLanguage(languages[0]!, path)}` }].map((alt) => (
+          <link key={alt.key} rel="alternate" hrefLang={alt.key} href={alt.href} />
+        ))}
       {noindex && <meta name="robots" content="noindex" />}
       <meta property="og:type" content="website" />
+      <meta property="og:locale" content={t.locale.replace('-', '_')} />
       <meta property="og:site_name" content={store.name} />
       <meta property="og:title" content={full} />
       {text && <meta property="og:description" content={text} />}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { t } from '../texts';
+import { useT } from '../i18n';
 
 /**
  * A quantity: − and + buttons around a number field, with a visible label. The field keeps what is
@@ -23,11 +23,12 @@ export function Stepper({
   canAdd?: boolean;
   onChange: (n: number) => void;
 }) {
+  const t = useT();
   const [typed, setTyped] = useState<string | null>(null);
   const set = (n: number) => onChange(Math.max(min, Math.min(max, Number.isFinite(n) ? Math.trunc(n) : min)));
   return (
     <div className="td-stepper">
-      <button type="button" className="td-stepper-btn" aria-label={t.fewer(label)} aria-controls={id} disabled={value <= min} onClick={() => set(value - 1)}>
+      <button type="button" className="td-stepper-btn" aria-label={t('fewer', { label })} aria-controls={id} disabled={value <= min} onClick={() => set(value - 1)}>
         −
       </button>
       <input
@@ -47,7 +48,7 @@ export function Stepper({
         }}
         onBlur={() => setTyped(null)}
       />
-      <button type="button" className="td-stepper-btn" aria-label={t.more(label)} aria-controls={id} disabled={value >= max || !canAdd} onClick={() => set(value + 1)}>
+      <button type="button" className="td-stepper-btn" aria-label={t('more', { label })} aria-controls={id} disabled={value >= max || !canAdd} onClick={() => set(value + 1)}>
         +
       </button>
     </div>

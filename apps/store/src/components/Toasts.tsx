@@ -1,5 +1,5 @@
 import type { ToastKind } from '../context';
-import { t } from '../texts';
+import { useT } from '../i18n';
 
 export interface Toast {
   id: number;
@@ -9,13 +9,14 @@ export interface Toast {
 
 /** Messages for the customer: errors are alerts, the rest polite announcements. */
 export function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
+  const t = useT();
   const list = (kind: 'error' | 'other') =>
     toasts
       .filter((x) => (kind === 'error' ? x.kind === 'error' : x.kind !== 'error'))
       .map((x) => (
         <div key={x.id} className={`td-toast td-toast--${x.kind}`}>
           <span>{x.text}</span>
-          <button type="button" className="td-toast-close" onClick={() => dismiss(x.id)} aria-label={t.dismiss}>
+          <button type="button" className="td-toast-close" onClick={() => dismiss(x.id)} aria-label={t('dismiss')}>
             ×
           </button>
         </div>

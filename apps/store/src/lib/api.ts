@@ -13,7 +13,6 @@ import type {
   TWebStore,
   TWebChallenge,
 } from '@tourdesk/contracts';
-import { t } from '../texts';
 import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
 
 /**
@@ -27,7 +26,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly errors: ApiErrorItem[],
   ) {
-    super(errors[0]?.detail ?? t.genericError);
+    super(errors[0]?.detail ?? 'The request failed.');
   }
   /** The error about `attr` (e.g. "customer.email"), if any. */
   about(attr: string) {
@@ -43,13 +42,13 @@ export type PaymentState = TWebPayment;
 export type Page<T> = TPaginated<T>;
 
 interface Options {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'DELETE' | 'PATCH';
   body?: unknown;
   headers?: Record<string, string>;
   cache?: RequestCache;
 }
 
-async function request(path: string, { method = 'GET', body, headers = {}, cache }: Options = {}): Promise<Response> {
+async function requestIn(path: string, { method = 'GET', body, headers = {}, cache }: Options = {}, language = 'en'): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -57,14 +56,14 @@ async function request(path: string, { method = 'GET', body, headers = {}, cache
       cache,
       // Same origin, and nothing of the store is carried by a cookie.
       credentials: 'omit',
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: { accept: 'application/json', 'accept-language': language, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, [{ code: 'network', detail: t.networkError, attr: null }]);
+    throw new ApiError(0, [{ code: 'network', detail: 'The server could not be reached.', attr: null }]);
   }
   if (!res.ok) {
-    let errors: ApiErrorItem[] = [{ code: 'error', detail: t.genericError, attr: null }];
+    let errors: ApiErrorItem[] = [{ code: 'error', detail: 'The request failed.', attr: null }];
     try {
       const envelope = (await res.json()) as { errors?: ApiErrorItem[] };
       if (Array.isArray(envelope.errors) && envelope.errors.length) errors = envelope.errors;
@@ -76,8 +75,8 @@ async function request(path: string, { method = 'GET', body, headers = {}, cache
   return res;
 }
 
-async function json<T>(path: string, options?: Options): Promise<T> {
-  const res = await request(path, options);
+async function jsonIn<T>(path: string, options?: Options, language?: string): Promise<T> {
+  const res = await requestIn(path, options, language);
   return (res.status === 204 ? null : await res.json()) as T;
 }
 
@@ -86,8 +85,14 @@ let lastWrite = 0;
 export const markWrite = () => void (lastWrite = Date.now());
 const availabilityCache = (): RequestCache => (Date.now() - lastWrite < 10_000 ? 'no-cache' : 'default');
 
-export function createApi(slug: string) {
+/**
+ * The store's calls, each with Accept-Language: the page's language (the catalogue answers its
+ * offers' texts in it; a new cart keeps it, and so does the order it becomes).
+ */
+export function createApi(slug: string, language: string = 'en') {
   const base = `/api/web-stores/${encodeURIComponent(slug)}`;
+  const json = <T>(path: string, options?: Options) => jsonIn<T>(path, options, language);
+  const request = (path: string, options?: Options) => requestIn(path, options, language);
   const local = safeStorage('localStorage');
   let cartRef: CartRef | null = loadCart(local, slug);
   // The QR code whose scan brought this visitor (?qr= from /q/{code}), kept for the session and
@@ -119,7 +124,7 @@ export function createApi(slug: string) {
   }
 
   async function newCart() {
-    const made = await guarded<CartRef>(`${base}/carts/`, { method: 'POST', headers: qrHeaders });
+    const made = await guarded<CartRef>(`${base}/carts/`, { method: 'POST', body: { language }, headers: qrHeaders });
     cartRef = { id: made.id, token: made.token };
     saveCart(local, slug, cartRef);
     return cartRef;
@@ -158,6 +163,11 @@ export function createApi(slug: string) {
         throw e;
       }
     },
+    /** The cart's language becomes the page's (the customer switched languages): same cart, same lines; its order is in it. */
+    async keepLanguage(cart: TWebCart): Promise<TWebCart> {
+      if (!cartRef || cart.language === language || cart.id !== cartRef.id) return cart;
+      return json<TWebCart>(`${base}/carts/${cartRef.id}/`, { method: 'PATCH', body: { language }, headers: cartHeaders(cartRef) });
+    },
     /** Holds seats: the cart is made on the first hold, and made again if the server lost it. */
     async hold(line: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }): Promise<TWebCart> {
       const attempt = async (c: CartRef) => {
@@ -190,7 +200,7 @@ export function createApi(slug: string) {
       }
     },
     async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
-      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       try {
         // A pay-on-site order always carries a solved challenge.
         return await guarded<TWebOrder>(`${base}/orders/`, { method: 'POST', body: { ...input, cart: cartRef.id }, headers: cartHeaders(cartRef), challenge: input.payment_option === 'pay_on_site' });
@@ -203,7 +213,7 @@ export function createApi(slug: string) {
      * lines, the server answers the same payment (a double click is harmless).
      */
     async startPayment(input: Omit<TWebOrderInput, 'cart' | 'payment_option'>): Promise<PaymentStarted> {
-      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: t.cartEmpty, attr: null }]);
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       try {
         return await guarded<PaymentStarted>(`${base}/payments/`, { method: 'POST', body: { ...input, payment_option: 'online', cart: cartRef.id }, headers: cartHeaders(cartRef) });
       } finally {

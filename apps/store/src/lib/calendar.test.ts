@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testT } from './test-i18n';
 import { addMonths, dayState, monthGrid, weekdays } from './calendar';
 
 describe('the calendar’s month grid', () => {
@@ -30,7 +31,8 @@ describe('the calendar’s month grid', () => {
     expect(addMonths('2026-06', -18)).toBe('2024-12');
   });
   it('names the weekdays from Monday', () => {
-    expect(weekdays().map((d) => d.short)).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+    expect(weekdays(testT()).map((d) => d.short)).toEqual(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
+    expect(weekdays(testT('de')).map((d) => d.long)[6]).toBe('Sonntag');
   });
   it('tells a bookable day from a sold-out one, one without times, and a past one', () => {
     const days = new Map([

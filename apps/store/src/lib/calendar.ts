@@ -1,4 +1,4 @@
-import { WEEKDAY_NAMES } from '../texts';
+import type { T } from '../i18n';
 
 /** "2026-06" + 1 → "2026-07"; across years both ways. */
 export function addMonths(month: string, n: number) {
@@ -24,8 +24,9 @@ export function monthGrid(month: string): (string | null)[][] {
   return weeks;
 }
 
-/** The weekday names Monday to Sunday: short ("Mon") and long ("Monday"), from texts.ts (not Intl: the server draws them too). */
-export const weekdays = () => WEEKDAY_NAMES.map((long) => ({ short: long.slice(0, 3), long }));
+const DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+/** The weekday names Monday to Sunday: short ("Mo") and long ("Monday"), from the catalog (not Intl: the server draws them too). */
+export const weekdays = (t: T) => DAYS.map((d) => ({ short: t(`weekdayShort${d}`), long: t(`weekday${d}`) }));
 
 export type DayState = 'available' | 'sold_out' | 'none' | 'past';
 

@@ -2,6 +2,9 @@ import type { TWebCart } from '@tourdesk/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
 import { errorsOf, mergeLines, NO_ONE, orderInput, paymentOptions, restoreDraft, validateCheckout, type Line, type Question } from './checkout';
+import { testT } from './test-i18n';
+
+const t = testT();
 
 const line = (id: string, expires_at: string) => ({ id, expires_at }) as Line;
 const question = (id: string, required: boolean) => ({ id, question: id, answer_type: 'text', required, options: [] }) as Question;
@@ -26,15 +29,15 @@ describe('the checkout’s rules', () => {
 
   it('names every missing field by the server’s attr, and nothing when all is there', () => {
     const qs = [question('q1', true), question('q2', false)];
-    expect(Object.keys(validateCheckout({ customer: NO_ONE, answers: {}, questions: qs, accept: false }))).toEqual([
+    expect(Object.keys(validateCheckout(t, { customer: NO_ONE, answers: {}, questions: qs, accept: false }))).toEqual([
       'customer.first_name',
       'customer.last_name',
       'customer.email',
       'answers.q1',
       'accept_terms',
     ]);
-    expect(validateCheckout({ customer: { ...customer, email: 'not an address' }, answers: { q1: 'x' }, questions: qs, accept: true })).toEqual({ 'customer.email': 'Enter a valid e-mail address.' });
-    expect(validateCheckout({ customer, answers: { q1: 'x' }, questions: qs, accept: true })).toEqual({});
+    expect(validateCheckout(t, { customer: { ...customer, email: 'not an address' }, answers: { q1: 'x' }, questions: qs, accept: true })).toEqual({ 'customer.email': 'Enter a valid e-mail address.' });
+    expect(validateCheckout(t, { customer, answers: { q1: 'x' }, questions: qs, accept: true })).toEqual({});
   });
 
   it('sends exactly the lines shown, the customer trimmed, answers to this cart’s questions only', () => {
@@ -53,7 +56,8 @@ describe('the checkout’s rules', () => {
       { code: 'invalid', detail: 'Bad e-mail.', attr: 'customer.email' },
       { code: 'error', detail: 'Generic.', attr: null },
     ]);
-    expect(errorsOf(err)).toEqual({ byLine: { l1: 'Sold out.' }, byField: { 'customer.email': 'Bad e-mail.' } });
+    expect(errorsOf(t, err)).toEqual({ byLine: { l1: t('errorSoldOut') }, byField: { 'customer.email': 'Enter a valid e-mail address.' } });
+    expect(errorsOf(testT('de'), err).byField).toEqual({ 'customer.email': 'Geben Sie eine gültige E-Mail-Adresse ein.' });
   });
 
   it('reads back only strings from a draft kept in storage', () => {

@@ -1,5 +1,5 @@
 import type { TWebCart, TWebOffer, TWebOrderInput, TWebStore } from '@tourdesk/contracts';
-import { t } from '../texts';
+import { errorItemText, type T } from '../i18n';
 import type { ApiError } from './api';
 import { msLeft } from './countdown';
 
@@ -56,13 +56,13 @@ export function paymentOptions(store: Pick<TWebStore, 'payment_options'>, cart: 
 }
 
 /** What the form lacks, by the server's attr names ("customer.email", "answers.{id}", "accept_terms"). */
-export function validateCheckout(form: { customer: Customer; answers: Record<string, string>; questions: Question[]; accept: boolean }) {
+export function validateCheckout(t: T, form: { customer: Customer; answers: Record<string, string>; questions: Question[]; accept: boolean }) {
   const found: Record<string, string> = {};
-  if (!form.customer.first_name.trim()) found['customer.first_name'] = t.fieldRequired;
-  if (!form.customer.last_name.trim()) found['customer.last_name'] = t.fieldRequired;
-  if (!EMAIL.test(form.customer.email.trim())) found['customer.email'] = t.invalidEmail;
-  for (const q of form.questions) if (q.required && !(form.answers[q.id] ?? '').trim()) found[`answers.${q.id}`] = t.fieldRequired;
-  if (!form.accept) found['accept_terms'] = t.termsRequired;
+  if (!form.customer.first_name.trim()) found['customer.first_name'] = t('fieldRequired');
+  if (!form.customer.last_name.trim()) found['customer.last_name'] = t('fieldRequired');
+  if (!EMAIL.test(form.customer.email.trim())) found['customer.email'] = t('invalidEmail');
+  for (const q of form.questions) if (q.required && !(form.answers[q.id] ?? '').trim()) found[`answers.${q.id}`] = t('fieldRequired');
+  if (!form.accept) found['accept_terms'] = t('termsRequired');
   return found;
 }
 
@@ -82,13 +82,13 @@ export function orderInput(lines: Line[], customer: Customer, answers: Record<st
   };
 }
 
-/** The server's refusal split: what it says about a line ("lines.{id}") and about a field. */
-export function errorsOf(err: ApiError) {
+/** The server's refusal split: what it says about a line ("lines.{id}") and about a field, as the customer reads it. */
+export function errorsOf(t: T, err: ApiError) {
   const byLine: Record<string, string> = {};
   const byField: Record<string, string> = {};
   for (const item of err.errors) {
-    if (item.attr?.startsWith('lines.')) byLine[item.attr.slice(6)] = item.detail;
-    else if (item.attr) byField[item.attr] = item.detail;
+    if (item.attr?.startsWith('lines.')) byLine[item.attr.slice(6)] = errorItemText(t, item);
+    else if (item.attr) byField[item.attr] = errorItemText(t, item);
   }
   return { byLine, byField };
 }

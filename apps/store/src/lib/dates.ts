@@ -1,12 +1,14 @@
-import { LOCALE, MONTH_NAMES, t, WEEKDAY_NAMES } from '../texts';
+import type { T } from '../i18n';
 
 /**
  * Dates and times of an offer are shown in the offer's IANA time zone (never the browser's): a
  * customer abroad sees the time the tour starts where it starts. Local dates ("2026-06-14") are
  * calendar dates without a zone; they are formatted as UTC midnights so no zone can shift them.
+ * Each function takes the page's translate function: its catalog names the days and months, its
+ * locale formats the rest (Intl).
  */
 const cache = new Map<string, Intl.DateTimeFormat>();
-function fmt(options: Intl.DateTimeFormatOptions, locale = LOCALE) {
+function fmt(options: Intl.DateTimeFormatOptions, locale: string) {
   const key = locale + JSON.stringify(options);
   let f = cache.get(key);
   if (!f) {
@@ -27,28 +29,31 @@ const utcOf = (date: string) => {
 /** Monday 0 … Sunday 6 of a local date. */
 const weekdayOf = (date: string) => (utcOf(date).getUTCDay() + 6) % 7;
 const parts = (date: string) => date.split('-').map(Number) as [number, number, number];
+const WEEKDAY = ['weekday1', 'weekday2', 'weekday3', 'weekday4', 'weekday5', 'weekday6', 'weekday7'] as const;
+const MONTH = ['month1', 'month2', 'month3', 'month4', 'month5', 'month6', 'month7', 'month8', 'month9', 'month10', 'month11', 'month12'] as const;
 
-/** "Sunday, 14 June 2026" for a local date (drawn on the server too: from texts.ts's names, not Intl). */
-export const formatLongDate = (date: string) => {
+/** "Sunday, 14 June 2026" for a local date (drawn on the server too: from the catalog's names, not Intl). */
+export const formatLongDate = (t: T, date: string) => {
   const [y, m, d] = parts(date);
-  return `${WEEKDAY_NAMES[weekdayOf(date)]}, ${d} ${MONTH_NAMES[m - 1]} ${y}`;
+  return t('longDate', { weekday: t(WEEKDAY[weekdayOf(date)]!), day: String(d), month: t(MONTH[m - 1]!), year: String(y) });
 };
 /** "June 2026" for YYYY-MM. */
-export const formatMonth = (month: string) => {
+export const formatMonth = (t: T, month: string) => {
   const [y, m] = parts(`${month}-01`);
-  return `${MONTH_NAMES[m - 1]} ${y}`;
+  return t('monthYear', { month: t(MONTH[m - 1]!), year: String(y) });
 };
 
-/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone. */
-export const formatDateTime = (iso: string, timeZone: string) =>
-  fmt({ timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone (drawn in the browser only: Intl's names). */
+export const formatDateTime = (t: T, iso: string, timeZone: string) =>
+  fmt({ timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
 /** "09:30" of an instant, in the offer's zone. */
-export const formatTime = (iso: string, timeZone: string) => fmt({ timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+export const formatTime = (t: T, iso: string, timeZone: string) => fmt({ timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
 
 /** 90 → "1 h 30 min"; 2880 → "2 days". */
-export function formatDuration(minutes: number | null | undefined) {
+export function formatDuration(t: T, minutes: number | null | undefined) {
   if (!minutes || minutes <= 0) return '';
-  if (minutes >= 1440 && minutes % 1440 === 0) return t.days(minutes / 1440);
-  if (minutes < 60) return t.minutes(minutes);
-  return t.hours(Math.floor(minutes / 60), minutes % 60);
+  if (minutes >= 1440 && minutes % 1440 === 0) return t('days', { n: minutes / 1440 });
+  if (minutes < 60) return t('minutes', { n: String(minutes) });
+  const h = String(Math.floor(minutes / 60));
+  return minutes % 60 ? t('hoursMinutes', { h, m: String(minutes % 60) }) : t('hours', { h });
 }

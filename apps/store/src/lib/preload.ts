@@ -1,4 +1,5 @@
 import type { TWebDay, TWebMonth, TWebOffer, TWebOfferSummary, TWebStore } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { ApiErrorItem, Page } from './api';
 import { addMonths } from './calendar';
 
@@ -29,6 +30,11 @@ export interface FirstMonth {
 
 export interface Preload {
   slug: string;
+  /** The page's language (its address's: one of the organisation's, or the pseudo-locale) and the store's base path in it. */
+  language: string;
+  base: string;
+  /** The languages the organisation sells in, its first the default (unprefixed). */
+  languages: Language[];
   /** Absolute origin of the organisation's host: canonical links, Open Graph and JSON-LD. */
   origin: string;
   /** The store, or null when this host has no such store (the page says it is closed). */

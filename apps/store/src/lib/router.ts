@@ -34,6 +34,8 @@ export function matchRoute(pathname: string, base: string): Route {
 export function shouldIntercept(event: MouseEvent, anchor: HTMLAnchorElement, base: string, origin: string) {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
   if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return false;
+  // A link to the page in another language loads that language's document (and its catalog).
+  if (anchor.hasAttribute('hreflang')) return false;
   let url: URL;
   try {
     url = new URL(anchor.href, origin);

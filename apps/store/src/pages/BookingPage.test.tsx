@@ -3,6 +3,8 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Ctx, type StoreCtx } from '../context';
+import { TCtx } from '../i18n';
+import { testT } from '../lib/test-i18n';
 import { BookingPage } from './BookingPage';
 
 // React's act() warns unless the test environment says it uses it.
@@ -63,6 +65,9 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
     api: { myOrder: async () => first, cancelOrder } as unknown as StoreCtx['api'],
     store: { name: 'Kayak' } as StoreCtx['store'],
     embed: false,
+    language: 'en',
+    languages: ['en'],
+    inLanguage: (_l: string, p: string) => `/s/kayak/${p}`,
     link: (p: string) => `/s/kayak/${p}`,
     navigate: () => undefined,
     cart: null,
@@ -77,9 +82,11 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
   mounted.push(react);
   act(() =>
     react.render(
-      <Ctx.Provider value={ctx}>
-        <BookingPage reference="TD-77" />
-      </Ctx.Provider>,
+      <TCtx.Provider value={testT()}>
+        <Ctx.Provider value={ctx}>
+          <BookingPage reference="TD-77" />
+        </Ctx.Provider>
+      </TCtx.Provider>,
     ),
   );
   return { root, cancelOrder };

@@ -4,15 +4,16 @@ import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
 import { useStore } from '../context';
-import { ApiError } from '../lib/api';
 import { formatMoney } from '../lib/money';
-import { t } from '../texts';
+import { errorText, useT } from '../i18n';
+import { cancellationText, orderStatusText, paymentStatusText } from '../lib/order-texts';
 
 /**
  * The customer's own booking page: /s/{slug}/booking/{reference}#{secret}. The secret stays in the
  * fragment (never sent to a server in a URL, nor in a Referer) and goes in X-Order-Token.
  */
 export function BookingPage({ reference }: { reference: string }) {
+  const t = useT();
   const { api } = useStore();
   const secret = decodeURIComponent(location.hash.replace(/^#/, ''));
   const loaded = useLoad(async () => (secret ? api.myOrder(reference, secret) : null), [reference, secret]);
@@ -23,8 +24,8 @@ export function BookingPage({ reference }: { reference: string }) {
   if (!secret) {
     return (
       <div className="td-page">
-        <Heading>{t.bookingTitle(reference)}</Heading>
-        <p className="td-panel td-panel--error">{t.incompleteLink}</p>
+        <Heading>{t('bookingTitle', { reference })}</Heading>
+        <p className="td-panel td-panel--error">{t('incompleteLink')}</p>
       </div>
     );
   }
@@ -32,7 +33,7 @@ export function BookingPage({ reference }: { reference: string }) {
   if (loaded.error || !order) {
     return (
       <div className="td-page">
-        <Heading>{t.bookingTitle(reference)}</Heading>
+        <Heading>{t('bookingTitle', { reference })}</Heading>
         {loaded.error && <ErrorPanel error={loaded.error} retry={loaded.reload} />}
       </div>
     );
@@ -41,6 +42,7 @@ export function BookingPage({ reference }: { reference: string }) {
 }
 
 function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string; onChange: (o: TWebOrder) => void }) {
+  const t = useT();
   const { api, toast } = useStore();
   const [downloading, setDownloading] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -65,7 +67,7 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 30_000);
     } catch (e) {
-      toast('error', e instanceof ApiError ? e.message : t.genericError);
+      toast('error', errorText(t, e));
     } finally {
       setDownloading(false);
     }
@@ -77,9 +79,9 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       const next = await api.cancelOrder(order.reference, secret);
       onChange(next);
       setConfirming(false);
-      toast('success', t.cancelled);
+      toast('success', t('cancelled'));
     } catch (e) {
-      toast('error', e instanceof ApiError ? e.message : t.genericError);
+      toast('error', errorText(t, e));
     } finally {
       setCancelling(false);
     }
@@ -89,14 +91,14 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
   return (
     <div className="td-page td-manage">
       <Heading>
-        {t.bookingHeading} <span className="td-nowrap">{order.reference}</span>
+        {t('bookingHeading')} <span className="td-nowrap">{order.reference}</span>
       </Heading>
       <dl className="td-dl td-order-facts">
-        <dt>{t.status}</dt>
-        <dd data-testid="order-status">{t.orderStatus(order.status)}</dd>
-        <dt>{t.paymentStatus}</dt>
-        <dd>{t.paymentStatusText(order.payment_status)}</dd>
-        <dt>{t.bookedBy}</dt>
+        <dt>{t('status')}</dt>
+        <dd data-testid="order-status">{orderStatusText(t, order.status)}</dd>
+        <dt>{t('paymentStatus')}</dt>
+        <dd>{paymentStatusText(t, order.payment_status)}</dd>
+        <dt>{t('bookedBy')}</dt>
         <dd>
           {order.customer.first_name} {order.customer.last_name} ({order.customer.email})
         </dd>
@@ -106,32 +108,32 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       {order.status !== 'Canceled' && (
         <p>
           <button type="button" className="td-btn td-btn--primary" onClick={download} disabled={downloading}>
-            {downloading ? t.downloading : t.downloadTickets}
+            {downloading ? t('downloading') : t('downloadTickets')}
           </button>
         </p>
       )}
       <section className="td-section" aria-labelledby="td-cancel-heading">
         <h2 id="td-cancel-heading" className="td-h2">
-          {t.cancelHeading}
+          {t('cancelHeading')}
         </h2>
-        <p data-testid="cancel-reason">{c.reason}</p>
+        <p data-testid="cancel-reason">{cancellationText(t, order, (n) => formatMoney(n, order.currency, t.locale))}</p>
         {c.allowed && !confirming && (
           <button ref={cancelButton} type="button" className="td-btn td-btn--danger" onClick={() => setConfirming(true)}>
-            {t.cancelBooking}
+            {t('cancelBooking')}
           </button>
         )}
         {c.allowed && confirming && (
           <div ref={confirmRef} className="td-confirm" role="group" aria-labelledby="td-confirm-title">
             <p id="td-confirm-title" className="td-confirm-title">
-              <strong>{t.cancelConfirm(order.reference)}</strong> {c.refund > 0 ? t.refundWillBe(formatMoney(c.refund, order.currency)) : order.paid > 0 ? t.noRefund : t.nothingPaid}
-              {c.fee > 0 && ` ${t.feeWillBeKept(formatMoney(c.fee, order.currency))}`}
+              <strong>{t('cancelConfirm', { reference: order.reference })}</strong> {c.refund > 0 ? t('refundWillBe', { amount: formatMoney(c.refund, order.currency, t.locale) }) : order.paid > 0 ? t('noRefund') : t('nothingPaid')}
+              {c.fee > 0 && ` ${t('feeWillBeKept', { amount: formatMoney(c.fee, order.currency, t.locale) })}`}
             </p>
             <div className="td-actions">
               <button type="button" className="td-btn td-btn--secondary" onClick={() => setConfirming(false)} disabled={cancelling}>
-                {t.keepBooking}
+                {t('keepBooking')}
               </button>
               <button type="button" className="td-btn td-btn--danger" onClick={cancel} disabled={cancelling}>
-                {cancelling ? t.cancelling : t.confirmCancel}
+                {cancelling ? t('cancelling') : t('confirmCancel')}
               </button>
             </div>
           </div>
@@ -147,32 +149,33 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
  * paid beyond the fee). Nothing for an open order, nor for a cancelled one where nothing was paid.
  */
 export function Settlement({ order }: { order: TWebOrder }) {
+  const t = useT();
   if (order.status !== 'Canceled') return null;
   const kept = order.cancellation_fee;
   const due = Math.max(0, order.paid - order.total);
   if (kept <= 0 && order.refunded <= 0 && due <= 0) return null;
-  const money = (n: number) => formatMoney(n, order.currency);
+  const money = (n: number) => formatMoney(n, order.currency, t.locale);
   return (
     <section className="td-section" aria-labelledby="td-settlement-heading">
       <h2 id="td-settlement-heading" className="td-h2">
-        {t.settlementHeading}
+        {t('settlementHeading')}
       </h2>
       <dl className="td-dl td-order-facts">
         {kept > 0 && (
           <>
-            <dt>{t.keptAsFee}</dt>
+            <dt>{t('keptAsFee')}</dt>
             <dd data-testid="cancellation-fee">{money(kept)}</dd>
           </>
         )}
         {order.refunded > 0 && (
           <>
-            <dt>{t.refundedAmount}</dt>
+            <dt>{t('refundedAmount')}</dt>
             <dd data-testid="refunded">{money(order.refunded)}</dd>
           </>
         )}
         {due > 0 && (
           <>
-            <dt>{t.toBeRefunded}</dt>
+            <dt>{t('toBeRefunded')}</dt>
             <dd data-testid="to-be-refunded">{money(due)}</dd>
           </>
         )}

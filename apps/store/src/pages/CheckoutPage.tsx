@@ -10,7 +10,7 @@ import { formatDateTime } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { rememberOrder, secretOf } from '../lib/orders';
 import { dropDraft, dropPayment, loadPayment, safeStorage, saveOrderSecret } from '../lib/storage';
-import { t } from '../texts';
+import { errorText, useT } from '../i18n';
 import { DetailsForm } from './checkout/DetailsForm';
 
 /**
@@ -18,6 +18,7 @@ import { DetailsForm } from './checkout/DetailsForm';
  * again), a payment left unfinished on Stripe's page, and the details form (checkout/DetailsForm).
  */
 export function CheckoutPage() {
+  const t = useT();
   const { api, slug, store, cart, refreshCart, setCart, navigate, link, toast } = useStore();
   const [loaded, setLoaded] = useState(false);
   const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
@@ -92,13 +93,13 @@ export function CheckoutPage() {
     } catch (e) {
       // A line whose hold ran out is gone already: drop it here too.
       if (!(e instanceof ApiError && e.status === 404)) {
-        toast('error', e instanceof ApiError ? e.message : t.genericError);
+        toast('error', errorText(t, e));
         return;
       }
     }
     setLines((all) => all.filter((l) => l.id !== line.id));
     setConflicts(({ [line.id]: _, ...rest }) => rest);
-    toast('info', t.removed);
+    toast('info', t('removed'));
   }
 
   if (!loaded && lines.length === 0) return <Spinner />;
@@ -106,24 +107,24 @@ export function CheckoutPage() {
   const total = lines.filter((l) => msLeft(l.expires_at) > 0).reduce((n, l) => n + l.total, 0);
   return (
     <div className="td-page td-checkout">
-      <Heading>{t.checkoutTitle}</Heading>
+      <Heading>{t('checkoutTitle')}</Heading>
       {note && (
         <p className="td-warning" role="status" data-testid="payment-note">
-          {note === 'unpaid' ? t.paymentNotCompleted : t.paymentExpired}
+          {note === 'unpaid' ? t('paymentNotCompleted') : t('paymentExpired')}
         </p>
       )}
       {lines.length === 0 ? (
         <div className="td-panel">
-          <p>{t.cartEmpty}</p>
+          <p>{t('cartEmpty')}</p>
           <a className="td-btn td-btn--primary" href={link('')}>
-            {t.browseOffers}
+            {t('browseOffers')}
           </a>
         </div>
       ) : (
         <div className="td-checkout-grid">
           <section className="td-lines" aria-labelledby="td-cart-heading">
             <h2 id="td-cart-heading" className="td-sr-only">
-              {t.cart(lines.length)}
+              {t('cart', { n: lines.length })}
             </h2>
             <ul className="td-line-list">
               {lines.map((l) => {
@@ -133,39 +134,39 @@ export function CheckoutPage() {
                   <li key={l.id} className={`td-line${expired ? ' td-line--expired' : ''}${conflict ? ' td-line--conflict' : ''}`} data-testid="cart-line">
                     <div className="td-line-head">
                       <h3 className="td-h3">{l.offer_title}</h3>
-                      <strong>{formatMoney(l.total, cart?.currency ?? store.currency)}</strong>
+                      <strong>{formatMoney(l.total, cart?.currency ?? store.currency, t.locale)}</strong>
                     </div>
-                    <p className="td-muted">{formatDateTime(l.starts_at, l.time_zone)}</p>
+                    <p className="td-muted">{formatDateTime(t, l.starts_at, l.time_zone)}</p>
                     <ul className="td-items">
                       {l.items.map((i) => (
                         <li key={i.label + i.kind}>
-                          {t.quantityTimes(i.quantity, i.label)} · {formatMoney(i.unit_price, cart?.currency ?? store.currency)}
+                          {t('quantityTimes', { n: i.quantity, label: i.label })} · {formatMoney(i.unit_price, cart?.currency ?? store.currency, t.locale)}
                         </li>
                       ))}
                     </ul>
                     <Countdown expiresAt={l.expires_at} onExpire={() => setExpiredTick((n) => n + 1)} />
                     {expired && (
                       <p className="td-warning">
-                        {t.expired} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
+                        {t('expired')} <a href={link(`offers/${l.offer}`)}>{t('chooseAgain')}</a>
                       </p>
                     )}
                     {conflict && (
                       <p className="td-error" role="alert">
-                        {conflict} <a href={link(`offers/${l.offer}`)}>{t.chooseAgain}</a>
+                        {conflict} <a href={link(`offers/${l.offer}`)}>{t('chooseAgain')}</a>
                       </p>
                     )}
-                    <button type="button" className="td-btn td-btn--secondary td-btn--small" onClick={() => remove(l)} aria-label={t.removeLine(l.offer_title)}>
-                      {t.remove}
+                    <button type="button" className="td-btn td-btn--secondary td-btn--small" onClick={() => remove(l)} aria-label={t('removeLine', { title: l.offer_title })}>
+                      {t('remove')}
                     </button>
                   </li>
                 );
               })}
             </ul>
             <p className="td-total">
-              <span>{t.total}</span> <strong data-testid="cart-total">{formatMoney(total, cart?.currency ?? store.currency)}</strong>
+              <span>{t('total')}</span> <strong data-testid="cart-total">{formatMoney(total, cart?.currency ?? store.currency, t.locale)}</strong>
             </p>
             <p>
-              <a href={link('')}>+ {t.addAnother}</a>
+              <a href={link('')}>+ {t('addAnother')}</a>
             </p>
           </section>
           <DetailsForm

@@ -6,10 +6,11 @@ import { useStore } from '../context';
 import { formatMoney } from '../lib/money';
 import { localPath, placedOrder } from '../lib/orders';
 import { loadOrderSecret, safeStorage } from '../lib/storage';
-import { t } from '../texts';
+import { useT } from '../i18n';
 
 /** Thank you: the order just placed, its tickets' codes, and the link to the customer's booking page. */
 export function ConfirmationPage({ reference }: { reference: string }) {
+  const t = useT();
   const { api, slug, link, embed } = useStore();
   const secret = useMemo(() => loadOrderSecret(safeStorage('sessionStorage'), slug, reference), [slug, reference]);
   const order = useLoad(async () => placedOrder(reference) ?? (secret ? api.myOrder(reference, secret) : null), [reference]);
@@ -20,10 +21,10 @@ export function ConfirmationPage({ reference }: { reference: string }) {
   if (!o) {
     return (
       <div className="td-page">
-        <Heading>{t.thankYouPlain}</Heading>
-        <p className="td-panel">{t.confirmationUnknown}</p>
+        <Heading>{t('thankYouPlain')}</Heading>
+        <p className="td-panel">{t('confirmationUnknown')}</p>
         <p>
-          <a href={link('')}>← {t.backToStore}</a>
+          <a href={link('')}>← {t('backToStore')}</a>
         </p>
       </div>
     );
@@ -33,18 +34,18 @@ export function ConfirmationPage({ reference }: { reference: string }) {
       <div className="td-success-mark" aria-hidden="true">
         ✓
       </div>
-      <Heading>{t.thankYou(o.customer.first_name)}</Heading>
+      <Heading>{t('thankYou', { name: o.customer.first_name })}</Heading>
       <p className="td-lead" data-testid="confirmation-text">
-        {t.confirmed(o.reference, o.customer.email)}
+        {t('confirmed', { reference: o.reference, email: o.customer.email })}
       </p>
       <OrderSummary order={o} />
-      {o.payment_status === 'Not paid' ? <p className="td-muted">{t.payOnSite}</p> : o.paid > 0 && <p className="td-muted">{t.paidAmount(formatMoney(o.paid, o.currency))}</p>}
+      {o.payment_status === 'Not paid' ? <p className="td-muted">{t('payOnSite')}</p> : o.paid > 0 && <p className="td-muted">{t('paidAmount', { amount: formatMoney(o.paid, o.currency, t.locale) })}</p>}
       <p className="td-actions">
         <a className="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
-          {t.manageBooking}
+          {t('manageBooking')}
         </a>
         <a className="td-btn td-btn--secondary" href={link('')}>
-          {t.backToStore}
+          {t('backToStore')}
         </a>
       </p>
     </div>

@@ -7,7 +7,6 @@ import { Heading } from '../components/Heading';
 import { ClockIcon } from '../components/Icons';
 import { Stepper } from '../components/Stepper';
 import { PreloadCtx, useStore } from '../context';
-import { ApiError } from '../lib/api';
 import { formatDuration, formatLongDate, todayIn } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { offerJsonLd, plainText } from '../lib/seo';
@@ -15,20 +14,21 @@ import { dateParam, firstMonth, monthParam, preloadKey, type FirstMonth } from '
 import { PageHead } from '../components/PageHead';
 import { loadCheckout } from './lazy';
 import { policyLines } from '../lib/policy';
-import { t } from '../texts';
+import { errorText, useT } from '../i18n';
 
 /** One offer: what it is, then a calendar, the day's times, quantities and extras, and "Hold seats". */
 export function OfferPage({ id }: { id: string }) {
+  const t = useT();
   const { api, link } = useStore();
   const offer = useLoad(() => api.offer(id), [id], preloadKey.offer(id));
   if (offer.error) {
     return (
       <div className="td-page">
-        <PageHead title={t.notFoundTitle} description="" path={`offers/${id}`} noindex />
+        <PageHead title={t('notFoundTitle')} description="" path={`offers/${id}`} noindex />
         <p>
-          <a href={link('')}>← {t.backToStore}</a>
+          <a href={link('')}>← {t('backToStore')}</a>
         </p>
-        <ErrorPanel error={offer.error} retry={offer.reload} />
+        <ErrorPanel error={offer.error} retry={offer.reload} text={offer.error.status === 404 ? t('offerNotSold') : undefined} />
       </div>
     );
   }
@@ -51,6 +51,7 @@ function List({ title, items, kind }: { title: string; items: string[]; kind: 'c
 }
 
 function Offer({ offer }: { offer: TWebOffer }) {
+  const t = useT();
   const { link, origin, base, store } = useStore();
   const policy = offer.cancellation_policy;
   const cover = offer.images[0]?.url ?? offer.image_url;
@@ -64,21 +65,21 @@ function Offer({ offer }: { offer: TWebOffer }) {
         jsonLd={offerJsonLd(offer, `${origin}${base}`, origin, store.organisation)}
       />
       <p className="td-back">
-        <a href={link('')}>← {t.backToStore}</a>
+        <a href={link('')}>← {t('backToStore')}</a>
       </p>
       <div className="td-offer-head">
         <Heading>{offer.title}</Heading>
         {offer.short_description && <p className="td-lead">{offer.short_description}</p>}
-        {offer.operated_by && <p className="td-hint">{t.operatedBy(offer.operated_by)}</p>}
+        {offer.operated_by && <p className="td-hint">{t('operatedBy', { operator: offer.operated_by })}</p>}
         <p className="td-facts">
           {offer.duration_minutes ? (
             <span>
-              <span className="td-sr-only">{t.duration}: </span>
+              <span className="td-sr-only">{t('duration')}: </span>
               <ClockIcon /> 
-              {formatDuration(offer.duration_minutes)}
+              {formatDuration(t, offer.duration_minutes)}
             </span>
           ) : null}
-          {offer.from_price !== null && <span className="td-price">{t.from(formatMoney(offer.from_price, offer.currency))}</span>}
+          {offer.from_price !== null && <span className="td-price">{t('from', { price: formatMoney(offer.from_price, offer.currency, t.locale) })}</span>}
         </p>
       </div>
       <div className="td-offer-media">
@@ -90,31 +91,31 @@ function Offer({ offer }: { offer: TWebOffer }) {
       <div className="td-offer-details">
         {offer.long_description && (
           <section className="td-section">
-            <h2 className="td-h2">{t.about}</h2>
+            <h2 className="td-h2">{t('about')}</h2>
             {/* Sanitised HTML from the server. */}
             <div className="td-rich" dangerouslySetInnerHTML={{ __html: offer.long_description }} />
           </section>
         )}
-        <List title={t.highlights} items={offer.highlights} kind="dot" />
-        <List title={t.inclusions} items={offer.inclusions} kind="check" />
-        <List title={t.exclusions} items={offer.exclusions} kind="cross" />
-        <List title={t.whatToBring} items={offer.what_to_bring} kind="dot" />
+        <List title={t('highlights')} items={offer.highlights} kind="dot" />
+        <List title={t('inclusions')} items={offer.inclusions} kind="check" />
+        <List title={t('exclusions')} items={offer.exclusions} kind="cross" />
+        <List title={t('whatToBring')} items={offer.what_to_bring} kind="dot" />
         {offer.important_information && (
           <section className="td-section">
-            <h2 className="td-h2">{t.importantInformation}</h2>
+            <h2 className="td-h2">{t('importantInformation')}</h2>
             <p className="td-pre">{offer.important_information}</p>
           </section>
         )}
         {(offer.meeting_points.length > 0 || offer.meeting_instructions) && (
           <section className="td-section">
-            <h2 className="td-h2">{offer.meeting_points.length > 1 ? t.meetingPoints : t.meetingPoint}</h2>
+            <h2 className="td-h2">{offer.meeting_points.length > 1 ? t('meetingPoints') : t('meetingPoint')}</h2>
             {offer.meeting_points.map((m) => (
               <address key={m.name} className="td-address">
                 <strong>{m.name}</strong>
                 {m.address && <span className="td-pre">{m.address}</span>}
                 {m.latitude !== null && m.longitude !== null && (
                   <a href={`https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}#map=16/${m.latitude}/${m.longitude}`} target="_blank" rel="noopener noreferrer">
-                    {t.openMap}
+                    {t('openMap')}
                   </a>
                 )}
               </address>
@@ -123,18 +124,18 @@ function Offer({ offer }: { offer: TWebOffer }) {
           </section>
         )}
         <section className="td-section">
-          <h2 className="td-h2">{t.cancellationPolicy}</h2>
+          <h2 className="td-h2">{t('cancellationPolicy')}</h2>
           {policy && policy.rules.length ? (
             <>
               {policy.description && <p className="td-pre">{policy.description}</p>}
               <ul className="td-list td-list--dot">
-                {policyLines(policy.rules).map((line) => (
+                {policyLines(t, policy.rules).map((line) => (
                   <li key={line}>{line}</li>
                 ))}
               </ul>
             </>
           ) : (
-            <p>{t.noCancellationPolicy}</p>
+            <p>{t('noCancellationPolicy')}</p>
           )}
         </section>
       </div>
@@ -147,6 +148,7 @@ const sum = (q: Quantities) => Object.values(q).reduce((a, b) => a + b, 0);
 const positive = (q: Quantities) => Object.fromEntries(Object.entries(q).filter(([, n]) => n > 0));
 
 function BookingPanel({ offer }: { offer: TWebOffer }) {
+  const t = useT();
   const { api, setCart, navigate, toast, search, setSearch, link } = useStore();
   const preload = useContext(PreloadCtx);
   const zone = offer.time_zone;
@@ -182,7 +184,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   const chosen = slotId && openSlots.some((s) => s.id === slotId) ? slotId : openSlots.length === 1 ? openSlots[0]!.id : null;
 
   const slot = dayData?.slots.find((s) => s.id === chosen) ?? null;
-  const shownError = error ?? first.error?.message ?? day.error?.message ?? null;
+  const shownError = error ?? (first.error ? errorText(t, first.error) : null) ?? (day.error ? errorText(t, day.error) : null) ?? null;
   useEffect(() => {
     if (slot) loadCheckout().catch(() => undefined);
   }, [slot]);
@@ -217,7 +219,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
       setFresh((n) => n + 1);
       navigate('checkout');
     } catch (e) {
-      const message = e instanceof ApiError ? e.message : t.genericError;
+      const message = errorText(t, e);
       setError(message);
       toast('error', message);
       setFresh((n) => n + 1);
@@ -229,7 +231,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   return (
     <div className="td-book">
       <h2 id="td-book-heading" className="td-h2">
-        {t.chooseDate}
+        {t('chooseDate')}
       </h2>
       <Calendar
         month={month}
@@ -245,18 +247,18 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
 
       {date && (
         <fieldset className="td-fieldset">
-          <legend className="td-h3">{t.chooseTime(formatLongDate(date))}</legend>
+          <legend className="td-h3">{t('chooseTime', { date: formatLongDate(t, date) })}</legend>
           {!day.data || day.data.date !== date ? (
             day.error ? null : <Spinner />
           ) : day.data.slots.length === 0 ? (
-            <p className="td-muted">{t.noTimes}</p>
+            <p className="td-muted">{t('noTimes')}</p>
           ) : (
             <div className="td-times">
               {day.data.slots.map((s) => (
                 <label key={s.id} className={`td-time${s.seats_left === 0 ? ' td-time--sold-out' : ''}${s.id === chosen ? ' td-time--selected' : ''}`}>
                   <input type="radio" name="td-slot" value={s.id} checked={s.id === chosen} disabled={s.seats_left === 0} onChange={() => setSlotId(s.id)} />
                   <span className="td-time-at">{s.local_time}</span>
-                  <span className="td-time-seats">{t.seatsLeft(s.seats_left)}</span>
+                  <span className="td-time-seats">{t('seatsLeft', { n: s.seats_left })}</span>
                 </label>
               ))}
             </div>
@@ -266,19 +268,19 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
 
       {slot && (
         <fieldset className="td-fieldset">
-          <legend className="td-h3">{t.participants}</legend>
+          <legend className="td-h3">{t('participants')}</legend>
           {categories.map((c) => {
             const q = quantities[c.id] ?? 0;
             const room = Math.min(maxParticipants - participants, c.occupies_seat ? seatsLeft - seats : Infinity);
-            const ages = t.ages(c.min_age, c.max_age);
+            const ages = c.min_age !== null && c.max_age !== null ? t('ageRange', { min: c.min_age, max: c.max_age }) : c.min_age !== null ? t('ageFrom', { min: c.min_age }) : c.max_age !== null ? t('ageTo', { max: c.max_age }) : '';
             return (
               <div className="td-qty" key={c.id}>
                 <div className="td-qty-label">
                   <label htmlFor={`td-cat-${c.id}`}>{c.label}</label>
                   <span className="td-qty-note">
-                    {prices.get(c.id) ? formatMoney(prices.get(c.id), offer.currency) : t.free}
+                    {prices.get(c.id) ? formatMoney(prices.get(c.id), offer.currency, t.locale) : t('free')}
                     {ages && ` · ${ages}`}
-                    {!c.occupies_seat && ` · ${t.noSeat}`}
+                    {!c.occupies_seat && ` · ${t('noSeat')}`}
                   </span>
                 </div>
                 <Stepper id={`td-cat-${c.id}`} label={c.label} value={q} max={Math.max(q, Math.min(100, q + room))} onChange={(n) => setQuantities((all) => ({ ...all, [c.id]: n }))} />
@@ -286,22 +288,22 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
             );
           })}
           <p className="td-hint">
-            {offer.min_participants > 1 && t.minParticipants(offer.min_participants) + ' '}
-            {offer.max_participants !== null && t.maxParticipants(offer.max_participants) + ' '}
-            {seats > 0 && seats >= seatsLeft && t.notEnoughSeats(seatsLeft)}
+            {offer.min_participants > 1 && t('minParticipants', { n: offer.min_participants }) + ' '}
+            {offer.max_participants !== null && t('maxParticipants', { n: offer.max_participants }) + ' '}
+            {seats > 0 && seats >= seatsLeft && t('notEnoughSeats', { n: seatsLeft })}
           </p>
         </fieldset>
       )}
 
       {slot && offer.extras.length > 0 && (
         <fieldset className="td-fieldset">
-          <legend className="td-h3">{t.extras}</legend>
+          <legend className="td-h3">{t('extras')}</legend>
           {offer.extras.map((x) => (
             <div className="td-qty" key={x.id}>
               <div className="td-qty-label">
                 <label htmlFor={`td-extra-${x.id}`}>{x.name}</label>
                 <span className="td-qty-note">
-                  {formatMoney(x.price, offer.currency)}
+                  {formatMoney(x.price, offer.currency, t.locale)}
                   {x.description && ` · ${x.description}`}
                 </span>
               </div>
@@ -314,18 +316,18 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
       {slot && (
         <div className="td-hold">
           <p className="td-total" aria-live="polite">
-            <span>{t.total}</span> <strong data-testid="offer-total">{formatMoney(total, offer.currency)}</strong>
+            <span>{t('total')}</span> <strong data-testid="offer-total">{formatMoney(total, offer.currency, t.locale)}</strong>
           </p>
           {shownError && (
             <p className="td-error" role="alert">
               {shownError}
             </p>
           )}
-          {!ready && participants < minParticipants && <p className="td-hint">{t.chooseParticipants}</p>}
+          {!ready && participants < minParticipants && <p className="td-hint">{t('chooseParticipants')}</p>}
           <button type="button" className="td-btn td-btn--primary td-btn--block" disabled={!ready || holding} onClick={hold}>
-            {holding ? t.holding : t.hold}
+            {holding ? t('holding') : t('hold')}
           </button>
-          <p className="td-hint">{t.holdHint}</p>
+          <p className="td-hint">{t('holdHint')}</p>
         </div>
       )}
       {!slot && shownError && (

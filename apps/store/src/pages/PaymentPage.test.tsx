@@ -3,6 +3,8 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Ctx, type StoreCtx } from '../context';
+import { TCtx } from '../i18n';
+import { testT } from '../lib/test-i18n';
 import { ApiError, type PaymentState } from '../lib/api';
 import { placedOrder } from '../lib/orders';
 import { loadOrderSecret, loadPayment, safeStorage, savePayment } from '../lib/storage';
@@ -34,6 +36,9 @@ function mount(answers: (PaymentState | ApiError)[]) {
     api: { payment } as unknown as StoreCtx['api'],
     store: { name: 'Kayak' } as StoreCtx['store'],
     embed: false,
+    language: 'en',
+    languages: ['en'],
+    inLanguage: (_l: string, p: string) => `/s/kayak/${p}`,
     link: (p: string) => `/s/kayak/${p}`,
     navigate,
     cart: null,
@@ -48,9 +53,11 @@ function mount(answers: (PaymentState | ApiError)[]) {
   mounted.push(react);
   act(() =>
     react.render(
-      <Ctx.Provider value={ctx}>
-        <PaymentPage checkout="k1" />
-      </Ctx.Provider>,
+      <TCtx.Provider value={testT()}>
+        <Ctx.Provider value={ctx}>
+          <PaymentPage checkout="k1" />
+        </Ctx.Provider>
+      </TCtx.Provider>,
     ),
   );
   return { root, asked, navigate };

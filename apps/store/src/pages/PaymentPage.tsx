@@ -4,7 +4,7 @@ import { useStore } from '../context';
 import { ApiError, type PaymentState } from '../lib/api';
 import { rememberOrder, secretOf } from '../lib/orders';
 import { dropDraft, dropPayment, loadPayment, safeStorage, saveOrderSecret } from '../lib/storage';
-import { t } from '../texts';
+import { useT } from '../i18n';
 
 /** How often, and how many times, the page asks before it says it is still waiting. */
 export const POLL_MS = 1000;
@@ -19,6 +19,7 @@ type View = 'checking' | 'waiting' | 'unknown' | 'paid' | 'expired' | 'failed' |
  * the confirmation (the same page as a pay-on-site booking), or what happened instead.
  */
 export function PaymentPage({ checkout }: { checkout: string }) {
+  const t = useT();
   const { api, slug, link, navigate, refreshCart } = useStore();
   // The secret this tab kept when it left for Stripe; a tab that lost it (a store in a frame
   // whose storage is cut off, a link opened elsewhere) proves itself with Stripe's session id.
@@ -89,41 +90,41 @@ export function PaymentPage({ checkout }: { checkout: string }) {
       )}
     </div>
   );
-  const browse = { href: link(''), label: t.chooseAnotherTime };
+  const browse = { href: link(''), label: t('chooseAnotherTime') };
 
   switch (view) {
     case 'checking':
       return (
         <div className="td-page">
-          <Heading>{t.paymentTitle}</Heading>
+          <Heading>{t('paymentTitle')}</Heading>
           <p className="td-loading" role="status">
             <span className="td-spinner" aria-hidden="true" />
-            {t.checkingPayment}
+            {t('checkingPayment')}
           </p>
         </div>
       );
     case 'waiting':
       return (
         <div className="td-page">
-          <Heading>{t.paymentTitle}</Heading>
+          <Heading>{t('paymentTitle')}</Heading>
           <div className="td-panel" role="status">
-            <p>{t.stillChecking}</p>
+            <p>{t('stillChecking')}</p>
             <button type="button" className="td-btn td-btn--secondary" onClick={() => (setView('checking'), setRound((n) => n + 1))}>
-              {t.checkAgain}
+              {t('checkAgain')}
             </button>
           </div>
         </div>
       );
     case 'paid':
       // Paid, but the order could not be shown here: the e-mail has it.
-      return page(t.thankYouPlain, t.confirmationUnknown, { href: link(''), label: t.backToStore });
+      return page(t('thankYouPlain'), t('confirmationUnknown'), { href: link(''), label: t('backToStore') });
     case 'refunded':
-      return page(t.paymentRefundedTitle, t.paymentRefunded, browse);
+      return page(t('paymentRefundedTitle'), t('paymentRefunded'), browse);
     case 'expired':
-      return page(t.paymentExpiredTitle, t.paymentExpired, browse);
+      return page(t('paymentExpiredTitle'), t('paymentExpired'), browse);
     case 'failed':
-      return page(t.paymentFailedTitle, t.paymentFailed, { href: link('checkout'), label: t.backToCheckout });
+      return page(t('paymentFailedTitle'), t('paymentFailed'), { href: link('checkout'), label: t('backToCheckout') });
     default:
-      return page(t.paymentTitle, t.paymentUnknown, { href: link(''), label: t.backToStore });
+      return page(t('paymentTitle'), t('paymentUnknown'), { href: link(''), label: t('backToStore') });
   }
 }

@@ -9,10 +9,11 @@ import { formatMoney } from '../lib/money';
 import { preloadKey, type OfferList } from '../lib/preload';
 import { storeJsonLd } from '../lib/seo';
 import { PageHead } from '../components/PageHead';
-import { t } from '../texts';
+import { useT } from '../i18n';
 
 /** The store's front page: its name and intro, and its offers as cards. */
 export function StorePage() {
+  const t = useT();
   const { api, store, link, origin, base } = useStore();
   const [pages, setPages] = useState(1);
   const offers = useLoad<OfferList>(async () => {
@@ -32,7 +33,7 @@ export function StorePage() {
     <div className="td-page">
       <PageHead
         title={store.name}
-        description={store.intro || t.storeDescription(list.map((o) => o.title), store.organisation)}
+        description={store.intro || (list.length ? t('storeDescription', { titles: list.map((o) => o.title).join(', '), org: store.organisation }) : t('storeDescriptionEmpty', { org: store.organisation }))}
         path=""
         image={cover}
         jsonLd={storeJsonLd(store.name, `${origin}${base}`, list)}
@@ -43,11 +44,11 @@ export function StorePage() {
       </section>
       <section aria-labelledby="td-offers-heading">
         <h2 id="td-offers-heading" className="td-sr-only">
-          {t.offersHeading}
+          {t('offersHeading')}
         </h2>
         {offers.error && <ErrorPanel error={offers.error} retry={offers.reload} />}
         {offers.loading && !offers.data && <Spinner />}
-        {offers.data && offers.data.all.length === 0 && <p className="td-panel">{t.noOffers}</p>}
+        {offers.data && offers.data.all.length === 0 && <p className="td-panel">{t('noOffers')}</p>}
         {offers.data && offers.data.all.length > 0 && (
           <ul className="td-cards">
             {offers.data.all.map((o, i) => (
@@ -60,14 +61,14 @@ export function StorePage() {
                     <p className="td-card-meta">
                       {o.duration_minutes ? (
                         <span>
-                          <span className="td-sr-only">{t.duration}: </span>
+                          <span className="td-sr-only">{t('duration')}: </span>
                           <ClockIcon /> 
-                          {formatDuration(o.duration_minutes)}
+                          {formatDuration(t, o.duration_minutes)}
                         </span>
                       ) : (
                         <span />
                       )}
-                      {o.from_price !== null && <span className="td-price">{t.from(formatMoney(o.from_price, o.currency))}</span>}
+                      {o.from_price !== null && <span className="td-price">{t('from', { price: formatMoney(o.from_price, o.currency, t.locale) })}</span>}
                     </p>
                   </div>
                 </a>
@@ -78,7 +79,7 @@ export function StorePage() {
         {offers.data?.more && (
           <p className="td-center">
             <button type="button" className="td-btn td-btn--secondary" onClick={() => setPages((n) => n + 1)} disabled={offers.loading}>
-              {t.moreOffers}
+              {t('moreOffers')}
             </button>
           </p>
         )}

@@ -94,6 +94,8 @@ export async function checkout(
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
   await q.copyCartQrCode(ctx, cartId, created);
+  // A web-store order (paid on site or online) speaks the customer's language, kept on the guest cart.
+  if (input.storeId) await q.copyCartLanguage(ctx, cartId, created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }

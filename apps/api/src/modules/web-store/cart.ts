@@ -1,4 +1,5 @@
 import { type TCart, type TWebCart } from '@tourdesk/contracts';
+import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { readCart, releaseLine } from '../availability/holds';
@@ -11,10 +12,18 @@ import * as q from './queries';
  * The guest cart: made with a secret the page keeps (X-Cart-Token, never a cookie), read, its lines held and released in the seller's pool, moved to a slot's seller while empty, and whether it can be paid online here.
  */
 
-export async function createCart(ctx: WebCtx, clientHash: string | null) {
+export async function createCart(ctx: WebCtx, clientHash: string | null, language: Language) {
   const token = secret();
-  const row = await q.insertCart(ctx, ctx.store.id, sha256(token), clientHash);
+  const row = await q.insertCart(ctx, ctx.store.id, sha256(token), clientHash, language);
   return { id: row!.id, token };
+}
+
+/**
+ * The customer switched the store's language: the cart keeps its lines and its secret and takes
+ * the new language, which the order made from it copies (orders.language: its e-mails and documents).
+ */
+export async function setCartLanguage(ctx: WebCtx, cartId: string, language: Language) {
+  await q.setCartLanguage(ctx, cartId, language);
 }
 
 /** The guest cart, if the page's secret is its own (else 404: a cart is not guessable). */
@@ -25,9 +34,10 @@ export async function ownCart(ctx: WebCtx, cartId: string, token: string | undef
 }
 
 /** The cart as the web store shows it. */
-export function presentWebCart(ctx: WebCtx, c: TCart, payableOnline: boolean): TWebCart {
+export function presentWebCart(ctx: WebCtx, c: TCart, payableOnline: boolean, language: Language): TWebCart {
   return {
     payable_online: payableOnline,
+    language,
     id: c.id,
     currency: c.currency,
     total: c.total,
@@ -48,7 +58,8 @@ export function presentWebCart(ctx: WebCtx, c: TCart, payableOnline: boolean): T
 }
 
 export async function webCart(ctx: WebCtx, cartId: string, platformHasStripe: boolean) {
-  return presentWebCart(ctx, await readCart(ctx, cartId), await payableOnline(ctx, platformHasStripe));
+  const row = await q.storeCart(ctx, ctx.store.id, cartId);
+  return presentWebCart(ctx, await readCart(ctx, cartId), await payableOnline(ctx, platformHasStripe), isLanguage(row?.language) ? row.language : 'en');
 }
 
 /**
@@ -124,7 +135,7 @@ export async function cartFor(db: Db, found: FoundStore, cartId: string, token: 
     return c;
   });
   return inSeller(db, found, sellerId, async (ctx) => {
-    const made = await q.insertCart(ctx, ctx.store.id, moved.token_hash, moved.client_hash);
+    const made = await q.insertCart(ctx, ctx.store.id, moved.token_hash, moved.client_hash, isLanguage(moved.language) ? moved.language : 'en');
     return made!.id;
   });
 }

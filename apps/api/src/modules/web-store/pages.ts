@@ -6,7 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderStorePage, type StoreAssets, type StoreData } from '@tourdesk/store/server';
 import { AppError } from '../../lib/errors';
 import { requestHost, tenantOrigin } from '../../lib/host';
+import type { Language } from '@tourdesk/contracts/i18n';
 import * as catalogue from './catalogue';
+import { decidePage, LANGUAGE_COOKIE, PSEUDO_LOCALE, storeLanguages } from './language';
 import { storeAt } from './routes';
 import * as scope from './scope';
 import * as storeScope from '../stores/scope';
@@ -55,18 +57,18 @@ const notFound = (error: unknown) => error instanceof AppError && error.status =
  * store in its organisation's books, its offers (its own and its partners'), an offer in its
  * seller's books, and the days and times of `tourdesk_availability()` through the store's cache.
  */
-function pageData(request: FastifyRequest, slug: string, found: storeScope.FoundStore | null): StoreData {
+function pageData(request: FastifyRequest, slug: string, found: storeScope.FoundStore | null, language: Language): StoreData {
   const db = request.server.database.db;
   const platformHasStripe = Boolean(request.server.config.STRIPE_SECRET_KEY);
   return {
     store: async () => (found ? storeScope.inSeller(db, found, found.s.account_id, (ctx) => catalogue.webStore(ctx, platformHasStripe)) : null),
     async offers(page) {
       if (!found) return { results: [], total_pages: 1 };
-      const [count, results] = await Promise.all([catalogue.countOffers(db, found.s.id), catalogue.offers(db, found, 50, (page - 1) * 50)]);
+      const [count, results] = await Promise.all([catalogue.countOffers(db, found.s.id), catalogue.offers(db, found, 50, (page - 1) * 50, language)]);
       return { results, total_pages: Math.max(1, Math.ceil(count / 50)) };
     },
     offer: (id) =>
-      UUID.test(id) ? scope.inOfferSeller(storeAt(request), slug, id, (ctx) => catalogue.offer(ctx, id)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
+      UUID.test(id) ? scope.inOfferSeller(storeAt(request), slug, id, (ctx) => catalogue.offer(ctx, id, language)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
     month: async (offer, month) => catalogue.month(db, await scope.publicStore(storeAt(request), slug), offer, month),
     day: async (offer, date) => catalogue.day(db, await scope.publicStore(storeAt(request), slug), offer, date),
   };
@@ -97,26 +99,61 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     reply.header('content-security-policy', csp).removeHeader('x-frame-options');
   }
 
-  /** The page at this address, drawn by the store's React tree; 404 (drawn too) when the store, offer or page does not exist. */
+  /** The customer's choice of language, kept per store (the cookie's path). */
+  const cookieOf = (request: FastifyRequest) => /(?:^|;\s*)td_lang=([^;]*)/.exec(request.headers.cookie ?? '')?.[1] ?? null;
+  function remember(request: FastifyRequest, reply: FastifyReply, slug: string, language: Language) {
+    const secure = request.protocol === 'https' ? '; Secure' : '';
+    reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=/s/${encodeURIComponent(slug)}/; Max-Age=31536000; SameSite=Lax${secure}`);
+  }
+
+  /**
+   * The page at this address, drawn by the store's React tree in its language (language.ts: the
+   * address's, or for an unprefixed one the visitor's choice or browser's, then a redirect to it);
+   * 404 (drawn too) when the store, offer, page or language does not exist.
+   */
   async function page(request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) {
     const { slug } = request.params;
     const found = await scope.storeByHost(storeAt(request), slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
     if (found) frameHeaders(reply, found.s.embed_origins);
+    const languages = found ? await storeLanguages(request.server.database.db, found) : (['en'] as Language[]);
+    const decision = decidePage({ slug, url: request.url, languages, cookie: cookieOf(request), acceptLanguage: request.headers['accept-language'], pseudo: request.server.config.STORE_PSEUDO_LOCALE });
+    if (decision.kind === 'redirect') {
+      if (decision.remember) remember(request, reply, slug, decision.remember);
+      return reply.header('vary', 'Accept-Language, Cookie').header('cache-control', 'no-cache').redirect(decision.location, 302);
+    }
+    const language = decision.kind === 'page' ? decision.language : languages[0]!;
+    if (decision.kind === 'page' && decision.language !== PSEUDO_LOCALE && decision.language !== languages[0]) remember(request, reply, slug, decision.language);
+    // The unprefixed address is the default language's, unless the choice or the browser says otherwise.
+    if (decision.kind === 'page' && decision.language === languages[0]) reply.header('vary', 'Accept-Language, Cookie');
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
-    const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, data: pageData(request, slug, found) });
-    return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    const content: Language = language === PSEUDO_LOCALE ? 'en' : language;
+    const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, language, languages, data: pageData(request, slug, found, content) });
+    return reply
+      .status(decision.kind === 'not_found' ? 404 : status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-language', content)
+      .send(html);
   }
 
   app.get<{ Params: { slug: string } }>('/s/:slug/', { config: pub, schema: hidden }, page);
   app.get<{ Params: { slug: string; '*': string } }>('/s/:slug/*', { config: pub, schema: hidden }, page);
 
+  /** Every page of the store in every language it sells in, each with its alternates (hreflang, x-default: the default's). */
   app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
     const found = await scope.storeByHost(storeAt(request), request.params.slug);
-    const list = await catalogue.offers(request.server.database.db, found, 1000, 0);
+    const db = request.server.database.db;
+    const [list, languages] = await Promise.all([catalogue.offers(db, found, 1000, 0), storeLanguages(db, found)]);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
-    const base = `${origin}/s/${request.params.slug}/`;
-    const urls = [base, ...list.map((o) => `${base}offers/${o.id}`)];
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${escapeXml(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
+    const root = `${origin}/s/${request.params.slug}/`;
+    const at = (language: Language, path: string) => `${language === languages[0] ? root : `${root}${language}/`}${path}`;
+    const paths = ['', ...list.map((o) => `offers/${o.id}`)];
+    const alternates = (path: string) =>
+      languages.length < 2
+        ? ''
+        : [...languages.map((l) => [l, at(l, path)]), ['x-default', at(languages[0]!, path)]].map(([l, href]) => `\n    <xhtml:link rel="alternate" hreflang="${l}" href="${escapeXml(href!)}"/>`).join('');
+    const urls = paths.flatMap((path) => languages.map((l) => `  <url><loc>${escapeXml(at(l, path))}</loc>${alternates(path)}${languages.length < 2 ? '' : '\n  '}</url>`));
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600').send(xml);
   });
 

@@ -182,9 +182,20 @@ export async function insertVisit(ctx: TenantCtx, storeId: string, visitId: stri
 // --- the guest cart (cart.ts) ------------------------------------------------------------------
 
 /** A guest cart of a store, with its secret's hash and its client's (the hash of its address). */
-export async function insertCart(ctx: TenantCtx, storeId: string, tokenHash: string | null, clientHash: string | null) {
-  const [row] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, store_id: storeId, token_hash: tokenHash, client_hash: clientHash }).returning({ id: cart.id });
+export async function insertCart(ctx: TenantCtx, storeId: string, tokenHash: string | null, clientHash: string | null, language: string) {
+  const [row] = await ctx.tx.insert(cart).values({ account_id: ctx.accountId, store_id: storeId, token_hash: tokenHash, client_hash: clientHash, language }).returning({ id: cart.id });
   return row;
+}
+
+/** The customer's language of a guest cart (its order copies it). */
+export async function setCartLanguage(ctx: TenantCtx, cartId: string, language: string) {
+  await ctx.tx.update(cart).set({ language }).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+}
+
+/** The languages an organisation sells in, its first the default (the store's unprefixed address), on the server's connection. */
+export async function sellingLanguages(db: Db, accountId: string) {
+  const [row] = await db.select({ languages: baseAccount.languages }).from(baseAccount).where(eq(baseAccount.id, accountId));
+  return row?.languages ?? ['en'];
 }
 
 /** The seats held now (lines not expired) by one cart, and by every guest cart of one client, in the organisation's pool. */

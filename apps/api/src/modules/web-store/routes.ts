@@ -10,6 +10,8 @@ import {
   ZWebCartLineParams,
   ZWebCartParams,
   ZWebCartCreated,
+  ZWebCartInput,
+  ZWebCartUpdate,
   ZWebChallenge,
   ZWebCartLineInput,
   ZWebDay,
@@ -26,6 +28,8 @@ import {
   ZWebStoreParams,
   ZWebVisitInput,
 } from '@tourdesk/contracts';
+import { negotiateLanguage, pickLanguage, type Language } from '@tourdesk/contracts/i18n';
+import { AppError } from '../../lib/errors';
 import { newChallenge } from '../../lib/challenge';
 import { requestHost } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
@@ -39,6 +43,7 @@ import * as carts from './cart';
 import { clientHash } from './limits-routes';
 import * as catalogue from './catalogue';
 import * as orders from './order';
+import * as languages from './language';
 import * as scope from './scope';
 import * as storeScope from '../stores/scope';
 
@@ -57,6 +62,14 @@ const cartToken = (request: FastifyRequest) => request.headers['x-cart-token'] a
 const orderToken = (request: FastifyRequest) => request.headers['x-order-token'] as string | undefined;
 /** The QR code whose scan brought the customer (the store page keeps ?qr= for the session and sends it). */
 const qrOf = (request: FastifyRequest) => request.headers['x-qr-code'] as string | undefined;
+/**
+ * The languages the store's organisation sells in (its first the default): a cart's language is
+ * one of them, the one asked for, else the request's Accept-Language (the store page sends its own).
+ */
+async function storeLanguages(request: FastifyRequest, slug: string): Promise<Language[]> {
+  return languages.storeLanguages(request.server.database.db, await scope.storeByHost(storeAt(request), slug));
+}
+const acceptLanguage = (request: FastifyRequest) => request.headers['accept-language'];
 /** Where a public call comes from, read from the request: the server's database and the host's organisation (scope.ts). */
 export const storeAt = (request: FastifyRequest): scope.StoreAt => ({ db: request.server.database.db, subdomain: requestHost(request).subdomain });
 
@@ -140,15 +153,44 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/api/web-stores/:slug/carts/',
-    { config: pub('a guest cart'), preHandler: app.storeGuard('cart'), schema: { tags, summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token', params: ZWebStoreParams, response: { 201: ZWebCartCreated, ...guarded } } },
-    async (request, reply) =>
-      reply.status(201).send(
+    {
+      config: pub('a guest cart'),
+      preHandler: app.storeGuard('cart'),
+      schema: {
+        tags,
+        summary: 'A new guest cart: its id and the secret the page sends back as X-Cart-Token; in the customer’s language (the one given, else Accept-Language, among the store’s)',
+        params: ZWebStoreParams,
+        body: ZWebCartInput,
+        response: { 201: ZWebCartCreated, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      const sold = await storeLanguages(request, request.params.slug);
+      const language = pickLanguage(request.body?.language, sold) ?? negotiateLanguage(acceptLanguage(request), sold);
+      return reply.status(201).send(
         await scope.inStore(storeAt(request), request.params.slug, async (ctx) => {
-          const made = await carts.createCart(ctx, clientHash(request));
+          const made = await carts.createCart(ctx, clientHash(request), language);
           await attachToCart(ctx, made.id, qrOf(request));
           return made;
         }),
-      ),
+      );
+    },
+  );
+  app.patch(
+    '/api/web-stores/:slug/carts/:cart/',
+    {
+      config: pub('the guest cart follows the store’s language'),
+      schema: { tags, summary: 'The customer switched the store’s language: the cart keeps its lines and takes the language, as will its order', params: ZWebCartParams, body: ZWebCartUpdate, response: { 200: ZWebCart, ...errors } },
+    },
+    async (request) => {
+      const language = pickLanguage(request.body.language, await storeLanguages(request, request.params.slug));
+      if (!language) throw new AppError('invalid', 'This store is not sold in this language.', 'language');
+      return scope.inCart(storeAt(request), request.params.slug, request.params.cart, async (ctx) => {
+        await carts.ownCart(ctx, request.params.cart, cartToken(request));
+        await carts.setCartLanguage(ctx, request.params.cart, language);
+        return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
+      });
+    },
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',

@@ -7,7 +7,8 @@ import { errorsOf, orderInput, paymentOptions, restoreDraft, validateCheckout, t
 import { countries } from '../../lib/countries';
 import { leaveForPayment } from '../../lib/pay-online';
 import { loadDraft, safeStorage, saveDraft, savePayment } from '../../lib/storage';
-import { PAYMENT_LABEL, t } from '../../texts';
+import { errorText, useT } from '../../i18n';
+import { paymentOptionText } from '../../lib/order-texts';
 import { QuestionField } from './QuestionField';
 
 /**
@@ -27,7 +28,10 @@ export function DetailsForm({
   onConflicts: (c: Record<string, string>) => void;
   onPlaced: (order: Awaited<ReturnType<Api['order']>>) => Promise<void>;
 }) {
+  const t = useT();
   const { api, slug, store, cart, embed, toast } = useStore();
+  // The sentence around the terms' link, in the language's word order.
+  const terms = t('acceptTermsWith', { terms: '\u0000' }).split('\u0000');
   const options = paymentOptions(store, cart);
   const [draft] = useState(() => restoreDraft(loadDraft<Draft>(safeStorage('sessionStorage'), slug)));
   const [customer, setCustomer] = useState<Customer>(draft.customer);
@@ -82,10 +86,10 @@ export function DetailsForm({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = validateCheckout({ customer, answers, questions, accept });
+    const found = validateCheckout(t, { customer, answers, questions, accept });
     setErrors(found);
     if (Object.keys(found).length) {
-      setSummary(t.fixErrors);
+      setSummary(t('fixErrors'));
       focusFirstError();
       return;
     }
@@ -111,14 +115,14 @@ export function DetailsForm({
       await onPlaced(order);
     } catch (err) {
       if (!(err instanceof ApiError)) {
-        setSummary(t.genericError);
+        setSummary(t('genericError'));
         return;
       }
-      const { byLine, byField } = errorsOf(err);
+      const { byLine, byField } = errorsOf(t, err);
       onConflicts(byLine);
       setErrors(byField);
-      setSummary(err.message);
-      toast('error', err.message);
+      setSummary(errorText(t, err));
+      toast('error', errorText(t, err));
       if (Object.keys(byField).length) focusFirstError();
     } finally {
       if (!leaving) setBusy(false);
@@ -133,18 +137,18 @@ export function DetailsForm({
   return (
     <form ref={form} className="td-form" noValidate onSubmit={submit}>
       <fieldset className="td-fieldset">
-        <legend className="td-h2">{t.yourDetails}</legend>
+        <legend className="td-h2">{t('yourDetails')}</legend>
         <div className="td-row">
           <div className="td-field">
             <label htmlFor="td-first_name">
-              {t.firstName} {req}
+              {t('firstName')} {req}
             </label>
             <input {...field('first_name')} autoComplete="given-name" required maxLength={100} />
             {fieldError('customer.first_name', 'td-first_name-error')}
           </div>
           <div className="td-field">
             <label htmlFor="td-last_name">
-              {t.lastName} {req}
+              {t('lastName')} {req}
             </label>
             <input {...field('last_name')} autoComplete="family-name" required maxLength={100} />
             {fieldError('customer.last_name', 'td-last_name-error')}
@@ -152,27 +156,27 @@ export function DetailsForm({
         </div>
         <div className="td-field">
           <label htmlFor="td-email">
-            {t.email} {req}
+            {t('email')} {req}
           </label>
           <input {...field('email')} type="email" autoComplete="email" inputMode="email" required maxLength={254} />
-          <span className="td-hint">{t.emailHint}</span>
+          <span className="td-hint">{t('emailHint')}</span>
           {fieldError('customer.email', 'td-email-error')}
         </div>
         <div className="td-row">
           <div className="td-field">
             <label htmlFor="td-phone">
-              {t.phone} <span className="td-muted">{t.optional}</span>
+              {t('phone')} <span className="td-muted">{t('optional')}</span>
             </label>
             <input {...field('phone')} type="tel" autoComplete="tel" maxLength={40} />
             {fieldError('customer.phone', 'td-phone-error')}
           </div>
           <div className="td-field">
             <label htmlFor="td-country">
-              {t.country} <span className="td-muted">{t.optional}</span>
+              {t('country')} <span className="td-muted">{t('optional')}</span>
             </label>
             <select {...field('country')} autoComplete="country">
-              <option value="">{t.noCountry}</option>
-              {countries().map((c) => (
+              <option value="">{t('noCountry')}</option>
+              {countries(t.locale).map((c) => (
                 <option key={c.code} value={c.code}>
                   {c.name}
                 </option>
@@ -188,7 +192,7 @@ export function DetailsForm({
       ) : (
         questions.length > 0 && (
           <fieldset className="td-fieldset">
-            <legend className="td-h2">{t.questions}</legend>
+            <legend className="td-h2">{t('questions')}</legend>
             {questions.map((q) => (
               <QuestionField
                 key={q.id}
@@ -206,8 +210,8 @@ export function DetailsForm({
       )}
 
       <fieldset className="td-fieldset">
-        <legend className="td-h2">{t.payment}</legend>
-        {cart?.sold_by && <p className="td-hint">{t.bookedWith(cart.sold_by, options.includes('online'))}</p>}
+        <legend className="td-h2">{t('payment')}</legend>
+        {cart?.sold_by && <p className="td-hint">{(options.includes('online') ? t('bookedWithOnline', { operator: cart.sold_by }) : t('bookedWithOnSite', { operator: cart.sold_by }))}</p>}
         {options.map((option) => (
           <div key={option}>
             <label className="td-choice">
@@ -219,11 +223,11 @@ export function DetailsForm({
                 aria-describedby={option === 'online' ? 'td-online-hint' : undefined}
                 onChange={() => setPayment(option)}
               />
-              <span>{PAYMENT_LABEL[option] ?? option}</span>
+              <span>{paymentOptionText(t, option)}</span>
             </label>
             {option === 'online' && (
               <p className="td-hint td-choice-hint" id="td-online-hint">
-                {t.payOnlineHint}
+                {t('payOnlineHint')}
               </p>
             )}
           </div>
@@ -249,13 +253,14 @@ export function DetailsForm({
             {/* Linked only when http(s) (httpUrl): never a javascript: or data: address, even one stored before the API refused them. */}
             {httpUrl(store.terms_url) ? (
               <>
-                {t.acceptTermsBefore}
+                {terms[0]}
                 <a href={httpUrl(store.terms_url)!} target="_blank" rel="noopener noreferrer">
-                  {t.termsLink}
+                  {t('termsLink')}
                 </a>
+                {terms[1]}
               </>
             ) : (
-              t.acceptTerms
+              t('acceptTerms')
             )}{' '}
             {req}
           </span>
@@ -271,12 +276,12 @@ export function DetailsForm({
         )}
       </div>
       <button type="submit" className="td-btn td-btn--primary td-btn--block" disabled={busy || lines.length === 0}>
-        {online ? (busy ? t.openingPayment : t.continueToPayment) : busy ? t.booking : t.book}
+        {online ? (busy ? t('openingPayment') : t('continueToPayment')) : busy ? t('booking') : t('book')}
       </button>
       {payUrl && (
         <p>
           <a className="td-btn td-btn--secondary td-btn--block" href={payUrl} target="_top">
-            {t.openPaymentPage}
+            {t('openPaymentPage')}
           </a>
         </p>
       )}

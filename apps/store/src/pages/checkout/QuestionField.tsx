@@ -1,8 +1,11 @@
-import { t } from '../../texts';
+import { useT } from '../../i18n';
 import type { Question } from '../../lib/checkout';
 
 /** One of the offers' booking questions: yes/no and short choices as radios, longer choices as a list, else a field. */
 export function QuestionField({ q, value, error, onChange }: { q: Question; value: string; error?: string; onChange: (v: string) => void }) {
+  const t = useT();
+  // The answers as the page's language reads them (the value sent stays the stored answer).
+  const labels = (q as { option_labels?: string[] }).option_labels;
   const id = `td-q-${q.id}`;
   const errorId = `${id}-error`;
   const invalid = error ? true : undefined;
@@ -15,7 +18,7 @@ export function QuestionField({ q, value, error, onChange }: { q: Question; valu
           *
         </span>
       ) : (
-        <span className="td-muted">{t.optional}</span>
+        <span className="td-muted">{t('optional')}</span>
       )}
     </>
   );
@@ -26,7 +29,7 @@ export function QuestionField({ q, value, error, onChange }: { q: Question; valu
   ) : null;
 
   if (q.answer_type === 'yes_no' || (q.answer_type === 'choice' && q.options.length > 0 && q.options.length <= 4)) {
-    const options = q.answer_type === 'yes_no' ? [{ value: 'yes', label: t.yes }, { value: 'no', label: t.no }] : q.options.map((o) => ({ value: o, label: o }));
+    const options = q.answer_type === 'yes_no' ? [{ value: 'yes', label: t('yes') }, { value: 'no', label: t('no') }] : q.options.map((o, i) => ({ value: o, label: labels?.[i] ?? o }));
     return (
       <fieldset className="td-field td-subfieldset" aria-describedby={described}>
         <legend>{label}</legend>
@@ -55,10 +58,10 @@ export function QuestionField({ q, value, error, onChange }: { q: Question; valu
       <label htmlFor={id}>{label}</label>
       {q.answer_type === 'choice' ? (
         <select id={id} value={value} required={q.required} aria-invalid={invalid} aria-describedby={described} onChange={(e) => onChange(e.currentTarget.value)}>
-          <option value="">{t.chooseOption}</option>
-          {q.options.map((o) => (
+          <option value="">{t('chooseOption')}</option>
+          {q.options.map((o, i) => (
             <option key={o} value={o}>
-              {o}
+              {labels?.[i] ?? o}
             </option>
           ))}
         </select>

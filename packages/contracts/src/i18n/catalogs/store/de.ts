@@ -240,4 +240,11 @@ export const de = {
   when: 'Wann',
   items: 'Was Sie gebucht haben',
   quantityTimes: '{n} × {label}',
+  cancelReasonCancelled: 'Diese Bestellung ist storniert.',
+  cancelReasonNothingLeft: 'Es gibt nichts mehr zu stornieren.',
+  cancelReasonNoPolicy: 'Diese Buchung kann nicht online storniert werden: Kontaktieren Sie uns.',
+  cancelReasonStarted: 'Diese Buchung hat bereits begonnen.',
+  cancelReasonFree: 'Sie können kostenlos stornieren: Es wurde noch nichts bezahlt.',
+  cancelReasonRefund: 'Wenn Sie jetzt stornieren, werden {amount} Ihrer Zahlung erstattet.',
+  cancelReasonNoRefund: 'Wenn Sie jetzt stornieren, wird nichts mehr erstattet.',
 } satisfies Record<StoreKey, string>;

@@ -259,6 +259,13 @@ export const en = {
   when: 'When',
   items: 'What you booked',
   quantityTimes: '{n} × {label}',
+  cancelReasonCancelled: 'This order is cancelled.',
+  cancelReasonNothingLeft: 'Nothing left to cancel.',
+  cancelReasonNoPolicy: 'This booking cannot be cancelled online: contact us.',
+  cancelReasonStarted: 'This booking has started.',
+  cancelReasonFree: 'You can cancel free of charge: nothing has been paid yet.',
+  cancelReasonRefund: 'Cancel now and {amount} of what you paid is refunded.',
+  cancelReasonNoRefund: 'Cancel now: no refund at this point.',
 } as const satisfies Record<string, string>;
 
 export type StoreKey = keyof typeof en;

@@ -240,4 +240,11 @@ export const es = {
   when: 'Cuándo',
   items: 'Lo que has reservado',
   quantityTimes: '{n} × {label}',
+  cancelReasonCancelled: 'Este pedido está cancelado.',
+  cancelReasonNothingLeft: 'No queda nada por cancelar.',
+  cancelReasonNoPolicy: 'Esta reserva no se puede cancelar en línea: contáctanos.',
+  cancelReasonStarted: 'Esta reserva ya ha comenzado.',
+  cancelReasonFree: 'Puedes cancelar gratis: aún no se ha pagado nada.',
+  cancelReasonRefund: 'Si cancelas ahora, se te reembolsan {amount} de lo que pagaste.',
+  cancelReasonNoRefund: 'Si cancelas ahora, no hay reembolso.',
 } satisfies Record<StoreKey, string>;

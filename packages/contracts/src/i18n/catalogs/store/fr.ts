@@ -240,4 +240,11 @@ export const fr = {
   when: 'Quand',
   items: 'Ce que vous avez réservé',
   quantityTimes: '{n} × {label}',
+  cancelReasonCancelled: 'Cette commande est annulée.',
+  cancelReasonNothingLeft: 'Il n’y a plus rien à annuler.',
+  cancelReasonNoPolicy: 'Cette réservation ne peut pas être annulée en ligne : contactez-nous.',
+  cancelReasonStarted: 'Cette réservation a déjà commencé.',
+  cancelReasonFree: 'Vous pouvez annuler sans frais : rien n’a encore été payé.',
+  cancelReasonRefund: 'Si vous annulez maintenant, {amount} de votre paiement vous sont remboursés.',
+  cancelReasonNoRefund: 'Si vous annulez maintenant, rien ne vous est remboursé.',
 } satisfies Record<StoreKey, string>;

@@ -240,4 +240,11 @@ export const it = {
   when: 'Quando',
   items: 'Cosa hai prenotato',
   quantityTimes: '{n} × {label}',
+  cancelReasonCancelled: 'Questo ordine è annullato.',
+  cancelReasonNothingLeft: 'Non c’è più nulla da annullare.',
+  cancelReasonNoPolicy: 'Questa prenotazione non può essere annullata online: contattaci.',
+  cancelReasonStarted: 'Questa prenotazione è già iniziata.',
+  cancelReasonFree: 'Puoi annullare gratuitamente: non è ancora stato pagato nulla.',
+  cancelReasonRefund: 'Se annulli ora, ti vengono rimborsati {amount} di quanto hai pagato.',
+  cancelReasonNoRefund: 'Se annulli ora, non ricevi alcun rimborso.',
 } satisfies Record<StoreKey, string>;
