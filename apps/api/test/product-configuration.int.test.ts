@@ -58,6 +58,7 @@ describe('product configuration', () => {
       vat_rates_by_type: {},
       vat_rate_bp: 810,
       ticket_fields: [...TICKET_FIELDS],
+      languages: ['en'],
     });
     expect(err(await owner.patch('/api/product-configuration/', { hold_minutes: 5 })).attr).toBe('hold_minutes');
     expect(err(await owner.patch('/api/product-configuration/', { default_capacity: 0 })).attr).toBe('default_capacity');
