@@ -37,6 +37,7 @@ export async function seedPartnerDemo(tx: Db, supplierAccountId: string, kayakId
         billing_email: 'billing@alpine-agency.tourdesk.test',
         time_zone: 'Europe/Zurich',
         currency: 'CHF',
+        languages: ['en', 'de'],
         subscription_tier_id: DEFAULT_TIER.affiliate,
       })
       .returning({ id: baseAccount.id });

@@ -106,6 +106,8 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         vat_rate_bp: 810,
         time_zone: 'Europe/Zurich',
         currency: 'CHF',
+        // Its web store sells in every language (English first: the unprefixed address); `npm start` shows the switch.
+        languages: ['en', 'de', 'fr', 'it', 'es'],
         subscription_tier_id: DEFAULT_TIER.supplier,
       })
       .onConflictDoNothing({ target: baseAccount.subdomain })
