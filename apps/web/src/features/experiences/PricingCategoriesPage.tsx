@@ -10,6 +10,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCreatePricingCategoryMutation, useDeletePricingCategoryMutation, usePricingCategoriesQuery, useUpdatePricingCategoryMutation } from './api';
 import { ExperiencesTabs } from './ExperiencesTabs';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
+import { TranslatedFields } from '../../shared/components/TranslatedFields';
 
 type Form = z.input<typeof ZPricingCategoryInput>;
 
@@ -18,7 +19,7 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
   const [update, u] = useUpdatePricingCategoryMutation();
   const form = useForm<Form>({
     resolver: zodResolver(ZPricingCategoryInput),
-    defaultValues: category ?? { type: 'Adult', label: '', min_age: null, max_age: null, occupies_seat: true },
+    defaultValues: category ?? { type: 'Adult', label: '', min_age: null, max_age: null, occupies_seat: true, translations: {} },
   });
   const onSubmit = form.handleSubmit(async (values) => {
     const body = ZPricingCategoryInput.parse(values);
@@ -39,6 +40,7 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
+        <TranslatedFields form={form} fields={[{ name: 'label', label: 'Label' }]}>
         <Controller
           control={form.control}
           name="type"
@@ -54,6 +56,7 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
           name="occupies_seat"
           render={({ field }) => <Checkbox label="Takes a seat (counts against capacity)" checked={field.value ?? true} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
         />
+        </TranslatedFields>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -89,7 +89,7 @@ export const experiencesApi = api.injectEndpoints({
       query: () => ({ url: 'pricing-categories/', params: { page_size: 50 } }),
       providesTags: ['PricingCategory'],
     }),
-    createPricingCategory: build.mutation<TPricingCategory, Omit<TPricingCategory, 'id' | 'created_at'>>({
+    createPricingCategory: build.mutation<TPricingCategory, Omit<TPricingCategory, 'id' | 'created_at' | 'translations'> & Partial<Pick<TPricingCategory, 'translations'>>>({
       query: (body) => ({ url: 'pricing-categories/', method: 'POST', body }),
       invalidatesTags: ['PricingCategory'],
     }),

@@ -13,12 +13,13 @@ import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
+import { TranslatedFields } from '../../shared/components/TranslatedFields';
 
 /**
  * The contract's item fields; the price is typed as text (converted to minor units on save), and the
  * category and tags are left to the server's check (the form shows no error under them).
  */
-const ZForm = ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true }).extend({
+const ZForm = ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true, translations: true }).extend({
   category: z.string().nullable(),
   tags: z.array(z.string()),
   price: z.string().regex(/^\d+([.,]\d{1,2})?$/, { error: 'Enter an amount such as 12.50.' }),
@@ -32,8 +33,8 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
   const form = useForm<Form, unknown, z.output<typeof ZForm>>({
     resolver: zodResolver(ZForm),
     defaultValues: item
-      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock }
-      : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null },
+      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock, translations: item.translations }
+      : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null, translations: {} },
   });
   const onSubmit = form.handleSubmit(async (v) => {
     const res = await save({ id: item?.id, ...v, price: toMinorUnits(v.price, currency)! });
@@ -44,6 +45,7 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
+        <TranslatedFields form={form} fields={[{ name: 'name', label: 'Name' }, { name: 'description', label: 'Description', multiline: true }]}>
         <Controller control={form.control} name="type" render={({ field }) => <Select label="Type" data={[...INVENTORY_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />} />
         <TextInput label="Name" {...form.register('name')} error={form.formState.errors.name?.message} />
         <Textarea label="Description" autosize minRows={2} {...form.register('description')} />
@@ -65,6 +67,7 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
             )}
           />
         </Group>
+        </TranslatedFields>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

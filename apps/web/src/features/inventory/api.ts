@@ -1,7 +1,7 @@
 import type { TInventoryCategory, TInventoryItem, TInventoryTag, TPaginated } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
-export type ItemInput = Omit<TInventoryItem, 'id' | 'created_at' | 'category' | 'currency'> & { category: string | null };
+export type ItemInput = Omit<TInventoryItem, 'id' | 'created_at' | 'category' | 'currency' | 'translations'> & { category: string | null } & Partial<Pick<TInventoryItem, 'translations'>>;
 
 export const inventoryApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,4 +1,6 @@
-import { Anchor, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconArrowUp, IconX } from '@tabler/icons-react';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@tourdesk/contracts/i18n';
 import {
   DATE_DISPLAY_FORMAT,
   EXPERIENCE_TYPES,
@@ -51,6 +53,7 @@ const draftOf = (c: TProductConfiguration): Draft => ({
   default_cancellation_policy: c.default_cancellation_policy,
   vat_rates_by_type: c.vat_rates_by_type,
   ticket_fields: c.ticket_fields,
+  languages: c.languages,
 });
 /** A percentage as typed (8.1) ↔ basis points (810). */
 const toBp = (v: number | string) => (v === '' ? null : percentToBp(Number(v)));
@@ -207,6 +210,16 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
         </Checkbox.Group>
       </Card>
 
+      <Card withBorder padding="lg" aria-label="Languages">
+        <Title order={4} mb={4}>
+          Languages you sell in
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          The web store, e-mails and partners (OCTO) serve these. The first is the main language: your offers’ own texts, and what customers read where a translation is missing. A language taken out keeps its translations.
+        </Text>
+        <LanguagesInput value={draft.languages} onChange={(v) => set('languages', v)} error={errors.languages} />
+      </Card>
+
       <Group justify="flex-end">
         <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(saved))}>
           Discard changes
@@ -215,6 +228,51 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
           Save
         </Button>
       </Group>
+    </Stack>
+  );
+}
+
+/** The organisation's languages in order: the first is the main one; add, remove, or make one the main language. */
+function LanguagesInput({ value, onChange, error }: { value: Language[]; onChange: (languages: Language[]) => void; error?: string }) {
+  const others = LANGUAGES.filter((l) => !value.includes(l));
+  return (
+    <Stack gap="xs" maw={420}>
+      {value.map((l, i) => (
+        <Group key={l} justify="space-between" data-testid={`language-${l}`}>
+          <Group gap="xs">
+            <Text size="sm">{LANGUAGE_NAMES[l]}</Text>
+            {i === 0 && (
+              <Badge size="sm" variant="light">
+                Main language
+              </Badge>
+            )}
+          </Group>
+          <Group gap={4}>
+            {i > 0 && (
+              <ActionIcon variant="subtle" aria-label={`Make ${LANGUAGE_NAMES[l]} the main language`} onClick={() => onChange([l, ...value.filter((x) => x !== l)])}>
+                <IconArrowUp size={16} />
+              </ActionIcon>
+            )}
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${LANGUAGE_NAMES[l]}`} disabled={value.length === 1} onClick={() => onChange(value.filter((x) => x !== l))}>
+              <IconX size={16} />
+            </ActionIcon>
+          </Group>
+        </Group>
+      ))}
+      {others.length > 0 && (
+        <Select
+          label="Add a language"
+          placeholder="Choose a language"
+          data={others.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+          value={null}
+          onChange={(v) => v && onChange([...value, v as Language])}
+        />
+      )}
+      {error && (
+        <Text size="xs" c="red">
+          {error}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ export interface AppInfo {
 type Account = TUser['base_account'];
 export interface SessionUser {
   role: ({ permission_sets: PermissionSet[] } & Partial<Pick<NonNullable<TUser['role']>, 'name' | 'is_owner'>>) | null;
-  base_account: (Pick<Account, 'subdomain' | 'active_subscription_features'> & Partial<Pick<Account, 'name' | 'currency' | 'time_zone' | 'time_format'>>) | null;
+  base_account: (Pick<Account, 'subdomain' | 'active_subscription_features'> & Partial<Pick<Account, 'name' | 'currency' | 'time_zone' | 'time_format' | 'languages'>>) | null;
 }
 
 /**

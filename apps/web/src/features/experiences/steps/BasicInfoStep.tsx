@@ -6,6 +6,7 @@ import { useMeetingPointsQuery } from '../api';
 import { NewButton, NewMeetingPointDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
+import { useStepLanguage } from './use-step-language';
 
 const schema = ZExperienceFields.pick({
   title: true,
@@ -16,6 +17,7 @@ const schema = ZExperienceFields.pick({
   languages: true,
   duration_minutes: true,
   meeting_points: true,
+  translations: true,
 });
 
 const LANGUAGES = [
@@ -35,17 +37,29 @@ export function BasicInfoStep({ experience }: { experience: TExperience }) {
     languages: experience.languages,
     duration_minutes: experience.duration_minutes,
     meeting_points: experience.meeting_points,
+    translations: experience.translations,
   });
   const errors = form.formState.errors;
+  const t = useStepLanguage(experience, form, ['title', 'short_description']);
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
-      <TextInput label="Title" {...form.register('title')} error={errors.title?.message} />
+      {t.switcher}
+      <TextInput key={`title-${t.language}`} label="Title" placeholder={t.placeholder('title')} {...form.register(t.name('title'))} error={t.isMain ? errors.title?.message : errors.translations?.[t.language]?.title?.message} />
       <Controller
         control={form.control}
         name="type"
         render={({ field }) => <Select label="Type" data={[...EXPERIENCE_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
       />
-      <Textarea label="Short description" description="One or two sentences shown in lists and search results." autosize minRows={2} {...form.register('short_description')} error={errors.short_description?.message} />
+      <Textarea
+        key={`short-${t.language}`}
+        label="Short description"
+        description="One or two sentences shown in lists and search results."
+        placeholder={t.placeholder('short_description')}
+        autosize
+        minRows={2}
+        {...form.register(t.name('short_description'))}
+        error={t.isMain ? errors.short_description?.message : errors.translations?.[t.language]?.short_description?.message}
+      />
       <Controller
         control={form.control}
         name="categories"

@@ -2,19 +2,31 @@ import { Textarea } from '@mantine/core';
 import { ZExperienceFields, type TExperience } from '@tourdesk/contracts';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
+import { useStepLanguage } from './use-step-language';
 
-const schema = ZExperienceFields.pick({ meeting_instructions: true, voucher_text: true });
+const schema = ZExperienceFields.pick({ meeting_instructions: true, voucher_text: true, translations: true });
 
 /** What the customer receives after booking. */
 export function BookingInfoStep({ experience }: { experience: TExperience }) {
   const { form, save, saving, hasNext } = useStepForm(experience, 'booking-info', schema, {
     meeting_instructions: experience.meeting_instructions,
     voucher_text: experience.voucher_text,
+    translations: experience.translations,
   });
+  const t = useStepLanguage(experience, form, ['meeting_instructions', 'voucher_text']);
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
-      <Textarea label="Meeting instructions" description="Sent with the confirmation: where to be, when, and how to find you." autosize minRows={4} {...form.register('meeting_instructions')} />
-      <Textarea label="Voucher text" description="Printed on the ticket." autosize minRows={3} {...form.register('voucher_text')} />
+      {t.switcher}
+      <Textarea
+        key={`meeting-${t.language}`}
+        label="Meeting instructions"
+        description="Sent with the confirmation: where to be, when, and how to find you."
+        placeholder={t.placeholder('meeting_instructions')}
+        autosize
+        minRows={4}
+        {...form.register(t.name('meeting_instructions'))}
+      />
+      <Textarea key={`voucher-${t.language}`} label="Voucher text" description="Printed on the ticket." placeholder={t.placeholder('voucher_text')} autosize minRows={3} {...form.register(t.name('voucher_text'))} />
     </StepForm>
   );
 }

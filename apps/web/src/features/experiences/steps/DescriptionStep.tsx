@@ -5,6 +5,7 @@ import { RichTextInput } from '../../../shared/components/RichTextInput';
 import { LinesInput } from './LinesInput';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
+import { useStepLanguage } from './use-step-language';
 
 const schema = ZExperienceFields.pick({
   long_description: true,
@@ -13,6 +14,7 @@ const schema = ZExperienceFields.pick({
   exclusions: true,
   what_to_bring: true,
   important_information: true,
+  translations: true,
 });
 
 export function DescriptionStep({ experience }: { experience: TExperience }) {
@@ -23,7 +25,9 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
     exclusions: experience.exclusions,
     what_to_bring: experience.what_to_bring,
     important_information: experience.important_information,
+    translations: experience.translations,
   });
+  const t = useStepLanguage(experience, form, ['long_description', 'highlights', 'inclusions', 'exclusions', 'what_to_bring', 'important_information']);
   const lists = [
     ['highlights', 'Highlights'],
     ['inclusions', 'Included'],
@@ -32,14 +36,16 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
   ] as const;
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
+      {t.switcher}
       <Controller
+        key={`long-${t.language}`}
         control={form.control}
-        name="long_description"
+        name={t.name('long_description')}
         render={({ field, fieldState }) => (
           <RichTextInput
             label="Long description"
-            description="What the guest will experience: headings, lists, emphasis and links are kept."
-            value={field.value ?? ''}
+            description={t.isMain ? 'What the guest will experience: headings, lists, emphasis and links are kept.' : 'Left empty, customers read the main language’s description.'}
+            value={(field.value as string | undefined) ?? ''}
             onChange={field.onChange}
             onBlur={field.onBlur}
             inputRef={field.ref}
@@ -49,13 +55,13 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
       />
       {lists.map(([name, label]) => (
         <Controller
-          key={name}
+          key={`${name}-${t.language}`}
           control={form.control}
-          name={name}
-          render={({ field, fieldState }) => <LinesInput label={label} value={field.value ?? []} onChange={field.onChange} error={fieldState.error?.message} />}
+          name={t.name(name)}
+          render={({ field, fieldState }) => <LinesInput label={label} placeholder={t.placeholder(name)} value={(field.value as string[] | undefined) ?? []} onChange={field.onChange} error={fieldState.error?.message} />}
         />
       ))}
-      <Textarea label="Important information" autosize minRows={3} {...form.register('important_information')} />
+      <Textarea key={`info-${t.language}`} label="Important information" placeholder={t.placeholder('important_information')} autosize minRows={3} {...form.register(t.name('important_information'))} />
     </StepForm>
   );
 }

@@ -4,12 +4,14 @@ import { Textarea } from '@mantine/core';
 export function LinesInput({
   label,
   description,
+  placeholder,
   value,
   onChange,
   error,
 }: {
   label: string;
   description?: string;
+  placeholder?: string;
   value: string[];
   onChange: (lines: string[]) => void;
   error?: string;
@@ -18,6 +20,7 @@ export function LinesInput({
     <Textarea
       label={label}
       description={description ?? 'One per line.'}
+      placeholder={placeholder}
       autosize
       minRows={3}
       value={value.join('\n')}

@@ -1,0 +1,78 @@
+import { Badge, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
+import { useAppSelector } from '../hooks/store';
+
+/** The languages the organisation sells in, its first the main one (the session's, Settings → Product configuration). */
+export function useSellingLanguages(): Language[] {
+  const languages = useAppSelector((s) => s.auth.user?.base_account?.languages);
+  const known = (languages ?? []).filter(isLanguage);
+  return known.length ? known : ['en'];
+}
+
+/**
+ * The language switch of translatable fields (issue 30): one segment per language the organisation
+ * sells in; the main language edits the record's own fields, another its translation. Each other
+ * language shows how many of the texts it still misses ("2 missing", the fields in its tooltip).
+ * Hidden while the organisation sells in one language only.
+ */
+export function LanguageSwitch({
+  languages,
+  value,
+  onChange,
+  missing,
+  labels,
+}: {
+  languages: Language[];
+  value: Language;
+  onChange: (language: Language) => void;
+  /** Per language, the fields not translated yet. */
+  missing: Partial<Record<Language, string[]>>;
+  /** A field's name as the form calls it (for the tooltip). */
+  labels?: Record<string, string>;
+}) {
+  if (languages.length < 2) return null;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="language-switch">
+        Language
+      </Text>
+      <SegmentedControl
+        aria-labelledby="language-switch"
+        value={value}
+        onChange={(v) => isLanguage(v) && onChange(v)}
+        data={languages.map((l, i) => {
+          const gaps = missing[l] ?? [];
+          return {
+            value: l,
+            label: (
+              <Group gap={6} wrap="nowrap" justify="center">
+                <span>{LANGUAGE_NAMES[l]}</span>
+                {i === 0 ? (
+                  <Badge size="xs" variant="light" color="gray">
+                    main
+                  </Badge>
+                ) : gaps.length > 0 ? (
+                  <Tooltip label={`Not translated: ${gaps.map((f) => labels?.[f] ?? f.replaceAll('_', ' ')).join(', ')}`} withinPortal>
+                    <Badge size="xs" variant="light" color="orange" data-testid={`missing-${l}`}>
+                      {gaps.length} missing
+                    </Badge>
+                  </Tooltip>
+                ) : (
+                  <Badge size="xs" variant="light" color="teal" data-testid={`missing-${l}`}>
+                    complete
+                  </Badge>
+                )}
+              </Group>
+            ),
+          };
+        })}
+        maw={600}
+      />
+      {value !== languages[0] && (
+        <Text size="xs" c="dimmed">
+          Texts in {LANGUAGE_NAMES[value]}; left empty, customers read the {LANGUAGE_NAMES[languages[0]!]} text (shown greyed).
+        </Text>
+      )}
+    </Stack>
+  );
+}
