@@ -223,9 +223,9 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
   const [adult, child, infant] = await tx
     .insert(pricingCategory)
     .values([
-      { account_id: accountId, type: 'Adult', label: 'Adult', min_age: 16 },
-      { account_id: accountId, type: 'Child', label: 'Child', min_age: 4, max_age: 15 },
-      { account_id: accountId, type: 'Infant', label: 'Infant', max_age: 3, occupies_seat: false },
+      { account_id: accountId, type: 'Adult', label: 'Adult', min_age: 16, translations: { de: { label: 'Erwachsene' }, fr: { label: 'Adulte' } } },
+      { account_id: accountId, type: 'Child', label: 'Child', min_age: 4, max_age: 15, translations: { de: { label: 'Kind' }, fr: { label: 'Enfant' } } },
+      { account_id: accountId, type: 'Infant', label: 'Infant', max_age: 3, occupies_seat: false, translations: { de: { label: 'Kleinkind' }, fr: { label: 'Bébé' } } },
     ])
     .returning();
   const [harbour] = await tx
@@ -238,6 +238,10 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
       account_id: accountId,
       name: 'Flexible',
       description: 'Full refund up to 24 hours before, half up to 6 hours before.',
+      translations: {
+        de: { name: 'Flexibel', description: 'Volle Rückerstattung bis 24 Stunden vorher, die Hälfte bis 6 Stunden vorher.' },
+        fr: { name: 'Flexible', description: 'Remboursement intégral jusqu’à 24 heures avant, la moitié jusqu’à 6 heures avant.' },
+      },
       rules: [
         { hours_before: 24, refund_percent: 100 },
         { hours_before: 6, refund_percent: 50 },
@@ -248,8 +252,8 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
   const [diet, swim] = await tx
     .insert(bookingQuestion)
     .values([
-      { account_id: accountId, question: 'Any dietary requirements?', answer_type: 'text', per_participant: true },
-      { account_id: accountId, question: 'Can everyone in the group swim?', answer_type: 'yes_no', required: true },
+      { account_id: accountId, question: 'Any dietary requirements?', answer_type: 'text', per_participant: true, translations: { de: { question: 'Besondere Ernährungswünsche?' }, fr: { question: 'Des exigences alimentaires ?' } } },
+      { account_id: accountId, question: 'Can everyone in the group swim?', answer_type: 'yes_no', required: true, translations: { de: { question: 'Können alle in der Gruppe schwimmen?' }, fr: { question: 'Tout le monde dans le groupe sait-il nager ?' } } },
     ])
     .returning();
   const [food] = await tx.insert(inventoryItemCategory).values({ account_id: accountId, name: 'Food & drink' }).returning();
@@ -257,7 +261,16 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
   const [lunch] = await tx
     .insert(inventoryItem)
     .values([
-      { account_id: accountId, type: 'Extras', name: 'Picnic lunch', price: 1800, currency: 'CHF', category_id: food!.id, tags: ['food', 'local'] },
+      {
+        account_id: accountId,
+        type: 'Extras',
+        name: 'Picnic lunch',
+        price: 1800,
+        currency: 'CHF',
+        category_id: food!.id,
+        tags: ['food', 'local'],
+        translations: { de: { name: 'Picknick-Mittagessen' }, fr: { name: 'Pique-nique' } },
+      },
       { account_id: accountId, type: 'Equipment', name: 'Hiking poles (pair)', price: 800, currency: 'CHF', category_id: gear!.id, tags: ['hiking'], stock: 30 },
       { account_id: accountId, type: 'Package', name: 'Photo package', price: 3500, currency: 'CHF', tags: ['photo'] },
     ])
@@ -278,6 +291,27 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
       max_participants: 8,
       prices: [[adult!.id, 8900, 7100], [child!.id, 4900, 3900], [infant!.id, 0, 0]] as const,
       pictures: [200, 20],
+      // The store serves these for Accept-Language or the address's de / fr (issue 30), field by field from English.
+      translations: {
+        de: {
+          title: 'Kajak bei Sonnenaufgang auf dem Vierwaldstättersee',
+          short_description: 'Paddeln im Morgengrauen, während die Alpen rosa leuchten.',
+          long_description: '<p>Gleiten Sie mit einem einheimischen Guide über das stille Morgenwasser, machen Sie an einem ruhigen Strand eine Kaffeepause und seien Sie zurück, bevor die Stadt erwacht.</p>',
+          highlights: ['Sonnenaufgang über den Alpen', 'Kaffeepause am Strand', 'Kleine Gruppen von 8'],
+          inclusions: ['Kajak und Paddel', 'Schwimmweste', 'Guide'],
+          what_to_bring: ['Warme Kleidungsschicht', 'Trinkflasche'],
+          meeting_instructions: 'Treffpunkt 15 Minuten vor dem Start an der Schiffstation, Steg 3.',
+        },
+        fr: {
+          title: 'Kayak au lever du soleil sur le lac des Quatre-Cantons',
+          short_description: 'Pagayez à l’aube pendant que les Alpes se teintent de rose.',
+          long_description: '<p>Glissez sur l’eau calme du matin avec un guide local, faites une pause café sur une plage tranquille et soyez de retour avant le réveil de la ville.</p>',
+          highlights: ['Lever du soleil sur les Alpes', 'Pause café sur la plage', 'Petits groupes de 8'],
+          inclusions: ['Kayak et pagaie', 'Gilet de sauvetage', 'Guide'],
+          what_to_bring: ['Une couche chaude', 'Une gourde'],
+          meeting_instructions: 'Rendez-vous 15 minutes avant le départ à la gare des bateaux, quai 3.',
+        },
+      },
     },
     {
       title: 'Glacier Hike with a Mountain Guide',
@@ -293,6 +327,10 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
       max_participants: 10,
       prices: [[adult!.id, 19500, 16000]] as const,
       pictures: [190],
+      translations: {
+        de: { title: 'Gletscherwanderung mit Bergführer', short_description: 'Steigeisen an und hinein ins blaue Eis des Titlisgletschers.' },
+        fr: { title: 'Randonnée glaciaire avec un guide de montagne', short_description: 'Crampons aux pieds, dans la glace bleue du glacier du Titlis.' },
+      },
     },
     {
       title: 'E-bike Rental, half day',
@@ -308,6 +346,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
       max_participants: 4,
       prices: [] as const,
       pictures: [],
+      translations: {},
     },
   ];
   let first: DemoKayak | undefined;
@@ -332,6 +371,7 @@ async function seedCatalogue(tx: Db, accountId: string, storage?: Storage): Prom
         booking_question_ids: [diet!.id, swim!.id],
         extra_item_ids: [lunch!.id],
         meeting_instructions: 'Meet 15 minutes before the start at the boat station, pier 3.',
+        translations: offer.translations,
       })
       .returning();
     first ??= { id: row!.id, adult: adult!.id, child: child!.id, swim: swim!.id, lunch: lunch!.id };
