@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { parsedCatalogs } from './vite-catalogs';
 
 /**
  * The back office runs on React 19 and React DOM 19, in the build, the dev server and the component
@@ -8,7 +9,10 @@ import { defineConfig } from 'vite';
  * refreshes edited components in place (Fast Refresh).
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), parsedCatalogs()],
+  // The back office's catalogs arrive parsed (vite-catalogs.ts): FormatJS's parser stays out of the
+  // bundle, in the build, the dev server and the component tests alike.
+  resolve: { alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/lib/no-parser.js' }] },
   build: {
     // The manifest maps every route chunk to its files: scripts/size.mjs reads it.
     manifest: true,

@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type Compone
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { onForgetDevice } from '../shared/auth/offline-session';
+import { LanguageProvider } from '../shared/i18n/texts';
 import { makeStore } from '../shared/store';
 import { forgetTickets } from '../features/check-in/device';
 import { toastsWanted, wantToasts } from '../shared/lib/toast';
@@ -41,8 +42,10 @@ export function App() {
   return (
     <Provider store={store}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
-        <RouterProvider router={router} />
-        <ToastsWhenWanted />
+        <LanguageProvider>
+          <RouterProvider router={router} />
+          <ToastsWhenWanted />
+        </LanguageProvider>
       </MantineProvider>
     </Provider>
   );

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { loadCatalogs } from '../shared/i18n/language';
 import { FullPageSpinner } from '../shared/components/FullPageSpinner';
 import { RouteGuard } from '../shared/components/RouteGuard';
 import { AuthLayout } from './layout/AuthLayout';
@@ -11,6 +12,8 @@ function toRouteObject({ path, permissions, features, load }: PageRoute): RouteO
     path,
     lazy: async () => {
       const { default: Page } = await load();
+      // The page's texts in the user's language (its module registered its catalogs as it loaded).
+      await loadCatalogs();
       return {
         Component: () => (
           <RouteGuard permissions={permissions} features={features}>
@@ -25,7 +28,11 @@ function toRouteObject({ path, permissions, features, load }: PageRoute): RouteO
 /** Sign-in pages, on the bare host and on every organisation's host. */
 const authPage = (path: string, load: () => Promise<ComponentType>): RouteObject => ({
   path,
-  lazy: async () => ({ Component: await load() }),
+  lazy: async () => {
+    const Component = await load();
+    await loadCatalogs();
+    return { Component };
+  },
 });
 const auth = () => import('../features/auth/pages');
 
@@ -63,7 +70,11 @@ export const routeObjects: RouteObject[] = [
           {
             // The shell (header, side navigation) is a chunk of its own: the router fetches it beside
             // the page's chunk, and the sign-in pages never load it.
-            lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
+            lazy: async () => {
+              const { AppLayout } = await import('./layout/AppLayout');
+              await loadCatalogs();
+              return { Component: AppLayout };
+            },
             children: [
               { index: true, element: <Navigate to="/dashboard" replace /> },
               ...PAGES.map(toRouteObject),

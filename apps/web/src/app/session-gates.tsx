@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useCommonT } from '../shared/i18n/common';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { usePublicConfigQuery } from '../shared/api/session-api';
 import { subdomainOf } from '../shared/auth/host';
@@ -37,6 +38,7 @@ export function HostGate() {
  * it there); otherwise, and from then on, to /auth/login.
  */
 export function RequireSession() {
+  const t = useCommonT();
   const { subdomain, config } = useHost();
   const location = useLocation();
   const status = useSessionBootstrap(subdomain !== null);
@@ -49,7 +51,7 @@ export function RequireSession() {
   }, [mustCheckSso, config.public_url]);
 
   if (subdomain === null) return <Navigate to="/auth/login" replace />;
-  if (status === 'initial' || mustCheckSso) return <FullPageSpinner label="Checking your session" />;
+  if (status === 'initial' || mustCheckSso) return <FullPageSpinner label={t('checkingSession')} />;
   if (status === 'unauthenticated') {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={next === '/' || next === '/dashboard' ? '/auth/login' : `/auth/login?next=${encodeURIComponent(next)}`} replace />;

@@ -10,10 +10,43 @@ import { Brand } from './Brand';
 import { PLANS_PATH, visibleNavigation } from './navigation';
 import { NotificationsBell } from './NotificationsBell';
 import { ThemeToggle } from './ThemeToggle';
+import { useShellT } from './texts';
 import { UserMenu } from './UserMenu';
+import type { ShellKey } from '@tourdesk/contracts/i18n/catalogs/backoffice/shell/en';
+
+/** Each menu entry's text, by its English label (navigation.ts names entries in English). */
+const NAV_TEXT: Record<string, ShellKey> = {
+  Dashboard: 'nav.dashboard',
+  Offers: 'nav.offers',
+  Catalog: 'nav.catalog',
+  Pricing: 'nav.pricing',
+  Inventory: 'nav.inventory',
+  'Stores and sales': 'nav.storesAndSales',
+  Stores: 'nav.stores',
+  'QR codes': 'nav.qrCodes',
+  Partners: 'nav.partners',
+  Bookings: 'nav.bookings',
+  Overview: 'nav.overview',
+  Checkout: 'nav.checkout',
+  Manifests: 'nav.manifests',
+  'Check-in': 'nav.checkIn',
+  Capacity: 'nav.capacity',
+  Resales: 'nav.resales',
+  Orders: 'nav.orders',
+  Customers: 'nav.customers',
+  Settings: 'nav.settings',
+  Organisation: 'nav.organisation',
+  'Product configuration': 'nav.productConfiguration',
+  'Payment providers': 'nav.paymentProviders',
+  Subscription: 'nav.subscription',
+  'Team members': 'nav.teamMembers',
+  Roles: 'nav.roles',
+};
 
 /** The back-office shell: header, side navigation for the spec's sections, and the page. */
 export function AppLayout() {
+  const t = useShellT();
+  const label = (english: string) => (NAV_TEXT[english] ? t(NAV_TEXT[english]) : english);
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   const organisation = useAppSelector((s) => s.auth.user?.base_account?.name);
@@ -21,7 +54,7 @@ export function AppLayout() {
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   // Only what the user may open (each page's own declaration); plan-gated pages locked, to the plans.
   const visible = visibleNavigation(user, appInfo);
-  const lock = <IconLock size={14} aria-label="Needs another plan" />;
+  const lock = <IconLock size={14} aria-label={t('nav.locked')} />;
   const inSection = (prefixes: string[]) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
   return (
@@ -33,7 +66,7 @@ export function AppLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.toggle')} />
             <Brand />
             {organisation && (
               <Text c="dimmed" size="sm" visibleFrom="sm">
@@ -49,7 +82,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
+      <AppShell.Navbar p="xs" aria-label={t('nav.label')}>
         {/* The browser's own scrolling: Mantine's ScrollArea brings Floating UI into the first load. */}
         <AppShell.Section grow style={{ overflowY: 'auto' }}>
           {visible.map((item) => {
@@ -58,7 +91,7 @@ export function AppLayout() {
               return (
                 <NavLink
                   key={item.label}
-                  label={item.label}
+                  label={label(item.label)}
                   leftSection={icon}
                   rightSection={item.locked ? lock : undefined}
                   component={RouterNavLink}
@@ -72,7 +105,7 @@ export function AppLayout() {
               <NavLink
                 key={item.label}
                 component="button"
-                label={item.label}
+                label={label(item.label)}
                 leftSection={icon}
                 childrenOffset={28}
                 defaultOpened={inSection(item.match)}
@@ -80,7 +113,7 @@ export function AppLayout() {
                 {item.children.map((child) => (
                   <NavLink
                     key={child.to}
-                    label={child.label}
+                    label={label(child.label)}
                     rightSection={child.locked ? lock : undefined}
                     component={RouterNavLink}
                     to={child.locked ? PLANS_PATH : child.to}

@@ -1,4 +1,5 @@
 import { Badge, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { useShellT } from './texts';
 import type { TNotificationsUnread, TSystemNotification, TSystemNotificationList } from '@tourdesk/contracts';
 import { formatDisplayDate } from '../../shared/lib/dates';
 
@@ -6,12 +7,13 @@ const LEVEL_COLOR: Record<TSystemNotification['level'], string> = { info: 'blue'
 
 /** The bell's list: the latest announcements, the ones the user had not seen marked new. */
 export default function NotificationsList({ list, unread, count }: { list: TSystemNotificationList; unread: TNotificationsUnread | undefined; count: number }) {
+  const t = useShellT();
   return (
     <ScrollArea.Autosize mah={420}>
       <Stack gap="md" px="md" pb="md">
         {list.results.length === 0 && (
           <Text c="dimmed" size="sm">
-            Nothing new.
+            {t('notifications.none')}
           </Text>
         )}
         {list.results.map((n) => {
@@ -20,14 +22,14 @@ export default function NotificationsList({ list, unread, count }: { list: TSyst
             <div key={n.id} data-testid="notification">
               <Group gap="xs" mb={2}>
                 <Badge size="xs" color={LEVEL_COLOR[n.level]} variant="light">
-                  {n.level}
+                  {t(`notifications.level.${n.level}`)}
                 </Badge>
                 <Text size="xs" c="dimmed">
                   {formatDisplayDate(n.published_at)}
                 </Text>
                 {isNew && (
                   <Badge size="xs" color="red" variant="filled">
-                    new
+                    {t('notifications.new')}
                   </Badge>
                 )}
               </Group>

@@ -1,4 +1,5 @@
 import { Loader, Popover, Text } from '@mantine/core';
+import { useShellT } from './texts';
 import { lazy, Suspense, useState } from 'react';
 import { bellApi, BellButton } from './bell-parts';
 
@@ -6,6 +7,7 @@ const NotificationsList = lazy(() => import('./NotificationsList'));
 
 /** The bell's popup, loaded when the bell is first pressed (see `NotificationsBell`). */
 export default function NotificationsPopup({ defaultOpened }: { defaultOpened?: boolean }) {
+  const t = useShellT();
   const [opened, setOpened] = useState(Boolean(defaultOpened));
   const { data: unread } = bellApi.useNotificationsUnreadQuery(undefined, { pollingInterval: 300_000 });
   const count = unread?.unread ?? 0;
@@ -23,7 +25,7 @@ export default function NotificationsPopup({ defaultOpened }: { defaultOpened?: 
       {/* A dialog named by the bell that opens it (Mantine links the two). */}
       <Popover.Dropdown p={0}>
         <Text fw={600} px="md" pt="sm" pb="xs">
-          Notifications
+          {t('notifications.title')}
         </Text>
         {/* Its own chunk: the list (and the date formatting it needs) loads when the bell is opened. */}
         <Suspense fallback={<Loader size="sm" m="md" />}>

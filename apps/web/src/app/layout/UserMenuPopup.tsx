@@ -1,4 +1,5 @@
 import { Menu } from '@mantine/core';
+import { useShellT } from './texts';
 import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { api } from '../../shared/api/api';
@@ -12,6 +13,7 @@ import { AccountButton } from './AccountButton';
 
 /** The account menu itself, loaded when the account button is first pressed (see `UserMenu`). */
 export default function UserMenuPopup({ defaultOpened }: { defaultOpened?: boolean }) {
+  const t = useShellT();
   const email = useAppSelector((s) => s.auth.user?.email);
   const { config } = useHost();
   const dispatch = useAppDispatch();
@@ -37,10 +39,10 @@ export default function UserMenuPopup({ defaultOpened }: { defaultOpened?: boole
       <Menu.Dropdown>
         <Menu.Label>{email}</Menu.Label>
         <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/profile')}>
-          Profile
+          {t('account.profile')}
         </Menu.Item>
         <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={signOut}>
-          Sign out
+          {t('account.signOut')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -1,5 +1,6 @@
 /** What the bell and its popup share (the popup loads on demand): the calls, the unread count, the button. */
 import { ActionIcon, Indicator, Tooltip } from '@mantine/core';
+import { useShellT } from './texts';
 import { IconBell } from '@tabler/icons-react';
 import type { TNotificationsUnread, TSystemNotificationList } from '@tourdesk/contracts';
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
@@ -24,7 +25,8 @@ export const useUnreadCount = () => bellApi.useNotificationsUnreadQuery(undefine
 
 /** The bell with the number not yet opened: what the notifications list opens from. */
 export const BellButton = forwardRef<HTMLDivElement, { count: number; opened?: boolean } & ComponentPropsWithoutRef<'button'>>(function BellButton({ count, opened = false, ...props }, ref) {
-  const label = count ? `Notifications, ${count} new` : 'Notifications';
+  const t = useShellT();
+  const label = count ? t('notifications.titleNew', { count }) : t('notifications.title');
   return (
     <Tooltip label={label} disabled={opened}>
       <Indicator ref={ref} label={count > 9 ? '9+' : count} size={16} disabled={count === 0} color="red" offset={4}>

@@ -3,6 +3,7 @@ import { useAppDispatch, useAppSelector } from '../hooks/store';
 import { sessionApi } from '../api/session-api';
 import { clearUser, setAppInfo, setUser } from './auth-slice';
 import { setTimeFormat } from '../lib/time-format';
+import { setLanguage } from '../i18n/language';
 import { rememberedSession, rememberSession, unreachable } from './offline-session';
 
 /**
@@ -32,6 +33,7 @@ export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) 
     const kept = unreachable(verified.error) ? rememberedSession() : {};
     if (kept.user && kept.appInfo) {
       setTimeFormat(kept.user.base_account?.time_format ?? '24h');
+      await setLanguage(kept.user.language);
       dispatch(setAppInfo(kept.appInfo));
       dispatch(setUser(kept.user));
       return true;
@@ -48,6 +50,8 @@ export async function checkSession(dispatch: ReturnType<typeof useAppDispatch>) 
     return false;
   }
   setTimeFormat(me.data.base_account.time_format);
+  // The user's language, its catalogs loaded before the pages show.
+  await setLanguage(me.data.language);
   dispatch(setAppInfo(info.data));
   dispatch(setUser(me.data));
   rememberSession({ user: me.data, appInfo: info.data });

@@ -1,4 +1,5 @@
 import { Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title, type MantineBreakpoint, type TableProps } from '@mantine/core';
+import { useCommonT } from '../i18n/common';
 import { IconSearch } from '@tabler/icons-react';
 import { PAGE_SIZE_OPTIONS } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
@@ -17,15 +18,30 @@ export function EmptyRow({ colSpan, children }: { colSpan: number; children: Rea
 }
 
 /** Under every list: how many there are, the spec's page sizes, and the pages. */
-export function ListFooter({ count, noun, totalPages, filters }: { count?: number; noun: string; totalPages?: number; filters: ListFilters }) {
+export function ListFooter({
+  count,
+  noun,
+  countLabel,
+  totalPages,
+  filters,
+}: {
+  count?: number;
+  /** The English noun ("booking" → "3 bookings"), for a list whose page has no texts of its own yet. */
+  noun?: string;
+  /** The count as the page's catalog says it (its ICU plural), in the user's language. */
+  countLabel?: (count: number) => string;
+  totalPages?: number;
+  filters: ListFilters;
+}) {
+  const t = useCommonT();
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed">
-        {count === undefined ? '' : `${count} ${noun}${count === 1 ? '' : 's'}`}
+        {count === undefined ? '' : countLabel ? countLabel(count) : noun ? `${count} ${noun}${count === 1 ? '' : 's'}` : t('list.count', { count })}
       </Text>
       <Group>
         <Select
-          aria-label="Page size"
+          aria-label={t('list.pageSize')}
           data={PAGE_SIZE_OPTIONS.map(String)}
           value={String(filters.pageSize)}
           onChange={(v) => v && filters.setPageSize(Number(v))}
@@ -113,6 +129,7 @@ export function ListPage({
   list,
   count,
   noun,
+  countLabel,
   totalPages,
   children,
 }: {
@@ -129,10 +146,12 @@ export function ListPage({
   afterFilters?: ReactNode;
   list: ListFilters;
   count: number | undefined;
-  noun: string;
+  noun?: string;
+  countLabel?: (count: number) => string;
   totalPages: number | undefined;
   children: ReactNode;
 }) {
+  const t = useCommonT();
   return (
     <Stack gap="md">
       {header ?? (
@@ -167,12 +186,12 @@ export function ListPage({
         )}
         {filters}
         <Button variant="subtle" onClick={list.reset}>
-          Reset filters
+          {t('list.resetFilters')}
         </Button>
         {afterFilters}
       </Group>
       {children}
-      <ListFooter count={count} noun={noun} totalPages={totalPages} filters={list} />
+      <ListFooter count={count} noun={noun} countLabel={countLabel} totalPages={totalPages} filters={list} />
     </Stack>
   );
 }

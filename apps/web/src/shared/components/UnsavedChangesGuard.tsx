@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useCommonT } from '../i18n/common';
 import { useBlocker, useNavigate, type Location } from 'react-router';
 
 /** Marks a navigation that a successful save started (see `useLeaveSaved`). */
@@ -10,21 +11,22 @@ const leavesSaved = (location: Location) => (location.state as typeof SAVED | nu
  * Render it inside the form; `message` says what would be lost.
  */
 export function UnsavedChangesGuard({ dirty, message }: { dirty: boolean; message: string }) {
+  const t = useCommonT();
   // A history entry keeps its state: Back to a page once left after a save is not itself a save.
   const blocker = useBlocker(
     ({ currentLocation, nextLocation, historyAction }) =>
       dirty && currentLocation.pathname !== nextLocation.pathname && !(historyAction !== 'POP' && leavesSaved(nextLocation)),
   );
   return (
-    <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
+    <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('unsaved.title')}>
       <Stack>
         <Text>{message}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay
+            {t('unsaved.stay')}
           </Button>
           <Button color="red" onClick={() => blocker.proceed?.()}>
-            Leave without saving
+            {t('unsaved.leave')}
           </Button>
         </Group>
       </Stack>

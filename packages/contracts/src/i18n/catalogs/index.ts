@@ -1,4 +1,5 @@
 import type { Language } from '../languages';
+import { BACKOFFICE_CATALOGS } from './backoffice';
 import { CUSTOMER_CATALOGS } from './customer';
 import { STORE_CATALOGS } from './store';
 
@@ -14,4 +15,5 @@ export { STORE_CATALOGS, type StoreKey } from './store';
 export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {
   customer: CUSTOMER_CATALOGS,
   store: STORE_CATALOGS,
+  ...BACKOFFICE_CATALOGS,
 };

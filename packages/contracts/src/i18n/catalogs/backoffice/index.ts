@@ -1,0 +1,14 @@
+/**
+ * The back office's catalogs (apps/web), one domain per feature, in its languages
+ * (BACK_OFFICE_LANGUAGES). The browser imports each domain's files itself (parsed at build time,
+ * apps/web/vite-catalogs.ts), never this index: it is for the catalog check.
+ */
+import { de as commonDe } from './common/de';
+import { en as commonEn } from './common/en';
+import { de as shellDe } from './shell/de';
+import { en as shellEn } from './shell/en';
+
+export const BACKOFFICE_CATALOGS = {
+  'backoffice/common': { en: commonEn, de: commonDe },
+  'backoffice/shell': { en: shellEn, de: shellDe },
+};
