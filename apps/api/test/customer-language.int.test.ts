@@ -25,6 +25,8 @@ let guest: Browser;
 let accountId: string;
 let tour: { id: string; category: string; rule: string };
 let slotId: string;
+/** An offer refunding half from 100 days before its start: cancelled three days ahead, the order keeps half. */
+let cruise: { id: string; category: string; slot: string };
 let storeId: string;
 const ZONE = 'Europe/Zurich';
 const ORG = 'alpine tours';
@@ -63,6 +65,17 @@ async function queued(job: Parameters<typeof queueOrderMail>[2]) {
   t.app.jobs.wake(QUEUES.orderMail);
 }
 
+/** A web-store order of two seats of `offer` paid on site, as a guest places it from a cart in `language`; its booking page's secret. */
+async function webOrder(offer: { category: string }, slot: string, name: string, language?: string) {
+  const { id: cart, token } = (await guest.post('/api/web-stores/alpine/carts/', language ? { language } : undefined)).json();
+  const held = await guest.post(`/api/web-stores/alpine/carts/${cart}/lines/`, { slot, quantities: { [offer.category]: 2 } }, { 'x-cart-token': token });
+  expect(held.statusCode, held.body).toBe(201);
+  const placed = await guest.post('/api/web-stores/alpine/orders/', { cart, lines: [held.json().lines[0].id], customer: { email: `${name.toLowerCase()}@example.com`, first_name: name, last_name: 'Guest' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
+  expect(placed.statusCode, placed.body).toBe(201);
+  const o = ZWebOrder.parse(placed.json());
+  return { ...o, secret: o.manage_url.split('#')[1]! };
+}
+
 beforeAll(async () => {
   sink = await startMailSink();
   t = await createTestApp({ env: { SMTP_URL: sink.url } });
@@ -74,8 +87,14 @@ beforeAll(async () => {
   await owner.post('/api/schedule-rules/', { experience: tour.id, valid_from: todayIn(ZONE), start_times: ['10:00'], capacity: 500 });
   slotId = (await owner.get(`/api/bookings/check-availability/?experience=${tour.id}&date=${day()}`)).json()[0].id;
   expect((await owner.patch('/api/account/', SELLER)).statusCode).toBe(200);
+  // The store sells in English (its main language), German and French.
+  expect((await owner.patch('/api/product-configuration/', { languages: ['en', 'de', 'fr'] })).statusCode).toBe(200);
+  const made = await sellableExperience(owner, 'Lake cruise');
+  const policy = (await owner.post('/api/cancellation-policies/', { name: 'Half', rules: [{ hours_before: 2400, refund_percent: 100 }, { hours_before: 1, refund_percent: 50 }] })).json().id;
+  expect((await owner.patch(`/api/experiences/${made.id}/`, { status: 'Active', cancellation_policy: policy })).statusCode).toBe(200);
+  cruise = { ...made, slot: (await owner.get(`/api/bookings/check-availability/?experience=${made.id}&date=${day()}`)).json()[0].id };
   storeId = (await owner.post('/api/stores/', { name: 'Alpine shop', slug: 'alpine' })).json().id;
-  await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [tour.id] });
+  await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [tour.id, cruise.id] });
   guest = new Browser(t.app, 'alpine.localhost');
 });
 afterAll(async () => {
@@ -160,12 +179,7 @@ describe('a German order', () => {
   });
 
   it('has its cancellation fee written in its language on the invoice that states it', async () => {
-    // An offer refunding half after 100 days before: cancelled three days ahead, the order keeps half.
-    const cruise = await sellableExperience(owner, 'Lake cruise');
-    const policy = (await owner.post('/api/cancellation-policies/', { name: 'Half', rules: [{ hours_before: 2400, refund_percent: 100 }, { hours_before: 1, refund_percent: 50 }] })).json().id;
-    expect((await owner.patch(`/api/experiences/${cruise.id}/`, { status: 'Active', cancellation_policy: policy })).statusCode).toBe(200);
-    const [slot] = (await owner.get(`/api/bookings/check-availability/?experience=${cruise.id}&date=${day()}`)).json();
-    const res = await owner.post('/api/orders/', { customer: { email: 'jonas@example.com', first_name: 'Jonas', last_name: 'Guest' }, lines: [{ slot: slot.id, quantities: { [cruise.category]: 2 } }] });
+    const res = await owner.post('/api/orders/', { customer: { email: 'jonas@example.com', first_name: 'Jonas', last_name: 'Guest' }, lines: [{ slot: cruise.slot, quantities: { [cruise.category]: 2 } }] });
     expect(res.statusCode, res.body).toBe(201);
     const o = res.json() as { id: string };
     await setLanguage(o.id, 'de');
@@ -177,6 +191,38 @@ describe('a German order', () => {
     expect(fee.lines.map((l) => [l.description, l.total])).toEqual([['Stornogebühr', 4900]]);
     const text = await download(`/api/orders/${o.id}/invoice.pdf`);
     for (const s of ['Stornogebühr', '49,00 EUR', 'Bezahlt', '98,00 EUR', 'Offener Betrag', '-49,00 EUR']) expect(text).toContain(s);
+  });
+});
+
+describe('a German web order', () => {
+  it('booked from a German cart gets its confirmation in German, then its cancellation: what is refunded and what the policy keeps', async () => {
+    const o = await webOrder(cruise, cruise.slot, 'Klara', 'de');
+    const confirmation = await sink.latest('klara@example.com', /Ihre Buchung/);
+    expect(confirmation.subject).toBe(`Ihre Buchung ${o.reference} bei ${ORG}`);
+    for (const s of [
+      'Hallo Klara,',
+      `vielen Dank für Ihre Buchung bei ${ORG}. Ihre Bestellung ${o.reference}:`,
+      `Lake cruise, `,
+      monthOf('de-DE'),
+      'Gesamt 98,00\u00a0€, vor Ort zu bezahlen: 98,00\u00a0€.',
+      'Ihr Ticket (mit QR-Code) und ein Kalendereintrag sind angehängt.',
+      `Buchung ansehen, Tickets herunterladen oder stornieren: ${o.manage_url}`,
+    ]) {
+      expect(confirmation.text).toContain(s);
+    }
+    expect(await pdfText(attachment(confirmation, 'tickets-'))).toContain('Vor Ort zu bezahlen: 98,00 EUR');
+    expect(icsOf(confirmation)).toContain(`DESCRIPTION;LANGUAGE=de:${ORG} – Bestellung ${o.reference}`);
+
+    const orderId = (await owner.get(`/api/orders/?search=${o.reference}`)).json().results[0].id as string;
+    expect((await owner.post(`/api/orders/${orderId}/payments/`, { amount: 9800, currency: 'EUR', method: 'cash' })).statusCode).toBe(201);
+    const cancelled = await guest.post(`/api/web-stores/alpine/orders/${o.reference}/cancel/`, {}, { 'x-order-token': o.secret });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const mail = await sink.latest('klara@example.com', /Storniert/);
+    expect(mail.subject).toBe(`Storniert: Ihre Buchung ${o.reference} bei ${ORG}`);
+    for (const s of ['Hallo Klara,', `Ihre Bestellung ${o.reference} bei ${ORG} ist wie gewünscht storniert:`, `Lake cruise, `, monthOf('de-DE'), '49,00\u00a0€ werden Ihnen erstattet.', 'Gemäß den Stornobedingungen wird eine Stornogebühr von 49,00\u00a0€ einbehalten.', 'Wir hoffen, Sie ein andermal begrüßen zu dürfen.']) {
+      expect(mail.text).toContain(s);
+    }
+    expect(mail.attachments).toEqual([]);
   });
 });
 
@@ -212,12 +258,7 @@ describe('a French order', () => {
 
 describe('an English order', () => {
   it('books in the store and gets the confirmation as before: English words, dates and money', async () => {
-    const { id: cart, token } = (await guest.post('/api/web-stores/alpine/carts/')).json();
-    const held = await guest.post(`/api/web-stores/alpine/carts/${cart}/lines/`, { slot: slotId, quantities: { [tour.category]: 2 } }, { 'x-cart-token': token });
-    expect(held.statusCode, held.body).toBe(201);
-    const placed = await guest.post('/api/web-stores/alpine/orders/', { cart, lines: [held.json().lines[0].id], customer: { email: 'kim@example.com', first_name: 'Kim', last_name: 'Guest' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
-    expect(placed.statusCode, placed.body).toBe(201);
-    const o = ZWebOrder.parse(placed.json());
+    const o = await webOrder(tour, slotId, 'Kim');
     const mail = await sink.latest('kim@example.com', /Your booking/);
     expect(mail.subject).toBe(`Your booking ${o.reference} with ${ORG}`);
     const month = monthOf('en-GB');

@@ -16,7 +16,8 @@ import * as q from './queries';
  * customer's confirmation (the order, a ticket per booking as a PDF with its QR code, an .ics
  * calendar file, the private link of their booking page; sent again by staff with the order
  * confirmation), the organisation's new-booking note when the store asks for it, and the
- * customer's reminder the day before. The job composes the message when it runs, so the queue
+ * customer's reminder the day before, and the customer's note that their order is cancelled (when
+ * they cancel it on their booking page: what is refunded, what the policy keeps). The job composes the message when it runs, so the queue
  * keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
  * workers send them. This module has no routes and imports neither the web store nor payments.
  *
@@ -31,7 +32,7 @@ export interface OrderMailJob {
   /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
   store: string | null;
   order: string;
-  kind: 'confirmation' | 'store-notification' | 'reminder';
+  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation';
   /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
   manage?: string;
   /** Sent again by staff: the order confirmation as a PDF joins the tickets. */
@@ -104,12 +105,27 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     const lines = lineText(t, o, source.tickets.time_format);
     const count = o.bookings.filter((b) => b.status !== 'Canceled').length;
     const money = (n: number) => mailMoney(t, n, o.currency);
+    const greeting = t('mail.greeting', { name: o.customer.first_name });
+    const about = { reference: o.reference, organisation: ctx.organisation };
+    if (job.kind === 'cancellation') {
+      // After the cancellation the order's total is what the policy keeps; what was paid beyond it goes back.
+      const back = o.paid - o.total;
+      const cancelled = o.bookings.map((b) => `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, source.tickets.time_format)}`).join('\n');
+      return {
+        to: o.customer.email,
+        subject: t('mail.cancellation.subject', about),
+        text:
+          `${greeting}\n\n${t('mail.cancellation.intro', about)}\n\n${cancelled}\n\n` +
+          (back > 0 ? `${t('mail.cancellation.refund', { amount: money(back) })}\n` : '') +
+          (o.total > 0 ? `${t('mail.cancellation.fee', { amount: money(o.total) })}\n` : '') +
+          `${back > 0 || o.total > 0 ? '\n' : ''}${t('mail.cancellation.outro')}\n`,
+      } satisfies Mail;
+    }
     const attachments = [
       { filename: `tickets-${o.reference}.pdf`, content: Buffer.from(await ticketsPdf(source.tickets)), contentType: 'application/pdf' },
       { filename: `booking-${o.reference}.ics`, content: bookingsIcs(source.tickets, config.BASE_DOMAIN, (b) => source.durations.get(b.id) ?? null), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
       ...(job.resent ? [{ filename: `confirmation-${o.reference}.pdf`, content: Buffer.from(await confirmationPdf(source.tickets)), contentType: 'application/pdf' }] : []),
     ];
-    const greeting = t('mail.greeting', { name: o.customer.first_name });
     if (job.kind === 'reminder') {
       return {
         to: o.customer.email,
@@ -118,7 +134,6 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
         attachments,
       } satisfies Mail;
     }
-    const about = { reference: o.reference, organisation: ctx.organisation };
     return {
       to: o.customer.email,
       subject: t('mail.confirmation.subject', about),

@@ -56,12 +56,14 @@ export async function placeOrder(
 /**
  * The customer cancels their order, when its policy allows it now: the organisation keeps what was
  * paid less the policy's refund as the order's cancellation fee (cancelOrder reads the same rule
- * again under the order's lock), the rest is due back to the customer.
+ * again under the order's lock), the rest is due back to the customer. Queues the customer's
+ * cancellation e-mail (in the order's language) in the same transaction.
  */
-export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string) {
+export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: (reference: string) => string, queue: (tx: Db, job: { kind: 'cancellation'; order: string; to: string }) => Promise<void>) {
   const current = await presentWebOrder(ctx, orderId, manageUrl);
   if (!current.cancellation.allowed) throw new AppError('conflict', current.cancellation.reason);
   await cancelOrder(ctx, orderId, { keepCancellationFee: true });
+  if (current.customer.email) await queue(ctx.tx, { kind: 'cancellation', order: orderId, to: current.customer.email });
   return presentWebOrder(ctx, orderId, manageUrl);
 }
 

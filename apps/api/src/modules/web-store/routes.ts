@@ -282,8 +282,16 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/web-stores/:slug/orders/:reference/cancel/',
     { config: pub('a customer cancels under the cancellation policy'), schema: { tags, summary: 'Cancel the order when its cancellation policy allows it now', params: ZWebOrderParams, response: { 200: ZWebOrder, ...errors } } },
-    (request) =>
-      scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.cancelByCustomer(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!))),
+    async (request) => {
+      const { config, jobs } = request.server;
+      const answer = await scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) =>
+        orders.cancelByCustomer(ctx, id, manageUrlFor(config, ctx, orderToken(request)!), (tx, job) =>
+          queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, to: job.to, subject: 'Booking cancellation' }),
+        ),
+      );
+      jobs.wake(QUEUES.orderMail);
+      return answer;
+    },
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',

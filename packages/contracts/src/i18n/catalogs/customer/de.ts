@@ -21,6 +21,11 @@ export const de = {
   'mail.reminder.outro': '{count, plural, one {Ihr Ticket ist angehängt} other {Ihre Tickets sind angehängt}}. Bis bald!',
   'mail.line.meetingPoint': 'Treffpunkt: {place}',
   'mail.line.ticket': 'Ticket: {code}',
+  'mail.cancellation.subject': 'Storniert: Ihre Buchung {reference} bei {organisation}',
+  'mail.cancellation.intro': 'Ihre Bestellung {reference} bei {organisation} ist wie gewünscht storniert:',
+  'mail.cancellation.refund': '{amount} werden Ihnen erstattet.',
+  'mail.cancellation.fee': 'Gemäß den Stornobedingungen wird eine Stornogebühr von {amount} einbehalten.',
+  'mail.cancellation.outro': 'Wir hoffen, Sie ein andermal begrüßen zu dürfen.',
   'mail.refunded.subject': 'Ihre Zahlung wurde erstattet: Die Buchung konnte nicht vorgenommen werden',
   'mail.refunded.body':
     'Ihre Zahlung über {amount} ist erst eingegangen, nachdem die Reservierung Ihrer Plätze abgelaufen war, und die Buchung konnte nicht wie gewählt vorgenommen werden: Die Plätze wurden inzwischen von jemand anderem gebucht, oder ihr Preis hat sich geändert. Wir haben Ihnen den vollen Betrag auf Ihre Karte erstattet; er erscheint innerhalb weniger Tage auf Ihrer Abrechnung.\n\nDas tut uns leid. Wählen Sie im Shop eine Zeit und buchen Sie erneut.',

@@ -21,6 +21,11 @@ export const es = {
   'mail.reminder.outro': '{count, plural, one {Adjuntamos tu entrada} other {Adjuntamos tus entradas}}. ¡Hasta pronto!',
   'mail.line.meetingPoint': 'Punto de encuentro: {place}',
   'mail.line.ticket': 'Entrada: {code}',
+  'mail.cancellation.subject': 'Cancelada: tu reserva {reference} con {organisation}',
+  'mail.cancellation.intro': 'Tu pedido {reference} con {organisation} se ha cancelado, como pediste:',
+  'mail.cancellation.refund': 'Te reembolsaremos {amount}.',
+  'mail.cancellation.fee': 'Según la política de cancelación, se retienen {amount} en concepto de gastos de cancelación.',
+  'mail.cancellation.outro': 'Esperamos verte en otra ocasión.',
   'mail.refunded.subject': 'Te hemos reembolsado el pago: no se pudo hacer la reserva',
   'mail.refunded.body':
     'Tu pago de {amount} llegó después de que caducara el bloqueo de tus plazas, y no se pudo hacer la reserva tal como la elegiste: mientras tanto, otra persona reservó las plazas o su precio cambió. Te hemos reembolsado el importe íntegro en tu tarjeta; aparecerá en tu extracto en unos días.\n\nLo sentimos. Elige un horario en la tienda y vuelve a reservar.',

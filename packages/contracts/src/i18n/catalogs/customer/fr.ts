@@ -18,6 +18,11 @@ export const fr = {
   'mail.reminder.outro': '{count, plural, one {Votre billet est joint} other {Vos billets sont joints}}. À bientôt !',
   'mail.line.meetingPoint': 'Point de rendez-vous : {place}',
   'mail.line.ticket': 'Billet : {code}',
+  'mail.cancellation.subject': 'Annulée : votre réservation {reference} chez {organisation}',
+  'mail.cancellation.intro': 'votre commande {reference} chez {organisation} est annulée, comme vous l’avez demandé :',
+  'mail.cancellation.refund': '{amount} vous seront remboursés.',
+  'mail.cancellation.fee': 'Conformément aux conditions d’annulation, {amount} sont retenus au titre des frais d’annulation.',
+  'mail.cancellation.outro': 'Nous espérons vous accueillir une prochaine fois.',
   'mail.refunded.subject': 'Votre paiement a été remboursé : la réservation n’a pas pu être effectuée',
   'mail.refunded.body':
     'votre paiement de {amount} est arrivé après l’expiration de la réservation temporaire de vos places, et la réservation n’a pas pu être effectuée telle que vous l’aviez choisie : les places ont été réservées entre-temps par quelqu’un d’autre, ou leur prix a changé. Nous avons remboursé l’intégralité du montant sur votre carte ; il apparaîtra sur votre relevé d’ici quelques jours.\n\nNous en sommes désolés. Choisissez un horaire dans la boutique et réservez à nouveau.',

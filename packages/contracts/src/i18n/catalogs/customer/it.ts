@@ -18,6 +18,11 @@ export const it = {
   'mail.reminder.outro': '{count, plural, one {In allegato trovi il tuo biglietto} other {In allegato trovi i tuoi biglietti}}. A presto!',
   'mail.line.meetingPoint': 'Punto d’incontro: {place}',
   'mail.line.ticket': 'Biglietto: {code}',
+  'mail.cancellation.subject': 'Cancellata: la tua prenotazione {reference} con {organisation}',
+  'mail.cancellation.intro': 'il tuo ordine {reference} con {organisation} è stato cancellato, come richiesto:',
+  'mail.cancellation.refund': 'Ti verranno rimborsati {amount}.',
+  'mail.cancellation.fee': 'In base alle condizioni di cancellazione, {amount} vengono trattenuti come penale di cancellazione.',
+  'mail.cancellation.outro': 'Speriamo di rivederti presto.',
   'mail.refunded.subject': 'Il tuo pagamento è stato rimborsato: non è stato possibile effettuare la prenotazione',
   'mail.refunded.body':
     'il tuo pagamento di {amount} è arrivato dopo la scadenza del blocco dei posti, e non è stato possibile effettuare la prenotazione come l’avevi scelta: nel frattempo i posti sono stati prenotati da qualcun altro, oppure il loro prezzo è cambiato. Ti abbiamo rimborsato l’intero importo sulla carta; lo vedrai sull’estratto conto entro pochi giorni.\n\nCi dispiace. Scegli un orario nel negozio e prenota di nuovo.',
