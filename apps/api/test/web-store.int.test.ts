@@ -105,7 +105,7 @@ describe('the web store, for a customer without an account', () => {
     const o = ZWebOrder.parse(placed.json());
     expect(o).toMatchObject({ total: 9800, payment_status: 'Not paid', customer: { email: 'mia.guest@example.com' } });
     expect(o.bookings).toHaveLength(1);
-    expect(o.manage_url).toMatch(/^http:\/\/lakeshop\.localhost:3000\/s\/lake\/booking\/[A-Z0-9-]+#[A-Za-z0-9_-]{20,}$/);
+    expect(o.manage_url).toMatch(/^http:\/\/lakeshop\.localhost:3000\/s\/lake\/booking\/[A-Z0-9-]+\?lang=en#[A-Za-z0-9_-]{20,}$/);
     expect(o.cancellation).toMatchObject({ allowed: true, refund: 0 });
 
     // The confirmation: the order, a ticket per booking (its QR code is its ticket code), a calendar file.

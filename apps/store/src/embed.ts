@@ -2,7 +2,12 @@
  * embed.js: puts a store (or one offer) on an operator's own site.
  *
  *   <script src="https://{org-host}/embed.js" data-store="{slug}" [data-offer="{id}"]
- *           [data-mode="inline|button"] [data-label="Book now"] async></script>
+ *           [data-mode="inline|button"] [data-label="Book now"] [data-lang="de"] async></script>
+ *
+ * The store speaks data-lang, else the language of the page around it (<html lang>), when the
+ * organisation sells in it (?lang=: the server goes to that language's address, else its default).
+ * This script's own three words (the button, its frame's title, Close) are kept here per language,
+ * so it stays a few hundred bytes; every word of the store itself comes from its catalog.
  *
  * inline (the default): an <iframe> of the store page (or the offer's) right after the script,
  * full width, borderless, that grows and shrinks with its content: the page in the frame posts
@@ -28,9 +33,22 @@
     return Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-store][src*="embed.js"]'));
   }
 
-  function frameUrl(origin: string, slug: string, offer: string | undefined) {
+  const WORDS: Record<string, [book: string, online: string, close: string]> = {
+    en: ['Book now', 'Book online', 'Close'],
+    de: ['Jetzt buchen', 'Online buchen', 'Schließen'],
+    fr: ['Réserver', 'Réserver en ligne', 'Fermer'],
+    it: ['Prenota ora', 'Prenota online', 'Chiudi'],
+    es: ['Reservar ahora', 'Reservar en línea', 'Cerrar'],
+  };
+  /** The language asked for (data-lang, else the page's <html lang>), as the store's addresses name it ("de-CH" is "de"). */
+  function languageOf(script: HTMLScriptElement) {
+    const tag = (script.dataset.lang || document.documentElement.lang || '').toLowerCase().split('-')[0] ?? '';
+    return WORDS[tag] ? tag : null;
+  }
+
+  function frameUrl(origin: string, slug: string, offer: string | undefined, lang: string | null) {
     const path = offer ? `/s/${slug}/offers/${offer}` : `/s/${slug}/`;
-    return `${origin}${path}?embed=1`;
+    return `${origin}${path}?embed=1${lang ? `&lang=${lang}` : ''}`;
   }
 
   function setUp(script: HTMLScriptElement) {
@@ -48,15 +66,17 @@
     } catch {
       return;
     }
-    const url = frameUrl(origin, slug, offer);
-    if (script.dataset.mode === 'button') button(script, origin, url);
-    else inline(script, origin, url);
+    const lang = languageOf(script);
+    const words = WORDS[lang ?? 'en']!;
+    const url = frameUrl(origin, slug, offer, lang);
+    if (script.dataset.mode === 'button') button(script, origin, url, words);
+    else inline(script, origin, url, words);
   }
 
-  function inline(script: HTMLScriptElement, origin: string, url: string) {
+  function inline(script: HTMLScriptElement, origin: string, url: string, words: [string, string, string]) {
     const frame = document.createElement('iframe');
     frame.src = url;
-    frame.title = script.dataset.title || 'Book online';
+    frame.title = script.dataset.title || words[1];
     frame.setAttribute('style', 'display:block;width:100%;min-width:0;height:640px;border:0;margin:0;padding:0;overflow:hidden;background:transparent;color-scheme:normal');
     frame.setAttribute('scrolling', 'no');
     frame.setAttribute('allow', 'payment');
@@ -100,7 +120,7 @@ button.close:hover { background: rgba(255, 255, 255, 0.15); }
 @media (prefers-color-scheme: dark) { dialog { background: #12141a; } }
 `;
 
-  function button(script: HTMLScriptElement, origin: string, url: string) {
+  function button(script: HTMLScriptElement, origin: string, url: string, words: [string, string, string]) {
     const host = document.createElement('span');
     const shadow = host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
@@ -108,7 +128,7 @@ button.close:hover { background: rgba(255, 255, 255, 0.15); }
     const open = document.createElement('button');
     open.type = 'button';
     open.className = 'open';
-    open.textContent = script.dataset.label || 'Book now';
+    open.textContent = script.dataset.label || words[0];
     const color = script.dataset.color;
     if (color && /^#[0-9a-f]{6}$/i.test(color)) open.style.setProperty('--bg', color);
     const dialog = document.createElement('dialog');
@@ -116,7 +136,7 @@ button.close:hover { background: rgba(255, 255, 255, 0.15); }
     const close = document.createElement('button');
     close.type = 'button';
     close.className = 'close';
-    close.setAttribute('aria-label', 'Close');
+    close.setAttribute('aria-label', words[2]);
     close.textContent = '×';
     const bar = document.createElement('div');
     bar.className = 'bar';
@@ -135,7 +155,7 @@ button.close:hover { background: rgba(255, 255, 255, 0.15); }
         // The frame is made on the first click: the page around it loads nothing of the store before.
         frame = document.createElement('iframe');
         frame.src = url;
-        frame.title = open.textContent || 'Book online';
+        frame.title = open.textContent || words[1];
         frame.setAttribute('allow', 'payment');
         dialog.append(frame);
       }

@@ -208,7 +208,7 @@ export type TWebDay = z.infer<typeof ZWebDay>;
 /** A guest cart: its id and the secret that proves it is yours (kept by the page, never a cookie). */
 export const ZWebCartCreated = z.object({ id: z.uuid(), token: z.string() }).meta({ id: 'WebCartCreated' });
 /** A new guest cart: the customer's language (the store page's), kept on the cart and the order it becomes; without it, Accept-Language decides. */
-export const ZWebCartInput = z.object({ language: z.enum(LANGUAGES).optional() }).optional();
+export const ZWebCartInput = z.object({ language: z.enum(LANGUAGES).optional() }).nullish();
 /** The customer switched the store's language: the cart (same lines, same secret) and its order take it. */
 export const ZWebCartUpdate = z.object({ language: z.enum(LANGUAGES) });
 /**

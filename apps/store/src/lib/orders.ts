@@ -10,13 +10,3 @@ export const secretOf = (manageUrl: string) => {
   const i = manageUrl.indexOf('#');
   return i >= 0 ? decodeURIComponent(manageUrl.slice(i + 1)) : '';
 };
-
-/** The private link's path and fragment, to follow it inside this page (same origin). */
-export function localPath(url: string, origin: string) {
-  try {
-    const u = new URL(url, origin);
-    return u.origin === origin ? u.pathname + u.search + u.hash : url;
-  } catch {
-    return url;
-  }
-}

@@ -4,7 +4,7 @@ import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
 import { useStore } from '../context';
 import { formatMoney } from '../lib/money';
-import { localPath, placedOrder } from '../lib/orders';
+import { placedOrder, secretOf } from '../lib/orders';
 import { loadOrderSecret, safeStorage } from '../lib/storage';
 import { useT } from '../i18n';
 
@@ -41,7 +41,7 @@ export function ConfirmationPage({ reference }: { reference: string }) {
       <OrderSummary order={o} />
       {o.payment_status === 'Not paid' ? <p className="td-muted">{t('payOnSite')}</p> : o.paid > 0 && <p className="td-muted">{t('paidAmount', { amount: formatMoney(o.paid, o.currency, t.locale) })}</p>}
       <p className="td-actions">
-        <a className="td-btn td-btn--primary" href={embed ? o.manage_url : localPath(o.manage_url, location.origin)} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
+        <a className="td-btn td-btn--primary" href={embed ? o.manage_url : `${link(`booking/${encodeURIComponent(o.reference)}`)}#${encodeURIComponent(secretOf(o.manage_url))}`} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
           {t('manageBooking')}
         </a>
         <a className="td-btn td-btn--secondary" href={link('')}>

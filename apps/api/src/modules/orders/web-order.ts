@@ -28,10 +28,21 @@ export async function presentWebOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'> &
     cancellation_fee: o!.o.cancellation_fee,
     customer: { first_name: o!.c.first_name, last_name: o!.c.last_name, email: o!.c.email },
     bookings,
-    manage_url: manageUrl(o!.o.reference),
+    manage_url: inLanguage(manageUrl(o!.o.reference), o!.o.language),
     cancellation,
   };
 }
+
+/**
+ * A store address that opens in the order's language: ?lang= (the store keeps it as the customer's
+ * choice and goes to that language's address, web-store/language.ts; the fragment stays).
+ */
+const inLanguage = (url: string, language: string) => {
+  if (!url) return url;
+  const hash = url.indexOf('#');
+  const [head, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${head}${head.includes('?') ? '&' : '?'}lang=${encodeURIComponent(language)}${fragment}`;
+};
 
 /** The private link of an order's page: https://{org}/s/{store}/booking/{reference}#{secret}. */
 export const manageUrlFor = (config: Parameters<typeof tenantOrigin>[0], ctx: { subdomain: string; store: { slug: string } }, token: string) => (reference: string) =>
