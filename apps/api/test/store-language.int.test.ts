@@ -113,13 +113,19 @@ describe('the web store’s addresses per language', () => {
     expect(back.statusCode).toBe(302);
     expect(back.headers.location).toBe('/s/poly/fr/checkout');
     // The switch's link to the default language (?lang=en) keeps English, and then English stays.
-    const english = await browser.get(`/s/poly/offers/${tour.id}?lang=en&embed=1`, { 'accept-language': 'de' });
+    const english = await browser.get(`/s/poly/offers/${tour.id}?lang=en&date=${day()}`, { 'accept-language': 'de' });
     expect(english.statusCode).toBe(302);
-    expect(english.headers.location).toBe(`/s/poly/offers/${tour.id}?embed=1`);
+    expect(english.headers.location).toBe(`/s/poly/offers/${tour.id}?date=${day()}`);
     expect(browser.cookie('td_lang')).toBe('en');
-    const stays = await browser.get(`/s/poly/offers/${tour.id}?embed=1`, { 'accept-language': 'de' });
+    const stays = await browser.get(`/s/poly/offers/${tour.id}`, { 'accept-language': 'de' });
     expect(stays.statusCode).toBe(200);
     expect(stays.body).toContain('<html lang="en">');
+    // In a frame (embed.js asks for its site's language) the language is the site's, never remembered.
+    const framed = visitor();
+    const embedded = await framed.get('/s/poly/?embed=1&lang=de');
+    expect(embedded.headers.location).toBe('/s/poly/de/?embed=1');
+    expect((await framed.get('/s/poly/de/?embed=1')).statusCode).toBe(200);
+    expect(framed.cookie('td_lang')).toBeUndefined();
     // A language asked for that the store does not sell is its default.
     const unsold = await visitor().get('/s/poly/?lang=it');
     expect(unsold.headers.location).toBe('/s/poly/');

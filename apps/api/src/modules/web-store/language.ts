@@ -59,6 +59,8 @@ export function decidePage(input: {
   const rest = decoded.startsWith(root) ? decoded.slice(root.length) : '';
   const [head = '', ...tail] = rest.split('/');
   const below = tail.join('/');
+  // In a frame on the operator's site the language is the site's (embed.js), not the customer's choice: nothing is remembered.
+  const framed = search.get('embed') === '1';
   const query = (params: URLSearchParams) => (params.toString() ? `?${params.toString()}` : '');
   const to = (language: Language, path: string, params: URLSearchParams) => `${language === fallback ? root : `${root}${language}/`}${path}${query(params)}`;
 
@@ -67,15 +69,15 @@ export function decidePage(input: {
     const language = head as Language;
     if (!languages.includes(language)) return { kind: 'not_found' };
     // The default language has one address, the unprefixed one.
-    if (language === fallback) return { kind: 'redirect', location: to(language, below, search), remember: language, negotiated: false };
-    return { kind: 'page', language, base: `${root}${language}/`, choice: true };
+    if (language === fallback) return { kind: 'redirect', location: to(language, below, search), remember: framed ? null : language, negotiated: false };
+    return { kind: 'page', language, base: `${root}${language}/`, choice: !framed };
   }
   const asked = search.get('lang');
   if (asked !== null) {
     const without = new URLSearchParams(search);
     without.delete('lang');
     const language = isLanguage(asked) && languages.includes(asked) ? asked : null;
-    return { kind: 'redirect', location: to(language ?? fallback, rest, without), remember: language, negotiated: false };
+    return { kind: 'redirect', location: to(language ?? fallback, rest, without), remember: framed ? null : language, negotiated: false };
   }
   const chosen = isLanguage(input.cookie) && languages.includes(input.cookie) ? input.cookie : null;
   const language = chosen ?? negotiateLanguage(input.acceptLanguage, languages);

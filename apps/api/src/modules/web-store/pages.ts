@@ -122,7 +122,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
       return reply.header('vary', 'Accept-Language, Cookie').header('cache-control', 'no-cache').redirect(decision.location, 302);
     }
     const language = decision.kind === 'page' ? decision.language : languages[0]!;
-    if (decision.kind === 'page' && decision.language !== PSEUDO_LOCALE && decision.language !== languages[0]) remember(request, reply, slug, decision.language);
+    if (decision.kind === 'page' && decision.choice && decision.language !== PSEUDO_LOCALE && decision.language !== languages[0]) remember(request, reply, slug, decision.language);
     // The unprefixed address is the default language's, unless the choice or the browser says otherwise.
     if (decision.kind === 'page' && decision.language === languages[0]) reply.header('vary', 'Accept-Language, Cookie');
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
