@@ -7,6 +7,7 @@ import { api } from '../../shared/api/api';
 import { fieldErrors } from '../../shared/api/errors';
 import { useHost } from '../../shared/auth/host-context';
 import { MapPreview } from '../../shared/components/MapPreview';
+import { TranslationsEditor, type TranslationsValue } from '../../shared/components/TranslatedFields';
 import { notifySuccess } from '../../shared/lib/toast';
 
 /**
@@ -26,14 +27,17 @@ const inlineApi = api.injectEndpoints({
     createInlineMeetingPoint: build.mutation<TMeetingPoint, { name: string; address: string; instructions: string; latitude: number | null; longitude: number | null }>({
       query: (body) => ({ url: 'meeting-points/', method: 'POST', body }),
     }),
-    createInlinePolicy: build.mutation<TCancellationPolicy, { name: string; description: string; rules: { hours_before: number; refund_percent: number }[] }>({
+    createInlinePolicy: build.mutation<TCancellationPolicy, { name: string; description: string; rules: { hours_before: number; refund_percent: number }[]; translations: TranslationsValue }>({
       query: (body) => ({ url: 'cancellation-policies/', method: 'POST', body }),
     }),
-    createInlineQuestion: build.mutation<TBookingQuestion, { question: string; answer_type: string; choices: string[]; required: boolean; per_participant: boolean }>({
+    createInlineQuestion: build.mutation<TBookingQuestion, { question: string; answer_type: string; choices: string[]; required: boolean; per_participant: boolean; translations: TranslationsValue }>({
       query: (body) => ({ url: 'booking-questions/', method: 'POST', body }),
     }),
   }),
 });
+
+/** The first refusal of a translation (its field is translations.<language>.<field>). */
+const translationError = (errors: Record<string, string>) => Object.entries(errors).find(([attr]) => attr.startsWith('translations'))?.[1];
 
 function Dialog({ title, opened, onClose, children }: { title: string; opened: boolean; onClose: () => void; children: ReactNode }) {
   return (
@@ -146,6 +150,7 @@ export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolea
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [rules, setRules] = useState<{ hours_before: number; refund_percent: number }[]>([{ hours_before: 24, refund_percent: 100 }]);
+  const [translations, setTranslations] = useState<TranslationsValue>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const setRule = (i: number, key: 'hours_before' | 'refund_percent', value: number) => setRules(rules.map((r, j) => (j === i ? { ...r, [key]: value } : r)));
   return (
@@ -153,17 +158,29 @@ export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolea
       <form
         onSubmit={async (e) => {
           e.preventDefault();
-          const res = await create({ name: name.trim(), description: description.trim(), rules });
+          const res = await create({ name: name.trim(), description: description.trim(), rules, translations });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
           notifySuccess(`Policy ${res.data.name} created.`);
           setName('');
           setDescription('');
+          setTranslations({});
           onCreated(res.data);
         }}
       >
         <Stack>
-          <TextInput label="Name" placeholder="Free until a day before" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
-          <Textarea label="What customers read" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
+          <TranslationsEditor
+            base={{ name, description }}
+            value={translations}
+            onChange={setTranslations}
+            error={translationError(errors)}
+            fields={[
+              { name: 'name', label: 'Name' },
+              { name: 'description', label: 'What customers read', multiline: true },
+            ]}
+          >
+            <TextInput label="Name" placeholder="Free until a day before" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
+            <Textarea label="What customers read" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
+          </TranslationsEditor>
           <Text size="sm" fw={500}>
             Refunds
           </Text>
@@ -202,24 +219,37 @@ export function NewQuestionDialog({ opened, onClose, onCreated }: { opened: bool
   const [choices, setChoices] = useState<string[]>([]);
   const [required, setRequired] = useState(false);
   const [perParticipant, setPerParticipant] = useState(false);
+  const [translations, setTranslations] = useState<TranslationsValue>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   return (
     <Dialog title="New booking question" opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
-          const res = await create({ question: question.trim(), answer_type: answerType, choices: answerType === 'choice' ? choices : [], required, per_participant: perParticipant });
+          const res = await create({ question: question.trim(), answer_type: answerType, choices: answerType === 'choice' ? choices : [], required, per_participant: perParticipant, translations });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
           notifySuccess('Question created.');
           setQuestion('');
           setChoices([]);
+          setTranslations({});
           onCreated(res.data);
         }}
       >
         <Stack>
-          <TextInput label="Question" placeholder="Any dietary requirements?" value={question} onChange={(e) => setQuestion(e.currentTarget.value)} error={errors.question} data-autofocus withAsterisk />
-          <Select label="Answer" data={ANSWER_TYPES.map((a) => ({ value: a, label: ANSWER_LABEL[a] }))} value={answerType} onChange={(v) => v && setAnswerType(v)} allowDeselect={false} />
-          {answerType === 'choice' && <TagsInput label="Options" description="Press Enter after each" value={choices} onChange={setChoices} error={errors.choices} />}
+          <TranslationsEditor
+            base={{ question, choices: answerType === 'choice' ? choices : [] }}
+            value={translations}
+            onChange={setTranslations}
+            error={translationError(errors)}
+            fields={[
+              { name: 'question', label: 'Question' },
+              ...(answerType === 'choice' ? [{ name: 'choices', label: 'Options', list: true }] : []),
+            ]}
+          >
+            <TextInput label="Question" placeholder="Any dietary requirements?" value={question} onChange={(e) => setQuestion(e.currentTarget.value)} error={errors.question} data-autofocus withAsterisk />
+            <Select label="Answer" data={ANSWER_TYPES.map((a) => ({ value: a, label: ANSWER_LABEL[a] }))} value={answerType} onChange={(v) => v && setAnswerType(v)} allowDeselect={false} />
+            {answerType === 'choice' && <TagsInput label="Options" description="Press Enter after each" value={choices} onChange={setChoices} error={errors.choices} />}
+          </TranslationsEditor>
           <Checkbox label="Required" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
           <Checkbox label="Asked for each participant" checked={perParticipant} onChange={(e) => setPerParticipant(e.currentTarget.checked)} />
           <Actions busy={state.isLoading} onCancel={onClose} submit="Create question" />
