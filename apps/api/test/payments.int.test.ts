@@ -273,6 +273,8 @@ describe('paying online in the web store', () => {
 
     // Gone: the line swept, and the slot sold out since.
     const gone = await heldCart(1);
+    // Its customer chose German in the store: the note that the money went back is in German.
+    await t.database.asOwner((tx) => tx.execute(sql`update cart set language = 'de' where id = ${gone.cart}::uuid`));
     const tooLate = await startPaying(gone, 'eve');
     await t.database.db.execute(sql`delete from cart_line where id = ${gone.line}::uuid`);
     await t.database.asOwner((tx) => tx.execute(sql`update slot set capacity = booked + held, capacity_by_hand = true where id = ${gone.slotId}::uuid`));
@@ -284,7 +286,9 @@ describe('paying online in the web store', () => {
     expect(refunded).toMatchObject({ status: 'refunded', order: null });
     const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, tooLate.checkout)))[0]!;
     expect([...fake.state.refunds.values()].some((r) => r.payment_intent === row.payment_intent && r.amount === row.amount)).toBe(true);
-    await sink.latest('eve@example.com', /refunded/);
+    const note = await sink.latest('eve@example.com', /erstattet/);
+    expect(note.subject).toBe('Ihre Zahlung wurde erstattet: Die Buchung konnte nicht vorgenommen werden');
+    expect(note.text).toMatch(/^Hallo eve,\n\nIhre Zahlung über 49,00\sCHF ist erst eingegangen, nachdem die Reservierung Ihrer Plätze abgelaufen war/);
     await t.database.asOwner((tx) => tx.execute(sql`update slot set capacity = 8 where id = ${gone.slotId}::uuid`));
   });
 });
