@@ -168,7 +168,8 @@ describe('OCTO in the reseller’s language', () => {
       { type: 'INCLUSION', shortDescription: 'Paddle' },
       { type: 'CANCELLATION_TERM', shortDescription: 'Gratuit jusqu’à la veille.' },
     ]));
-    expect(product.options[0]!.units[0]).toMatchObject({ id: tour.category, title: 'Adulte' });
+    // A unit's title is the customer's language; its internalName stays the supplier's own.
+    expect(product.options[0]!.units[0]).toMatchObject({ id: tour.category, title: 'Adulte', internalName: 'Adult Lake tour' });
 
     // No Accept-Language: the supplier's main language.
     const main = await content.get(`/octo/v1/products/${tour.id}`);

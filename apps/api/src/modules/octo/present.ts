@@ -83,7 +83,7 @@ export function supplierOf(p: Partner, endpoint: string): Supplier {
 
 function unitOf(p: Partner, v: ProductView, u: ProductView['units'][number], withPricing: boolean, withContent = false): Unit {
   return {
-    ...(withContent ? { title: u.label } : {}),
+    ...(withContent ? { title: u.title } : {}),
     id: u.id,
     internalName: u.label,
     reference: u.type,

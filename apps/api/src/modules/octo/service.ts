@@ -50,8 +50,8 @@ export interface SlotView extends TSlot {
 }
 export interface ProductView {
   product: Partner['products'] extends Map<string, infer P> ? P : never;
-  /** Units with their label in the language asked for. */
-  units: UnitRow[];
+  /** Units, each with its `title` in the language asked for (its `label` the supplier's own). */
+  units: (UnitRow & { title: string })[];
   policy: { hours_before: number; refund_percent: number }[] | null;
   startTimes: string[];
   /** The language the texts are in (Accept-Language among the supplier's languages). */
@@ -103,7 +103,7 @@ async function productViews(deps: Deps, p: Partner, ids: string[], language: Lan
   if (ids.length === 0) return [];
   const main = p.languages[0]!;
   return inSupplier(deps, p, async (ctx) => {
-    const units = (await q.productUnits(ctx, ids)).map((u) => ({ ...u, ...localize(u, language, main) }));
+    const units = (await q.productUnits(ctx, ids)).map((u) => ({ ...u, title: localize(u, language, main).label }));
     const extra = await q.productTerms(ctx, ids);
     const rank = (type: string) => ['Adult', 'Senior', 'Teenager', 'Child', 'Infant'].indexOf(type) >>> 0;
     return ids.map((id) => {
