@@ -9,6 +9,7 @@ import { Recaptcha } from '../../shared/components/Recaptcha';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useResendActivationMutation, useResetPasswordMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
+import { useAuthT } from './texts';
 
 const ZEmail = ZEmailOnly.pick({ email: true });
 
@@ -34,6 +35,7 @@ function EmailRequest({
   /** Show the robot check (password reset does, when the server has a site key). */
   recaptchaSiteKey?: string | null;
 }) {
+  const t = useAuthT();
   const [sent, setSent] = useState(false);
   const [recaptchaToken, setRecaptchaToken] = useState<string>('');
   const form = useForm<z.infer<typeof ZEmail>>({ resolver: zodResolver(ZEmail), defaultValues: { email: '' } });
@@ -44,15 +46,15 @@ function EmailRequest({
     }
   });
   return (
-    <AuthCard title={title} subtitle={subtitle} footer={<AuthLink to="/auth/login">Back to sign in</AuthLink>}>
+    <AuthCard title={title} subtitle={subtitle} footer={<AuthLink to="/auth/login">{t('backToSignIn')}</AuthLink>}>
       {sent ? (
         <Alert color="green" variant="light" role="status">
-          {sentMessage} If an account uses this address, the e-mail is on its way.
+          {sentMessage} {t('request.sentNote')}
         </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>
-            <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
+            <TextInput label={t('email')} type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
             {recaptchaSiteKey && <Recaptcha siteKey={recaptchaSiteKey} onToken={setRecaptchaToken} />}
             <Button type="submit" loading={loading} fullWidth>
               {button}
@@ -65,15 +67,16 @@ function EmailRequest({
 }
 
 export function ForgotPasswordPage() {
+  const t = useAuthT();
   const [reset, { isLoading }] = useResetPasswordMutation();
   const { config } = useHost();
   return (
     <EmailRequest
       recaptchaSiteKey={config.recaptcha_site_key}
-      title="Forgot your password?"
-      subtitle="We will e-mail you a link to choose a new one."
-      button="Send reset link"
-      sentMessage={RESET_LINK_SENT}
+      title={t('login.forgot')}
+      subtitle={t('forgot.subtitle')}
+      button={t('forgot.button')}
+      sentMessage={t('forgot.sent')}
       loading={isLoading}
       send={async (email, recaptcha_token) => !('error' in (await reset({ email, recaptcha_token })))}
     />
@@ -81,13 +84,14 @@ export function ForgotPasswordPage() {
 }
 
 export function ResendActivationPage() {
+  const t = useAuthT();
   const [resend, { isLoading }] = useResendActivationMutation();
   return (
     <EmailRequest
-      title="Activate your account"
-      subtitle="We will e-mail you a new activation link."
-      button="Send activation link"
-      sentMessage={ACTIVATION_LINK_SENT}
+      title={t('activation.title')}
+      subtitle={t('activation.subtitle')}
+      button={t('activation.button')}
+      sentMessage={t('activation.sent')}
       loading={isLoading}
       send={async (email) => !('error' in (await resend({ email })))}
     />

@@ -12,11 +12,13 @@ import { useOidcStartMutation, useSignInChallengeMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 import { challengeRequired, solveChallenge } from './challenge';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { useAuthT } from './texts';
 
 /** The contract's sign-in fields and messages. */
 type LoginForm = z.input<typeof ZLoginInput>;
 
 export default function LoginPage() {
+  const t = useAuthT();
   const { subdomain, config } = useHost();
   const [params] = useSearchParams();
   const [login, { isLoading, error }] = useLoginMutation();
@@ -51,13 +53,13 @@ export default function LoginPage() {
 
   return (
     <AuthCard
-      title="Sign in"
-      subtitle={subdomain ? `to ${subdomain}.${config.base_domain}` : 'to your organisation'}
+      title={t('signIn')}
+      subtitle={subdomain ? t('login.to', { host: `${subdomain}.${config.base_domain}` }) : t('login.toOrganisation')}
       footer={
         <>
-          <AuthLink to="/auth/forgot-password">Forgot your password?</AuthLink>
-          {!subdomain && <AuthLink to="/auth/register">No account yet? Sign up</AuthLink>}
-          <AuthLink to="/auth/resend-activation">Didn’t get the activation e-mail?</AuthLink>
+          <AuthLink to="/auth/forgot-password">{t('login.forgot')}</AuthLink>
+          {!subdomain && <AuthLink to="/auth/register">{t('login.signUp')}</AuthLink>}
+          <AuthLink to="/auth/resend-activation">{t('login.noActivation')}</AuthLink>
         </>
       }
     >
@@ -65,7 +67,7 @@ export default function LoginPage() {
         <Stack>
           {checking ? (
             <Alert color="blue" variant="light" role="status">
-              Checking your browser…
+              {t('login.checkingBrowser')}
             </Alert>
           ) : (
             serverMessage && (
@@ -74,19 +76,19 @@ export default function LoginPage() {
               </Alert>
             )
           )}
-          <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
+          <TextInput label={t('email')} type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
           <PasswordInput
-            label="Password"
+            label={t('password')}
             autoComplete="current-password"
             {...form.register('password')}
             error={form.formState.errors.password?.message}
           />
           <Button type="submit" loading={isLoading || checking} fullWidth>
-            Sign in
+            {t('signIn')}
           </Button>
           {config.oidc.enabled && (
             <>
-              <Divider label="or" labelPosition="center" />
+              <Divider label={t('login.or')} labelPosition="center" />
               <Button
                 variant="default"
                 loading={oidc.isLoading}
@@ -95,7 +97,7 @@ export default function LoginPage() {
                   if ('data' in res && res.data) window.location.assign(res.data.authorization_url);
                 }}
               >
-                Sign in with {config.oidc.name}
+                {t('login.with', { provider: config.oidc.name })}
               </Button>
             </>
           )}

@@ -13,6 +13,7 @@ import { browserCurrency, browserTimeZone, currencies, timeZones } from '../../s
 import { notifySuccess } from '../../shared/lib/toast';
 import { useLazyCheckSubdomainQuery, useRegisterMutation } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
+import { useAuthT } from './texts';
 
 const ZForm = ZRegisterInput;
 type RegisterForm = z.input<typeof ZForm>;
@@ -31,6 +32,7 @@ const slugify = (name: string) =>
     .slice(0, 63);
 
 export default function RegisterPage() {
+  const t = useAuthT();
   const { config } = useHost();
   const [register, { isLoading }] = useRegisterMutation();
   const [check, availability] = useLazyCheckSubdomainQuery();
@@ -53,7 +55,7 @@ export default function RegisterPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     const result = await register(ZForm.parse(values));
     if ('data' in result && result.data) {
-      notifySuccess(ACCOUNT_CREATED_MESSAGE);
+      notifySuccess(t('register.created'));
       setDone(result.data.email);
     } else {
       applyFieldErrors(result.error, form.setError, FIELDS);
@@ -62,9 +64,9 @@ export default function RegisterPage() {
 
   if (done) {
     return (
-      <AuthCard title="Check your e-mail" footer={<AuthLink to="/auth/login">Back to sign in</AuthLink>}>
+      <AuthCard title={t('register.checkEmail')} footer={<AuthLink to="/auth/login">{t('backToSignIn')}</AuthLink>}>
         <Alert color="green" variant="light" role="status">
-          {ACCOUNT_CREATED_MESSAGE} We sent the link to <b>{done}</b>.
+          {t('register.created')} {t('register.sentTo', { email: done })}
         </Alert>
       </AuthCard>
     );
@@ -72,7 +74,7 @@ export default function RegisterPage() {
 
   const current = availability.data?.subdomain === subdomain.trim().toLowerCase() ? availability.data : undefined;
   return (
-    <AuthCard title="Create your organisation" subtitle="Tourdesk for tour and activity operators and their resellers." footer={<AuthLink to="/auth/login">Already have an account? Sign in</AuthLink>}>
+    <AuthCard title={t('register.title')} subtitle={t('register.subtitle')} footer={<AuthLink to="/auth/login">{t('register.haveAccount')}</AuthLink>}>
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           <Controller
@@ -81,7 +83,7 @@ export default function RegisterPage() {
             render={({ field }) => (
               <Stack gap={4}>
                 <Text size="sm" fw={500}>
-                  You are
+                  {t('register.youAre')}
                 </Text>
                 <SegmentedControl
                   fullWidth
@@ -89,15 +91,15 @@ export default function RegisterPage() {
                   value={field.value}
                   onChange={field.onChange}
                   data={[
-                    { value: 'supplier', label: 'An operator (supplier)' },
-                    { value: 'affiliate', label: 'A reseller (affiliate)' },
+                    { value: 'supplier', label: t('register.supplier') },
+                    { value: 'affiliate', label: t('register.affiliate') },
                   ]}
                 />
               </Stack>
             )}
           />
           <TextInput
-            label="Organisation name"
+            label={t('register.organisation')}
             {...form.register('organisation_name', {
               onBlur: (e) => {
                 if (!form.getValues('subdomain')) form.setValue('subdomain', slugify(e.target.value), { shouldValidate: true });
@@ -106,19 +108,19 @@ export default function RegisterPage() {
             error={form.formState.errors.organisation_name?.message}
           />
           <TextInput
-            label="Subdomain"
-            description={`Your back office will live at ${subdomain || 'your-name'}.${config.base_domain}`}
+            label={t('register.subdomain')}
+            description={t('register.subdomainHint', { host: `${subdomain || t('register.subdomainPlaceholder')}.${config.base_domain}` })}
             rightSection={
-              current ? current.available ? <IconCheck size={16} color="green" aria-label="available" /> : <IconX size={16} color="red" aria-label="not available" /> : null
+              current ? current.available ? <IconCheck size={16} color="green" aria-label={t('register.available')} /> : <IconX size={16} color="red" aria-label={t('register.notAvailable')} /> : null
             }
             {...form.register('subdomain')}
             error={
-              form.formState.errors.subdomain?.message ?? (current && !current.available ? current.reason ?? 'Not available.' : undefined)
+              form.formState.errors.subdomain?.message ?? (current && !current.available ? current.reason ?? t('register.notAvailableError') : undefined)
             }
           />
           {current?.available && (
             <Text size="xs" c="green" mt={-10} role="status">
-              {current.subdomain}.{config.base_domain} is available
+              {t('register.isAvailable', { host: `${current.subdomain}.${config.base_domain}` })}
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
@@ -127,12 +129,12 @@ export default function RegisterPage() {
               name="currency"
               render={({ field, fieldState }) => (
                 <Select
-                  label="Currency"
-                  description="Of prices, orders and invoices; you can change it until your first sale."
+                  label={t('register.currency')}
+                  description={t('register.currencyHint')}
                   data={currencyList}
                   searchable
                   allowDeselect={false}
-                  nothingFoundMessage="No currency matches."
+                  nothingFoundMessage={t('register.noCurrency')}
                   value={field.value ?? null}
                   onChange={(v) => field.onChange(v ?? '')}
                   onBlur={field.onBlur}
@@ -145,12 +147,12 @@ export default function RegisterPage() {
               name="time_zone"
               render={({ field, fieldState }) => (
                 <Select
-                  label="Time zone"
-                  description="Start times and dates are shown in it."
+                  label={t('register.timeZone')}
+                  description={t('register.timeZoneHint')}
                   data={zones}
                   searchable
                   allowDeselect={false}
-                  nothingFoundMessage="No time zone matches."
+                  nothingFoundMessage={t('register.noTimeZone')}
                   value={field.value ?? null}
                   onChange={(v) => field.onChange(v ?? '')}
                   onBlur={field.onBlur}
@@ -160,13 +162,13 @@ export default function RegisterPage() {
             />
           </SimpleGrid>
           <Group grow>
-            <TextInput label="First name" autoComplete="given-name" {...form.register('first_name')} />
-            <TextInput label="Last name" autoComplete="family-name" {...form.register('last_name')} />
+            <TextInput label={t('firstName')} autoComplete="given-name" {...form.register('first_name')} />
+            <TextInput label={t('lastName')} autoComplete="family-name" {...form.register('last_name')} />
           </Group>
-          <TextInput label="E-mail" type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
+          <TextInput label={t('email')} type="email" autoComplete="email" {...form.register('email')} error={form.formState.errors.email?.message} />
           <PasswordInput
-            label="Password"
-            description="At least 8 characters."
+            label={t('password')}
+            description={t('atLeast8')}
             autoComplete="new-password"
             {...form.register('password')}
             error={form.formState.errors.password?.message}
@@ -175,7 +177,7 @@ export default function RegisterPage() {
             <Recaptcha siteKey={config.recaptcha_site_key} onToken={onRecaptcha} error={form.formState.errors.recaptcha_token?.message} />
           )}
           <Button type="submit" loading={isLoading} fullWidth>
-            Create account
+            {t('register.create')}
           </Button>
         </Stack>
       </form>

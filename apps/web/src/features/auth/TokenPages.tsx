@@ -19,6 +19,7 @@ import {
 } from './api';
 import { AuthCard, AuthLink } from './AuthCard';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { useAuthT } from './texts';
 
 export const PASSWORD_RESET_MESSAGE = 'Password reset! Sign in with your new password.';
 /** A new address counts once the link sent to it is followed. */
@@ -36,6 +37,7 @@ function useLinkParams() {
 }
 
 function NewPasswordForm({ button, onSubmit, loading }: { button: string; loading: boolean; onSubmit: (password: string) => Promise<unknown> }) {
+  const t = useAuthT();
   const form = useForm<z.infer<typeof ZNewPassword>>({ resolver: zodResolver(ZNewPassword), defaultValues: { new_password: '', confirm: '' } });
   return (
     <form
@@ -47,13 +49,18 @@ function NewPasswordForm({ button, onSubmit, loading }: { button: string; loadin
     >
       <Stack>
         <PasswordInput
-          label="New password"
-          description="At least 8 characters."
+          label={t('newPassword.label')}
+          description={t('atLeast8')}
           autoComplete="new-password"
           {...form.register('new_password')}
           error={form.formState.errors.new_password?.message}
         />
-        <PasswordInput label="Repeat the password" autoComplete="new-password" {...form.register('confirm')} error={form.formState.errors.confirm?.message} />
+        <PasswordInput
+          label={t('newPassword.repeat')}
+          autoComplete="new-password"
+          {...form.register('confirm')}
+          error={form.formState.errors.confirm?.type === 'custom' ? t('newPassword.differ') : form.formState.errors.confirm?.message}
+        />
         <Button type="submit" loading={loading} fullWidth>
           {button}
         </Button>
@@ -63,18 +70,19 @@ function NewPasswordForm({ button, onSubmit, loading }: { button: string; loadin
 }
 
 export function ResetPasswordPage() {
+  const t = useAuthT();
   const link = useLinkParams();
   const navigate = useNavigate();
   const [confirm, { isLoading }] = useResetPasswordConfirmMutation();
   return (
-    <AuthCard title="Choose a new password" footer={<AuthLink to="/auth/forgot-password">Ask for a new link</AuthLink>}>
+    <AuthCard title={t('reset.title')} footer={<AuthLink to="/auth/forgot-password">{t('reset.newLink')}</AuthLink>}>
       <NewPasswordForm
-        button="Reset password"
+        button={t('reset.button')}
         loading={isLoading}
         onSubmit={async (new_password) => {
           const res = await confirm({ ...link, new_password });
           if ('error' in res) return res.error;
-          notifySuccess(PASSWORD_RESET_MESSAGE);
+          notifySuccess(t('reset.done'));
           navigate('/auth/login', { replace: true });
         }}
       />
@@ -83,18 +91,19 @@ export function ResetPasswordPage() {
 }
 
 export function AcceptInvitationPage() {
+  const t = useAuthT();
   const link = useLinkParams();
   const navigate = useNavigate();
   const [accept, { isLoading }] = useAcceptInvitationMutation();
   return (
-    <AuthCard title="Join your team" subtitle="Choose a password to accept the invitation.">
+    <AuthCard title={t('invite.title')} subtitle={t('invite.subtitle')}>
       <NewPasswordForm
-        button="Accept invitation"
+        button={t('invite.button')}
         loading={isLoading}
         onSubmit={async (new_password) => {
           const res = await accept({ ...link, new_password });
           if ('error' in res) return res.error;
-          notifySuccess('Invitation accepted! Sign in with your new password.');
+          notifySuccess(t('invite.done'));
           navigate('/auth/login', { replace: true });
         }}
       />
@@ -103,6 +112,7 @@ export function AcceptInvitationPage() {
 }
 
 export function ResetEmailPage() {
+  const t = useAuthT();
   const link = useLinkParams();
   const navigate = useNavigate();
   const [confirm, { isLoading }] = useResetEmailConfirmMutation();
@@ -111,20 +121,20 @@ export function ResetEmailPage() {
     defaultValues: { new_email: '' },
   });
   return (
-    <AuthCard title="Choose a new sign-in e-mail">
+    <AuthCard title={t('resetEmail.title')}>
       <form
         noValidate
         onSubmit={form.handleSubmit(async ({ new_email }) => {
           const res = await confirm({ ...link, new_email });
           if ('error' in res) return applyFieldErrors(res.error, form.setError, ['new_email']);
-          notifySuccess(emailLinkSentMessage(new_email));
+          notifySuccess(t('resetEmail.sent', { email: new_email }));
           navigate('/auth/login', { replace: true });
         })}
       >
         <Stack>
-          <TextInput label="New e-mail" type="email" {...form.register('new_email')} error={form.formState.errors.new_email?.message} />
+          <TextInput label={t('resetEmail.new')} type="email" {...form.register('new_email')} error={form.formState.errors.new_email?.message} />
           <Button type="submit" loading={isLoading} fullWidth>
-            Change e-mail
+            {t('resetEmail.button')}
           </Button>
         </Stack>
       </form>
@@ -145,16 +155,17 @@ function useOnce<T>(run: () => Promise<T>) {
 }
 
 export function ActivatePage() {
+  const t = useAuthT();
   const link = useLinkParams();
   const [activate] = useActivateMutation();
   const [run] = useState(() => () => activate(link));
   const { done, result } = useOnce(run);
-  if (!done) return <AuthCard title="Activating your account…"><Loader /></AuthCard>;
+  if (!done) return <AuthCard title={t('activate.running')}><Loader /></AuthCard>;
   const ok = result && !('error' in result);
   return (
-    <AuthCard title={ok ? 'Your account is active' : 'This link did not work'} footer={<AuthLink to={ok ? '/auth/login' : '/auth/resend-activation'}>{ok ? 'Sign in' : 'Send a new activation link'}</AuthLink>}>
+    <AuthCard title={ok ? t('activate.done') : t('linkFailed')} footer={<AuthLink to={ok ? '/auth/login' : '/auth/resend-activation'}>{ok ? t('signIn') : t('activate.newLink')}</AuthLink>}>
       <Alert color={ok ? 'green' : 'red'} variant="light" role={ok ? 'status' : 'alert'}>
-        {ok ? 'Welcome aboard! Sign in to set up your organisation.' : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
+        {ok ? t('activate.welcome') : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
       </Alert>
     </AuthCard>
   );
@@ -162,16 +173,17 @@ export function ActivatePage() {
 
 /** The link sent to a new sign-in address: following it makes the address the account's. */
 export function ConfirmEmailPage() {
+  const t = useAuthT();
   const link = useLinkParams();
   const [confirm] = useConfirmEmailMutation();
   const [run] = useState(() => () => confirm(link));
   const { done, result } = useOnce(run);
-  if (!done) return <AuthCard title="Confirming your e-mail address…"><Loader /></AuthCard>;
+  if (!done) return <AuthCard title={t('confirmEmail.running')}><Loader /></AuthCard>;
   const ok = result && !('error' in result);
   return (
-    <AuthCard title={ok ? 'Your new e-mail address is confirmed' : 'This link did not work'} footer={<AuthLink to="/auth/login">Sign in</AuthLink>}>
+    <AuthCard title={ok ? t('confirmEmail.done') : t('linkFailed')} footer={<AuthLink to="/auth/login">{t('signIn')}</AuthLink>}>
       <Alert color={ok ? 'green' : 'red'} variant="light" role={ok ? 'status' : 'alert'}>
-        {ok ? 'From now on, sign in with this address.' : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
+        {ok ? t('confirmEmail.note') : errorMessages(result && 'error' in result ? result.error : undefined).join(' ')}
       </Alert>
     </AuthCard>
   );
@@ -179,6 +191,7 @@ export function ConfirmEmailPage() {
 
 /** The second half of a sign-in started on another host: exchange the one-time code for a session here. */
 export function HandoffPage() {
+  const t = useAuthT();
   const [params] = useSearchParams();
   const [handoff] = useHandoffMutation();
   const finish = useFinishSignIn();
@@ -188,17 +201,18 @@ export function HandoffPage() {
     return res;
   });
   const { done, result } = useOnce(run);
-  if (!done || (result && 'data' in result)) return <AuthCard title="Signing you in…"><Loader /></AuthCard>;
+  if (!done || (result && 'data' in result)) return <AuthCard title={t('signingIn')}><Loader /></AuthCard>;
   return (
-    <AuthCard title="Sign-in link expired" footer={<AuthLink to="/auth/login">Sign in again</AuthLink>}>
+    <AuthCard title={t('handoff.expiredTitle')} footer={<AuthLink to="/auth/login">{t('handoff.again')}</AuthLink>}>
       <Alert color="red" variant="light" role="alert">
-        This sign-in link has already been used or has expired.
+        {t('handoff.expired')}
       </Alert>
     </AuthCard>
   );
 }
 
 export function OidcCallbackPage() {
+  const t = useAuthT();
   const [params] = useSearchParams();
   const [complete] = useOidcFinishMutation();
   const finish = useFinishSignIn();
@@ -208,11 +222,11 @@ export function OidcCallbackPage() {
     return res;
   });
   const { done, result } = useOnce(run);
-  if (!done || (result && 'data' in result)) return <AuthCard title="Signing you in…"><Loader /></AuthCard>;
+  if (!done || (result && 'data' in result)) return <AuthCard title={t('signingIn')}><Loader /></AuthCard>;
   return (
-    <AuthCard title="Single sign-on failed" footer={<AuthLink to="/auth/login">Back to sign in</AuthLink>}>
+    <AuthCard title={t('oidc.failed')} footer={<AuthLink to="/auth/login">{t('backToSignIn')}</AuthLink>}>
       <Alert color="red" variant="light" role="alert">
-        {errorMessages(result && 'error' in result ? result.error : undefined).join(' ') || params.get('error_description') || 'The provider did not sign you in.'}
+        {errorMessages(result && 'error' in result ? result.error : undefined).join(' ') || params.get('error_description') || t('oidc.notSignedIn')}
       </Alert>
     </AuthCard>
   );

@@ -1,9 +1,10 @@
 import type { TDetail, TSetEmail, TSetPassword, TUser } from '@tourdesk/contracts';
+import type { BackOfficeLanguage } from '@tourdesk/contracts/i18n';
 import { api } from '../../shared/api/api';
 
 export const profileApi = api.injectEndpoints({
   endpoints: (build) => ({
-    updateMe: build.mutation<TUser, { first_name?: string; last_name?: string }>({
+    updateMe: build.mutation<TUser, { first_name?: string; last_name?: string; language?: BackOfficeLanguage | null }>({
       query: (body) => ({ url: 'users/me/', method: 'PATCH', body }),
       invalidatesTags: ['Me'],
     }),

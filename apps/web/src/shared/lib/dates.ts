@@ -11,6 +11,7 @@ import {
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
+import { currentLanguage, currentLocale } from '../i18n/language';
 import { timeFormat, type TimeFormat } from './time-format';
 
 export { setTimeFormat, timeFormat, type TimeFormat } from './time-format';
@@ -33,15 +34,34 @@ const inZone = (value: DateInput, timeZone?: string) => (timeZone ? dayjs(value)
 /** 2026-03-29: the format of dates in URLs, filters and the API. */
 export const formatDate = (value: DateInput, timeZone?: string) => inZone(value, timeZone).format(DATE_FORMAT);
 
-/** "29. March 2026": the display format. */
-export const formatDisplayDate = (value: DateInput, timeZone?: string) =>
-  inZone(value, timeZone).format(DATE_DISPLAY_FORMAT);
+/**
+ * A date with dayjs's pattern tokens (dddd, ddd, DD, D, MMMM, MMM, MM, YYYY) in the user's language:
+ * English as the pattern says ("Sunday, 29. March 2026"); another language through Intl in its
+ * locale, with the same parts in that language's order ("Sonntag, 29. März 2026").
+ */
+export function formatDatePattern(value: DateInput, pattern: string, timeZone?: string) {
+  const d = inZone(value, timeZone);
+  if (currentLanguage() === 'en') return d.format(pattern);
+  const options: Intl.DateTimeFormatOptions = { timeZone: 'UTC' };
+  if (pattern.includes('dddd')) options.weekday = 'long';
+  else if (pattern.includes('ddd')) options.weekday = 'short';
+  if (pattern.includes('DD')) options.day = '2-digit';
+  else if (pattern.includes('D')) options.day = 'numeric';
+  if (pattern.includes('MMMM')) options.month = 'long';
+  else if (pattern.includes('MMM')) options.month = 'short';
+  else if (pattern.includes('MM')) options.month = '2-digit';
+  if (pattern.includes('YYYY')) options.year = 'numeric';
+  return new Intl.DateTimeFormat(currentLocale(), options).format(new Date(Date.UTC(d.year(), d.month(), d.date())));
+}
+
+/** "29. March 2026" (the display format), "29. März 2026" in German. */
+export const formatDisplayDate = (value: DateInput, timeZone?: string) => formatDatePattern(value, DATE_DISPLAY_FORMAT, timeZone);
 
 /** "14:30" (24-hour) or "02:30 PM" (12-hour). */
 export const formatTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
   inZone(value, timeZone).format(format === '24h' ? TIME_FORMAT_24H : TIME_FORMAT_12H);
 
-/** "29. March 2026, 14:30". */
+/** "29. March 2026, 14:30" ("29. März 2026, 14:30"). */
 export const formatDateTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
   `${formatDisplayDate(value, timeZone)}, ${formatTime(value, timeZone, format)}`;
 

@@ -3,12 +3,18 @@
  * (BACK_OFFICE_LANGUAGES). The browser imports each domain's files itself (parsed at build time,
  * apps/web/vite-catalogs.ts), never this index: it is for the catalog check.
  */
+import { de as authDe } from './auth/de';
+import { en as authEn } from './auth/en';
 import { de as commonDe } from './common/de';
 import { en as commonEn } from './common/en';
+import { de as profileDe } from './profile/de';
+import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
 import { en as shellEn } from './shell/en';
 
 export const BACKOFFICE_CATALOGS = {
+  'backoffice/auth': { en: authEn, de: authDe },
   'backoffice/common': { en: commonEn, de: commonDe },
+  'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
 };
