@@ -17,8 +17,8 @@ import * as q from './queries';
  * calendar file, the private link of their booking page; sent again by staff with the order
  * confirmation), the organisation's new-booking note when the store asks for it, and the
  * customer's reminder the day before, and the customer's note that their order is cancelled (when
- * they cancel it on their booking page: what is refunded, what the policy keeps). The job composes the message when it runs, so the queue
- * keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
+ * they cancel it on their booking page: what is refunded, what the policy keeps). The job composes
+ * the message when it runs, so the queue keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
  * workers send them. This module has no routes and imports neither the web store nor payments.
  *
  * What goes to the customer is in the order's language (orders.language, translateFor() in
