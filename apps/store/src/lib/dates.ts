@@ -19,7 +19,9 @@ function fmt(options: Intl.DateTimeFormatOptions, locale: string) {
 }
 
 /** The calendar date (YYYY-MM-DD) it is now, or at `at`, in `timeZone`: the contracts' one definition. */
-export { todayIn } from '@tourdesk/contracts/local-date';
+import { todayIn } from '@tourdesk/contracts/local-date';
+
+export { todayIn };
 
 const utcOf = (date: string) => {
   const [y, m, d] = date.split('-').map(Number);
@@ -43,9 +45,8 @@ export const formatMonth = (t: T, month: string) => {
   return t('monthYear', { month: t(MONTH[m - 1]!), year: String(y) });
 };
 
-/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone (drawn in the browser only: Intl's names). */
-export const formatDateTime = (t: T, iso: string, timeZone: string) =>
-  fmt({ timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
+/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone: the catalog's names and words, the time from Intl. */
+export const formatDateTime = (t: T, iso: string, timeZone: string) => t('dateTime', { date: formatLongDate(t, todayIn(timeZone, new Date(iso))), time: formatTime(t, iso, timeZone) });
 /** "09:30" of an instant, in the offer's zone. */
 export const formatTime = (t: T, iso: string, timeZone: string) => fmt({ timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
 

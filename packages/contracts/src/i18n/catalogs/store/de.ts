@@ -80,6 +80,7 @@ export const de = {
   month12: 'Dezember',
   longDate: '{weekday}, {day}. {month} {year}',
   monthYear: '{month} {year}',
+  dateTime: '{date} um {time}',
 
   photo: 'Foto {n} von {total}',
   showPhoto: 'Foto {n} anzeigen',

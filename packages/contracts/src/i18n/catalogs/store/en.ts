@@ -91,6 +91,8 @@ export const en = {
   longDate: '{weekday}, {day} {month} {year}',
   /** "June 2026". */
   monthYear: '{month} {year}',
+  /** "Sunday, 14 June 2026 at 09:30": {date} is longDate's, {time} the time in the offer's zone. */
+  dateTime: '{date} at {time}',
 
   // Offer page
   photo: 'Photo {n} of {total}',

@@ -80,6 +80,7 @@ export const es = {
   month12: 'diciembre',
   longDate: '{weekday}, {day} de {month} de {year}',
   monthYear: '{month} de {year}',
+  dateTime: '{date} a las {time}',
 
   photo: 'Foto {n} de {total}',
   showPhoto: 'Mostrar la foto {n}',

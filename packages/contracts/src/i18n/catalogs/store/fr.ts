@@ -80,6 +80,7 @@ export const fr = {
   month12: 'décembre',
   longDate: '{weekday} {day} {month} {year}',
   monthYear: '{month} {year}',
+  dateTime: '{date} à {time}',
 
   photo: 'Photo {n} sur {total}',
   showPhoto: 'Afficher la photo {n}',

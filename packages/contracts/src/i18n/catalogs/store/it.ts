@@ -80,6 +80,7 @@ export const it = {
   month12: 'dicembre',
   longDate: '{weekday} {day} {month} {year}',
   monthYear: '{month} {year}',
+  dateTime: '{date} alle {time}',
 
   photo: 'Foto {n} di {total}',
   showPhoto: 'Mostra la foto {n}',
