@@ -61,6 +61,9 @@ function server(index: number) {
       STORE_CHALLENGE_AFTER_CARTS: '1000',
       STORE_CHALLENGE_AFTER_LINES: '2000',
       STORE_CHALLENGE_AFTER_ORDERS: '500',
+      // The translator's QA aid (README): the store also answers in the pseudo-locale at /s/{slug}/en-XA/,
+      // which store-pseudo-locale.spec.ts walks for text that is not in the catalog.
+      STORE_PSEUDO_LOCALE: '1',
     },
     stdout: 'pipe' as const,
   };
