@@ -36,6 +36,31 @@ test('a user sets German in their profile: the menu, the dashboard, the bookings
   await page.goto(org('demo', '/dashboard'));
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByText('Heutige Abfahrten', { exact: true })).toBeVisible();
+  await expect(page.getByText('Umsatz', { exact: true })).toBeVisible();
+  // The day in German: its weekday and month by name, as Intl writes them in de-DE.
+  const today = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Zurich', weekday: 'long', day: '2-digit', month: 'long', year: 'numeric' }).format(new Date());
+  await expect(page.getByText(`${today} · Europe/Zurich`)).toBeVisible();
+
+  // The bookings list: title, columns, filters, the count.
+  await nav.getByRole('button', { name: 'Buchungen' }).click();
+  await nav.getByRole('link', { name: 'Übersicht' }).click();
+  await expect(page.getByRole('heading', { name: 'Buchungen', level: 2 })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Beginn' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Anwesenheit' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Filter zurücksetzen' })).toBeVisible();
+  await expect(page.getByText(/^\d+ Buchung(en)?$/)).toBeVisible();
+  // A booking's start in German: "29. März 2026, 14:30".
+  await expect(page.getByRole('table', { name: 'Buchungen' }).getByRole('link').first()).toHaveText(
+    /^\d{2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}, \d{2}:\d{2}$/,
+  );
+
+  // The check-in page.
+  await nav.getByRole('link', { name: 'Check-in' }).click();
+  await expect(page.getByRole('heading', { name: 'Check-in', level: 2 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mit Kamera scannen' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Abfahrten für den Check-in' })).toBeVisible();
+  await expect(page.getByLabel('Ticketcode')).toBeVisible();
 
   await page.screenshot({ path: 'test-results/screenshots/back-office-german-dashboard.png', fullPage: true });
 
@@ -45,4 +70,10 @@ test('a user sets German in their profile: the menu, the dashboard, the bookings
   await expect(page.getByRole('heading', { name: 'Profile', level: 2 })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name: 'Bookings' })).toBeVisible();
+  await page.goto(org('demo', '/bookings/overview'));
+  await expect(page.getByRole('heading', { name: 'Bookings', level: 2 })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Starts' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Bookings' }).getByRole('link').first()).toHaveText(
+    /^\d{2}\. (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{2}:\d{2}$/,
+  );
 });

@@ -11,9 +11,11 @@ import { useBookingQuery, useCancelBookingMutation, useSetAttendanceMutation } f
 import { BookingAddOns } from './BookingAddOns';
 import { ATTENDANCE_COLOR } from './constants';
 import { useBookingCatalog } from './use-booking-catalog';
+import { useBookingsT } from './texts';
 
 /** /orders/editor/{orderID}/booking/{bookingId}: one booking — guests, extras, answers, attendance, cancel, the QR ticket. */
 export default function BookingDetailPage() {
+  const t = useBookingsT();
   const { bookingId = '' } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -33,13 +35,13 @@ export default function BookingDetailPage() {
   return (
     <Stack gap="lg" maw={1100}>
       <Anchor component={Link} to="/bookings/overview" size="sm">
-        ← All bookings
+        {t('detail.all')}
       </Anchor>
       <Group justify="space-between">
         <div>
           <Title order={2}>{b.experience_title}</Title>
           <Text c="dimmed">
-            {formatDateTime(b.starts_at, zone)} · order{' '}
+            {formatDateTime(b.starts_at, zone)} · {t('detail.order')}{' '}
             <Anchor component={Link} to={`/orders/editor/${b.order}/details`} inherit data-testid="booking-order">
               {b.order_reference}
             </Anchor>
@@ -47,12 +49,12 @@ export default function BookingDetailPage() {
         </div>
         <Group>
           <Badge size="lg" color={canceled ? 'red' : 'green'} variant="light" data-testid="booking-status">
-            {b.status}
+            {t(`status.${b.status}`)}
           </Badge>
           {/* A cancelled booking has no attendance to show: nobody is expected. */}
           {!canceled && (
             <Badge size="lg" color={ATTENDANCE_COLOR[b.attendance]} variant="light" data-testid="booking-attendance">
-              {b.attendance}
+              {t(`attendance.${b.attendance}`)}
             </Badge>
           )}
         </Group>
@@ -60,7 +62,7 @@ export default function BookingDetailPage() {
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg">
           <Title order={4} mb="sm">
-            Guests
+            {t('detail.guests')}
           </Title>
           <Text fw={500}>
             {b.customer.first_name} {b.customer.last_name}
@@ -79,9 +81,9 @@ export default function BookingDetailPage() {
                 color={ATTENDANCE_COLOR[a]}
                 disabled={canceled || b.attendance === a}
                 loading={attending.isLoading}
-                onClick={async () => !('error' in (await attend({ id: b.id, attendance: a }))) && notifySuccess(`Marked ${a}.`)}
+                onClick={async () => !('error' in (await attend({ id: b.id, attendance: a }))) && notifySuccess(t('detail.marked', { attendance: t(`attendance.${a}`) }))}
               >
-                {a === 'Open' ? 'Reset attendance' : `Mark ${a.toLowerCase()}`}
+                {a === 'Open' ? t('detail.resetAttendance') : a === 'Arrived' ? t('detail.markArrived') : t('detail.markNoShow')}
               </Button>
             ))}
           </Group>
@@ -92,31 +94,31 @@ export default function BookingDetailPage() {
               disabled={canceled}
               loading={canceling.isLoading}
               onClick={async () => {
-                if (!window.confirm('Cancel this booking? Its seats are released at once.')) return;
-                if (!('error' in (await cancel(b.id)))) notifySuccess('Booking cancelled: its seats are free again.');
+                if (!window.confirm(t('detail.cancelConfirm'))) return;
+                if (!('error' in (await cancel(b.id)))) notifySuccess(t('detail.cancelled'));
               }}
             >
-              Cancel booking
+              {t('detail.cancel')}
             </Button>
           </Group>
         </Card>
-        <Card withBorder padding="lg" aria-label="Ticket">
+        <Card withBorder padding="lg" aria-label={t('detail.ticket')}>
           <Title order={4} mb="sm">
-            Ticket
+            {t('detail.ticket')}
           </Title>
-          {qr && <Image src={qr} w={220} h={220} alt={`QR code of ticket ${b.ticket_code}`} />}
+          {qr && <Image src={qr} w={220} h={220} alt={t('detail.qr', { code: b.ticket_code })} />}
           <Text ff="monospace" size="lg" mt="sm" data-testid="ticket-code">
             {b.ticket_code}
           </Text>
           {b.checked_in_at && (
             <Text size="sm" c="dimmed">
-              Checked in {formatDateTime(b.checked_in_at, zone)}
+              {t('detail.checkedIn', { when: formatDateTime(b.checked_in_at, zone) })}
             </Text>
           )}
           <Stack gap="xs" mt="md">
             <TicketActions order={{ id: b.order, reference: b.order_reference, customer: b.customer }} booking={b} hasTickets={!canceled} />
             <Anchor component={Link} to={`/bookings/manifests/${b.slot}`} size="sm" className="no-print">
-              Manifest of this departure
+              {t('detail.manifest')}
             </Anchor>
           </Stack>
         </Card>

@@ -14,6 +14,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingsQuery, useCheckInMutation } from './api';
 import { ATTENDANCE_COLOR } from './constants';
 import { DateField } from '../../shared/components/DateField';
+import { useBookingsT } from './texts';
 
 const offersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -24,6 +25,7 @@ const offersApi = api.injectEndpoints({
 const detailPath = (order: string, booking: string) => `/orders/editor/${order}/booking/${booking}`;
 
 function CheckIn() {
+  const t = useBookingsT();
   const [code, setCode] = useState('');
   /** A ticket of another day, refused: its code and why, until it is admitted anyway or another code is typed. */
   const [otherDay, setOtherDay] = useState<{ code: string; detail: string } | null>(null);
@@ -33,7 +35,7 @@ function CheckIn() {
     if (typed.length < 6 || isLoading) return;
     const res = await checkIn({ ticket_code: typed, override });
     if (!('error' in res)) {
-      notifySuccess(`${res.data.customer.first_name} ${res.data.customer.last_name} checked in (${res.data.seats} seat${res.data.seats === 1 ? '' : 's'}).`);
+      notifySuccess(t('checkIn.done', { name: `${res.data.customer.first_name} ${res.data.customer.last_name}`, seats: res.data.seats }));
       setCode('');
       setOtherDay(null);
       return;
@@ -50,20 +52,20 @@ function CheckIn() {
       }}
     >
       <Group align="flex-end">
-        <TextInput label="Scan or type a ticket code" value={code} onChange={(e) => { setCode(e.currentTarget.value); setOtherDay(null); }} w={260} leftSection={<IconScan size={16} />} />
+        <TextInput label={t('checkIn.code')} value={code} onChange={(e) => { setCode(e.currentTarget.value); setOtherDay(null); }} w={260} leftSection={<IconScan size={16} />} />
         <Button type="submit" loading={isLoading} disabled={code.trim().length < 6}>
-          Check in
+          {t('checkIn.button')}
         </Button>
         <Button component={Link} to="/check-in" variant="subtle">
-          Check-in on a phone
+          {t('checkIn.phone')}
         </Button>
       </Group>
       {otherDay && (
-        <Alert color="yellow" mt="sm" title="Wrong day" data-testid="check-in-other-day">
+        <Alert color="yellow" mt="sm" title={t('checkIn.wrongDay')} data-testid="check-in-other-day">
           <Group justify="space-between" gap="sm">
             <Text size="sm">{otherDay.detail.replace(/^Wrong day: b/, 'B')}</Text>
             <Button size="xs" color="dark" onClick={() => void submit(true)} loading={isLoading}>
-              Check in anyway
+              {t('checkIn.anyway')}
             </Button>
           </Group>
         </Alert>
@@ -73,55 +75,56 @@ function CheckIn() {
 }
 
 export default function BookingsOverviewPage() {
+  const t = useBookingsT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useBookingsQuery(filters.apiParams);
   const { data: offers } = offersApi.useOfferOptionsQuery();
   return (
     <ListPage
-      title="Bookings"
+      title={t('title')}
       csv={{ url: 'bookings/export.csv', params: filters.apiParams, fallbackName: 'bookings.csv' }}
       actions={
         <>
           <Button component={Link} to={`/bookings/manifests?date=${dayjs().format('YYYY-MM-DD')}`} variant="default" leftSection={<IconClipboardList size={16} />}>
-            Today’s manifests
+            {t('todaysManifests')}
           </Button>
           <Button component={Link} to="/bookings/checkout-editor">
-            New booking
+            {t('newBooking')}
           </Button>
         </>
       }
       tabs={<CheckIn />}
-      search={{ label: 'Search bookings', placeholder: 'Guest, e-mail, order or ticket' }}
+      search={{ label: t('searchLabel'), placeholder: t('searchPlaceholder') }}
       filters={
         <>
-          <Select aria-label="Status filter" data={[{ value: 'All', label: 'Any status' }, ...BOOKING_STATUS_FILTERS]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
+          <Select aria-label={t('statusFilter')} data={[{ value: 'All', label: t('anyStatus') }, ...BOOKING_STATUS_FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) }))]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={150} allowDeselect={false} />
           <Select
-            aria-label="Offer filter"
-            data={[{ value: 'All', label: 'All offers' }, ...(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))]}
+            aria-label={t('offerFilter')}
+            data={[{ value: 'All', label: t('allOffers') }, ...(offers?.results ?? []).map((o) => ({ value: o.id, label: o.title }))]}
             value={filters.filters.experience ?? 'All'}
             onChange={(v) => filters.setFilter('experience', v)}
             w={220}
             allowDeselect={false}
             searchable
           />
-          <DateField aria-label="From" value={filters.filters.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
-          <DateField aria-label="To" value={filters.filters.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
+          <DateField aria-label={t('from')} value={filters.filters.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+          <DateField aria-label={t('to')} value={filters.filters.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
         </>
       }
       list={filters}
       count={data?.count}
-      noun="booking"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Bookings"
+        label={t('title')}
         minWidth={760}
         fetching={isFetching}
         highlightOnHover={false}
-        columns={[{ label: 'Starts' }, { label: 'Offer' }, { label: 'Guest' }, { label: 'Seats', align: 'right' }, { label: 'Status' }, { label: 'Attendance' }]}
+        columns={[{ label: t('col.starts') }, { label: t('col.offer') }, { label: t('col.guest') }, { label: t('col.seats'), align: 'right' }, { label: t('col.status') }, { label: t('col.attendance') }]}
         rowCount={data?.results.length}
-        empty="No booking matches these filters."
+        empty={t('empty')}
       >
         {data?.results.map((b) => (
           <Table.Tr key={b.id}>
@@ -137,7 +140,7 @@ export default function BookingsOverviewPage() {
             <Table.Td ta="right">{b.seats}</Table.Td>
             <Table.Td>
               <Badge color={b.status === 'Canceled' ? 'red' : 'green'} variant="light">
-                {b.status}
+                {t(`status.${b.status}`)}
               </Badge>
             </Table.Td>
             <Table.Td>
@@ -147,14 +150,14 @@ export default function BookingsOverviewPage() {
                 </Text>
               ) : (
                 <Badge color={ATTENDANCE_COLOR[b.attendance]} variant="light">
-                  {b.attendance}
+                  {t(`attendance.${b.attendance}`)}
                 </Badge>
               )}
             </Table.Td>
           </Table.Tr>
         ))}
       </ListTable>
-      {!data && isFetching && <Text c="dimmed">Loading…</Text>}
+      {!data && isFetching && <Text c="dimmed">{t('loading')}</Text>}
     </ListPage>
   );
 }

@@ -12,6 +12,7 @@ import { useCheckInDevice } from './use-check-in-device';
 import { clock, formatDateTime, formatTime, timeFormat } from '../../shared/lib/dates';
 import { DateField } from '../../shared/components/DateField';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useCheckInT } from './texts';
 
 /**
  * Check-in at the door, made for a phone: the day's departures, their tickets kept on the device,
@@ -22,14 +23,15 @@ import { HelpVideos } from '../../shared/components/HelpVideos';
  */
 
 
-const LOOK: Record<ScanAnswer['result'], { title: string; color: string }> = {
-  admitted: { title: 'Checked in', color: 'green' },
-  already_checked_in: { title: 'Already checked in', color: 'orange' },
-  wrong_day: { title: 'Wrong day', color: 'yellow' },
-  wrong_departure: { title: 'Wrong departure', color: 'yellow' },
-  canceled: { title: 'Cancelled', color: 'red' },
-  unconfirmed: { title: 'Not confirmed', color: 'red' },
-  unknown: { title: 'Unknown ticket', color: 'red' },
+/** Each answer's colour; its title is the catalog's `result.<answer>`. */
+const LOOK: Record<ScanAnswer['result'], { color: string }> = {
+  admitted: { color: 'green' },
+  already_checked_in: { color: 'orange' },
+  wrong_day: { color: 'yellow' },
+  wrong_departure: { color: 'yellow' },
+  canceled: { color: 'red' },
+  unconfirmed: { color: 'red' },
+  unknown: { color: 'red' },
 };
 
 /**
@@ -42,21 +44,22 @@ function withoutTitle(detail: string) {
 }
 
 function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string }) {
+  const t = useCheckInT();
   return (
     <Stack gap={4}>
       <Text fz={28} fw={800} lh={1.15} data-testid="check-in-name">
         {ticket.name}
       </Text>
       <Text fz="xl" fw={600}>
-        {split(ticket.categories) || `${ticket.seats} seat${ticket.seats === 1 ? '' : 's'}`}
+        {split(ticket.categories) || t('seats', { count: ticket.seats })}
       </Text>
-      {ticket.extras.length > 0 && <Text fz="lg">Extras: {split(ticket.extras)}</Text>}
+      {ticket.extras.length > 0 && <Text fz="lg">{t('extras', { extras: split(ticket.extras) })}</Text>}
       <Text fz="sm">
         {ticket.experience_title} · {ticket.local_date === todayIn(zone) ? formatTime(ticket.starts_at, zone) : formatDateTime(ticket.starts_at, zone)} · {ticket.order_reference}
       </Text>
       {ticket.balance_due > 0 && (
         <Text fz="xl" fw={800}>
-          To pay: {formatMoney(ticket.balance_due, ticket.currency)}
+          {t('toPay', { amount: formatMoney(ticket.balance_due, ticket.currency) })}
         </Text>
       )}
       {ticket.answers.map((a) => (
@@ -64,7 +67,7 @@ function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string })
           {a.question} <b>{a.answer}</b>
         </Text>
       ))}
-      {ticket.notes && <Text fz="sm">Note: {ticket.notes}</Text>}
+      {ticket.notes && <Text fz="sm">{t('note', { note: ticket.notes })}</Text>}
       {ticket.contact && (
         <Text fz="sm">
           {ticket.contact.phone || ticket.contact.email}
@@ -75,6 +78,7 @@ function TicketFacts({ ticket, zone }: { ticket: TCheckInTicket; zone: string })
 }
 
 function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnswer; zone: string; onOverride: () => void; onUndo: () => void; online: boolean }) {
+  const t = useCheckInT();
   const look = LOOK[answer.result];
   const dark = look.color === 'yellow' || look.color === 'orange';
   return (
@@ -90,7 +94,7 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
     >
       <Stack gap="xs">
         <Text fz={34} fw={900} lh={1.1}>
-          {look.title}
+          {t(`result.${answer.result}`)}
         </Text>
         {/* An admission says more than its title only with an override or another day's ticket. */}
         {(answer.result !== 'admitted' || answer.detail !== 'Checked in.') && (
@@ -99,17 +103,17 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
           </Text>
         )}
         {answer.ticket && <TicketFacts ticket={answer.ticket} zone={zone} />}
-        {answer.local && <Text fz="sm" fw={600}>Decided on this device (offline): sent when the network is back.</Text>}
-        {answer.corrected && <Text fz="sm" fw={700}>The server corrected this device’s answer.</Text>}
+        {answer.local && <Text fz="sm" fw={600}>{t('decidedLocally')}</Text>}
+        {answer.corrected && <Text fz="sm" fw={700}>{t('corrected')}</Text>}
         <Group gap="xs">
           {answer.can_override && (
             <Button color="dark" onClick={onOverride}>
-              Check in anyway
+              {t('anyway')}
             </Button>
           )}
           {(answer.result === 'admitted' || answer.result === 'already_checked_in') && answer.ticket?.attendance === 'Arrived' && !answer.local && (
             <Button variant="white" color="dark" onClick={onUndo} disabled={!online}>
-              Undo check-in
+              {t('undo')}
             </Button>
           )}
         </Group>
@@ -119,6 +123,7 @@ function Answer({ answer, zone, onOverride, onUndo, online }: { answer: ScanAnsw
 }
 
 export default function CheckInPage() {
+  const t = useCheckInT();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const zone = user?.base_account?.time_zone ?? 'UTC';
@@ -179,16 +184,16 @@ export default function CheckInPage() {
     <Box maw={640} mx="auto">
       <Stack gap="md">
         <Group justify="space-between" align="center">
-          <Title order={2}>Check-in</Title>
+          <Title order={2}>{t('title')}</Title>
           <Group gap="xs">
             <HelpVideos topic="check-in" />
             {online ? (
               <Badge color="green" variant="light" size="lg">
-                Online
+                {t('online')}
               </Badge>
             ) : (
               <Badge color="red" variant="filled" size="lg" leftSection={<IconWifiOff size={14} />}>
-                Offline
+                {t('offline')}
               </Badge>
             )}
           </Group>
@@ -197,18 +202,18 @@ export default function CheckInPage() {
         <Paper withBorder p="md" radius="md">
           <Stack gap="sm">
             <DateField
-              label="Day"
+              label={t('day')}
               value={date}
               clearable={false}
               onChange={(value) => {
                 if (value) chooseDay(value);
               }}
             />
-            <Checkbox.Group label="Departures to check in" value={device.slots} onChange={chooseDepartures}>
+            <Checkbox.Group label={t('departures')} value={device.slots} onChange={chooseDepartures}>
               <Stack gap={6} mt={6}>
                 {departures.length === 0 && (
                   <Text c="dimmed" fz="sm">
-                    {online ? 'No departure with bookings on this day.' : 'No departures kept on this device for this day.'}
+                    {online ? t('noDepartures') : t('noDeparturesKept')}
                   </Text>
                 )}
                 {departures.map((d) => {
@@ -216,27 +221,29 @@ export default function CheckInPage() {
                   const kept = device.slots.includes(d.slot) ? chosen.filter((t) => t.slot === d.slot) : null;
                   const seats = kept ? kept.reduce((n, t) => n + t.seats, 0) : d.seats;
                   const inside = kept ? kept.filter((t) => t.attendance === 'Arrived').reduce((n, t) => n + t.seats, 0) : d.arrived_seats;
-                  return <Checkbox key={d.slot} value={d.slot} size="md" label={`${clock(d.local_time)} ${d.experience_title} — ${inside} of ${seats} seats in`} />;
+                  return <Checkbox key={d.slot} value={d.slot} size="md" label={t('departure', { time: clock(d.local_time), title: d.experience_title, inside, seats })} />;
                 })}
               </Stack>
             </Checkbox.Group>
             <Group justify="space-between" gap="xs">
               <Text fz="sm" data-testid="check-in-kept">
                 {device.slots.length === 0
-                  ? 'Choose departures to keep their tickets on this device.'
-                  : `${chosen.length} booking${chosen.length === 1 ? '' : 's'} on this device, ${arrived.length} checked in${device.downloadedAt ? ` · updated ${formatTime(device.downloadedAt, zone)}` : ''}`}
+                  ? t('chooseDepartures')
+                  : device.downloadedAt
+                    ? t('keptUpdated', { count: chosen.length, arrived: arrived.length, time: formatTime(device.downloadedAt, zone) })
+                    : t('kept', { count: chosen.length, arrived: arrived.length })}
               </Text>
               <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={downloading} disabled={!online || device.slots.length === 0} onClick={refresh}>
-                Refresh
+                {t('refresh')}
               </Button>
             </Group>
             {device.queue.length > 0 && (
               <Group justify="space-between" gap="xs">
                 <Text fz="sm" fw={700} data-testid="check-in-queue">
-                  {device.queue.length} scan{device.queue.length === 1 ? '' : 's'} waiting to be sent
+                  {t('queue', { count: device.queue.length })}
                 </Text>
                 <Button size="xs" leftSection={<IconCloudUpload size={14} />} disabled={!online} onClick={sendNow}>
-                  Send now
+                  {t('sendNow')}
                 </Button>
               </Group>
             )}
@@ -245,15 +252,15 @@ export default function CheckInPage() {
 
         <Stack gap="xs">
           <Button variant={cameraOn ? 'default' : 'filled'} size="md" leftSection={cameraOn ? <IconCameraOff size={18} /> : <IconCamera size={18} />} onClick={() => void toggleCamera()}>
-            {cameraOn ? 'Stop camera' : 'Scan with camera'}
+            {cameraOn ? t('stopCamera') : t('scanCamera')}
           </Button>
           <Box pos="relative" style={{ display: cameraOn ? 'block' : 'none' }}>
-            <video ref={video} aria-label="Camera" style={{ width: '100%', maxHeight: 260, objectFit: 'cover', borderRadius: 8, display: 'block', background: '#000' }} />
+            <video ref={video} aria-label={t('camera')} style={{ width: '100%', maxHeight: 260, objectFit: 'cover', borderRadius: 8, display: 'block', background: '#000' }} />
             {/* The latest answer over the picture too, where the eyes are while scanning. */}
             {cameraOn && latest && (
               <Paper pos="absolute" bottom={8} left={8} right={8} p="xs" radius="sm" bg={`${LOOK[latest.result].color}.${LOOK[latest.result].color === 'yellow' || LOOK[latest.result].color === 'orange' ? 4 : 9}`} c={LOOK[latest.result].color === 'yellow' || LOOK[latest.result].color === 'orange' ? 'dark.9' : 'white'} aria-hidden>
                 <Text fw={800} fz="lg" truncate>
-                  {LOOK[latest.result].title}
+                  {t(`result.${latest.result}`)}
                   {latest.ticket ? ` · ${latest.ticket.name}` : ''}
                 </Text>
               </Paper>
@@ -264,8 +271,8 @@ export default function CheckInPage() {
         <form onSubmit={onSubmit}>
           <Group align="flex-end" gap="xs" wrap="nowrap">
             <TextInput
-              label="Ticket code"
-              placeholder="Scan or type, then Enter"
+              label={t('code')}
+              placeholder={t('codePlaceholder')}
               value={code}
               onChange={(e) => setCode(e.currentTarget.value)}
               autoComplete="off"
@@ -276,7 +283,7 @@ export default function CheckInPage() {
               data-autofocus
             />
             <Button type="submit" size="lg" loading={scanning} disabled={!code.trim()}>
-              Check in
+              {t('checkIn')}
             </Button>
           </Group>
         </form>
@@ -298,15 +305,15 @@ export default function CheckInPage() {
 
         {device.answers.length > 1 && (
           <Stack gap={4}>
-            <Title order={4}>Earlier scans</Title>
+            <Title order={4}>{t('earlier')}</Title>
             {device.answers.slice(1, 10).map((a) => (
               <Group key={a.id} gap="xs" wrap="nowrap">
                 <Badge color={LOOK[a.result].color} variant="light" miw={130}>
-                  {LOOK[a.result].title}
+                  {t(`result.${a.result}`)}
                 </Badge>
                 <Text fz="sm" truncate>
                   {formatTime(a.scanned_at, zone)} {a.ticket?.name ?? a.code}
-                  {a.local ? ' · on this device' : ''}
+                  {a.local ? t('onDevice') : ''}
                 </Text>
               </Group>
             ))}
@@ -314,7 +321,7 @@ export default function CheckInPage() {
         )}
       </Stack>
 
-      <Modal opened={undoing !== null} onClose={() => setUndoing(null)} title={`Undo the check-in of ${undoing?.name ?? ''}`}>
+      <Modal opened={undoing !== null} onClose={() => setUndoing(null)} title={t('undoTitle', { name: undoing?.name ?? '' })}>
         <form
           onSubmit={async (e) => {
             e.preventDefault();
@@ -323,9 +330,9 @@ export default function CheckInPage() {
           }}
         >
           <Stack>
-            <Textarea label="Reason" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} minRows={2} data-autofocus />
+            <Textarea label={t('reason')} required value={reason} onChange={(e) => setReason(e.currentTarget.value)} minRows={2} data-autofocus />
             <Button type="submit" color="red" loading={undoBusy} disabled={!reason.trim()}>
-              Undo check-in
+              {t('undo')}
             </Button>
           </Stack>
         </form>

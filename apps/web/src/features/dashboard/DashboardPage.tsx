@@ -1,50 +1,52 @@
 import { Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, useMantineTheme } from '@mantine/core';
 import { IconCheck, IconCircleDashed, IconExternalLink } from '@tabler/icons-react';
 import type { TDashboard, TDashboardDeparture, TDashboardRevenue, TOnboarding, TSystemNotification } from '@tourdesk/contracts';
-import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
-import { clock, formatDisplayDate } from '../../shared/lib/dates';
+import { clock, formatDatePattern, formatDisplayDate } from '../../shared/lib/dates';
 import { hasFeatures, hasPermissions } from '../../shared/lib/permissions';
 import { BarChart } from '../../shared/components/BarChart';
 import { formatMoney } from '../../shared/lib/money';
 import { useGetActiveStoresQuery, useGetDashboardQuery, useGetSystemNotificationsQuery, useSetOnboardingDismissedMutation } from './api';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useDashboardT } from './texts';
 
 const LEVEL_COLOR: Record<TSystemNotification['level'], string> = { info: 'blue', warning: 'orange', critical: 'red' };
 
 /** Seats of a departure as a bar: booked of capacity, with those checked in darker. */
 function SeatsBar({ d }: { d: TDashboardDeparture }) {
+  const t = useDashboardT();
   const booked = d.capacity ? (100 * d.booked) / d.capacity : 0;
   const arrived = d.capacity ? (100 * d.arrived) / d.capacity : 0;
   return (
     // Each section is a progressbar of its own (Mantine gives it the role): each says what it counts.
     <Progress.Root size="lg">
-      <Progress.Section value={arrived} color="green" aria-label={`${d.arrived} of ${d.capacity} seats checked in`} />
-      <Progress.Section value={Math.max(0, booked - arrived)} color="blue" aria-label={`${Math.max(0, d.booked - d.arrived)} of ${d.capacity} seats booked, not yet checked in`} />
+      <Progress.Section value={arrived} color="green" aria-label={t('seats.checkedIn', { arrived: d.arrived, capacity: d.capacity })} />
+      <Progress.Section value={Math.max(0, booked - arrived)} color="blue" aria-label={t('seats.booked', { booked: Math.max(0, d.booked - d.arrived), capacity: d.capacity })} />
     </Progress.Root>
   );
 }
 
 function Today({ departures, date }: { departures: TDashboardDeparture[]; date: string }) {
+  const t = useDashboardT();
   const booked = departures.reduce((n, d) => n + d.booked, 0);
   const arrived = departures.reduce((n, d) => n + d.arrived, 0);
   return (
-    <Card withBorder padding="lg" aria-label="Today’s departures">
+    <Card withBorder padding="lg" aria-label={t('today.title')}>
       <Group justify="space-between" mb="sm">
-        <Text fw={600}>Today’s departures</Text>
+        <Text fw={600}>{t('today.title')}</Text>
         <Anchor component={Link} to={`/bookings/manifests?date=${date}`} size="sm">
-          Manifests
+          {t('today.manifests')}
         </Anchor>
       </Group>
       {departures.length === 0 ? (
         <Text c="dimmed" size="sm">
-          No departures today.
+          {t('today.none')}
         </Text>
       ) : (
         <Stack gap="sm">
           <Text size="sm" c="dimmed" data-testid="today-summary">
-            {booked} seat{booked === 1 ? '' : 's'} booked on {departures.length} departure{departures.length === 1 ? '' : 's'}, {arrived} checked in
+            {t('today.summary', { booked, departures: departures.length, arrived })}
           </Text>
           {departures.map((d) => (
             <div key={d.slot} data-testid="today-departure">
@@ -53,7 +55,7 @@ function Today({ departures, date }: { departures: TDashboardDeparture[]; date: 
                   {clock(d.local_time)} {d.experience_title}
                 </Anchor>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {d.booked}/{d.capacity} · {d.arrived} in
+                  {t('today.line', { booked: d.booked, capacity: d.capacity, arrived: d.arrived })}
                 </Text>
               </Group>
               <SeatsBar d={d} />
@@ -66,27 +68,28 @@ function Today({ departures, date }: { departures: TDashboardDeparture[]; date: 
 }
 
 function NearlyFull({ slots }: { slots: TDashboardDeparture[] }) {
+  const t = useDashboardT();
   return (
-    <Card withBorder padding="lg" aria-label="Nearly full">
+    <Card withBorder padding="lg" aria-label={t('nearlyFull.label')}>
       <Group justify="space-between" mb="sm">
-        <Text fw={600}>Nearly full in the next 7 days</Text>
+        <Text fw={600}>{t('nearlyFull.title')}</Text>
         <Anchor component={Link} to="/capacity/overview" size="sm">
-          Capacity
+          {t('nearlyFull.capacity')}
         </Anchor>
       </Group>
       {slots.length === 0 ? (
         <Text c="dimmed" size="sm">
-          Nothing is nearly full.
+          {t('nearlyFull.none')}
         </Text>
       ) : (
         <Stack gap={6}>
           {slots.map((d) => (
             <Group key={d.slot} justify="space-between" wrap="nowrap" data-testid="nearly-full">
               <Anchor component={Link} to={`/capacity/overview?date=${d.local_date}`} size="sm" truncate>
-                {dayjs(d.local_date).format('ddd DD. MMM')}, {clock(d.local_time)} {d.experience_title}
+                {formatDatePattern(d.local_date, 'ddd DD. MMM')}, {clock(d.local_time)} {d.experience_title}
               </Anchor>
               <Badge color={d.status === 'sold_out' ? 'red' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
-                {d.status === 'sold_out' ? 'Sold out' : `${d.remaining} left`}
+                {d.status === 'sold_out' ? t('nearlyFull.soldOut') : t('nearlyFull.left', { remaining: d.remaining })}
               </Badge>
             </Group>
           ))}
@@ -97,47 +100,49 @@ function NearlyFull({ slots }: { slots: TDashboardDeparture[] }) {
 }
 
 function Revenue({ revenue, money }: { revenue: TDashboardRevenue; money: (n: number) => string }) {
+  const t = useDashboardT();
   const theme = useMantineTheme();
   const figures = [
-    { label: 'Today', value: revenue.today },
-    { label: 'Last 7 days', value: revenue.last_7_days },
-    { label: 'Last 30 days', value: revenue.last_30_days },
+    { id: 'today', label: t('revenue.today'), value: revenue.today },
+    { id: 'last-7-days', label: t('revenue.last7'), value: revenue.last_7_days },
+    { id: 'last-30-days', label: t('revenue.last30'), value: revenue.last_30_days },
   ];
   return (
-    <Card withBorder padding="lg" aria-label="Revenue">
+    <Card withBorder padding="lg" aria-label={t('revenue.title')}>
       <Group justify="space-between" mb="sm">
-        <Text fw={600}>Revenue</Text>
+        <Text fw={600}>{t('revenue.title')}</Text>
         <Anchor component={Link} to="/orders/list" size="sm">
-          Orders
+          {t('revenue.orders')}
         </Anchor>
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs" mb="md">
         {figures.map((f) => (
-          <div key={f.label}>
+          <div key={f.id}>
             <Text size="xs" c="dimmed" tt="uppercase">
               {f.label}
             </Text>
-            <Text fw={700} size="lg" data-testid={`revenue-${f.label.toLowerCase().replace(/ /g, '-')}`}>
+            <Text fw={700} size="lg" data-testid={`revenue-${f.id}`}>
               {money(f.value)}
             </Text>
           </div>
         ))}
       </SimpleGrid>
-      <BarChart bars={revenue.days.map((d) => ({ date: d.date, value: d.revenue }))} format={money} color={theme.colors.blue[6]} label="Revenue per day, last 30 days" minStep={100} empty="No sales in the last 30 days" />
+      <BarChart bars={revenue.days.map((d) => ({ date: d.date, value: d.revenue }))} format={money} color={theme.colors.blue[6]} label={t('revenue.chart')} minStep={100} empty={t('revenue.empty')} />
     </Card>
   );
 }
 
 function MoneyDue({ due, money }: { due: NonNullable<TDashboard['money_due']>; money: (n: number) => string }) {
+  const t = useDashboardT();
   return (
-    <Card withBorder padding="lg" aria-label="Money due">
+    <Card withBorder padding="lg" aria-label={t('due.title')}>
       <Text fw={600} mb="sm">
-        Money due
+        {t('due.title')}
       </Text>
       <Stack gap="xs">
         <Group justify="space-between">
           <Anchor component={Link} to="/orders/list?payment_status=Not+paid" size="sm">
-            {due.unpaid_orders} order{due.unpaid_orders === 1 ? '' : 's'} not fully paid
+            {t('due.unpaid', { count: due.unpaid_orders })}
           </Anchor>
           <Text fw={600} data-testid="unpaid-amount">
             {money(due.unpaid_amount)}
@@ -145,7 +150,7 @@ function MoneyDue({ due, money }: { due: NonNullable<TDashboard['money_due']>; m
         </Group>
         <Group justify="space-between">
           <Anchor component={Link} to="/orders/list?payment_status=Refund+due" size="sm">
-            {due.refunds_due} refund{due.refunds_due === 1 ? '' : 's'} due
+            {t('due.refunds', { count: due.refunds_due })}
           </Anchor>
           <Text fw={600} c={due.refunds_due ? 'red' : undefined} data-testid="refunds-amount">
             {money(due.refunds_amount)}
@@ -156,23 +161,28 @@ function MoneyDue({ due, money }: { due: NonNullable<TDashboard['money_due']>; m
   );
 }
 
+const STEP_KEYS = ['offer', 'schedule', 'prices', 'payments', 'store', 'team'] as const;
+type StepKey = (typeof STEP_KEYS)[number];
+const isStepKey = (key: string): key is StepKey => (STEP_KEYS as readonly string[]).includes(key);
+
 function Onboarding({ onboarding }: { onboarding: TOnboarding }) {
+  const t = useDashboardT();
   const [dismiss, dismissing] = useSetOnboardingDismissedMutation();
   const total = onboarding.steps.length;
   return (
-    <Card withBorder padding="lg" aria-label="Getting started">
+    <Card withBorder padding="lg" aria-label={t('onboarding.title')}>
       <Group justify="space-between" mb="xs">
         <div>
-          <Text fw={600}>Getting started</Text>
+          <Text fw={600}>{t('onboarding.title')}</Text>
           <Text size="sm" c="dimmed">
-            {onboarding.done} of {total} done
+            {t('onboarding.done', { done: onboarding.done, total })}
           </Text>
         </div>
         <Button variant="subtle" size="xs" loading={dismissing.isLoading} onClick={() => dismiss(true)}>
-          Dismiss
+          {t('onboarding.dismiss')}
         </Button>
       </Group>
-      <Progress value={total ? (100 * onboarding.done) / total : 0} mb="md" aria-label={`${onboarding.done} of ${total} steps done`} />
+      <Progress value={total ? (100 * onboarding.done) / total : 0} mb="md" aria-label={t('onboarding.stepsDone', { done: onboarding.done, total })} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {onboarding.steps.map((step) => (
           <Group key={step.key} gap="sm" wrap="nowrap" align="flex-start" data-testid="onboarding-step" data-done={step.done}>
@@ -181,10 +191,10 @@ function Onboarding({ onboarding }: { onboarding: TOnboarding }) {
             </ThemeIcon>
             <div>
               <Anchor component={Link} to={step.path} size="sm" fw={600} td={step.done ? 'line-through' : undefined}>
-                {step.title}
+                {isStepKey(step.key) ? t(`onboarding.${step.key}.title`) : step.title}
               </Anchor>
               <Text size="xs" c="dimmed">
-                {step.description}
+                {isStepKey(step.key) ? t(`onboarding.${step.key}.description`) : step.description}
               </Text>
             </div>
           </Group>
@@ -196,31 +206,33 @@ function Onboarding({ onboarding }: { onboarding: TOnboarding }) {
 
 /** A dismissed checklist can come back. */
 function ShowOnboarding() {
+  const t = useDashboardT();
   const [show] = useSetOnboardingDismissedMutation();
   return (
     <Group>
       <Button variant="subtle" size="xs" onClick={() => show(false)}>
-        Show the getting-started checklist
+        {t('onboarding.show')}
       </Button>
     </Group>
   );
 }
 
 function Announcements() {
+  const t = useDashboardT();
   const { data, isLoading } = useGetSystemNotificationsQuery({ page: 1, page_size: 5 });
   return (
-    <Card withBorder padding="lg" aria-label="Announcements">
+    <Card withBorder padding="lg" aria-label={t('announcements.title')}>
       <Text fw={600} mb="sm">
-        Announcements
+        {t('announcements.title')}
       </Text>
       {isLoading && <Skeleton h={60} />}
-      {data?.results.length === 0 && <Text c="dimmed">Nothing new.</Text>}
+      {data?.results.length === 0 && <Text c="dimmed">{t('announcements.none')}</Text>}
       <Stack gap="md">
         {data?.results.map((n) => (
           <div key={n.id}>
             <Group gap="xs" mb={2}>
               <Badge size="xs" color={LEVEL_COLOR[n.level]} variant="light">
-                {n.level}
+                {t(`level.${n.level}`)}
               </Badge>
               <Text size="xs" c="dimmed">
                 {formatDisplayDate(n.published_at)}
@@ -239,23 +251,24 @@ function Announcements() {
 
 /** Where customers book online: the organisation's active stores, each a link to its public page. */
 function WebStores() {
+  const t = useDashboardT();
   const { data, isLoading } = useGetActiveStoresQuery();
   return (
-    <Card withBorder padding="lg" aria-label="Your web stores">
+    <Card withBorder padding="lg" aria-label={t('stores.title')}>
       <Group justify="space-between" mb="sm">
-        <Text fw={600}>Your web stores</Text>
+        <Text fw={600}>{t('stores.title')}</Text>
         <Anchor component={Link} to="/sales/stores" size="sm">
-          All stores
+          {t('stores.all')}
         </Anchor>
       </Group>
       {isLoading && <Skeleton h={40} />}
       {data?.results.length === 0 && (
         <Stack gap="xs" align="flex-start">
           <Text c="dimmed" size="sm">
-            No store is open yet: open one and customers can book online.
+            {t('stores.none')}
           </Text>
           <Button component={Link} to="/sales/stores" size="xs" variant="light">
-            Create a store
+            {t('stores.create')}
           </Button>
         </Stack>
       )}
@@ -267,11 +280,11 @@ function WebStores() {
                 {s.name}
               </Text>
               <Text size="xs" c="dimmed">
-                {s.experience_count} offer{s.experience_count === 1 ? '' : 's'}
+                {t('stores.offers', { count: s.experience_count })}
               </Text>
             </div>
             <Button component="a" href={s.url} target="_blank" rel="noopener" size="xs" variant="light" rightSection={<IconExternalLink size={14} />}>
-              Open
+              {t('stores.open')}
             </Button>
           </Group>
         ))}
@@ -281,6 +294,7 @@ function WebStores() {
 }
 
 export default function DashboardPage() {
+  const t = useDashboardT();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const stores = hasPermissions(user, appInfo, ['Manage stores']) && hasFeatures(user, ['stores']);
@@ -290,10 +304,10 @@ export default function DashboardPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
         <div>
-          <Title order={2}>Dashboard</Title>
+          <Title order={2}>{t('title')}</Title>
           {/* The line keeps its height while the day loads, so nothing below it moves when it comes. */}
           <Text c="dimmed" size="sm">
-            {data ? `${dayjs(data.date).format('dddd, DD. MMMM YYYY')} · ${data.time_zone}` : '\u00a0'}
+            {data ? `${formatDatePattern(data.date, 'dddd, DD. MMMM YYYY')} · ${data.time_zone}` : '\u00a0'}
           </Text>
         </div>
         <HelpVideos topic="dashboard" />

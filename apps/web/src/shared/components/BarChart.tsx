@@ -1,6 +1,6 @@
 import { Box } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import dayjs from 'dayjs';
+import { formatDatePattern } from '../lib/dates';
 
 export interface Bar {
   /** A day, YYYY-MM-DD. */
@@ -83,7 +83,7 @@ export function BarChart({
             return (
               <g key={b.date}>
                 <rect x={left + i * slot} y={TOP} width={slot} height={plotH} fill="transparent">
-                  <title>{`${dayjs(b.date).format('D MMM YYYY')}: ${format(b.value)}`}</title>
+                  <title>{`${formatDatePattern(b.date, 'D MMM YYYY')}: ${format(b.value)}`}</title>
                 </rect>
                 {b.value > 0 && (
                   <rect x={x} y={y(b.value)} width={barW} height={Math.max(1, h)} rx={Math.min(3, barW / 3)} fill={color} pointerEvents="none" />
@@ -96,7 +96,7 @@ export function BarChart({
                     textAnchor={i === last && bars.length > 1 ? 'end' : 'middle'}
                     fill="var(--mantine-color-dimmed)"
                   >
-                    {dayjs(b.date).format('D MMM')}
+                    {formatDatePattern(b.date, 'D MMM')}
                   </text>
                 )}
               </g>

@@ -5,8 +5,14 @@
  */
 import { de as authDe } from './auth/de';
 import { en as authEn } from './auth/en';
+import { de as bookingsDe } from './bookings/de';
+import { en as bookingsEn } from './bookings/en';
+import { de as checkInDe } from './check-in/de';
+import { en as checkInEn } from './check-in/en';
 import { de as commonDe } from './common/de';
 import { en as commonEn } from './common/en';
+import { de as dashboardDe } from './dashboard/de';
+import { en as dashboardEn } from './dashboard/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
@@ -14,7 +20,10 @@ import { en as shellEn } from './shell/en';
 
 export const BACKOFFICE_CATALOGS = {
   'backoffice/auth': { en: authEn, de: authDe },
+  'backoffice/bookings': { en: bookingsEn, de: bookingsDe },
+  'backoffice/check-in': { en: checkInEn, de: checkInDe },
   'backoffice/common': { en: commonEn, de: commonDe },
+  'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
 };
