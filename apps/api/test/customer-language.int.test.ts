@@ -53,7 +53,7 @@ const icsOf = (mail: CapturedMail) => attachment(mail, 'booking-').toString().re
 
 /** A back-office order of `lines` bookings of two adults, in `language` (as a web-store cart would have set it). */
 async function sell(name: string, language: string, lines = 1) {
-  const res = await owner.post('/api/orders/', { customer: { email: `${name.toLowerCase()}@example.com`, first_name: name, last_name: 'Guest' }, lines: Array.from({ length: lines }, () => ({ slot: slotId, quantities: { [tour.category]: 2 } })) });
+  const res = await owner.post('/api/orders/', { customer: { email: `${name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}@example.com`, first_name: name, last_name: 'Guest' }, lines: Array.from({ length: lines }, () => ({ slot: slotId, quantities: { [tour.category]: 2 } })) });
   expect(res.statusCode, res.body).toBe(201);
   await setLanguage(res.json().id, language);
   return res.json() as { id: string; reference: string; total: number; bookings: { id: string; ticket_code: string }[] };
@@ -253,6 +253,20 @@ describe('a French order', () => {
     } finally {
       await owner.patch('/api/product-configuration/', { time_format: '24h' });
     }
+  });
+});
+
+describe('a refund', () => {
+  it('is told to the customer in the order’s language, the amount in its locale', async () => {
+    const o = await sell('Léa', 'fr');
+    const paid = await owner.post(`/api/orders/${o.id}/payments/`, { amount: 9800, currency: 'EUR', method: 'cash' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const refund = await owner.post(`/api/orders/${o.id}/payments/`, { amount: -4900, currency: 'EUR', method: 'cash', refund_of: paid.json().id, reason: 'One guest less' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const mail = await sink.latest('lea@example.com', /Remboursement/);
+    expect(mail.subject).toBe(`Remboursement de votre réservation ${o.reference} chez ${ORG}`);
+    const amount = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(49);
+    expect(mail.text).toBe(`Bonjour Léa,\n\n${ORG} vous a remboursé ${amount} sur votre commande ${o.reference}.\n`);
   });
 });
 

@@ -17,7 +17,8 @@ import * as q from './queries';
  * calendar file, the private link of their booking page; sent again by staff with the order
  * confirmation), the organisation's new-booking note when the store asks for it, and the
  * customer's reminder the day before, and the customer's note that their order is cancelled (when
- * they cancel it on their booking page: what is refunded, what the policy keeps). The job composes
+ * they cancel it on their booking page: what is refunded, what the policy keeps) and of each refund
+ * staff record (the amount, and for a card that it goes back to it). The job composes
  * the message when it runs, so the queue keeps ids, never tickets. The web store, online payments and staff's copies queue them; the job
  * workers send them. This module has no routes and imports neither the web store nor payments.
  *
@@ -32,7 +33,9 @@ export interface OrderMailJob {
   /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
   store: string | null;
   order: string;
-  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation';
+  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund';
+  /** A refund's amount (positive) and how the money goes back (only the refund carries it). */
+  refund?: { amount: number; method: string };
   /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
   manage?: string;
   /** Sent again by staff: the order confirmation as a PDF joins the tickets. */
@@ -107,6 +110,14 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     const money = (n: number) => mailMoney(t, n, o.currency);
     const greeting = t('mail.greeting', { name: o.customer.first_name });
     const about = { reference: o.reference, organisation: ctx.organisation };
+    if (job.kind === 'refund') {
+      const refund = job.refund ?? { amount: 0, method: '' };
+      return {
+        to: o.customer.email,
+        subject: t('mail.refund.subject', about),
+        text: `${greeting}\n\n${t('mail.refund.body', { ...about, amount: money(refund.amount) })}${refund.method === 'online' ? ` ${t('mail.refund.card')}` : ''}\n`,
+      } satisfies Mail;
+    }
     if (job.kind === 'cancellation') {
       // After the cancellation the order's total is what the policy keeps; what was paid beyond it goes back.
       const back = o.paid - o.total;
@@ -146,6 +157,8 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     } satisfies Mail;
   };
   const mail = job.store ? await inStoreById(db, job.account, job.store, compose) : await inOrganisation(db, job.account, compose);
+  // A customer without an e-mail address (an order from before addresses were required) gets none.
+  if (!mail.to) return;
   await send(mail, jobId);
 }
 

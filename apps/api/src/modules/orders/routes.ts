@@ -34,6 +34,8 @@ import {
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
+import { QUEUES } from '../../lib/jobs';
+import { queueOrderMail } from '../order-mail/service';
 import { notFound } from '../../lib/errors';
 import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
@@ -180,17 +182,26 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: ZPayment, ...errors },
       },
     },
-    (request, reply) =>
-      tenantScope(request, (ctx) =>
+    async (request, reply) => {
+      const { jobs } = request.server;
+      const answer = await tenantScope(request, (ctx) =>
         idempotent(
           ctx,
           request,
           reply,
           'payment:create',
           () => 201,
-          () => orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined),
+          async () => {
+            const payment = await orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined);
+            // A refund is told to the customer, in the order's language (order-mail), in this transaction.
+            if (payment.amount < 0) await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: request.params.id, kind: 'refund', refund: { amount: -payment.amount, method: payment.method }, subject: 'Refund' });
+            return payment;
+          },
         ),
-      ),
+      );
+      jobs.wake(QUEUES.orderMail);
+      return answer;
+    },
   );
   app.get(
     '/api/orders/:id/refund-proposal/',

@@ -26,6 +26,9 @@ export const de = {
   'mail.cancellation.refund': '{amount} werden Ihnen erstattet.',
   'mail.cancellation.fee': 'Gemäß den Stornobedingungen wird eine Stornogebühr von {amount} einbehalten.',
   'mail.cancellation.outro': 'Wir hoffen, Sie ein andermal begrüßen zu dürfen.',
+  'mail.refund.subject': 'Erstattung zu Ihrer Buchung {reference} bei {organisation}',
+  'mail.refund.body': '{organisation} hat Ihnen {amount} für Ihre Bestellung {reference} erstattet.',
+  'mail.refund.card': 'Der Betrag geht auf die Karte zurück, mit der Sie bezahlt haben, und erscheint innerhalb weniger Tage auf Ihrer Abrechnung.',
   'mail.refunded.subject': 'Ihre Zahlung wurde erstattet: Die Buchung konnte nicht vorgenommen werden',
   'mail.refunded.body':
     'Ihre Zahlung über {amount} ist erst eingegangen, nachdem die Reservierung Ihrer Plätze abgelaufen war, und die Buchung konnte nicht wie gewählt vorgenommen werden: Die Plätze wurden inzwischen von jemand anderem gebucht, oder ihr Preis hat sich geändert. Wir haben Ihnen den vollen Betrag auf Ihre Karte erstattet; er erscheint innerhalb weniger Tage auf Ihrer Abrechnung.\n\nDas tut uns leid. Wählen Sie im Shop eine Zeit und buchen Sie erneut.',

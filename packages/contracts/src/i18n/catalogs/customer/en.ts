@@ -27,6 +27,9 @@ export const en = {
   'mail.cancellation.refund': '{amount} is due back to you and will be refunded.',
   'mail.cancellation.fee': 'Under the cancellation policy, {amount} is kept as the cancellation fee.',
   'mail.cancellation.outro': 'We hope to see you another time.',
+  'mail.refund.subject': 'Refund for your booking {reference} with {organisation}',
+  'mail.refund.body': '{organisation} has refunded {amount} of your order {reference}.',
+  'mail.refund.card': 'It goes back to the card you paid with and shows on your statement within a few days.',
   'mail.refunded.subject': 'Your payment was refunded: the booking could not be made',
   'mail.refunded.body':
     'your payment of {amount} arrived after the hold on your seats had run out, and the booking could not be made as you chose it: the seats were booked by someone else meanwhile, or their price changed. We have refunded the full amount to your card; it shows on your statement within a few days.\n\nWe are sorry. Choose a time in the store and book again.',

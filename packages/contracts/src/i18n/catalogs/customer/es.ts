@@ -26,6 +26,9 @@ export const es = {
   'mail.cancellation.refund': 'Te reembolsaremos {amount}.',
   'mail.cancellation.fee': 'Según la política de cancelación, se retienen {amount} en concepto de gastos de cancelación.',
   'mail.cancellation.outro': 'Esperamos verte en otra ocasión.',
+  'mail.refund.subject': 'Reembolso de tu reserva {reference} con {organisation}',
+  'mail.refund.body': '{organisation} te ha reembolsado {amount} de tu pedido {reference}.',
+  'mail.refund.card': 'El importe vuelve a la tarjeta con la que pagaste y aparecerá en tu extracto en unos días.',
   'mail.refunded.subject': 'Te hemos reembolsado el pago: no se pudo hacer la reserva',
   'mail.refunded.body':
     'Tu pago de {amount} llegó después de que caducara el bloqueo de tus plazas, y no se pudo hacer la reserva tal como la elegiste: mientras tanto, otra persona reservó las plazas o su precio cambió. Te hemos reembolsado el importe íntegro en tu tarjeta; aparecerá en tu extracto en unos días.\n\nLo sentimos. Elige un horario en la tienda y vuelve a reservar.',

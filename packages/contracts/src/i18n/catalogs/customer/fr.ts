@@ -23,6 +23,9 @@ export const fr = {
   'mail.cancellation.refund': '{amount} vous seront remboursés.',
   'mail.cancellation.fee': 'Conformément aux conditions d’annulation, {amount} sont retenus au titre des frais d’annulation.',
   'mail.cancellation.outro': 'Nous espérons vous accueillir une prochaine fois.',
+  'mail.refund.subject': 'Remboursement de votre réservation {reference} chez {organisation}',
+  'mail.refund.body': '{organisation} vous a remboursé {amount} sur votre commande {reference}.',
+  'mail.refund.card': 'Le montant est recrédité sur la carte utilisée pour le paiement et apparaîtra sur votre relevé d’ici quelques jours.',
   'mail.refunded.subject': 'Votre paiement a été remboursé : la réservation n’a pas pu être effectuée',
   'mail.refunded.body':
     'votre paiement de {amount} est arrivé après l’expiration de la réservation temporaire de vos places, et la réservation n’a pas pu être effectuée telle que vous l’aviez choisie : les places ont été réservées entre-temps par quelqu’un d’autre, ou leur prix a changé. Nous avons remboursé l’intégralité du montant sur votre carte ; il apparaîtra sur votre relevé d’ici quelques jours.\n\nNous en sommes désolés. Choisissez un horaire dans la boutique et réservez à nouveau.',

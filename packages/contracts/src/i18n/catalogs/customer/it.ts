@@ -23,6 +23,9 @@ export const it = {
   'mail.cancellation.refund': 'Ti verranno rimborsati {amount}.',
   'mail.cancellation.fee': 'In base alle condizioni di cancellazione, {amount} vengono trattenuti come penale di cancellazione.',
   'mail.cancellation.outro': 'Speriamo di rivederti presto.',
+  'mail.refund.subject': 'Rimborso per la tua prenotazione {reference} con {organisation}',
+  'mail.refund.body': '{organisation} ti ha rimborsato {amount} per il tuo ordine {reference}.',
+  'mail.refund.card': 'L’importo torna sulla carta con cui hai pagato e lo vedrai sull’estratto conto entro pochi giorni.',
   'mail.refunded.subject': 'Il tuo pagamento è stato rimborsato: non è stato possibile effettuare la prenotazione',
   'mail.refunded.body':
     'il tuo pagamento di {amount} è arrivato dopo la scadenza del blocco dei posti, e non è stato possibile effettuare la prenotazione come l’avevi scelta: nel frattempo i posti sono stati prenotati da qualcun altro, oppure il loro prezzo è cambiato. Ti abbiamo rimborsato l’intero importo sulla carta; lo vedrai sull’estratto conto entro pochi giorni.\n\nCi dispiace. Scegli un orario nel negozio e prenota di nuovo.',
