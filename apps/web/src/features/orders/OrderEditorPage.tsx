@@ -24,6 +24,7 @@ import { OrderDetailsTab } from './OrderDetailsTab';
 import { OrderInvoiceTab } from './OrderInvoiceTab';
 import { OrderAuditTab } from './OrderAuditTab';
 import { OrderPaymentsTab } from './OrderPaymentsTab';
+import { useOrdersT } from './texts';
 
 const TABS: Record<OrderTab, ComponentType<{ order: TOrder }>> = {
   details: OrderDetailsTab,
@@ -41,6 +42,7 @@ const deletable = (o: TOrder) => o.bookings.every((b) => b.status === 'Canceled'
  * from the refund proposal). Mounted each time the dialog opens, so it always starts free of charge.
  */
 function CancelChoice({ order, keepFeeRef }: { order: TOrder; keepFeeRef: RefObject<boolean> }) {
+  const t = useOrdersT();
   const live = order.bookings.filter((b) => b.status !== 'Canceled').length;
   const [choice, setChoice] = useState<'free' | 'keep'>('free');
   useEffect(() => {
@@ -50,18 +52,18 @@ function CancelChoice({ order, keepFeeRef }: { order: TOrder; keepFeeRef: RefObj
   const { data: proposal, isFetching } = useOrderRefundProposalQuery(order.id, { skip: !paid, refetchOnMountOrArgChange: true });
   const fee = isFetching ? undefined : proposal?.cancellation_fee;
   const money = (n: number) => formatMoney(n, order.currency);
-  const keepLabel = typeof fee === 'number' && fee > 0 ? `Keep the cancellation fee under the policy (${money(fee)})` : 'Keep the cancellation fee under the policy';
+  const keepLabel = typeof fee === 'number' && fee > 0 ? t('keepFeeAmount', { amount: money(fee) }) : t('keepFee');
   const keepHelp =
-    fee === undefined ? 'Reading the cancellation policy…' : fee === null ? 'The cancellation policy does not allow cancelling now.' : fee > 0 ? `${money(order.paid - fee)} of what was paid is then to be refunded.` : 'The policy keeps nothing now: everything paid is to be refunded.';
+    fee === undefined ? t('readingPolicy') : fee === null ? t('policyRefuses') : fee > 0 ? t('keepFeeHelp', { amount: money(order.paid - fee) }) : t('policyKeepsNothing');
   return (
     <Stack gap="sm">
       <Text size="sm">
-        Every line is canceled and {live === 1 ? 'its seats are' : `the seats of its ${live} lines are`} released at once. Payments stay recorded: refund them on the Payments tab.
+        {t('cancelNote', { live })}
       </Text>
       {paid && (
-        <Radio.Group label="What was paid" value={choice} onChange={(v) => setChoice(v === 'keep' ? 'keep' : 'free')}>
+        <Radio.Group label={t('whatWasPaid')} value={choice} onChange={(v) => setChoice(v === 'keep' ? 'keep' : 'free')}>
           <Stack gap={8} mt={6}>
-            <Radio value="free" label="Cancel free of charge" description={`All ${money(order.paid)} paid is to be refunded.`} />
+            <Radio value="free" label={t('cancelFree')} description={t('cancelFreeHelp', { amount: money(order.paid) })} />
             <Radio value="keep" label={keepLabel} description={keepHelp} disabled={!fee} data-testid="keep-cancellation-fee" />
           </Stack>
         </Radio.Group>
@@ -71,6 +73,7 @@ function CancelChoice({ order, keepFeeRef }: { order: TOrder; keepFeeRef: RefObj
 }
 
 function Actions({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const navigate = useNavigate();
   const [cancel] = useCancelOrderMutation();
   const [confirm, confirming] = useConfirmOrderMutation();
@@ -84,10 +87,10 @@ function Actions({ order }: { order: TOrder }) {
           loading={confirming.isLoading}
           onClick={async () => {
             const res = await confirm(order.id);
-            if (!('error' in res)) notifySuccess(`Order ${order.reference} confirmed.`);
+            if (!('error' in res)) notifySuccess(t('confirmed', { reference: order.reference }));
           }}
         >
-          Confirm order
+          {t('confirm')}
         </Button>
       )}
       {order.status !== 'Canceled' && (
@@ -95,18 +98,18 @@ function Actions({ order }: { order: TOrder }) {
           variant="outline"
           color="red"
           leftSection={<IconBan size={16} />}
-          title={`Cancel order ${order.reference}?`}
+          title={t('cancelTitle', { reference: order.reference })}
           message={<CancelChoice order={order} keepFeeRef={keepFeeRef} />}
-          confirmLabel="Cancel order"
+          confirmLabel={t('cancel')}
           onConfirm={async () => {
             const res = await cancel({ id: order.id, keep_cancellation_fee: keepFeeRef.current });
             if ('error' in res) return false;
             const kept = res.data.cancellation_fee;
-            notifySuccess(`Order ${order.reference} canceled: its seats are free again.${kept > 0 ? ` ${formatMoney(kept, order.currency)} is kept as the cancellation fee.` : ''}`);
+            notifySuccess(kept > 0 ? t('canceledKept', { reference: order.reference, amount: formatMoney(kept, order.currency) }) : t('canceled', { reference: order.reference }));
             return true;
           }}
         >
-          Cancel order
+          {t('cancel')}
         </ConfirmButton>
       )}
       {deletable(order) && (
@@ -114,18 +117,18 @@ function Actions({ order }: { order: TOrder }) {
           variant="subtle"
           color="red"
           leftSection={<IconTrash size={16} />}
-          title={`Delete order ${order.reference}?`}
-          message="The order and its lines are removed for good. This cannot be undone."
-          confirmLabel="Delete order"
+          title={t('deleteTitle', { reference: order.reference })}
+          message={t('deleteMessage')}
+          confirmLabel={t('delete')}
           onConfirm={async () => {
             const res = await remove(order.id);
             if ('error' in res) return false;
-            notifySuccess(`Order ${order.reference} deleted.`);
+            notifySuccess(t('deleted', { reference: order.reference }));
             navigate(ORDERS_LIST, { replace: true });
             return true;
           }}
         >
-          Delete order
+          {t('delete')}
         </ConfirmButton>
       )}
     </Group>
@@ -134,6 +137,7 @@ function Actions({ order }: { order: TOrder }) {
 
 /** /orders/editor/{orderID}/{tab}: one order — its lines, invoice and payments. */
 export default function OrderEditorPage() {
+  const t = useOrdersT();
   const { orderID = '', tab } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -154,22 +158,22 @@ export default function OrderEditorPage() {
     <Stack gap="md">
       <Anchor component={Link} to={ORDERS_LIST} size="sm" className="no-print">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All orders
+          <IconArrowLeft size={14} /> {t('allOrders')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start" className="no-print">
         <div>
           <Group gap="sm">
-            <Title order={2}>Order {order.reference}</Title>
+            <Title order={2}>{t('orderTitle', { reference: order.reference })}</Title>
             <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" data-testid="order-status">
-              {order.status}
+              {t(`orderStatus.${order.status}`)}
             </Badge>
             <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="order-payment-status">
-              {order.payment_status}
+              {t(`payment.${order.payment_status}`)}
             </Badge>
           </Group>
           <Text c="dimmed" size="sm">
-            {fullName(order.customer)} · created {formatDateTime(order.created_at, zone)}
+            {t('createdLine', { customer: fullName(order.customer), when: formatDateTime(order.created_at, zone) })}
           </Text>
         </div>
         <Stack gap="xs" align="flex-end">
@@ -179,9 +183,9 @@ export default function OrderEditorPage() {
       </Group>
       <Tabs value={tab} onChange={(v) => v && navigate(orderPath(order.id, v as OrderTab))} keepMounted={false} className="no-print">
         <Tabs.List>
-          {ORDER_TABS.map((t) => (
-            <Tabs.Tab key={t.tab} value={t.tab}>
-              {t.label}
+          {ORDER_TABS.map((entry) => (
+            <Tabs.Tab key={entry.tab} value={entry.tab}>
+              {t(`tab.${entry.tab}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>

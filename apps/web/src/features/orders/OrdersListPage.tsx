@@ -9,7 +9,6 @@ import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useOrderFilterOptionsQuery, useOrdersQuery } from './api';
 import {
-  DATE_RANGE_LABELS,
   DEFAULT_ORDERING,
   fullName,
   ORDER_STATUS_COLOR,
@@ -18,10 +17,12 @@ import {
   PAYMENT_STATUS_COLOR,
 } from './constants';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useOrdersT } from './texts';
 
 const EXPORT_URL = 'orders/export.csv';
 
 function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
+  const t = useOrdersT();
   const navigate = useNavigate();
   const to = orderPath(order.id);
   return (
@@ -50,7 +51,7 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
         <Text size="sm">{formatMoney(order.total, order.currency)}</Text>
         {order.sold_total !== order.total && (
           <Text size="xs" c="dimmed" data-testid="sold-total">
-            sold for {formatMoney(order.sold_total, order.currency)}
+            {t('soldFor', { amount: formatMoney(order.sold_total, order.currency) })}
           </Text>
         )}
       </Table.Td>
@@ -58,18 +59,18 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
         <Text size="sm">{formatMoney(order.paid, order.currency)}</Text>
         {order.refunded > 0 && (
           <Text size="xs" c="dimmed">
-            refunded {formatMoney(order.refunded, order.currency)}
+            {t('refunded', { amount: formatMoney(order.refunded, order.currency) })}
           </Text>
         )}
       </Table.Td>
       <Table.Td>
         <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" size="sm" data-testid="payment-status">
-          {order.payment_status}
+          {t(`payment.${order.payment_status}`)}
         </Badge>
       </Table.Td>
       <Table.Td>
         <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" size="sm">
-          {order.status}
+          {t(`orderStatus.${order.status}`)}
         </Badge>
       </Table.Td>
     </Table.Tr>
@@ -78,6 +79,7 @@ function Row({ order, zone }: { order: TOrderSummary; zone?: string }) {
 
 /** /orders/list: every order, filtered in the address, exportable as CSV. */
 export default function OrdersListPage() {
+  const t = useOrdersT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const ordering = filters.filters.ordering ?? DEFAULT_ORDERING;
@@ -88,46 +90,46 @@ export default function OrdersListPage() {
 
   return (
     <ListPage
-      title="Orders"
+      title={t('title')}
       actions={
         <>
           <HelpVideos topic="orders" />
           <Button component={Link} to="/bookings/checkout-editor" leftSection={<IconPlus size={16} />}>
-            New order
+            {t('newOrder')}
           </Button>
         </>
       }
       csv={{ url: EXPORT_URL, params: exportParams, fallbackName: 'orders.csv' }}
-      search={{ label: 'Search orders', placeholder: 'Reference, customer or e-mail' }}
+      search={{ label: t('searchLabel'), placeholder: t('searchPlaceholder') }}
       filters={
         <>
           <Select
-            aria-label="Date range"
-            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+            aria-label={t('dateRange')}
+            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: t(`range.${v}`) }))}
             value={filters.filters.date_range ?? 'all'}
             onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
             w={160}
             allowDeselect={false}
           />
           <Select
-            aria-label="Payment status"
-            data={[{ value: 'All', label: 'Any payment' }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+            aria-label={t('paymentStatus')}
+            data={[{ value: 'All', label: t('anyPayment') }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: t(`payment.${s}`) }))]}
             value={filters.filters.payment_status ?? 'All'}
             onChange={(v) => filters.setFilter('payment_status', v)}
             w={160}
             allowDeselect={false}
           />
           <Select
-            aria-label="Status"
-            data={[{ value: 'All', label: 'Any status' }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+            aria-label={t('status')}
+            data={[{ value: 'All', label: t('anyStatus') }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: t(`orderStatus.${s}`) }))]}
             value={filters.filters.status ?? 'All'}
             onChange={(v) => filters.setFilter('status', v)}
             w={150}
             allowDeselect={false}
           />
           <Select
-            aria-label="Seller"
-            data={[{ value: 'All', label: 'All sellers' }, ...(options?.sellers ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+            aria-label={t('seller')}
+            data={[{ value: 'All', label: t('allSellers') }, ...(options?.sellers ?? []).map((s) => ({ value: s.id, label: s.name }))]}
             value={filters.filters.seller ?? 'All'}
             onChange={(v) => filters.setFilter('seller', v)}
             w={180}
@@ -135,8 +137,8 @@ export default function OrdersListPage() {
             searchable
           />
           <Select
-            aria-label="Store"
-            data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+            aria-label={t('store')}
+            data={[{ value: 'All', label: t('allStores') }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
             value={filters.filters.store ?? 'All'}
             onChange={(v) => filters.setFilter('store', v)}
             w={180}
@@ -144,8 +146,8 @@ export default function OrdersListPage() {
             searchable
           />
           <Select
-            aria-label="Order by"
-            data={ORDERINGS}
+            aria-label={t('orderBy')}
+            data={ORDERINGS.map((o) => ({ value: o.value, label: t(`ordering.${o.value}` as Parameters<typeof t>[0]) }))}
             value={ordering}
             onChange={(v) => filters.setFilter('ordering', v === DEFAULT_ORDERING ? null : v)}
             w={170}
@@ -155,17 +157,17 @@ export default function OrdersListPage() {
       }
       list={filters}
       count={data?.count}
-      noun="order"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Orders"
+        label={t('title')}
         minWidth={980}
         fetching={isFetching}
         horizontalSpacing="xs"
-        columns={[{ label: 'Reference' }, { label: 'Customer' }, { label: 'Created' }, { label: 'Lines', align: 'right' }, { label: 'Total', align: 'right' }, { label: 'Paid', align: 'right' }, { label: 'Payment' }, { label: 'Status' }]}
+        columns={[{ label: t('col.reference') }, { label: t('col.customer') }, { label: t('col.created') }, { label: t('col.lines'), align: 'right' }, { label: t('col.total'), align: 'right' }, { label: t('col.paid'), align: 'right' }, { label: t('col.payment') }, { label: t('col.status') }]}
         rowCount={data?.results.length}
-        empty="No order matches these filters."
+        empty={t('empty')}
       >
         {data?.results.map((o) => <Row key={o.id} order={o} zone={zone} />)}
       </ListTable>

@@ -13,6 +13,8 @@ import { de as commonDe } from './common/de';
 import { en as commonEn } from './common/en';
 import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
+import { de as ordersDe } from './orders/de';
+import { en as ordersEn } from './orders/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
@@ -24,6 +26,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/check-in': { en: checkInEn, de: checkInDe },
   'backoffice/common': { en: commonEn, de: commonDe },
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
+  'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
 };
