@@ -2,14 +2,16 @@ import { ActionIcon, Button, Card, Group, Loader, Stack, Text, Title } from '@ma
 import { IconChevronLeft, IconChevronRight, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
-import { clock, parseDate } from '../../shared/lib/dates';
+import { clock, formatDatePattern, parseDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useDayManifestsQuery, useManifestDownloadMutation } from './api';
 import { ManifestSheet, ManifestTotals } from './ManifestSheet';
 import { DateField } from '../../shared/components/DateField';
+import { useManifestsT } from './texts';
 
 /** /bookings/manifests?date=…: every departure of a day with its manifest (printed one per page). */
 export default function ManifestDayPage() {
+  const t = useManifestsT();
   const [params, setParams] = useSearchParams();
   const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
   const setDate = (d: string) => setParams({ date: d }, { replace: true });
@@ -20,10 +22,10 @@ export default function ManifestDayPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between" className="no-print">
-        <Title order={2}>Manifests</Title>
+        <Title order={2}>{t('title')}</Title>
         <Group gap="xs">
           <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()} disabled={booked.length === 0}>
-            Print
+            {t('print')}
           </Button>
           <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.csv')} onClick={() => void download({ url: 'manifests/export.csv', params: { date }, fallbackName: `manifests-${date}.csv` })}>
             CSV
@@ -34,35 +36,35 @@ export default function ManifestDayPage() {
         </Group>
       </Group>
       <Group gap="xs" className="no-print" align="flex-end">
-        <ActionIcon variant="default" size="lg" aria-label="Previous day" onClick={() => setDate(dayjs(date).subtract(1, 'day').format('YYYY-MM-DD'))}>
+        <ActionIcon variant="default" size="lg" aria-label={t('previousDay')} onClick={() => setDate(dayjs(date).subtract(1, 'day').format('YYYY-MM-DD'))}>
           <IconChevronLeft size={18} />
         </ActionIcon>
-        <DateField aria-label="Day" value={date} clearable={false} onChange={(v) => v && setDate(v)} w={200} />
-        <ActionIcon variant="default" size="lg" aria-label="Next day" onClick={() => setDate(dayjs(date).add(1, 'day').format('YYYY-MM-DD'))}>
+        <DateField aria-label={t('day')} value={date} clearable={false} onChange={(v) => v && setDate(v)} w={200} />
+        <ActionIcon variant="default" size="lg" aria-label={t('nextDay')} onClick={() => setDate(dayjs(date).add(1, 'day').format('YYYY-MM-DD'))}>
           <IconChevronRight size={18} />
         </ActionIcon>
         {date !== dayjs().format('YYYY-MM-DD') && (
           <Button variant="subtle" onClick={() => setDate(dayjs().format('YYYY-MM-DD'))}>
-            Today
+            {t('today')}
           </Button>
         )}
         <Text c="dimmed" size="sm">
-          {dayjs(date).format('dddd, D MMMM YYYY')}
+          {formatDatePattern(date, 'dddd, D MMMM YYYY')}
         </Text>
       </Group>
       {!day && isFetching && <Loader />}
       {day && (
         <>
           <Card withBorder padding="md" className="no-print">
-            <ManifestTotals totals={day.totals} money={(n) => formatMoney(n, day.currency)} label={`${day.departures.length} departure${day.departures.length === 1 ? '' : 's'}`} />
+            <ManifestTotals totals={day.totals} money={(n) => formatMoney(n, day.currency)} label={t('departures', { count: day.departures.length })} />
           </Card>
-          {day.departures.length === 0 && <Text c="dimmed">No departures on this day.</Text>}
+          {day.departures.length === 0 && <Text c="dimmed">{t('noDepartures')}</Text>}
           {booked.map((m) => (
             <ManifestSheet key={m.slot} m={m} titleLink />
           ))}
           {empty.length > 0 && (
             <Text c="dimmed" size="sm" className="no-print">
-              Nobody booked yet: {empty.map((m) => `${clock(m.local_time)} ${m.experience_title}`).join(', ')}.
+              {t('nobodyYet', { departures: empty.map((m) => `${clock(m.local_time)} ${m.experience_title}`).join(', ') })}
             </Text>
           )}
         </>

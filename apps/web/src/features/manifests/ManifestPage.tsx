@@ -4,13 +4,15 @@ import { useParams, Link } from 'react-router';
 import { ErrorPanel } from '../../shared/components/ErrorPanel';
 import { useManifestDownloadMutation, useDepartureManifestQuery } from './api';
 import { ManifestSheet } from './ManifestSheet';
+import { useManifestsT } from './texts';
 
 /** /bookings/manifests/{slotId}: one departure's manifest, to print or export. */
 export default function ManifestPage() {
+  const t = useManifestsT();
   const { slotId = '' } = useParams();
   const { data: m, isError } = useDepartureManifestQuery(slotId, { skip: !slotId });
   const [download, downloading] = useManifestDownloadMutation();
-  if (isError) return <ErrorPanel message="This departure cannot be found." actionPath="/bookings/manifests" actionLabel="Today’s manifests" />;
+  if (isError) return <ErrorPanel message={t('notFound')} actionPath="/bookings/manifests" actionLabel={t('todaysManifests')} />;
   if (!m) return <Loader />;
   return (
     <Stack gap="md">
@@ -18,14 +20,14 @@ export default function ManifestPage() {
         <Stack gap={4}>
           <Anchor component={Link} to={`/bookings/manifests?date=${m.local_date}`} size="sm">
             <Group gap={4}>
-              <IconArrowLeft size={14} /> All departures of the day
+              <IconArrowLeft size={14} /> {t('allOfDay')}
             </Group>
           </Anchor>
-          <Title order={2}>Manifest</Title>
+          <Title order={2}>{t('manifest')}</Title>
         </Stack>
         <Group gap="xs">
           <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
-            Print
+            {t('print')}
           </Button>
           <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('.csv')} onClick={() => void download({ url: `manifests/${m.slot}/export.csv`, fallbackName: 'manifest.csv' })}>
             CSV

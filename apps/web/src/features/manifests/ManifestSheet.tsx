@@ -1,11 +1,11 @@
 import { Anchor, Badge, Card, Checkbox, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { TManifest, TManifestBooking, TManifestCount } from '@tourdesk/contracts';
-import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { useCan } from '../../shared/hooks/use-can';
-import { clock, formatTime } from '../../shared/lib/dates';
+import { clock, formatDatePattern, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import './manifests.css';
+import { useManifestsT } from './texts';
 
 /** "2 Adult, 1 Child". */
 export const countsText = (counts: TManifestCount[]) => counts.map((c) => `${c.quantity} ${c.label}`).join(', ');
@@ -13,11 +13,12 @@ const ATTENDANCE_COLOR = { Open: 'gray', Arrived: 'green', 'No show': 'red' } as
 const bookingPath = (b: TManifestBooking) => `/orders/editor/${b.order}/booking/${b.id}`;
 
 function CheckIn({ b, zone }: { b: TManifestBooking; zone: string }) {
+  const tx = useManifestsT();
   return (
     <Group gap={6} wrap="nowrap">
-      <Checkbox aria-label={`${b.customer.first_name} ${b.customer.last_name} arrived`} checked={b.attendance === 'Arrived'} readOnly tabIndex={-1} size="xs" />
+      <Checkbox aria-label={tx('arrivedBox', { name: `${b.customer.first_name} ${b.customer.last_name}` })} checked={b.attendance === 'Arrived'} readOnly tabIndex={-1} size="xs" />
       <Badge variant="light" color={ATTENDANCE_COLOR[b.attendance]} size="sm">
-        {b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${formatTime(b.checked_in_at, zone)}` : b.attendance}
+        {b.attendance === 'Arrived' && b.checked_in_at ? tx('arrivedAt', { time: formatTime(b.checked_in_at, zone) }) : tx(`attendance.${b.attendance}`)}
       </Badge>
     </Group>
   );
@@ -70,12 +71,13 @@ function Ticket({ b, size }: { b: TManifestBooking; size: 'sm' | 'xs' }) {
  * totals. Phones and balances are there when the server sent them (the reader's role allows).
  */
 export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLink?: boolean }) {
+  const tx = useManifestsT();
   const money = (n: number) => formatMoney(n, m.currency);
   const t = m.totals;
   const showsPayment = t.balance_due !== null;
   const title = `${clock(m.local_time)} ${m.experience_title}`;
   return (
-    <Card withBorder padding="lg" className="manifest-sheet" aria-label={`Manifest ${title}`} data-testid="manifest-sheet">
+    <Card withBorder padding="lg" className="manifest-sheet" aria-label={tx('sheetLabel', { title })} data-testid="manifest-sheet">
       <Group justify="space-between" align="flex-start" mb="sm">
         <div>
           <Title order={3}>
@@ -88,32 +90,32 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
             )}
           </Title>
           <Text c="dimmed" size="sm">
-            {dayjs(m.local_date).format('dddd, D MMMM YYYY')}, {clock(m.local_time)}–{formatTime(m.ends_at, m.time_zone)} ({m.time_zone})
+            {formatDatePattern(m.local_date, 'dddd, D MMMM YYYY')}, {clock(m.local_time)}–{formatTime(m.ends_at, m.time_zone)} ({m.time_zone})
           </Text>
         </div>
         <Group gap="xs">
-          {m.closed && <Badge color="gray">Closed for sale</Badge>}
+          {m.closed && <Badge color="gray">{tx('closed')}</Badge>}
           <Badge size="lg" variant="light" data-testid="manifest-seats">
-            {t.seats} of {m.capacity} seats
+            {tx('seatsOf', { seats: t.seats, capacity: m.capacity })}
           </Badge>
         </Group>
       </Group>
 
       {m.bookings.length === 0 ? (
-        <Text c="dimmed">Nobody is booked on this departure.</Text>
+        <Text c="dimmed">{tx('nobody')}</Text>
       ) : (
         <>
           <div className="manifest-table">
             <Table.ScrollContainer minWidth={820}>
-              <Table verticalSpacing="xs" striped aria-label={`Bookings of ${title}`}>
+              <Table verticalSpacing="xs" striped aria-label={tx('bookingsOf', { title })}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Check-in</Table.Th>
-                    <Table.Th>Guest</Table.Th>
-                    <Table.Th>Booked</Table.Th>
-                    <Table.Th>Extras, answers, notes</Table.Th>
-                    <Table.Th>Ticket</Table.Th>
-                    {showsPayment && <Table.Th ta="right">To pay</Table.Th>}
+                    <Table.Th>{tx('col.checkIn')}</Table.Th>
+                    <Table.Th>{tx('col.guest')}</Table.Th>
+                    <Table.Th>{tx('col.booked')}</Table.Th>
+                    <Table.Th>{tx('col.details')}</Table.Th>
+                    <Table.Th>{tx('col.ticket')}</Table.Th>
+                    {showsPayment && <Table.Th ta="right">{tx('col.toPay')}</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -129,7 +131,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                         <Phone phone={b.customer.phone} />
                         {b.status === 'Created' && (
                           <Badge size="xs" color="yellow" variant="light" ml={4}>
-                            unconfirmed
+                            {tx('unconfirmed')}
                           </Badge>
                         )}
                       </Table.Td>
@@ -138,7 +140,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                           {countsText(b.categories)}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {b.seats} seat{b.seats === 1 ? '' : 's'}
+                          {tx('seats', { count: b.seats })}
                         </Text>
                       </Table.Td>
                       <Table.Td maw={300}>
@@ -178,7 +180,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                 <Text size="sm" mt={4}>
                   {countsText(b.categories)}{' '}
                   <Text span size="xs" c="dimmed">
-                    ({b.seats} seat{b.seats === 1 ? '' : 's'})
+                    ({tx('seats', { count: b.seats })})
                   </Text>
                 </Text>
                 <Details b={b} />
@@ -186,7 +188,7 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
                   <Ticket b={b} size="xs" />
                   {b.balance_due !== null && b.balance_due > 0 && (
                     <Text size="sm" fw={600}>
-                      To pay {money(b.balance_due)}
+                      {tx('toPay', { amount: money(b.balance_due) })}
                     </Text>
                   )}
                 </Group>
@@ -200,36 +202,37 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
   );
 }
 
-export function ManifestTotals({ totals: t, money, label = 'Total' }: { totals: TManifest['totals']; money: (n: number) => string; label?: string }) {
+export function ManifestTotals({ totals: t, money, label }: { totals: TManifest['totals']; money: (n: number) => string; label?: string }) {
+  const tx = useManifestsT();
   return (
-    <SimpleGrid cols={{ base: 2, sm: t.balance_due === null ? 3 : 4 }} mt="md" data-testid="manifest-totals" aria-label={label}>
+    <SimpleGrid cols={{ base: 2, sm: t.balance_due === null ? 3 : 4 }} mt="md" data-testid="manifest-totals" aria-label={label ?? tx('total')}>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase">
-          {label}
+          {label ?? tx('total')}
         </Text>
         <Text fw={600}>
-          {t.seats} seats · {t.bookings} booking{t.bookings === 1 ? '' : 's'}
+          {tx('totalLine', { seats: t.seats, bookings: t.bookings })}
         </Text>
       </div>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase">
-          By category
+          {tx('byCategory')}
         </Text>
         <Text fw={600}>{countsText(t.categories) || '–'}</Text>
         {t.extras.length > 0 && <Text size="sm">{countsText(t.extras)}</Text>}
       </div>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase">
-          Checked in
+          {tx('checkedIn')}
         </Text>
         <Text fw={600}>
-          {t.arrived} of {t.seats} arrived{t.no_show ? ` · ${t.no_show} no show` : ''}
+          {t.no_show ? tx('arrivedOfNoShow', { arrived: t.arrived, seats: t.seats, noShow: t.no_show }) : tx('arrivedOf', { arrived: t.arrived, seats: t.seats })}
         </Text>
       </div>
       {t.balance_due !== null && (
         <div>
           <Text size="xs" c="dimmed" tt="uppercase">
-            To pay on site
+            {tx('toPayOnSite')}
           </Text>
           <Text fw={600}>{money(t.balance_due)}</Text>
         </div>

@@ -13,6 +13,8 @@ import { de as commonDe } from './common/de';
 import { en as commonEn } from './common/en';
 import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
+import { de as manifestsDe } from './manifests/de';
+import { en as manifestsEn } from './manifests/en';
 import { de as ordersDe } from './orders/de';
 import { en as ordersEn } from './orders/en';
 import { de as profileDe } from './profile/de';
@@ -26,6 +28,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/check-in': { en: checkInEn, de: checkInDe },
   'backoffice/common': { en: commonEn, de: commonDe },
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
+  'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
