@@ -164,7 +164,8 @@ test.describe.serial('the web store, as a customer on a phone', () => {
     // The confirmation e-mail carries the ticket's code and the booking page's link.
     const { mail } = await mailTo(customer.email, /Your booking/);
     expect(mail.text).toContain(code);
-    const manage = mail.text.match(new RegExp(`https?://\\S+/s/${SLUG}/booking/${reference}#[A-Za-z0-9_-]+`))?.[0];
+    // The link says the order's language (?lang=en): the store opens in it whatever the browser's.
+    const manage = mail.text.match(new RegExp(`https?://\\S+/s/${SLUG}/booking/${reference}\\?lang=en#[A-Za-z0-9_-]+`))?.[0];
     expect(manage, mail.text).toBeTruthy();
 
     // The booking page from the e-mail: the order, tickets as PDF, what cancelling would refund.
