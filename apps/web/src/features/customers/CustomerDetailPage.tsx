@@ -11,30 +11,33 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCustomerOrdersQuery, useCustomerQuery, useDeleteCustomerMutation } from './api';
 import { CustomerForm } from './CustomerForm';
 import { CUSTOMERS_LIST, fullName, ORDER_STATUS_COLOR, orderPath, PAYMENT_STATUS_COLOR } from './constants';
+import { useCustomersT, useOrdersStatusT } from './texts';
 
 const ORDERS_PAGE_SIZE = 10;
 
 function Orders({ customer }: { customer: string }) {
+  const t = useCustomersT();
+  const status = useOrdersStatusT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const { data, isFetching } = useCustomerOrdersQuery({ customer, page, page_size: ORDERS_PAGE_SIZE });
   return (
     <Stack>
-      <Title order={4}>Orders</Title>
+      <Title order={4}>{t('orders')}</Title>
       <Table.ScrollContainer minWidth={520}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Customer orders" style={{ opacity: isFetching ? 0.6 : 1 }}>
+        <Table verticalSpacing="sm" highlightOnHover aria-label={t('ordersLabel')} style={{ opacity: isFetching ? 0.6 : 1 }}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th ta="right">Total</Table.Th>
-              <Table.Th>Payment</Table.Th>
-              <Table.Th>Status</Table.Th>
+              <Table.Th>{t('col.reference')}</Table.Th>
+              <Table.Th>{t('col.created')}</Table.Th>
+              <Table.Th ta="right">{t('col.total')}</Table.Th>
+              <Table.Th>{t('col.payment')}</Table.Th>
+              <Table.Th>{t('col.status')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.results.length === 0 && <EmptyRow colSpan={5}>No order yet.</EmptyRow>}
+            {data?.results.length === 0 && <EmptyRow colSpan={5}>{t('noOrder')}</EmptyRow>}
             {data?.results.map((o) => (
               <Table.Tr key={o.id} onClick={() => navigate(orderPath(o.id))} style={{ cursor: 'pointer' }}>
                 <Table.Td>
@@ -48,12 +51,12 @@ function Orders({ customer }: { customer: string }) {
                 </Table.Td>
                 <Table.Td>
                   <Badge color={PAYMENT_STATUS_COLOR[o.payment_status]} variant="light">
-                    {o.payment_status}
+                    {status(`payment.${o.payment_status}`)}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   <Badge color={ORDER_STATUS_COLOR[o.status]} variant="light">
-                    {o.status}
+                    {status(`orderStatus.${o.status}`)}
                   </Badge>
                 </Table.Td>
               </Table.Tr>
@@ -79,6 +82,7 @@ const Field = ({ label, children }: { label: string; children: ReactNode }) => (
 
 /** /customers/{id}: one customer — contact, consent, notes, and their orders. */
 export default function CustomerDetailPage() {
+  const t = useCustomersT();
   const { customerId = '' } = useParams();
   const navigate = useNavigate();
   const { data: customer, isError } = useCustomerQuery(customerId, { skip: !customerId });
@@ -94,7 +98,7 @@ export default function CustomerDetailPage() {
     <Stack gap="md">
       <Anchor component={Link} to={CUSTOMERS_LIST} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All customers
+          <IconArrowLeft size={14} /> {t('all')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -106,60 +110,60 @@ export default function CustomerDetailPage() {
         </div>
         <Group>
           <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
-            Edit
+            {t('edit')}
           </Button>
           <ConfirmButton
             variant="subtle"
             color="red"
             leftSection={<IconTrash size={16} />}
-            title={`Delete ${name}?`}
-            message={customer.orders > 0 ? `${name} has ${customer.orders} order${customer.orders === 1 ? '' : 's'}: a customer with orders cannot be deleted.` : 'The customer is removed for good.'}
-            confirmLabel="Delete customer"
+            title={t('deleteTitle', { name })}
+            message={customer.orders > 0 ? t('deleteHasOrders', { name, count: customer.orders }) : t('deleteMessage')}
+            confirmLabel={t('deleteConfirm')}
             onConfirm={async () => {
               const res = await remove(customer.id);
               if ('error' in res) return false;
-              notifySuccess(`${name} deleted.`);
+              notifySuccess(t('deleted', { name }));
               navigate(CUSTOMERS_LIST, { replace: true });
               return true;
             }}
           >
-            Delete
+            {t('delete')}
           </ConfirmButton>
         </Group>
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
           <Stack>
-            <Card withBorder padding="lg" aria-label="Contact">
+            <Card withBorder padding="lg" aria-label={t('contact')}>
               <Title order={4} mb="sm">
-                Contact
+                {t('contact')}
               </Title>
               <Stack gap={6}>
-                <Field label="E-mail">{customer.email}</Field>
-                <Field label="Phone">{customer.phone || '—'}</Field>
-                <Field label="Country">{customer.country ?? '—'}</Field>
-                {customer.company && <Field label="Company">{customer.company}</Field>}
-                {customer.address && <Field label="Billing address">{customer.address}</Field>}
-                {customer.vat_number && <Field label="VAT number">{customer.vat_number}</Field>}
-                <Field label="Marketing e-mails">{customer.marketing_consent ? 'Agreed' : 'Not agreed'}</Field>
-                <Field label="Customer since">{formatDisplayDate(customer.created_at, zone)}</Field>
+                <Field label={t('email')}>{customer.email}</Field>
+                <Field label={t('phone')}>{customer.phone || '—'}</Field>
+                <Field label={t('country')}>{customer.country ?? '—'}</Field>
+                {customer.company && <Field label={t('company')}>{customer.company}</Field>}
+                {customer.address && <Field label={t('address')}>{customer.address}</Field>}
+                {customer.vat_number && <Field label={t('vatNumber')}>{customer.vat_number}</Field>}
+                <Field label={t('marketingEmails')}>{customer.marketing_consent ? t('agreed') : t('notAgreed')}</Field>
+                <Field label={t('since')}>{formatDisplayDate(customer.created_at, zone)}</Field>
               </Stack>
             </Card>
-            <Card withBorder padding="lg" aria-label="Spending">
+            <Card withBorder padding="lg" aria-label={t('spending')}>
               <Title order={4} mb="sm">
-                Spending
+                {t('spending')}
               </Title>
               <Stack gap={6}>
-                <Field label="Orders">{customer.orders}</Field>
-                <Field label="Total spent">{formatMoney(customer.total_spent, customer.currency)}</Field>
+                <Field label={t('orders')}>{customer.orders}</Field>
+                <Field label={t('totalSpent')}>{formatMoney(customer.total_spent, customer.currency)}</Field>
               </Stack>
             </Card>
-            <Card withBorder padding="lg" aria-label="Notes">
+            <Card withBorder padding="lg" aria-label={t('notes')}>
               <Title order={4} mb="sm">
-                Notes
+                {t('notes')}
               </Title>
               <Text size="sm" c={customer.notes ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-wrap' }}>
-                {customer.notes || 'No notes.'}
+                {customer.notes || t('noNotes')}
               </Text>
             </Card>
           </Stack>
@@ -168,7 +172,7 @@ export default function CustomerDetailPage() {
           <Orders customer={customer.id} />
         </Grid.Col>
       </Grid>
-      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit customer" size="lg">
+      <Modal opened={editing} onClose={() => setEditing(false)} title={t('editCustomer')} size="lg">
         {editing && <CustomerForm customer={customer} onCancel={() => setEditing(false)} onDone={() => setEditing(false)} />}
       </Modal>
     </Stack>

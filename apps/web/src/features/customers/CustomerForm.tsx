@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateCustomerMutation, useUpdateCustomerMutation } from './api';
+import { useCustomersT } from './texts';
 
 const ZForm = ZCustomerCreate.extend({
   // Typed as two letters; an empty box is "no country".
@@ -21,6 +22,7 @@ const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'country', 'company
 
 /** Create or edit a customer; `onDone` gets the saved customer. */
 export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustomer | null; onDone: (c: TCustomer) => void; onCancel: () => void }) {
+  const t = useCustomersT();
   const [create, c] = useCreateCustomerMutation();
   const [update, u] = useUpdateCustomerMutation();
   const form = useForm<FormIn, unknown, FormOut>({
@@ -43,22 +45,22 @@ export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustom
     const body = { ...values, country: values.country || null };
     const res = customer ? await update({ id: customer.id, ...body }) : await create(body);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, FIELDS);
-    notifySuccess(customer ? 'Customer updated.' : 'Customer created.');
+    notifySuccess(customer ? t('updated') : t('created'));
     onDone(res.data);
   });
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TextInput label="E-mail" type="email" required data-autofocus {...form.register('email')} error={errors.email?.message} />
+        <TextInput label={t('email')} type="email" required data-autofocus {...form.register('email')} error={errors.email?.message} />
         <Group grow align="flex-start">
-          <TextInput label="First name" required {...form.register('first_name')} error={errors.first_name?.message} />
-          <TextInput label="Last name" {...form.register('last_name')} error={errors.last_name?.message} />
+          <TextInput label={t('firstName')} required {...form.register('first_name')} error={errors.first_name?.message} />
+          <TextInput label={t('lastName')} {...form.register('last_name')} error={errors.last_name?.message} />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
+          <TextInput label={t('phone')} type="tel" {...form.register('phone')} error={errors.phone?.message} />
           <TextInput
-            label="Country"
-            description="Two letters, e.g. CH"
+            label={t('country')}
+            description={t('countryHint')}
             maxLength={2}
             styles={{ input: { textTransform: 'uppercase' } }}
             {...form.register('country')}
@@ -66,18 +68,18 @@ export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustom
           />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label="Company" description="For invoices to a business" {...form.register('company')} error={errors.company?.message} />
-          <TextInput label="VAT number" {...form.register('vat_number')} error={errors.vat_number?.message} />
+          <TextInput label={t('company')} description={t('companyHint')} {...form.register('company')} error={errors.company?.message} />
+          <TextInput label={t('vatNumber')} {...form.register('vat_number')} error={errors.vat_number?.message} />
         </Group>
-        <Textarea label="Billing address" description="As invoices show it" autosize minRows={2} maxLength={500} {...form.register('address')} error={errors.address?.message} />
-        <Checkbox label="Agrees to receive marketing e-mails" {...form.register('marketing_consent')} />
-        <Textarea label="Notes" autosize minRows={3} maxLength={5000} {...form.register('notes')} error={errors.notes?.message} />
+        <Textarea label={t('address')} description={t('addressHint')} autosize minRows={2} maxLength={500} {...form.register('address')} error={errors.address?.message} />
+        <Checkbox label={t('consent')} {...form.register('marketing_consent')} />
+        <Textarea label={t('notes')} autosize minRows={3} maxLength={5000} {...form.register('notes')} error={errors.notes?.message} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={c.isLoading || u.isLoading}>
-            {customer ? 'Save customer' : 'Create customer'}
+            {customer ? t('save') : t('create')}
           </Button>
         </Group>
       </Stack>

@@ -11,8 +11,10 @@ import { formatMoney } from '../../shared/lib/money';
 import { useCustomersQuery } from './api';
 import { CustomerForm } from './CustomerForm';
 import { customerPath, fullName } from './constants';
+import { useCustomersT } from './texts';
 
 function Row({ customer, zone, onEdit }: { customer: TCustomer; zone?: string; onEdit: () => void }) {
+  const t = useCustomersT();
   const navigate = useNavigate();
   const to = customerPath(customer.id);
   return (
@@ -30,11 +32,11 @@ function Row({ customer, zone, onEdit }: { customer: TCustomer; zone?: string; o
       <Table.Td>
         {customer.marketing_consent ? (
           <Badge variant="light" color="teal">
-            Yes
+            {t('yes')}
           </Badge>
         ) : (
           <Text c="dimmed" size="sm">
-            No
+            {t('no')}
           </Text>
         )}
       </Table.Td>
@@ -44,7 +46,7 @@ function Row({ customer, zone, onEdit }: { customer: TCustomer; zone?: string; o
       <Table.Td w={50}>
         <ActionIcon
           variant="subtle"
-          aria-label={`Edit ${fullName(customer)}`}
+          aria-label={t('editNamed', { name: fullName(customer) })}
           onClick={(e) => {
             e.stopPropagation();
             onEdit();
@@ -59,6 +61,7 @@ function Row({ customer, zone, onEdit }: { customer: TCustomer; zone?: string; o
 
 /** /customers/list: who bought, searchable; create and edit in a dialog. */
 export default function CustomersListPage() {
+  const t = useCustomersT();
   const filters = useListFilters();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -67,32 +70,32 @@ export default function CustomersListPage() {
   const close = () => setEditing(null);
   return (
     <ListPage
-      title="Customers"
+      title={t('title')}
       csv={{ url: 'customers/export.csv', params: filters.apiParams, fallbackName: 'customers.csv' }}
       actions={
         <>
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            New customer
+            {t('newCustomer')}
           </Button>
         </>
       }
-      search={{ label: 'Search customers', placeholder: 'Name, e-mail or phone' }}
+      search={{ label: t('searchLabel'), placeholder: t('searchPlaceholder') }}
       list={filters}
       count={data?.count}
-      noun="customer"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Customers"
+        label={t('title')}
         minWidth={860}
         fetching={isFetching}
-        columns={[{ label: 'Name' }, { label: 'Phone' }, { label: 'Country' }, { label: 'Marketing' }, { label: 'Orders', align: 'right' }, { label: 'Spent', align: 'right' }, { label: 'Since' }, {}]}
+        columns={[{ label: t('col.name') }, { label: t('col.phone') }, { label: t('col.country') }, { label: t('col.marketing') }, { label: t('col.orders'), align: 'right' }, { label: t('col.spent'), align: 'right' }, { label: t('col.since') }, {}]}
         rowCount={data?.results.length}
-        empty="No customer matches this search."
+        empty={t('empty')}
       >
         {data?.results.map((c) => <Row key={c.id} customer={c} zone={zone} onEdit={() => setEditing(c)} />)}
       </ListTable>
-      <Modal opened={editing !== null} onClose={close} title={editing === 'new' ? 'New customer' : 'Edit customer'} size="lg">
+      <Modal opened={editing !== null} onClose={close} title={editing === 'new' ? t('newCustomer') : t('editCustomer')} size="lg">
         {editing !== null && (
           <CustomerForm
             customer={editing === 'new' ? null : editing}

@@ -11,6 +11,8 @@ import { de as checkInDe } from './check-in/de';
 import { en as checkInEn } from './check-in/en';
 import { de as commonDe } from './common/de';
 import { en as commonEn } from './common/en';
+import { de as customersDe } from './customers/de';
+import { en as customersEn } from './customers/en';
 import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
 import { de as manifestsDe } from './manifests/de';
@@ -27,6 +29,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/bookings': { en: bookingsEn, de: bookingsDe },
   'backoffice/check-in': { en: checkInEn, de: checkInDe },
   'backoffice/common': { en: commonEn, de: commonDe },
+  'backoffice/customers': { en: customersEn, de: customersDe },
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
