@@ -12,11 +12,13 @@ import { formatDisplayDate } from '../../shared/lib/dates';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useInviteMemberMutation, useMembersQuery, useRemoveMemberMutation, useResendInvitationMutation, useRolesQuery, useUpdateMemberMutation } from './api';
+import { useTeamT } from './texts';
 
 const STATUS_COLOR: Record<TTeamMember['status'], string> = { active: 'green', invited: 'blue', deactivated: 'gray' };
 type InviteForm = z.input<typeof ZTeamMemberInvite>;
 
 function InviteMember({ onClose }: { onClose: () => void }) {
+  const t = useTeamT();
   const { data: roles } = useRolesQuery();
   const [invite, { isLoading }] = useInviteMemberMutation();
   const form = useForm<InviteForm>({
@@ -26,24 +28,24 @@ function InviteMember({ onClose }: { onClose: () => void }) {
   const onSubmit = form.handleSubmit(async (values) => {
     const res = await invite(ZTeamMemberInvite.parse(values));
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['email', 'role', 'first_name', 'last_name']);
-    notifySuccess(`Invitation sent to ${res.data.email}.`);
+    notifySuccess(t('invitationSent', { email: res.data.email }));
     onClose();
   });
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TextInput label="E-mail" type="email" data-autofocus {...form.register('email')} error={form.formState.errors.email?.message} />
+        <TextInput label={t('email')} type="email" data-autofocus {...form.register('email')} error={form.formState.errors.email?.message} />
         <Group grow>
-          <TextInput label="First name" {...form.register('first_name')} />
-          <TextInput label="Last name" {...form.register('last_name')} />
+          <TextInput label={t('firstName')} {...form.register('first_name')} />
+          <TextInput label={t('lastName')} {...form.register('last_name')} />
         </Group>
         <Controller
           control={form.control}
           name="role"
           render={({ field, fieldState }) => (
             <Select
-              label="Role"
-              placeholder="Choose a role"
+              label={t('role')}
+              placeholder={t('chooseRole')}
               data={(roles?.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
               value={field.value || null}
               onChange={(v) => field.onChange(v ?? '')}
@@ -54,10 +56,10 @@ function InviteMember({ onClose }: { onClose: () => void }) {
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={isLoading}>
-            Send invitation
+            {t('sendInvitation')}
           </Button>
         </Group>
       </Stack>
@@ -66,6 +68,7 @@ function InviteMember({ onClose }: { onClose: () => void }) {
 }
 
 function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOptions: { value: string; label: string }[]; isMe: boolean }) {
+  const t = useTeamT();
   const [update] = useUpdateMemberMutation();
   const [remove] = useRemoveMemberMutation();
   const [resend] = useResendInvitationMutation();
@@ -82,25 +85,25 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
       </Table.Td>
       <Table.Td w={220}>
         <Select
-          aria-label={`Role of ${member.email}`}
+          aria-label={t('roleOf', { email: member.email })}
           data={roleOptions}
           value={member.role?.id ?? null}
           allowDeselect={false}
           onChange={async (role) => {
             if (!role || role === member.role?.id) return;
             const res = await update({ id: member.id, role });
-            if (!('error' in res)) notifySuccess(`${member.email} is now ${res.data.role?.name}.`);
+            if (!('error' in res)) notifySuccess(t('nowRole', { email: member.email, role: res.data.role?.name ?? '' }));
           }}
           comboboxProps={{ withinPortal: true }}
         />
       </Table.Td>
       <Table.Td>
         <Badge color={STATUS_COLOR[member.status]} variant="light">
-          {member.status}
+          {t(`status.${member.status}`)}
         </Badge>
         {isMe && (
           <Badge ml={4} variant="outline" size="sm">
-            you
+            {t('you')}
           </Badge>
         )}
       </Table.Td>
@@ -108,7 +111,7 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
       <Table.Td w={60}>
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <ActionIcon variant="subtle" aria-label={`Actions for ${member.email}`}>
+            <ActionIcon variant="subtle" aria-label={t('actionsFor', { email: member.email })}>
               <IconDots size={16} />
             </ActionIcon>
           </Menu.Target>
@@ -121,7 +124,7 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
                   if ('data' in res && res.data) notifySuccess(res.data.detail);
                 }}
               >
-                Send invitation again
+                {t('sendAgain')}
               </Menu.Item>
             )}
             {member.status === 'active' && (
@@ -129,10 +132,10 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
                 leftSection={<IconUserOff size={16} />}
                 onClick={async () => {
                   const res = await update({ id: member.id, is_active: false });
-                  if (!('error' in res)) notifySuccess(`${member.email} was deactivated.`);
+                  if (!('error' in res)) notifySuccess(t('deactivated', { email: member.email }));
                 }}
               >
-                Deactivate
+                {t('deactivate')}
               </Menu.Item>
             )}
             {member.status === 'deactivated' && (
@@ -140,22 +143,22 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
                 leftSection={<IconUserCheck size={16} />}
                 onClick={async () => {
                   const res = await update({ id: member.id, is_active: true });
-                  if (!('error' in res)) notifySuccess(`${member.email} is active again.`);
+                  if (!('error' in res)) notifySuccess(t('reactivated', { email: member.email }));
                 }}
               >
-                Reactivate
+                {t('reactivate')}
               </Menu.Item>
             )}
             <Menu.Item
               color="red"
               leftSection={<IconTrash size={16} />}
               onClick={async () => {
-                if (!window.confirm(`Remove ${member.email} from the team?`)) return;
+                if (!window.confirm(t('removeConfirm', { email: member.email }))) return;
                 const res = await remove(member.id);
-                if (!('error' in res)) notifySuccess(`${member.email} was removed.`);
+                if (!('error' in res)) notifySuccess(t('removed', { email: member.email }));
               }}
             >
-              Remove
+              {t('remove')}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
@@ -165,6 +168,7 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
 }
 
 export default function MembersPage() {
+  const t = useTeamT();
   const filters = useListFilters();
   const { data, isFetching } = useMembersQuery(filters.apiParams);
   const { data: roles } = useRolesQuery();
@@ -174,40 +178,42 @@ export default function MembersPage() {
 
   return (
     <ListPage
-      title="Team members"
-      description="Who works in this organisation, and with which role."
+      title={t('members.title')}
+      description={t('members.description')}
       csv={{ url: 'team-members/export.csv', params: filters.apiParams, fallbackName: 'team-members.csv' }}
       actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setInviting(true)}>
-          Invite member
+          {t('members.invite')}
         </Button>
       }
-      search={{ label: 'Search members', placeholder: 'Search name or e-mail' }}
+      search={{ label: t('members.searchLabel'), placeholder: t('members.searchPlaceholder') }}
       filters={
         <>
-          <Select aria-label="Status" data={[{ value: 'All', label: 'Any status' }, 'active', 'invited', 'deactivated']} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={160} allowDeselect={false} />
-          <Select aria-label="Role filter" data={[{ value: 'All', label: 'All roles' }, ...roleOptions]} value={filters.filters.role ?? 'All'} onChange={(v) => filters.setFilter('role', v)} w={180} allowDeselect={false} />
+          <Select
+            aria-label={t('status')}
+            data={[{ value: 'All', label: t('anyStatus') }, ...(['active', 'invited', 'deactivated'] as const).map((s) => ({ value: s, label: t(`status.${s}`) }))]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={160} allowDeselect={false} />
+          <Select aria-label={t('roleFilter')} data={[{ value: 'All', label: t('allRoles') }, ...roleOptions]} value={filters.filters.role ?? 'All'} onChange={(v) => filters.setFilter('role', v)} w={180} allowDeselect={false} />
         </>
       }
       list={filters}
       count={data?.count}
-      noun="member"
+      countLabel={(count) => t('members.count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Team members"
+        label={t('members.title')}
         minWidth={760}
         fetching={isFetching}
         highlightOnHover={false}
-        columns={[{ label: 'Member' }, { label: 'Role' }, { label: 'Status' }, { label: 'Last sign-in' }, {}]}
+        columns={[{ label: t('col.member') }, { label: t('col.role') }, { label: t('col.status') }, { label: t('col.lastSignIn') }, {}]}
         rowCount={data?.results.length}
-        empty="No member matches these filters."
+        empty={t('members.empty')}
       >
         {data?.results.map((m) => (
           <MemberRow key={m.id} member={m} roleOptions={roleOptions} isMe={m.id === myId} />
         ))}
       </ListTable>
-      <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a team member">
+      <Modal opened={inviting} onClose={() => setInviting(false)} title={t('members.inviteTitle')}>
         {inviting && <InviteMember onClose={() => setInviting(false)} />}
       </Modal>
     </ListPage>

@@ -10,10 +10,12 @@ import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useRolesQuery, useUpdateRoleMutation } from './api';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
+import { useTeamT } from './texts';
 
 type RoleForm = z.infer<typeof ZRoleInput>;
 
 function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void }) {
+  const t = useTeamT();
   const sets = useAppSelector((s) => s.auth.appInfo?.permission_sets ?? []);
   const [create, creating] = useCreateRoleMutation();
   const [update, updating] = useUpdateRoleMutation();
@@ -24,25 +26,25 @@ function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void
   const onSubmit = form.handleSubmit(async (values) => {
     const res = role ? await update({ id: role.id, ...values }) : await create(values);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['name', 'permission_sets']);
-    notifySuccess(role ? 'Role updated.' : 'Role created.');
+    notifySuccess(role ? t('roles.updated') : t('roles.created'));
     onClose();
   });
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TextInput label="Name" data-autofocus {...form.register('name')} error={form.formState.errors.name?.message} />
+        <TextInput label={t('roles.name')} data-autofocus {...form.register('name')} error={form.formState.errors.name?.message} />
         <Controller
           control={form.control}
           name="permission_sets"
           render={({ field, fieldState }) => (
-            <Checkbox.Group label="Permission sets" value={field.value} onChange={field.onChange} error={fieldState.error?.message}>
+            <Checkbox.Group label={t('roles.sets')} value={field.value} onChange={field.onChange} error={fieldState.error?.message}>
               <Stack gap="xs" mt="xs">
                 {sets.map((set) => (
                   <Checkbox
                     key={set.title}
                     value={set.id ?? set.title}
                     label={set.title}
-                    description={`${set.codenames.length} permission${set.codenames.length === 1 ? '' : 's'}`}
+                    description={t('roles.permissions', { count: set.codenames.length })}
                     disabled={role?.is_owner}
                   />
                 ))}
@@ -52,15 +54,15 @@ function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void
         />
         {role?.is_owner && (
           <Text size="sm" c="dimmed">
-            The Owner role always holds every permission set.
+            {t('roles.ownerNote')}
           </Text>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={creating.isLoading || updating.isLoading}>
-            {role ? 'Save role' : 'Create role'}
+            {role ? t('roles.save') : t('roles.create')}
           </Button>
         </Group>
       </Stack>
@@ -69,12 +71,13 @@ function RoleEditor({ role, onClose }: { role: TRole | null; onClose: () => void
 }
 
 export default function RolesPage() {
+  const t = useTeamT();
   const { data, isLoading } = useRolesQuery();
   const [editing, setEditing] = useState<TRole | 'new' | null>(null);
   // The dialog keeps its title while it fades out after closing.
-  const [editorTitle, setEditorTitle] = useState('New role');
+  const [editorTitle, setEditorTitle] = useState<'new' | 'edit'>('new');
   const openEditor = (target: TRole | 'new') => {
-    setEditorTitle(target === 'new' ? 'New role' : 'Edit role');
+    setEditorTitle(target === 'new' ? 'new' : 'edit');
     setEditing(target);
   };
   const [deleting, setDeleting] = useState<TRole | null>(null);
@@ -84,31 +87,31 @@ export default function RolesPage() {
     <Stack gap="lg">
       <Group justify="space-between">
         <div>
-          <Title order={2}>Roles</Title>
-          <Text c="dimmed">A role grants permission sets to the team members who hold it.</Text>
+          <Title order={2}>{t('roles.title')}</Title>
+          <Text c="dimmed">{t('roles.description')}</Text>
         </div>
         <Group gap="xs">
           <ExportCsvButton url="roles/export.csv" params={{}} fallbackName="roles.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => openEditor('new')}>
-            New role
+            {t('roles.new')}
           </Button>
         </Group>
       </Group>
 
       <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Roles">
+        <Table verticalSpacing="sm" highlightOnHover aria-label={t('roles.title')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Permission sets</Table.Th>
-              <Table.Th ta="right">Members</Table.Th>
+              <Table.Th>{t('col.role')}</Table.Th>
+              <Table.Th>{t('roles.sets')}</Table.Th>
+              <Table.Th ta="right">{t('col.members')}</Table.Th>
               <Table.Th w={100} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {isLoading && (
               <Table.Tr>
-                <Table.Td colSpan={4}>Loading…</Table.Td>
+                <Table.Td colSpan={4}>{t('loading')}</Table.Td>
               </Table.Tr>
             )}
             {data?.results.map((role) => (
@@ -116,12 +119,12 @@ export default function RolesPage() {
                 <Table.Td>
                   <Group gap="xs">
                     <Text fw={500}>{role.name}</Text>
-                    {role.is_owner && <Badge size="xs">Owner</Badge>}
+                    {role.is_owner && <Badge size="xs">{t('owner')}</Badge>}
                   </Group>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4}>
-                    {role.permission_sets.length === 0 && <Text c="dimmed" size="sm">None</Text>}
+                    {role.permission_sets.length === 0 && <Text c="dimmed" size="sm">{t('none')}</Text>}
                     {role.permission_sets.map((s) => (
                       <Badge key={s.id} variant="light" color="gray" size="sm">
                         {s.title}
@@ -132,14 +135,14 @@ export default function RolesPage() {
                 <Table.Td ta="right">{role.member_count}</Table.Td>
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon variant="subtle" aria-label={`Edit ${role.name}`} onClick={() => openEditor(role)}>
+                    <Tooltip label={t('edit')}>
+                      <ActionIcon variant="subtle" aria-label={t('editNamed', { name: role.name })} onClick={() => openEditor(role)}>
                         <IconPencil size={16} />
                       </ActionIcon>
                     </Tooltip>
                     {!role.is_owner && (
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${role.name}`} onClick={() => setDeleting(role)}>
+                      <Tooltip label={t('delete')}>
+                        <ActionIcon variant="subtle" color="red" aria-label={t('deleteNamed', { name: role.name })} onClick={() => setDeleting(role)}>
                           <IconTrash size={16} />
                         </ActionIcon>
                       </Tooltip>
@@ -152,18 +155,16 @@ export default function RolesPage() {
         </Table>
       </Table.ScrollContainer>
 
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editorTitle}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editorTitle === 'new' ? t('roles.new') : t('roles.edit')}>
         {editing !== null && <RoleEditor role={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
 
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete role">
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('roles.deleteTitle')}>
         <Stack>
-          <Text>
-            Delete the role <b>{deleting?.name}</b>? This cannot be undone.
-          </Text>
+          <Text>{t('roles.deleteQuestion', { name: deleting?.name ?? '' })}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button
               color="red"
@@ -171,10 +172,10 @@ export default function RolesPage() {
               onClick={async () => {
                 const res = await remove(deleting!.id);
                 setDeleting(null);
-                if (!('error' in res)) notifySuccess('Role deleted.');
+                if (!('error' in res)) notifySuccess(t('roles.deleted'));
               }}
             >
-              Delete
+              {t('delete')}
             </Button>
           </Group>
         </Stack>

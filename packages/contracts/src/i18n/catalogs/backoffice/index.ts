@@ -23,6 +23,8 @@ import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
 import { en as shellEn } from './shell/en';
+import { de as teamDe } from './team/de';
+import { en as teamEn } from './team/en';
 
 export const BACKOFFICE_CATALOGS = {
   'backoffice/auth': { en: authEn, de: authDe },
@@ -35,4 +37,5 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
+  'backoffice/team': { en: teamEn, de: teamDe },
 };
