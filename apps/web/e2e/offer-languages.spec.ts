@@ -52,8 +52,9 @@ test('an owner adds German, translates the kayak tour’s title and short descri
   // The editor: the German texts, with the English ones as placeholders, and what German misses.
   await page.goto(org('demo', `/products/experiences/editor/${kayak.id}/basic-info`));
   await expect(page.getByLabel('Title')).toHaveValue('Sunrise Kayak on Lake Lucerne');
-  const switcher = page.getByRole('radiogroup', { name: 'Language' });
-  await switcher.getByText('Deutsch').click();
+  const switcher = page.getByRole('group', { name: 'Language' });
+  await switcher.getByRole('button', { name: /^Deutsch/ }).click();
+  await expect(switcher.getByRole('button', { name: /^Deutsch/ })).toHaveAttribute('aria-pressed', 'true');
   const marker = page.getByTestId('missing-de');
   await expect(marker).toHaveText('2 missing');
   await expect(page.getByLabel('Title')).toHaveValue('');
@@ -64,7 +65,7 @@ test('an owner adds German, translates the kayak tour’s title and short descri
   await expect(page.getByText('Offer updated!')).toBeVisible();
   await expect(marker).toHaveText('complete');
   // The main language is untouched.
-  await switcher.getByText('English').click();
+  await switcher.getByRole('button', { name: /^English/ }).click();
   await expect(page.getByLabel('Title')).toHaveValue('Sunrise Kayak on Lake Lucerne');
 
   // The store's catalogue in German; English without the header.

@@ -1,4 +1,4 @@
-import { Badge, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useAppSelector } from '../hooks/store';
 
@@ -10,7 +10,7 @@ export function useSellingLanguages(): Language[] {
 }
 
 /**
- * The language switch of translatable fields (issue 30): one segment per language the organisation
+ * The language switch of translatable fields (issue 30): one button per language the organisation
  * sells in; the main language edits the record's own fields, another its translation. Each other
  * language shows how many of the texts it still misses ("2 missing", the fields in its tooltip).
  * Hidden while the organisation sells in one language only.
@@ -36,18 +36,19 @@ export function LanguageSwitch({
       <Text size="sm" fw={500} id="language-switch">
         Language
       </Text>
-      <SegmentedControl
-        aria-labelledby="language-switch"
-        value={value}
-        onChange={(v) => isLanguage(v) && onChange(v)}
-        data={languages.map((l, i) => {
+      {/* Buttons rather than a SegmentedControl: the editor's steps stay within their size budget (docs/decisions/0004). */}
+      <Group gap={6} role="group" aria-labelledby="language-switch">
+        {languages.map((l, i) => {
           const gaps = missing[l] ?? [];
-          return {
-            value: l,
-            label: (
-              <Group gap={6} wrap="nowrap" justify="center">
-                <span>{LANGUAGE_NAMES[l]}</span>
-                {i === 0 ? (
+          return (
+            <Button
+              key={l}
+              size="xs"
+              variant={l === value ? 'filled' : 'default'}
+              aria-pressed={l === value}
+              onClick={() => onChange(l)}
+              rightSection={
+                i === 0 ? (
                   <Badge size="xs" variant="light" color="gray">
                     main
                   </Badge>
@@ -61,13 +62,14 @@ export function LanguageSwitch({
                   <Badge size="xs" variant="light" color="teal" data-testid={`missing-${l}`}>
                     complete
                   </Badge>
-                )}
-              </Group>
-            ),
-          };
+                )
+              }
+            >
+              {LANGUAGE_NAMES[l]}
+            </Button>
+          );
         })}
-        maw={600}
-      />
+      </Group>
       {value !== languages[0] && (
         <Text size="xs" c="dimmed">
           Texts in {LANGUAGE_NAMES[value]}; left empty, customers read the {LANGUAGE_NAMES[languages[0]!]} text (shown greyed).
