@@ -1,5 +1,5 @@
 import { useStore } from '../context';
-import { useT } from '../i18n';
+import { PSEUDO_LOCALE, useT } from '../i18n';
 
 /** JSON inside a <script> element: nothing in it can close the element or start a comment. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
@@ -28,7 +28,9 @@ export function PageHead({
   jsonLd?: unknown;
 }) {
   const t = useT();
-  const { store, origin, base, languages, inLanguage } = useStore();
+  const { store, origin, base, languages, language, inLanguage } = useStore();
+  // The pseudo-locale is a translators' check, never a page for search engines.
+  const hidden = noindex || language === PSEUDO_LOCALE;
   const url = `${origin}${base}${path}`;
   const text = description.slice(0, 300);
   const picture = image ? (/^https?:/.test(image) ? image : `${origin}${image}`) : null;
@@ -39,12 +41,12 @@ export function PageHead({
       {text && <meta name="description" content={text} />}
       <link rel="canonical" href={url} />
       {/* The page in each language the store sells in; x-default is the organisation's first (unprefixed, where a first visit is sent on by its browser's language). */}
-      {!noindex &&
+      {!hidden &&
         languages.length > 1 &&
         [...languages.map((l) => ({ key: l, href: `${origin}${inLanguage(l, path)}` })), { key: 'x-default', href: `${origin}${inLanguage(languages[0]!, path)}` }].map((alt) => (
           <link key={alt.key} rel="alternate" hrefLang={alt.key} href={alt.href} />
         ))}
-      {noindex && <meta name="robots" content="noindex" />}
+      {hidden && <meta name="robots" content="noindex" />}
       <meta property="og:type" content="website" />
       <meta property="og:locale" content={t.locale.replace('-', '_')} />
       <meta property="og:site_name" content={store.name} />

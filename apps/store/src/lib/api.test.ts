@@ -14,7 +14,7 @@ function fakeFetch(answers: [number, unknown][]) {
   return calls;
 }
 const lost = [404, { type: 'client_error', errors: [{ code: 'not_found', detail: 'No such cart: it may have been emptied. Choose your times again.', attr: null }] }] as [number, unknown];
-const cart = (id: string) => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null, sold_by: null, payable_online: false });
+const cart = (id: string, language: 'en' | 'de' | 'fr' = 'en') => ({ id, currency: 'CHF', lines: [], total: 0, expires_at: null, sold_by: null, payable_online: false, language });
 const line = { slot: 's1', quantities: { adult: 2 }, extras: {} };
 
 describe('the guest cart through the API', () => {
@@ -32,6 +32,22 @@ describe('the guest cart through the API', () => {
     // The next hold, even from a new page, uses the same cart.
     await createApi('kayak').hold(line);
     expect(calls[2]!.url).toBe('/api/web-stores/kayak/carts/c1/lines/');
+  });
+
+  it('speaks the page’s language: Accept-Language on every call, the new cart made in it, a cart in another taken along', async () => {
+    const calls = fakeFetch([[200, { results: [] }], [201, { id: 'c1', token: 't1' }], [201, cart('c1', 'de')], [200, cart('c1', 'fr')]]);
+    const api = createApi('kayak', 'de');
+    await api.offers();
+    await api.hold(line);
+    expect(calls.map((c) => c.headers['accept-language'])).toEqual(['de', 'de', 'de']);
+    expect(calls[1]!.body).toEqual({ language: 'de' });
+    // The same cart read by the French page: its language follows (same id, same secret), once.
+    const french = createApi('kayak', 'fr');
+    expect(await french.keepLanguage(cart('c1', 'de'))).toEqual(cart('c1', 'fr'));
+    expect(calls[3]).toMatchObject({ method: 'PATCH', url: '/api/web-stores/kayak/carts/c1/', body: { language: 'fr' } });
+    expect(calls[3]!.headers['x-cart-token']).toBe('t1');
+    expect(await french.keepLanguage(cart('c1', 'fr'))).toEqual(cart('c1', 'fr'));
+    expect(calls).toHaveLength(4);
   });
 
   it('sends the QR code that brought the visitor with the new cart and each hold', async () => {
