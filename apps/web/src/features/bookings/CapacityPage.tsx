@@ -7,17 +7,14 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { useCan } from '../../shared/hooks/use-can';
-import { clock, parseDate } from '../../shared/lib/dates';
+import { clock, formatDatePattern, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation } from './api';
 import { seatColor, weekOf } from './booking-logic';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useCapacityT } from './capacity-texts';
 
 type View = 'month' | 'week';
-const VIEWS = [
-  { value: 'month', label: 'Month' },
-  { value: 'week', label: 'Week' },
-];
 
 /** A departure's manifest (who comes), for those who may read manifests (the route's access). */
 const manifestPath = (s: TCapacitySlot) => `/bookings/manifests/${s.id}`;
@@ -25,16 +22,17 @@ const useSeesManifests = () => useCan(['View experiences'], ['bookings']);
 
 /** The slot's capacity; saved when the field is left (or Enter is pressed), never below booked + held. */
 function CapacityInput({ slot: s, withSave = false }: { slot: TCapacitySlot; withSave?: boolean }) {
+  const t = useCapacityT();
   const [update, { isLoading }] = useUpdateSlotMutation();
   const [value, setValue] = useState<number | string>(s.capacity);
   const save = async () => {
     const capacity = Number(value);
     if (!Number.isInteger(capacity) || capacity === s.capacity) return;
-    if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(`Capacity at ${clock(s.local_time)} is now ${capacity}.`);
+    if (!('error' in (await update({ id: s.id, capacity })))) notifySuccess(t('capacityNow', { time: clock(s.local_time), capacity }));
   };
   const input = (
     <NumberInput
-      aria-label={`Capacity at ${clock(s.local_time)}`}
+      aria-label={t('capacityAt', { time: clock(s.local_time) })}
       min={s.booked + s.held}
       value={value}
       onChange={setValue}
@@ -48,7 +46,7 @@ function CapacityInput({ slot: s, withSave = false }: { slot: TCapacitySlot; wit
     <Group gap="xs" wrap="nowrap" align="flex-end">
       {input}
       <Button variant="light" onClick={save} loading={isLoading} disabled={Number(value) === s.capacity}>
-        Save
+        {t('save')}
       </Button>
     </Group>
   );
@@ -56,15 +54,16 @@ function CapacityInput({ slot: s, withSave = false }: { slot: TCapacitySlot; wit
 
 /** Open or closed: a closed slot sells nothing, and its bookings stay. */
 function OpenSwitch({ slot: s, withLabel = false }: { slot: TCapacitySlot; withLabel?: boolean }) {
+  const t = useCapacityT();
   const [update] = useUpdateSlotMutation();
   return (
     <Switch
-      aria-label={`Open at ${clock(s.local_time)}`}
-      label={withLabel ? (s.closed ? 'Closed' : 'Open') : undefined}
+      aria-label={t('openAt', { time: clock(s.local_time) })}
+      label={withLabel ? (s.closed ? t('closed') : t('open')) : undefined}
       checked={!s.closed}
       onChange={async (e) => {
         const closed = !e.currentTarget.checked;
-        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? `${clock(s.local_time)} closed.` : `${clock(s.local_time)} reopened.`);
+        if (!('error' in (await update({ id: s.id, closed })))) notifySuccess(closed ? t('closedToast', { time: clock(s.local_time) }) : t('reopened', { time: clock(s.local_time) }));
       }}
     />
   );
@@ -72,31 +71,32 @@ function OpenSwitch({ slot: s, withLabel = false }: { slot: TCapacitySlot; withL
 
 /** One day's slots in a table: seats, capacity and open state, all editable. */
 function DayTable({ date }: { date: string }) {
+  const t = useCapacityT();
   const { data: slots } = useCapacityByDateQuery(date);
   const manifests = useSeesManifests();
   return (
-    <Card withBorder padding="md" aria-label="Slots of the day">
+    <Card withBorder padding="md" aria-label={t('slotsOfDay')}>
       <Title order={4} mb="sm">
-        {dayjs(date).format('dddd, DD. MMMM YYYY')}
+        {formatDatePattern(date, 'dddd, DD. MMMM YYYY')}
       </Title>
       <Table.ScrollContainer minWidth={460}>
         <Table>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Offer</Table.Th>
-              <Table.Th ta="right">Booked / held</Table.Th>
-              <Table.Th>Capacity</Table.Th>
-              <Table.Th>Open</Table.Th>
+              <Table.Th>{t('col.time')}</Table.Th>
+              <Table.Th>{t('col.offer')}</Table.Th>
+              <Table.Th ta="right">{t('col.bookedHeld')}</Table.Th>
+              <Table.Th>{t('col.capacity')}</Table.Th>
+              <Table.Th>{t('col.open')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {slots?.length === 0 && <EmptyRow colSpan={5}>No time slot on this day.</EmptyRow>}
+            {slots?.length === 0 && <EmptyRow colSpan={5}>{t('noSlot')}</EmptyRow>}
             {slots?.map((s) => (
               <Table.Tr key={s.id} data-testid="capacity-slot">
                 <Table.Td>
                   {manifests ? (
-                    <Anchor component={Link} to={manifestPath(s)} aria-label={`Manifest of ${clock(s.local_time)} ${s.experience_title}`} fw={600} size="sm">
+                    <Anchor component={Link} to={manifestPath(s)} aria-label={t('manifestOf', { time: clock(s.local_time), title: s.experience_title })} fw={600} size="sm">
                       {clock(s.local_time)}
                     </Anchor>
                   ) : (
@@ -106,8 +106,7 @@ function DayTable({ date }: { date: string }) {
                 <Table.Td>
                   <Text size="sm">{s.experience_title}</Text>
                   <Badge size="xs" variant="light" color={seatColor(s.remaining, s.capacity, s.closed)}>
-                    {s.closed ? 'closed · ' : ''}
-                    {s.remaining} left
+                    {s.closed ? t('closedLeft', { remaining: s.remaining }) : t('left', { remaining: s.remaining })}
                   </Badge>
                 </Table.Td>
                 <Table.Td ta="right">
@@ -126,11 +125,11 @@ function DayTable({ date }: { date: string }) {
       </Table.ScrollContainer>
       <Group mt="sm">
         <Text size="xs" c="dimmed">
-          Capacity can be lowered down to what is booked and held.{manifests ? ' A time opens its manifest.' : ''}
+          {manifests ? t('lowerNoteManifest') : t('lowerNote')}
         </Text>
         {manifests && (
           <Anchor component={Link} to={`/bookings/manifests?date=${date}`} size="xs">
-            All manifests of the day
+            {t('allManifests')}
           </Anchor>
         )}
       </Group>
@@ -140,6 +139,7 @@ function DayTable({ date }: { date: string }) {
 
 /** A slot in the week: its time, offer and seats, coloured like the month; a click opens its controls. */
 function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
+  const t = useCapacityT();
   const [opened, setOpened] = useState(false);
   const manifests = useSeesManifests();
   const color = seatColor(s.remaining, s.capacity, s.closed);
@@ -148,7 +148,7 @@ function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
       <Popover.Target>
         <UnstyledButton
           data-testid="week-slot"
-          aria-label={`${clock(s.local_time)} ${s.experience_title}: ${s.closed ? 'closed' : `${s.remaining} of ${s.capacity} seats left`}`}
+          aria-label={s.closed ? t('slotClosed', { time: clock(s.local_time), title: s.experience_title }) : t('slotLeft', { time: clock(s.local_time), title: s.experience_title, remaining: s.remaining, capacity: s.capacity })}
           aria-expanded={opened}
           onClick={() => setOpened((o) => !o)}
           p={8}
@@ -164,7 +164,7 @@ function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
               {clock(s.local_time)}
             </Text>
             <Text size="xs" fw={500} c={s.closed ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
-              {s.closed ? 'Closed' : `${s.remaining}/${s.capacity} left`}
+              {s.closed ? t('closed') : t('leftOf', { remaining: s.remaining, capacity: s.capacity })}
             </Text>
           </Group>
           <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }} td={s.closed ? 'line-through' : undefined}>
@@ -172,28 +172,28 @@ function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
           </Text>
         </UnstyledButton>
       </Popover.Target>
-      <Popover.Dropdown aria-label={`Slot at ${clock(s.local_time)}`}>
+      <Popover.Dropdown aria-label={t('slotAt', { time: clock(s.local_time) })}>
         <Stack gap="sm">
           <div>
             <Text fw={600} size="sm">
-              {dayjs(s.local_date).format('ddd, DD. MMM')}, {clock(s.local_time)}
+              {formatDatePattern(s.local_date, 'ddd, DD. MMM')}, {clock(s.local_time)}
             </Text>
             <Text size="xs" c="dimmed">
               {s.experience_title}
             </Text>
           </div>
           <Text size="sm">
-            {s.booked} booked · {s.held} held · {s.remaining} left
+            {t('slotFigures', { booked: s.booked, held: s.held, remaining: s.remaining })}
           </Text>
           <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} withSave />
           <OpenSwitch slot={s} withLabel />
           {manifests && (
             <Button component={Link} to={manifestPath(s)} variant="light" size="xs">
-              Manifest
+              {t('manifest')}
             </Button>
           )}
           <Text size="xs" c="dimmed">
-            Capacity can be lowered down to what is booked and held.
+            {t('lowerNote')}
           </Text>
         </Stack>
       </Popover.Dropdown>
@@ -206,11 +206,12 @@ function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
  * on wide screens; on narrow ones the days are stacked, each with its slots beneath.
  */
 function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected: boolean; onSelect: (date: string) => void; stacked: boolean }) {
+  const t = useCapacityT();
   const { data: slots, isLoading } = useCapacityByDateQuery(date);
   const today = date === dayjs().format('YYYY-MM-DD');
   const d = dayjs(date);
   return (
-    <Box component="section" aria-label={d.format('dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
+    <Box component="section" aria-label={formatDatePattern(d, 'dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
       <UnstyledButton
         onClick={() => onSelect(date)}
         aria-pressed={selected}
@@ -228,16 +229,16 @@ function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected
         }}
       >
         <Text size="xs" c="dimmed" tt="uppercase">
-          {d.format('ddd')}
+          {formatDatePattern(d, 'ddd')}
         </Text>
         <Text fw={600} c={today ? 'var(--mantine-primary-color-filled)' : undefined}>
-          {d.format('D MMM')}
+          {formatDatePattern(d, 'D MMM')}
         </Text>
       </UnstyledButton>
       {isLoading && <Loader size="xs" mx="auto" display="block" />}
       {slots?.length === 0 && (
         <Text size="xs" c="dimmed" ta={stacked ? 'left' : 'center'} px={stacked ? 8 : 0}>
-          No slots
+          {t('noSlots')}
         </Text>
       )}
       {slots && slots.length > 0 && (
@@ -253,26 +254,27 @@ function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected
 
 /** Seven days, Monday first, of the week that holds `date`. */
 function WeekView({ date, onDate }: { date: string; onDate: (date: string) => void }) {
+  const t = useCapacityT();
   const days = weekOf(date);
   const stacked = useMatches({ base: true, md: false });
   const first = dayjs(days[0]);
   const last = dayjs(days[6]);
-  const range = first.month() === last.month() ? `${first.format('D')} – ${last.format('D MMMM YYYY')}` : `${first.format('D MMM')} – ${last.format('D MMM YYYY')}`;
+  const range = first.month() === last.month() ? `${formatDatePattern(first, 'D')} – ${formatDatePattern(last, 'D MMMM YYYY')}` : `${formatDatePattern(first, 'D MMM')} – ${formatDatePattern(last, 'D MMM YYYY')}`;
   return (
-    <Card withBorder padding="md" aria-label="Week">
+    <Card withBorder padding="md" aria-label={t('weekLabel')}>
       <Group justify="space-between" mb="sm" wrap="nowrap">
-        <ActionIcon variant="subtle" aria-label="Previous week" onClick={() => onDate(dayjs(date).subtract(7, 'day').format('YYYY-MM-DD'))}>
+        <ActionIcon variant="subtle" aria-label={t('previousWeek')} onClick={() => onDate(dayjs(date).subtract(7, 'day').format('YYYY-MM-DD'))}>
           <IconChevronLeft size={18} />
         </ActionIcon>
         <Group gap="sm">
           <Text fw={600}>{range}</Text>
           {!days.includes(dayjs().format('YYYY-MM-DD')) && (
             <Button size="compact-xs" variant="subtle" onClick={() => onDate(dayjs().format('YYYY-MM-DD'))}>
-              This week
+              {t('thisWeek')}
             </Button>
           )}
         </Group>
-        <ActionIcon variant="subtle" aria-label="Next week" onClick={() => onDate(dayjs(date).add(7, 'day').format('YYYY-MM-DD'))}>
+        <ActionIcon variant="subtle" aria-label={t('nextWeek')} onClick={() => onDate(dayjs(date).add(7, 'day').format('YYYY-MM-DD'))}>
           <IconChevronRight size={18} />
         </ActionIcon>
       </Group>
@@ -297,14 +299,15 @@ function WeekView({ date, onDate }: { date: string; onDate: (date: string) => vo
 
 /** What the days' and times' colours say. */
 function Legend() {
+  const t = useCapacityT();
   const items = [
-    { color: 'green', label: 'Seats left' },
-    { color: 'orange', label: 'Nearly full' },
-    { color: 'red', label: 'Sold out' },
-    { color: 'gray', label: 'Closed' },
+    { color: 'green', label: t('seatsLeft') },
+    { color: 'orange', label: t('nearlyFull') },
+    { color: 'red', label: t('soldOut') },
+    { color: 'gray', label: t('closed') },
   ];
   return (
-    <Group gap="md" mb="sm" aria-label="Legend" role="list">
+    <Group gap="md" mb="sm" aria-label={t('legend')} role="list">
       {items.map((i) => (
         <Group key={i.label} gap={6} role="listitem">
           <Box w={12} h={12} bg={`${i.color}.6`} style={{ borderRadius: 3 }} aria-hidden />
@@ -312,7 +315,7 @@ function Legend() {
         </Group>
       ))}
       <Text size="xs" c="dimmed">
-        Seats left / capacity of the day
+        {t('legendNote')}
       </Text>
     </Group>
   );
@@ -320,6 +323,7 @@ function Legend() {
 
 /** /capacity/overview: a month of seats or a week of slots, and one day's slots to edit. */
 export default function CapacityPage() {
+  const t = useCapacityT();
   const [params, setParams] = useSearchParams();
   const view: View = params.get('view') === 'week' ? 'week' : 'month';
   const today = dayjs().format('YYYY-MM-DD');
@@ -352,10 +356,16 @@ export default function CapacityPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2}>Capacity</Title>
+        <Title order={2}>{t('title')}</Title>
         <Group gap="sm">
           <HelpVideos topic="capacity" />
-          <SegmentedControl aria-label="View" data={VIEWS} value={view} onChange={setView} />
+          <SegmentedControl
+            aria-label={t('view')}
+            data={[
+              { value: 'month', label: t('month') },
+              { value: 'week', label: t('week') },
+            ]}
+            value={view} onChange={setView} />
         </Group>
       </Group>
       {view === 'month' ? (

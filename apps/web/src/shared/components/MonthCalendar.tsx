@@ -2,6 +2,8 @@ import { ActionIcon, Group, SimpleGrid, Text, UnstyledButton } from '@mantine/co
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
+import { useCommonT } from '../i18n/common';
+import { formatDatePattern } from '../lib/dates';
 
 /** A month grid (Monday first) whose days show what `render` returns and can be picked. */
 export function MonthCalendar({
@@ -19,22 +21,25 @@ export function MonthCalendar({
   render: (date: string) => ReactNode;
   color: (date: string) => string | undefined;
 }) {
+  const t = useCommonT();
   const first = dayjs(`${month}-01`);
+  // Monday first: 1 January 2024 was a Monday.
+  const weekdays = Array.from({ length: 7 }, (_, i) => formatDatePattern(dayjs('2024-01-01').add(i, 'day'), 'ddd'));
   const lead = (first.day() + 6) % 7;
   const days = Array.from({ length: first.daysInMonth() }, (_, i) => first.add(i, 'day').format('YYYY-MM-DD'));
   return (
-    <div role="group" aria-label="Month calendar">
+    <div role="group" aria-label={t('calendar.label')}>
       <Group justify="space-between" mb="xs">
-        <ActionIcon variant="subtle" aria-label="Previous month" onClick={() => onMonth(first.subtract(1, 'month').format('YYYY-MM'))}>
+        <ActionIcon variant="subtle" aria-label={t('calendar.previous')} onClick={() => onMonth(first.subtract(1, 'month').format('YYYY-MM'))}>
           <IconChevronLeft size={18} />
         </ActionIcon>
-        <Text fw={600}>{first.format('MMMM YYYY')}</Text>
-        <ActionIcon variant="subtle" aria-label="Next month" onClick={() => onMonth(first.add(1, 'month').format('YYYY-MM'))}>
+        <Text fw={600}>{formatDatePattern(first, 'MMMM YYYY')}</Text>
+        <ActionIcon variant="subtle" aria-label={t('calendar.next')} onClick={() => onMonth(first.add(1, 'month').format('YYYY-MM'))}>
           <IconChevronRight size={18} />
         </ActionIcon>
       </Group>
       <SimpleGrid cols={7} spacing={4}>
-        {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
+        {weekdays.map((d) => (
           <Text key={d} size="xs" c="dimmed" ta="center">
             {d}
           </Text>

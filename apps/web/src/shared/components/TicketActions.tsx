@@ -5,6 +5,7 @@ import { api } from '../api/api';
 import { downloadFile, fileUrl, openInNewTab, type DownloadArgs } from '../api/download';
 import { notifySuccess } from '../lib/toast';
 import { ConfirmButton } from './ConfirmButton';
+import { useCommonT } from '../i18n/common';
 
 /**
  * A customer's tickets and order confirmation for staff, on an order's and a booking's page: the
@@ -29,6 +30,7 @@ export interface TicketActionsProps {
 }
 
 export function TicketActions({ order, booking, hasTickets, onSent }: TicketActionsProps) {
+  const t = useCommonT();
   const [openFile, opening] = ticketsApi.useTicketFileUrlMutation();
   const [download, downloading] = ticketsApi.useTicketDownloadMutation();
   const [send] = ticketsApi.useSendTicketsMutation();
@@ -48,23 +50,23 @@ export function TicketActions({ order, booking, hasTickets, onSent }: TicketActi
           })
         }
       >
-        {booking ? 'Print ticket' : 'Print tickets'}
+        {booking ? t('tickets.printOne') : t('tickets.printAll')}
       </Button>
       <Button variant="default" leftSection={<IconFileText size={16} />} loading={downloading.isLoading} onClick={() => void download({ url: `orders/${order.id}/confirmation.pdf`, fallbackName: `confirmation-${order.reference}.pdf` })}>
-        Confirmation PDF
+        {t('tickets.pdf')}
       </Button>
       <ConfirmButton
         variant="default"
         leftSection={<IconMail size={16} />}
         disabled={!hasTickets || !email}
-        title="E-mail the tickets again?"
+        title={t('tickets.emailAgain')}
         message={
           <Text size="sm">
-            The tickets and the order confirmation of {order.reference} go to <b>{email}</b>.
-            {order.store ? ' The customer’s booking page gets a new link: the link in earlier e-mails stops working.' : ''}
+            {t('tickets.message', { reference: order.reference, email })}
+            {order.store ? ` ${t('tickets.newLink')}` : ''}
           </Text>
         }
-        confirmLabel="Send e-mail"
+        confirmLabel={t('tickets.send')}
         onConfirm={async () => {
           const res = await send(order.id);
           if ('error' in res) return false;
@@ -73,7 +75,7 @@ export function TicketActions({ order, booking, hasTickets, onSent }: TicketActi
           return true;
         }}
       >
-        E-mail tickets
+        {t('tickets.email')}
       </ConfirmButton>
     </Group>
   );

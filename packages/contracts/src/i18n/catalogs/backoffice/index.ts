@@ -7,6 +7,8 @@ import { de as authDe } from './auth/de';
 import { en as authEn } from './auth/en';
 import { de as bookingsDe } from './bookings/de';
 import { en as bookingsEn } from './bookings/en';
+import { de as capacityDe } from './capacity/de';
+import { en as capacityEn } from './capacity/en';
 import { de as checkInDe } from './check-in/de';
 import { en as checkInEn } from './check-in/en';
 import { de as commonDe } from './common/de';
@@ -29,6 +31,7 @@ import { en as teamEn } from './team/en';
 export const BACKOFFICE_CATALOGS = {
   'backoffice/auth': { en: authEn, de: authDe },
   'backoffice/bookings': { en: bookingsEn, de: bookingsDe },
+  'backoffice/capacity': { en: capacityEn, de: capacityDe },
   'backoffice/check-in': { en: checkInEn, de: checkInDe },
   'backoffice/common': { en: commonEn, de: commonDe },
   'backoffice/customers': { en: customersEn, de: customersDe },

@@ -20,6 +20,8 @@ export const de = {
   'tickets.pdf': 'Bestätigung (PDF)',
   'tickets.email': 'Tickets per E-Mail senden',
   'tickets.emailAgain': 'Die Tickets erneut per E-Mail senden?',
+  'tickets.message': 'Die Tickets und die Bestellbestätigung von {reference} gehen an {email}.',
+  'tickets.newLink': 'Die Buchungsseite des Kunden erhält einen neuen Link: Der Link in früheren E-Mails funktioniert dann nicht mehr.',
   'tickets.send': 'E-Mail senden',
   cancel: 'Abbrechen',
   save: 'Speichern',

@@ -22,6 +22,8 @@ export const en = {
   'tickets.pdf': 'Confirmation PDF',
   'tickets.email': 'E-mail tickets',
   'tickets.emailAgain': 'E-mail the tickets again?',
+  'tickets.message': 'The tickets and the order confirmation of {reference} go to {email}.',
+  'tickets.newLink': 'The customer’s booking page gets a new link: the link in earlier e-mails stops working.',
   'tickets.send': 'Send e-mail',
   cancel: 'Cancel',
   save: 'Save',
