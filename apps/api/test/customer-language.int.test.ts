@@ -83,6 +83,9 @@ beforeAll(async () => {
   accountId = (await owner.get('/api/users/me/')).json().base_account.id;
   tour = await sellableExperience(owner, 'Glacier hike');
   expect((await owner.patch(`/api/experiences/${tour.id}/`, { status: 'Active' })).statusCode).toBe(200);
+  // The offer's title and its category in German (no French: a French order reads the main language's).
+  expect((await owner.patch(`/api/experiences/${tour.id}/`, { translations: { de: { title: 'Gletscherwanderung' } } })).statusCode).toBe(200);
+  expect((await owner.patch(`/api/pricing-categories/${tour.category}/`, { translations: { de: { label: 'Erwachsene' } } })).statusCode).toBe(200);
   await owner.delete(`/api/schedule-rules/${tour.rule}/`);
   await owner.post('/api/schedule-rules/', { experience: tour.id, valid_from: todayIn(ZONE), start_times: ['10:00'], capacity: 500 });
   slotId = (await owner.get(`/api/bookings/check-availability/?experience=${tour.id}&date=${day()}`)).json()[0].id;
@@ -112,8 +115,9 @@ describe('a German order', () => {
     for (const s of [
       'Hallo Greta,',
       `hier sind noch einmal Ihre Tickets und die Bestätigung Ihrer Bestellung ${o.reference} bei ${ORG}:`,
-      `Glacier hike, `,
+      `Gletscherwanderung, `,
       monthOf('de-DE'),
+      `  2 × Erwachsene  98,00\u00a0€`,
       'um 10:00',
       `Ticket: ${o.bookings[0]!.ticket_code}`,
       `Gesamt 98,00\u00a0€, vor Ort zu bezahlen: 98,00\u00a0€.`,
@@ -121,11 +125,11 @@ describe('a German order', () => {
     ]) {
       expect(mail.text).toContain(s);
     }
-    expect(mail.text).not.toMatch(/Hello|Total|attached|Your ticket/);
+    expect(mail.text).not.toMatch(/Hello|Total|attached|Your ticket|Glacier|Adult/);
 
     const tickets = await pdfText(attachment(mail, 'tickets-'));
-    for (const s of [monthOf('de-DE'), 'um 10:00', `Bestellung ${o.reference}`, 'Vor Ort zu bezahlen: 98,00 EUR', o.bookings[0]!.ticket_code]) expect(tickets).toContain(s);
-    expect(tickets).not.toMatch(/Order|To pay/);
+    for (const s of ['Gletscherwanderung', '2 × Erwachsene', monthOf('de-DE'), 'um 10:00', `Bestellung ${o.reference}`, 'Vor Ort zu bezahlen: 98,00 EUR', o.bookings[0]!.ticket_code]) expect(tickets).toContain(s);
+    expect(tickets).not.toMatch(/Order|To pay|Glacier|Adult/);
     // The ticket downloaded by staff is the same German ticket.
     expect(await download(`/api/orders/${o.id}/tickets.pdf`)).toBe(tickets);
 
@@ -134,7 +138,7 @@ describe('a German order', () => {
     expect(confirmation).not.toMatch(/Order confirmation|Paid|Total/);
 
     const ics = icsOf(mail);
-    expect(ics).toContain('SUMMARY:Glacier hike');
+    expect(ics).toContain('SUMMARY:Gletscherwanderung');
     expect(ics).toContain(`DESCRIPTION;LANGUAGE=de:${ORG} – Bestellung ${o.reference}\\, Ticket ${o.bookings[0]!.ticket_code}`);
   });
 
@@ -142,7 +146,7 @@ describe('a German order', () => {
     const o = await sell('Heinz', 'de', 2);
     await queued({ account: accountId, store: null, order: o.id, kind: 'reminder', to: 'heinz@example.com', subject: 'Reminder' });
     const mail = await sink.latest('heinz@example.com', /Morgen/);
-    expect(mail.subject).toBe(`Morgen: Glacier hike (${o.reference})`);
+    expect(mail.subject).toBe(`Morgen: Gletscherwanderung (${o.reference})`);
     for (const s of ['Hallo Heinz,', `wir erinnern Sie an Ihre Buchung bei ${ORG}:`, 'Vor Ort zu bezahlen: 196,00\u00a0€.', 'Ihre Tickets sind angehängt. Bis bald!']) expect(mail.text).toContain(s);
     for (const b of o.bookings) expect(mail.text).toContain(`Ticket: ${b.ticket_code}`);
   });
@@ -239,6 +243,8 @@ describe('a French order', () => {
         'Bonjour Julie,',
         `merci d’avoir réservé chez ${ORG}. Votre commande ${o.reference} :`,
         monthOf('fr-FR'),
+        // No French title: the main language's.
+        `Glacier hike, `,
         `Billet : ${o.bookings[0]!.ticket_code}`,
         `Total ${money(196)}, à payer sur place : ${money(196)}.`,
         'Vos billets (un code QR par réservation) et une entrée de calendrier sont joints.',

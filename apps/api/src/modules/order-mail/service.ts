@@ -73,13 +73,13 @@ async function inOrganisation<T>(db: Db, accountId: string, fn: (ctx: MailCtx) =
 }
 
 /** Each open booking of the order: its offer and local time, its items with their prices, its meeting point and ticket code. */
-const lineText = (t: CustomerTranslate, o: Awaited<ReturnType<typeof presentWebOrder>>, timeFormat: TicketOrder['time_format']) =>
+const lineText = (t: CustomerTranslate, o: Pick<TicketOrder, 'bookings' | 'currency' | 'time_format'>) =>
   o.bookings
     .filter((b) => b.status !== 'Canceled')
     .map((b) =>
       [
-        `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, timeFormat)}`,
-        ...b.items.map((i) => `  ${i.quantity} × ${i.label}  ${mailMoney(t, i.total, o.currency)}`),
+        `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, o.time_format)}`,
+        ...b.items.map((i) => `  ${i.quantity} × ${i.label}  ${mailMoney(t, i.total ?? 0, o.currency)}`),
         ...(b.meeting_point ? [`  ${t('mail.line.meetingPoint', { place: b.meeting_point })}`] : []),
         `  ${t('mail.line.ticket', { code: b.ticket_code })}`,
       ].join('\n'),
@@ -94,19 +94,21 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     const o = await presentWebOrder(ctx, job.order, shop && job.manage ? manageUrlFor(config, { ...ctx, store: shop }, job.manage) : () => storeUrl ?? '');
     const link = shop && job.manage ? o.manage_url : null;
     const due = o.total - o.paid;
-    // The tickets from the one source every ticket PDF is drawn from (orders/tickets.ts), with the order's language.
+    // The tickets from the one source every ticket PDF is drawn from (orders/tickets.ts): the order's
+    // language, its offers' titles and categories in it; the mail's lines read the same bookings.
     const source = await ticketSource(ctx, job.order);
     if (job.kind === 'store-notification') {
       const en = translateFor('en');
       return {
         to: shop?.notify_email ?? '',
         subject: `New booking ${o.reference} in ${shop?.name ?? ctx.organisation}`,
-        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(en, o, source.tickets.time_format)}\n\nTotal ${mailMoney(en, o.total, o.currency)}.`,
+        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(en, { ...source.tickets, bookings: o.bookings })}\n\nTotal ${mailMoney(en, o.total, o.currency)}.`,
       } satisfies Mail;
     }
     const t = translateFor(source.tickets.language);
-    const lines = lineText(t, o, source.tickets.time_format);
-    const count = o.bookings.filter((b) => b.status !== 'Canceled').length;
+    const shown = source.tickets.bookings;
+    const lines = lineText(t, source.tickets);
+    const count = shown.filter((b) => b.status !== 'Canceled').length;
     const money = (n: number) => mailMoney(t, n, o.currency);
     const greeting = t('mail.greeting', { name: o.customer.first_name });
     const about = { reference: o.reference, organisation: ctx.organisation };
@@ -121,7 +123,7 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     if (job.kind === 'cancellation') {
       // After the cancellation the order's total is what the policy keeps; what was paid beyond it goes back.
       const back = o.paid - o.total;
-      const cancelled = o.bookings.map((b) => `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, source.tickets.time_format)}`).join('\n');
+      const cancelled = shown.map((b) => `${b.offer_title}, ${localWhen(t, b.starts_at, b.time_zone, source.tickets.time_format)}`).join('\n');
       return {
         to: o.customer.email,
         subject: t('mail.cancellation.subject', about),
@@ -140,7 +142,7 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     if (job.kind === 'reminder') {
       return {
         to: o.customer.email,
-        subject: t('mail.reminder.subject', { title: o.bookings.find((b) => b.status !== 'Canceled')?.offer_title ?? t('mail.reminder.yourBooking'), reference: o.reference }),
+        subject: t('mail.reminder.subject', { title: shown.find((b) => b.status !== 'Canceled')?.offer_title ?? t('mail.reminder.yourBooking'), reference: o.reference }),
         text: `${greeting}\n\n${t('mail.reminder.intro', { organisation: ctx.organisation })}\n\n${lines}\n\n${due > 0 ? `${t('mail.reminder.due', { due: money(due) })}\n\n` : ''}${t('mail.reminder.outro', { count })}`,
         attachments,
       } satisfies Mail;

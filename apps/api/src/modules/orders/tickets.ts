@@ -1,5 +1,5 @@
 import type { TTicketField, TTimeFormat, TWebOrder } from '@tourdesk/contracts';
-import type { Language } from '@tourdesk/contracts/i18n';
+import { isLanguage, localize, type Language, type Translations } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { documentMoney, localWhen, translateFor } from '../../lib/customer-text';
 import { notFound } from '../../lib/errors';
@@ -58,7 +58,8 @@ export interface TicketSource {
 export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<TicketSource> {
   const o = await q.orderForTickets(ctx, orderId);
   if (!o) throw notFound('No order with this id.');
-  const rows = await q.ticketBookingRows(ctx, orderId);
+  const language = translateFor(o.o.language).language;
+  const rows = await inLanguage(ctx, await q.ticketBookingRows(ctx, orderId), language, o.languages.find(isLanguage) ?? 'en');
   const bookings = await bookingsAsShown(ctx, rows, o.zone);
   return {
     orderId,
@@ -67,7 +68,7 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
     durations: new Map(rows.map((r) => [r.b.id, r.minutes])),
     tickets: {
       reference: o.o.reference,
-      language: translateFor(o.o.language).language,
+      language,
       organisation: o.organisation,
       fields: o.fields as TTicketField[],
       time_format: o.timeFormat as TTimeFormat,
@@ -78,6 +79,25 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
       bookings,
     },
   };
+}
+
+/**
+ * The bookings' offer titles, pricing categories and extras in the customer's language, field by
+ * field from the organisation's main language (localize(), the rule the store and OCTO follow); a
+ * category or extra without a translation keeps the label it was sold under. Two queries at most.
+ */
+async function inLanguage<R extends { title: string; translations: unknown; b: { items: { kind: string; id: string; label: string }[] } }>(ctx: TenantCtx, rows: R[], language: Language, main: Language): Promise<R[]> {
+  const ids = (kind: string) => [...new Set(rows.flatMap((r) => r.b.items.filter((i) => i.kind === kind).map((i) => i.id)))];
+  const { categories, extras } = await q.soldLabelTranslations(ctx, ids('category'), ids('extra'));
+  const labels = new Map<string, Translations<{ label: string }>>([
+    ...categories.map((c) => [c.id, c.translations as Translations<{ label: string }>] as const),
+    ...extras.map((e) => [e.id, Object.fromEntries(Object.entries((e.translations ?? {}) as Translations<{ name: string }>).map(([l, t]) => [l, { label: t?.name }])) as Translations<{ label: string }>] as const),
+  ]);
+  return rows.map((r) => ({
+    ...r,
+    title: localize({ title: r.title, translations: r.translations as Translations<{ title: string }> }, language, main).title,
+    b: { ...r.b, items: r.b.items.map((i) => ({ ...i, label: localize({ label: i.label, translations: labels.get(i.id) ?? null }, language, main).label })) },
+  }));
 }
 
 /**

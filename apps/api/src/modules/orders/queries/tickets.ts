@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { baseAccount, booking, cancellationPolicy, customer, experience, meetingPoint, order, slot } from '../../../db/schema';
+import { baseAccount, booking, cancellationPolicy, customer, experience, inventoryItem, meetingPoint, order, pricingCategory, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
 import { asGiven } from './customers';
 
 /** What an order's customer sees: its tickets and confirmation, and the booking page of a web order. */
 
-/** The order with its customer as given with it (`asGiven`) and the organisation's name, zone, ticket fields and time format; undefined when not the organisation's. */
+/** The order with its customer as given with it (`asGiven`) and the organisation's name, zone, ticket fields, time format and languages; undefined when not the organisation's. */
 export async function orderForTickets(ctx: TenantCtx, orderId: string) {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format })
+    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format, languages: baseAccount.languages })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
@@ -16,10 +16,10 @@ export async function orderForTickets(ctx: TenantCtx, orderId: string) {
   return o && { ...o, c: asGiven(o.o, o.c) };
 }
 
-/** Every booking of the order (cancelled ones too), by start, with its offer's title, meeting points and duration. */
+/** Every booking of the order (cancelled ones too), by start, with its offer's title (and its translations), meeting points and duration. */
 export function ticketBookingRows(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orderId: string) {
   return ctx.tx
-    .select({ b: booking, title: experience.title, starts: slot.starts_at, points: experience.meeting_point_ids, minutes: experience.duration_minutes })
+    .select({ b: booking, title: experience.title, translations: experience.translations, starts: slot.starts_at, points: experience.meeting_point_ids, minutes: experience.duration_minutes })
     .from(booking)
     .innerJoin(slot, eq(slot.id, booking.slot_id))
     .innerJoin(experience, eq(experience.id, booking.experience_id))
@@ -48,4 +48,15 @@ export function webOrderBookingRows(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, or
 /** These meeting points of the organisation (one query). */
 export function meetingPointsByIds(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, ids: string[]) {
   return ctx.tx.select().from(meetingPoint).where(and(eq(meetingPoint.account_id, ctx.accountId), inArray(meetingPoint.id, ids)));
+}
+
+/** The translations of the pricing categories' labels and the extras' names sold (by id), for tickets in the customer's language. */
+export async function soldLabelTranslations(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, categoryIds: string[], extraIds: string[]) {
+  const categories = categoryIds.length
+    ? await ctx.tx.select({ id: pricingCategory.id, label: pricingCategory.label, translations: pricingCategory.translations }).from(pricingCategory).where(and(eq(pricingCategory.account_id, ctx.accountId), inArray(pricingCategory.id, categoryIds)))
+    : [];
+  const extras = extraIds.length
+    ? await ctx.tx.select({ id: inventoryItem.id, name: inventoryItem.name, translations: inventoryItem.translations }).from(inventoryItem).where(and(eq(inventoryItem.account_id, ctx.accountId), inArray(inventoryItem.id, extraIds)))
+    : [];
+  return { categories, extras };
 }
