@@ -131,6 +131,19 @@ describe('the web store’s addresses per language', () => {
     expect(unsold.headers.location).toBe('/s/poly/');
   });
 
+  it('shows the times by the organisation’s 12/24-hour setting, in every language', async () => {
+    const times = async (path: string) => [...(await visitor().get(path)).body.matchAll(/<span class="td-time-at">([^<]*)<\/span>/g)].map((m) => m[1]);
+    const page = `/s/poly/de/offers/${tour.id}?date=${day()}`;
+    expect(await times(page)).toEqual(['10:00']);
+    expect((await owner.patch('/api/product-configuration/', { time_format: '12h' })).statusCode).toBe(200);
+    try {
+      expect(await times(page)).toEqual(['10:00 AM']);
+      expect(await times(`/s/poly/offers/${tour.id}?date=${day()}`)).toEqual(['10:00 am']);
+    } finally {
+      await owner.patch('/api/product-configuration/', { time_format: '24h' });
+    }
+  });
+
   it('lists every page in every language in the sitemap, each with its alternates', async () => {
     const res = await visitor().get('/s/poly/sitemap.xml');
     expect(res.statusCode).toBe(200);

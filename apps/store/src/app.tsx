@@ -25,6 +25,8 @@ export interface AppProps {
   /** The page's language (the address's), and the languages the organisation sells in (its first the default, unprefixed). */
   language: PageLanguage;
   languages: Language[];
+  /** The organisation's 12-hour clock (else 24-hour). */
+  hour12: boolean;
   /** The page's translate function (its catalog, as the server embedded it). */
   t: T;
   /** The page's path and query ("/s/kayak/offers/…?date=…"), as the server drew it. */
@@ -86,7 +88,7 @@ function Store(props: AppProps) {
   return <Shop {...props} store={store.data} />;
 }
 
-function Shop({ slug, base, url, origin, api, store, language, languages, t }: AppProps & { store: TWebStore }) {
+function Shop({ slug, base, url, origin, api, store, language, languages, hour12, t }: AppProps & { store: TWebStore }) {
   const [place, setPlace] = useState(() => split(url));
   const route = useMemo(() => matchRoute(place.pathname, base), [place.pathname, base]);
   // In a frame from the first address on, whatever later links say (a link in an offer's text may lack ?embed=1).
@@ -186,6 +188,7 @@ function Shop({ slug, base, url, origin, api, store, language, languages, t }: A
     language,
     languages,
     inLanguage,
+    hour12,
     search: place.search,
     setSearch,
     link,

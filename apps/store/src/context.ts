@@ -17,6 +17,8 @@ export interface StoreCtx {
   /** The page's language (its address's) and the organisation's languages, its first the default. */
   language: PageLanguage;
   languages: Language[];
+  /** The organisation's 12-hour clock (else 24-hour): every time the store shows follows it. */
+  hour12: boolean;
   /** A path of the store ("offers/…") in another language: the switch and the hreflang links. */
   inLanguage: (language: PageLanguage, path: string) => string;
   /** Shown in a frame on another site (?embed=1): no header or footer, the frame told our height. */

@@ -30,6 +30,7 @@ async function start(root: HTMLElement) {
       base={preload?.base ?? `/s/${slug}/`}
       language={language}
       languages={preload?.languages ?? ['en']}
+      hour12={preload?.hour12 ?? false}
       t={t}
       url={location.pathname + location.search}
       origin={preload?.origin ?? location.origin}

@@ -38,6 +38,8 @@ export interface StorePageRequest {
   language: Language | 'en-XA';
   /** The languages the organisation sells in, its first the default (at /s/{slug}/; each other at /s/{slug}/{lang}/). */
   languages: Language[];
+  /** The organisation's 12/24-hour setting: the store's times follow it. */
+  timeFormat: '24h' | '12h';
   /** The organisation's origin, for canonical links, link previews and JSON-LD. */
   origin: string;
   assets: StoreAssets;

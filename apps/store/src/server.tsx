@@ -17,16 +17,16 @@ import { basePath, MESSAGES_ELEMENT_ID, PSEUDO_LOCALE, translator, type PageLang
  * an offer with the first month of its calendar and the chosen day), then draws the whole
  * document with the same App the browser hydrates (main.tsx), the data in the document beside it.
  */
-export const renderStorePage: RenderStorePage = async ({ url, slug, origin, assets, data, language, languages }) => {
+export const renderStorePage: RenderStorePage = async ({ url, slug, origin, assets, data, language, languages, timeFormat }) => {
   const base = basePath(slug, language, languages[0] ?? 'en');
   const messages = catalog(language);
   const t = translator(language, messages);
-  const preload = await read({ url, slug, origin, data, language, languages }, base);
+  const preload = await read({ url, slug, origin, data, language, languages, timeFormat }, base);
   const status = !preload.value.store || preload.notFound ? 404 : 200;
   // The server's drawing runs no effect, so the API is never asked: every answer is in `preload`.
   const app = (
     <Document assets={assets} preload={preload.value} language={language} messages={messages}>
-      <App slug={slug} base={base} language={language} languages={languages} t={t} url={url} origin={origin} api={createApi(slug, t.language)} preload={preload.value} />
+      <App slug={slug} base={base} language={language} languages={languages} hour12={timeFormat === '12h'} t={t} url={url} origin={origin} api={createApi(slug, t.language)} preload={preload.value} />
     </Document>
   );
   return new Promise((resolve, reject) => {
@@ -57,12 +57,12 @@ function catalog(language: PageLanguage) {
 }
 
 /** What the page at `url` shows, read through `data`. */
-async function read({ url, slug, origin, data, language, languages }: Omit<StorePageRequest, 'assets'>, base: string) {
+async function read({ url, slug, origin, data, language, languages, timeFormat }: Omit<StorePageRequest, 'assets'>, base: string) {
   const q = url.indexOf('?');
   const route = matchRoute(q < 0 ? url : url.slice(0, q), base);
   const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   const store = await data.store();
-  const value: Preload = { slug, origin, language, base, languages, store, data: {} };
+  const value: Preload = { slug, origin, language, base, languages, hour12: timeFormat === '12h', store, data: {} };
   let notFound = route.page === 'not_found';
   if (store && route.page === 'store') {
     const first = await data.offers(1);

@@ -1,12 +1,14 @@
 import type { TWebOrder } from '@tourdesk/contracts';
 import { formatDateTime } from '../lib/dates';
 import { formatMoney } from '../lib/money';
+import { useStore } from '../context';
 import { useT } from '../i18n';
 import { orderStatusText } from '../lib/order-texts';
 
 /** An order's bookings: what, when, where, the items, and each ticket's code. */
 export function OrderSummary({ order }: { order: TWebOrder }) {
   const t = useT();
+  const { hour12 } = useStore();
   return (
     <div className="td-order">
       <ul className="td-bookings">
@@ -15,7 +17,7 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
             <h3 className="td-h3">{b.offer_title}</h3>
             <dl className="td-dl">
               <dt>{t('when')}</dt>
-              <dd>{formatDateTime(t, b.starts_at, b.time_zone)}</dd>
+              <dd>{formatDateTime(t, b.starts_at, b.time_zone, hour12)}</dd>
               {b.meeting_point && (
                 <>
                   <dt>{t('meeting')}</dt>

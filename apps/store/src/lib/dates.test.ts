@@ -44,4 +44,9 @@ describe('dates and times in the offer’s time zone', () => {
     // A year is a string to the catalog, never a grouped number ("2.026").
     expect(formatMonth(de, '2026-12')).not.toContain('2.026');
   });
+  it('follows the organisation’s 12-hour clock in the page’s locale', () => {
+    expect(formatTime(t, '2026-06-14T12:30:00Z', 'Europe/Zurich', true)).toMatch(/^2:30\spm$/);
+    expect(formatDateTime(testT('de'), '2026-06-14T07:30:00Z', 'Europe/Zurich', true)).toMatch(/^Sonntag, 14\. Juni 2026 um 9:30\sAM$/);
+    expect(formatTime(testT('fr'), '2026-06-14T07:30:00Z', 'Europe/Zurich')).toBe('09:30');
+  });
 });

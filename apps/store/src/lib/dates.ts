@@ -45,10 +45,12 @@ export const formatMonth = (t: T, month: string) => {
   return t('monthYear', { month: t(MONTH[m - 1]!), year: String(y) });
 };
 
-/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone: the catalog's names and words, the time from Intl. */
-export const formatDateTime = (t: T, iso: string, timeZone: string) => t('dateTime', { date: formatLongDate(t, todayIn(timeZone, new Date(iso))), time: formatTime(t, iso, timeZone) });
-/** "09:30" of an instant, in the offer's zone. */
-export const formatTime = (t: T, iso: string, timeZone: string) => fmt({ timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
+/** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone: the catalog's names and words, the time from Intl (12-hour: "9:30 am"). */
+export const formatDateTime = (t: T, iso: string, timeZone: string, hour12 = false) =>
+  t('dateTime', { date: formatLongDate(t, todayIn(timeZone, new Date(iso))), time: formatTime(t, iso, timeZone, hour12) });
+/** "09:30" of an instant, in the offer's zone, in the page's locale; with the organisation's 12-hour clock "9:30 am". */
+export const formatTime = (t: T, iso: string, timeZone: string, hour12 = false) =>
+  fmt(hour12 ? { timeZone, hour: 'numeric', minute: '2-digit', hourCycle: 'h12' } : { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
 
 /** 90 → "1 h 30 min"; 2880 → "2 days". */
 export function formatDuration(t: T, minutes: number | null | undefined) {

@@ -35,6 +35,8 @@ export interface Preload {
   base: string;
   /** The languages the organisation sells in, its first the default (unprefixed). */
   languages: Language[];
+  /** The organisation's 12-hour clock (else 24-hour): the store's times follow it. */
+  hour12: boolean;
   /** Absolute origin of the organisation's host: canonical links, Open Graph and JSON-LD. */
   origin: string;
   /** The store, or null when this host has no such store (the page says it is closed). */

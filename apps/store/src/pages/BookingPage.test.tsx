@@ -67,6 +67,7 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
     embed: false,
     language: 'en',
     languages: ['en'],
+    hour12: false,
     inLanguage: (_l: string, p: string) => `/s/kayak/${p}`,
     link: (p: string) => `/s/kayak/${p}`,
     navigate: () => undefined,

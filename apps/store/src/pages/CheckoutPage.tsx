@@ -19,7 +19,7 @@ import { DetailsForm } from './checkout/DetailsForm';
  */
 export function CheckoutPage() {
   const t = useT();
-  const { api, slug, store, cart, refreshCart, setCart, navigate, link, toast } = useStore();
+  const { api, slug, store, cart, refreshCart, setCart, navigate, link, toast, hour12 } = useStore();
   const [loaded, setLoaded] = useState(false);
   const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
   const [conflicts, setConflicts] = useState<Record<string, string>>({});
@@ -136,7 +136,7 @@ export function CheckoutPage() {
                       <h3 className="td-h3">{l.offer_title}</h3>
                       <strong>{formatMoney(l.total, cart?.currency ?? store.currency, t.locale)}</strong>
                     </div>
-                    <p className="td-muted">{formatDateTime(t, l.starts_at, l.time_zone)}</p>
+                    <p className="td-muted">{formatDateTime(t, l.starts_at, l.time_zone, hour12)}</p>
                     <ul className="td-items">
                       {l.items.map((i) => (
                         <li key={i.label + i.kind}>

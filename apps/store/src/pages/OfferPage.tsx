@@ -7,7 +7,7 @@ import { Heading } from '../components/Heading';
 import { ClockIcon } from '../components/Icons';
 import { Stepper } from '../components/Stepper';
 import { PreloadCtx, useStore } from '../context';
-import { formatDuration, formatLongDate, todayIn } from '../lib/dates';
+import { formatDuration, formatLongDate, formatTime, todayIn } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { offerJsonLd, plainText } from '../lib/seo';
 import { dateParam, firstMonth, monthParam, preloadKey, type FirstMonth } from '../lib/preload';
@@ -149,7 +149,7 @@ const positive = (q: Quantities) => Object.fromEntries(Object.entries(q).filter(
 
 function BookingPanel({ offer }: { offer: TWebOffer }) {
   const t = useT();
-  const { api, setCart, navigate, toast, search, setSearch, link } = useStore();
+  const { api, setCart, navigate, toast, search, setSearch, link, hour12 } = useStore();
   const preload = useContext(PreloadCtx);
   const zone = offer.time_zone;
   // The day the server drew the first month on (its today in the offer's zone), else the browser's.
@@ -257,7 +257,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
               {day.data.slots.map((s) => (
                 <label key={s.id} className={`td-time${s.seats_left === 0 ? ' td-time--sold-out' : ''}${s.id === chosen ? ' td-time--selected' : ''}`}>
                   <input type="radio" name="td-slot" value={s.id} checked={s.id === chosen} disabled={s.seats_left === 0} onChange={() => setSlotId(s.id)} />
-                  <span className="td-time-at">{s.local_time}</span>
+                  <span className="td-time-at">{hour12 ? formatTime(t, s.starts_at, zone, true) : s.local_time}</span>
                   <span className="td-time-seats">{t('seatsLeft', { n: s.seats_left })}</span>
                 </label>
               ))}

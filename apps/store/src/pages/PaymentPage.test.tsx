@@ -38,6 +38,7 @@ function mount(answers: (PaymentState | ApiError)[]) {
     embed: false,
     language: 'en',
     languages: ['en'],
+    hour12: false,
     inLanguage: (_l: string, p: string) => `/s/kayak/${p}`,
     link: (p: string) => `/s/kayak/${p}`,
     navigate,

@@ -15,6 +15,9 @@ export async function storeLanguages(db: Db, found: Pick<FoundStore, 's'>): Prom
   return languages.length ? languages : ['en'];
 }
 
+/** The organisation's 12/24-hour setting: the store's times follow it in every language. */
+export const storeTimeFormat = (db: Db, found: Pick<FoundStore, 's'>) => q.timeFormatOf(db, found.s.account_id);
+
 /** The pseudo-locale's tag (apps/store/src/i18n.ts): a page in it only where STORE_PSEUDO_LOCALE=1. */
 export const PSEUDO_LOCALE = 'en-XA';
 /** The cookie that keeps a customer's choice of language, per store (its path). */

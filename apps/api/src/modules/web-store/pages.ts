@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors';
 import { requestHost, tenantOrigin } from '../../lib/host';
 import type { Language } from '@tourdesk/contracts/i18n';
 import * as catalogue from './catalogue';
-import { decidePage, LANGUAGE_COOKIE, PSEUDO_LOCALE, storeLanguages } from './language';
+import { decidePage, LANGUAGE_COOKIE, PSEUDO_LOCALE, storeLanguages, storeTimeFormat } from './language';
 import { storeAt } from './routes';
 import * as scope from './scope';
 import * as storeScope from '../stores/scope';
@@ -127,7 +127,8 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     if (decision.kind === 'page' && decision.language === languages[0]) reply.header('vary', 'Accept-Language, Cookie');
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
     const content: Language = language === PSEUDO_LOCALE ? 'en' : language;
-    const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, language, languages, data: pageData(request, slug, found, content) });
+    const timeFormat = found ? await storeTimeFormat(request.server.database.db, found) : '24h';
+    const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, language, languages, timeFormat, data: pageData(request, slug, found, content) });
     return reply
       .status(decision.kind === 'not_found' ? 404 : status)
       .type('text/html; charset=utf-8')

@@ -198,6 +198,12 @@ export async function sellingLanguages(db: Db, accountId: string) {
   return row?.languages ?? ['en'];
 }
 
+/** An organisation's 12/24-hour setting (its store's times follow it). */
+export async function timeFormatOf(db: Db, accountId: string) {
+  const [row] = await db.select({ time_format: baseAccount.time_format }).from(baseAccount).where(eq(baseAccount.id, accountId));
+  return row?.time_format === '12h' ? ('12h' as const) : ('24h' as const);
+}
+
 /** The seats held now (lines not expired) by one cart, and by every guest cart of one client, in the organisation's pool. */
 export async function seatsHeld(ctx: TenantCtx, cartId: string, clientHash: string | null) {
   const [row] = rowsOf<{ cart: number; client: number }>(
