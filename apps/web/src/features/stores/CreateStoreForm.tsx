@@ -8,13 +8,15 @@ import type { z } from 'zod';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateStoreMutation } from './api';
-import { slugify, STORE_CREATED, storeEditorPath } from './constants';
+import { slugify, storeEditorPath } from './constants';
+import { useStoresT } from './texts';
 
 const ZNew = ZStoreInput.pick({ name: true, slug: true });
 type NewStore = z.input<typeof ZNew>;
 
 /** The "Create store" dialog: a name, and an address suggested from it until the user edits the address. */
 export function CreateStoreForm({ onClose }: { onClose: () => void }) {
+  const t = useStoresT();
   const navigate = useNavigate();
   const [create, { isLoading }] = useCreateStoreMutation();
   const form = useForm<NewStore, unknown, z.output<typeof ZNew>>({ resolver: zodResolver(ZNew), defaultValues: { name: '', slug: '' } });
@@ -27,15 +29,15 @@ export function CreateStoreForm({ onClose }: { onClose: () => void }) {
   const onSubmit = form.handleSubmit(async (values) => {
     const res = await create(values);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['name', 'slug']);
-    notifySuccess(STORE_CREATED);
+    notifySuccess(t('created'));
     navigate(storeEditorPath(res.data.id, 'settings'));
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Create store">
+    <form onSubmit={onSubmit} noValidate aria-label={t('create')}>
       <Stack>
         <TextInput
-          label="Name"
+          label={t('name')}
           withAsterisk
           data-autofocus
           {...name}
@@ -46,9 +48,9 @@ export function CreateStoreForm({ onClose }: { onClose: () => void }) {
           error={errors.name?.message}
         />
         <TextInput
-          label="Address"
+          label={t('address')}
           withAsterisk
-          description={`Customers find the store at ${window.location.origin}/s/${slug || '…'}/`}
+          description={t('addressHint', { url: `${window.location.origin}/s/${slug || '…'}/` })}
           {...slugField}
           onChange={(e) => {
             slugEdited.current = e.currentTarget.value !== '';
@@ -59,10 +61,10 @@ export function CreateStoreForm({ onClose }: { onClose: () => void }) {
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={isLoading}>
-            Create store
+            {t('create')}
           </Button>
         </Group>
       </Stack>

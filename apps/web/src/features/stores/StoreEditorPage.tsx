@@ -11,6 +11,7 @@ import { AnalyticsTab } from './tabs/AnalyticsTab';
 import { CatalogTab } from './tabs/CatalogTab';
 import { ProductsTab } from './tabs/ProductsTab';
 import { SettingsTab } from './tabs/SettingsTab';
+import { useStoresT } from './texts';
 
 const TABS: Record<StoreTab, ComponentType<{ store: TStore }>> = {
   overview: AnalyticsTab,
@@ -24,6 +25,7 @@ const TABS: Record<StoreTab, ComponentType<{ store: TStore }>> = {
  * The spec: a store that fails to load shows the error, and the page stays where it is.
  */
 export default function StoreEditorPage() {
+  const t = useStoresT();
   const { storeId = '', tab } = useParams();
   const navigate = useNavigate();
   const { data: store, error, isError } = useStoreQuery(storeId, { skip: !storeId });
@@ -33,10 +35,10 @@ export default function StoreEditorPage() {
     return (
       <ErrorPanel
         logo
-        message="The store could not be loaded."
+        message={t('notLoaded')}
         formalMessage={errorMessages(error).join(' ')}
         actionPath={STORES_LIST}
-        actionLabel="All stores"
+        actionLabel={t('allStores')}
       />
     );
   }
@@ -47,7 +49,7 @@ export default function StoreEditorPage() {
     <Stack gap="md" maw={LAYOUT_WIDTHS.pageForm}>
       <Anchor component={Link} to={STORES_LIST} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All stores
+          <IconArrowLeft size={14} /> {t('allStores')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -57,7 +59,7 @@ export default function StoreEditorPage() {
               {store.name}
             </Title>
             <Badge variant="light" color={store.active ? 'green' : 'gray'} data-testid="store-status">
-              {store.active ? 'Active' : 'Inactive'}
+              {store.active ? t('active') : t('inactive')}
             </Badge>
           </Group>
           <Text c="dimmed" size="sm" style={{ wordBreak: 'break-all' }}>
@@ -65,14 +67,14 @@ export default function StoreEditorPage() {
           </Text>
         </div>
         <Button component="a" href={store.url} target="_blank" rel="noopener noreferrer" variant="default" leftSection={<IconExternalLink size={16} />}>
-          Open store
+          {t('openStore')}
         </Button>
       </Group>
       <Tabs value={tab} onChange={(v) => v && navigate(storeEditorPath(store.id, v as StoreTab))} keepMounted={false}>
         <Tabs.List>
-          {STORE_TABS.map((t) => (
-            <Tabs.Tab key={t.tab} value={t.tab}>
-              {t.label}
+          {STORE_TABS.map((entry) => (
+            <Tabs.Tab key={entry.tab} value={entry.tab}>
+              {t(`tab.${entry.tab}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>

@@ -11,22 +11,19 @@ import { useStoresQuery } from './api';
 import { storeEditorPath } from './constants';
 import { CreateStoreForm } from './CreateStoreForm';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useStoresT } from './texts';
 
 /** The Active/Inactive filter: `active=true|false` in the address, as the API takes it. */
-const ACTIVE_FILTER = [
-  { value: 'All', label: 'All stores' },
-  { value: 'true', label: 'Active' },
-  { value: 'false', label: 'Inactive' },
-];
 
 function Row({ store, zone }: { store: TStore; zone?: string }) {
+  const t = useStoresT();
   return (
     <Table.Tr data-testid="store-row">
       <Table.Td>
         <Anchor component={Link} to={storeEditorPath(store.id)} fw={500}>
           {store.name}
         </Anchor>
-        <Anchor href={store.url} target="_blank" rel="noopener noreferrer" size="xs" c="dimmed" display="block" aria-label={`${store.name}: public page (opens in a new tab)`}>
+        <Anchor href={store.url} target="_blank" rel="noopener noreferrer" size="xs" c="dimmed" display="block" aria-label={t('publicPage', { name: store.name })}>
           <Group gap={4} wrap="nowrap" component="span">
             <span style={{ wordBreak: 'break-all' }}>{store.url}</span>
             <IconExternalLink size={12} style={{ flexShrink: 0 }} />
@@ -41,7 +38,7 @@ function Row({ store, zone }: { store: TStore; zone?: string }) {
       <Table.Td ta="right">{store.experience_count}</Table.Td>
       <Table.Td>
         <Badge variant="light" color={store.active ? 'green' : 'gray'}>
-          {store.active ? 'Active' : 'Inactive'}
+          {store.active ? t('active') : t('inactive')}
         </Badge>
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDisplayDate(store.created_at, zone)}</Table.Td>
@@ -51,6 +48,7 @@ function Row({ store, zone }: { store: TStore; zone?: string }) {
 
 /** /sales/stores: where the organisation sells online; search, Active/Inactive, and "Create store". */
 export default function StoresListPage() {
+  const t = useStoresT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useStoresQuery(filters.apiParams);
@@ -58,37 +56,44 @@ export default function StoresListPage() {
   const filtered = Boolean(filters.search || filters.filters.active);
   return (
     <ListPage
-      title="Stores"
-      description="Web stores where customers book your offers."
+      title={t('title')}
+      description={t('description')}
       csv={{ url: 'stores/export.csv', params: filters.apiParams, fallbackName: 'stores.csv' }}
       actions={
         <>
           <HelpVideos topic="stores" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            Create store
+            {t('create')}
           </Button>
         </>
       }
-      search={{ label: 'Search stores', placeholder: 'Name or address' }}
+      search={{ label: t('searchLabel'), placeholder: t('searchPlaceholder') }}
       filters={
-        <Select aria-label="Status filter" data={ACTIVE_FILTER} value={filters.filters.active ?? 'All'} onChange={(v) => filters.setFilter('active', v)} w={150} allowDeselect={false} />
+        <Select
+          aria-label={t('statusFilter')}
+          data={[
+            { value: 'All', label: t('allStores') },
+            { value: 'true', label: t('active') },
+            { value: 'false', label: t('inactive') },
+          ]}
+          value={filters.filters.active ?? 'All'} onChange={(v) => filters.setFilter('active', v)} w={150} allowDeselect={false} />
       }
       list={filters}
       count={data?.count}
-      noun="store"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Stores"
+        label={t('title')}
         minWidth={720}
         fetching={isFetching}
-        columns={[{ label: 'Name' }, { label: 'Address' }, { label: 'Offers', align: 'right' }, { label: 'Status' }, { label: 'Created' }]}
+        columns={[{ label: t('col.name') }, { label: t('col.address') }, { label: t('col.offers'), align: 'right' }, { label: t('col.status') }, { label: t('col.created') }]}
         rowCount={data?.results.length}
-        empty={filtered ? 'No store matches these filters.' : 'No store yet: create one to sell your offers online.'}
+        empty={filtered ? t('emptyFiltered') : t('empty')}
       >
         {data?.results.map((s) => <Row key={s.id} store={s} zone={zone} />)}
       </ListTable>
-      <Modal opened={creating} onClose={() => setCreating(false)} title="Create store">
+      <Modal opened={creating} onClose={() => setCreating(false)} title={t('create')}>
         {creating && <CreateStoreForm onClose={() => setCreating(false)} />}
       </Modal>
     </ListPage>

@@ -25,6 +25,8 @@ import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
 import { en as shellEn } from './shell/en';
+import { de as storesDe } from './stores/de';
+import { en as storesEn } from './stores/en';
 import { de as teamDe } from './team/de';
 import { en as teamEn } from './team/en';
 
@@ -40,5 +42,6 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
+  'backoffice/stores': { en: storesEn, de: storesDe },
   'backoffice/team': { en: teamEn, de: teamDe },
 };
