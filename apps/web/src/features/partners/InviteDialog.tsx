@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useInvitePartnerMutation } from './api';
 import { ContractFields, contractBody, EMPTY_CONTRACT, partnerPath } from './parts';
+import { usePartnersT } from './texts';
 
 /**
  * "Invite partner": an organisation on Tourdesk by its subdomain (it answers in its own partners
@@ -12,6 +13,7 @@ import { ContractFields, contractBody, EMPTY_CONTRACT, partnerPath } from './par
  * shared offers on the partner's page.
  */
 export function InviteDialog({ partnerType, onClose }: { partnerType: TPartnerType; onClose: () => void }) {
+  const t = usePartnersT();
   const [type, setType] = useState<TPartnerType>(partnerType);
   const [by, setBy] = useState<'subdomain' | 'email'>('subdomain');
   const [target, setTarget] = useState('');
@@ -22,7 +24,7 @@ export function InviteDialog({ partnerType, onClose }: { partnerType: TPartnerTy
   const submit = async () => {
     const res = await invite({ partner_type: type, ...(by === 'subdomain' ? { subdomain: target.trim() } : { email: target.trim() }), ...contractBody(contract) });
     if ('data' in res && res.data) {
-      notifySuccess(`Invitation sent to ${target.trim()}.`);
+      notifySuccess(t('invitationSent', { target: target.trim() }));
       onClose();
       navigate(partnerPath(res.data.id));
     }
@@ -32,15 +34,15 @@ export function InviteDialog({ partnerType, onClose }: { partnerType: TPartnerTy
     <Stack gap="sm">
       <div>
         <Text size="sm" fw={500} mb={4}>
-          The partner will be
+          {t('partnerWillBe')}
         </Text>
         <SegmentedControl
           fullWidth
           value={type}
           onChange={(v) => setType(v as TPartnerType)}
           data={[
-            { value: 'Resellers', label: 'A reseller of my offers' },
-            { value: 'Suppliers', label: 'A supplier I resell' },
+            { value: 'Resellers', label: t('asReseller') },
+            { value: 'Suppliers', label: t('asSupplier') },
           ]}
         />
       </div>
@@ -48,13 +50,13 @@ export function InviteDialog({ partnerType, onClose }: { partnerType: TPartnerTy
         value={by}
         onChange={(v) => setBy(v as 'subdomain' | 'email')}
         data={[
-          { value: 'subdomain', label: 'By subdomain' },
-          { value: 'email', label: 'By e-mail' },
+          { value: 'subdomain', label: t('bySubdomain') },
+          { value: 'email', label: t('byEmail') },
         ]}
       />
       <TextInput
-        label={by === 'subdomain' ? 'Subdomain' : 'E-mail address'}
-        description={by === 'subdomain' ? 'The organisation’s address on Tourdesk, e.g. alpine-agency' : 'We send a link to accept or decline'}
+        label={by === 'subdomain' ? t('subdomain') : t('emailAddress')}
+        description={by === 'subdomain' ? t('subdomainHint') : t('emailHint')}
         placeholder={by === 'subdomain' ? 'alpine-agency' : 'desk@agency.example'}
         type={by === 'email' ? 'email' : 'text'}
         value={target}
@@ -65,15 +67,15 @@ export function InviteDialog({ partnerType, onClose }: { partnerType: TPartnerTy
       <ContractFields value={contract} onChange={setContract} />
       {type === 'Resellers' && (
         <Text size="xs" c="dimmed">
-          Choose the offers the contract shares, and their net rates, on the partner’s page.
+          {t('offersNote')}
         </Text>
       )}
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('cancel')}
         </Button>
         <Button onClick={submit} loading={isLoading} disabled={!target.trim()}>
-          Send invitation
+          {t('sendInvitation')}
         </Button>
       </Group>
     </Stack>

@@ -1,15 +1,17 @@
 import { Badge, Group, NumberInput, Select, Stack, Textarea } from '@mantine/core';
-import { PAYMENT_COLLECTOR_LABEL, PARTNER_PRICING_LABEL, percentToBp, type TPartnershipStatus } from '@tourdesk/contracts';
+import { PAYMENT_COLLECTORS, PARTNER_PRICING, percentToBp, type TPartnershipStatus } from '@tourdesk/contracts';
 import { DateField } from '../../shared/components/DateField';
+import { usePartnersT } from './texts';
 
 export const PARTNERS_PATH = '/sales/partners';
 export const partnerPath = (id: string) => `${PARTNERS_PATH}/${id}`;
 
 export const STATUS_COLOR: Record<TPartnershipStatus, string> = { Invited: 'blue', Active: 'green', Declined: 'gray', Suspended: 'orange', Ended: 'gray' };
 export function StatusBadge({ status }: { status: TPartnershipStatus }) {
+  const t = usePartnersT();
   return (
     <Badge variant="light" color={STATUS_COLOR[status]}>
-      {status}
+      {t(`status.${status}`)}
     </Badge>
   );
 }
@@ -37,20 +39,21 @@ export const contractBody = (c: ContractForm) => ({
   notes: c.notes,
 });
 
-const PRICING = Object.entries(PARTNER_PRICING_LABEL).map(([value, label]) => ({ value, label }));
-const COLLECTORS = Object.entries(PAYMENT_COLLECTOR_LABEL).map(([value, label]) => ({ value, label }));
 
 /** The contract's fields; read-only for the reseller. */
 export function ContractFields({ value, onChange, readOnly = false }: { value: ContractForm; onChange: (c: ContractForm) => void; readOnly?: boolean }) {
+  const t = usePartnersT();
+  const pricingOptions = PARTNER_PRICING.map((value) => ({ value, label: t(`pricing.${value}`) }));
+  const collectorOptions = PAYMENT_COLLECTORS.map((value) => ({ value, label: t(`collector.${value}`) }));
   const set = <K extends keyof ContractForm>(key: K, v: ContractForm[K]) => onChange({ ...value, [key]: v });
   return (
     <Stack gap="sm">
       <Group grow align="flex-start" wrap="wrap">
-        <Select label="Pricing" data={PRICING} value={value.pricing} onChange={(v) => v && set('pricing', v as ContractForm['pricing'])} allowDeselect={false} readOnly={readOnly} miw={220} />
+        <Select label={t('pricing')} data={pricingOptions} value={value.pricing} onChange={(v) => v && set('pricing', v as ContractForm['pricing'])} allowDeselect={false} readOnly={readOnly} miw={220} />
         {value.pricing === 'commission' && (
           <NumberInput
-            label="Commission"
-            description="Of the retail price, kept by the reseller"
+            label={t('commissionLabel')}
+            description={t('commissionHint')}
             suffix=" %"
             min={0}
             max={100}
@@ -62,12 +65,12 @@ export function ContractFields({ value, onChange, readOnly = false }: { value: C
           />
         )}
       </Group>
-      <Select label="Payment" description="Who collects the customer's payment" data={COLLECTORS} value={value.payment_collector} onChange={(v) => v && set('payment_collector', v as ContractForm['payment_collector'])} allowDeselect={false} readOnly={readOnly} />
+      <Select label={t('payment')} description={t('paymentHint')} data={collectorOptions} value={value.payment_collector} onChange={(v) => v && set('payment_collector', v as ContractForm['payment_collector'])} allowDeselect={false} readOnly={readOnly} />
       <Group grow align="flex-start" wrap="wrap">
-        <DateField label="Valid from" value={value.valid_from} onChange={(v) => set('valid_from', v)} readOnly={readOnly} miw={180} />
-        <DateField label="Valid to" value={value.valid_to} onChange={(v) => set('valid_to', v)} readOnly={readOnly} miw={180} />
+        <DateField label={t('validFrom')} value={value.valid_from} onChange={(v) => set('valid_from', v)} readOnly={readOnly} miw={180} />
+        <DateField label={t('validTo')} value={value.valid_to} onChange={(v) => set('valid_to', v)} readOnly={readOnly} miw={180} />
       </Group>
-      <Textarea label="Notes" autosize minRows={2} value={value.notes} onChange={(e) => set('notes', e.currentTarget.value)} readOnly={readOnly} maxLength={5000} />
+      <Textarea label={t('notes')} autosize minRows={2} value={value.notes} onChange={(e) => set('notes', e.currentTarget.value)} readOnly={readOnly} maxLength={5000} />
     </Stack>
   );
 }

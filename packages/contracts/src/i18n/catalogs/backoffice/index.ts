@@ -21,6 +21,8 @@ import { de as manifestsDe } from './manifests/de';
 import { en as manifestsEn } from './manifests/en';
 import { de as ordersDe } from './orders/de';
 import { en as ordersEn } from './orders/en';
+import { de as partnersDe } from './partners/de';
+import { en as partnersEn } from './partners/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as shellDe } from './shell/de';
@@ -40,6 +42,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
+  'backoffice/partners': { en: partnersEn, de: partnersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
   'backoffice/stores': { en: storesEn, de: storesDe },
