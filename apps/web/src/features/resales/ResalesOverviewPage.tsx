@@ -7,11 +7,13 @@ import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleFilterOptionsQuery, useResalesQuery } from './api';
-import { DATE_RANGE_LABELS, Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader, SIDE_LABEL } from './parts';
+import { Figure, Figures, itemsText, LINE_STATUS_COLOR, resalePath, ResalesHeader } from './parts';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { DateField } from '../../shared/components/DateField';
+import { useResalesT } from './texts';
 
 function Row({ line, zone }: { line: TResale; zone?: string }) {
+  const t = useResalesT();
   const navigate = useNavigate();
   const to = resalePath(line.order_id);
   return (
@@ -29,7 +31,7 @@ function Row({ line, zone }: { line: TResale; zone?: string }) {
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <Text size="sm">{formatDisplayDate(line.sold_at, zone)}</Text>
         <Text size="xs" c="dimmed">
-          {SIDE_LABEL[line.side]}
+          {t(`side.${line.side}`)}
           {line.store ? ` · ${line.store.name}` : ''}
         </Text>
       </Table.Td>
@@ -67,13 +69,14 @@ function Row({ line, zone }: { line: TResale; zone?: string }) {
 
 /** The line's status, and whether a statement settles it. */
 function LineStatus({ line }: { line: TResale }) {
+  const t = useResalesT();
   return (
     <Stack gap={4} align="flex-start">
       <Badge color={LINE_STATUS_COLOR[line.status]} variant="light" size="sm">
-        {line.status === 'Created' ? 'Unconfirmed' : line.status}
+        {t(`status.${line.status}`)}
       </Badge>
       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="resale-settlement">
-        {line.settlement ? `${line.settlement.status === 'Settled' ? 'Settled' : 'On statement'} ${line.settlement.number}` : 'Not settled'}
+        {line.settlement ? t(line.settlement.status === 'Settled' ? 'settledNumber' : 'onStatementNumber', { number: line.settlement.number }) : t('notSettled')}
       </Text>
     </Stack>
   );
@@ -81,6 +84,7 @@ function LineStatus({ line }: { line: TResale }) {
 
 /** The same line as a card, for a phone's width. */
 function Card({ line, zone }: { line: TResale; zone?: string }) {
+  const t = useResalesT();
   const navigate = useNavigate();
   return (
     <Paper withBorder radius="md" p="sm" onClick={() => navigate(resalePath(line.order_id))} style={{ cursor: 'pointer' }} data-testid="resale-card">
@@ -96,16 +100,16 @@ function Card({ line, zone }: { line: TResale; zone?: string }) {
             {formatDisplayDate(line.starts_at, line.time_zone)} {formatTime(line.starts_at, line.time_zone)} · {itemsText(line.items)}
           </Text>
           <Text size="xs" c="dimmed">
-            {SIDE_LABEL[line.side]}: {line.partner_name}
+            {t(`side.${line.side}`)}: {line.partner_name}
             {line.store ? ` · ${line.store.name}` : ''} · {formatDisplayDate(line.sold_at, zone)}
           </Text>
         </div>
         <LineStatus line={line} />
       </Group>
       <Group justify="space-between" mt="xs" gap="xs">
-        <Text size="sm">Gross {formatMoney(line.gross, line.currency)}</Text>
-        <Text size="sm">Commission {formatMoney(line.commission, line.currency)}</Text>
-        <Text size="sm">Net {formatMoney(line.supplier_net, line.currency)}</Text>
+        <Text size="sm">{t('gross', { amount: formatMoney(line.gross, line.currency) })}</Text>
+        <Text size="sm">{t('commissionAmount', { amount: formatMoney(line.commission, line.currency) })}</Text>
+        <Text size="sm">{t('net', { amount: formatMoney(line.supplier_net, line.currency) })}</Text>
       </Group>
     </Paper>
   );
@@ -116,6 +120,7 @@ function Card({ line, zone }: { line: TResale; zone?: string }) {
  * of its partners' offers (one list when the organisation is both). Filters live in the address.
  */
 export default function ResalesOverviewPage() {
+  const t = useResalesT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useResalesQuery(filters.apiParams);
@@ -131,11 +136,11 @@ export default function ResalesOverviewPage() {
         <>
           {bothSides && (
             <Select
-              aria-label="Side"
+              aria-label={t('sideFilter')}
               data={[
-                { value: 'all', label: 'Both sides' },
-                { value: 'supplier', label: 'Sold by partners' },
-                { value: 'reseller', label: 'Sold by us' },
+                { value: 'all', label: t('bothSides') },
+                { value: 'supplier', label: t('soldByPartners') },
+                { value: 'reseller', label: t('side.reseller') },
               ]}
               value={f.side ?? 'all'}
               onChange={(v) => filters.setFilter('side', v === 'all' ? null : v)}
@@ -144,8 +149,8 @@ export default function ResalesOverviewPage() {
             />
           )}
           <Select
-            aria-label="Partner"
-            data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+            aria-label={t('partner')}
+            data={[{ value: 'All', label: t('allPartners') }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
             value={f.partner ?? 'All'}
             onChange={(v) => filters.setFilter('partner', v)}
             w={200}
@@ -153,8 +158,8 @@ export default function ResalesOverviewPage() {
             searchable
           />
           <Select
-            aria-label="Offer"
-            data={[{ value: 'All', label: 'All offers' }, ...(options?.offers ?? []).map((o) => ({ value: o.id, label: o.name }))]}
+            aria-label={t('offer')}
+            data={[{ value: 'All', label: t('allOffers') }, ...(options?.offers ?? []).map((o) => ({ value: o.id, label: o.name }))]}
             value={f.offer ?? 'All'}
             onChange={(v) => filters.setFilter('offer', v)}
             w={200}
@@ -163,8 +168,8 @@ export default function ResalesOverviewPage() {
           />
           {(options?.stores.length ?? 0) > 0 && (
             <Select
-              aria-label="Store"
-              data={[{ value: 'All', label: 'All stores' }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+              aria-label={t('store')}
+              data={[{ value: 'All', label: t('allStores') }, ...(options?.stores ?? []).map((s) => ({ value: s.id, label: s.name }))]}
               value={f.store ?? 'All'}
               onChange={(v) => filters.setFilter('store', v)}
               w={180}
@@ -172,19 +177,19 @@ export default function ResalesOverviewPage() {
             />
           )}
           <Select
-            aria-label="Status"
-            data={[{ value: 'All', label: 'Any status' }, ...RESALE_STATUS_FILTERS.map((s) => ({ value: s, label: s }))]}
+            aria-label={t('status')}
+            data={[{ value: 'All', label: t('anyStatus') }, ...RESALE_STATUS_FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
             value={f.status ?? 'All'}
             onChange={(v) => filters.setFilter('status', v)}
             w={150}
             allowDeselect={false}
           />
           <Select
-            aria-label="Settled"
+            aria-label={t('settled')}
             data={[
-              { value: 'All', label: 'Settled or not' },
-              { value: 'no', label: 'Not settled' },
-              { value: 'yes', label: 'On a statement' },
+              { value: 'All', label: t('settledOrNot') },
+              { value: 'no', label: t('notSettled') },
+              { value: 'yes', label: t('onStatement') },
             ]}
             value={f.settled ?? 'All'}
             onChange={(v) => filters.setFilter('settled', v)}
@@ -192,8 +197,8 @@ export default function ResalesOverviewPage() {
             allowDeselect={false}
           />
           <Select
-            aria-label="Date range"
-            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: DATE_RANGE_LABELS[v] ?? v }))}
+            aria-label={t('dateRange')}
+            data={DATE_RANGE_FILTERS.map((v) => ({ value: v, label: t(`range.${v}`) }))}
             value={f.date_range ?? 'all'}
             onChange={(v) => filters.setFilter('date_range', v === 'all' ? null : v)}
             w={150}
@@ -202,15 +207,15 @@ export default function ResalesOverviewPage() {
           <Group gap={6}>
             <Group gap={6} wrap="nowrap">
               <Text size="sm" c="dimmed">
-                Sold
+                {t('sold')}
               </Text>
-              <DateField aria-label="Sold from" value={f.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
+              <DateField aria-label={t('soldFrom')} value={f.from} onChange={(v) => filters.setFilter('from', v || null)} w={190} />
             </Group>
             <Group gap={6} wrap="nowrap">
               <Text size="sm" c="dimmed">
-                to
+                {t('to')}
               </Text>
-              <DateField aria-label="Sold until" value={f.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
+              <DateField aria-label={t('soldUntil')} value={f.to} onChange={(v) => filters.setFilter('to', v || null)} w={190} />
             </Group>
           </Group>
         </>
@@ -218,34 +223,34 @@ export default function ResalesOverviewPage() {
       afterFilters={<ExportCsvButton url="resales/export.csv" params={filters.apiParams} fallbackName="resales.csv" />}
       list={filters}
       count={data?.count}
-      noun="resale"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
-      {totals.map((t) => (
-        <Figures key={t.currency}>
-          <Figure label="Lines" value={String(t.lines)} testId="total-lines" />
-          <Figure label="Gross sales" value={formatMoney(t.gross, t.currency)} testId="total-gross" />
-          <Figure label="Commission" value={formatMoney(t.commission, t.currency)} testId="total-commission" />
-          <Figure label="Supplier net" value={formatMoney(t.supplier_net, t.currency)} testId="total-net" />
+      {totals.map((sum) => (
+        <Figures key={sum.currency}>
+          <Figure label={t('lines')} value={String(sum.lines)} testId="total-lines" />
+          <Figure label={t('grossSales')} value={formatMoney(sum.gross, sum.currency)} testId="total-gross" />
+          <Figure label={t('commission')} value={formatMoney(sum.commission, sum.currency)} testId="total-commission" />
+          <Figure label={t('supplierNet')} value={formatMoney(sum.supplier_net, sum.currency)} testId="total-net" />
         </Figures>
       ))}
       <Stack gap="xs" hiddenFrom="sm">
         {data?.results.length === 0 && (
           <Text c="dimmed" ta="center" py="md">
-            No resale matches these filters.
+            {t('empty')}
           </Text>
         )}
         {data?.results.map((l) => <Card key={l.id} line={l} zone={zone} />)}
       </Stack>
       <ListTable
-        label="Resales"
+        label={t('title')}
         minWidth={1000}
         visibleFrom="sm"
         fetching={isFetching}
         horizontalSpacing="xs"
-        columns={[{ label: 'Order' }, { label: 'Sold' }, { label: 'Offer and start' }, { label: 'Partner' }, { label: 'Gross', align: 'right' }, { label: 'Commission', align: 'right' }, { label: 'Supplier net', align: 'right' }, { label: 'Status' }]}
+        columns={[{ label: t('col.order') }, { label: t('col.sold') }, { label: t('col.offerStart') }, { label: t('col.partner') }, { label: t('col.gross'), align: 'right' }, { label: t('col.commission'), align: 'right' }, { label: t('col.net'), align: 'right' }, { label: t('col.status') }]}
         rowCount={data?.results.length}
-        empty="No resale matches these filters."
+        empty={t('empty')}
       >
         {data?.results.map((l) => <Row key={l.id} line={l} zone={zone} />)}
       </ListTable>

@@ -3,6 +3,7 @@ import type { TResale, TSettlement } from '@tourdesk/contracts';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { formatMoney } from '../../shared/lib/money';
+import { useResalesT } from './texts';
 
 export const RESALES_PATH = '/resales/overview';
 export const SETTLEMENTS_PATH = '/resales/settlements';
@@ -15,17 +16,18 @@ export const SIDE_LABEL = { supplier: 'Sold by partner', reseller: 'Sold by us' 
 
 /** The section's two tabs: the resold lines, and the statements that settle them. */
 export function ResalesHeader({ tab, actions }: { tab: 'resales' | 'settlements'; actions?: ReactNode }) {
+  const t = useResalesT();
   const navigate = useNavigate();
   return (
     <>
       <Group justify="space-between">
-        <Title order={2}>Resales</Title>
+        <Title order={2}>{t('title')}</Title>
         {actions}
       </Group>
       <Tabs value={tab} onChange={(v) => v && navigate(v === 'settlements' ? SETTLEMENTS_PATH : RESALES_PATH)}>
         <Tabs.List>
-          <Tabs.Tab value="resales">Resales</Tabs.Tab>
-          <Tabs.Tab value="settlements">Settlements</Tabs.Tab>
+          <Tabs.Tab value="resales">{t('tab.resales')}</Tabs.Tab>
+          <Tabs.Tab value="settlements">{t('tab.settlements')}</Tabs.Tab>
         </Tabs.List>
       </Tabs>
     </>

@@ -25,6 +25,8 @@ import { de as partnersDe } from './partners/de';
 import { en as partnersEn } from './partners/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
+import { de as resalesDe } from './resales/de';
+import { en as resalesEn } from './resales/en';
 import { de as shellDe } from './shell/de';
 import { en as shellEn } from './shell/en';
 import { de as storesDe } from './stores/de';
@@ -44,6 +46,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
+  'backoffice/resales': { en: resalesEn, de: resalesDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
   'backoffice/stores': { en: storesEn, de: storesDe },
   'backoffice/team': { en: teamEn, de: teamDe },
