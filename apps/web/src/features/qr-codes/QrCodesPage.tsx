@@ -11,24 +11,21 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useDeleteQrCodeMutation, useQrCodeDownloadMutation, useQrCodePreviewQuery, useQrCodesQuery } from './api';
 import { QrCodeForm } from './QrCodeForm';
+import { useQrCodesT } from './texts';
 
-const OWNERSHIP_FILTER = [
-  { value: 'All', label: 'All owners' },
-  { value: 'Internal', label: 'Internal' },
-  { value: 'External', label: 'External' },
-];
-
-const targetOf = (c: TQrCode) =>
+/** Where a code leads, in words. */
+const targetOf = (c: TQrCode, t: ReturnType<typeof useQrCodesT>) =>
   c.target === 'experience'
-    ? `${c.experience_title ?? 'Offer'} in ${c.store_name ?? 'a store'}`
+    ? t('offerIn', { offer: c.experience_title ?? t('offer'), store: c.store_name ?? t('aStore') })
     : c.target === 'partner_store'
       ? c.store_name
-        ? `${c.store_name} (${c.partner_name}’s store)`
-        : 'A partner’s store that no longer sells your offers'
-      : (c.store_name ?? 'A store');
+        ? t('partnerStore', { store: c.store_name, partner: c.partner_name ?? '' })
+        : t('partnerGone')
+      : (c.store_name ?? t('storeFallback'));
 
 /** One code: its image, its files, its link, and editing or deleting it. */
 function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () => void; onDeleted: () => void }) {
+  const t = useQrCodesT();
   const preview = useQrCodePreviewQuery(code.id);
   const [download, downloading] = useQrCodeDownloadMutation();
   const [remove] = useDeleteQrCodeMutation();
@@ -46,11 +43,11 @@ function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () =
     <Stack>
       <Group align="flex-start" wrap="wrap" gap="lg">
         <div style={{ background: 'white', borderRadius: 8, padding: 4, lineHeight: 0 }}>
-          {preview.data ? <Image src={preview.data} alt={`QR code of ${code.name}`} w={180} h={180} /> : <div style={{ width: 180, height: 180 }} aria-busy="true" />}
+          {preview.data ? <Image src={preview.data} alt={t('imageOf', { name: code.name })} w={180} h={180} /> : <div style={{ width: 180, height: 180 }} aria-busy="true" />}
         </div>
         <Stack gap={6} style={{ flex: '1 1 220px', minWidth: 0 }}>
           <Text size="sm">
-            Leads to <b>{targetOf(code)}</b>
+            {t('leadsTo', { target: targetOf(code, t) })}
           </Text>
           <Group gap={4} wrap="nowrap">
             <Anchor href={code.url} target="_blank" rel="noopener noreferrer" size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="qr-url">
@@ -58,8 +55,8 @@ function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () =
             </Anchor>
             <CopyButton value={code.url}>
               {({ copied, copy }) => (
-                <Tooltip label={copied ? 'Copied' : 'Copy link'}>
-                  <ActionIcon variant="subtle" onClick={copy} aria-label="Copy link">
+                <Tooltip label={copied ? t('copied') : t('copyLink')}>
+                  <ActionIcon variant="subtle" onClick={copy} aria-label={t('copyLink')}>
                     {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                   </ActionIcon>
                 </Tooltip>
@@ -67,7 +64,7 @@ function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () =
             </CopyButton>
           </Group>
           <Text size="sm" c="dimmed">
-            Opening the link counts as a scan. Print the flyer, or put the image on your own material.
+            {t('scanNote')}
           </Text>
         </Stack>
       </Group>
@@ -80,28 +77,28 @@ function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () =
           loading={downloading.isLoading && downloading.originalArgs?.url.endsWith('pdf')}
           onClick={() => void download({ url: `qr-codes/${code.id}/flyer.pdf`, fallbackName: `qr-${code.code}.pdf` })}
         >
-          PDF flyer
+          {t('flyer')}
         </Button>
       </SimpleGrid>
       <Group justify="space-between">
         <ConfirmButton
           variant="subtle"
           color="red"
-          title="Delete this QR code?"
-          message="Printed codes will lead nowhere. Orders it brought stay, without its name."
-          confirmLabel="Delete QR code"
+          title={t('deleteTitle')}
+          message={t('deleteMessage')}
+          confirmLabel={t('deleteConfirm')}
           onConfirm={async () => {
             const res = await remove(code.id);
             if ('error' in res) return false;
-            notifySuccess('QR code deleted.');
+            notifySuccess(t('deleted'));
             onDeleted();
             return true;
           }}
         >
-          Delete
+          {t('delete')}
         </ConfirmButton>
         <Button leftSection={<IconPencil size={16} />} onClick={onEdit}>
-          Edit
+          {t('editButton')}
         </Button>
       </Group>
     </Stack>
@@ -110,6 +107,7 @@ function QrCodeDetail({ code, onEdit, onDeleted }: { code: TQrCode; onEdit: () =
 
 /** /sales/qr-codes: printed codes leading to a store or an offer, with what each brought. */
 export default function QrCodesPage() {
+  const t = useQrCodesT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useQrCodesQuery(filters.apiParams);
@@ -119,30 +117,39 @@ export default function QrCodesPage() {
   const filtered = Boolean(filters.search || filters.filters.ownership);
   return (
     <ListPage
-      title="QR codes"
-      description="Codes on flyers and posters that lead to a store or an offer; each counts its scans and the orders it brought."
+      title={t('title')}
+      description={t('description')}
       csv={{ url: 'qr-codes/export.csv', params: filters.apiParams, fallbackName: 'qr-codes.csv' }}
       actions={
         <>
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            Create QR code
+            {t('create')}
           </Button>
         </>
       }
-      search={{ label: 'Search QR codes', placeholder: 'Name or campaign' }}
-      filters={<Select aria-label="Ownership filter" data={OWNERSHIP_FILTER} value={filters.filters.ownership ?? 'All'} onChange={(v) => filters.setFilter('ownership', v)} w={150} allowDeselect={false} />}
+      search={{ label: t('searchLabel'), placeholder: t('searchPlaceholder') }}
+      filters={
+        <Select
+          aria-label={t('ownershipFilter')}
+          data={[
+            { value: 'All', label: t('allOwners') },
+            { value: 'Internal', label: t('ownership.Internal') },
+            { value: 'External', label: t('ownership.External') },
+          ]}
+          value={filters.filters.ownership ?? 'All'} onChange={(v) => filters.setFilter('ownership', v)} w={150} allowDeselect={false} />
+      }
       list={filters}
       count={data?.count}
-      noun="QR code"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="QR codes"
+        label={t('title')}
         minWidth={820}
         fetching={isFetching}
-        columns={[{ label: 'Name' }, { label: 'Campaign' }, { label: 'Ownership' }, { label: 'Leads to' }, { label: 'Scans', align: 'right' }, { label: 'Orders', align: 'right' }, { label: 'Revenue', align: 'right' }]}
+        columns={[{ label: t('col.name') }, { label: t('col.campaign') }, { label: t('col.ownership') }, { label: t('col.leadsTo') }, { label: t('col.scans'), align: 'right' }, { label: t('col.orders'), align: 'right' }, { label: t('col.revenue'), align: 'right' }]}
         rowCount={data?.results.length}
-        empty={filtered ? 'No QR code matches these filters.' : 'No QR code yet: create one for a flyer, a poster or a partner’s desk.'}
+        empty={filtered ? t('emptyFiltered') : t('empty')}
       >
         {data?.results.map((c) => (
           <Table.Tr key={c.id} data-testid="qr-row" data-code={c.code}>
@@ -154,16 +161,16 @@ export default function QrCodesPage() {
                 </Group>
               </Anchor>
               <Text size="xs" c="dimmed">
-                Created {formatDisplayDate(c.created_at, zone)}
+                {t('createdOn', { date: formatDisplayDate(c.created_at, zone) })}
               </Text>
             </Table.Td>
             <Table.Td>{c.campaign || <Text c="dimmed">—</Text>}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={c.ownership === 'Internal' ? 'blue' : 'grape'}>
-                {c.ownership}
+                {t(`ownership.${c.ownership}`)}
               </Badge>
             </Table.Td>
-            <Table.Td>{targetOf(c)}</Table.Td>
+            <Table.Td>{targetOf(c, t)}</Table.Td>
             <Table.Td ta="right" data-testid="qr-scans">
               {c.scans}
             </Table.Td>
@@ -176,10 +183,10 @@ export default function QrCodesPage() {
           </Table.Tr>
         ))}
       </ListTable>
-      <Modal opened={Boolean(open) && !editing} onClose={() => setOpenId(null)} title={open?.name ?? 'QR code'} size="lg">
+      <Modal opened={Boolean(open) && !editing} onClose={() => setOpenId(null)} title={open?.name ?? t('qrCode')} size="lg">
         {open && <QrCodeDetail code={open} onEdit={() => setEditing(open)} onDeleted={() => setOpenId(null)} />}
       </Modal>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Create QR code' : 'Edit QR code'}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('create') : t('edit')}>
         {editing !== null && (
           <QrCodeForm
             code={editing === 'new' ? undefined : editing}

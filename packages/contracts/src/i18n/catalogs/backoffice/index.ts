@@ -25,6 +25,8 @@ import { de as partnersDe } from './partners/de';
 import { en as partnersEn } from './partners/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
+import { de as qrCodesDe } from './qr-codes/de';
+import { en as qrCodesEn } from './qr-codes/en';
 import { de as resalesDe } from './resales/de';
 import { en as resalesEn } from './resales/en';
 import { de as shellDe } from './shell/de';
@@ -46,6 +48,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
+  'backoffice/qr-codes': { en: qrCodesEn, de: qrCodesDe },
   'backoffice/resales': { en: resalesEn, de: resalesDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
   'backoffice/stores': { en: storesEn, de: storesDe },
