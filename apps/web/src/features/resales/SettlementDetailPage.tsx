@@ -8,9 +8,11 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useSettlementDownloadMutation, useSettlementQuery, useSettleSettlementMutation } from './api';
 import { Figure, Figures, itemsText, owedText, resalePath, SETTLEMENTS_PATH, settlementPath, SettlementStatus } from './parts';
+import { useResalesT } from './texts';
 
 /** /resales/settlements/{settlementId}: one statement — its figures, lines, downloads, and settling it. */
 export default function SettlementDetailPage() {
+  const t = useResalesT();
   const { settlementId = '' } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -66,7 +68,7 @@ export default function SettlementDetailPage() {
         </Group>
       </Group>
       <Alert variant="light" color={s.status === 'Settled' ? 'green' : 'blue'} data-testid="owed">
-        <Text fw={600}>{owedText(s)}</Text>
+        <Text fw={600}>{owedText(s, t)}</Text>
         <Text size="sm">
           {s.status === 'Settled'
             ? `Settled ${s.settled_at ? formatDateTime(s.settled_at, zone) : ''}${s.settled_by ? ` by ${s.settled_by}` : ''}.`
@@ -139,7 +141,7 @@ export default function SettlementDetailPage() {
       <Modal opened={confirming} onClose={() => !settling.isLoading && setConfirming(false)} title="Mark the statement settled?" centered>
         <Stack>
           <Text size="sm">
-            {owedText(s)}. Mark it settled only once the money has arrived: both sides will see it settled, and it cannot be undone.
+            {owedText(s, t)}. Mark it settled only once the money has arrived: both sides will see it settled, and it cannot be undone.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)} disabled={settling.isLoading}>

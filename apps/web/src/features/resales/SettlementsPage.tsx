@@ -14,6 +14,7 @@ import { useCreateSettlementMutation, useResaleFilterOptionsQuery, useSettlement
 import { owedText, ResalesHeader, settlementPath, SettlementStatus } from './parts';
 import { DateField } from '../../shared/components/DateField';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
+import { useResalesT } from './texts';
 
 /** Last month, as the default period of a new statement (YYYY-MM-DD, the browser's calendar). */
 function lastMonth() {
@@ -26,6 +27,7 @@ function lastMonth() {
 
 /** The supplier's "New statement" dialog: a partner and a period of activity dates. */
 function NewStatement({ partners, onClose }: { partners: { id: string; name: string }[]; onClose: () => void }) {
+  const t = useResalesT();
   const navigate = useNavigate();
   const [create, { isLoading }] = useCreateSettlementMutation();
   const [partner, setPartner] = useState<string | null>(partners.length === 1 ? partners[0]!.id : null);
@@ -33,16 +35,16 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const submit = async () => {
-    if (!partner) return setErrors({ partnership_id: 'Choose a partner.' });
+    if (!partner) return setErrors({ partnership_id: t('settlement.choosePartner') });
     const res = await create({ partnership_id: partner, period_from: period.from, period_to: period.to });
     if ('error' in res) return setErrors(fieldErrors(res.error));
-    notifySuccess(`Statement ${res.data.number} made: ${res.data.bookings} lines.`);
+    notifySuccess(t('settlement.made', { number: res.data.number, lines: res.data.bookings }));
     navigate(settlementPath(res.data.id));
   };
 
   return (
     <form
-      aria-label="New statement"
+      aria-label={t('settlement.new')}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -51,19 +53,19 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
     >
       <Stack>
         <Text size="sm" c="dimmed">
-          The statement takes every line of this partner whose activity takes place in the period (days to come included) and that no statement settles yet, and fixes its figures for good. Lines settled before and cancelled or changed since are credited on it as reversals. Both sides see it.
+          {t('settlement.explain')}
         </Text>
-        <Select label="Partner" withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
+        <Select label={t('partner')} withAsterisk data={partners.map((p) => ({ value: p.id, label: p.name }))} value={partner} onChange={setPartner} error={errors.partnership_id} data-autofocus />
         <Group grow>
-          <DateField label="From" withAsterisk clearable={false} value={period.from} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.period_from} />
-          <DateField label="To" withAsterisk clearable={false} value={period.to} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.period_to} />
+          <DateField label={t('settlement.from')} withAsterisk clearable={false} value={period.from} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.period_from} />
+          <DateField label={t('settlement.to')} withAsterisk clearable={false} value={period.to} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.period_to} />
         </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('settlement.cancel')}
           </Button>
           <Button type="submit" loading={isLoading}>
-            Make statement
+            {t('settlement.make')}
           </Button>
         </Group>
       </Stack>
@@ -72,6 +74,7 @@ function NewStatement({ partners, onClose }: { partners: { id: string; name: str
 }
 
 function Row({ s, zone }: { s: TSettlement; zone?: string }) {
+  const t = useResalesT();
   const navigate = useNavigate();
   const to = settlementPath(s.id);
   return (
@@ -81,7 +84,7 @@ function Row({ s, zone }: { s: TSettlement; zone?: string }) {
           {s.number}
         </Anchor>
         <Text size="xs" c="dimmed">
-          made {formatDisplayDate(s.created_at, zone)}
+          {t('settlement.madeOn', { date: formatDisplayDate(s.created_at, zone) })}
         </Text>
       </Table.Td>
       <Table.Td>{s.partner_name}</Table.Td>
@@ -96,7 +99,7 @@ function Row({ s, zone }: { s: TSettlement; zone?: string }) {
         {formatMoney(s.commission, s.currency)}
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{owedText(s)}</Text>
+        <Text size="sm">{owedText(s, t)}</Text>
       </Table.Td>
       <Table.Td>
         <SettlementStatus status={s.status} />
@@ -107,6 +110,7 @@ function Row({ s, zone }: { s: TSettlement; zone?: string }) {
 
 /** /resales/settlements: the statements of either side's partnerships; a supplier makes new ones. */
 export default function SettlementsPage() {
+  const t = useResalesT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useSettlementsQuery(filters.apiParams);
@@ -123,7 +127,7 @@ export default function SettlementsPage() {
           actions={
             myResellers.length > 0 && (
               <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-                New statement
+                {t('settlement.new')}
               </Button>
             )
           }
@@ -132,16 +136,16 @@ export default function SettlementsPage() {
       filters={
         <>
           <Select
-            aria-label="Partner"
-            data={[{ value: 'All', label: 'All partners' }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+            aria-label={t('partner')}
+            data={[{ value: 'All', label: t('allPartners') }, ...(options?.partners ?? []).map((p) => ({ value: p.id, label: p.name }))]}
             value={filters.filters.partner ?? 'All'}
             onChange={(v) => filters.setFilter('partner', v)}
             w={200}
             allowDeselect={false}
           />
           <Select
-            aria-label="Status"
-            data={[{ value: 'All', label: 'Any status' }, ...SETTLEMENT_STATUSES.map((s) => ({ value: s, label: s }))]}
+            aria-label={t('status')}
+            data={[{ value: 'All', label: t('anyStatus') }, ...SETTLEMENT_STATUSES.map((s) => ({ value: s, label: t(`settlement.status.${s}`) }))]}
             value={filters.filters.status ?? 'All'}
             onChange={(v) => filters.setFilter('status', v)}
             w={150}
@@ -151,21 +155,21 @@ export default function SettlementsPage() {
       }
       list={filters}
       count={data?.count}
-      noun="statement"
+      countLabel={(count) => t('settlement.count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Statements"
+        label={t('settlement.label')}
         minWidth={900}
         fetching={isFetching}
         horizontalSpacing="xs"
-        columns={[{ label: 'Statement' }, { label: 'Partner' }, { label: 'Period' }, { label: 'Lines', align: 'right' }, { label: 'Gross', align: 'right' }, { label: 'Commission', align: 'right' }, { label: 'Owed' }, { label: 'Status' }]}
+        columns={[{ label: t('settlement.col.statement') }, { label: t('col.partner') }, { label: t('settlement.col.period') }, { label: t('settlement.col.lines'), align: 'right' }, { label: t('col.gross'), align: 'right' }, { label: t('col.commission'), align: 'right' }, { label: t('settlement.col.owed') }, { label: t('col.status') }]}
         rowCount={data?.results.length}
-        empty="No statement yet."
+        empty={t('settlement.empty')}
       >
         {data?.results.map((s) => <Row key={s.id} s={s} zone={zone} />)}
       </ListTable>
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New statement" centered>
+      <Modal opened={creating} onClose={() => setCreating(false)} title={t('settlement.new')} centered>
         <NewStatement partners={myResellers} onClose={() => setCreating(false)} />
       </Modal>
     </ListPage>

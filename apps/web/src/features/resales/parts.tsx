@@ -56,18 +56,19 @@ export function Figures({ children }: { children: ReactNode }) {
   return <SimpleGrid cols={{ base: 2, sm: 4 }}>{children}</SimpleGrid>;
 }
 
-/** Who pays whom under a statement, in words. */
-export function owedText(s: Pick<TSettlement, 'reseller_owes' | 'currency' | 'supplier' | 'reseller'>) {
+/** Who pays whom under a statement, in words (`t`: the resales' texts, in the user's language). */
+export function owedText(s: Pick<TSettlement, 'reseller_owes' | 'currency' | 'supplier' | 'reseller'>, t: ReturnType<typeof useResalesT>) {
   const amount = formatMoney(Math.abs(s.reseller_owes), s.currency);
-  if (s.reseller_owes > 0) return `${s.reseller.name} owes ${s.supplier.name} ${amount}`;
-  if (s.reseller_owes < 0) return `${s.supplier.name} owes ${s.reseller.name} ${amount}`;
-  return 'Nothing is owed';
+  if (s.reseller_owes > 0) return t('settlement.owes', { debtor: s.reseller.name, creditor: s.supplier.name, amount });
+  if (s.reseller_owes < 0) return t('settlement.owes', { debtor: s.supplier.name, creditor: s.reseller.name, amount });
+  return t('settlement.nothingOwed');
 }
 
 export function SettlementStatus({ status }: { status: TSettlement['status'] }) {
+  const t = useResalesT();
   return (
     <Badge color={status === 'Settled' ? 'green' : 'blue'} variant="light" size="sm" data-testid="settlement-status">
-      {status}
+      {t(`settlement.status.${status}`)}
     </Badge>
   );
 }
