@@ -1,12 +1,13 @@
 import { ActionIcon, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconExternalLink, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
-import { HELP_TOPIC_LABELS, type HelpTopic, type THelpVideo, type TPaginated } from '@tourdesk/contracts';
+import type { HelpTopic, THelpVideo, TPaginated } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { api } from '../api/api';
 import { useCan } from '../hooks/use-can';
 import { notifyError, notifySuccess } from '../lib/toast';
 import { VideoItem } from './VideoItem';
 import { errorMessages } from '../api/errors';
+import { useCommonT } from '../i18n/common';
 
 const helpVideosApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -34,6 +35,7 @@ const KEEPERS = ['Manage account'];
  * button only when the page has videos.
  */
 export function HelpVideos({ topic }: { topic: HelpTopic }) {
+  const t = useCommonT();
   const canKeep = useCan(KEEPERS);
   const { data } = helpVideosApi.useHelpVideosQuery(topic);
   const [opened, setOpened] = useState(false);
@@ -42,16 +44,16 @@ export function HelpVideos({ topic }: { topic: HelpTopic }) {
   return (
     <>
       <Button variant="default" leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={() => setOpened(true)}>
-        Help videos{videos.length > 0 ? ` (${videos.length})` : ''}
+        {videos.length > 0 ? t('help.buttonCount', { count: videos.length }) : t('help.button')}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={`Help videos: ${HELP_TOPIC_LABELS[topic]}`} size="lg">
+      <Modal opened={opened} onClose={() => setOpened(false)} title={t('help.title', { topic: t(`help.topic.${topic}`) })} size="lg">
         <Stack gap="md">
           {videos.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No help video for this page yet. Add one your team can watch here, such as how you run this part of the day.
+              {t('help.none')}
             </Text>
           ) : (
-            <Stack gap="sm" role="list" aria-label="Help videos">
+            <Stack gap="sm" role="list" aria-label={t('help.button')}>
               {videos.map((v) => (
                 <div role="listitem" key={v.id}>
                   <HelpVideoRow video={v} canKeep={canKeep} />
@@ -67,6 +69,7 @@ export function HelpVideos({ topic }: { topic: HelpTopic }) {
 }
 
 function HelpVideoRow({ video, canKeep }: { video: THelpVideo; canKeep: boolean }) {
+  const t = useCommonT();
   const [remove, { isLoading }] = helpVideosApi.useRemoveHelpVideoMutation();
   const name = video.title || video.url;
   return (
@@ -74,12 +77,12 @@ function HelpVideoRow({ video, canKeep }: { video: THelpVideo; canKeep: boolean 
       video={video}
       title={
         <Anchor href={video.url} target="_blank" rel="noopener noreferrer" size="sm" fw={500}>
-          {name} <IconExternalLink size={12} aria-label="(opens in a new tab)" />
+          {name} <IconExternalLink size={12} aria-label={t('help.newTab')} />
         </Anchor>
       }
       actions={
         canKeep && (
-          <ActionIcon variant="subtle" color="red" loading={isLoading} aria-label={`Remove ${name}`} onClick={() => void remove(video.id)}>
+          <ActionIcon variant="subtle" color="red" loading={isLoading} aria-label={t('help.remove', { name })} onClick={() => void remove(video.id)}>
             <IconTrash size={16} />
           </ActionIcon>
         )
@@ -89,18 +92,19 @@ function HelpVideoRow({ video, canKeep }: { video: THelpVideo; canKeep: boolean 
 }
 
 function AddHelpVideo({ topic }: { topic: HelpTopic }) {
+  const t = useCommonT();
   const [add, { isLoading }] = helpVideosApi.useAddHelpVideoMutation();
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string>();
   const submit = async () => {
     const res = await add({ url: url.trim(), topic });
     if ('error' in res) {
-      return setError(errorMessages(res.error)[0] ?? 'This video could not be added.');
+      return setError(errorMessages(res.error)[0] ?? t('help.notAdded'));
     }
     setError(undefined);
     setUrl('');
     if (res.data.notice) notifyError(res.data.notice);
-    else notifySuccess(`Help video added: ${res.data.title || res.data.url}`);
+    else notifySuccess(t('help.added', { title: res.data.title || res.data.url }));
   };
   return (
     <form
@@ -111,8 +115,8 @@ function AddHelpVideo({ topic }: { topic: HelpTopic }) {
     >
       <Stack gap="xs">
         <TextInput
-          label="Add a video"
-          description="The address of a YouTube or Vimeo video: its title and thumbnail are looked up."
+          label={t('help.add')}
+          description={t('help.addHint')}
           placeholder="https://www.youtube.com/watch?v=…"
           value={url}
           onChange={(e) => setUrl(e.currentTarget.value)}
@@ -120,7 +124,7 @@ function AddHelpVideo({ topic }: { topic: HelpTopic }) {
         />
         <Group justify="flex-end">
           <Button type="submit" loading={isLoading} disabled={!url.trim()}>
-            Add video
+            {t('help.addButton')}
           </Button>
         </Group>
       </Stack>
