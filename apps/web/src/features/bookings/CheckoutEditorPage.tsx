@@ -4,7 +4,7 @@ import type { TCart } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { api } from '../../shared/api/api';
-import { clock, formatDisplayDate, formatTime } from '../../shared/lib/dates';
+import { clock, formatDatePattern, formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useCan } from '../../shared/hooks/use-can';
 import { formatMoney } from '../../shared/lib/money';
@@ -15,6 +15,7 @@ import { CustomerStep } from './CustomerStep';
 import { PartnerSale } from './PartnerSale';
 import { SlotPicker, STATUS_COLOR } from './SlotPicker';
 import { useBookingCatalog } from './use-booking-catalog';
+import { useBookingsT } from './texts';
 
 type CartLine = TCart['lines'][number];
 
@@ -32,6 +33,7 @@ const catalogApi = api.injectEndpoints({
 
 /** Minutes and seconds until the hold runs out, ticking. */
 function Countdown({ until }: { until: string }) {
+  const tr = useBookingsT();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -40,14 +42,15 @@ function Countdown({ until }: { until: string }) {
   const left = Math.max(0, new Date(until).getTime() - now);
   const text = `${Math.floor(left / 60_000)}:${String(Math.floor((left % 60_000) / 1000)).padStart(2, '0')}`;
   return (
-    <Badge leftSection={<IconClock size={12} />} color={left < 120_000 ? 'red' : 'blue'} variant="light" aria-label="Hold countdown">
-      {left > 0 ? `Seats held for ${text}` : 'Hold expired'}
+    <Badge leftSection={<IconClock size={12} />} color={left < 120_000 ? 'red' : 'blue'} variant="light" aria-label={tr('checkout.countdown')}>
+      {left > 0 ? tr('checkout.heldFor', { time: text }) : tr('checkout.expired')}
     </Badge>
   );
 }
 
 /** /bookings/checkout-editor: book at the counter — offer, day, time, quantities and extras, customer and answers. */
 export default function CheckoutEditorPage() {
+  const tr = useBookingsT();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   // Times are shown in the organisation's zone, whatever the browser's.
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -99,14 +102,14 @@ export default function CheckoutEditorPage() {
 
   return (
     <Stack gap="lg">
-      <Title order={2}>Checkout</Title>
+      <Title order={2}>{tr('checkout.title')}</Title>
       <Select
-        label="Offer"
+        label={tr('checkout.offer')}
         maw={560}
-        placeholder="Choose an offer on sale"
+        placeholder={tr('checkout.chooseOffer')}
         data={[
-          ...(offers?.results.length ? [{ group: 'Your offers', items: offers.results.map((o) => ({ value: o.id, label: o.title })) }] : []),
-          ...(resold?.results.length ? [{ group: 'Partners’ offers', items: resold.results.map((o) => ({ value: `${PARTNER}${o.id}`, label: `${o.title} · ${o.supplier.name}` })) }] : []),
+          ...(offers?.results.length ? [{ group: tr('checkout.yourOffers'), items: offers.results.map((o) => ({ value: o.id, label: o.title })) }] : []),
+          ...(resold?.results.length ? [{ group: tr('checkout.partnersOffers'), items: resold.results.map((o) => ({ value: `${PARTNER}${o.id}`, label: `${o.title} · ${o.supplier.name}` })) }] : []),
         ]}
         value={experience}
         onChange={(v) => {
@@ -139,13 +142,13 @@ export default function CheckoutEditorPage() {
           </Stack>
           <Stack>
             {slot && (
-              <Card withBorder padding="lg" aria-label="Quantities">
+              <Card withBorder padding="lg" aria-label={tr('checkout.quantities')}>
                 <Group justify="space-between" mb="sm">
                   <Text fw={600}>
-                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {clock(slot.local_time)}
+                    {formatDatePattern(slot.local_date, 'DD. MMMM YYYY')}, {clock(slot.local_time)}
                   </Text>
                   <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
-                    {slot.remaining} of {slot.capacity} seats left
+                    {tr('checkout.seatsLeft', { remaining: slot.remaining, capacity: slot.capacity })}
                   </Badge>
                 </Group>
                 <Stack gap="xs">
@@ -156,20 +159,20 @@ export default function CheckoutEditorPage() {
                         <Text size="sm">
                           {c.label} · {formatMoney(priceOf(c.id)!, currency)}
                         </Text>
-                        <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
+                        <NumberInput aria-label={tr('checkout.quantityOf', { name: c.label })} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
                       </Group>
                     ))}
                 </Stack>
                 {offeredExtras.length > 0 && (
                   <>
-                    <Divider my="sm" label="Extras" labelPosition="left" />
-                    <Stack gap="xs" aria-label="Extras">
+                    <Divider my="sm" label={tr('checkout.extras')} labelPosition="left" />
+                    <Stack gap="xs" aria-label={tr('checkout.extras')}>
                       {offeredExtras.map((item) => (
                         <Group key={item.id} justify="space-between" wrap="nowrap">
                           <Text size="sm">
                             {item.name} · {formatMoney(item.price, item.currency)}
                           </Text>
-                          <NumberInput aria-label={`${item.name} quantity`} w={90} min={0} max={100} value={extras[item.id] ?? 0} onChange={(v) => setExtras({ ...extras, [item.id]: Number(v) || 0 })} />
+                          <NumberInput aria-label={tr('checkout.quantityOf', { name: item.name })} w={90} min={0} max={100} value={extras[item.id] ?? 0} onChange={(v) => setExtras({ ...extras, [item.id]: Number(v) || 0 })} />
                         </Group>
                       ))}
                     </Stack>
@@ -177,7 +180,7 @@ export default function CheckoutEditorPage() {
                 )}
                 <Group justify="space-between" mt="md">
                   <Text fw={600} data-testid="line-total">
-                    Total {formatMoney(total, currency)}
+                    {tr('checkout.total', { amount: formatMoney(total, currency) })}
                   </Text>
                   <Button
                     loading={holding.isLoading}
@@ -185,26 +188,26 @@ export default function CheckoutEditorPage() {
                     onClick={async () => {
                       const res = await hold({ slot: slot.id, quantities: positiveCounts(quantities), extras: positiveCounts(extras) });
                       if (!('error' in res)) {
-                        notifySuccess('Seats held.');
+                        notifySuccess(tr('checkout.held'));
                         setQuantities({});
                         setExtras({});
                       }
                     }}
                   >
-                    Hold seats
+                    {tr('checkout.hold')}
                   </Button>
                 </Group>
               </Card>
             )}
-            <Card withBorder padding="lg" aria-label="Cart">
+            <Card withBorder padding="lg" aria-label={tr('checkout.cart')}>
               <Group justify="space-between" mb="sm">
-                <Text fw={600}>Cart</Text>
+                <Text fw={600}>{tr('checkout.cart')}</Text>
                 {cart?.expires_at && <Countdown until={cart.expires_at} />}
               </Group>
-              {shown.length === 0 && <Text c="dimmed" size="sm">Nothing held yet.</Text>}
+              {shown.length === 0 && <Text c="dimmed" size="sm">{tr('checkout.nothingHeld')}</Text>}
               {Object.keys(refused).length > 0 && (
-                <Alert color="red" variant="light" mb="sm" title="Some lines can no longer be booked" data-testid="refused-lines">
-                  Remove the marked lines to book the rest, or choose their times again.
+                <Alert color="red" variant="light" mb="sm" title={tr('checkout.refusedTitle')} data-testid="refused-lines">
+                  {tr('checkout.refusedHelp')}
                 </Alert>
               )}
               <Stack gap="xs">
@@ -212,7 +215,7 @@ export default function CheckoutEditorPage() {
                   <Group key={l.id} justify="space-between" data-testid="cart-line" data-refused={refused[l.id] ? 'true' : undefined} wrap="nowrap">
                     <div style={{ minWidth: 0, flex: 1 }}>
                       <Text size="sm" td={refused[l.id] ? 'line-through' : undefined}>
-                        {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {l.seats} seat{l.seats === 1 ? '' : 's'}
+                        {l.experience_title} · {formatDisplayDate(l.starts_at, zone)}, {formatTime(l.starts_at, zone)} · {tr('checkout.seats', { count: l.seats })}
                       </Text>
                       {l.items.map((i) => (
                         <Text key={`${i.kind}-${i.id}`} size="xs" c="dimmed" data-testid="cart-item">
@@ -229,7 +232,7 @@ export default function CheckoutEditorPage() {
                     <Group gap="xs" wrap="nowrap">
                       <Text size="sm">{formatMoney(l.total, l.currency)}</Text>
                       <Button size="xs" variant={refused[l.id] ? 'light' : 'subtle'} color="red" onClick={() => removeLine(l.id)}>
-                        {refused[l.id] ? 'Remove' : 'Release'}
+                        {refused[l.id] ? tr('checkout.remove') : tr('checkout.release')}
                       </Button>
                     </Group>
                   </Group>
@@ -237,7 +240,7 @@ export default function CheckoutEditorPage() {
               </Stack>
               {cart && cart.lines.length > 0 && <CustomerStep cart={cart} catalog={catalog} onLineErrors={onLineErrors} />}
             </Card>
-            {!experience && <Alert variant="light">Choose an offer, then a day and a time.</Alert>}
+            {!experience && <Alert variant="light">{tr('checkout.start')}</Alert>}
           </Stack>
         </SimpleGrid>
       )}

@@ -3,6 +3,7 @@ import { seatsForSale, type TSlot } from '@tourdesk/contracts';
 import { useMemo } from 'react';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { clock } from '../../shared/lib/dates';
+import { useBookingsT } from './texts';
 
 export const STATUS_COLOR: Record<TSlot['status'], string> = { available: 'green', limited: 'orange', sold_out: 'red', closed: 'gray' };
 
@@ -28,6 +29,7 @@ export function SlotPicker({
   slotId: string | null;
   onSlot: (id: string) => void;
 }) {
+  const tr = useBookingsT();
   const byDay = useMemo(() => {
     const map = new Map<string, TSlot[]>();
     for (const s of slots ?? []) map.set(s.local_date, [...(map.get(s.local_date) ?? []), s]);
@@ -53,20 +55,20 @@ export function SlotPicker({
             const left = (byDay.get(d) ?? []).reduce((sum, s) => sum + seatsForSale(s), 0);
             return byDay.get(d)?.length ? (
               <Text size="xs" c="dimmed">
-                {left} left
+                {tr('checkout.left', { remaining: left })}
               </Text>
             ) : null;
           }}
         />
       </Card>
       {date && (
-        <Group gap="xs" aria-label="Times">
+        <Group gap="xs" aria-label={tr('checkout.times')}>
           {(byDay.get(date) ?? []).map((s) => (
             <Button key={s.id} variant={slotId === s.id ? 'filled' : 'light'} color={STATUS_COLOR[s.status]} disabled={!s.bookable} onClick={() => onSlot(s.id)}>
-              {clock(s.local_time)} · {s.remaining} left
+              {tr('checkout.timeLeft', { time: clock(s.local_time), remaining: s.remaining })}
             </Button>
           ))}
-          {(byDay.get(date) ?? []).length === 0 && <Text c="dimmed">No time slot on this day.</Text>}
+          {(byDay.get(date) ?? []).length === 0 && <Text c="dimmed">{tr('checkout.noSlot')}</Text>}
         </Group>
       )}
     </>
