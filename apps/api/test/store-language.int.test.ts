@@ -98,6 +98,11 @@ describe('the web store’s addresses per language', () => {
     // The page's catalog, parsed, for the browser (which has no parser): German only.
     const messages = JSON.parse(/<script type="application\/json" id="td-messages">(.*?)<\/script>/.exec(html)![1]!);
     expect(messages.backToStore).toEqual([{ type: 0, value: 'Alle Erlebnisse' }]);
+    // The customer's own pages too (noindex); never a page that does not exist.
+    const checkout = (await visitor().get('/s/poly/fr/checkout')).body;
+    expect(checkout).toContain(`<link rel="alternate" hrefLang="de" href="${ORIGIN}/s/poly/de/checkout"/>`);
+    expect(checkout).toContain('<meta name="robots" content="noindex"/>');
+    expect((await visitor().get('/s/poly/fr/nowhere')).body).not.toContain('rel="alternate"');
     const preload = JSON.parse(/<script type="application\/json" id="td-preload">(.*?)<\/script>/.exec(html)![1]!);
     expect(preload).toMatchObject({ language: 'de', base: '/s/poly/de/', languages: ['en', 'de', 'fr'] });
   });

@@ -404,7 +404,7 @@ function NotFound() {
   const { link } = useStore();
   return (
     <div className="td-page">
-      <PageHead title={t('notFoundTitle')} description="" path="" noindex />
+      <PageHead title={t('notFoundTitle')} description="" path="" noindex alternates={false} />
       <Heading>{t('notFoundTitle')}</Heading>
       <p>{t('notFoundText')}</p>
       <p>

@@ -16,6 +16,7 @@ export function PageHead({
   path,
   image,
   noindex = false,
+  alternates = true,
   jsonLd,
 }: {
   title: string;
@@ -25,6 +26,8 @@ export function PageHead({
   /** An absolute or site-relative image for link previews. */
   image?: string | null;
   noindex?: boolean;
+  /** The page in the store's other languages (hreflang): every page but one that does not exist. */
+  alternates?: boolean;
   jsonLd?: unknown;
 }) {
   const t = useT();
@@ -40,8 +43,9 @@ export function PageHead({
       <title>{full}</title>
       {text && <meta name="description" content={text} />}
       <link rel="canonical" href={url} />
-      {/* The page in each language the store sells in; x-default is the organisation's first (unprefixed, where a first visit is sent on by its browser's language). */}
-      {!hidden &&
+      {/* The page in each language the store sells in (the customer's own pages too, noindex as they are); x-default is the organisation's first (unprefixed, where a first visit is sent on by its browser's language). */}
+      {alternates &&
+        language !== PSEUDO_LOCALE &&
         languages.length > 1 &&
         [...languages.map((l) => ({ key: l, href: `${origin}${inLanguage(l, path)}` })), { key: 'x-default', href: `${origin}${inLanguage(languages[0]!, path)}` }].map((alt) => (
           <link key={alt.key} rel="alternate" hrefLang={alt.key} href={alt.href} />

@@ -24,7 +24,7 @@ export function OfferPage({ id }: { id: string }) {
   if (offer.error) {
     return (
       <div className="td-page">
-        <PageHead title={t('notFoundTitle')} description="" path={`offers/${id}`} noindex />
+        <PageHead title={t('notFoundTitle')} description="" path={`offers/${id}`} noindex alternates={false} />
         <p>
           <a href={link('')}>← {t('backToStore')}</a>
         </p>
