@@ -1,9 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { displayAnswer, questionLabel } from './booking-logic';
 import { answerLines, extraLines, type BookingCatalog } from './use-booking-catalog';
+import { useBookingsT } from './texts';
 
 /** A booking's extras (name × quantity) and its answers (question: answer). */
 export function BookingAddOns({ extras, answers, catalog, compact = false }: { extras: Record<string, number>; answers: Record<string, string>; catalog: BookingCatalog; compact?: boolean }) {
+  const tr = useBookingsT();
   const extraList = extraLines(extras, catalog);
   const answerList = answerLines(answers, catalog);
   if (compact) {
@@ -17,7 +19,7 @@ export function BookingAddOns({ extras, answers, catalog, compact = false }: { e
         )}
         {answerList.map((a) => (
           <Text key={a.id} size="xs" c="dimmed" data-testid="booking-answer">
-            {questionLabel(a.question?.question ?? 'Answer')}{' '}
+            {questionLabel(a.question?.question ?? tr('addons.answer'))}{' '}
             <Text span inherit c="var(--mantine-color-text)">
               {displayAnswer(a.question, a.answer)}
             </Text>
@@ -30,11 +32,11 @@ export function BookingAddOns({ extras, answers, catalog, compact = false }: { e
     <Stack gap="md">
       <div>
         <Text fw={600} size="sm" mb={4}>
-          Extras
+          {tr('addons.extras')}
         </Text>
         {extraList.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No extras.
+            {tr('addons.noExtras')}
           </Text>
         ) : (
           <Stack gap={2} data-testid="booking-extras">
@@ -48,18 +50,18 @@ export function BookingAddOns({ extras, answers, catalog, compact = false }: { e
       </div>
       <div>
         <Text fw={600} size="sm" mb={4}>
-          Answers
+          {tr('addons.answers')}
         </Text>
         {answerList.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No answers.
+            {tr('addons.noAnswers')}
           </Text>
         ) : (
           <Stack gap={6}>
             {answerList.map((a) => (
               <Text key={a.id} size="sm" data-testid="booking-answer" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 <Text span inherit c="dimmed">
-                  {questionLabel(a.question?.question ?? 'Answer')}
+                  {questionLabel(a.question?.question ?? tr('addons.answer'))}
                 </Text>{' '}
                 {displayAnswer(a.question, a.answer)}
               </Text>

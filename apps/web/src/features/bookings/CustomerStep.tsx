@@ -9,8 +9,8 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingOffersQuery, useCheckoutMutation } from './api';
 import { lineErrors, validateAnswer } from './booking-logic';
-import { ORDER_CREATED } from './constants';
 import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
+import { useBookingsT } from './texts';
 
 export interface CheckoutForm {
   customer: { email: string; first_name: string; last_name: string; phone: string };
@@ -23,6 +23,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One booking question, with the input its kind of answer needs. */
 export function QuestionField({ question: q, control }: { question: BookingQuestion; control: Control<CheckoutForm> }) {
+  const tr = useBookingsT();
   return (
     <Controller
       control={control}
@@ -34,15 +35,15 @@ export function QuestionField({ question: q, control }: { question: BookingQuest
           label: q.question,
           withAsterisk: q.required,
           error: fieldState.error?.message,
-          description: q.per_participant ? 'Answer for each participant.' : undefined,
+          description: q.per_participant ? tr('customer.perParticipant') : undefined,
         };
         switch (q.answer_type) {
           case 'yes_no':
             return (
               <Radio.Group {...common} value={field.value ?? ''} onChange={field.onChange} name={field.name}>
                 <Group gap="lg" mt={6}>
-                  <Radio value="yes" label="Yes" ref={field.ref} onBlur={field.onBlur} />
-                  <Radio value="no" label="No" onBlur={field.onBlur} />
+                  <Radio value="yes" label={tr('customer.yes')} ref={field.ref} onBlur={field.onBlur} />
+                  <Radio value="no" label={tr('customer.no')} onBlur={field.onBlur} />
                 </Group>
               </Radio.Group>
             );
@@ -68,7 +69,7 @@ export function QuestionField({ question: q, control }: { question: BookingQuest
                 onChange={(v) => field.onChange(v ?? '')}
                 onBlur={field.onBlur}
                 clearable={!q.required}
-                placeholder="Choose an answer"
+                placeholder={tr('customer.chooseAnswer')}
               />
             );
           default:
@@ -81,27 +82,28 @@ export function QuestionField({ question: q, control }: { question: BookingQuest
 
 /** Who books: e-mail and first name required, checked here before the server checks them again. */
 export function CustomerFields({ form }: { form: UseFormReturn<CheckoutForm> }) {
+  const tr = useBookingsT();
   const { errors } = form.formState;
   return (
     <>
       <Group grow align="flex-start">
         <TextInput
-          label="Customer e-mail"
+          label={tr('customer.email')}
           type="email"
           withAsterisk
-          {...form.register('customer.email', { validate: (v) => EMAIL.test(v.trim()) || 'Enter a valid e-mail address.' })}
+          {...form.register('customer.email', { validate: (v) => EMAIL.test(v.trim()) || tr('customer.emailInvalid') })}
           error={errors.customer?.email?.message}
         />
-        <TextInput label="Phone" {...form.register('customer.phone')} error={errors.customer?.phone?.message} />
+        <TextInput label={tr('customer.phone')} {...form.register('customer.phone')} error={errors.customer?.phone?.message} />
       </Group>
       <Group grow align="flex-start">
         <TextInput
-          label="First name"
+          label={tr('customer.firstName')}
           withAsterisk
-          {...form.register('customer.first_name', { validate: (v) => v.trim() !== '' || 'Enter the first name.' })}
+          {...form.register('customer.first_name', { validate: (v) => v.trim() !== '' || tr('customer.firstNameMissing') })}
           error={errors.customer?.first_name?.message}
         />
-        <TextInput label="Last name" {...form.register('customer.last_name')} error={errors.customer?.last_name?.message} />
+        <TextInput label={tr('customer.lastName')} {...form.register('customer.last_name')} error={errors.customer?.last_name?.message} />
       </Group>
     </>
   );
@@ -113,6 +115,7 @@ export function CustomerFields({ form }: { form: UseFormReturn<CheckoutForm> }) 
  * before the server checks them again; its field errors land on the matching field.
  */
 export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; catalog: BookingCatalog; onLineErrors: (byLine: Record<string, string>) => void }) {
+  const tr = useBookingsT();
   const navigate = useNavigate();
   const experienceIds = useMemo(() => [...new Set(cart.lines.map((l) => l.experience))].sort(), [cart.lines]);
   const { data: offers, isFetching: offersLoading } = useBookingOffersQuery(experienceIds, { skip: !catalog.canReadCatalog || experienceIds.length === 0 });
@@ -152,18 +155,18 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
     }
     setPending(null);
-    notifySuccess(ORDER_CREATED);
+    notifySuccess(tr('customer.created'));
     navigate(`/orders/editor/${res.data.id}/details`);
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Customer">
+    <form onSubmit={onSubmit} noValidate aria-label={tr('customer.label')}>
       <Stack mt="md">
         <CustomerFields form={form} />
         {asked.length > 0 && (
           <>
-            <Divider label="Booking questions" labelPosition="left" />
-            <Stack gap="sm" aria-label="Booking questions">
+            <Divider label={tr('customer.questions')} labelPosition="left" />
+            <Stack gap="sm" aria-label={tr('customer.questions')}>
               {asked.map((q) => (
                 <QuestionField key={q.id} question={q} control={form.control} />
               ))}
@@ -172,15 +175,15 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
         )}
         {!catalog.canReadCatalog && (
           <Text size="xs" c="dimmed">
-            Booking questions are shown to users who may view offers.
+            {tr('customer.questionsHidden')}
           </Text>
         )}
         <Group justify="space-between">
           <Text fw={700} data-testid="cart-total">
-            Total {formatMoney(cart.total, cart.currency)}
+            {tr('checkout.total', { amount: formatMoney(cart.total, cart.currency) })}
           </Text>
           <Button type="submit" loading={isLoading} disabled={offersLoading || catalog.isLoading}>
-            Check out
+            {tr('customer.checkOut')}
           </Button>
         </Group>
       </Stack>
