@@ -285,7 +285,16 @@ function LanguageSwitch({ path, search }: { path: string; search: URLSearchParam
       <ul>
         {languages.map((l) => (
           <li key={l}>
-            <a href={href(l)} hrefLang={l} lang={l} aria-current={l === language ? 'true' : undefined}>
+            <a
+              href={href(l)}
+              hrefLang={l}
+              lang={l}
+              aria-current={l === language ? 'true' : undefined}
+              // The booking page's secret is in the fragment, which only the browser knows: it goes along.
+              onClick={(e) => {
+                if (location.hash) e.currentTarget.href = `${href(l)}${location.hash}`;
+              }}
+            >
               {LANGUAGE_NAMES[l]}
             </a>
           </li>

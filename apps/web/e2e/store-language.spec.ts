@@ -117,6 +117,11 @@ test('a German customer on a phone books in German, switching to French and back
   await expect(page).toHaveURL(new RegExp(`/s/${SLUG}/de/booking/${reference}#`));
   await expect(page.getByRole('heading', { name: `Ihre Buchung ${reference}`, level: 1 })).toBeVisible();
   await expect(page.getByTestId('order-status')).toHaveText('Bestätigt');
+  // The booking page in French: its secret (in the fragment) goes along.
+  await page.getByRole('navigation', { name: 'Sprache' }).getByRole('link', { name: 'Français' }).click();
+  await expect(page).toHaveURL(new RegExp(`/s/${SLUG}/fr/booking/${reference}#`));
+  await expect(page.getByRole('heading', { name: `Votre réservation ${reference}`, level: 1 })).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Confirmée');
 
   expect(warnings).toEqual([]);
 });
