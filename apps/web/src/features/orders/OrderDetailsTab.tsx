@@ -17,18 +17,21 @@ import {
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import { LineItems } from '../../shared/components/LineItems';
 import { answerText, bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
+import { useOrdersT } from './texts';
 
 /** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
 function useNames() {
+  const t = useOrdersT();
   const { data: categories } = useOrderPricingCategoriesQuery();
   const { data: options } = useOrderBookingOptionsQuery();
-  const category = (id: string) => categories?.results.find((c) => c.id === id)?.label ?? 'Category';
-  const item = (id: string) => options?.extras.find((i) => i.id === id)?.name ?? 'Extra';
-  const question = (id: string) => options?.questions.find((q) => q.id === id)?.question ?? 'Question';
+  const category = (id: string) => categories?.results.find((c) => c.id === id)?.label ?? t('line.category');
+  const item = (id: string) => options?.extras.find((i) => i.id === id)?.name ?? t('line.extra');
+  const question = (id: string) => options?.questions.find((q) => q.id === id)?.question ?? t('line.question');
   return { category, item, question };
 }
 
 function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: string }) {
+  const t = useOrdersT();
   const names = useNames();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Record<string, number>>(line.quantities);
@@ -40,36 +43,36 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
   const answers = Object.entries(line.answers).filter(([, a]) => a !== '');
 
   return (
-    <Card withBorder padding="lg" data-testid="order-line" aria-label={`Line ${line.experience_title}`}>
+    <Card withBorder padding="lg" data-testid="order-line" aria-label={t('line.label', { title: line.experience_title })}>
       <Group justify="space-between" align="flex-start" mb="sm">
         <div>
           <Anchor component={Link} to={bookingPath(order.id, line.id)} fw={600}>
             {line.experience_title}
           </Anchor>
           <Text size="sm" c="dimmed">
-            {formatDateTime(line.starts_at, zone)} · ticket <span style={{ fontFamily: 'monospace' }}>{line.ticket_code}</span>
+            {formatDateTime(line.starts_at, zone)} · {t('line.ticket')} <span style={{ fontFamily: 'monospace' }}>{line.ticket_code}</span>
           </Text>
         </div>
         <Group gap="xs">
           <Badge color={LINE_STATUS_COLOR[line.status] ?? 'gray'} variant="light" data-testid="line-status">
-            {line.status}
+            {t(`line.status.${line.status as 'Created' | 'Confirmed' | 'Canceled'}`)}
           </Badge>
           {!canceled && (
             <Badge color="gray" variant="outline">
-              {line.attendance}
+              {t(`line.attendance.${line.attendance}`)}
             </Badge>
           )}
         </Group>
       </Group>
       {editing ? (
-        <Table verticalSpacing={6} aria-label="Quantities">
+        <Table verticalSpacing={6} aria-label={t('line.quantities')}>
           <Table.Tbody>
             {categoryIds.map((id) => (
               <Table.Tr key={id}>
                 <Table.Td>{names.category(id)}</Table.Td>
                 <Table.Td ta="right" w={140}>
                   <NumberInput
-                    aria-label={`${names.category(id)} quantity`}
+                    aria-label={t('line.quantityOf', { name: names.category(id) })}
                     min={0}
                     max={1000}
                     allowDecimal={false}
@@ -93,7 +96,7 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
               <Text span c="dimmed">
                 {names.question(id)}:
               </Text>{' '}
-              {answerText(a)}
+              {a === 'yes' ? t('answer.yes') : a === 'no' ? t('answer.no') : answerText(a)}
             </Text>
           ))}
         </Stack>
@@ -110,7 +113,7 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
                   setEditing(false);
                 }}
               >
-                Discard
+                {t('line.discard')}
               </Button>
               <Button
                 size="xs"
@@ -119,11 +122,11 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
                 onClick={async () => {
                   const res = await save({ order: order.id, line: line.id, quantities: draft });
                   if ('error' in res) return; // toasted: sold out, no price, …
-                  notifySuccess('Quantities saved.');
+                  notifySuccess(t('line.saved'));
                   setEditing(false);
                 }}
               >
-                Save quantities
+                {t('line.save')}
               </Button>
             </>
           ) : (
@@ -137,24 +140,24 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
                   setEditing(true);
                 }}
               >
-                Change quantities
+                {t('line.change')}
               </Button>
               <ConfirmButton
                 variant="subtle"
                 color="red"
                 size="xs"
                 leftSection={<IconX size={14} />}
-                title="Cancel this line?"
-                message={`${line.experience_title}, ${formatDateTime(line.starts_at, zone)}: its ${line.seats} seat${line.seats === 1 ? ' is' : 's are'} released at once. Payments stay recorded: refund them on the Payments tab.`}
-                confirmLabel="Cancel line"
+                title={t('line.cancelTitle')}
+                message={t('line.cancelMessage', { title: line.experience_title, when: formatDateTime(line.starts_at, zone), seats: line.seats })}
+                confirmLabel={t('line.cancel')}
                 onConfirm={async () => {
                   const res = await cancel({ order: order.id, line: line.id });
                   if ('error' in res) return false;
-                  notifySuccess('Line canceled: its seats are free again.');
+                  notifySuccess(t('line.canceled'));
                   return true;
                 }}
               >
-                Cancel line
+                {t('line.cancel')}
               </ConfirmButton>
             </>
           )}
@@ -165,6 +168,7 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
 }
 
 function Notes({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const [text, setText] = useState(order.notes);
   const [last, setLast] = useState(order.notes);
   const [save, saving] = useUpdateOrderNotesMutation();
@@ -175,9 +179,9 @@ function Notes({ order }: { order: TOrder }) {
   return (
     <Card withBorder padding="lg">
       <Title order={4} mb="sm">
-        Notes
+        {t('notes.title')}
       </Title>
-      <Textarea aria-label="Notes" placeholder="Only the team sees these." autosize minRows={3} maxLength={2000} value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      <Textarea aria-label={t('notes.title')} placeholder={t('notes.placeholder')} autosize minRows={3} maxLength={2000} value={text} onChange={(e) => setText(e.currentTarget.value)} />
       <Group justify="flex-end" mt="sm">
         <Button
           size="xs"
@@ -185,10 +189,10 @@ function Notes({ order }: { order: TOrder }) {
           loading={saving.isLoading}
           onClick={async () => {
             const res = await save({ id: order.id, notes: text.trim() });
-            if (!('error' in res)) notifySuccess('Notes saved.');
+            if (!('error' in res)) notifySuccess(t('notes.saved'));
           }}
         >
-          Save notes
+          {t('notes.save')}
         </Button>
       </Group>
     </Card>
@@ -197,6 +201,7 @@ function Notes({ order }: { order: TOrder }) {
 
 /** Total (with the cancellation fee a cancelled order keeps), VAT, paid, refunded, balance and payment status, as the server computed them. */
 export function Totals({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const money = (n: number) => formatMoney(n, order.currency);
   const row = (label: string, value: string, testId: string, strong = false) => (
     <Group justify="space-between">
@@ -209,26 +214,26 @@ export function Totals({ order }: { order: TOrder }) {
     </Group>
   );
   return (
-    <Card withBorder padding="lg" aria-label="Totals">
+    <Card withBorder padding="lg" aria-label={t('totals.title')}>
       <Title order={4} mb="sm">
-        Totals
+        {t('totals.title')}
       </Title>
       <Stack gap={6}>
-        {order.sold_total !== order.total && row(order.status === 'Canceled' ? 'Sold (before the cancellation)' : 'Sold', money(order.sold_total), 'order-sold-total')}
-        {order.sold_total !== order.total && row('Cancelled', money(order.total - order.cancellation_fee - order.sold_total), 'order-cancelled-total')}
-        {order.cancellation_fee > 0 && row('Cancellation fee', money(order.cancellation_fee), 'order-cancellation-fee')}
-        {row('Total', money(order.total), 'order-total', true)}
-        {row('of which VAT', money(order.tax_total), 'order-tax')}
+        {order.sold_total !== order.total && row(order.status === 'Canceled' ? t('totals.soldBefore') : t('totals.sold'), money(order.sold_total), 'order-sold-total')}
+        {order.sold_total !== order.total && row(t('totals.cancelled'), money(order.total - order.cancellation_fee - order.sold_total), 'order-cancelled-total')}
+        {order.cancellation_fee > 0 && row(t('totals.fee'), money(order.cancellation_fee), 'order-cancellation-fee')}
+        {row(t('totals.total'), money(order.total), 'order-total', true)}
+        {row(t('totals.vat'), money(order.tax_total), 'order-tax')}
         <Divider my={4} />
-        {row('Paid', money(order.paid), 'order-paid')}
-        {order.refunded !== 0 && row('Refunded', money(order.refunded), 'order-refunded')}
-        {row(order.balance < 0 ? 'Balance (to refund)' : 'Balance', money(order.balance), 'order-balance', true)}
+        {row(t('totals.paid'), money(order.paid), 'order-paid')}
+        {order.refunded !== 0 && row(t('totals.refunded'), money(order.refunded), 'order-refunded')}
+        {row(order.balance < 0 ? t('totals.balanceRefund') : t('totals.balance'), money(order.balance), 'order-balance', true)}
         <Group justify="space-between" mt={4}>
           <Text size="sm" c="dimmed">
-            Payment status
+            {t('totals.paymentStatus')}
           </Text>
           <Badge color={PAYMENT_STATUS_COLOR[order.payment_status]} variant="light" data-testid="payment-status">
-            {order.payment_status}
+            {t(`payment.${order.payment_status}`)}
           </Badge>
         </Group>
       </Stack>
@@ -237,13 +242,14 @@ export function Totals({ order }: { order: TOrder }) {
 }
 
 export function OrderDetailsTab({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
         <Stack>
-          <Title order={4}>Lines</Title>
-          {order.bookings.length === 0 && <Text c="dimmed">This order has no lines.</Text>}
+          <Title order={4}>{t('details.lines')}</Title>
+          {order.bookings.length === 0 && <Text c="dimmed">{t('details.noLines')}</Text>}
           {order.bookings.map((b) => (
             <Line key={b.id} order={order} line={b} zone={zone} />
           ))}
@@ -251,9 +257,9 @@ export function OrderDetailsTab({ order }: { order: TOrder }) {
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
         <Stack>
-          <Card withBorder padding="lg" aria-label="Customer">
+          <Card withBorder padding="lg" aria-label={t('details.customer')}>
             <Title order={4} mb="sm">
-              Customer
+              {t('details.customer')}
             </Title>
             <Anchor component={Link} to={customerPath(order.customer.id)} fw={500}>
               {fullName(order.customer)}
@@ -263,14 +269,14 @@ export function OrderDetailsTab({ order }: { order: TOrder }) {
             </Text>
             {(order.seller || order.store) && (
               <Text size="sm" mt="sm">
-                {order.seller && `Sold by ${order.seller.name}`}
+                {order.seller && t('details.soldBy', { name: order.seller.name })}
                 {order.seller && order.store && ' · '}
-                {order.store && `Store: ${order.store.name}`}
+                {order.store && t('details.store', { name: order.store.name })}
               </Text>
             )}
             {order.qr_code && (
               <Text size="sm" data-testid="order-qr-code">
-                Brought by QR code {order.qr_code.name}
+                {t('details.qr', { name: order.qr_code.name })}
               </Text>
             )}
           </Card>
