@@ -11,9 +11,9 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useConnectPaymentProviderMutation, useDisconnectPaymentProviderMutation, usePaymentProviderQuery } from './api';
 import { leaveFor } from './leave';
 import { describeRequirements } from './requirements';
+import { usePaymentProvidersT } from './texts';
 
 export const OWNERS_ONLY_MESSAGE = 'Only an Owner connects payment accounts';
-const RETURN_TOAST = 'Back from Stripe: your account’s state below is fresh from Stripe.';
 
 const isForbidden = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && error.status === 403;
 /** Everything Stripe needs is given and it lets the account take payments and pay them out. */
@@ -47,13 +47,14 @@ function StatusBadge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) 
 }
 
 function MissingSettings({ settings }: { settings: string[] }) {
+  const t = usePaymentProvidersT();
   return (
-    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title="Online payments are not set up on this platform">
+    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={t('notSetUp')}>
       <Stack gap="xs">
         <Text size="sm">
-          Your web stores offer only “Reserve now, pay on site” until the person who runs this platform sets these variables on its server:
+          {t('notSetUpDetail')}
         </Text>
-        <List size="sm" spacing={4} aria-label="Missing settings">
+        <List size="sm" spacing={4} aria-label={t('missingSettings')}>
           {settings.map((s) => (
             <List.Item key={s}>
               <Code>{s}</Code>
@@ -66,23 +67,24 @@ function MissingSettings({ settings }: { settings: string[] }) {
 }
 
 function NotConnected({ provider }: { provider: TPaymentProvider }) {
+  const t = usePaymentProvidersT();
   const onboarding = useOnboarding();
   return (
     <Stack gap="sm">
       <Text size="sm">
-        Customers pay by card when they book in your web stores. The money goes to your own Stripe account, and Stripe pays it out to your bank account.
+        {t('how')}
       </Text>
       <Text size="sm">
         {provider.application_fee_bp > 0
-          ? `The platform’s fee is ${vatRate(provider.application_fee_bp)} of each online payment (from your subscription plan); Stripe’s own card fees apply as in your Stripe account.`
-          : 'The platform takes no fee on online payments with your plan; Stripe’s own card fees apply as in your Stripe account.'}
+          ? t('fee', { fee: vatRate(provider.application_fee_bp) })
+          : t('noFee')}
       </Text>
       <Text size="sm" c="dimmed">
-        You go to Stripe to create or connect an account and give the details Stripe asks for, then come back here.
+        {t('goToStripe')}
       </Text>
       <Group>
         <Button leftSection={<IconBrandStripe size={18} />} loading={onboarding.busy} onClick={() => void onboarding.start()}>
-          Connect Stripe
+          {t('connect')}
         </Button>
       </Group>
     </Stack>
@@ -90,6 +92,7 @@ function NotConnected({ provider }: { provider: TPaymentProvider }) {
 }
 
 function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvider; refreshing: boolean; refresh: () => void }) {
+  const t = usePaymentProvidersT();
   const onboarding = useOnboarding();
   const [disconnect] = useDisconnectPaymentProviderMutation();
   const complete = isComplete(provider);
@@ -98,32 +101,32 @@ function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvid
     <Stack gap="md">
       <div>
         <Text size="sm" c="dimmed">
-          Stripe account
+          {t('account')}
         </Text>
         <Code fz="sm" data-testid="stripe-account" style={{ wordBreak: 'break-all' }}>
           {provider.account}
         </Code>
       </div>
-      <Group gap="xs" role="group" aria-label="Account status">
-        <StatusBadge ok={provider.details_submitted} yes="Details submitted" no="Details not submitted" />
-        <StatusBadge ok={provider.charges_enabled} yes="Charges enabled" no="Charges not enabled" />
-        <StatusBadge ok={provider.payouts_enabled} yes="Payouts enabled" no="Payouts not enabled" />
+      <Group gap="xs" role="group" aria-label={t('accountStatus')}>
+        <StatusBadge ok={provider.details_submitted} yes={t('detailsSubmitted')} no={t('detailsNotSubmitted')} />
+        <StatusBadge ok={provider.charges_enabled} yes={t('chargesEnabled')} no={t('chargesNotEnabled')} />
+        <StatusBadge ok={provider.payouts_enabled} yes={t('payoutsEnabled')} no={t('payoutsNotEnabled')} />
       </Group>
       {complete ? (
-        <Text size="sm">Your web stores can take online payments: offer “Pay online by card” in a store’s settings.</Text>
+        <Text size="sm">{t('ready')}</Text>
       ) : (
         <Text size="sm">
           {provider.charges_enabled
-            ? 'Your web stores can take online payments, but Stripe needs more from you to keep the account fully working.'
-            : 'Your web stores cannot take online payments yet: finish Stripe’s onboarding first.'}
+            ? t('needsMore')
+            : t('notYet')}
         </Text>
       )}
       {requirements.length > 0 && (
         <div>
           <Text size="sm" fw={500}>
-            Stripe still needs
+            {t('stillNeeds')}
           </Text>
-          <List size="sm" spacing={4} mt={4} aria-label="Stripe still needs">
+          <List size="sm" spacing={4} mt={4} aria-label={t('stillNeeds')}>
             {requirements.map((r) => (
               <List.Item key={r.keys.join(' ')} title={r.keys.join(', ')}>
                 {r.known ? r.text : <Code>{r.text}</Code>}
@@ -131,33 +134,33 @@ function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvid
             ))}
           </List>
           <Text size="xs" c="dimmed" mt={4}>
-            Stripe asks for these on its own pages: continue the onboarding to give them.
+            {t('stillNeedsHint')}
           </Text>
         </div>
       )}
       <Group gap="sm">
         {!complete && (
           <Button leftSection={<IconBrandStripe size={18} />} loading={onboarding.busy} onClick={() => void onboarding.start()}>
-            Continue onboarding
+            {t('continue')}
           </Button>
         )}
         <Button variant="default" leftSection={<IconRefresh size={16} />} loading={refreshing} onClick={refresh}>
-          Refresh
+          {t('refresh')}
         </Button>
         <ConfirmButton
           variant="light"
           color="red"
-          title="Disconnect Stripe?"
-          message="Your web stores stop offering online payment at once. The Stripe account stays yours, with its payments and payouts, and you can connect it again later."
-          confirmLabel="Disconnect"
+          title={t('disconnectTitle')}
+          message={t('disconnectMessage')}
+          confirmLabel={t('disconnect')}
           onConfirm={async () => {
             const res = await disconnect();
             if ('error' in res) return false;
-            notifySuccess('Stripe disconnected: your web stores no longer offer online payment.');
+            notifySuccess(t('disconnected'));
             return true;
           }}
         >
-          Disconnect
+          {t('disconnect')}
         </ConfirmButton>
       </Group>
     </Stack>
@@ -170,6 +173,7 @@ function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvid
  * ?stripe=return (done, or left for later) or ?stripe=refresh (its link expired: a new one is made).
  */
 export default function PaymentProvidersPage() {
+  const t = usePaymentProvidersT();
   const [params, setParams] = useSearchParams();
   const [cameBack] = useState(() => params.get('stripe'));
   const { data: provider, error, isLoading, isFetching, refetch } = usePaymentProviderQuery(undefined, { refetchOnMountOrArgChange: cameBack === 'return' });
@@ -188,10 +192,10 @@ export default function PaymentProvidersPage() {
       },
       { replace: true },
     );
-    if (cameBack === 'return') notifySuccess(RETURN_TOAST, { toastId: 'stripe-return' });
+    if (cameBack === 'return') notifySuccess(t('returned'), { toastId: 'stripe-return' });
     // The onboarding link expired before it was finished: a new one takes the Owner back.
     if (cameBack === 'refresh') void onboarding.start().then((left) => !left && setResuming(false));
-  }, [cameBack, setParams, onboarding]);
+  }, [cameBack, setParams, onboarding, t]);
 
   let body;
   if (isForbidden(error)) {
@@ -202,19 +206,19 @@ export default function PaymentProvidersPage() {
             <IconLock size={30} />
           </ThemeIcon>
         }
-        message={OWNERS_ONLY_MESSAGE}
-        formalMessage="The organisation’s Stripe account is connected and managed by its Owners. Ask one of them if online payments need a change."
+        message={t('ownersOnly')}
+        formalMessage={t('ownersOnlyDetail')}
         actionPath="/dashboard"
-        actionLabel="Go to dashboard"
+        actionLabel={t('goToDashboard')}
       />
     );
   } else if (error) {
     body = (
-      <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The payment providers could not be loaded">
+      <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={t('notLoaded')}>
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{errorMessages(error)[0]}</Text>
           <Button size="xs" variant="default" loading={isFetching} onClick={() => void refetch()}>
-            Try again
+            {t('tryAgain')}
           </Button>
         </Stack>
       </Alert>
@@ -223,7 +227,7 @@ export default function PaymentProvidersPage() {
     body = (
       <Group gap="sm">
         <Loader size="sm" />
-        {resuming && <Text size="sm">Stripe’s link expired before you finished: taking you back to Stripe…</Text>}
+        {resuming && <Text size="sm">{t('resuming')}</Text>}
       </Group>
     );
   } else if (provider.missing_settings.length > 0) {
@@ -237,8 +241,8 @@ export default function PaymentProvidersPage() {
   return (
     <Stack gap="md" maw={LAYOUT_WIDTHS.form}>
       <div>
-        <Title order={2}>Payment providers</Title>
-        <Text c="dimmed">How customers pay online when they book in your web stores.</Text>
+        <Title order={2}>{t('title')}</Title>
+        <Text c="dimmed">{t('description')}</Text>
       </div>
       <Card component="section" withBorder padding="lg" aria-label="Stripe">
         <Group gap="xs" mb="sm" justify="space-between">
@@ -250,7 +254,7 @@ export default function PaymentProvidersPage() {
           </Group>
           {provider?.connected && !provider.missing_settings.length && (
             <Badge variant="light" color={isComplete(provider) ? 'green' : 'orange'}>
-              {isComplete(provider) ? 'Connected' : 'Onboarding not finished'}
+              {isComplete(provider) ? t('connected') : t('unfinished')}
             </Badge>
           )}
         </Group>

@@ -23,6 +23,8 @@ import { de as ordersDe } from './orders/de';
 import { en as ordersEn } from './orders/en';
 import { de as partnersDe } from './partners/de';
 import { en as partnersEn } from './partners/en';
+import { de as paymentProvidersDe } from './payment-providers/de';
+import { en as paymentProvidersEn } from './payment-providers/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as qrCodesDe } from './qr-codes/de';
@@ -47,6 +49,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
+  'backoffice/payment-providers': { en: paymentProvidersEn, de: paymentProvidersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/qr-codes': { en: qrCodesEn, de: qrCodesDe },
   'backoffice/resales': { en: resalesEn, de: resalesDe },
