@@ -6,8 +6,10 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteCategoryMutation, useSaveCategoryMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
+import { useInventoryT } from './texts';
 
 export default function CategoriesPage() {
+  const t = useInventoryT();
   const { data } = useCategoriesQuery();
   const [save, { isLoading }] = useSaveCategoryMutation();
   const [remove] = useDeleteCategoryMutation();
@@ -15,10 +17,10 @@ export default function CategoriesPage() {
   const [error, setError] = useState<string>();
   return (
     <Stack gap="md">
-      <Title order={2}>Inventory</Title>
+      <Title order={2}>{t('title')}</Title>
       <InventoryTabs />
       <Group align="flex-start">
-        <TextInput aria-label="New category name" placeholder="New category" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} />
+        <TextInput aria-label={t('newCategoryName')} placeholder={t('newCategory')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} />
         <Button
           loading={isLoading}
           disabled={!name.trim()}
@@ -27,18 +29,18 @@ export default function CategoriesPage() {
             if ('error' in res) return setError((res.error as { data?: { errors?: { detail: string }[] } }).data?.errors?.[0]?.detail);
             setError(undefined);
             setName('');
-            notifySuccess('Category created.');
+            notifySuccess(t('categoryCreated'));
           }}
         >
-          Add category
+          {t('addCategory')}
         </Button>
         <ExportCsvButton url="inventory-item-categories/export.csv" params={{}} fallbackName="inventory-categories.csv" />
       </Group>
-      <Table verticalSpacing="sm" aria-label="Inventory categories" maw={640}>
+      <Table verticalSpacing="sm" aria-label={t('categoriesLabel')} maw={640}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Category</Table.Th>
-            <Table.Th ta="right">Items</Table.Th>
+            <Table.Th>{t('col.category')}</Table.Th>
+            <Table.Th ta="right">{t('col.items')}</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -47,12 +49,12 @@ export default function CategoriesPage() {
             <Table.Tr key={c.id}>
               <Table.Td>
                 <TextInput
-                  aria-label={`Name of ${c.name}`}
+                  aria-label={t('nameOf', { name: c.name })}
                   defaultValue={c.name}
                   variant="unstyled"
                   onBlur={async (e) => {
                     const next = e.currentTarget.value.trim();
-                    if (next && next !== c.name && !('error' in (await save({ id: c.id, name: next })))) notifySuccess('Category renamed.');
+                    if (next && next !== c.name && !('error' in (await save({ id: c.id, name: next })))) notifySuccess(t('categoryRenamed'));
                   }}
                 />
               </Table.Td>
@@ -62,7 +64,7 @@ export default function CategoriesPage() {
                 </Text>
               </Table.Td>
               <Table.Td w={50}>
-                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${c.name}`} onClick={async () => !('error' in (await remove(c.id))) && notifySuccess(`${c.name} deleted.`)}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('deleteNamed', { name: c.name })} onClick={async () => !('error' in (await remove(c.id))) && notifySuccess(t('deleted', { name: c.name }))}>
                   <IconTrash size={16} />
                 </ActionIcon>
               </Table.Td>

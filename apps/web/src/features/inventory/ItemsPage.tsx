@@ -14,6 +14,7 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
 import { TranslatedFields } from '../../shared/components/TranslatedFields';
+import { useInventoryT } from './texts';
 
 /**
  * The contract's item fields; the price is typed as text (converted to minor units on save), and the
@@ -27,6 +28,7 @@ const ZForm = ZInventoryItemInput.pick({ type: true, name: true, description: tr
 type Form = z.input<typeof ZForm>;
 
 function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: () => void }) {
+  const t = useInventoryT();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data: categories } = useCategoriesQuery();
   const [save, { isLoading }] = useSaveItemMutation();
@@ -39,41 +41,41 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
   const onSubmit = form.handleSubmit(async (v) => {
     const res = await save({ id: item?.id, ...v, price: toMinorUnits(v.price, currency)! });
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['type', 'name', 'category', 'price', 'stock']);
-    notifySuccess(item ? 'Item updated.' : 'Item created.');
+    notifySuccess(item ? t('itemUpdated') : t('itemCreated'));
     onClose();
   });
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TranslatedFields form={form} fields={[{ name: 'name', label: 'Name' }, { name: 'description', label: 'Description', multiline: true }]}>
-        <Controller control={form.control} name="type" render={({ field }) => <Select label="Type" data={[...INVENTORY_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />} />
-        <TextInput label="Name" {...form.register('name')} error={form.formState.errors.name?.message} />
-        <Textarea label="Description" autosize minRows={2} {...form.register('description')} />
+        <TranslatedFields form={form} fields={[{ name: 'name', label: t('name') }, { name: 'description', label: t('description'), multiline: true }]}>
+        <Controller control={form.control} name="type" render={({ field }) => <Select label={t('type')} data={INVENTORY_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />} />
+        <TextInput label={t('name')} {...form.register('name')} error={form.formState.errors.name?.message} />
+        <Textarea label={t('description')} autosize minRows={2} {...form.register('description')} />
         <Controller
           control={form.control}
           name="category"
           render={({ field, fieldState }) => (
-            <Select label="Category" clearable data={(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+            <Select label={t('category')} clearable data={(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
           )}
         />
-        <Controller control={form.control} name="tags" render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} />} />
+        <Controller control={form.control} name="tags" render={({ field }) => <TagsInput label={t('tags')} value={field.value} onChange={field.onChange} />} />
         <Group grow>
-          <TextInput label={`Price (${currency})`} inputMode="decimal" {...form.register('price')} error={form.formState.errors.price?.message} />
+          <TextInput label={t('price', { currency })} inputMode="decimal" {...form.register('price')} error={form.formState.errors.price?.message} />
           <Controller
             control={form.control}
             name="stock"
             render={({ field, fieldState }) => (
-              <NumberInput label="Stock" description="Empty: unlimited" min={0} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
+              <NumberInput label={t('stock')} description={t('stockHint')} min={0} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
             )}
           />
         </Group>
         </TranslatedFields>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={isLoading}>
-            Save
+            {t('save')}
           </Button>
         </Group>
       </Stack>
@@ -82,6 +84,7 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
 }
 
 export default function ItemsPage() {
+  const t = useInventoryT();
   const filters = useListFilters();
   const { data, isFetching } = useItemsQuery(filters.apiParams);
   const { data: categories } = useCategoriesQuery();
@@ -89,28 +92,30 @@ export default function ItemsPage() {
   const [editing, setEditing] = useState<TInventoryItem | 'new' | null>(null);
   return (
     <ListPage
-      title="Inventory"
+      title={t('title')}
       csv={{ url: 'inventory-items/export.csv', params: filters.apiParams, fallbackName: 'inventory-items.csv' }}
       actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          New item
+          {t('newItem')}
         </Button>
       }
       tabs={<InventoryTabs />}
-      search={{ label: 'Search items', placeholder: 'Search items' }}
+      search={{ label: t('searchItems'), placeholder: t('searchItems') }}
       filters={
         <>
-          <Select aria-label="Type filter" data={[{ value: 'All', label: 'All types' }, ...INVENTORY_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
           <Select
-            aria-label="Category filter"
-            data={[{ value: 'All', label: 'All categories' }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+            aria-label={t('typeFilter')}
+            data={[{ value: 'All', label: t('allTypes') }, ...INVENTORY_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={150} allowDeselect={false} />
+          <Select
+            aria-label={t('categoryFilter')}
+            data={[{ value: 'All', label: t('allCategories') }, ...(categories?.results ?? []).map((c) => ({ value: c.id, label: c.name }))]}
             value={filters.filters.category ?? 'All'}
             onChange={(v) => filters.setFilter('category', v)}
             w={190}
             allowDeselect={false}
           />
           {filters.filters.tag && (
-            <Badge size="lg" variant="light" rightSection={<ActionIcon size="xs" variant="transparent" aria-label="Clear tag" onClick={() => filters.setFilter('tag', null)}>×</ActionIcon>}>
+            <Badge size="lg" variant="light" rightSection={<ActionIcon size="xs" variant="transparent" aria-label={t('clearTag')} onClick={() => filters.setFilter('tag', null)}>×</ActionIcon>}>
               #{filters.filters.tag}
             </Badge>
           )}
@@ -118,28 +123,28 @@ export default function ItemsPage() {
       }
       list={filters}
       count={data?.count}
-      noun="item"
+      countLabel={(count) => t('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label="Inventory items"
+        label={t('itemsLabel')}
         minWidth={760}
         fetching={isFetching}
         highlightOnHover={false}
-        columns={[{ label: 'Item' }, { label: 'Type' }, { label: 'Category' }, { label: 'Tags' }, { label: 'Price', align: 'right' }, { label: 'Stock', align: 'right' }, {}]}
+        columns={[{ label: t('col.item') }, { label: t('col.type') }, { label: t('col.category') }, { label: t('col.tags') }, { label: t('col.price'), align: 'right' }, { label: t('col.stock'), align: 'right' }, {}]}
         rowCount={data?.results.length}
-        empty="No item matches these filters."
+        empty={t('empty')}
       >
         {data?.results.map((i) => (
           <Table.Tr key={i.id}>
             <Table.Td fw={500}>{i.name}</Table.Td>
-            <Table.Td>{i.type}</Table.Td>
+            <Table.Td>{t(`type.${i.type}`)}</Table.Td>
             <Table.Td>{i.category?.name ?? '—'}</Table.Td>
             <Table.Td>
               <Group gap={4}>
-                {i.tags.map((t) => (
-                  <Badge key={t} size="sm" variant="outline" style={{ cursor: 'pointer' }} onClick={() => filters.setFilter('tag', t)}>
-                    {t}
+                {i.tags.map((tag) => (
+                  <Badge key={tag} size="sm" variant="outline" style={{ cursor: 'pointer' }} onClick={() => filters.setFilter('tag', tag)}>
+                    {tag}
                   </Badge>
                 ))}
               </Group>
@@ -148,10 +153,10 @@ export default function ItemsPage() {
             <Table.Td ta="right">{i.stock ?? '∞'}</Table.Td>
             <Table.Td w={90}>
               <Group gap={4} wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={`Edit ${i.name}`} onClick={() => setEditing(i)}>
+                <ActionIcon variant="subtle" aria-label={t('editNamed', { name: i.name })} onClick={() => setEditing(i)}>
                   <IconPencil size={16} />
                 </ActionIcon>
-                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${i.name}`} onClick={async () => !('error' in (await remove(i.id))) && notifySuccess(`${i.name} deleted.`)}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('deleteNamed', { name: i.name })} onClick={async () => !('error' in (await remove(i.id))) && notifySuccess(t('deleted', { name: i.name }))}>
                   <IconTrash size={16} />
                 </ActionIcon>
               </Group>
@@ -159,7 +164,7 @@ export default function ItemsPage() {
           </Table.Tr>
         ))}
       </ListTable>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New item' : 'Edit item'}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('newItem') : t('editItem')}>
         {editing !== null && <ItemEditor item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
     </ListPage>

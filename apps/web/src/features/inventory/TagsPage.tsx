@@ -2,16 +2,18 @@ import { Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useTagsQuery } from './api';
 import { InventoryTabs } from './InventoryTabs';
+import { useInventoryT } from './texts';
 
 export default function TagsPage() {
+  const tx = useInventoryT();
   const { data } = useTagsQuery();
   const navigate = useNavigate();
   return (
     <Stack gap="md">
-      <Title order={2}>Inventory</Title>
+      <Title order={2}>{tx('title')}</Title>
       <InventoryTabs />
-      {data?.length === 0 && <Text c="dimmed">No tags yet: add them to items.</Text>}
-      <Group gap="sm" aria-label="Tags">
+      {data?.length === 0 && <Text c="dimmed">{tx('noTags')}</Text>}
+      <Group gap="sm" aria-label={tx('tags')}>
         {data?.map((t) => (
           <Badge
             key={t.tag}
