@@ -8,6 +8,7 @@ import { isOrganizationTab, ORGANIZATION_TABS, organizationPath, type Organizati
 import { FailedEmailsTab } from './FailedEmailsTab';
 import { BillingForm, ContactForm, LegalForm } from './OrganizationForms';
 import { useAppSelector } from '../../shared/hooks/store';
+import { useOrganizationT } from './texts';
 
 const FORMS: Record<Exclude<OrganizationTab, 'emails'>, ComponentType<{ organization: TOrganization }>> = {
   contact: ContactForm,
@@ -20,6 +21,7 @@ const FORMS: Record<Exclude<OrganizationTab, 'emails'>, ComponentType<{ organiza
  * and, for Owners, /settings/organization/emails: the e-mails that could not be delivered.
  */
 export default function OrganizationPage() {
+  const tr = useOrganizationT();
   const { tab } = useParams();
   const navigate = useNavigate();
   const isOwner = useAppSelector((s) => Boolean(s.auth.user?.role?.is_owner));
@@ -33,14 +35,14 @@ export default function OrganizationPage() {
   return (
     <Stack gap="md" maw={LAYOUT_WIDTHS.form}>
       <div>
-        <Title order={2}>Organisation</Title>
-        <Text c="dimmed">How your organisation appears to your team, your customers and on your invoices.</Text>
+        <Title order={2}>{tr('title')}</Title>
+        <Text c="dimmed">{tr('description')}</Text>
       </div>
       <Tabs value={tab} onChange={(v) => v && navigate(organizationPath(v as OrganizationTab))} keepMounted={false}>
         <Tabs.List>
           {tabs.map((t) => (
             <Tabs.Tab key={t.tab} value={t.tab}>
-              {t.label}
+              {tr(`tab.${t.tab}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -50,7 +52,7 @@ export default function OrganizationPage() {
       ) : organization ? (
         <Form key={tab} organization={organization} />
       ) : isError ? (
-        <ErrorPanel message="The organisation’s details could not be loaded." formalMessage="Reload the page to try again." />
+        <ErrorPanel message={tr('notLoaded')} formalMessage={tr('reload')} />
       ) : (
         <Loader />
       )}

@@ -23,6 +23,8 @@ import { de as manifestsDe } from './manifests/de';
 import { en as manifestsEn } from './manifests/en';
 import { de as ordersDe } from './orders/de';
 import { en as ordersEn } from './orders/en';
+import { de as organizationDe } from './organization/de';
+import { en as organizationEn } from './organization/en';
 import { de as partnersDe } from './partners/de';
 import { en as partnersEn } from './partners/en';
 import { de as paymentProvidersDe } from './payment-providers/de';
@@ -51,6 +53,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/inventory': { en: inventoryEn, de: inventoryDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
+  'backoffice/organization': { en: organizationEn, de: organizationDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
   'backoffice/payment-providers': { en: paymentProvidersEn, de: paymentProvidersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
