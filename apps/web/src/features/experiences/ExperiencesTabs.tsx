@@ -2,15 +2,17 @@ import { Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { hasPermissions } from '../../shared/lib/permissions';
+import { useExperiencesT } from './texts';
 
 /** The spec's tab group: Catalog (View experiences), Pricing categories and Pricing rates (Manage experiences). */
 const TABS = [
-  { value: '/products/experiences/overview', label: 'Catalog', permissions: ['View experiences'] },
-  { value: '/products/experiences/pricing-categories', label: 'Pricing categories', permissions: ['Manage experiences'] },
-  { value: '/products/experiences/pricing-catalogue', label: 'Pricing rates', permissions: ['Manage experiences'] },
-];
+  { value: '/products/experiences/overview', key: 'tab.catalog', permissions: ['View experiences'] },
+  { value: '/products/experiences/pricing-categories', key: 'tab.categories', permissions: ['Manage experiences'] },
+  { value: '/products/experiences/pricing-catalogue', key: 'tab.rates', permissions: ['Manage experiences'] },
+] as const;
 
 export function ExperiencesTabs() {
+  const tr = useExperiencesT();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const user = useAppSelector((s) => s.auth.user);
@@ -20,7 +22,7 @@ export function ExperiencesTabs() {
       <Tabs.List>
         {TABS.map((tab) => (
           <Tabs.Tab key={tab.value} value={tab.value} disabled={!hasPermissions(user, appInfo, tab.permissions)}>
-            {tab.label}
+            {tr(tab.key)}
           </Tabs.Tab>
         ))}
       </Tabs.List>

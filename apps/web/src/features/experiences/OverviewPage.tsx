@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Badge, Button, Group, Image, Menu, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconCopy, IconDots, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
-import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ITEM_LABEL, ZExperienceFields, type TExperienceSummary } from '@tourdesk/contracts';
+import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, ZExperienceFields, type TExperienceSummary } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -16,6 +16,7 @@ import { useCreateExperienceMutation, useDeleteExperienceMutation, useDuplicateE
 import { editorPath, OFFER_COPIED, OFFER_CREATED, STATUS_COLOR } from './constants';
 import { ExperiencesTabs } from './ExperiencesTabs';
 import { HelpVideos } from '../../shared/components/HelpVideos';
+import { useExperiencesT } from './texts';
 
 
 const ORDERINGS = [
@@ -30,6 +31,7 @@ const ORDERINGS = [
 const ZNew = ZExperienceFields.pick({ title: true }).extend({ type: z.enum(EXPERIENCE_TYPES, { error: 'Choose a type.' }) });
 
 function CreateOffer({ onClose }: { onClose: () => void }) {
+  const tr = useExperiencesT();
   const navigate = useNavigate();
   const [create, { isLoading }] = useCreateExperienceMutation();
   const form = useForm<z.infer<typeof ZNew>>({ resolver: zodResolver(ZNew), defaultValues: { title: '', type: 'Ticket & Passes' } });
@@ -42,18 +44,18 @@ function CreateOffer({ onClose }: { onClose: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TextInput label="Title" data-autofocus {...form.register('title')} error={form.formState.errors.title?.message} />
+        <TextInput label={tr('titleLabel')} data-autofocus {...form.register('title')} error={form.formState.errors.title?.message} />
         <Controller
           control={form.control}
           name="type"
-          render={({ field }) => <Select label="Type" data={[...EXPERIENCE_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
+          render={({ field }) => <Select label={tr('type')} data={EXPERIENCE_TYPES.map((type) => ({ value: type, label: tr(`type.${type}`) }))} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {tr('cancel')}
           </Button>
           <Button type="submit" loading={isLoading}>
-            Create {ITEM_LABEL.singular.toLowerCase()}
+            {tr('create')}
           </Button>
         </Group>
       </Stack>
@@ -62,13 +64,14 @@ function CreateOffer({ onClose }: { onClose: () => void }) {
 }
 
 function Row({ exp }: { exp: TExperienceSummary }) {
+  const tr = useExperiencesT();
   const navigate = useNavigate();
   const [update] = useUpdateExperienceMutation();
   const [duplicate] = useDuplicateExperienceMutation();
   const [remove] = useDeleteExperienceMutation();
   const setStatus = async (status: 'Active' | 'Inactive') => {
     const res = await update({ id: exp.id, status });
-    if (!('error' in res)) notifySuccess(status === 'Active' ? `${exp.title} is on sale.` : `${exp.title} is no longer on sale.`);
+    if (!('error' in res)) notifySuccess(status === 'Active' ? tr('onSale', { title: exp.title }) : tr('offSale', { title: exp.title }));
   };
   return (
     <Table.Tr>
@@ -77,7 +80,7 @@ function Row({ exp }: { exp: TExperienceSummary }) {
           <Image src={exp.cover_url} w={56} h={40} radius="sm" fit="cover" alt="" />
         ) : (
           <Text c="dimmed" size="xs">
-            no image
+            {tr('noImage')}
           </Text>
         )}
       </Table.Td>
@@ -89,24 +92,24 @@ function Row({ exp }: { exp: TExperienceSummary }) {
           {exp.short_description}
         </Text>
       </Table.Td>
-      <Table.Td>{exp.type}</Table.Td>
+      <Table.Td>{tr(`type.${exp.type}`)}</Table.Td>
       <Table.Td>
         <Badge color={STATUS_COLOR[exp.status]} variant="light">
-          {exp.status}
+          {tr(`status.${exp.status}`)}
         </Badge>
       </Table.Td>
-      <Table.Td ta="right">{exp.from_price === null ? '—' : `from ${formatMoney(exp.from_price, exp.currency)}`}</Table.Td>
+      <Table.Td ta="right">{exp.from_price === null ? '—' : tr('fromPrice', { price: formatMoney(exp.from_price, exp.currency) })}</Table.Td>
       <Table.Td>{formatDisplayDate(exp.updated_at)}</Table.Td>
       <Table.Td w={60}>
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <ActionIcon variant="subtle" aria-label={`Actions for ${exp.title}`}>
+            <ActionIcon variant="subtle" aria-label={tr('actionsFor', { title: exp.title })}>
               <IconDots size={16} />
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => navigate(editorPath(exp.id))}>
-              Edit
+              {tr('edit')}
             </Menu.Item>
             <Menu.Item
               leftSection={<IconCopy size={16} />}
@@ -115,27 +118,27 @@ function Row({ exp }: { exp: TExperienceSummary }) {
                 if (!('error' in res)) notifySuccess(OFFER_COPIED);
               }}
             >
-              Duplicate
+              {tr('duplicate')}
             </Menu.Item>
             {exp.status !== 'Active' ? (
               <Menu.Item leftSection={<IconPlayerPlay size={16} />} onClick={() => setStatus('Active')}>
-                Activate
+                {tr('activate')}
               </Menu.Item>
             ) : (
               <Menu.Item leftSection={<IconPlayerPause size={16} />} onClick={() => setStatus('Inactive')}>
-                Deactivate
+                {tr('deactivate')}
               </Menu.Item>
             )}
             <Menu.Item
               color="red"
               leftSection={<IconTrash size={16} />}
               onClick={async () => {
-                if (!window.confirm(`Delete “${exp.title}”? This cannot be undone.`)) return;
+                if (!window.confirm(tr('deleteConfirm', { title: exp.title }))) return;
                 const res = await remove(exp.id);
-                if (!('error' in res)) notifySuccess(`${exp.title} was deleted.`);
+                if (!('error' in res)) notifySuccess(tr('deleted', { title: exp.title }));
               }}
             >
-              Delete
+              {tr('delete')}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
@@ -145,6 +148,7 @@ function Row({ exp }: { exp: TExperienceSummary }) {
 }
 
 export default function OverviewPage() {
+  const tr = useExperiencesT();
   const filters = useListFilters();
   const ordering = filters.filters.ordering ?? '-updated_at';
   const { data, isFetching } = useExperiencesQuery({ ...filters.apiParams, ordering });
@@ -152,45 +156,51 @@ export default function OverviewPage() {
 
   return (
     <ListPage
-      title={ITEM_LABEL.plural}
+      title={tr('title')}
       csv={{ url: 'experiences/export.csv', params: { ...filters.apiParams, ordering }, fallbackName: 'offers.csv' }}
       actions={
         <>
           <HelpVideos topic="offers" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            New {ITEM_LABEL.singular.toLowerCase()}
+            {tr('newOffer')}
           </Button>
         </>
       }
       tabs={<ExperiencesTabs />}
-      search={{ label: 'Search offers', placeholder: 'Search title or description' }}
+      search={{ label: tr('searchLabel'), placeholder: tr('searchPlaceholder') }}
       filters={
         <>
-          <Select aria-label="Status filter" data={[{ value: 'All', label: 'Any status' }, ...EXPERIENCE_STATUSES]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
-          <Select aria-label="Type filter" data={[{ value: 'All', label: 'All types' }, ...EXPERIENCE_TYPES]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
-          <Select aria-label="Order" data={ORDERINGS} value={ordering} onChange={(v) => filters.setFilter('ordering', v === '-updated_at' ? null : v)} w={190} allowDeselect={false} />
+          <Select
+            aria-label={tr('statusFilter')}
+            data={[{ value: 'All', label: tr('anyStatus') }, ...EXPERIENCE_STATUSES.map((s) => ({ value: s, label: tr(`status.${s}`) }))]} value={filters.filters.status ?? 'All'} onChange={(v) => filters.setFilter('status', v)} w={140} allowDeselect={false} />
+          <Select
+            aria-label={tr('typeFilter')}
+            data={[{ value: 'All', label: tr('allTypes') }, ...EXPERIENCE_TYPES.map((type) => ({ value: type, label: tr(`type.${type}`) }))]} value={filters.filters.type ?? 'All'} onChange={(v) => filters.setFilter('type', v)} w={170} allowDeselect={false} />
+          <Select
+            aria-label={tr('order')}
+            data={ORDERINGS.map((o) => ({ value: o.value, label: tr(`ordering.${o.value}` as Parameters<typeof tr>[0]) }))} value={ordering} onChange={(v) => filters.setFilter('ordering', v === '-updated_at' ? null : v)} w={190} allowDeselect={false} />
         </>
       }
       list={filters}
       count={data?.count}
-      noun="offer"
+      countLabel={(count) => tr('count', { count })}
       totalPages={data?.total_pages}
     >
       <ListTable
-        label={ITEM_LABEL.plural}
+        label={tr('title')}
         minWidth={860}
         fetching={isFetching}
-        columns={[{}, { label: 'Title' }, { label: 'Type' }, { label: 'Status' }, { label: 'Price', align: 'right' }, { label: 'Updated' }, {}]}
+        columns={[{}, { label: tr('col.title') }, { label: tr('col.type') }, { label: tr('col.status') }, { label: tr('col.price'), align: 'right' }, { label: tr('col.updated') }, {}]}
         rowCount={data?.results.length}
         empty={
           Object.keys(filters.filters).some((k) => k !== 'ordering' && k !== 'pageSize' && k !== 'page')
-            ? 'No offer matches these filters.'
-            : `No offers yet. Create your first with “New ${ITEM_LABEL.singular.toLowerCase()}”: a title first, then its description, schedule, prices and photos, step by step; it goes on sale once you activate it.`
+            ? tr('emptyFiltered')
+            : tr('empty')
         }
       >
         {data?.results.map((exp) => <Row key={exp.id} exp={exp} />)}
       </ListTable>
-      <Modal opened={creating} onClose={() => setCreating(false)} title={`New ${ITEM_LABEL.singular.toLowerCase()}`}>
+      <Modal opened={creating} onClose={() => setCreating(false)} title={tr('newOffer')}>
         {creating && <CreateOffer onClose={() => setCreating(false)} />}
       </Modal>
     </ListPage>

@@ -17,6 +17,8 @@ import { de as customersDe } from './customers/de';
 import { en as customersEn } from './customers/en';
 import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
+import { de as experiencesDe } from './experiences/de';
+import { en as experiencesEn } from './experiences/en';
 import { de as inventoryDe } from './inventory/de';
 import { en as inventoryEn } from './inventory/en';
 import { de as manifestsDe } from './manifests/de';
@@ -50,6 +52,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/common': { en: commonEn, de: commonDe },
   'backoffice/customers': { en: customersEn, de: customersDe },
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
+  'backoffice/experiences': { en: experiencesEn, de: experiencesDe },
   'backoffice/inventory': { en: inventoryEn, de: inventoryDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
