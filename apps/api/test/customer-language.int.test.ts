@@ -199,6 +199,20 @@ describe('a German order', () => {
 });
 
 describe('a German web order', () => {
+  it('is sold in German words: its invoice names the offer, the departure and each item as sold, in German', async () => {
+    const o = await webOrder(tour, slotId, 'Greta', 'de');
+    const orderId = (await owner.get(`/api/orders/?search=${o.reference}`)).json().results[0].id as string;
+    expect((await owner.get(`/api/orders/${orderId}/`)).json().language).toBe('de');
+    const inv = (await owner.post(`/api/orders/${orderId}/invoice/`)).json() as TInvoice;
+    const when = new Intl.DateTimeFormat('de-DE', { timeZone: ZONE, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const slot = (await owner.get(`/api/bookings/check-availability/?experience=${tour.id}&date=${day()}`)).json()[0] as { starts_at: string };
+    expect(inv.lines.map((l) => l.description)).toEqual([`Gletscherwanderung, ${when.format(new Date(slot.starts_at))}: Erwachsene`]);
+    // The offer renamed afterwards: a later invoice of the same sale still says what was sold.
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { translations: { de: { title: 'Gletschertour' } } })).statusCode).toBe(200);
+    expect((await owner.get(`/api/orders/${orderId}/invoice/`)).json().lines[0].description).toMatch(/^Gletscherwanderung, /);
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { translations: { de: { title: 'Gletscherwanderung' } } })).statusCode).toBe(200);
+  });
+
   it('booked from a German cart gets its confirmation in German, then its cancellation: what is refunded and what the policy keeps', async () => {
     const o = await webOrder(cruise, cruise.slot, 'Klara', 'de');
     const confirmation = await sink.latest('klara@example.com', /Ihre Buchung/);

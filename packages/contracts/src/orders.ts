@@ -117,6 +117,8 @@ export const ZOrder = ZOrderSummary.extend({
   balance: z.number().int(),
   refunded: z.number().int(),
   notes: z.string(),
+  /** The customer's language (en, de, fr, it, es): their e-mails, tickets and invoices are in it. */
+  language: z.string(),
   /** The current invoice (the newest that no credit note cancels), if any. */
   invoice: z.object({ id: z.uuid(), number: z.string(), issued_at: z.iso.datetime() }).nullable(),
   /** Every invoice and credit note of the order, oldest first. */

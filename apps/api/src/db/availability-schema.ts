@@ -25,6 +25,8 @@ export interface SoldItem extends HeldItem {
    * before it was kept have none, and are described from the offer as it is.
    */
   sold_as?: string;
+  /** The item's label in the customer's language on the day it was sold (what invoices say); absent: `label`. */
+  sold_label?: string;
   total: number;
   tax_rate_bp: number;
   net: number;

@@ -138,11 +138,6 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
   return extra.rows;
 }
 
-/** Sets the customer's language on an order made through a partner's key. */
-export async function setOrderLanguage(ctx: TenantCtx, orderId: string, language: string) {
-  await ctx.tx.update(order).set({ language }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-}
-
 /** Which of some category ids (as text) have a rate for a product. */
 export async function pricedUnitIds(ctx: TenantCtx, productId: string, ids: string[]) {
   const priced = (await ctx.tx.execute(sql`

@@ -500,7 +500,9 @@ export async function confirmBooking(
     const shared = await contractFor(ctx, p, row.experience_id, String(s!.day));
     let orderId: string;
     try {
-      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: input.answers ?? {}, lines: [row.cart_line_id!] });
+      // The customer's language (later e-mails and documents, and the invoice's words): the contact's locales, else the call's Accept-Language, among the supplier's.
+      const language = partnerLanguage(p, contact.locales?.length ? contact.locales.join(',') : acceptLanguage);
+      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: input.answers ?? {}, lines: [row.cart_line_id!], language });
     } catch (error) {
       if (error instanceof AppError && error.items[0]?.code === 'hold_expired') throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
       // The offer's booking questions: named by their field (answers.<question id>), so the partner can answer them.
@@ -508,8 +510,6 @@ export async function confirmBooking(
       if (first?.attr?.startsWith('answers.')) throw new OctoError('BAD_REQUEST', `${first.attr}: ${first.detail}`, undefined, first.attr);
       throw error;
     }
-    // The customer's language (later e-mails and documents): the contact's locales, else the call's Accept-Language, among the supplier's.
-    await q.setOrderLanguage(ctx, orderId, partnerLanguage(p, contact.locales?.length ? contact.locales.join(',') : acceptLanguage));
     const reference = input.resellerReference ?? row.reseller_reference;
     await markResale(ctx, orderId, shared.contract, { [row.experience_id]: shared.netRates }, reference, { api_key: p.prefix, booking_uuid: uuid });
     const sold = await q.firstBookingOf(ctx, orderId);

@@ -1,4 +1,5 @@
 import type { TCustomerDetails } from '@tourdesk/contracts';
+import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { lockSlot, type SlotRow } from '../availability/slots';
@@ -35,7 +36,7 @@ export async function checkout(
   ctx: TenantCtx,
   cartId: string,
   userId: string | null,
-  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[]; storeId?: string; manageTokenHash?: string },
+  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[]; storeId?: string; manageTokenHash?: string; language?: Language },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const inCart = await q.cartLinesOf(ctx, cartId);
@@ -80,8 +81,11 @@ export async function checkout(
     throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
   }
   lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
+  // The customer's language: the caller's (a partner's call), else a web store's cart's (chosen in the store).
+  const cartLanguage = input.storeId ? await q.cartLanguageOf(ctx, cartId) : undefined;
   const created = await writeOrder(ctx, {
     userId,
+    language: input.language ?? (isLanguage(cartLanguage) ? cartLanguage : undefined),
     storeId: input.storeId,
     manageTokenHash: input.manageTokenHash,
     customer: input.customer,
@@ -94,8 +98,6 @@ export async function checkout(
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
   await q.copyCartQrCode(ctx, cartId, created);
-  // A web-store order (paid on site or online) speaks the customer's language, kept on the guest cart.
-  if (input.storeId) await q.copyCartLanguage(ctx, cartId, created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }

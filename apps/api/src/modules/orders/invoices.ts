@@ -238,7 +238,7 @@ async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise
   const lines = await q.soldLinesOfOrder(ctx, orderId);
   return lines.flatMap(({ items, title, starts_at }) =>
     items.map((i) => ({
-      description: `${i.sold_as ?? lineDescription(title, starts_at, zone)}: ${i.label}`,
+      description: `${i.sold_as ?? lineDescription(title, starts_at, zone)}: ${i.sold_label ?? i.label}`,
       quantity: i.quantity,
       unit_price: i.unit_price,
       vat_rate_bp: i.tax_rate_bp,

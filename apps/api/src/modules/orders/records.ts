@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LANGUAGE_LOCALES, localize, type Language, type Translations } from '@tourdesk/contracts/i18n';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
 import type { HeldItem, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
@@ -11,7 +12,8 @@ import { bookSeats, insertBookings, pendingRateBookings, updateBookingSale } fro
 import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { takeNumber } from './queries/invoices';
-import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
+import { insertOrder, orderWithParties, sellingLanguagesOf, sumOfLineTotals, writeOrderTotals } from './queries/orders';
+import { soldLabelTranslations } from './queries/tickets';
 import { cancellationFeeByRate, lineDescription, rateOf, sellLine, vatRates } from './sale';
 import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
@@ -114,7 +116,7 @@ async function applyPendingRates(ctx: TenantCtx, orderId: string, { checkFirst =
   for (const b of pending) {
     const rate = rateOf(rates, b.experience_id);
     const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
-    await updateBookingSale(ctx, b.id, sellLine(items, rate, b.items[0]?.sold_as));
+    await updateBookingSale(ctx, b.id, sellLine(items, rate, b.items[0]?.sold_as, (i) => b.items.find((x) => x.id === i.id && x.kind === i.kind)?.sold_label));
     await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
   }
   return true;
@@ -144,6 +146,23 @@ export function itemsToSell(line: LineToWrite, title: string): HeldItem[] {
 }
 
 /**
+ * The words a sale is written in, in the customer's language (localize(), field by field from the
+ * main language): the offers' titles and the items' labels (pricing categories, extras). Two
+ * queries; what has no translation keeps its own words.
+ */
+export async function saleWords(ctx: TenantCtx, language: Language, main: Language, experienceIds: string[], items: Pick<HeldItem, 'kind' | 'id' | 'label'>[]) {
+  const titles = new Map<string, string>();
+  const labels = new Map<string, string>();
+  if (language === main) return { title: (id: string) => titles.get(id), label: (i: HeldItem) => labels.get(i.id) };
+  for (const e of await experienceTitles(ctx, experienceIds)) titles.set(e.id, localize({ title: e.title, translations: e.translations as Translations<{ title: string }> }, language, main).title);
+  const ids = (kind: string) => [...new Set(items.filter((i) => i.kind === kind).map((i) => i.id))];
+  const { categories, extras } = await soldLabelTranslations(ctx, ids('category'), ids('extra'));
+  for (const c of categories) labels.set(c.id, localize({ label: c.label, translations: c.translations as Translations<{ label: string }> }, language, main).label);
+  for (const x of extras) labels.set(x.id, localize({ name: x.name, translations: x.translations as Translations<{ name: string }> }, language, main).name);
+  return { title: (id: string) => titles.get(id), label: (i: HeldItem) => labels.get(i.id) };
+}
+
+/**
  * Writes an order (Confirmed) with one booking per line, for lines whose seats the caller has
  * secured under their slots' locks: it adds them to the slots' booked seats.
  */
@@ -159,6 +178,8 @@ export async function writeOrder(
     answers: Record<string, string>;
     notes?: string;
     lines: LineToWrite[];
+    /** The customer's language (their cart's, or negotiated with a partner's call); absent: the organisation's main one. */
+    language?: Language;
   },
 ) {
   // One currency per sale: a line priced in another currency than the order's (a store or a contract
@@ -175,7 +196,10 @@ export async function writeOrder(
   // Created ("Unconfirmed"), with its seats reserved, until the operator confirms it.
   const manual = await manualExperiences(ctx, [...new Set(input.lines.map((l) => l.experience_id))]);
   const status = manual.length > 0 ? 'Created' : 'Confirmed';
+  const languages = await sellingLanguagesOf(ctx);
+  const language = input.language ?? (languages[0] as Language);
   const created = await insertOrder(ctx, {
+    language,
     reference: await orderReference(ctx),
     status,
     payment_status: 'Not paid',
@@ -196,16 +220,18 @@ export async function writeOrder(
   // Money fixed as sold: each line's items at today's VAT rate of its experience.
   const rates = await vatRates(ctx, input.lines.map((l) => l.experience_id));
   const titles = new Map((await experienceTitles(ctx, [...rates.keys()])).map((e) => [e.id, e.title]));
-  // Described as sold, for every invoice of it: the offer's title and departure as they are today.
+  // Described as sold, for every invoice of it, in the customer's language: the offer's title, its
+  // departure and each item's label as they are today.
+  const words = await saleWords(ctx, language, languages[0] as Language, [...rates.keys()], input.lines.flatMap((l) => l.items));
   const departures = await departuresOf(ctx, [...new Set(input.lines.map((l) => l.slot_id))]);
   const soldAs = (line: LineToWrite) => {
     const d = departures.get(line.slot_id);
-    return d ? lineDescription(titles.get(line.experience_id) ?? '', d.starts_at, d.zone) : undefined;
+    return d ? lineDescription(words.title(line.experience_id) ?? titles.get(line.experience_id) ?? '', d.starts_at, d.zone, LANGUAGE_LOCALES[language]) : undefined;
   };
   const bookings = await insertBookings(
     ctx,
     input.lines.map((line) => ({
-      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id), soldAs(line)),
+      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id), soldAs(line), words.label),
       order_id: created.id,
       experience_id: line.experience_id,
       slot_id: line.slot_id,
@@ -239,6 +265,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
     notes: o.o.notes,
+    language: o.o.language,
     invoice: current ? { id: current.id, number: current.number, issued_at: current.issued_at } : null,
     invoices: documents,
     bookings,

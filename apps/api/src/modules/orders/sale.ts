@@ -24,18 +24,20 @@ const descriptionFormats = new Map<string, Intl.DateTimeFormat>();
  * departure's local date and time. Written on the line when it is sold (sold_as), so renaming the
  * offer or changing the organisation's zone later changes no invoice.
  */
-export function lineDescription(title: string, startsAt: Date, zone: string) {
-  let f = descriptionFormats.get(zone);
-  if (!f) descriptionFormats.set(zone, (f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
+export function lineDescription(title: string, startsAt: Date, zone: string, locale = 'en-GB') {
+  const key = `${locale}|${zone}`;
+  let f = descriptionFormats.get(key);
+  if (!f) descriptionFormats.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
   return `${title}, ${f.format(startsAt)}`;
 }
 
 /** A line as sold: its items with their VAT, and the line's totals (sums of the items); `soldAs` its description. */
-export function sellLine(items: HeldItem[], { rateBp, pending }: SaleRate, soldAs?: string) {
+export function sellLine(items: HeldItem[], { rateBp, pending }: SaleRate, soldAs?: string, soldLabel: (item: HeldItem) => string | undefined = () => undefined) {
   const sold: SoldItem[] = items.map((i) => {
     const total = i.quantity * i.unit_price;
     const tax = vatOf(total, rateBp);
-    return { kind: i.kind, id: i.id, label: i.label, quantity: i.quantity, unit_price: i.unit_price, ...(soldAs ? { sold_as: soldAs } : {}), total, tax_rate_bp: rateBp, tax, net: total - tax };
+    const label = soldLabel(i);
+    return { kind: i.kind, id: i.id, label: i.label, quantity: i.quantity, unit_price: i.unit_price, ...(soldAs ? { sold_as: soldAs } : {}), ...(label && label !== i.label ? { sold_label: label } : {}), total, tax_rate_bp: rateBp, tax, net: total - tax };
   });
   const total = sold.reduce((s, i) => s + i.total, 0);
   const tax = sold.reduce((s, i) => s + i.tax, 0);

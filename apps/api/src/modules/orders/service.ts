@@ -1,4 +1,5 @@
 import { toMajorText, type TOrderSummary, type TPayment } from '@tourdesk/contracts';
+import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument } from '../../lib/csv';
@@ -13,7 +14,7 @@ import { customerIdOf } from './queries/customers';
 import * as q from './queries/orders';
 import * as paymentQueries from './queries/payments';
 import { priceOf } from './queries/sale';
-import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, writeOrder, type CustomerDetails } from './records';
+import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, saleWords, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
 
@@ -198,7 +199,7 @@ async function ownLine(ctx: TenantCtx, orderId: string, lineId: string) {
  * updated — one transaction.
  */
 export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string, input: { quantities: Record<string, number>; extras?: Record<string, number> }) {
-  await lockOrder(ctx, orderId);
+  const o = await lockOrder(ctx, orderId);
   const b = await ownLine(ctx, orderId, lineId);
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled line cannot be changed.', 'quantities');
   // A partner's resale keeps what was sold (its commission is fixed at sale): cancel it, and the partner sells again.
@@ -209,7 +210,10 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   await bookingQueries.bookSeats(ctx, b.slot_id, p.seats - b.seats);
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
-  await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate, b.items[0]?.sold_as) });
+  // Its items' labels in the order's language, as a sale writes them (saleWords()).
+  const language = isLanguage(o.language) ? o.language : 'en';
+  const words = await saleWords(ctx, language, (await q.sellingLanguagesOf(ctx))[0] as Language, [b.experience_id], p.items);
+  await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate, b.items[0]?.sold_as, words.label) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
   return presentOrder(ctx, orderId);

@@ -37,6 +37,7 @@ const PAID: TOrder = {
   store: null,
   lines: 1,
   notes: '',
+  language: 'en',
   invoice: null,
   invoices: [],
   bookings: [],

@@ -40,6 +40,7 @@ const ORDER: TOrder = {
   store: { id: '00000000-0000-4000-8000-0000000000b1', name: 'Lake shop' },
   lines: 1,
   notes: '',
+  language: 'en',
   invoice: null,
   invoices: [],
   bookings: [],

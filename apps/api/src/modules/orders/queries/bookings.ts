@@ -222,7 +222,8 @@ export async function copyCartQrCode(ctx: TenantCtx, cartId: string, orderId: st
   await ctx.tx.execute(sql`update ${order} o set qr_code_id = c.qr_code_id from ${cart} c where c.account_id = ${ctx.accountId} and c.id = ${cartId} and c.qr_code_id is not null and o.account_id = c.account_id and o.id = ${orderId}`);
 }
 
-/** A web-store order is in its cart's language (the customer's, chosen in the store): its e-mails and documents follow it. */
-export async function copyCartLanguage(ctx: TenantCtx, cartId: string, orderId: string) {
-  await ctx.tx.execute(sql`update ${order} o set language = c.language from ${cart} c where c.account_id = ${ctx.accountId} and c.id = ${cartId} and o.account_id = c.account_id and o.id = ${orderId}`);
+/** The language of a guest cart (the customer's, chosen in the store): its order's e-mails and documents follow it. */
+export async function cartLanguageOf(ctx: TenantCtx, cartId: string) {
+  const [row] = await ctx.tx.select({ language: cart.language }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
+  return row?.language;
 }

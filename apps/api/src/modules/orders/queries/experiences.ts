@@ -29,5 +29,5 @@ export function manualExperiences(ctx: TenantCtx, ids: string[]) {
 
 /** These experiences' titles. */
 export function experienceTitles(ctx: TenantCtx, ids: string[]) {
-  return ctx.tx.select({ id: experience.id, title: experience.title }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, ids)));
+  return ctx.tx.select({ id: experience.id, title: experience.title, translations: experience.translations }).from(experience).where(and(eq(experience.account_id, ctx.accountId), inArray(experience.id, ids)));
 }
