@@ -3,6 +3,7 @@ import type { TAuditEvent, TOrder } from '@tourdesk/contracts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { useOrderAuditQuery } from './api';
+import { useOrdersT } from './texts';
 
 const SUBJECT_COLOR: Record<TAuditEvent['subject'], string> = { order: 'blue', line: 'teal', payment: 'green', invoice: 'grape' };
 
@@ -15,12 +16,13 @@ function changeText(key: string, value: unknown) {
 
 /** /orders/editor/{id}/audit: every recorded change of the order, its lines, payments and invoices, oldest first, with who made it. */
 export function OrderAuditTab({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: events, isLoading } = useOrderAuditQuery(order.id);
   if (isLoading) return null;
-  if (!events?.length) return <Text c="dimmed">Nothing was recorded for this order.</Text>;
+  if (!events?.length) return <Text c="dimmed">{t('audit.none')}</Text>;
   return (
-    <Timeline bulletSize={14} lineWidth={2} aria-label="Audit trail">
+    <Timeline bulletSize={14} lineWidth={2} aria-label={t('audit.label')}>
       {events.map((e) => (
         <Timeline.Item
           key={e.id}

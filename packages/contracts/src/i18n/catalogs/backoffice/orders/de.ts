@@ -118,4 +118,6 @@ export const de = {
   'details.soldBy': 'Verkauft von {name}',
   'details.store': 'Shop: {name}',
   'details.qr': 'Über QR-Code {name}',
+  'audit.none': 'Für diese Bestellung wurde nichts aufgezeichnet.',
+  'audit.label': 'Änderungsprotokoll',
 } satisfies Record<OrdersKey, string>;

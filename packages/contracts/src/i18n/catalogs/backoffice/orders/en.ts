@@ -117,6 +117,8 @@ export const en = {
   'details.soldBy': 'Sold by {name}',
   'details.store': 'Store: {name}',
   'details.qr': 'Brought by QR code {name}',
+  'audit.none': 'Nothing was recorded for this order.',
+  'audit.label': 'Audit trail',
 } as const satisfies Record<string, string>;
 
 export type OrdersKey = keyof typeof en;
