@@ -6,10 +6,13 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime, formatDisplayDate, formatTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { useResaleQuery } from './api';
-import { Figure, Figures, itemsText, LINE_STATUS_COLOR, RESALES_PATH, settlementPath, SIDE_LABEL } from './parts';
+import { Figure, Figures, itemsText, LINE_STATUS_COLOR, RESALES_PATH, settlementPath } from './parts';
+import { useResalesT } from './texts';
 
 /** /resales/overview/{resaleId}: one resale order (by its id) — its lines and what each earns the partner. */
 export default function ResaleDetailPage() {
+  const t = useResalesT();
+  const statusText = (s: string) => (s === 'Created' || s === 'Confirmed' || s === 'Canceled' ? t(`detail.status.${s}`) : s);
   const { resaleId = '' } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -25,40 +28,40 @@ export default function ResaleDetailPage() {
     <Stack gap="md">
       <Anchor component={Link} to={RESALES_PATH} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All resales
+          <IconArrowLeft size={14} /> {t('detail.all')}
         </Group>
       </Anchor>
       <div>
         <Group gap="sm">
-          <Title order={2}>Resale {r.reference}</Title>
-          <Badge variant="light">{SIDE_LABEL[r.side]}</Badge>
+          <Title order={2}>{t('detail.title', { reference: r.reference })}</Title>
+          <Badge variant="light">{t(`side.${r.side}`)}</Badge>
           <Badge variant="light" color={r.status === 'Canceled' ? 'gray' : 'green'}>
-            {r.status}
+            {statusText(r.status)}
           </Badge>
         </Group>
         <Text c="dimmed" size="sm">
-          {r.side === 'supplier' ? 'Sold by' : 'Supplied by'} {partner.name} · {formatDateTime(r.created_at, zone)}
-          {r.reseller_reference && ` · partner’s reference ${r.reseller_reference}`}
+          {t(r.side === 'supplier' ? 'detail.soldBy' : 'detail.suppliedBy', { name: partner.name })} · {formatDateTime(r.created_at, zone)}
+          {r.reseller_reference && ` · ${t('detail.partnerRef', { reference: r.reseller_reference })}`}
         </Text>
       </div>
       <Figures>
-        <Figure label="Gross" value={formatMoney(r.gross, r.currency)} />
-        <Figure label="Commission" value={formatMoney(r.commission, r.currency)} hint={`earned by ${r.reseller.name}`} />
-        <Figure label="Supplier net" value={formatMoney(r.supplier_net, r.currency)} hint={`for ${r.supplier.name}`} />
-        <Figure label="Customer" value={r.customer.name || '—'} hint={[r.customer.email, r.customer.phone].filter(Boolean).join(' · ') || undefined} />
+        <Figure label={t('col.gross')} value={formatMoney(r.gross, r.currency)} />
+        <Figure label={t('commission')} value={formatMoney(r.commission, r.currency)} hint={t('detail.earnedBy', { name: r.reseller.name })} />
+        <Figure label={t('supplierNet')} value={formatMoney(r.supplier_net, r.currency)} hint={t('detail.for', { name: r.supplier.name })} />
+        <Figure label={t('detail.customer')} value={r.customer.name || '—'} hint={[r.customer.email, r.customer.phone].filter(Boolean).join(' · ') || undefined} />
       </Figures>
       <Paper withBorder radius="md">
         <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" aria-label="Lines">
+          <Table verticalSpacing="sm" aria-label={t('detail.lines')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Offer and start</Table.Th>
-                <Table.Th>Quantities</Table.Th>
-                <Table.Th ta="right">Gross</Table.Th>
-                <Table.Th ta="right">Commission</Table.Th>
-                <Table.Th ta="right">Supplier net</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Statement</Table.Th>
+                <Table.Th>{t('col.offerStart')}</Table.Th>
+                <Table.Th>{t('detail.quantities')}</Table.Th>
+                <Table.Th ta="right">{t('col.gross')}</Table.Th>
+                <Table.Th ta="right">{t('col.commission')}</Table.Th>
+                <Table.Th ta="right">{t('col.net')}</Table.Th>
+                <Table.Th>{t('col.status')}</Table.Th>
+                <Table.Th>{t('detail.statement')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -80,7 +83,7 @@ export default function ResaleDetailPage() {
                   <Table.Td ta="right">{formatMoney(l.supplier_net, l.currency)}</Table.Td>
                   <Table.Td>
                     <Badge color={LINE_STATUS_COLOR[l.status]} variant="light" size="sm">
-                      {l.status}
+                      {t(`detail.status.${l.status}`)}
                     </Badge>
                   </Table.Td>
                   <Table.Td>
@@ -90,7 +93,7 @@ export default function ResaleDetailPage() {
                       </Anchor>
                     ) : (
                       <Text size="xs" c="dimmed">
-                        Not settled
+                        {t('notSettled')}
                       </Text>
                     )}
                   </Table.Td>

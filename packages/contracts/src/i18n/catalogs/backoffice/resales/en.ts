@@ -72,6 +72,20 @@ export const en = {
   'settlement.col.lines': 'Lines',
   'settlement.col.owed': 'Owed',
   'settlement.empty': 'No statement yet.',
+  'detail.all': 'All resales',
+  'detail.title': 'Resale {reference}',
+  'detail.soldBy': 'Sold by {name}',
+  'detail.suppliedBy': 'Supplied by {name}',
+  'detail.partnerRef': 'partner’s reference {reference}',
+  'detail.earnedBy': 'earned by {name}',
+  'detail.for': 'for {name}',
+  'detail.customer': 'Customer',
+  'detail.lines': 'Lines',
+  'detail.quantities': 'Quantities',
+  'detail.statement': 'Statement',
+  'detail.status.Created': 'Created',
+  'detail.status.Confirmed': 'Confirmed',
+  'detail.status.Canceled': 'Canceled',
 } as const satisfies Record<string, string>;
 
 export type ResalesKey = keyof typeof en;
