@@ -30,17 +30,17 @@ export default function SettlementDetailPage() {
     <Stack gap="md">
       <Anchor component={Link} to={SETTLEMENTS_PATH} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All statements
+          <IconArrowLeft size={14} /> {t('statement.all')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
         <div>
           <Group gap="sm">
-            <Title order={2}>Statement {s.number}</Title>
+            <Title order={2}>{t('statement.title', { number: s.number })}</Title>
             <SettlementStatus status={s.status} />
           </Group>
           <Text c="dimmed" size="sm">
-            {s.supplier.name} (supplier) and {s.reseller.name} (reseller) · activities from {s.period_from} to {s.period_to}
+            {t('statement.parties', { supplier: s.supplier.name, reseller: s.reseller.name, from: s.period_from, to: s.period_to })}
           </Text>
         </div>
         <Group>
@@ -62,7 +62,7 @@ export default function SettlementDetailPage() {
           </Button>
           {s.can_settle && (
             <Button leftSection={<IconCheck size={16} />} onClick={() => setConfirming(true)}>
-              Mark settled
+              {t('statement.markSettled')}
             </Button>
           )}
         </Group>
@@ -71,32 +71,34 @@ export default function SettlementDetailPage() {
         <Text fw={600}>{owedText(s, t)}</Text>
         <Text size="sm">
           {s.status === 'Settled'
-            ? `Settled ${s.settled_at ? formatDateTime(s.settled_at, zone) : ''}${s.settled_by ? ` by ${s.settled_by}` : ''}.`
+            ? s.settled_by
+              ? t('statement.settledOnBy', { when: s.settled_at ? formatDateTime(s.settled_at, zone) : '', who: s.settled_by })
+              : t('statement.settledOn', { when: s.settled_at ? formatDateTime(s.settled_at, zone) : '' })
             : s.payer
-              ? `${receiver} marks it settled once the money has arrived.`
-              : `${s.supplier.name} marks it settled.`}
+              ? t('statement.receiverMarks', { name: receiver })
+              : t('statement.supplierMarks', { name: s.supplier.name })}
         </Text>
       </Alert>
       <Figures>
-        <Figure label="Lines" value={String(s.bookings)} />
-        <Figure label="Gross sales" value={formatMoney(s.gross, s.currency)} />
-        <Figure label="Commission" value={formatMoney(s.commission, s.currency)} hint={`for ${s.reseller.name}`} />
-        <Figure label="Supplier net" value={formatMoney(s.supplier_net, s.currency)} hint={`for ${s.supplier.name}`} />
+        <Figure label={t('lines')} value={String(s.bookings)} />
+        <Figure label={t('grossSales')} value={formatMoney(s.gross, s.currency)} />
+        <Figure label={t('commission')} value={formatMoney(s.commission, s.currency)} hint={t('statement.for', { name: s.reseller.name })} />
+        <Figure label={t('supplierNet')} value={formatMoney(s.supplier_net, s.currency)} hint={t('statement.for', { name: s.supplier.name })} />
       </Figures>
       <Text size="sm" c="dimmed">
-        Each line shows the figures it was settled at, and the statement never changes. A line cancelled or changed afterwards is credited on the partner’s next statement as a reversal.
+        {t('statement.note')}
       </Text>
       <Paper withBorder radius="md">
         <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" aria-label="Statement lines">
+          <Table verticalSpacing="sm" aria-label={t('statement.lines')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Order</Table.Th>
-                <Table.Th>Offer and date</Table.Th>
-                <Table.Th>Quantities</Table.Th>
-                <Table.Th ta="right">Gross</Table.Th>
-                <Table.Th ta="right">Commission</Table.Th>
-                <Table.Th ta="right">Supplier net</Table.Th>
+                <Table.Th>{t('col.order')}</Table.Th>
+                <Table.Th>{t('statement.col.offerDate')}</Table.Th>
+                <Table.Th>{t('detail.quantities')}</Table.Th>
+                <Table.Th ta="right">{t('col.gross')}</Table.Th>
+                <Table.Th ta="right">{t('col.commission')}</Table.Th>
+                <Table.Th ta="right">{t('col.net')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -108,7 +110,7 @@ export default function SettlementDetailPage() {
                     </Anchor>
                     {l.kind === 'reversal' && (
                       <Badge color="orange" variant="light" size="sm" ml="xs">
-                        Reversal
+                        {t('statement.reversal')}
                       </Badge>
                     )}
                   </Table.Td>
@@ -116,15 +118,15 @@ export default function SettlementDetailPage() {
                     <Text size="sm">{l.offer.name}</Text>
                     <Text size="xs" c="dimmed">
                       {l.local_date} {clock(l.local_time)}
-                      {l.kind === 'sale' && l.status === 'Canceled' && ' · cancelled, fee kept'}
+                      {l.kind === 'sale' && l.status === 'Canceled' && ` · ${t('statement.cancelledFeeKept')}`}
                     </Text>
                     {l.reverses && (
                       <Text size="xs" c="orange.8">
-                        Credits its line on{' '}
+                        {t('statement.credits')}{' '}
                         <Anchor component={Link} to={settlementPath(l.reverses.settlement_id)} size="xs">
                           {l.reverses.number}
                         </Anchor>
-                        : {l.status === 'Canceled' ? 'cancelled' : 'changed'} after it
+                        : {l.status === 'Canceled' ? t('statement.cancelledAfter') : t('statement.changedAfter')}
                       </Text>
                     )}
                   </Table.Td>
@@ -138,14 +140,14 @@ export default function SettlementDetailPage() {
           </Table>
         </Table.ScrollContainer>
       </Paper>
-      <Modal opened={confirming} onClose={() => !settling.isLoading && setConfirming(false)} title="Mark the statement settled?" centered>
+      <Modal opened={confirming} onClose={() => !settling.isLoading && setConfirming(false)} title={t('statement.confirmTitle')} centered>
         <Stack>
           <Text size="sm">
-            {owedText(s, t)}. Mark it settled only once the money has arrived: both sides will see it settled, and it cannot be undone.
+            {t('statement.confirmText', { owed: owedText(s, t) })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)} disabled={settling.isLoading}>
-              Not yet
+              {t('statement.notYet')}
             </Button>
             <Button
               loading={settling.isLoading}
@@ -153,10 +155,10 @@ export default function SettlementDetailPage() {
                 const res = await settle(s.id);
                 if ('error' in res) return;
                 setConfirming(false);
-                notifySuccess(`Statement ${s.number} settled.`);
+                notifySuccess(t('statement.settled', { number: s.number }));
               }}
             >
-              Mark settled
+              {t('statement.markSettled')}
             </Button>
           </Group>
         </Stack>
