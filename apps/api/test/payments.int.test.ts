@@ -395,10 +395,14 @@ describe('refunds of online payments', () => {
     expect(tooMuch.json().errors[0].detail).toContain('CHF 68.00');
     const refundIds = () => [...fake.state.refunds.values()].filter((r) => r.metadata?.tourdesk_payment === paid.id);
     expect(refundIds()).toHaveLength(1);
+    // The customer is not told of a refund that may still fail.
+    const refundMails = () => sink.messages.filter((m) => m.to.includes('hil@example.com') && /^Refund for your booking/.test(m.subject));
+    expect(refundMails()).toHaveLength(0);
 
-    // Stripe says it succeeded: final.
+    // Stripe says it succeeded: final, and now the customer is told, once.
     await fake.finishRefund(refundIds()[0]!.id, 'succeeded');
     await until('succeeded', async () => ((await owner.get(`/api/orders/${orderId}/payments/${first.json().id}/`)).json().status === 'succeeded'));
+    expect((await sink.latest('hil@example.com', /^Refund for your booking/)).text).toContain('30.00');
 
     // Another pending refund that fails: reversed in the books, the payment status follows, the audit trail says so.
     const second = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 6800, 'online'), { 'idempotency-key': 'refund-hil-3' });
@@ -416,6 +420,8 @@ describe('refunds of online payments', () => {
     expect(audit.filter((e) => e.subject_id === second.json().id).map((e) => e.action)).toEqual(expect.arrayContaining(['refund recorded', 'refund failed']));
     // Its events again (Stripe retries) change nothing; what is left can be refunded again.
     await settle();
+    // The failed refund was never announced; the one that went through was, once.
+    expect(refundMails()).toHaveLength(1);
     expect((await owner.get(`/api/orders/${orderId}/`)).json()).toMatchObject({ paid: 6800 });
     const again = await owner.request('POST', `/api/orders/${orderId}/payments/`, refundBody(paid, 6800, 'cash', 'Cash instead'), { 'idempotency-key': 'refund-hil-4' });
     expect(again.statusCode, again.body).toBe(201);

@@ -193,8 +193,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           () => 201,
           async () => {
             const payment = await orders.recordPayment(ctx, request.params.id, request.body, request.body.method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : undefined);
-            // A refund is told to the customer, in the order's language (order-mail), in this transaction.
-            if (payment.amount < 0) await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: request.params.id, kind: 'refund', refund: { amount: -payment.amount, method: payment.method }, subject: 'Refund' });
+            // A refund is told to the customer, in the order's language (order-mail), in this transaction;
+            // one still pending at the card network is told once it goes through (onRefundUpdated()).
+            if (payment.amount < 0 && payment.status === 'succeeded') await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: request.params.id, kind: 'refund', refund: { amount: -payment.amount, method: payment.method }, subject: 'Refund' });
             return payment;
           },
         ),

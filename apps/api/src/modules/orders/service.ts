@@ -337,11 +337,11 @@ export async function recordPayment(
  * nowhere from then on. Under the order's lock; once (a refund already in that state is left as it
  * is). Answers false when no refund of the order carries this reference.
  */
-export async function settleProviderRefund(ctx: TenantCtx, orderId: string, providerRef: string, outcome: 'succeeded' | 'failed', detail = '') {
+export async function settleProviderRefund(ctx: TenantCtx, orderId: string, providerRef: string, outcome: 'succeeded' | 'failed', detail = ''): Promise<false | { changed: boolean; amount: number; method: string }> {
   await lockOrder(ctx, orderId);
   const r = await paymentQueries.lockPaymentByProviderRef(ctx, orderId, providerRef);
   if (!r || r.amount >= 0) return false;
-  if (r.status === outcome || r.status === 'failed' || (outcome === 'succeeded' && r.status !== 'pending')) return true;
+  if (r.status === outcome || r.status === 'failed' || (outcome === 'succeeded' && r.status !== 'pending')) return { changed: false, amount: r.amount, method: r.method };
   await paymentQueries.setPaymentStatus(ctx, r.id, outcome);
   if (outcome === 'failed') {
     await q.takeBackRefund(ctx, orderId, r.amount);
@@ -354,7 +354,7 @@ export async function settleProviderRefund(ctx: TenantCtx, orderId: string, prov
     action: outcome === 'failed' ? 'refund failed' : 'refund succeeded',
     changes: { amount: r.amount, currency: r.currency, status: { from: r.status, to: outcome }, ...(detail ? { detail } : {}) },
   });
-  return true;
+  return { changed: true, amount: r.amount, method: r.method };
 }
 
 // --- audit trail ------------------------------------------------------------------------------

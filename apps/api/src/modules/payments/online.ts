@@ -357,15 +357,19 @@ export async function onChargeRefunded(db: Db, stripe: Stripe | null, stripeAcco
  * finished becomes final; one that failed (pending or not) is reversed in the books
  * (settleProviderRefund()). A refund not recorded here is left to charge.refunded.
  */
-export async function onRefundUpdated(db: Db, stripeAccount: string, refund: Stripe.Refund) {
+export async function onRefundUpdated(db: Db, jobs: Jobs, stripeAccount: string, refund: Stripe.Refund) {
   const paymentIntent = typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id;
   const outcome = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : null;
   if (!paymentIntent || !outcome) return;
   const hit = await q.bookedCheckoutOfPayment(db, paymentIntent, stripeAccount);
   if (!hit) return;
-  await inTenant(db, hit.account_id, (tx) =>
-    settleProviderRefund({ tx, accountId: hit.account_id, currency: refund.currency.toUpperCase() }, hit.order_id, refund.id, outcome, refund.failure_reason ?? ''),
-  );
+  await inTenant(db, hit.account_id, async (tx) => {
+    const settled = await settleProviderRefund({ tx, accountId: hit.account_id, currency: refund.currency.toUpperCase() }, hit.order_id, refund.id, outcome, refund.failure_reason ?? '');
+    // A refund that waited on the card network is told to the customer once it has gone through (never when it failed).
+    if (settled && settled.changed && outcome === 'succeeded') {
+      await queueOrderMail(jobs, tx, { account: hit.account_id, store: null, order: hit.order_id, kind: 'refund', refund: { amount: -settled.amount, method: settled.method }, subject: 'Refund' });
+    }
+  });
 }
 
 /** The secret of a finished checkout's booking page, taken once (for its confirmation e-mail), and whom it is for. */
@@ -457,7 +461,7 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
     case 'refund.updated':
     case 'refund.failed':
     case 'charge.refund.updated':
-      if (event.account) await onRefundUpdated(db, event.account, event.data.object as Stripe.Refund);
+      if (event.account) await onRefundUpdated(db, jobs, event.account, event.data.object as Stripe.Refund);
       break;
     case 'account.updated':
       if (event.account === (event.data.object as Stripe.Account).id) await onAccountUpdated(db, event.data.object as Stripe.Account);
