@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accountId } from './accounts-schema';
 import { experience, image } from './catalog-schema';
-import { tenantPolicies, timestamps } from './columns';
+import { tenantPolicies, timestamps, translations, translationsCheck } from './columns';
 import { partnership } from './partners-schema';
 
 /**
@@ -30,10 +30,13 @@ export const store = pgTable(
     /** An e-mail to the organisation for every booking made in it. */
     notify_new_bookings: boolean('notify_new_bookings').notNull().default(false),
     notify_email: text('notify_email').notNull().default(''),
+    /** Its name and intro in the organisation's other languages (issue 30): { "de": { "intro": "…" } }; localize() serves them. */
+    translations: translations<{ name: string; intro: string }>(),
     ...timestamps,
   },
   (t) => [
     ...tenantPolicies(),
+    translationsCheck('store', t.translations),
     uniqueIndex('store_slug_key').on(t.account_id, t.slug),
     uniqueIndex('store_account_key').on(t.account_id, t.id),
     index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),

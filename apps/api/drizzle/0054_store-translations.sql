@@ -1,0 +1,2 @@
+ALTER TABLE "store" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "store" ADD CONSTRAINT "store_translations_check" CHECK (jsonb_typeof("store"."translations") = 'object' and ("store"."translations" - array['en', 'de', 'fr', 'it', 'es']::text[]) = '{}'::jsonb and not jsonb_path_exists("store"."translations", '$.* ? (@.type() != "object")'));
