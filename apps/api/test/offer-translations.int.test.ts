@@ -138,6 +138,25 @@ describe('the web store in the customer’s language', () => {
     expect((await guest.get(`/api/web-stores/poly/experiences/${tour.id}/`)).json().title).toBe('Lake tour');
   });
 
+  it('names the store and says its intro in the customer’s language, field by field from the main language', async () => {
+    const id = (await owner.get('/api/stores/')).json().results.find((s: { slug: string }) => s.slug === 'poly').id as string;
+    const saved = await owner.patch(`/api/stores/${id}/`, { intro: 'Boat tours on the lake.', translations: { de: { intro: 'Bootstouren auf dem See.' }, fr: { name: 'Boutique Poly', intro: '' } } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // A blank text is no translation: French keeps only its name.
+    expect(saved.json().translations).toEqual({ de: { intro: 'Bootstouren auf dem See.' }, fr: { name: 'Boutique Poly' } });
+    const de = await guest.get('/api/web-stores/poly/', { 'accept-language': 'de' });
+    expect(de.headers['content-language']).toBe('de');
+    expect(de.json()).toMatchObject({ name: 'Poly shop', intro: 'Bootstouren auf dem See.' });
+    expect((await guest.get('/api/web-stores/poly/', { 'accept-language': 'fr' })).json()).toMatchObject({ name: 'Boutique Poly', intro: 'Boat tours on the lake.' });
+    expect((await guest.get('/api/web-stores/poly/')).json()).toMatchObject({ name: 'Poly shop', intro: 'Boat tours on the lake.' });
+    // The store's page, drawn on the server, says it too.
+    const page = await guest.get('/s/poly/de/');
+    expect(page.body).toContain('Bootstouren auf dem See.');
+    const unknown = await owner.patch(`/api/stores/${id}/`, { translations: { xx: { intro: 'No' } } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].detail).toMatch(/Unknown language "xx"/);
+  });
+
   it('no longer serves a language taken out of the organisation’s, yet keeps its texts', async () => {
     expect((await owner.patch('/api/product-configuration/', { languages: ['en', 'fr'] })).statusCode).toBe(200);
     const page = await guest.get(`/api/web-stores/poly/experiences/${tour.id}/`, { 'accept-language': 'de' });

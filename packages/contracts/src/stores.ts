@@ -3,6 +3,7 @@ import { ZCustomerInput } from './availability';
 import { ZPaginationQuery } from './pagination';
 import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
 import { LANGUAGES } from './i18n/languages';
+import { translationsOf } from './catalog';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -47,6 +48,8 @@ export const ZStoreInput = z.object({
   embed_origins: z.array(ZOrigin).max(20).default([]),
   notify_new_bookings: z.boolean().default(false),
   notify_email: z.union([z.literal(''), z.email({ error: 'Enter a valid e-mail address.' })]).default(''),
+  /** Its name and intro in the organisation's other languages (each language given replaces its texts). */
+  translations: translationsOf({ name: z.string().trim().max(120), intro: z.string().max(2000) }).optional(),
 });
 export type TStoreInput = z.input<typeof ZStoreInput>;
 
@@ -68,6 +71,7 @@ export const ZStore = z
     embed_origins: z.array(z.string()),
     notify_new_bookings: z.boolean(),
     notify_email: z.string(),
+    translations: translationsOf({ name: z.string(), intro: z.string() }),
     /** How many offers it shows. */
     experience_count: z.number().int(),
     /** Where customers find it: https://{org}.{domain}/s/{slug}/ */

@@ -484,6 +484,12 @@ async function seedStore(tx: Db, accountId: string, kayak: DemoKayak) {
       terms_url: 'https://demo.tourdesk.test/terms',
       contact_email: 'hello@demo.tourdesk.test',
       contact_phone: '+41 41 555 01 23',
+      translations: {
+        de: { intro: 'Paddeln bei Sonnenaufgang auf dem Vierwaldstättersee und geführte Tage in den Bergen. Online buchen, am Tag selbst bezahlen.' },
+        fr: { name: 'Alpine Trails en ligne', intro: 'Pagayer au lever du soleil sur le lac des Quatre-Cantons et journées guidées en montagne. Réservez en ligne, payez le jour même.' },
+        it: { intro: 'Pagaiate all’alba sul Lago dei Quattro Cantoni e giornate guidate in montagna. Prenotate online, pagate il giorno stesso.' },
+        es: { intro: 'Remo al amanecer en el lago de los Cuatro Cantones y días guiados en la montaña. Reserve en línea y pague el mismo día.' },
+      },
     })
     .returning();
   await tx.insert(storeExperience).values([kayak.id, ...offers.map((o) => o.id).filter((id) => id !== kayak.id)].map((id, position) => ({ account_id: accountId, store_id: shop!.id, experience_id: id, position })));

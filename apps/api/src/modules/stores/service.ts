@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { addDays, eachDay } from '../../lib/local-time';
 import { mediaUrl } from '../media/images';
+import { mergeTranslations } from '../experiences/translations';
 import { onlineReady } from '../web-store/catalogue';
 import { assertWithinLimit } from '../plans/service';
 import * as q from './queries';
@@ -30,6 +31,7 @@ export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof
   const copy = ['name', 'slug', 'active', 'primary_color', 'intro', 'terms_url', 'contact_email', 'contact_phone', 'payment_options', 'embed_origins', 'notify_new_bookings', 'notify_email'] as const;
   for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
   if (input.logo !== undefined) values.logo_image_id = input.logo;
+  if (input.translations !== undefined) values.translations = mergeTranslations(existing?.translations, input.translations);
   // Prices are set in the organisation's currency: a store sells in it (a store in another
   // currency would show CHF prices as euros).
   if (input.currency !== undefined && input.currency !== ctx.currency) {
@@ -67,6 +69,7 @@ export async function presentStores(ctx: TenantCtx, config: Config, rows: StoreR
     embed_origins: r.embed_origins,
     notify_new_bookings: r.notify_new_bookings,
     notify_email: r.notify_email,
+    translations: r.translations,
     experience_count: counts.get(r.id) ?? 0,
     url: `${origin}/s/${r.slug}/`,
     created_at: r.created_at.toISOString(),

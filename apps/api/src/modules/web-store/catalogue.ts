@@ -16,8 +16,9 @@ import { type PublicStore } from './scope';
  * What the store shows: the store itself, its offers (its own and its partners'), an offer's page, a month and a day of times from tourdesk_availability(), and the visits counted for its analytics.
  */
 
-export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean): TWebStore {
-  const s = ctx.store;
+export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady: boolean, language?: Language, main?: Language): TWebStore {
+  // Its name and intro in the customer's language, field by field from the main language (localize()).
+  const s = language && main ? { ...ctx.store, ...localize({ name: ctx.store.name, intro: ctx.store.intro, translations: ctx.store.translations }, language, main) } : ctx.store;
   return {
     slug: s.slug,
     name: s.name,
@@ -40,9 +41,10 @@ export async function onlineReady(ctx: TenantCtx, platformHasStripe: boolean) {
   return q.chargesEnabled(ctx);
 }
 
-export async function webStore(ctx: WebCtx, platformHasStripe: boolean): Promise<TWebStore> {
+export async function webStore(ctx: WebCtx, platformHasStripe: boolean, language?: Language): Promise<TWebStore> {
   const logo = ctx.store.logo_image_id ? await q.imageKey(ctx, ctx.store.logo_image_id) : null;
-  return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe));
+  const main = language ? ((await q.sellingLanguages(ctx.tx, ctx.store.account_id))[0] as Language) : undefined;
+  return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe), language, main);
 }
 
 /**

@@ -61,7 +61,7 @@ function pageData(request: FastifyRequest, slug: string, found: storeScope.Found
   const db = request.server.database.db;
   const platformHasStripe = Boolean(request.server.config.STRIPE_SECRET_KEY);
   return {
-    store: async () => (found ? storeScope.inSeller(db, found, found.s.account_id, (ctx) => catalogue.webStore(ctx, platformHasStripe)) : null),
+    store: async () => (found ? storeScope.inSeller(db, found, found.s.account_id, (ctx) => catalogue.webStore(ctx, platformHasStripe, language)) : null),
     async offers(page) {
       if (!found) return { results: [], total_pages: 1 };
       const [count, results] = await Promise.all([catalogue.countOffers(db, found.s.id), catalogue.offers(db, found, 50, (page - 1) * 50, language)]);

@@ -98,7 +98,10 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/web-stores/:slug/',
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: ZWebStoreParams, response: { 200: ZWebStore, ...errors } } },
-    (request) => scope.inStore(storeAt(request), request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY))),
+    async (request, reply) => {
+      const language = await contentLanguage(request, reply);
+      return scope.inStore(storeAt(request), request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY), language));
+    },
   );
   app.get(
     '/api/web-stores/:slug/experiences/',
