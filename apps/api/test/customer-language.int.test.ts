@@ -290,6 +290,28 @@ describe('a refund', () => {
   });
 });
 
+describe('an order sold at the counter', () => {
+  it('is in the language staff choose, else the organisation’s main one; staff can change it for what is sent next', async () => {
+    const sale = (extra: Record<string, unknown>) => owner.post('/api/orders/', { customer: { email: 'desk@example.com', first_name: 'Desk' }, lines: [{ slot: slotId, quantities: { [tour.category]: 1 } }], ...extra });
+    const german = await sale({ language: 'de' });
+    expect(german.statusCode, german.body).toBe(201);
+    expect(german.json().language).toBe('de');
+    expect((await sale({ language: 'xx' })).json().errors[0]).toMatchObject({ attr: 'language', detail: 'Choose one of: en, de, fr, it, es.' });
+    // Without one: the main language, which the organisation may change.
+    expect((await sale({})).json().language).toBe('en');
+    expect((await owner.patch('/api/product-configuration/', { languages: ['de', 'en', 'fr'] })).statusCode).toBe(200);
+    try {
+      expect((await sale({})).json().language).toBe('de');
+    } finally {
+      expect((await owner.patch('/api/product-configuration/', { languages: ['en', 'de', 'fr'] })).statusCode).toBe(200);
+    }
+    const changed = await owner.patch(`/api/orders/${german.json().id}/`, { language: 'fr' });
+    expect(changed.json().language).toBe('fr');
+    const audit = (await owner.get(`/api/orders/${german.json().id}/audit/`)).json() as { action: string; changes: { language?: string[] } }[];
+    expect(audit.find((e) => e.changes.language)?.changes.language).toEqual(['de', 'fr']);
+  });
+});
+
 describe('an English order', () => {
   it('books in the store and gets the confirmation as before: English words, dates and money', async () => {
     const o = await webOrder(tour, slotId, 'Kim');

@@ -4,6 +4,7 @@ import { ZPaginationQuery } from './pagination';
 
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
 import { ZDate } from './text';
+import { LANGUAGES } from './i18n/languages';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
 
 // --- schedules ----------------------------------------------------------------------------
@@ -162,6 +163,8 @@ export const ZCheckoutInput = z.object({
    * and its slot open for sale, or refused with a 409 naming it (`lines.<id>`).
    */
   lines: z.array(z.uuid({ error: 'Must be a valid id.' })).min(1, { error: 'Choose at least one line.' }).max(100).optional(),
+  /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
+  language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
 });
 
 export const ZBooking = z

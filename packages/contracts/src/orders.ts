@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, ORDER_STATUSES, PAYMENT_STATUSES } from './constants';
 import { ZBooking, ZCustomerInput, ZQuantities } from './availability';
 import { patchOf, ZPaginationQuery } from './pagination';
+import { LANGUAGES } from './i18n/languages';
 
 /** Orders, their lines (bookings) and payments, invoices, the audit trail and customers. */
 
@@ -154,8 +155,15 @@ export const ZOrderCreate = z.object({
   lines: z.array(ZOrderLineInput).min(1, { error: 'Add at least one line.' }).max(20),
   answers: z.record(z.uuid(), z.string().max(1000)).default({}),
   notes: z.string().trim().max(2000).default(''),
+  /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
+  language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
 });
-export const ZOrderUpdate = z.object({ notes: z.string().trim().max(2000).default(''), customer: ZUuid.optional() });
+export const ZOrderUpdate = z.object({
+  notes: z.string().trim().max(2000).default(''),
+  customer: ZUuid.optional(),
+  /** The customer's language for what is sent from now on (an issued invoice keeps its own). */
+  language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
+});
 export const ZOrderPatch = patchOf(ZOrderUpdate);
 export const ZOrderLinePatch = z.object({ quantities: ZQuantities, extras: z.record(z.uuid(), z.number().int().min(0).max(100)).optional() });
 

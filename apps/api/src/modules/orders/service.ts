@@ -43,7 +43,7 @@ export async function filterOptions(ctx: TenantCtx) {
  * tourdesk_price, its slot locked (in id order), its seats checked against capacity, booked and
  * held, then written — all lines or none.
  */
-export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string }) {
+export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string; language?: Language }) {
   const priced = [];
   for (const [i, line] of input.lines.entries()) {
     const p = await priceOf(ctx, line.slot, line.quantities, line.extras).catch((thrown: unknown) => {
@@ -60,6 +60,7 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
   for (const slotId of [...needed.keys()].sort()) await secureSeats(ctx, slotId, needed.get(slotId)!, 0);
   const id = await writeOrder(ctx, {
     userId: ctx.userId!,
+    language: input.language,
     customer: input.customer,
     answers: input.answers,
     notes: input.notes,
@@ -84,7 +85,7 @@ async function secureSeats(ctx: TenantCtx, slotId: string, seats: number, releas
   return s;
 }
 
-export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: string; customer?: string }) {
+export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: string; customer?: string; language?: Language }) {
   const before = await lockOrder(ctx, id);
   const set: Partial<typeof order.$inferInsert> = { updated_at: new Date() };
   const changes: Record<string, unknown> = {};
@@ -99,6 +100,10 @@ export async function updateOrder(ctx: TenantCtx, id: string, patch: { notes?: s
     // Another customer: the order shows that customer's record, not the details given with the sale.
     Object.assign(set, { customer_email: null, customer_first_name: null, customer_last_name: null, customer_phone: null, customer_country: null });
     changes.customer = [before.customer_id, customerId];
+  }
+  if (patch.language !== undefined && patch.language !== before.language) {
+    set.language = patch.language;
+    changes.language = [before.language, patch.language];
   }
   await q.updateOrderRow(ctx, id, set);
   if (Object.keys(changes).length) await recordAudit(ctx, { order: id, subject: 'order', subjectId: id, action: 'updated', changes });

@@ -31,6 +31,7 @@ const store = (id: string, name: string, slug: string, active: boolean, experien
   embed_origins: [],
   notify_new_bookings: false,
   notify_email: '',
+  translations: {},
   experience_count,
   url: `https://demo.tourdesk.test/s/${slug}/`,
   created_at: '2026-03-02T09:00:00.000Z',

@@ -31,6 +31,7 @@ const STORE: TStore = {
   embed_origins: ['https://www.lake.test'],
   notify_new_bookings: false,
   notify_email: '',
+  translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',
   created_at: '2026-03-02T09:00:00.000Z',
