@@ -77,3 +77,21 @@ test('a user sets German in their profile: the menu, the dashboard, the bookings
     /^\d{2}\. (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{2}:\d{2}$/,
   );
 });
+
+test.describe('without a language of their own', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('a German browser gets the sign-in page and, once signed in, the back office in German', async ({ page }) => {
+    await page.goto('/auth/login');
+    await expect(page.getByRole('heading', { name: 'Anmelden', level: 2 })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await page.getByLabel('E-Mail').fill(DEMO.email);
+    await page.getByLabel('Passwort', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await expect(page).toHaveURL(org('demo', '/dashboard'));
+    await expect(page.getByText('Heutige Abfahrten', { exact: true })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Kunden' })).toBeVisible();
+    await page.goto(org('demo', '/profile'));
+    await expect(page.getByRole('combobox', { name: 'Sprache des Backoffice' })).toHaveValue('Wie der Browser: Deutsch');
+  });
+});
