@@ -9,9 +9,9 @@ import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
 import { notifyInfo, notifySuccess } from '../../shared/lib/toast';
 import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation } from './api';
-import { METHOD_LABELS } from './constants';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { Totals } from './OrderDetailsTab';
+import { useOrdersT } from './texts';
 
 type Method = TPaymentInput['method'];
 /** The methods staff choose from: an online payment is recorded by the payment provider, never by hand. */
@@ -30,6 +30,7 @@ export function withRefundsUnder(payments: TPayment[]): TPayment[] {
 }
 
 function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] }) {
+  const t = useOrdersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const canceled = order.status === 'Canceled'; // a canceled order takes refunds only
   const [kind, setKind] = useState<'payment' | 'refund'>(canceled ? 'refund' : 'payment');
@@ -98,18 +99,18 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
       return;
     }
     pending.current = null;
-    if (sentMethod === 'online' && res.data.status === 'pending') notifyInfo(`Refund of ${formatMoney(minor, order.currency)} asked of Stripe: pending until Stripe confirms it.`);
-    else if (sentMethod === 'online') notifySuccess(`Refund of ${formatMoney(minor, order.currency)} made: it goes back to the card through Stripe.`);
-    else notifySuccess(kind === 'refund' ? `Refund of ${formatMoney(minor, order.currency)} recorded.` : `Payment of ${formatMoney(minor, order.currency)} recorded.`);
+    if (sentMethod === 'online' && res.data.status === 'pending') notifyInfo(t('pay.refundPending', { amount: formatMoney(minor, order.currency) }));
+    else if (sentMethod === 'online') notifySuccess(t('pay.refundOnline', { amount: formatMoney(minor, order.currency) }));
+    else notifySuccess(t(kind === 'refund' ? 'pay.refundRecorded' : 'pay.paymentRecorded', { amount: formatMoney(minor, order.currency) }));
     setAmount(null);
     setReference('');
     setReason('');
   };
 
   return (
-    <Card withBorder padding="lg" aria-label="Record a payment">
+    <Card withBorder padding="lg" aria-label={t('pay.record')}>
       <Title order={4} mb="sm">
-        Record a {kind}
+        {kind === 'refund' ? t('pay.recordRefund') : t('pay.recordPayment')}
       </Title>
       <form
         noValidate
@@ -120,24 +121,24 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
       >
         <Stack>
           <SegmentedControl
-            aria-label="Kind"
+            aria-label={t('pay.kind')}
             value={kind}
             onChange={(v) => {
               setKind(v as 'payment' | 'refund');
               if (v === 'refund' && refundOf && isCounter(refundOf.method)) setMethod(refundOf.method);
             }}
             data={[
-              { value: 'payment', label: 'Payment', disabled: canceled },
-              { value: 'refund', label: 'Refund' },
+              { value: 'payment', label: t('pay.payment'), disabled: canceled },
+              { value: 'refund', label: t('pay.refund') },
             ]}
           />
           {kind === 'refund' && (
             <Select
-              label="Refund of"
-              description={refundable.length === 0 ? 'Nothing paid is left to refund.' : 'The payment the money goes back from'}
+              label={t('pay.refundOf')}
+              description={refundable.length === 0 ? t('pay.nothingLeft') : t('pay.refundOfHint')}
               data={refundable.map((p) => ({
                 value: p.id,
-                label: `${formatDateTime(p.created_at, zone)} · ${METHOD_LABELS[p.method]} · ${formatMoney(p.amount, p.currency)} (${formatMoney(leftOf(p), p.currency)} left)`,
+                label: `${formatDateTime(p.created_at, zone)} · ${t(`method.${p.method}`)} · ${formatMoney(p.amount, p.currency)} (${t('pay.left', { amount: formatMoney(leftOf(p), p.currency) })})`,
               }))}
               value={refundOf?.id ?? null}
               onChange={(v) => {
@@ -151,7 +152,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
-            label="Amount"
+            label={t('pay.amount')}
             description={amountHint}
             inputWrapperOrder={[...BELOW]}
             placeholder={toMajorText(suggested, order.currency)}
@@ -164,19 +165,19 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
           />
           {onlineRefund ? (
             <TextInput
-              label="Method"
-              value={METHOD_LABELS.online}
+              label={t('pay.method')}
+              value={t('method.online')}
               readOnly
               variant="filled"
               rightSection={<IconLock size={14} aria-hidden />}
-              description="The refund goes back to the customer’s card through Stripe."
+              description={t('pay.onlineHint')}
               inputWrapperOrder={[...BELOW]}
               error={errors.method}
             />
           ) : (
             <Select
-              label="Method"
-              data={PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
+              label={t('pay.method')}
+              data={PAYMENT_METHODS.map((m) => ({ value: m, label: t(`method.${m}`) }))}
               value={method}
               onChange={(v) => v && setMethod(v as CounterMethod)}
               allowDeselect={false}
@@ -186,11 +187,11 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
           )}
           </SimpleGrid>
           {kind === 'refund' && (
-            <TextInput label="Reason" required placeholder="e.g. cancelled for bad weather" maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} />
+            <TextInput label={t('pay.reason')} required placeholder={t('pay.reasonPlaceholder')} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} />
           )}
           <TextInput
-            label="Reference"
-            placeholder="Receipt, transfer or terminal reference"
+            label={t('pay.reference')}
+            placeholder={t('pay.referencePlaceholder')}
             maxLength={200}
             value={reference}
             onChange={(e) => setReference(e.currentTarget.value)}
@@ -198,7 +199,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
           />
           <Group justify="flex-end">
             <Button type="submit" loading={isLoading} color={kind === 'refund' ? 'orange' : undefined}>
-              {kind === 'refund' ? 'Record refund' : 'Record payment'}
+              {kind === 'refund' ? t('pay.recordRefundButton') : t('pay.recordPaymentButton')}
             </Button>
           </Group>
         </Stack>
@@ -208,6 +209,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
 }
 
 export function OrderPaymentsTab({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data: payments } = useOrderPaymentsQuery(order.id);
   return (
@@ -220,53 +222,53 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
           <PaymentForm order={order} payments={payments ?? []} />
         </Grid.Col>
       </Grid>
-      <Title order={4}>Payments and refunds</Title>
+      <Title order={4}>{t('pay.history')}</Title>
       <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" aria-label="Payments">
+        <Table verticalSpacing="sm" aria-label={t('pay.label')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Method</Table.Th>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Reason</Table.Th>
-              <Table.Th>Recorded by</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>{t('pay.col.date')}</Table.Th>
+              <Table.Th>{t('pay.col.kind')}</Table.Th>
+              <Table.Th>{t('pay.col.method')}</Table.Th>
+              <Table.Th>{t('pay.col.reference')}</Table.Th>
+              <Table.Th>{t('pay.col.reason')}</Table.Th>
+              <Table.Th>{t('pay.col.recordedBy')}</Table.Th>
+              <Table.Th ta="right">{t('pay.col.amount')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {payments?.length === 0 && <EmptyRow colSpan={7}>No payment recorded yet.</EmptyRow>}
+            {payments?.length === 0 && <EmptyRow colSpan={7}>{t('pay.none')}</EmptyRow>}
             {withRefundsUnder(payments ?? []).map((p) => (
               <Table.Tr key={p.id} data-testid="payment-row" data-refund-of={p.refund_of ?? undefined}>
                 <Table.Td style={{ whiteSpace: 'nowrap', paddingLeft: p.refund_of ? 28 : undefined }}>{formatDateTime(p.created_at, zone)}</Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Badge color={p.kind === 'refund' ? 'orange' : 'green'} variant="light">
-                      {p.kind === 'refund' ? 'Refund' : 'Payment'}
+                      {p.kind === 'refund' ? t('pay.refund') : t('pay.payment')}
                     </Badge>
                     {p.status === 'pending' && (
-                      <Badge color="yellow" variant="outline" title="Stripe has not finished this refund yet: it counts as refunded until Stripe says it succeeded or failed.">
-                        Pending
+                      <Badge color="yellow" variant="outline" title={t('pay.pendingHint')}>
+                        {t('pay.pending')}
                       </Badge>
                     )}
                     {p.status === 'failed' && (
                       <Badge color="red" variant="outline">
-                        Failed
+                        {t('pay.failed')}
                       </Badge>
                     )}
                   </Group>
                   {p.status === 'failed' && (
                     <Text size="xs" c="dimmed">
-                      Stripe could not make it: the money is back in the payment.
+                      {t('pay.failedHint')}
                     </Text>
                   )}
                   {p.kind === 'payment' && p.refunded > 0 && (
                     <Text size="xs" c="dimmed">
-                      {formatMoney(p.refunded, p.currency)} refunded
+                      {t('pay.refunded', { amount: formatMoney(p.refunded, p.currency) })}
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{METHOD_LABELS[p.method]}</Table.Td>
+                <Table.Td>{t(`method.${p.method}`)}</Table.Td>
                 <Table.Td>{p.reference || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>{p.reason || <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>{p.recorded_by?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
