@@ -23,6 +23,7 @@ import { useCan } from '../../shared/hooks/use-can';
 import { clock, setTimeFormat } from '../../shared/lib/dates';
 import { vatRate } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
+import { useOrganizationT } from './texts';
 
 const configApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -70,6 +71,7 @@ export default function ProductConfigurationPage() {
 }
 
 function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
+  const tr = useOrganizationT();
   const canReadPolicies = useCan(['Manage experiences']);
   const { data: policies } = configApi.useConfigPoliciesQuery(undefined, { skip: !canReadPolicies });
   const [update, updating] = configApi.useUpdateProductConfigurationMutation();
@@ -212,10 +214,10 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
 
       <Card withBorder padding="lg" aria-label="Languages">
         <Title order={4} mb={4}>
-          Languages you sell in
+          {tr('languages.title')}
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          The web store, e-mails and partners (OCTO) serve these. The first is the main language: your offers’ own texts, and what customers read where a translation is missing. A language taken out keeps its translations.
+          {tr('languages.hint')}
         </Text>
         <LanguagesInput value={draft.languages} onChange={(v) => set('languages', v)} error={errors.languages} />
       </Card>
@@ -234,6 +236,7 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
 
 /** The organisation's languages in order: the first is the main one; add, remove, or make one the main language. */
 function LanguagesInput({ value, onChange, error }: { value: Language[]; onChange: (languages: Language[]) => void; error?: string }) {
+  const tr = useOrganizationT();
   const others = LANGUAGES.filter((l) => !value.includes(l));
   return (
     <Stack gap="xs" maw={420}>
@@ -243,17 +246,17 @@ function LanguagesInput({ value, onChange, error }: { value: Language[]; onChang
             <Text size="sm">{LANGUAGE_NAMES[l]}</Text>
             {i === 0 && (
               <Badge size="sm" variant="light">
-                Main language
+                {tr('languages.main')}
               </Badge>
             )}
           </Group>
           <Group gap={4}>
             {i > 0 && (
-              <ActionIcon variant="subtle" aria-label={`Make ${LANGUAGE_NAMES[l]} the main language`} onClick={() => onChange([l, ...value.filter((x) => x !== l)])}>
+              <ActionIcon variant="subtle" aria-label={tr('languages.makeMain', { language: LANGUAGE_NAMES[l] })} onClick={() => onChange([l, ...value.filter((x) => x !== l)])}>
                 <IconArrowUp size={16} />
               </ActionIcon>
             )}
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${LANGUAGE_NAMES[l]}`} disabled={value.length === 1} onClick={() => onChange(value.filter((x) => x !== l))}>
+            <ActionIcon variant="subtle" color="red" aria-label={tr('languages.remove', { language: LANGUAGE_NAMES[l] })} disabled={value.length === 1} onClick={() => onChange(value.filter((x) => x !== l))}>
               <IconX size={16} />
             </ActionIcon>
           </Group>
@@ -261,8 +264,8 @@ function LanguagesInput({ value, onChange, error }: { value: Language[]; onChang
       ))}
       {others.length > 0 && (
         <Select
-          label="Add a language"
-          placeholder="Choose a language"
+          label={tr('languages.add')}
+          placeholder={tr('languages.choose')}
           data={others.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
           value={null}
           onChange={(v) => v && onChange([...value, v as Language])}

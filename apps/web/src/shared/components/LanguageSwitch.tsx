@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useAppSelector } from '../hooks/store';
+import { useCommonT } from '../i18n/common';
 
 /** The languages the organisation sells in, its first the main one (the session's, Settings → Product configuration). */
 export function useSellingLanguages(): Language[] {
@@ -30,11 +31,12 @@ export function LanguageSwitch({
   /** A field's name as the form calls it (for the tooltip). */
   labels?: Record<string, string>;
 }) {
+  const t = useCommonT();
   if (languages.length < 2) return null;
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500} id="language-switch">
-        Language
+        {t('languages.label')}
       </Text>
       {/* Buttons rather than a SegmentedControl: the editor's steps stay within their size budget (docs/decisions/0004). */}
       <Group gap={6} role="group" aria-labelledby="language-switch">
@@ -50,17 +52,17 @@ export function LanguageSwitch({
               rightSection={
                 i === 0 ? (
                   <Badge size="xs" variant="light" color="gray">
-                    main
+                    {t('languages.main')}
                   </Badge>
                 ) : gaps.length > 0 ? (
-                  <Tooltip label={`Not translated: ${gaps.map((f) => labels?.[f] ?? f.replaceAll('_', ' ')).join(', ')}`} withinPortal>
+                  <Tooltip label={t('languages.notTranslated', { fields: gaps.map((f) => labels?.[f] ?? f.replaceAll('_', ' ')).join(', ') })} withinPortal>
                     <Badge size="xs" variant="light" color="orange" data-testid={`missing-${l}`}>
-                      {gaps.length} missing
+                      {t('languages.missing', { count: gaps.length })}
                     </Badge>
                   </Tooltip>
                 ) : (
                   <Badge size="xs" variant="light" color="teal" data-testid={`missing-${l}`}>
-                    complete
+                    {t('languages.complete')}
                   </Badge>
                 )
               }
@@ -72,7 +74,7 @@ export function LanguageSwitch({
       </Group>
       {value !== languages[0] && (
         <Text size="xs" c="dimmed">
-          Texts in {LANGUAGE_NAMES[value]}; left empty, customers read the {LANGUAGE_NAMES[languages[0]!]} text (shown greyed).
+          {t('languages.fallbackHint', { language: LANGUAGE_NAMES[value], main: LANGUAGE_NAMES[languages[0]!] })}
         </Text>
       )}
     </Stack>

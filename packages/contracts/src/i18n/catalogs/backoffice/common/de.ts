@@ -58,4 +58,10 @@ export const de = {
   'notFound.title': 'Seite nicht gefunden',
   'notFound.detail': 'Unter {path} gibt es keine Seite.',
   'notFound.action': 'Zum Dashboard',
+  'languages.label': 'Sprache',
+  'languages.main': 'Hauptsprache',
+  'languages.notTranslated': 'Nicht übersetzt: {fields}',
+  'languages.missing': '{count} fehlen',
+  'languages.complete': 'vollständig',
+  'languages.fallbackHint': 'Texte auf {language}; bleibt ein Feld leer, lesen Kunden den Text auf {main} (grau angezeigt).',
 } satisfies Record<CommonKey, string>;

@@ -60,6 +60,12 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.detail': 'There is no page at {path}.',
   'notFound.action': 'Go to dashboard',
+  'languages.label': 'Language',
+  'languages.main': 'main',
+  'languages.notTranslated': 'Not translated: {fields}',
+  'languages.missing': '{count} missing',
+  'languages.complete': 'complete',
+  'languages.fallbackHint': 'Texts in {language}; left empty, customers read the {main} text (shown greyed).',
 } as const satisfies Record<string, string>;
 
 export type CommonKey = keyof typeof en;
