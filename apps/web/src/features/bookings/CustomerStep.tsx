@@ -1,8 +1,10 @@
 import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { TCart } from '@tourdesk/contracts';
+import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, type Control, type UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { formatMoney } from '../../shared/lib/money';
@@ -135,6 +137,10 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
   }, [offers, catalog.questions]);
   const form = useForm<CheckoutForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {} } });
   const [checkout, { isLoading }] = useCheckoutMutation();
+  // The customer's language among the organisation's, its main one (the first) unless chosen.
+  const languages = useAppSelector((s) => s.auth.user?.base_account?.languages) ?? [];
+  const [chosenLanguage, setLanguage] = useState<Language | null>(null);
+  const language: Language | undefined = chosenLanguage ?? languages[0];
   // The Idempotency-Key of the last submission, kept for a retry of the very same body.
   const [pending, setPending] = useState<Submission | null>(null);
 
@@ -145,7 +151,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       if (answer) answers[q.id] = answer;
     }
     // Exactly the lines on screen are booked; a line whose hold ran out comes back named (lines.<id>).
-    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id) };
+    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), ...(language ? { language } : {}) };
     const submission = keyFor(pending, JSON.stringify(input));
     setPending(submission);
     const res = await checkout({ ...input, idempotencyKey: submission.key });
@@ -163,6 +169,16 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
     <form onSubmit={onSubmit} noValidate aria-label={tr('customer.label')}>
       <Stack mt="md">
         <CustomerFields form={form} />
+        {languages.length > 1 && (
+          <Select
+            label={tr('customer.language')}
+            description={tr('customer.languageHelp')}
+            data={languages.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
+            value={language ?? null}
+            onChange={(v) => isLanguage(v) && setLanguage(v)}
+            allowDeselect={false}
+          />
+        )}
         {asked.length > 0 && (
           <>
             <Divider label={tr('customer.questions')} labelPosition="left" />

@@ -15,6 +15,7 @@ import type {
   TSlot,
 } from '@tourdesk/contracts';
 import { QueryStatus } from '@reduxjs/toolkit/query';
+import type { Language } from '@tourdesk/contracts/i18n';
 import { api } from '../../shared/api/api';
 import { withHeldLine } from './booking-logic';
 
@@ -26,6 +27,8 @@ export interface CheckoutInput {
   answers: Record<string, string>;
   /** The cart lines the user sees and books (no more, no fewer). */
   lines: string[];
+  /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
+  language?: Language;
   /** One per submission; the same body retried after no definite answer keeps it. */
   idempotencyKey: string;
 }

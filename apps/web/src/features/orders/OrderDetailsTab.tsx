@@ -1,9 +1,11 @@
-import { Anchor, Badge, Button, Card, Divider, Grid, Group, NumberInput, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Divider, Grid, Group, NumberInput, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { IconPencil, IconX } from '@tabler/icons-react';
 import type { TBooking, TOrder } from '@tourdesk/contracts';
+import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
+import { useCan } from '../../shared/hooks/use-can';
 import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
@@ -11,6 +13,7 @@ import {
   useCancelOrderLineMutation,
   useOrderBookingOptionsQuery,
   useOrderPricingCategoriesQuery,
+  useUpdateOrderLanguageMutation,
   useUpdateOrderLineMutation,
   useUpdateOrderNotesMutation,
 } from './api';
@@ -167,6 +170,52 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
   );
 }
 
+const languageName = (code: string) => (isLanguage(code) ? LANGUAGE_NAMES[code] : code);
+
+/**
+ * The customer's language (their e-mails, tickets and invoices): shown to all, changed by those who
+ * may edit the order, among the organisation's languages (and the order's own if no longer one of
+ * them). Saved at once; what is sent from then on is in it, issued invoices keep theirs.
+ */
+export function CustomerLanguage({ order }: { order: TOrder }) {
+  const t = useOrdersT();
+  const canEdit = useCan(['Manage orders']);
+  const orgLanguages = useAppSelector((s) => s.auth.user?.base_account?.languages);
+  const [save, saving] = useUpdateOrderLanguageMutation();
+  // The language chosen, shown until the order read again has it (or the server refused it).
+  const [choice, setChoice] = useState<string | null>(null);
+  if (choice !== null && choice === order.language) setChoice(null);
+  const options = [...(orgLanguages ?? [])];
+  if (!options.includes(order.language as Language)) options.push(order.language as Language);
+  if (!canEdit) {
+    return (
+      <Text size="sm" mt="sm" data-testid="order-language">
+        {t('details.language')}: {languageName(order.language)}
+      </Text>
+    );
+  }
+  return (
+    <Select
+      mt="sm"
+      size="xs"
+      label={t('details.language')}
+      description={t('details.languageHelp')}
+      data={options.map((code) => ({ value: code, label: languageName(code) }))}
+      value={choice ?? order.language}
+      allowDeselect={false}
+      disabled={saving.isLoading}
+      data-testid="order-language"
+      onChange={async (value) => {
+        if (!value || value === order.language || !isLanguage(value)) return;
+        setChoice(value);
+        const res = await save({ id: order.id, language: value });
+        if ('error' in res) setChoice(null); // toasted as the app shows the server's errors
+        else notifySuccess(t('details.languageSaved', { language: LANGUAGE_NAMES[value] }));
+      }}
+    />
+  );
+}
+
 function Notes({ order }: { order: TOrder }) {
   const t = useOrdersT();
   const [text, setText] = useState(order.notes);
@@ -267,6 +316,7 @@ export function OrderDetailsTab({ order }: { order: TOrder }) {
             <Text size="sm" c="dimmed">
               {order.customer.email}
             </Text>
+            <CustomerLanguage order={order} />
             {(order.seller || order.store) && (
               <Text size="sm" mt="sm">
                 {order.seller && t('details.soldBy', { name: order.seller.name })}

@@ -12,6 +12,7 @@ import type {
   TPricingCategory,
   TRefundProposal,
 } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import { api } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 import { silenceErrorToasts } from '../../shared/api/session-listener';
@@ -56,6 +57,11 @@ export const ordersApi = tagged.injectEndpoints({
     }),
     updateOrderNotes: build.mutation<TOrder, { id: string; notes: string }>({
       query: ({ id, notes }) => ({ url: `orders/${id}/`, method: 'PATCH', body: { notes } }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }, { type: 'Order', id: 'LIST' }],
+    }),
+    /** The customer's language for what is sent from now on (audited; issued invoices keep their own). */
+    updateOrderLanguage: build.mutation<TOrder, { id: string; language: Language }>({
+      query: ({ id, language }) => ({ url: `orders/${id}/`, method: 'PATCH', body: { language } }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }, { type: 'Order', id: 'LIST' }],
     }),
     /** Free of charge unless `keep_cancellation_fee`: then the fee the cancellation policy allows now is kept. */
@@ -136,6 +142,7 @@ export const {
   useOrderFilterOptionsQuery,
   useOrderQuery,
   useUpdateOrderNotesMutation,
+  useUpdateOrderLanguageMutation,
   useCancelOrderMutation,
   useConfirmOrderMutation,
   useDeleteOrderMutation,

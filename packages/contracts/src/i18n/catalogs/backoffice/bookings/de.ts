@@ -89,6 +89,8 @@ export const de = {
   'customer.label': 'Kunde',
   'customer.questions': 'Buchungsfragen',
   'customer.questionsHidden': 'Buchungsfragen sehen Benutzer, die Angebote ansehen dürfen.',
+  'customer.language': 'Sprache des Kunden',
+  'customer.languageHelp': 'E-Mails, Tickets und Rechnungen erhält der Kunde in dieser Sprache.',
   'customer.checkOut': 'Zur Kasse',
   'customer.created': 'Bestellung erstellt!',
   'addons.answer': 'Antwort',

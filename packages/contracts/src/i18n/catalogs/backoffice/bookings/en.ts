@@ -88,6 +88,8 @@ export const en = {
   'customer.label': 'Customer',
   'customer.questions': 'Booking questions',
   'customer.questionsHidden': 'Booking questions are shown to users who may view offers.',
+  'customer.language': 'Customer’s language',
+  'customer.languageHelp': 'Their e-mails, tickets and invoices are in this language.',
   'customer.checkOut': 'Check out',
   'customer.created': 'Order created!',
   'addons.answer': 'Answer',
