@@ -3,6 +3,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { TStore } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { useStoreOffersQuery } from '../api';
+import { useStoresT } from '../texts';
 
 /** The snippets that put the store, or one offer's "Book now" button, on the operator's own site. */
 export function embedSnippets(store: Pick<TStore, 'url' | 'slug'>, offer?: string) {
@@ -13,6 +14,7 @@ export function embedSnippets(store: Pick<TStore, 'url' | 'slug'>, offer?: strin
 }
 
 function Snippet({ label, code }: { label: string; code: string }) {
+  const t = useStoresT();
   return (
     <Stack gap={4}>
       <Group justify="space-between" wrap="nowrap">
@@ -21,8 +23,8 @@ function Snippet({ label, code }: { label: string; code: string }) {
         </Text>
         <CopyButton value={code}>
           {({ copied, copy }) => (
-            <Button size="compact-xs" variant="light" leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy} aria-label={`Copy: ${label}`}>
-              {copied ? 'Copied' : 'Copy'}
+            <Button size="compact-xs" variant="light" leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy} aria-label={t('embed.copyLabel', { label })}>
+              {copied ? t('embed.copied') : t('embed.copy')}
             </Button>
           )}
         </CopyButton>
@@ -40,6 +42,7 @@ function Snippet({ label, code }: { label: string; code: string }) {
  * customer's cart needs no cookie, and the store's styles and the site's never touch each other.
  */
 export function EmbedSnippets({ store }: { store: TStore }) {
+  const t = useStoresT();
   const { data } = useStoreOffersQuery(store.id);
   const [offer, setOffer] = useState<string | null>(null);
   const chosen = offer ?? data?.[0]?.experience ?? null;
@@ -47,19 +50,19 @@ export function EmbedSnippets({ store }: { store: TStore }) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        Paste one of these into a page of your website. List that website above, under the sites that may embed the store.
+        {t('embed.hint')}
       </Text>
-      <Snippet label="The whole store, in the page" code={snippets.inline} />
+      <Snippet label={t('embed.inline')} code={snippets.inline} />
       {data && data.length > 0 && (
         <>
           <Select
-            label="A “Book now” button for"
+            label={t('embed.buttonFor')}
             data={data.map((e) => ({ value: e.experience, label: e.title }))}
             value={chosen}
             onChange={setOffer}
             allowDeselect={false}
           />
-          <Snippet label="The button" code={snippets.button} />
+          <Snippet label={t('embed.button')} code={snippets.button} />
         </>
       )}
     </Stack>

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TStore } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUser } from '../../../shared/auth/auth-slice';
@@ -63,9 +64,9 @@ function Harness() {
   return data ? <SettingsTab store={data} /> : null;
 }
 
-function setup() {
+function setup(languages: Language[] = ['en']) {
   const store = makeStore({ apiBaseUrl: baseUrl });
-  store.dispatch(setUser({ role: { permission_sets: [] }, base_account: { subdomain: 'demo', active_subscription_features: ['stores'] } }));
+  store.dispatch(setUser({ role: { permission_sets: [] }, base_account: { subdomain: 'demo', active_subscription_features: ['stores'], languages } }));
   return renderWithApp(<Harness />, { store, path: `/sales/stores/editor/${STORE.id}/settings` });
 }
 
@@ -154,6 +155,7 @@ describe('the store settings form', () => {
       embed_origins: ['https://www.lake.test'],
       notify_new_bookings: true,
       notify_email: 'desk@demo.tourdesk.test',
+      translations: {},
     });
     await waitFor(() => expect(form().getByRole('button', { name: 'Save' })).toBeDisabled());
 
@@ -164,5 +166,21 @@ describe('the store settings form', () => {
     expect(await form().findByText('Another store of yours has this address.')).toBeInTheDocument();
     expect(address).toHaveAttribute('aria-invalid', 'true');
     expect(form().getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('takes the name and introduction per language the organisation sells in, saved with the store', async () => {
+    state.store = { ...STORE, translations: { de: { name: 'Seeladen' } } };
+    setup(['en', 'de']);
+    await screen.findByRole('form', { name: 'Store settings' });
+    expect(form().getByTestId('missing-de')).toHaveTextContent('1 missing');
+    await userEvent.click(form().getByRole('button', { name: /Deutsch/ }));
+    expect(form().getByLabelText('Name')).toHaveValue('Seeladen');
+    const intro = form().getByLabelText('Introduction');
+    expect(intro).toHaveAttribute('placeholder', 'Boats and hikes.');
+    await userEvent.type(intro, 'Boote und Wanderungen.');
+    expect(form().getByTestId('missing-de')).toHaveTextContent('complete');
+    await save();
+    await waitFor(() => expect(state.puts).toHaveLength(1));
+    expect(state.puts[0]).toMatchObject({ name: 'Lake shop', intro: 'Boats and hikes.', translations: { de: { name: 'Seeladen', intro: 'Boote und Wanderungen.' } } });
   });
 });

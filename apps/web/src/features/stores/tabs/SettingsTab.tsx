@@ -34,7 +34,9 @@ import { applyFieldErrors } from '../../../shared/lib/forms';
 import { currencies } from '../../../shared/lib/locale-defaults';
 import { notifyError, notifySuccess } from '../../../shared/lib/toast';
 import { storesApi, useCreateStoreLogoMutation, useDeleteStoreMutation, useUpdateStoreMutation } from '../api';
-import { STORE_UPDATED, storeUrlWith, STORES_LIST } from '../constants';
+import { storeUrlWith, STORES_LIST } from '../constants';
+import { useStoresT } from '../texts';
+import { TranslatedFields } from '../../../shared/components/TranslatedFields';
 
 /** The contract's store fields, and what the server would refuse anyway: new-booking e-mails need an address. */
 export const ZStoreSettings = ZStoreInput.superRefine((v, ctx) => {
@@ -61,6 +63,7 @@ const valuesOf = (s: TStore): Values => ({
   embed_origins: s.embed_origins,
   notify_new_bookings: s.notify_new_bookings,
   notify_email: s.notify_email,
+  translations: s.translations,
 });
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -83,14 +86,15 @@ function Section({ title, description, children }: { title: string; description?
 
 /** The store's logo: an image uploaded apart from any offer, its preview, and Remove. */
 function LogoField({ preview, onUploaded, onRemove, error }: { preview: string | null; onUploaded: (image: TImage) => void; onRemove: () => void; error?: string }) {
+  const t = useStoresT();
   const dispatch = useAppDispatch();
   const [createImage] = useCreateStoreLogoMutation();
   const [progress, setProgress] = useState<number | null>(null);
 
   const upload = async (file: File | null) => {
     if (!file) return;
-    if (!(IMAGE_LIMITS.types as readonly string[]).includes(file.type)) return notifyError(`Upload failed: ${file.name} is not a JPEG, PNG or WebP image.`);
-    if (file.size > IMAGE_LIMITS.maxBytes) return notifyError(`Upload failed: ${file.name} is larger than ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MB.`);
+    if (!(IMAGE_LIMITS.types as readonly string[]).includes(file.type)) return notifyError(t('settings.uploadNotImage', { name: file.name }));
+    if (file.size > IMAGE_LIMITS.maxBytes) return notifyError(t('settings.uploadTooLarge', { name: file.name, mb: IMAGE_LIMITS.maxBytes / 1024 / 1024 }));
     setProgress(0);
     const created = await createImage({ original_name: file.name });
     if ('error' in created) return setProgress(null);
@@ -98,7 +102,7 @@ function LogoField({ preview, onUploaded, onRemove, error }: { preview: string |
       const image = (await uploadFile(dispatch, created.data.upload_url!, file, setProgress)) as TImage;
       onUploaded(image);
     } catch (e) {
-      notifyError(`Upload failed: ${e instanceof Error ? e.message : 'unknown error'}`);
+      notifyError(t('settings.uploadFailed', { reason: e instanceof Error ? e.message : t('settings.unknownError') }));
       await dispatch(storesApi.endpoints.deleteStoreLogo.initiate(created.data.id));
     } finally {
       setProgress(null);
@@ -108,31 +112,31 @@ function LogoField({ preview, onUploaded, onRemove, error }: { preview: string |
   return (
     <div>
       <Text size="sm" fw={500}>
-        Logo
+        {t('settings.logo')}
       </Text>
       <Text size="xs" c="dimmed" mb={6}>
-        JPEG, PNG or WebP, at least {IMAGE_LIMITS.minWidth}×{IMAGE_LIMITS.minHeight} pixels, up to {IMAGE_LIMITS.maxBytes / 1024 / 1024} MB. Shown at the top of the store.
+        {t('settings.logoHint', { width: IMAGE_LIMITS.minWidth, height: IMAGE_LIMITS.minHeight, mb: IMAGE_LIMITS.maxBytes / 1024 / 1024 })}
       </Text>
       <Group align="center" gap="md">
         <Paper withBorder radius="md" w={120} h={80} p={4} style={{ display: 'grid', placeItems: 'center', overflow: 'hidden' }}>
-          {preview ? <Image src={preview} alt="Store logo" mah={70} maw={110} fit="contain" /> : <IconPhoto size={28} color="var(--mantine-color-dimmed)" aria-label="No logo" />}
+          {preview ? <Image src={preview} alt={t('settings.logoAlt')} mah={70} maw={110} fit="contain" /> : <IconPhoto size={28} color="var(--mantine-color-dimmed)" aria-label={t('settings.noLogo')} />}
         </Paper>
         <Group gap="xs">
           <FileButton onChange={upload} accept={IMAGE_LIMITS.types.join(',')}>
             {(props) => (
               <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={progress !== null}>
-                {preview ? 'Replace logo' : 'Upload logo'}
+                {preview ? t('settings.replaceLogo') : t('settings.uploadLogo')}
               </Button>
             )}
           </FileButton>
           {preview && (
             <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={onRemove}>
-              Remove logo
+              {t('settings.removeLogo')}
             </Button>
           )}
         </Group>
       </Group>
-      {progress !== null && <Progress value={progress * 100} mt="xs" maw={360} aria-label="Logo upload progress" />}
+      {progress !== null && <Progress value={progress * 100} mt="xs" maw={360} aria-label={t('settings.logoProgress')} />}
       {error && (
         <Text size="xs" c="red" mt={4}>
           {error}
@@ -144,13 +148,14 @@ function LogoField({ preview, onUploaded, onRemove, error }: { preview: string |
 
 /** The sites that may show the store in a frame: origins, added one by one (checked), removed with their button. */
 function OriginsField({ value, onChange, errors }: { value: string[]; onChange: (v: string[]) => void; errors: (string | undefined)[] }) {
+  const t = useStoresT();
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string>();
   const add = () => {
     const parsed = ZOrigin.safeParse(draft);
     if (!parsed.success) return setProblem(parsed.error.issues[0]?.message);
-    if (value.includes(parsed.data)) return setProblem('This site is in the list already.');
-    if (value.length >= MAX_ORIGINS) return setProblem(`At most ${MAX_ORIGINS} sites.`);
+    if (value.includes(parsed.data)) return setProblem(t('settings.originTwice'));
+    if (value.length >= MAX_ORIGINS) return setProblem(t('settings.originsMax', { max: MAX_ORIGINS }));
     onChange([...value, parsed.data]);
     setDraft('');
     setProblem(undefined);
@@ -159,17 +164,17 @@ function OriginsField({ value, onChange, errors }: { value: string[]; onChange: 
     <Stack gap="xs">
       {value.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No other site may show the store in a frame.
+          {t('settings.noOrigins')}
         </Text>
       ) : (
-        <Stack gap={4} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Sites that may embed the store">
+        <Stack gap={4} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('settings.originsList')}>
           {value.map((origin, i) => (
             <li key={origin}>
               <Group gap="xs" wrap="nowrap">
                 <Text size="sm" ff="monospace" style={{ flex: 1, wordBreak: 'break-all' }} c={errors[i] ? 'red' : undefined}>
                   {origin}
                 </Text>
-                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${origin}`} onClick={() => onChange(value.filter((o) => o !== origin))}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('settings.removeOrigin', { origin })} onClick={() => onChange(value.filter((o) => o !== origin))}>
                   <IconTrash size={16} />
                 </ActionIcon>
               </Group>
@@ -184,7 +189,7 @@ function OriginsField({ value, onChange, errors }: { value: string[]; onChange: 
       )}
       <Group align="flex-start" gap="xs" wrap="nowrap">
         <TextInput
-          aria-label="Site to add"
+          aria-label={t('settings.originToAdd')}
           placeholder="https://www.example.com"
           value={draft}
           onChange={(e) => {
@@ -201,7 +206,7 @@ function OriginsField({ value, onChange, errors }: { value: string[]; onChange: 
           style={{ flex: 1 }}
         />
         <Button variant="default" leftSection={<IconPlus size={16} />} onClick={add} disabled={!draft.trim()}>
-          Add site
+          {t('settings.addOrigin')}
         </Button>
       </Group>
     </Stack>
@@ -210,32 +215,33 @@ function OriginsField({ value, onChange, errors }: { value: string[]; onChange: 
 
 /** "Delete store": asks first; a store with orders is refused (409, toasted: deactivate it instead). */
 function DeleteStore({ store, onDeleted }: { store: TStore; onDeleted: () => void }) {
+  const t = useStoresT();
   const [remove] = useDeleteStoreMutation();
   return (
     <Card withBorder padding="lg" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
       <Group justify="space-between" gap="sm">
         <div style={{ flex: '1 1 260px' }}>
-          <Title order={4}>Delete store</Title>
+          <Title order={4}>{t('settings.delete')}</Title>
           <Text size="sm" c="dimmed">
-            The store’s page stops working at once. A store that has taken orders cannot be deleted: deactivate it instead.
+            {t('settings.deleteHint')}
           </Text>
         </div>
         <ConfirmButton
           color="red"
           variant="light"
           leftSection={<IconTrash size={16} />}
-          title="Delete this store?"
-          message={`“${store.name}” and its list of offers are deleted; the offers themselves stay in your catalogue. This cannot be undone.`}
-          confirmLabel="Delete store"
+          title={t('settings.deleteTitle')}
+          message={t('settings.deleteMessage', { name: store.name })}
+          confirmLabel={t('settings.delete')}
           onConfirm={async () => {
             const res = await remove(store.id);
             if ('error' in res) return false;
-            notifySuccess(`${store.name} was deleted.`);
+            notifySuccess(t('settings.deleted', { name: store.name }));
             onDeleted();
             return true;
           }}
         >
-          Delete store
+          {t('settings.delete')}
         </ConfirmButton>
       </Group>
     </Card>
@@ -244,6 +250,7 @@ function DeleteStore({ store, onDeleted }: { store: TStore; onDeleted: () => voi
 
 /** The Settings tab (…/settings, the landing after create): every field of the store, saved together. */
 export function SettingsTab({ store }: { store: TStore }) {
+  const t = useStoresT();
   const [update, { isLoading: saving }] = useUpdateStoreMutation();
   const values = useMemo(() => valuesOf(store), [store]);
   const currencyList = useMemo(() => currencies(store.currency), [store.currency]);
@@ -267,7 +274,7 @@ export function SettingsTab({ store }: { store: TStore }) {
       return applyFieldErrors(res.error, form.setError, [...FIELDS, ...nested]);
     }
     form.reset(valuesOf(res.data));
-    notifySuccess(STORE_UPDATED);
+    notifySuccess(t('updated'));
   });
 
   const originErrors = (() => {
@@ -277,14 +284,31 @@ export function SettingsTab({ store }: { store: TStore }) {
 
   return (
     <Stack gap="md">
-      <form onSubmit={onSubmit} noValidate aria-label="Store settings">
+      <form onSubmit={onSubmit} noValidate aria-label={t('settings.form')}>
         <Stack gap="md">
-          <Section title="Store">
-            <TextInput label="Name" withAsterisk {...form.register('name')} error={errors.name?.message} />
+          <Section title={t('settings.store')}>
+            <TranslatedFields
+              form={form}
+              fields={[
+                { name: 'name', label: t('settings.name') },
+                { name: 'intro', label: t('settings.intro'), multiline: true },
+              ]}
+            >
+              <TextInput label={t('settings.name')} withAsterisk {...form.register('name')} error={errors.name?.message} />
+              <Textarea
+                label={t('settings.intro')}
+                description={t('settings.introHint')}
+                autosize
+                minRows={3}
+                maxRows={10}
+                {...form.register('intro')}
+                error={errors.intro?.message}
+              />
+            </TranslatedFields>
             <TextInput
-              label="Address"
+              label={t('settings.address')}
               withAsterisk
-              description={`Customers find the store at ${storeUrlWith(store.url, slug || '…')}`}
+              description={t('addressHint', { url: storeUrlWith(store.url, slug || '…') })}
               {...form.register('slug')}
               error={errors.slug?.message}
               styles={{ description: { wordBreak: 'break-all' } }}
@@ -294,8 +318,8 @@ export function SettingsTab({ store }: { store: TStore }) {
               name="active"
               render={({ field }) => (
                 <Switch
-                  label="Active"
-                  description="An inactive store’s page tells customers it is closed; nothing can be booked there."
+                  label={t('settings.active')}
+                  description={t('settings.activeHint')}
                   checked={Boolean(field.value)}
                   onChange={(e) => field.onChange(e.currentTarget.checked)}
                 />
@@ -303,7 +327,7 @@ export function SettingsTab({ store }: { store: TStore }) {
             />
           </Section>
 
-          <Section title="Look" description="How the store’s page looks to customers.">
+          <Section title={t('settings.look')} description={t('settings.lookHint')}>
             <Controller
               control={form.control}
               name="logo"
@@ -324,8 +348,8 @@ export function SettingsTab({ store }: { store: TStore }) {
               name="primary_color"
               render={({ field, fieldState }) => (
                 <ColorInput
-                  label="Primary colour"
-                  description="Buttons and links of the store."
+                  label={t('settings.color')}
+                  description={t('settings.colorHint')}
                   format="hex"
                   swatches={['#1c7ed6', '#0ca678', '#f76707', '#e03131', '#7048e8', '#212529']}
                   value={field.value ?? ''}
@@ -336,33 +360,24 @@ export function SettingsTab({ store }: { store: TStore }) {
                 />
               )}
             />
-            <Textarea
-              label="Introduction"
-              description="A few sentences at the top of the store’s page."
-              autosize
-              minRows={3}
-              maxRows={10}
-              {...form.register('intro')}
-              error={errors.intro?.message}
-            />
           </Section>
 
-          <Section title="Contact and terms" description="Shown to customers in the store and on their confirmation.">
-            <TextInput label="Terms and conditions" placeholder="https://www.example.com/terms" {...form.register('terms_url')} error={errors.terms_url?.message} />
+          <Section title={t('settings.contact')} description={t('settings.contactHint')}>
+            <TextInput label={t('settings.terms')} placeholder="https://www.example.com/terms" {...form.register('terms_url')} error={errors.terms_url?.message} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label="Contact e-mail" type="email" {...form.register('contact_email')} error={errors.contact_email?.message} />
-              <TextInput label="Contact phone" type="tel" {...form.register('contact_phone')} error={errors.contact_phone?.message} />
+              <TextInput label={t('settings.email')} type="email" {...form.register('contact_email')} error={errors.contact_email?.message} />
+              <TextInput label={t('settings.phone')} type="tel" {...form.register('contact_phone')} error={errors.contact_phone?.message} />
             </SimpleGrid>
           </Section>
 
-          <Section title="Checkout">
+          <Section title={t('settings.checkout')}>
             <Controller
               control={form.control}
               name="currency"
               render={({ field, fieldState }) => (
                 <Select
-                  label="Currency"
-                  description="Your prices are in your organisation’s currency; the store sells in it."
+                  label={t('settings.currency')}
+                  description={t('settings.currencyHint')}
                   data={currencyList}
                   readOnly
                   allowDeselect={false}
@@ -378,7 +393,7 @@ export function SettingsTab({ store }: { store: TStore }) {
               control={form.control}
               name="payment_options"
               render={({ field, fieldState }) => (
-                <Checkbox.Group label="Payment options" description="How customers may pay." value={field.value ?? []} onChange={field.onChange} error={fieldState.error?.message}>
+                <Checkbox.Group label={t('settings.payment')} description={t('settings.paymentHint')} value={field.value ?? []} onChange={field.onChange} error={fieldState.error?.message}>
                   <Stack gap={6} mt={6}>
                     {STORE_PAYMENT_OPTIONS.map((o) => (
                       <Checkbox key={o} value={o} label={STORE_PAYMENT_LABEL[o]} />
@@ -389,7 +404,7 @@ export function SettingsTab({ store }: { store: TStore }) {
             />
           </Section>
 
-          <Section title="Sites that may embed it" description="Other websites of yours that may show the store in a frame, written as their origin.">
+          <Section title={t('settings.embed')} description={t('settings.embedHint')}>
             <Controller
               control={form.control}
               name="embed_origins"
@@ -406,17 +421,17 @@ export function SettingsTab({ store }: { store: TStore }) {
             />
           </Section>
 
-          <Section title="On your own website" description="A piece of code that shows the store, or one offer’s Book now button, on your site.">
+          <Section title={t('settings.ownSite')} description={t('settings.ownSiteHint')}>
             <EmbedSnippets store={store} />
           </Section>
 
-          <Section title="New bookings">
+          <Section title={t('settings.newBookings')}>
             <Controller
               control={form.control}
               name="notify_new_bookings"
               render={({ field }) => (
                 <Switch
-                  label="E-mail each new booking"
+                  label={t('settings.notify')}
                   checked={Boolean(field.value)}
                   onChange={(e) => {
                     field.onChange(e.currentTarget.checked);
@@ -426,7 +441,7 @@ export function SettingsTab({ store }: { store: TStore }) {
               )}
             />
             <TextInput
-              label="Send them to"
+              label={t('settings.notifyTo')}
               type="email"
               placeholder="bookings@example.com"
               disabled={!notify}
@@ -439,15 +454,15 @@ export function SettingsTab({ store }: { store: TStore }) {
           <Group justify="flex-end">
             {isDirty && (
               <Button variant="default" onClick={() => form.reset(values)} disabled={saving}>
-                Discard changes
+                {t('settings.discard')}
               </Button>
             )}
             <Button type="submit" loading={saving} disabled={!isDirty}>
-              Save
+              {t('settings.save')}
             </Button>
           </Group>
         </Stack>
-        <UnsavedChangesGuard dirty={isDirty} message="The store’s settings have changes that are not saved. Leave anyway?" />
+        <UnsavedChangesGuard dirty={isDirty} message={t('settings.unsaved')} />
       </form>
       <DeleteStore store={store} onDeleted={() => leave(STORES_LIST)} />
     </Stack>
