@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TCart } from '@tourdesk/contracts';
+import type { Language } from '@tourdesk/contracts/i18n';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithApp } from '../../test/render';
@@ -79,13 +80,46 @@ function Step() {
   return <CustomerStep onLineErrors={() => undefined} cart={cart} catalog={catalog} />;
 }
 
-function setup() {
+function setup(languages?: Language[]) {
   const store = makeStore({ apiBaseUrl: baseUrl });
   store.dispatch(setAppInfo({ permission_sets: [{ title: 'View experiences', codenames: ['view_experience'] }] }));
   // No "Manage inventory": the item list is not asked for (the server would refuse it).
-  store.dispatch(setUser({ role: { permission_sets: [{ title: 'Front desk', codenames: ['view_experience'] }] }, base_account: { subdomain: 'demo', active_subscription_features: ['experiences', 'bookings', 'inventory'] } }));
+  store.dispatch(setUser({ role: { permission_sets: [{ title: 'Front desk', codenames: ['view_experience'] }] }, base_account: { subdomain: 'demo', active_subscription_features: ['experiences', 'bookings', 'inventory'], languages } }));
   return renderWithApp(<Step />, { store, path: '/bookings/checkout-editor' });
 }
+
+// jsdom has no scrollIntoView; Mantine's Select scrolls its selected option into view.
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+async function fillAndCheckOut() {
+  await screen.findByRole('radiogroup', { name: 'Can everyone swim?' });
+  await userEvent.type(screen.getByLabelText(/Customer e-mail/), 'ann@example.com');
+  await userEvent.type(screen.getByLabelText(/First name/), 'Ann');
+  await userEvent.click(screen.getByRole('radio', { name: 'Yes' }));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Check out' })).toBeEnabled());
+  await userEvent.click(screen.getByRole('button', { name: 'Check out' }));
+  await waitFor(() => expect(state.checkouts).toHaveLength(1));
+  return state.checkouts[0] as { language?: string };
+}
+
+describe('the customer’s language', () => {
+  it('is offered among the organisation’s languages, its main one first chosen, and sent with the checkout', async () => {
+    setup(['de', 'en', 'fr']);
+    const select = await screen.findByLabelText('Customer’s language', { selector: 'input' });
+    expect(select).toHaveValue('Deutsch');
+    await userEvent.click(select);
+    expect((await screen.findAllByRole('option', { hidden: true })).map((o) => o.textContent)).toEqual(['Deutsch', 'English', 'Français']);
+    await userEvent.click(screen.getByRole('option', { name: 'Français', hidden: true }));
+    expect(select).toHaveValue('Français');
+    expect((await fillAndCheckOut()).language).toBe('fr');
+  });
+
+  it('is not asked when the organisation sells in one language only: that one is sent', async () => {
+    setup(['it']);
+    expect((await fillAndCheckOut()).language).toBe('it');
+    expect(screen.queryByLabelText('Customer’s language')).toBeNull();
+  });
+});
 
 describe('CustomerStep', () => {
   it('asks the offer’s questions, read once from the booking options, required ones first checked here', async () => {
