@@ -7,6 +7,7 @@ import { formatDisplayDate, parseDate } from '../../../shared/lib/dates';
 import { formatMoney, fractionDigits } from '../../../shared/lib/money';
 import { useStoreAnalyticsQuery } from '../api';
 import { percent } from '../constants';
+import { useStoresT } from '../texts';
 import { BarChart } from '../../../shared/components/BarChart';
 import { DateField } from '../../../shared/components/DateField';
 
@@ -37,35 +38,36 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
 }
 
 function Report({ data, metric, onMetric }: { data: TStoreAnalytics; metric: Metric; onMetric: (m: Metric) => void }) {
+  const t = useStoresT();
   const money = (n: number) => formatMoney(n, data.currency);
   const { totals } = data;
   const chart = {
-    revenue: { label: 'Revenue', format: money, color: 'var(--mantine-color-blue-filled)', minStep: 10 ** fractionDigits(data.currency), empty: 'No sales in these days.' },
-    orders: { label: 'Orders', format: String, color: 'var(--mantine-color-teal-filled)', minStep: 1, empty: 'No orders in these days.' },
-    visits: { label: 'Visits', format: String, color: 'var(--mantine-color-grape-filled)', minStep: 1, empty: 'No visits in these days.' },
+    revenue: { label: t('analytics.revenue'), format: money, color: 'var(--mantine-color-blue-filled)', minStep: 10 ** fractionDigits(data.currency), empty: t('analytics.noSales') },
+    orders: { label: t('analytics.orders'), format: String, color: 'var(--mantine-color-teal-filled)', minStep: 1, empty: t('analytics.noOrders') },
+    visits: { label: t('analytics.visits'), format: String, color: 'var(--mantine-color-grape-filled)', minStep: 1, empty: t('analytics.noVisits') },
   }[metric];
   return (
     <Stack gap="md">
-      <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="sm" aria-label="Totals">
-        <Figure label="Visits" value={String(totals.visits)} />
-        <Figure label="Carts" value={String(totals.carts)} />
-        <Figure label="Orders" value={String(totals.orders)} />
-        <Figure label="Seats" value={String(totals.seats)} />
-        <Figure label="Revenue" value={money(totals.revenue)} />
-        <Figure label="Conversion" value={percent(totals.conversion)} hint="orders per visit" />
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="sm" aria-label={t('analytics.totals')}>
+        <Figure label={t('analytics.visits')} value={String(totals.visits)} />
+        <Figure label={t('analytics.carts')} value={String(totals.carts)} />
+        <Figure label={t('analytics.orders')} value={String(totals.orders)} />
+        <Figure label={t('analytics.seats')} value={String(totals.seats)} />
+        <Figure label={t('analytics.revenue')} value={money(totals.revenue)} />
+        <Figure label={t('analytics.conversion')} value={percent(totals.conversion)} hint={t('analytics.conversionHint')} />
       </SimpleGrid>
       <Card withBorder padding="md">
         <Group justify="space-between" mb="sm">
-          <Text fw={600}>{chart.label} per day</Text>
+          <Text fw={600}>{t('analytics.perDayTitle', { metric: chart.label })}</Text>
           <SegmentedControl
             size="xs"
-            aria-label="Chart"
+            aria-label={t('analytics.chart')}
             value={metric}
             onChange={(v) => onMetric(v as Metric)}
             data={[
-              { value: 'revenue', label: 'Revenue' },
-              { value: 'orders', label: 'Orders' },
-              { value: 'visits', label: 'Visits' },
+              { value: 'revenue', label: t('analytics.revenue') },
+              { value: 'orders', label: t('analytics.orders') },
+              { value: 'visits', label: t('analytics.visits') },
             ]}
           />
         </Group>
@@ -75,20 +77,20 @@ function Report({ data, metric, onMetric }: { data: TStoreAnalytics; metric: Met
           color={chart.color}
           minStep={chart.minStep}
           empty={chart.empty}
-          label={`${chart.label} per day, ${data.days.length} days; in all ${chart.format(totals[metric])}.`}
+          label={t('analytics.chartLabel', { metric: chart.label, days: data.days.length, total: chart.format(totals[metric]) })}
         />
       </Card>
       <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="xs" striped aria-label="Per day">
+        <Table verticalSpacing="xs" striped aria-label={t('analytics.perDay')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Day</Table.Th>
-              <Table.Th ta="right">Visits</Table.Th>
-              <Table.Th ta="right">Carts</Table.Th>
-              <Table.Th ta="right">Orders</Table.Th>
-              <Table.Th ta="right">Seats</Table.Th>
-              <Table.Th ta="right">Revenue</Table.Th>
-              <Table.Th ta="right">Conversion</Table.Th>
+              <Table.Th>{t('analytics.day')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.visits')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.carts')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.orders')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.seats')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.revenue')}</Table.Th>
+              <Table.Th ta="right">{t('analytics.conversion')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -108,7 +110,7 @@ function Report({ data, metric, onMetric }: { data: TStoreAnalytics; metric: Met
           </Table.Tbody>
           <Table.Tfoot>
             <Table.Tr fw={700}>
-              <Table.Td>Total</Table.Td>
+              <Table.Td>{t('analytics.total')}</Table.Td>
               <Table.Td ta="right">{totals.visits}</Table.Td>
               <Table.Td ta="right">{totals.carts}</Table.Td>
               <Table.Td ta="right">{totals.orders}</Table.Td>
@@ -130,6 +132,7 @@ function Report({ data, metric, onMetric }: { data: TStoreAnalytics; metric: Met
  * (the last 30 days unless the address says otherwise: ?from=…&to=…), their totals and conversion.
  */
 export function AnalyticsTab({ store }: { store: TStore }) {
+  const t = useStoresT();
   const [params, setParams] = useSearchParams();
   const [metric, setMetric] = useState<Metric>('revenue');
   const fallback = defaultRange();
@@ -137,7 +140,7 @@ export function AnalyticsTab({ store }: { store: TStore }) {
   const to = params.get('to') ?? fallback.to;
   const start = parseDate(from);
   const end = parseDate(to);
-  const problem = !start || !end ? 'Choose both dates.' : end.isBefore(start) ? 'The range ends before it starts.' : end.diff(start, 'day') >= MAX_DAYS ? 'Choose a range of at most a year.' : null;
+  const problem = !start || !end ? t('analytics.bothDates') : end.isBefore(start) ? t('analytics.endsBefore') : end.diff(start, 'day') >= MAX_DAYS ? t('analytics.atMostYear') : null;
   const { data, isFetching, isError } = useStoreAnalyticsQuery({ id: store.id, from, to }, { skip: Boolean(problem) });
   const setDate = (name: 'from' | 'to', value: string) =>
     setParams(
@@ -152,8 +155,8 @@ export function AnalyticsTab({ store }: { store: TStore }) {
   return (
     <Stack gap="md">
       <Group align="flex-end" gap="sm" wrap="nowrap">
-        <DateField label="From" value={from} onChange={(v) => setDate('from', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
-        <DateField label="To" value={to} onChange={(v) => setDate('to', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label={t('analytics.from')} value={from} onChange={(v) => setDate('from', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
+        <DateField label={t('analytics.to')} value={to} onChange={(v) => setDate('to', v)} clearable={false} w={190} miw={0} style={{ flexShrink: 1 }} />
         {isFetching && <Loader size="sm" mb={8} style={{ flexShrink: 0 }} />}
       </Group>
       {problem ? (
@@ -166,7 +169,7 @@ export function AnalyticsTab({ store }: { store: TStore }) {
         </div>
       ) : isError ? (
         <Alert color="red" variant="light">
-          The figures could not be loaded.
+          {t('analytics.notLoaded')}
         </Alert>
       ) : (
         <Loader />

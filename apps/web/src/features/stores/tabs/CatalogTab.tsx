@@ -7,17 +7,18 @@ import { useListFilters } from '../../../shared/hooks/use-list-filters';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useAddStoreOffersMutation, useStoreEligibleOffersQuery } from '../api';
 import { OFFER_STATUS_COLOR } from '../constants';
+import { useStoresT } from '../texts';
 import { Cover } from './ProductsTab';
-
-const added = (n: number) => (n === 1 ? '1 offer added to the store.' : `${n} offers added to the store.`);
 
 /** The Global catalog tab (…/add-products): the organisation's offers the store does not show yet; add one, or many at once. */
 export function CatalogTab({ store }: { store: TStore }) {
+  const t = useStoresT();
   const filters = useListFilters();
   const { data, isFetching } = useStoreEligibleOffersQuery({ id: store.id, params: filters.apiParams });
   const [add, { isLoading, originalArgs }] = useAddStoreOffersMutation();
   const [selected, setSelected] = useState<string[]>([]);
   const rows = data?.results ?? [];
+  const status: Record<string, string> = { Draft: t('products.status.Draft'), Active: t('products.status.Active'), Inactive: t('products.status.Inactive') };
   const onPage = rows.map((r) => r.experience);
   // The selection outlives a search or another page: "Add N" adds every offer chosen.
   const chosenHere = onPage.filter((id) => selected.includes(id));
@@ -29,30 +30,30 @@ export function CatalogTab({ store }: { store: TStore }) {
     const res = await add({ id: store.id, experiences: ids });
     if ('error' in res) return;
     setSelected((s) => s.filter((id) => !ids.includes(id)));
-    notifySuccess(added(ids.length));
+    notifySuccess(t('catalog.added', { count: ids.length }));
   };
   const busy = (ids: string[]) => isLoading && originalArgs?.experiences.length === ids.length && ids.every((id) => originalArgs.experiences.includes(id));
 
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Offers this store does not show yet: your own (those not Active appear in the store once they are), then those your suppliers share with you under an active contract, which you sell at their prices for your commission.
+        {t('catalog.hint')}
       </Text>
       <Group justify="space-between">
         <TextInput
-          aria-label="Search offers"
-          placeholder="Search by title"
+          aria-label={t('catalog.search')}
+          placeholder={t('catalog.searchPlaceholder')}
           leftSection={<IconSearch size={16} />}
           value={filters.searchInput}
           onChange={(e) => filters.setSearch(e.currentTarget.value)}
           w={{ base: '100%', xs: 280 }}
         />
         <Button leftSection={<IconPlus size={16} />} disabled={selected.length === 0} loading={selected.length > 0 && busy(selected)} onClick={() => addOffers(selected)}>
-          {selected.length === 0 ? 'Add to store' : `Add ${selected.length} to store`}
+          {selected.length === 0 ? t('catalog.addNone') : t('catalog.addSome', { count: selected.length })}
         </Button>
       </Group>
       <ListTable
-        label="Global catalog"
+        label={t('catalog.label')}
         minWidth={340}
         fetching={isFetching}
         columns={[
@@ -60,7 +61,7 @@ export function CatalogTab({ store }: { store: TStore }) {
             w: 40,
             label: (
               <Checkbox
-                aria-label="Select every offer on this page"
+                aria-label={t('catalog.selectPage')}
                 checked={allChosen}
                 indeterminate={chosenHere.length > 0 && !allChosen}
                 onChange={() => setSelected(allChosen ? selected.filter((id) => !onPage.includes(id)) : [...new Set([...selected, ...onPage])])}
@@ -68,11 +69,11 @@ export function CatalogTab({ store }: { store: TStore }) {
             ),
           },
           { w: 80 },
-          { label: 'Offer' },
+          { label: t('catalog.offer') },
           {},
         ]}
         rowCount={data ? rows.length : undefined}
-        empty={filters.search ? 'No offer matches this search.' : 'Every offer you can sell is in this store.'}
+        empty={filters.search ? t('catalog.noMatch') : t('catalog.allIn')}
       >
         {rows.map((o) => {
           const checked = selected.includes(o.experience);
@@ -80,7 +81,7 @@ export function CatalogTab({ store }: { store: TStore }) {
             <Table.Tr key={o.experience} data-testid="eligible-offer" bg={checked ? 'var(--mantine-primary-color-light)' : undefined}>
               <Table.Td>
                 <Checkbox
-                  aria-label={`Select ${o.title}`}
+                  aria-label={t('catalog.select', { title: o.title })}
                   checked={checked}
                   onChange={(e) => {
                     const on = e.currentTarget.checked;
@@ -97,25 +98,25 @@ export function CatalogTab({ store }: { store: TStore }) {
                 </Text>
                 <Group gap={6} mt={4}>
                   <Badge variant="light" size="xs" color={OFFER_STATUS_COLOR[o.status] ?? 'gray'}>
-                    {o.status}
+                    {status[o.status] ?? o.status}
                   </Badge>
                   {o.supplier && (
                     <Badge variant="outline" size="xs" color="grape">
-                      Partner: {o.supplier}
+                      {t('catalog.partner', { supplier: o.supplier })}
                     </Badge>
                   )}
                 </Group>
               </Table.Td>
               <Table.Td ta="right">
-                <Button size="xs" variant="light" aria-label={`Add ${o.title}`} loading={busy([o.experience])} onClick={() => addOffers([o.experience])}>
-                  Add
+                <Button size="xs" variant="light" aria-label={t('catalog.addOne', { title: o.title })} loading={busy([o.experience])} onClick={() => addOffers([o.experience])}>
+                  {t('catalog.add')}
                 </Button>
               </Table.Td>
             </Table.Tr>
           );
         })}
       </ListTable>
-      <ListFooter count={data?.count} noun="offer" totalPages={data?.total_pages} filters={filters} />
+      <ListFooter count={data?.count} countLabel={(count) => t('catalog.count', { count })} totalPages={data?.total_pages} filters={filters} />
     </Stack>
   );
 }

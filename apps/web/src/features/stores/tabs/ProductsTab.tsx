@@ -7,6 +7,7 @@ import { ConfirmButton } from '../../../shared/components/ConfirmButton';
 import { notifySuccess } from '../../../shared/lib/toast';
 import { useRemoveStoreOfferMutation, useReorderStoreOffersMutation, useStoreOffersQuery } from '../api';
 import { OFFER_STATUS_COLOR, storeEditorPath } from '../constants';
+import { useStoresT } from '../texts';
 
 export function Cover({ url }: { url: string | null }) {
   return url ? (
@@ -31,6 +32,8 @@ function OfferRow({
   onMove: (by: -1 | 1) => void;
   onRemove: () => Promise<boolean>;
 }) {
+  const t = useStoresT();
+  const status: Record<string, string> = { Draft: t('products.status.Draft'), Active: t('products.status.Active'), Inactive: t('products.status.Inactive') };
   return (
     <Paper withBorder p="xs" radius="md" component="li" data-testid="store-offer" data-title={offer.title}>
       {/* On a phone the buttons go under the offer, at the right. */}
@@ -46,39 +49,39 @@ function OfferRow({
                 {offer.title}
               </Text>
               <Badge variant="light" size="sm" color={OFFER_STATUS_COLOR[offer.status] ?? 'gray'}>
-                {offer.status}
+                {status[offer.status] ?? offer.status}
               </Badge>
             </Group>
             {offer.supplier && (
               <Text size="xs" c="dimmed">
-                Resold for {offer.supplier}: their seats, their prices, your commission.
+                {t('products.resold', { supplier: offer.supplier })}
               </Text>
             )}
             {offer.status !== 'Active' && (
               <Text size="xs" c="dimmed">
-                Customers see it once it is Active.
+                {t('products.notActive')}
               </Text>
             )}
           </div>
         </Group>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-          <ActionIcon variant="default" aria-label={`Move ${offer.title} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+          <ActionIcon variant="default" aria-label={t('products.moveUp', { title: offer.title })} disabled={index === 0} onClick={() => onMove(-1)}>
             <IconArrowUp size={16} />
           </ActionIcon>
-          <ActionIcon variant="default" aria-label={`Move ${offer.title} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+          <ActionIcon variant="default" aria-label={t('products.moveDown', { title: offer.title })} disabled={index === count - 1} onClick={() => onMove(1)}>
             <IconArrowDown size={16} />
           </ActionIcon>
           <ConfirmButton
             size="xs"
             variant="subtle"
             color="red"
-            aria-label={`Remove ${offer.title}`}
-            title="Remove from the store?"
-            message={offer.supplier ? `“${offer.title}” is taken off this store. ${offer.supplier} still shares it with you: it can be added again from the Global catalog.` : `“${offer.title}” is taken off this store. It stays in your catalogue and can be added again.`}
-            confirmLabel="Remove"
+            aria-label={t('products.removeLabel', { title: offer.title })}
+            title={t('products.removeTitle')}
+            message={offer.supplier ? t('products.removeShared', { title: offer.title, supplier: offer.supplier }) : t('products.removeOwn', { title: offer.title })}
+            confirmLabel={t('products.remove')}
             onConfirm={onRemove}
           >
-            Remove
+            {t('products.remove')}
           </ConfirmButton>
         </Group>
       </Group>
@@ -88,6 +91,7 @@ function OfferRow({
 
 /** The Products tab (…/store-products): the store's offers in the order customers see them. */
 export function ProductsTab({ store }: { store: TStore }) {
+  const t = useStoresT();
   const { data: offers, isLoading, isFetching } = useStoreOffersQuery(store.id);
   const [reorder] = useReorderStoreOffersMutation();
   const [remove] = useRemoveStoreOfferMutation();
@@ -98,9 +102,9 @@ export function ProductsTab({ store }: { store: TStore }) {
     return (
       <Paper withBorder p="xl" radius="md" ta="center">
         <Stack align="center" gap="sm">
-          <Text>This store shows no offers yet.</Text>
+          <Text>{t('products.empty')}</Text>
           <Button component={Link} to={storeEditorPath(store.id, 'add-products')} leftSection={<IconPlus size={16} />}>
-            Add offers from the global catalog
+            {t('products.addFromCatalog')}
           </Button>
         </Stack>
       </Paper>
@@ -111,16 +115,16 @@ export function ProductsTab({ store }: { store: TStore }) {
     const ids = offers.map((o) => o.experience);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
-    setAnnouncement(`${offers[index]!.title} moved to position ${index + by + 1} of ${ids.length}.`);
+    setAnnouncement(t('products.moved', { title: offers[index]!.title, position: index + by + 1, count: ids.length }));
     void reorder({ id: store.id, experiences: ids });
   };
 
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        Customers see the offers in this order. Move one with its arrows.
+        {t('products.hint')}
       </Text>
-      <Stack gap="xs" component="ol" aria-label="Offers in the store" p={0} m={0} style={{ listStyle: 'none', opacity: isFetching ? 0.7 : 1 }}>
+      <Stack gap="xs" component="ol" aria-label={t('products.list')} p={0} m={0} style={{ listStyle: 'none', opacity: isFetching ? 0.7 : 1 }}>
         {offers.map((o, i) => (
           <OfferRow
             key={o.experience}
@@ -131,7 +135,7 @@ export function ProductsTab({ store }: { store: TStore }) {
             onRemove={async () => {
               const res = await remove({ id: store.id, experience: o.experience });
               if ('error' in res) return false;
-              notifySuccess(`${o.title} was removed from the store.`);
+              notifySuccess(t('products.removed', { title: o.title }));
               return true;
             }}
           />
