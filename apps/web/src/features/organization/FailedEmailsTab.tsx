@@ -6,6 +6,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useFailedJobsQuery, useRetryFailedJobMutation } from './api';
+import { useOrganizationT } from './texts';
 
 /**
  * /settings/organization/emails: the organisation's e-mails the mail server never took, after
@@ -13,6 +14,7 @@ import { useFailedJobsQuery, useRetryFailedJobMutation } from './api';
  * "Send again" puts one back in the queue.
  */
 export function FailedEmailsTab() {
+  const tr = useOrganizationT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useFailedJobsQuery(filters.apiParams);
@@ -21,16 +23,15 @@ export function FailedEmailsTab() {
   return (
     <Stack gap="sm">
       <Text c="dimmed" size="sm">
-        E-mails are tried again for hours when the mail server does not take them. Those listed here were never delivered; send one again once the mail
-        server works.
+        {tr('emails.hint')}
       </Text>
       <ListTable
-        label="Failed e-mails"
+        label={tr('tab.emails')}
         minWidth={640}
         highlightOnHover={false}
-        columns={[{ label: 'E-mail' }, { label: 'Last tried' }, { label: 'Attempts', align: 'right' }, { label: 'Mail server’s answer' }, {}]}
+        columns={[{ label: tr('emails.col.email') }, { label: tr('emails.col.lastTried') }, { label: tr('emails.col.attempts'), align: 'right' }, { label: tr('emails.col.answer') }, {}]}
         rowCount={data?.results.length}
-        empty={isFetching ? 'Loading…' : 'Every e-mail was delivered.'}
+        empty={isFetching ? tr('emails.loading') : tr('emails.none')}
       >
         {data?.results.map((job) => (
           <Table.Tr key={job.id} data-testid="failed-email">
@@ -39,7 +40,7 @@ export function FailedEmailsTab() {
                 {job.summary}
               </Text>
               <Text size="xs" c="dimmed">
-                to {job.recipient ?? '—'}
+                {tr('emails.to', { recipient: job.recipient ?? '—' })}
               </Text>
             </Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>{job.failed_at ? formatDateTime(job.failed_at, zone) : '—'}</Table.Td>
@@ -58,17 +59,17 @@ export function FailedEmailsTab() {
                 onClick={() =>
                   retry(job.id)
                     .unwrap()
-                    .then(() => notifySuccess(`The e-mail to ${job.recipient ?? 'its recipient'} is being sent again.`))
+                    .then(() => notifySuccess(tr('emails.resent', { recipient: job.recipient ?? tr('emails.itsRecipient') })))
                     .catch(() => undefined)
                 }
               >
-                Send again
+                {tr('emails.sendAgain')}
               </Button>
             </Table.Td>
           </Table.Tr>
         ))}
       </ListTable>
-      <ListFooter count={data?.count} noun="failed e-mail" totalPages={data?.total_pages} filters={filters} />
+      <ListFooter count={data?.count} countLabel={(count) => tr('emails.count', { count })} totalPages={data?.total_pages} filters={filters} />
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { Controller } from 'react-hook-form';
 import { UnsavedChangesGuard } from '../../shared/components/UnsavedChangesGuard';
 import { currencies } from '../../shared/lib/locale-defaults';
 import { bpToPercent, percentToBp, timeZones } from './constants';
+import { useOrganizationT } from './texts';
 import { useOrganizationForm } from './use-organization-form';
 
 const CONTACT = ZOrganizationPatch.pick({ name: true, time_zone: true, currency: true });
@@ -36,6 +37,7 @@ function TabForm({
   onDiscard: () => void;
   children: ReactNode;
 }) {
+  const tr = useOrganizationT();
   return (
     <Card withBorder padding="lg" component="form" onSubmit={onSubmit} noValidate aria-label={label}>
       <Stack>
@@ -43,41 +45,42 @@ function TabForm({
         <Group justify="flex-end">
           {dirty && (
             <Button variant="default" onClick={onDiscard} disabled={saving}>
-              Discard changes
+              {tr('form.discard')}
             </Button>
           )}
           <Button type="submit" loading={saving} disabled={!dirty}>
-            Save
+            {tr('form.save')}
           </Button>
         </Group>
       </Stack>
-      <UnsavedChangesGuard dirty={dirty} message="These details have changes that are not saved. Leave anyway?" />
+      <UnsavedChangesGuard dirty={dirty} message={tr('form.unsaved')} />
     </Card>
   );
 }
 
 /** /settings/organization/contact: name, time zone and currency (until the first sale); the subdomain is shown. */
 export function ContactForm({ organization }: { organization: TOrganization }) {
+  const tr = useOrganizationT();
   const { form, onSubmit, saving } = useOrganizationForm(organization, CONTACT);
   const zones = useMemo(() => timeZones(organization.time_zone), [organization.time_zone]);
   const currencyList = useMemo(() => currencies(organization.currency), [organization.currency]);
   const { errors, isDirty } = form.formState;
   return (
-    <TabForm label="Contact info" dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
-      <TextInput label="Organisation name" withAsterisk {...form.register('name')} error={errors.name?.message} />
+    <TabForm label={tr('tab.contact')} dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
+      <TextInput label={tr('contact.name')} withAsterisk {...form.register('name')} error={errors.name?.message} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ReadOnly label="Subdomain" value={organization.subdomain} description={`The address of your back office: ${window.location.host}`} />
+        <ReadOnly label={tr('contact.subdomain')} value={organization.subdomain} description={tr('contact.subdomainHint', { host: window.location.host })} />
         <Controller
           control={form.control}
           name="currency"
           render={({ field, fieldState }) => (
             <Select
-              label="Currency"
-              description="Prices, stores, orders and invoices use it. It can be changed until the first sale, and while no partnership sells in it; prices keep the amounts they show."
+              label={tr('contact.currency')}
+              description={tr('contact.currencyHint')}
               data={currencyList}
               searchable
               allowDeselect={false}
-              nothingFoundMessage="No currency matches."
+              nothingFoundMessage={tr('contact.noCurrency')}
               value={field.value ?? null}
               onChange={(v) => field.onChange(v ?? '')}
               onBlur={field.onBlur}
@@ -91,13 +94,13 @@ export function ContactForm({ organization }: { organization: TOrganization }) {
         name="time_zone"
         render={({ field, fieldState }) => (
           <Select
-            label="Time zone"
-            description="Start times, dates and reports are shown in it."
+            label={tr('contact.timeZone')}
+            description={tr('contact.timeZoneHint')}
             withAsterisk
             data={zones}
             searchable
             allowDeselect={false}
-            nothingFoundMessage="No time zone matches."
+            nothingFoundMessage={tr('contact.noTimeZone')}
             maxDropdownHeight={280}
             value={field.value ?? null}
             onChange={(zone) => field.onChange(zone ?? '')}
@@ -108,8 +111,7 @@ export function ContactForm({ organization }: { organization: TOrganization }) {
         )}
       />
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />} p="sm">
-        Changing the time zone moves the future start times of your schedules to the new zone: a tour at 09:00 stays at 09:00 there. Slots that
-        already have bookings keep their time and are closed.
+        {tr('contact.timeZoneNote')}
       </Alert>
     </TabForm>
   );
@@ -117,20 +119,21 @@ export function ContactForm({ organization }: { organization: TOrganization }) {
 
 /** /settings/organization/profile: the legal name and VAT number the invoices show. */
 export function LegalForm({ organization }: { organization: TOrganization }) {
+  const tr = useOrganizationT();
   const { form, onSubmit, saving } = useOrganizationForm(organization, LEGAL);
   const { errors, isDirty } = form.formState;
   return (
-    <TabForm label="Legal info" dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
+    <TabForm label={tr('tab.profile')} dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
       <TextInput
-        label="Legal name"
-        description={`As registered, e.g. with “AG” or “GmbH”. Empty: invoices show “${organization.name}”.`}
+        label={tr('legal.name')}
+        description={tr('legal.nameHint', { name: organization.name })}
         placeholder={organization.name}
         {...form.register('legal_name')}
         error={errors.legal_name?.message}
       />
-      <TextInput label="VAT number" description="Shown on your invoices." placeholder="CHE-123.456.789 MWST" {...form.register('vat_number')} error={errors.vat_number?.message} />
+      <TextInput label={tr('legal.vat')} description={tr('legal.vatHint')} placeholder="CHE-123.456.789 MWST" {...form.register('vat_number')} error={errors.vat_number?.message} />
       <Text size="sm" c="dimmed">
-        Invoices issued from now on show these details; invoices already issued keep the ones they were issued with.
+        {tr('legal.note')}
       </Text>
     </TabForm>
   );
@@ -138,20 +141,21 @@ export function LegalForm({ organization }: { organization: TOrganization }) {
 
 /** /settings/organization/billing: address, e-mail and VAT rate on invoices; the next invoice number is shown. */
 export function BillingForm({ organization }: { organization: TOrganization }) {
+  const tr = useOrganizationT();
   const { form, onSubmit, saving } = useOrganizationForm(organization, BILLING);
   const { errors, isDirty } = form.formState;
   return (
-    <TabForm label="Billing info" dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
-      <Textarea label="Billing address" autosize minRows={3} maxRows={8} {...form.register('billing_address')} error={errors.billing_address?.message} />
-      <TextInput label="Billing e-mail" type="email" placeholder="billing@example.com" {...form.register('billing_email')} error={errors.billing_email?.message} />
+    <TabForm label={tr('tab.billing')} dirty={isDirty} saving={saving} onSubmit={onSubmit} onDiscard={() => form.reset()}>
+      <Textarea label={tr('billing.address')} autosize minRows={3} maxRows={8} {...form.register('billing_address')} error={errors.billing_address?.message} />
+      <TextInput label={tr('billing.email')} type="email" placeholder="billing@example.com" {...form.register('billing_email')} error={errors.billing_email?.message} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Controller
           control={form.control}
           name="vat_rate_bp"
           render={({ field, fieldState }) => (
             <NumberInput
-              label="VAT rate"
-              description="Up to two decimals, e.g. 8.1 %."
+              label={tr('billing.vatRate')}
+              description={tr('billing.vatRateHint')}
               withAsterisk
               min={0}
               max={100}
@@ -166,10 +170,10 @@ export function BillingForm({ organization }: { organization: TOrganization }) {
             />
           )}
         />
-        <ReadOnly label="Next invoice number" value={String(organization.next_invoice_number)} description="Given in sequence, without gaps, per year." />
+        <ReadOnly label={tr('billing.nextNumber')} value={String(organization.next_invoice_number)} description={tr('billing.nextNumberHint')} />
       </SimpleGrid>
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />} p="sm">
-        Invoices show these details. Prices include VAT: an offer without a rate of its own uses this one.
+        {tr('billing.note')}
       </Alert>
     </TabForm>
   );

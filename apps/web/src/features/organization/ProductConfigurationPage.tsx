@@ -87,72 +87,72 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
     const res = await update({ ...draft, vat_rates_by_type: rates });
     if ('error' in res) return setErrors(fieldErrors(res.error as never));
     setTimeFormat(res.data.time_format);
-    notifySuccess('Product configuration saved.');
+    notifySuccess(tr('config.saved'));
   };
 
   return (
     <Stack gap="lg" maw={850}>
       <div>
-        <Title order={2}>Product configuration</Title>
+        <Title order={2}>{tr('config.title')}</Title>
         <Text c="dimmed" size="sm">
-          Defaults for new offers and how the back office and tickets show them.
+          {tr('config.description')}
         </Text>
       </div>
 
-      <Card withBorder padding="lg" aria-label="Time and date">
+      <Card withBorder padding="lg" aria-label={tr('config.time')}>
         <Title order={4} mb="sm">
-          Time and date
+          {tr('config.time')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <div>
             <Text size="sm" fw={500}>
-              Time zone and currency
+              {tr('config.zoneCurrency')}
             </Text>
             <Text size="sm">
               {saved.time_zone} · {saved.currency}
             </Text>
             <Anchor component={Link} to="/settings/organization/contact" size="xs">
-              Change them under Organisation
+              {tr('config.changeThem')}
             </Anchor>
           </div>
           <div>
             <Text size="sm" fw={500}>
-              Dates read
+              {tr('config.datesRead')}
             </Text>
             <Text size="sm">{dayjs().format(DATE_DISPLAY_FORMAT)}</Text>
           </div>
         </SimpleGrid>
         <Stack gap={4} mt="md">
           <Text size="sm" fw={500} id="time-format">
-            Times read
+            {tr('config.timesRead')}
           </Text>
           <SegmentedControl
             aria-labelledby="time-format"
             value={draft.time_format}
             onChange={(v) => set('time_format', v as Draft['time_format'])}
             data={[
-              { value: '24h', label: `24-hour (${clock('14:30', '24h')})` },
-              { value: '12h', label: `12-hour (${clock('14:30', '12h')})` },
+              { value: '24h', label: tr('config.24h', { example: clock('14:30', '24h') }) },
+              { value: '12h', label: tr('config.12h', { example: clock('14:30', '12h') }) },
             ]}
             maw={420}
           />
         </Stack>
       </Card>
 
-      <Card withBorder padding="lg" aria-label="New offers and booking">
+      <Card withBorder padding="lg" aria-label={tr('config.newOffers')}>
         <Title order={4} mb="sm">
-          New offers and booking
+          {tr('config.newOffers')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <NumberInput label="Capacity of a new schedule" description="Seats per start time" min={1} max={10000} value={draft.default_capacity} onChange={(v) => set('default_capacity', Number(v) || 0)} error={errors.default_capacity} />
-          <NumberInput label="Booking cut-off (minutes)" description="Sales stop this long before a start" min={0} value={draft.booking_cutoff_minutes} onChange={(v) => set('booking_cutoff_minutes', Number(v) || 0)} error={errors.booking_cutoff_minutes} />
-          <NumberInput label="Seats held in a cart (minutes)" description="10 to 60 minutes" min={10} max={60} value={draft.hold_minutes} onChange={(v) => set('hold_minutes', Number(v) || 0)} error={errors.hold_minutes} />
+          <NumberInput label={tr('config.capacity')} description={tr('config.capacityHint')} min={1} max={10000} value={draft.default_capacity} onChange={(v) => set('default_capacity', Number(v) || 0)} error={errors.default_capacity} />
+          <NumberInput label={tr('config.cutoff')} description={tr('config.cutoffHint')} min={0} value={draft.booking_cutoff_minutes} onChange={(v) => set('booking_cutoff_minutes', Number(v) || 0)} error={errors.booking_cutoff_minutes} />
+          <NumberInput label={tr('config.hold')} description={tr('config.holdHint')} min={10} max={60} value={draft.hold_minutes} onChange={(v) => set('hold_minutes', Number(v) || 0)} error={errors.hold_minutes} />
         </SimpleGrid>
         <Select
           mt="md"
-          label="Cancellation policy of new offers"
-          description={canReadPolicies ? 'An offer can choose another in its settings.' : 'Shown to users who manage offers.'}
-          placeholder="None"
+          label={tr('config.policy')}
+          description={canReadPolicies ? tr('config.policyHint') : tr('config.policyHidden')}
+          placeholder={tr('config.none')}
           disabled={!canReadPolicies}
           data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
           value={draft.default_cancellation_policy}
@@ -163,12 +163,12 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
         />
       </Card>
 
-      <Card withBorder padding="lg" aria-label="VAT per offer type">
+      <Card withBorder padding="lg" aria-label={tr('config.vat')}>
         <Title order={4} mb={4}>
-          VAT per offer type
+          {tr('config.vat')}
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Left empty, a type uses the organisation’s rate ({vatRate(saved.vat_rate_bp)}). An offer with its own rate keeps it.
+          {tr('config.vatHint', { rate: vatRate(saved.vat_rate_bp) })}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {EXPERIENCE_TYPES.map((type) => {
@@ -196,12 +196,12 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
         </SimpleGrid>
       </Card>
 
-      <Card withBorder padding="lg" aria-label="Tickets">
+      <Card withBorder padding="lg" aria-label={tr('config.tickets')}>
         <Title order={4} mb={4}>
-          What tickets show
+          {tr('config.ticketsTitle')}
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Every ticket shows the offer, its date and time, and its QR code with the ticket code.
+          {tr('config.ticketsHint')}
         </Text>
         <Checkbox.Group value={draft.ticket_fields} onChange={(v) => set('ticket_fields', TICKET_FIELDS.filter((f) => v.includes(f)) as TTicketField[])} error={errors.ticket_fields}>
           <Stack gap="xs">
@@ -224,10 +224,10 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
 
       <Group justify="flex-end">
         <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(saved))}>
-          Discard changes
+          {tr('config.discard')}
         </Button>
         <Button disabled={!dirty} loading={updating.isLoading} onClick={save}>
-          Save
+          {tr('config.save')}
         </Button>
       </Group>
     </Stack>

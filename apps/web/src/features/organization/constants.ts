@@ -11,7 +11,6 @@ export type OrganizationTab = (typeof ORGANIZATION_TABS)[number]['tab'];
 export const organizationPath = (tab: OrganizationTab = 'contact') => `/settings/organization/${tab}`;
 export const isOrganizationTab = (tab: string | undefined): tab is OrganizationTab => ORGANIZATION_TABS.some((t) => t.tab === tab);
 
-export const ORGANIZATION_SAVED = 'Organisation details saved.';
 
 /** Basis points ↔ the percentage people type: the contracts' one conversion. */
 export { bpToPercent, percentToBp } from '@tourdesk/contracts';

@@ -8,7 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useUpdateOrganizationMutation } from './api';
-import { ORGANIZATION_SAVED } from './constants';
+import { useOrganizationT } from './texts';
 
 type Field = keyof TOrganizationPatch;
 
@@ -21,6 +21,7 @@ const pick = (from: TOrganization, fields: readonly Field[]) => Object.fromEntri
  */
 export function useOrganizationForm<S extends z.ZodObject>(organization: TOrganization, schema: S) {
   type Values = z.input<S> & FieldValues;
+  const tr = useOrganizationT();
   const dispatch = useAppDispatch();
   const user = useAppSelector((s) => s.auth.user);
   const [update, { isLoading }] = useUpdateOrganizationMutation();
@@ -43,7 +44,7 @@ export function useOrganizationForm<S extends z.ZodObject>(organization: TOrgani
     if (user?.base_account && (changed.name !== undefined || changed.time_zone !== undefined || changed.currency !== undefined)) {
       dispatch(setUser({ ...user, base_account: { ...user.base_account, name: res.data.name, time_zone: res.data.time_zone, currency: res.data.currency } }));
     }
-    notifySuccess(ORGANIZATION_SAVED);
+    notifySuccess(tr('saved'));
   });
 
   return { form, onSubmit, saving: isLoading };
