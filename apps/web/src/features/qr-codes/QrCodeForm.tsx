@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { QR_TARGET_LABEL, ZQrCodeInput, type TQrCode } from '@tourdesk/contracts';
+import { ZQrCodeInput, type TQrCode } from '@tourdesk/contracts';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateQrCodeMutation, useQrPartnerStoresQuery, useQrTargetOffersQuery, useQrTargetStoresQuery, useUpdateQrCodeMutation } from './api';
+import { useQrCodesT } from './texts';
 
 type Values = z.input<typeof ZQrCodeInput>;
 const FIELDS = ['name', 'campaign', 'ownership', 'target', 'store', 'experience'] as const;
@@ -15,6 +16,7 @@ const FIELDS = ['name', 'campaign', 'ownership', 'target', 'store', 'experience'
  * in a store, or a partner's store that sells the organisation's offers (offered when there is one).
  */
 export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?: TQrCode) => void }) {
+  const t = useQrCodesT();
   const [create, creating] = useCreateQrCodeMutation();
   const [update, updating] = useUpdateQrCodeMutation();
   const form = useForm<Values, unknown, z.output<typeof ZQrCodeInput>>({
@@ -40,34 +42,34 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
     const body = { ...values, experience: values.target === 'experience' ? values.experience : null };
     const res = code ? await update({ id: code.id, ...body }) : await create(body);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, FIELDS);
-    notifySuccess(code ? 'QR code saved.' : 'QR code created.');
+    notifySuccess(code ? t('form.saved') : t('form.created'));
     onClose(res.data);
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={code ? 'Edit QR code' : 'Create QR code'}>
+    <form onSubmit={onSubmit} noValidate aria-label={code ? t('edit') : t('create')}>
       <Stack>
-        <TextInput label="Name" withAsterisk data-autofocus placeholder="Hotel desk flyer" {...form.register('name')} error={errors.name?.message} />
-        <TextInput label="Campaign" placeholder="Summer 2026" {...form.register('campaign')} error={errors.campaign?.message} />
+        <TextInput label={t('form.name')} withAsterisk data-autofocus placeholder={t('form.namePlaceholder')} {...form.register('name')} error={errors.name?.message} />
+        <TextInput label={t('form.campaign')} placeholder={t('form.campaignPlaceholder')} {...form.register('campaign')} error={errors.campaign?.message} />
         <Controller
           control={form.control}
           name="ownership"
           render={({ field }) => (
             <Stack gap={4}>
               <Text size="sm" fw={500} id="qr-ownership">
-                Ownership
+                {t('form.ownership')}
               </Text>
               <SegmentedControl
                 aria-labelledby="qr-ownership"
                 value={field.value ?? 'Internal'}
                 onChange={field.onChange}
                 data={[
-                  { value: 'Internal', label: 'Internal' },
-                  { value: 'External', label: 'External' },
+                  { value: 'Internal', label: t('ownership.Internal') },
+                  { value: 'External', label: t('ownership.External') },
                 ]}
               />
               <Text size="xs" c="dimmed">
-                Internal: your own campaign. External: given to someone else to hand out.
+                {t('form.ownershipHint')}
               </Text>
             </Stack>
           )}
@@ -78,7 +80,7 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
           render={({ field }) => (
             <Stack gap={4}>
               <Text size="sm" fw={500} id="qr-target">
-                Leads to
+                {t('form.leadsTo')}
               </Text>
               <SegmentedControl
                 aria-labelledby="qr-target"
@@ -89,9 +91,9 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
                   form.setValue('experience', null);
                 }}
                 data={[
-                  { value: 'store', label: QR_TARGET_LABEL.store },
-                  { value: 'experience', label: QR_TARGET_LABEL.experience },
-                  ...(hasPartners ? [{ value: 'partner_store', label: QR_TARGET_LABEL.partner_store }] : []),
+                  { value: 'store', label: t('form.target.store') },
+                  { value: 'experience', label: t('form.target.experience') },
+                  ...(hasPartners ? [{ value: 'partner_store', label: t('form.target.partner_store') }] : []),
                 ]}
               />
             </Stack>
@@ -102,10 +104,10 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
           name="store"
           render={({ field }) => (
             <Select
-              label={target === 'partner_store' ? 'Partner’s store' : 'Store'}
+              label={target === 'partner_store' ? t('form.partnerStore') : t('form.store')}
               withAsterisk
-              description={target === 'partner_store' ? 'A store of a reseller that sells your offers: the scan counts here, and the orders of your offers made there record the code.' : undefined}
-              placeholder={target === 'partner_store' ? 'Choose a partner’s store' : stores.data?.length === 0 ? 'Create a store first' : 'Choose a store'}
+              description={target === 'partner_store' ? t('form.partnerStoreHint') : undefined}
+              placeholder={target === 'partner_store' ? t('form.choosePartnerStore') : stores.data?.length === 0 ? t('form.createStoreFirst') : t('form.chooseStore')}
               data={
                 target === 'partner_store'
                   ? (partnerStores.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.partner})` }))
@@ -118,7 +120,7 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
               }}
               error={errors.store?.message}
               searchable
-              nothingFoundMessage="No store"
+              nothingFoundMessage={t('form.noStore')}
             />
           )}
         />
@@ -128,26 +130,26 @@ export function QrCodeForm({ code, onClose }: { code?: TQrCode; onClose: (saved?
             name="experience"
             render={({ field }) => (
               <Select
-                label="Offer"
+                label={t('form.offer')}
                 withAsterisk
-                placeholder={storeId ? 'Choose an offer this store sells' : 'Choose the store first'}
+                placeholder={storeId ? t('form.chooseOffer') : t('form.chooseStoreFirst')}
                 disabled={!storeId}
                 data={(offers.data ?? []).map((o) => ({ value: o.experience, label: o.title }))}
                 value={field.value ?? null}
                 onChange={(v) => field.onChange(v)}
                 error={errors.experience?.message}
                 searchable
-                nothingFoundMessage="This store sells no offer"
+                nothingFoundMessage={t('form.noOffer')}
               />
             )}
           />
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => onClose()}>
-            Cancel
+            {t('form.cancel')}
           </Button>
           <Button type="submit" loading={creating.isLoading || updating.isLoading}>
-            {code ? 'Save' : 'Create QR code'}
+            {code ? t('form.save') : t('create')}
           </Button>
         </Group>
       </Stack>
