@@ -18,6 +18,7 @@ import {
   useUpdatePartnerContractMutation,
 } from './api';
 import { ContractFields, contractBody, type ContractForm, PARTNERS_PATH, percent, StatusBadge } from './parts';
+import { usePartnersT } from './texts';
 
 type Offers = Record<string, Record<string, number>>;
 
@@ -32,7 +33,9 @@ const formOf = (p: TPartnership): ContractForm => ({
 
 /** The supplier's offers to share, each with its net rate per pricing category when the contract is priced by net rates. */
 function OfferPicker({ choices, value, onChange, net, readOnly }: { choices: TPartnerOffers; value: Offers; onChange: (o: Offers) => void; net: boolean; readOnly: boolean }) {
-  if (choices.results.length === 0) return <Text size="sm">You have no offers yet.</Text>;
+  const t = usePartnersT();
+  const status: Record<string, string> = { Draft: t('detail.status.Draft'), Inactive: t('detail.status.Inactive') };
+  if (choices.results.length === 0) return <Text size="sm">{t('detail.noOffers')}</Text>;
   return (
     <Stack gap="xs">
       {choices.results.map((o) => {
@@ -41,7 +44,7 @@ function OfferPicker({ choices, value, onChange, net, readOnly }: { choices: TPa
           <Paper key={o.experience_id} withBorder p="sm" radius="md">
             <Checkbox
               label={o.title}
-              description={o.status === 'Active' ? undefined : o.status}
+              description={o.status === 'Active' ? undefined : (status[o.status] ?? o.status)}
               checked={shared}
               disabled={readOnly}
               onChange={(e) => {
@@ -55,7 +58,7 @@ function OfferPicker({ choices, value, onChange, net, readOnly }: { choices: TPa
               <Stack gap={4} mt="xs" ml="xl">
                 {o.prices.length === 0 && (
                   <Text size="xs" c="dimmed">
-                    This offer has no prices yet.
+                    {t('detail.noPrices')}
                   </Text>
                 )}
                 {o.prices.map((pr) => (
@@ -64,17 +67,17 @@ function OfferPicker({ choices, value, onChange, net, readOnly }: { choices: TPa
                       {pr.label}
                     </Text>
                     <Text size="xs" c="dimmed" miw={110}>
-                      retail {formatMoney(pr.retail_price, choices.currency)}
+                      {t('detail.retail', { price: formatMoney(pr.retail_price, choices.currency) })}
                     </Text>
                     <NumberInput
-                      aria-label={`Net rate of ${pr.label} for ${o.title}`}
+                      aria-label={t('detail.netRateOf', { category: pr.label, offer: o.title })}
                       size="xs"
                       w={140}
                       min={0}
                       decimalScale={2}
                       suffix={` ${choices.currency}`}
                       readOnly={readOnly}
-                      placeholder={pr.net_price !== null ? String(toMajorUnits(pr.net_price, choices.currency)) : 'net rate'}
+                      placeholder={pr.net_price !== null ? String(toMajorUnits(pr.net_price, choices.currency)) : t('detail.netRate')}
                       value={value[o.experience_id]?.[pr.pricing_category_id] !== undefined ? toMajorUnits(value[o.experience_id]![pr.pricing_category_id]!, choices.currency) : ''}
                       onChange={(v) => {
                         const rates = { ...value[o.experience_id] };
@@ -96,6 +99,7 @@ function OfferPicker({ choices, value, onChange, net, readOnly }: { choices: TPa
 }
 
 function ApiKeys({ p }: { p: TPartnership }) {
+  const t = usePartnersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const [page, setPage] = useState(1);
   const { data } = usePartnerApiKeysQuery({ id: p.id, page });
@@ -107,13 +111,13 @@ function ApiKeys({ p }: { p: TPartnership }) {
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
-        <Title order={4}>API keys</Title>
+        <Title order={4}>{t('detail.apiKeys')}</Title>
         <Text size="sm" c="dimmed">
-          Keys let this partner book your shared offers through the booking API and OCTO. The secret is shown once, when the key is made.
+          {t('detail.apiKeysHint')}
         </Text>
         {canIssue && (
           <Group align="flex-end">
-            <TextInput label="Key name" placeholder="Booking engine" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} style={{ flex: 1 }} miw={200} />
+            <TextInput label={t('detail.keyName')} placeholder={t('detail.keyNamePlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} style={{ flex: 1 }} miw={200} />
             <Button
               loading={isLoading}
               disabled={!name.trim()}
@@ -122,22 +126,22 @@ function ApiKeys({ p }: { p: TPartnership }) {
                 if ('data' in res && res.data) {
                   setCreated(res.data);
                   setName('');
-                  notifySuccess('API key created.');
+                  notifySuccess(t('detail.keyCreated'));
                 }
               }}
             >
-              Create key
+              {t('detail.createKey')}
             </Button>
           </Group>
         )}
         <Table.ScrollContainer minWidth={560}>
-          <Table aria-label="API keys" verticalSpacing="xs">
+          <Table aria-label={t('detail.apiKeys')} verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
+                <Table.Th>{t('detail.col.name')}</Table.Th>
+                <Table.Th>{t('detail.col.key')}</Table.Th>
+                <Table.Th>{t('detail.col.created')}</Table.Th>
+                <Table.Th>{t('detail.col.lastUsed')}</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
@@ -146,7 +150,7 @@ function ApiKeys({ p }: { p: TPartnership }) {
                 <Table.Tr>
                   <Table.Td colSpan={5}>
                     <Text size="sm" c="dimmed">
-                      No key yet.
+                      {t('detail.noKey')}
                     </Text>
                   </Table.Td>
                 </Table.Tr>
@@ -158,27 +162,27 @@ function ApiKeys({ p }: { p: TPartnership }) {
                     <Code>{k.prefix}…</Code>
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDisplayDate(k.created_at, zone)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{k.last_used_at ? formatDateTime(k.last_used_at, zone) : 'Never'}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{k.last_used_at ? formatDateTime(k.last_used_at, zone) : t('detail.never')}</Table.Td>
                   <Table.Td ta="right">
                     {k.revoked_at ? (
                       <Badge variant="light" color="gray">
-                        Revoked
+                        {t('detail.revoked')}
                       </Badge>
                     ) : (
                       <ConfirmButton
                         size="xs"
                         variant="light"
                         color="red"
-                        title="Revoke this key?"
-                        message={`Calls with "${k.name}" (${k.prefix}…) are refused from now on. This cannot be undone.`}
-                        confirmLabel="Revoke key"
+                        title={t('detail.revokeTitle')}
+                        message={t('detail.revokeMessage', { name: k.name, prefix: k.prefix })}
+                        confirmLabel={t('detail.revokeKey')}
                         onConfirm={async () => {
                           const res = await revoke({ id: p.id, keyId: k.id });
-                          if ('data' in res) notifySuccess('API key revoked.');
+                          if ('data' in res) notifySuccess(t('detail.keyRevoked'));
                           return 'data' in res;
                         }}
                       >
-                        Revoke
+                        {t('detail.revoke')}
                       </ConfirmButton>
                     )}
                   </Table.Td>
@@ -189,11 +193,11 @@ function ApiKeys({ p }: { p: TPartnership }) {
         </Table.ScrollContainer>
         {(data?.total_pages ?? 0) > 1 && <Pagination size="sm" total={data!.total_pages} value={page} onChange={setPage} />}
       </Stack>
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title="Your new API key" centered>
+      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('detail.newKey')} centered>
         {created && (
           <Stack>
             <Alert color="yellow" variant="light">
-              Copy the secret now: it is shown only this once. Only its fingerprint is kept.
+              {t('detail.copyNow')}
             </Alert>
             <Code block data-testid="api-key-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
               {created.secret}
@@ -202,11 +206,11 @@ function ApiKeys({ p }: { p: TPartnership }) {
               <CopyButton value={created.secret}>
                 {({ copied, copy }) => (
                   <Button variant="light" leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
-                    {copied ? 'Copied' : 'Copy secret'}
+                    {copied ? t('detail.copied') : t('detail.copySecret')}
                   </Button>
                 )}
               </CopyButton>
-              <Button onClick={() => setCreated(null)}>Done</Button>
+              <Button onClick={() => setCreated(null)}>{t('detail.done')}</Button>
             </Group>
           </Stack>
         )}
@@ -216,6 +220,7 @@ function ApiKeys({ p }: { p: TPartnership }) {
 }
 
 function StatusActions({ p }: { p: TPartnership }) {
+  const t = usePartnersT();
   const [act] = usePartnershipActionMutation();
   const run = (action: 'accept' | 'decline' | 'suspend' | 'resume' | 'end', done: string) => async () => {
     const res = await act({ id: p.id, action });
@@ -227,23 +232,23 @@ function StatusActions({ p }: { p: TPartnership }) {
     <Group gap="xs">
       {p.can_respond && (
         <>
-          <Button color="green" onClick={() => void run('accept', 'Partnership accepted.')()}>
-            Accept
+          <Button color="green" onClick={() => void run('accept', t('detail.accepted'))()}>
+            {t('detail.accept')}
           </Button>
-          <ConfirmButton variant="default" title="Decline this invitation?" message="The partnership will not start. The other organisation sees that you declined." confirmLabel="Decline" onConfirm={run('decline', 'Invitation declined.')}>
-            Decline
+          <ConfirmButton variant="default" title={t('detail.declineTitle')} message={t('detail.declineMessage')} confirmLabel={t('detail.decline')} onConfirm={run('decline', t('detail.declined'))}>
+            {t('detail.decline')}
           </ConfirmButton>
         </>
       )}
       {p.side === 'supplier' && p.status === 'Active' && (
-        <ConfirmButton variant="default" color="orange" title="Suspend this partnership?" message="Nothing can be sold under the contract until you resume it." confirmLabel="Suspend" onConfirm={run('suspend', 'Partnership suspended.')}>
-          Suspend
+        <ConfirmButton variant="default" color="orange" title={t('detail.suspendTitle')} message={t('detail.suspendMessage')} confirmLabel={t('detail.suspend')} onConfirm={run('suspend', t('detail.suspended'))}>
+          {t('detail.suspend')}
         </ConfirmButton>
       )}
-      {p.side === 'supplier' && p.status === 'Suspended' && <Button onClick={() => void run('resume', 'Partnership resumed.')()}>Resume</Button>}
+      {p.side === 'supplier' && p.status === 'Suspended' && <Button onClick={() => void run('resume', t('detail.resumed'))()}>{t('detail.resume')}</Button>}
       {live && (
-        <ConfirmButton variant="light" color="red" title={p.status === 'Invited' ? 'Withdraw this invitation?' : 'End this partnership?'} message="Ending is final: the contract stops and its API keys are revoked." confirmLabel={p.status === 'Invited' ? 'Withdraw' : 'End partnership'} onConfirm={run('end', p.status === 'Invited' ? 'Invitation withdrawn.' : 'Partnership ended.')}>
-          {p.status === 'Invited' ? 'Withdraw' : 'End'}
+        <ConfirmButton variant="light" color="red" title={p.status === 'Invited' ? t('detail.withdrawTitle') : t('detail.endTitle')} message={t('detail.endMessage')} confirmLabel={p.status === 'Invited' ? t('detail.withdraw') : t('detail.endPartnership')} onConfirm={run('end', p.status === 'Invited' ? t('detail.withdrawn') : t('detail.ended'))}>
+          {p.status === 'Invited' ? t('detail.withdraw') : t('detail.end')}
         </ConfirmButton>
       )}
     </Group>
@@ -251,6 +256,7 @@ function StatusActions({ p }: { p: TPartnership }) {
 }
 
 function Contract({ p }: { p: TPartnership }) {
+  const t = usePartnersT();
   const [form, setForm] = useState(() => formOf(p));
   const [offers, setOffers] = useState<Offers>(() => Object.fromEntries(p.offers.map((o) => [o.experience_id, o.net_rates])));
   const choices = usePartnerOfferChoicesQuery(p.id, { skip: p.side !== 'supplier' });
@@ -260,15 +266,15 @@ function Contract({ p }: { p: TPartnership }) {
     <Paper withBorder p="md" radius="md">
       <Stack gap="md">
         <div>
-          <Title order={4}>Contract</Title>
+          <Title order={4}>{t('detail.contract')}</Title>
           <Text size="sm" c="dimmed">
-            {p.side === 'supplier' ? 'You supply: you set the contract, your partner reads the same.' : 'Your supplier sets the contract; you read the same as they do.'} Prices in {p.currency}.
+            {p.side === 'supplier' ? t('detail.youSupply') : t('detail.theySupply')} {t('detail.pricesIn', { currency: p.currency })}
           </Text>
         </div>
         <ContractFields value={form} onChange={setForm} readOnly={readOnly} />
         <div>
           <Text fw={500} size="sm" mb={6}>
-            Shared offers
+            {t('detail.sharedOffers')}
           </Text>
           {p.side === 'supplier' ? (
             choices.data ? (
@@ -277,7 +283,7 @@ function Contract({ p }: { p: TPartnership }) {
               <Loader size="sm" />
             )
           ) : p.offers.length === 0 ? (
-            <Text size="sm">No offer is shared yet.</Text>
+            <Text size="sm">{t('detail.noShared')}</Text>
           ) : (
             <Stack gap={4}>
               {p.offers.map((o) => (
@@ -286,7 +292,7 @@ function Contract({ p }: { p: TPartnership }) {
                   {p.pricing === 'net' && (
                     <Text span c="dimmed" size="xs">
                       {' '}
-                      · net {Object.values(o.net_rates).map((n) => formatMoney(n, p.currency)).join(', ') || 'at the pricing rates'}
+                      · {t('detail.net', { rates: Object.values(o.net_rates).map((n) => formatMoney(n, p.currency)).join(', ') || t('detail.atRates') })}
                     </Text>
                   )}
                 </Text>
@@ -300,10 +306,10 @@ function Contract({ p }: { p: TPartnership }) {
               loading={isLoading}
               onClick={async () => {
                 const res = await save({ id: p.id, ...contractBody(form), offers: Object.entries(offers).map(([experience_id, net_rates]) => ({ experience_id, net_rates: form.pricing === 'net' ? net_rates : {} })) });
-                if ('data' in res) notifySuccess('Contract saved.');
+                if ('data' in res) notifySuccess(t('detail.contractSaved'));
               }}
             >
-              Save contract
+              {t('detail.saveContract')}
             </Button>
           </Group>
         )}
@@ -314,6 +320,7 @@ function Contract({ p }: { p: TPartnership }) {
 
 /** /sales/partners/{id}: one partnership — its contract (the same for both sides), its status, and the supplier's API keys for it. */
 export default function PartnerDetailPage() {
+  const t = usePartnersT();
   const { partnerId = '' } = useParams();
   const navigate = useNavigate();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -322,12 +329,12 @@ export default function PartnerDetailPage() {
     if (isError) navigate(PARTNERS_PATH, { replace: true });
   }, [isError, navigate]);
   if (!p) return <Loader />;
-  const name = p.partner.name ?? p.partner.email ?? 'Partner';
+  const name = p.partner.name ?? p.partner.email ?? t('detail.partner');
   return (
     <Stack gap="md" maw={1100}>
       <Anchor component={Link} to={`${PARTNERS_PATH}${p.side === 'reseller' ? '?partner_type=Suppliers' : ''}`} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All partners
+          <IconArrowLeft size={14} /> {t('detail.allPartners')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -337,17 +344,17 @@ export default function PartnerDetailPage() {
             <StatusBadge status={p.status} />
           </Group>
           <Text c="dimmed" size="sm">
-            {p.side === 'supplier' ? 'Resells your offers' : 'Supplies offers you resell'}
+            {p.side === 'supplier' ? t('detail.resellsYours') : t('detail.suppliesYou')}
             {p.partner.subdomain && ` · ${p.partner.subdomain}`}
-            {p.pricing === 'commission' && ` · ${percent(p.commission_bp)} commission`}
-            {` · since ${formatDisplayDate(p.created_at, zone)}`}
+            {p.pricing === 'commission' && ` · ${t('commission', { percent: percent(p.commission_bp) })}`}
+            {` · ${t('detail.since', { date: formatDisplayDate(p.created_at, zone) })}`}
           </Text>
         </div>
         <StatusActions p={p} />
       </Group>
       {p.status === 'Invited' && (
         <Alert variant="light" color="blue">
-          {p.can_respond ? 'This organisation invited you. Read the contract, then accept or decline.' : p.partner.email && !p.partner.id ? `Invitation sent to ${p.partner.email}; waiting for an answer.` : 'Invitation sent; waiting for an answer.'}
+          {p.can_respond ? t('detail.invitedYou') : p.partner.email && !p.partner.id ? t('detail.sentTo', { email: p.partner.email }) : t('detail.sent')}
         </Alert>
       )}
       {/* Keyed by the saved version: a save or the other side's change starts the form afresh. */}
