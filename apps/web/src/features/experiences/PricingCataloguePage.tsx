@@ -9,9 +9,11 @@ import { useAllPricingRatesQuery, useCreateRateMutation, useExperiencesQuery, us
 import { editorPath } from './constants';
 import { ExperiencesTabs } from './ExperiencesTabs';
 import { MoneyField } from './MoneyField';
+import { usePricingT } from './pricing-texts';
 
 /** The matrix of experiences × pricing categories: every all-year retail price, edited in place. */
 export default function PricingCataloguePage() {
+  const t = usePricingT();
   const filters = useListFilters();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data: experiences, isFetching } = useExperiencesQuery({ ...filters.apiParams, ordering: 'title' });
@@ -30,23 +32,23 @@ export default function PricingCataloguePage() {
 
   return (
     <ListPage
-      title="Pricing rates"
+      title={t('rates.title')}
       tabs={<ExperiencesTabs />}
-      search={{ label: 'Search offers', placeholder: 'Search offers' }}
+      search={{ label: t('rates.search'), placeholder: t('rates.search') }}
       list={filters}
       count={experiences?.count}
-      noun="offer"
+      countLabel={(count) => t('rates.count', { count })}
       totalPages={experiences?.total_pages}
     >
       <ListTable
-        label="Pricing catalogue"
+        label={t('rates.table')}
         minWidth={400 + (categories?.results.length ?? 0) * 150}
         fetching={isFetching}
         highlightOnHover={false}
         withColumnBorders
-        columns={[{ label: 'Offer' }, ...(categories?.results ?? []).map((c) => ({ label: c.label }))]}
+        columns={[{ label: t('rates.offer') }, ...(categories?.results ?? []).map((c) => ({ label: c.label }))]}
         rowCount={experiences?.results.length}
-        empty={filters.search ? 'No offer matches this search.' : 'No offers yet: prices are set per offer and pricing category.'}
+        empty={filters.search ? t('rates.noMatch') : t('rates.empty')}
       >
         {experiences?.results.map((e) => (
           <Table.Tr key={e.id}>
@@ -56,7 +58,7 @@ export default function PricingCataloguePage() {
               </Text>
               {seasonal.has(e.id) && (
                 <Text size="xs" c="dimmed">
-                  + seasonal prices
+                  {t('rates.seasonal')}
                 </Text>
               )}
             </Table.Td>
@@ -65,7 +67,7 @@ export default function PricingCataloguePage() {
               return (
                 <Table.Td key={c.id} w={150}>
                   <MoneyField
-                    label={`${e.title} ${c.label} price`}
+                    label={t('rates.price', { offer: e.title, category: c.label })}
                     currency={currency}
                     minor={rate?.retail_price ?? null}
                     onCommit={async (minor) => {

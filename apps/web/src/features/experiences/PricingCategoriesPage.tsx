@@ -11,10 +11,12 @@ import { useCreatePricingCategoryMutation, useDeletePricingCategoryMutation, use
 import { ExperiencesTabs } from './ExperiencesTabs';
 import { ExportCsvButton } from '../../shared/components/ExportCsvButton';
 import { TranslatedFields } from '../../shared/components/TranslatedFields';
+import { usePricingT } from './pricing-texts';
 
 type Form = z.input<typeof ZPricingCategoryInput>;
 
 function Editor({ category, onClose }: { category: TPricingCategory | null; onClose: () => void }) {
+  const t = usePricingT();
   const [create, c] = useCreatePricingCategoryMutation();
   const [update, u] = useUpdatePricingCategoryMutation();
   const form = useForm<Form>({
@@ -25,7 +27,7 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
     const body = ZPricingCategoryInput.parse(values);
     const res = category ? await update({ id: category.id, ...body }) : await create(body);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['type', 'label', 'min_age', 'max_age']);
-    notifySuccess(category ? 'Category updated.' : 'Category created.');
+    notifySuccess(category ? t('categories.updated') : t('categories.created'));
     onClose();
   });
   const age = (name: 'min_age' | 'max_age', label: string) => (
@@ -40,29 +42,29 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TranslatedFields form={form} fields={[{ name: 'label', label: 'Label' }]}>
+        <TranslatedFields form={form} fields={[{ name: 'label', label: t('categories.label') }]}>
         <Controller
           control={form.control}
           name="type"
-          render={({ field, fieldState }) => <Select label="Type" data={[...PRICING_CATEGORY_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} error={fieldState.error?.message} allowDeselect={false} />}
+          render={({ field, fieldState }) => <Select label={t('categories.type')} data={[...PRICING_CATEGORY_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} error={fieldState.error?.message} allowDeselect={false} />}
         />
-        <TextInput label="Label" description="What customers read, e.g. “Adult (16+)”." {...form.register('label')} error={form.formState.errors.label?.message} />
+        <TextInput label={t('categories.label')} description={t('categories.labelHint')} {...form.register('label')} error={form.formState.errors.label?.message} />
         <Group grow>
-          {age('min_age', 'From age')}
-          {age('max_age', 'To age')}
+          {age('min_age', t('categories.fromAge'))}
+          {age('max_age', t('categories.toAge'))}
         </Group>
         <Controller
           control={form.control}
           name="occupies_seat"
-          render={({ field }) => <Checkbox label="Takes a seat (counts against capacity)" checked={field.value ?? true} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+          render={({ field }) => <Checkbox label={t('categories.takesSeat')} checked={field.value ?? true} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
         />
         </TranslatedFields>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('categories.cancel')}
           </Button>
           <Button type="submit" loading={c.isLoading || u.isLoading}>
-            Save
+            {t('categories.save')}
           </Button>
         </Group>
       </Stack>
@@ -71,28 +73,29 @@ function Editor({ category, onClose }: { category: TPricingCategory | null; onCl
 }
 
 export default function PricingCategoriesPage() {
+  const t = usePricingT();
   const { data } = usePricingCategoriesQuery();
   const [remove] = useDeletePricingCategoryMutation();
   const [editing, setEditing] = useState<TPricingCategory | 'new' | null>(null);
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2}>Pricing categories</Title>
+        <Title order={2}>{t('categories.title')}</Title>
         <Group gap="xs">
           <ExportCsvButton url="pricing-categories/export.csv" params={{}} fallbackName="pricing-categories.csv" />
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            New category
+            {t('categories.new')}
           </Button>
         </Group>
       </Group>
       <ExperiencesTabs />
-      <Table verticalSpacing="sm" aria-label="Pricing categories">
+      <Table verticalSpacing="sm" aria-label={t('categories.title')}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Label</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Ages</Table.Th>
-            <Table.Th>Seat</Table.Th>
+            <Table.Th>{t('categories.label')}</Table.Th>
+            <Table.Th>{t('categories.type')}</Table.Th>
+            <Table.Th>{t('categories.ages')}</Table.Th>
+            <Table.Th>{t('categories.seat')}</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -100,7 +103,7 @@ export default function PricingCategoriesPage() {
           {data?.results.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={5}>
-                <Text c="dimmed">No category yet: add Adult, Child and the others you sell.</Text>
+                <Text c="dimmed">{t('categories.empty')}</Text>
               </Table.Td>
             </Table.Tr>
           )}
@@ -108,20 +111,20 @@ export default function PricingCategoriesPage() {
             <Table.Tr key={c.id}>
               <Table.Td fw={500}>{c.label}</Table.Td>
               <Table.Td>{c.type}</Table.Td>
-              <Table.Td>{c.min_age === null && c.max_age === null ? 'any' : `${c.min_age ?? 0}–${c.max_age ?? '∞'}`}</Table.Td>
-              <Table.Td>{c.occupies_seat ? 'yes' : 'no'}</Table.Td>
+              <Table.Td>{c.min_age === null && c.max_age === null ? t('categories.anyAge') : `${c.min_age ?? 0}–${c.max_age ?? '∞'}`}</Table.Td>
+              <Table.Td>{c.occupies_seat ? t('categories.yes') : t('categories.no')}</Table.Td>
               <Table.Td w={90}>
                 <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="subtle" aria-label={`Edit ${c.label}`} onClick={() => setEditing(c)}>
+                  <ActionIcon variant="subtle" aria-label={t('categories.edit', { label: c.label })} onClick={() => setEditing(c)}>
                     <IconPencil size={16} />
                   </ActionIcon>
                   <ActionIcon
                     variant="subtle"
                     color="red"
-                    aria-label={`Delete ${c.label}`}
+                    aria-label={t('categories.delete', { label: c.label })}
                     onClick={async () => {
                       const res = await remove(c.id);
-                      if (!('error' in res)) notifySuccess(`${c.label} deleted.`);
+                      if (!('error' in res)) notifySuccess(t('categories.deleted', { label: c.label }));
                     }}
                   >
                     <IconTrash size={16} />
@@ -132,7 +135,7 @@ export default function PricingCategoriesPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title="Pricing category">
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('categories.dialog')}>
         {editing !== null && <Editor category={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
     </Stack>

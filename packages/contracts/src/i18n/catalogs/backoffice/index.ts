@@ -31,6 +31,8 @@ import { de as partnersDe } from './partners/de';
 import { en as partnersEn } from './partners/en';
 import { de as paymentProvidersDe } from './payment-providers/de';
 import { en as paymentProvidersEn } from './payment-providers/en';
+import { de as pricingDe } from './pricing/de';
+import { en as pricingEn } from './pricing/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as qrCodesDe } from './qr-codes/de';
@@ -58,6 +60,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/organization': { en: organizationEn, de: organizationDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
+  'backoffice/pricing': { en: pricingEn, de: pricingDe },
   'backoffice/payment-providers': { en: paymentProvidersEn, de: paymentProvidersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/qr-codes': { en: qrCodesEn, de: qrCodesDe },
