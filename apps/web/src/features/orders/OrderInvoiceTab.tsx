@@ -10,6 +10,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useInvoiceSellerQuery, useIssueInvoiceMutation, useOrderDocumentQuery, useOrderDownloadMutation, useUpdateInvoiceSellerMutation } from './api';
 import { vatRate } from './constants';
+import { useOrdersT } from './texts';
 
 // On paper only the invoice shows: no navigation, header, tabs or buttons.
 const PRINT_CSS = `@media print {
@@ -149,15 +150,16 @@ function Sheet({ invoice }: { invoice: TInvoice }) {
 
 /** The order's invoices and credit notes, oldest first; one is shown below. */
 function Documents({ order, selected, onSelect }: { order: TOrder; selected: string; onSelect: (id: string) => void }) {
+  const t = useOrdersT();
   const [download, downloading] = useOrderDownloadMutation();
   return (
-    <Table verticalSpacing="xs" aria-label="Invoices and credit notes" className="no-print" maw={850}>
+    <Table verticalSpacing="xs" aria-label={t('invoice.documents')} className="no-print" maw={850}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Number</Table.Th>
-          <Table.Th>Date</Table.Th>
-          <Table.Th ta="right">Total</Table.Th>
-          <Table.Th>State</Table.Th>
+          <Table.Th>{t('invoice.col.number')}</Table.Th>
+          <Table.Th>{t('invoice.col.date')}</Table.Th>
+          <Table.Th ta="right">{t('invoice.col.total')}</Table.Th>
+          <Table.Th>{t('invoice.col.state')}</Table.Th>
           <Table.Th />
         </Table.Tr>
       </Table.Thead>
@@ -166,7 +168,7 @@ function Documents({ order, selected, onSelect }: { order: TOrder; selected: str
           <Table.Tr key={d.id} data-testid="invoice-document" bg={d.id === selected ? 'var(--mantine-color-default-hover)' : undefined}>
             <Table.Td>
               <Button variant="subtle" size="compact-sm" onClick={() => onSelect(d.id)} aria-pressed={d.id === selected}>
-                {d.kind === 'credit_note' ? 'Credit note' : 'Invoice'} {d.number}
+                {d.kind === 'credit_note' ? t('invoice.creditNote', { number: d.number }) : t('invoice.invoice', { number: d.number })}
               </Button>
             </Table.Td>
             <Table.Td style={NOWRAP}>{formatDisplayDate(d.issued_on)}</Table.Td>
@@ -176,15 +178,15 @@ function Documents({ order, selected, onSelect }: { order: TOrder; selected: str
             <Table.Td>
               {d.credits ? (
                 <Badge variant="light" color="grape">
-                  Cancels {d.credits}
+                  {t('invoice.cancels', { number: d.credits })}
                 </Badge>
               ) : d.credited_by ? (
                 <Badge variant="light" color="gray">
-                  Cancelled by {d.credited_by}
+                  {t('invoice.cancelledBy', { number: d.credited_by })}
                 </Badge>
               ) : (
                 <Badge variant="light" color="green">
-                  Current
+                  {t('invoice.current')}
                 </Badge>
               )}
             </Table.Td>
@@ -194,7 +196,7 @@ function Documents({ order, selected, onSelect }: { order: TOrder; selected: str
                 variant="light"
                 leftSection={<IconDownload size={14} />}
                 loading={downloading.isLoading && downloading.originalArgs?.url.includes(d.id)}
-                aria-label={`Download ${d.number} as PDF`}
+                aria-label={t('invoice.downloadPdf', { number: d.number })}
                 onClick={() => void download({ url: `orders/${order.id}/invoices/${d.id}/pdf/`, fallbackName: `${d.number}.pdf` })}
               >
                 PDF
@@ -208,13 +210,14 @@ function Documents({ order, selected, onSelect }: { order: TOrder; selected: str
 }
 
 function Shown({ order, id }: { order: TOrder; id: string }) {
+  const t = useOrdersT();
   const { data: invoice } = useOrderDocumentQuery({ order: order.id, id });
   if (!invoice || invoice.id !== id) return <Loader />;
   return (
     <>
       <Group className="no-print">
         <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
-          Print
+          {t('invoice.print')}
         </Button>
       </Group>
       <Sheet invoice={invoice} />
@@ -236,6 +239,7 @@ export function missingSellerDetails(org: Pick<TOrganization, SellerField>): Sel
  * missing, for those who may change them), then a confirmation naming the number it will take.
  */
 function IssueInvoice({ order }: { order: TOrder }) {
+  const t = useOrdersT();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const canManageAccount = hasPermissions(user, appInfo, ['Manage account']);
@@ -256,9 +260,9 @@ function IssueInvoice({ order }: { order: TOrder }) {
   const saveDetails = async () => {
     const rate = Number(details.vat_rate.replace(',', '.'));
     const local: Record<string, string> = {};
-    if (missing.includes('billing_address') && !details.billing_address.trim()) local.billing_address = 'Enter your billing address.';
-    if (missing.includes('vat_number') && !details.vat_number.trim()) local.vat_number = 'Enter your VAT number.';
-    if (missing.includes('vat_rate_bp') && !(rate > 0 && rate <= 100)) local.vat_rate_bp = 'Enter your VAT rate in percent, e.g. 8.1.';
+    if (missing.includes('billing_address') && !details.billing_address.trim()) local.billing_address = t('invoice.needAddress');
+    if (missing.includes('vat_number') && !details.vat_number.trim()) local.vat_number = t('invoice.needVatNumber');
+    if (missing.includes('vat_rate_bp') && !(rate > 0 && rate <= 100)) local.vat_rate_bp = t('invoice.needVatRate');
     setErrors(local);
     if (Object.keys(local).length) return;
     const body = {
@@ -274,36 +278,35 @@ function IssueInvoice({ order }: { order: TOrder }) {
     const res = await issue(order.id);
     if ('error' in res) return setStep('idle');
     setStep('idle');
-    notifySuccess(`Invoice ${res.data.number} issued.`);
+    notifySuccess(t('invoice.issued', { number: res.data.number }));
   };
   return (
     <Card withBorder padding="xl" maw={640}>
       <Stack align="flex-start">
         <Group gap="sm">
           <IconFileInvoice size={28} stroke={1.5} />
-          <Title order={4}>{order.invoices.length ? 'No current invoice' : 'No invoice yet'}</Title>
+          <Title order={4}>{order.invoices.length ? t('invoice.noCurrent') : t('invoice.noneYet')}</Title>
         </Group>
         <Text size="sm" c="dimmed">
-          Issuing gives the invoice the next number of this year’s sequence and fixes what it shows. It cannot be changed afterwards: a later change to
-          the order is corrected by a credit note.
+          {t('invoice.issuingHint')}
         </Text>
         <Button onClick={begin} disabled={order.total === 0 || (canManageAccount && !seller)}>
-          Issue invoice
+          {t('invoice.issue')}
         </Button>
       </Stack>
-      <Modal opened={step === 'details'} onClose={() => setStep('idle')} title="Before the first invoice" centered>
+      <Modal opened={step === 'details'} onClose={() => setStep('idle')} title={t('invoice.beforeFirst')} centered>
         <Stack>
-          <Text size="sm">An invoice cannot be issued without these details of your organisation. They are saved in your billing settings.</Text>
+          <Text size="sm">{t('invoice.detailsNeeded')}</Text>
           {missing.includes('billing_address') && (
-            <Textarea label="Billing address" autosize minRows={3} value={details.billing_address} error={errors.billing_address} onChange={(e) => setDetails({ ...details, billing_address: e.currentTarget.value })} required />
+            <Textarea label={t('invoice.billingAddress')} autosize minRows={3} value={details.billing_address} error={errors.billing_address} onChange={(e) => setDetails({ ...details, billing_address: e.currentTarget.value })} required />
           )}
           {missing.includes('vat_number') && (
-            <TextInput label="VAT number" value={details.vat_number} error={errors.vat_number} onChange={(e) => setDetails({ ...details, vat_number: e.currentTarget.value })} required />
+            <TextInput label={t('invoice.vatNumber')} value={details.vat_number} error={errors.vat_number} onChange={(e) => setDetails({ ...details, vat_number: e.currentTarget.value })} required />
           )}
           {missing.includes('vat_rate_bp') && (
             <TextInput
-              label="VAT rate (%)"
-              description="Lines sold before keep the rate they were sold with."
+              label={t('invoice.vatRate')}
+              description={t('invoice.vatRateHint')}
               inputMode="decimal"
               value={details.vat_rate}
               error={errors.vat_rate_bp}
@@ -313,26 +316,28 @@ function IssueInvoice({ order }: { order: TOrder }) {
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep('idle')}>
-              Cancel
+              {t('invoice.cancel')}
             </Button>
             <Button loading={saving.isLoading} onClick={saveDetails}>
-              Save and continue
+              {t('invoice.saveContinue')}
             </Button>
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={step === 'confirm'} onClose={() => !issuing.isLoading && setStep('idle')} title="Issue the invoice?" centered>
+      <Modal opened={step === 'confirm'} onClose={() => !issuing.isLoading && setStep('idle')} title={t('invoice.confirmTitle')} centered>
         <Stack>
           <Text size="sm" data-testid="issue-confirmation">
-            {seller ? `Invoice ${seller.next_invoice_number}` : 'The invoice'} for {formatMoney(order.total, order.currency)} to {order.customer.first_name} {order.customer.last_name} will be issued
-            now. An issued invoice cannot be changed or withdrawn.
+            {(() => {
+              const values = { amount: formatMoney(order.total, order.currency), customer: `${order.customer.first_name} ${order.customer.last_name}` };
+              return seller ? t('invoice.confirmNumbered', { ...values, number: seller.next_invoice_number }) : t('invoice.confirm', values);
+            })()}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep('idle')} disabled={issuing.isLoading}>
-              Not yet
+              {t('invoice.notYet')}
             </Button>
             <Button loading={issuing.isLoading} onClick={confirm}>
-              Issue invoice
+              {t('invoice.issue')}
             </Button>
           </Group>
         </Stack>
