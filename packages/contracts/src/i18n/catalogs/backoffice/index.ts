@@ -23,6 +23,10 @@ import { de as inventoryDe } from './inventory/de';
 import { en as inventoryEn } from './inventory/en';
 import { de as manifestsDe } from './manifests/de';
 import { en as manifestsEn } from './manifests/en';
+import { de as offerEditorDe } from './offer-editor/de';
+import { en as offerEditorEn } from './offer-editor/en';
+import { de as offerSettingsDe } from './offer-settings/de';
+import { en as offerSettingsEn } from './offer-settings/en';
 import { de as ordersDe } from './orders/de';
 import { en as ordersEn } from './orders/en';
 import { de as organizationDe } from './organization/de';
@@ -43,6 +47,8 @@ import { de as shellDe } from './shell/de';
 import { en as shellEn } from './shell/en';
 import { de as storesDe } from './stores/de';
 import { en as storesEn } from './stores/en';
+import { de as subscriptionDe } from './subscription/de';
+import { en as subscriptionEn } from './subscription/en';
 import { de as teamDe } from './team/de';
 import { en as teamEn } from './team/en';
 
@@ -57,6 +63,8 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/experiences': { en: experiencesEn, de: experiencesDe },
   'backoffice/inventory': { en: inventoryEn, de: inventoryDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
+  'backoffice/offer-editor': { en: offerEditorEn, de: offerEditorDe },
+  'backoffice/offer-settings': { en: offerSettingsEn, de: offerSettingsDe },
   'backoffice/orders': { en: ordersEn, de: ordersDe },
   'backoffice/organization': { en: organizationEn, de: organizationDe },
   'backoffice/partners': { en: partnersEn, de: partnersDe },
@@ -67,5 +75,6 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/resales': { en: resalesEn, de: resalesDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
   'backoffice/stores': { en: storesEn, de: storesDe },
+  'backoffice/subscription': { en: subscriptionEn, de: subscriptionDe },
   'backoffice/team': { en: teamEn, de: teamDe },
 };

@@ -1,0 +1,4 @@
+import type { OfferEditorKey } from './en';
+
+export const de = {
+} satisfies Record<OfferEditorKey, string>;

@@ -1,0 +1,4 @@
+import type { OfferSettingsKey } from './en';
+
+export const de = {
+} satisfies Record<OfferSettingsKey, string>;

@@ -1,0 +1,4 @@
+import type { SubscriptionKey } from './en';
+
+export const de = {
+} satisfies Record<SubscriptionKey, string>;
