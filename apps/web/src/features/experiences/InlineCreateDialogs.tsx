@@ -9,6 +9,8 @@ import { useHost } from '../../shared/auth/host-context';
 import { MapPreview } from '../../shared/components/MapPreview';
 import { TranslationsEditor, type TranslationsValue } from '../../shared/components/TranslatedFields';
 import { notifySuccess } from '../../shared/lib/toast';
+import { useCommonT } from '../../shared/i18n/common';
+import { useOfferSettingsT } from './settings-texts';
 
 /**
  * What an offer's steps choose from — pricing categories, meeting points, cancellation policies,
@@ -48,10 +50,11 @@ function Dialog({ title, opened, onClose, children }: { title: string; opened: b
 }
 
 function Actions({ busy, onCancel, submit }: { busy: boolean; onCancel: () => void; submit: string }) {
+  const common = useCommonT();
   return (
     <Group justify="flex-end" mt="md">
       <Button variant="default" onClick={onCancel}>
-        Cancel
+        {common('cancel')}
       </Button>
       <Button type="submit" loading={busy}>
         {submit}
@@ -61,28 +64,29 @@ function Actions({ busy, onCancel, submit }: { busy: boolean; onCancel: () => vo
 }
 
 export function NewCategoryDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (c: TPricingCategory) => void }) {
+  const t = useOfferSettingsT();
   const [create, state] = inlineApi.useCreateInlineCategoryMutation();
   const [type, setType] = useState<string>('Adult');
   const [label, setLabel] = useState('');
   const [seat, setSeat] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   return (
-    <Dialog title="New pricing category" opened={opened} onClose={onClose}>
+    <Dialog title={t('category.new')} opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           const res = await create({ type, label: label.trim(), occupies_seat: seat });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Category ${res.data.label} created.`);
+          notifySuccess(t('category.created', { label: res.data.label }));
           setLabel('');
           onCreated(res.data);
         }}
       >
         <Stack>
-          <Select label="Type" data={[...PRICING_CATEGORY_TYPES]} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} error={errors.type} />
-          <TextInput label="Label" description="What customers read, e.g. Adult or Child (6–15)" value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={errors.label} data-autofocus withAsterisk />
-          <Checkbox label="Takes a seat" description="Off for a lap infant who books but sits on someone’s lap" checked={seat} onChange={(e) => setSeat(e.currentTarget.checked)} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create category" />
+          <Select label={t('category.type')} data={PRICING_CATEGORY_TYPES.map((value) => ({ value, label: t(`categoryType.${value}`) }))} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} error={errors.type} />
+          <TextInput label={t('category.label')} description={t('category.labelHint')} value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={errors.label} data-autofocus withAsterisk />
+          <Checkbox label={t('category.seat')} description={t('category.seatHint')} checked={seat} onChange={(e) => setSeat(e.currentTarget.checked)} />
+          <Actions busy={state.isLoading} onCancel={onClose} submit={t('category.create')} />
         </Stack>
       </form>
     </Dialog>
@@ -90,6 +94,7 @@ export function NewCategoryDialog({ opened, onClose, onCreated }: { opened: bool
 }
 
 export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (m: TMeetingPoint) => void }) {
+  const t = useOfferSettingsT();
   const [create, state] = inlineApi.useCreateInlineMeetingPointMutation();
   const { config } = useHost();
   const [name, setName] = useState('');
@@ -101,13 +106,13 @@ export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const options = (suggestions?.results ?? []).map((l) => l.label);
   return (
-    <Dialog title="New meeting point" opened={opened} onClose={onClose}>
+    <Dialog title={t('meetingPoint.new')} opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           const res = await create({ name: name.trim(), address: address.trim(), instructions: instructions.trim(), latitude: position?.latitude ?? null, longitude: position?.longitude ?? null });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Meeting point ${res.data.name} created.`);
+          notifySuccess(t('meetingPoint.created', { name: res.data.name }));
           setName('');
           setAddress('');
           setPosition(null);
@@ -116,11 +121,11 @@ export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: 
         }}
       >
         <Stack>
-          <TextInput label="Name" placeholder="Boat house, Lido" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
+          <TextInput label={t('meetingPoint.name')} placeholder={t('meetingPoint.namePlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
           <Autocomplete
-            label="Address"
-            description="Choose a suggestion to place it on the map"
-            placeholder="Lidostrasse 5, 6006 Luzern"
+            label={t('meetingPoint.address')}
+            description={t('meetingPoint.addressHint')}
+            placeholder={t('meetingPoint.addressPlaceholder')}
             data={[...new Set(options)]}
             value={address}
             onChange={(v) => {
@@ -136,9 +141,9 @@ export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: 
               {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}
             </Text>
           )}
-          {position && <MapPreview latitude={position.latitude} longitude={position.longitude} tiles={config.map_tile_url} label={`Map of ${address}`} />}
-          <Textarea label="How to find it" autosize minRows={2} value={instructions} onChange={(e) => setInstructions(e.currentTarget.value)} error={errors.instructions} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create meeting point" />
+          {position && <MapPreview latitude={position.latitude} longitude={position.longitude} tiles={config.map_tile_url} label={t('meetingPoint.map', { address })} />}
+          <Textarea label={t('meetingPoint.instructions')} autosize minRows={2} value={instructions} onChange={(e) => setInstructions(e.currentTarget.value)} error={errors.instructions} />
+          <Actions busy={state.isLoading} onCancel={onClose} submit={t('meetingPoint.create')} />
         </Stack>
       </form>
     </Dialog>
@@ -146,6 +151,7 @@ export function NewMeetingPointDialog({ opened, onClose, onCreated }: { opened: 
 }
 
 export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (p: TCancellationPolicy) => void }) {
+  const t = useOfferSettingsT();
   const [create, state] = inlineApi.useCreateInlinePolicyMutation();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -154,13 +160,13 @@ export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolea
   const [errors, setErrors] = useState<Record<string, string>>({});
   const setRule = (i: number, key: 'hours_before' | 'refund_percent', value: number) => setRules(rules.map((r, j) => (j === i ? { ...r, [key]: value } : r)));
   return (
-    <Dialog title="New cancellation policy" opened={opened} onClose={onClose}>
+    <Dialog title={t('policy.new')} opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           const res = await create({ name: name.trim(), description: description.trim(), rules, translations });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess(`Policy ${res.data.name} created.`);
+          notifySuccess(t('policy.created', { name: res.data.name }));
           setName('');
           setDescription('');
           setTranslations({});
@@ -174,21 +180,21 @@ export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolea
             onChange={setTranslations}
             error={translationError(errors)}
             fields={[
-              { name: 'name', label: 'Name' },
-              { name: 'description', label: 'What customers read', multiline: true },
+              { name: 'name', label: t('policy.name') },
+              { name: 'description', label: t('policy.description'), multiline: true },
             ]}
           >
-            <TextInput label="Name" placeholder="Free until a day before" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
-            <Textarea label="What customers read" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
+            <TextInput label={t('policy.name')} placeholder={t('policy.namePlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus withAsterisk />
+            <Textarea label={t('policy.description')} autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
           </TranslationsEditor>
           <Text size="sm" fw={500}>
-            Refunds
+            {t('policy.refunds')}
           </Text>
           {rules.map((r, i) => (
             <Group key={i} gap="xs" align="flex-end" wrap="nowrap">
-              <NumberInput label={i === 0 ? 'Hours before the start, at least' : undefined} aria-label={`Rule ${i + 1}: hours before`} min={0} value={r.hours_before} onChange={(v) => setRule(i, 'hours_before', Number(v) || 0)} w={190} />
-              <NumberInput label={i === 0 ? 'Refund (%)' : undefined} aria-label={`Rule ${i + 1}: refund percent`} min={0} max={100} value={r.refund_percent} onChange={(v) => setRule(i, 'refund_percent', Number(v) || 0)} w={110} />
-              <ActionIcon variant="subtle" color="red" aria-label={`Remove rule ${i + 1}`} onClick={() => setRules(rules.filter((_, j) => j !== i))} mb={4}>
+              <NumberInput label={i === 0 ? t('policy.hoursBefore') : undefined} aria-label={t('policy.ruleHours', { n: i + 1 })} min={0} value={r.hours_before} onChange={(v) => setRule(i, 'hours_before', Number(v) || 0)} w={190} />
+              <NumberInput label={i === 0 ? t('policy.refund') : undefined} aria-label={t('policy.ruleRefund', { n: i + 1 })} min={0} max={100} value={r.refund_percent} onChange={(v) => setRule(i, 'refund_percent', Number(v) || 0)} w={110} />
+              <ActionIcon variant="subtle" color="red" aria-label={t('policy.removeRule', { n: i + 1 })} onClick={() => setRules(rules.filter((_, j) => j !== i))} mb={4}>
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>
@@ -200,19 +206,18 @@ export function NewPolicyDialog({ opened, onClose, onCreated }: { opened: boolea
           )}
           <Group>
             <Button variant="light" size="xs" onClick={() => setRules([...rules, { hours_before: 0, refund_percent: 0 }])} disabled={rules.length >= 10}>
-              Add a rule
+              {t('policy.addRule')}
             </Button>
           </Group>
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create policy" />
+          <Actions busy={state.isLoading} onCancel={onClose} submit={t('policy.create')} />
         </Stack>
       </form>
     </Dialog>
   );
 }
 
-const ANSWER_LABEL: Record<(typeof ANSWER_TYPES)[number], string> = { text: 'Text', number: 'Number', yes_no: 'Yes or no', choice: 'One of several options' };
-
 export function NewQuestionDialog({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (q: TBookingQuestion) => void }) {
+  const t = useOfferSettingsT();
   const [create, state] = inlineApi.useCreateInlineQuestionMutation();
   const [question, setQuestion] = useState('');
   const [answerType, setAnswerType] = useState<string>('text');
@@ -222,13 +227,13 @@ export function NewQuestionDialog({ opened, onClose, onCreated }: { opened: bool
   const [translations, setTranslations] = useState<TranslationsValue>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   return (
-    <Dialog title="New booking question" opened={opened} onClose={onClose}>
+    <Dialog title={t('question.new')} opened={opened} onClose={onClose}>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           const res = await create({ question: question.trim(), answer_type: answerType, choices: answerType === 'choice' ? choices : [], required, per_participant: perParticipant, translations });
           if ('error' in res) return setErrors(fieldErrors(res.error as never));
-          notifySuccess('Question created.');
+          notifySuccess(t('question.created'));
           setQuestion('');
           setChoices([]);
           setTranslations({});
@@ -242,17 +247,17 @@ export function NewQuestionDialog({ opened, onClose, onCreated }: { opened: bool
             onChange={setTranslations}
             error={translationError(errors)}
             fields={[
-              { name: 'question', label: 'Question' },
-              ...(answerType === 'choice' ? [{ name: 'choices', label: 'Options', list: true }] : []),
+              { name: 'question', label: t('question.question') },
+              ...(answerType === 'choice' ? [{ name: 'choices', label: t('question.options'), list: true }] : []),
             ]}
           >
-            <TextInput label="Question" placeholder="Any dietary requirements?" value={question} onChange={(e) => setQuestion(e.currentTarget.value)} error={errors.question} data-autofocus withAsterisk />
-            <Select label="Answer" data={ANSWER_TYPES.map((a) => ({ value: a, label: ANSWER_LABEL[a] }))} value={answerType} onChange={(v) => v && setAnswerType(v)} allowDeselect={false} />
-            {answerType === 'choice' && <TagsInput label="Options" description="Press Enter after each" value={choices} onChange={setChoices} error={errors.choices} />}
+            <TextInput label={t('question.question')} placeholder={t('question.placeholder')} value={question} onChange={(e) => setQuestion(e.currentTarget.value)} error={errors.question} data-autofocus withAsterisk />
+            <Select label={t('question.answer')} data={ANSWER_TYPES.map((a) => ({ value: a, label: t(`answer.${a}`) }))} value={answerType} onChange={(v) => v && setAnswerType(v)} allowDeselect={false} />
+            {answerType === 'choice' && <TagsInput label={t('question.options')} description={t('question.optionsHint')} value={choices} onChange={setChoices} error={errors.choices} />}
           </TranslationsEditor>
-          <Checkbox label="Required" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
-          <Checkbox label="Asked for each participant" checked={perParticipant} onChange={(e) => setPerParticipant(e.currentTarget.checked)} />
-          <Actions busy={state.isLoading} onCancel={onClose} submit="Create question" />
+          <Checkbox label={t('question.required')} checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} />
+          <Checkbox label={t('question.perParticipant')} checked={perParticipant} onChange={(e) => setPerParticipant(e.currentTarget.checked)} />
+          <Actions busy={state.isLoading} onCancel={onClose} submit={t('question.create')} />
         </Stack>
       </form>
     </Dialog>

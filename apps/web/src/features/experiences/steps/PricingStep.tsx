@@ -10,11 +10,13 @@ import { notifySuccess } from '../../../shared/lib/toast';
 import { useCreateRateMutation, useDeleteRateMutation, usePricingCategoriesQuery, useUpdateRateMutation } from '../api';
 import { NewButton, NewCategoryDialog } from './InlineCreate';
 import { DateField } from '../../../shared/components/DateField';
+import { formatDisplayDate } from '../../../shared/lib/dates';
+import { useOfferSettingsT, useWeekdays } from '../settings-texts';
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const isBase = (r: TPricingRate) => !r.valid_from && !r.valid_to && r.weekdays.length === 0;
 
 function BaseRow({ experience, category, rate, currency }: { experience: TExperience; category: TPricingCategory; rate?: TPricingRate; currency: string }) {
+  const t = useOfferSettingsT();
   const [create] = useCreateRateMutation();
   const [update] = useUpdateRateMutation();
   const [remove] = useDeleteRateMutation();
@@ -27,7 +29,7 @@ function BaseRow({ experience, category, rate, currency }: { experience: TExperi
     }
     if (field === 'retail_price' && minor === null) return false;
     const res = await update({ id: rate.id, [field]: minor });
-    if (!('error' in res)) notifySuccess(`${category.label} price saved.`);
+    if (!('error' in res)) notifySuccess(t('pricing.priceSaved', { category: category.label }));
     return !('error' in res);
   };
   return (
@@ -35,20 +37,20 @@ function BaseRow({ experience, category, rate, currency }: { experience: TExperi
       <Table.Td>
         <Text fw={500}>{category.label}</Text>
         <Text size="xs" c="dimmed">
-          {category.type}
-          {category.min_age !== null || category.max_age !== null ? ` · ages ${category.min_age ?? 0}–${category.max_age ?? '∞'}` : ''}
-          {!category.occupies_seat && ' · no seat'}
+          {t(`categoryType.${category.type}`)}
+          {category.min_age !== null || category.max_age !== null ? ` · ${t('pricing.ages', { min: category.min_age ?? 0, max: category.max_age ?? '∞' })}` : ''}
+          {!category.occupies_seat && ` · ${t('pricing.noSeat')}`}
         </Text>
       </Table.Td>
       <Table.Td w={170}>
-        <MoneyField label={`${category.label} retail price`} currency={currency} minor={rate?.retail_price ?? null} onCommit={(m) => commit('retail_price', m)} />
+        <MoneyField label={t('pricing.retailPriceOf', { category: category.label })} currency={currency} minor={rate?.retail_price ?? null} onCommit={(m) => commit('retail_price', m)} />
       </Table.Td>
       <Table.Td w={170}>
-        <MoneyField label={`${category.label} net price`} currency={currency} minor={rate?.net_price ?? null} onCommit={(m) => (rate ? commit('net_price', m) : Promise.resolve(false))} />
+        <MoneyField label={t('pricing.netPriceOf', { category: category.label })} currency={currency} minor={rate?.net_price ?? null} onCommit={(m) => (rate ? commit('net_price', m) : Promise.resolve(false))} />
       </Table.Td>
       <Table.Td w={50}>
         {rate && (
-          <ActionIcon variant="subtle" color="red" aria-label={`Remove the ${category.label} price`} onClick={() => remove(rate.id)}>
+          <ActionIcon variant="subtle" color="red" aria-label={t('pricing.removePrice', { category: category.label })} onClick={() => remove(rate.id)}>
             <IconTrash size={16} />
           </ActionIcon>
         )}
@@ -58,6 +60,8 @@ function BaseRow({ experience, category, rate, currency }: { experience: TExperi
 }
 
 function SeasonalPrices({ experience, categories, currency }: { experience: TExperience; categories: TPricingCategory[]; currency: string }) {
+  const t = useOfferSettingsT();
+  const weekdayNames = useWeekdays();
   const [create, { isLoading }] = useCreateRateMutation();
   const [remove] = useDeleteRateMutation();
   const [draft, setDraft] = useState({ category: '', price: '', from: '', to: '', weekdays: [] as string[] });
@@ -65,29 +69,29 @@ function SeasonalPrices({ experience, categories, currency }: { experience: TExp
   const label = (id: string) => categories.find((c) => c.id === id)?.label ?? '?';
   return (
     <Card withBorder padding="lg">
-      <Title order={4}>Seasonal and weekday prices</Title>
+      <Title order={4}>{t('seasonal.title')}</Title>
       <Text size="sm" c="dimmed" mb="md">
-        A price for some dates or weekdays. Two prices of one category may not cover the same day.
+        {t('seasonal.hint')}
       </Text>
       <Stack gap="xs" mb="md">
-        {seasonal.length === 0 && <Text c="dimmed" size="sm">None yet.</Text>}
+        {seasonal.length === 0 && <Text c="dimmed" size="sm">{t('seasonal.none')}</Text>}
         {seasonal.map((r) => (
           <Group key={r.id} justify="space-between">
             <Text size="sm">
-              <b>{label(r.pricing_category)}</b> {formatMoney(r.retail_price, r.currency)} · {r.valid_from ?? 'always'}
-              {r.valid_to ? ` → ${r.valid_to}` : ''} {r.weekdays.length > 0 && r.weekdays.map((d) => <Badge key={d} size="xs" variant="light" ml={2}>{WEEKDAYS[d - 1]}</Badge>)}
+              <b>{label(r.pricing_category)}</b> {formatMoney(r.retail_price, r.currency)} · {r.valid_from ? formatDisplayDate(r.valid_from) : t('seasonal.always')}
+              {r.valid_to ? ` → ${formatDisplayDate(r.valid_to)}` : ''} {r.weekdays.length > 0 && r.weekdays.map((d) => <Badge key={d} size="xs" variant="light" ml={2}>{weekdayNames[d - 1]}</Badge>)}
             </Text>
-            <ActionIcon variant="subtle" color="red" aria-label="Remove this price" onClick={() => remove(r.id)}>
+            <ActionIcon variant="subtle" color="red" aria-label={t('seasonal.remove')} onClick={() => remove(r.id)}>
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
         ))}
       </Stack>
       <Group align="flex-end">
-        <Select label="Category" data={categories.map((c) => ({ value: c.id, label: c.label }))} value={draft.category || null} onChange={(v) => setDraft({ ...draft, category: v ?? '' })} w={160} />
-        <TextInput label={`Price (${currency})`} value={draft.price} onChange={(e) => setDraft({ ...draft, price: e.currentTarget.value })} w={110} />
-        <DateField label="From" value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} w={190} />
-        <DateField label="To" value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} w={190} />
+        <Select label={t('pricing.category')} data={categories.map((c) => ({ value: c.id, label: c.label }))} value={draft.category || null} onChange={(v) => setDraft({ ...draft, category: v ?? '' })} w={160} />
+        <TextInput label={t('seasonal.price', { currency })} value={draft.price} onChange={(e) => setDraft({ ...draft, price: e.currentTarget.value })} w={110} />
+        <DateField label={t('seasonal.from')} value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} w={190} />
+        <DateField label={t('seasonal.to')} value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} w={190} />
         <Button
           loading={isLoading}
           disabled={!draft.category || !draft.price}
@@ -103,17 +107,17 @@ function SeasonalPrices({ experience, categories, currency }: { experience: TExp
               weekdays: draft.weekdays.map(Number),
             });
             if (!('error' in res)) {
-              notifySuccess('Seasonal price added.');
+              notifySuccess(t('seasonal.added'));
               setDraft({ category: '', price: '', from: '', to: '', weekdays: [] });
             }
           }}
         >
-          Add
+          {t('seasonal.add')}
         </Button>
       </Group>
       <Chip.Group multiple value={draft.weekdays} onChange={(weekdays) => setDraft({ ...draft, weekdays })}>
         <Group gap={6} mt="sm">
-          {WEEKDAYS.map((d, i) => (
+          {weekdayNames.map((d, i) => (
             <Chip key={d} value={String(i + 1)} size="xs">
               {d}
             </Chip>
@@ -130,32 +134,33 @@ export function PricingStep({ experience }: { experience: TExperience }) {
   const categories = data?.results ?? [];
   const base = new Map(experience.prices.filter(isBase).map((r) => [r.pricing_category, r]));
   const [creating, setCreating] = useState(false);
+  const t = useOfferSettingsT();
   return (
     <Stack gap="lg" maw={850}>
       {categories.length === 0 && (
         <Alert color="blue" variant="light">
-          Prices are set per pricing category (Adult, Child, …): create your first one here, or on the{' '}
+          {t('pricing.firstCategory')}{' '}
           <Anchor component={Link} to="/products/experiences/pricing-categories">
-            Pricing categories
-          </Anchor>{' '}
-          page.
+            {t('pricing.firstCategoryLink')}
+          </Anchor>
+          {t('pricing.firstCategoryAfter')}
         </Alert>
       )}
       <Card withBorder padding="lg">
         <Group justify="space-between" align="flex-start">
-          <Title order={4}>Prices</Title>
-          <NewButton label="New pricing category" onClick={() => setCreating(true)} />
+          <Title order={4}>{t('pricing.title')}</Title>
+          <NewButton label={t('category.new')} onClick={() => setCreating(true)} />
         </Group>
         <NewCategoryDialog opened={creating} onClose={() => setCreating(false)} onCreated={() => setCreating(false)} />
         <Text size="sm" c="dimmed" mb="md">
-          The retail price customers pay, and the net price resellers pay, per category. Saved when you leave a field.
+          {t('pricing.hint')}
         </Text>
-        <Table aria-label="Prices per category">
+        <Table aria-label={t('pricing.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Category</Table.Th>
-              <Table.Th>Retail price</Table.Th>
-              <Table.Th>Net (reseller) price</Table.Th>
+              <Table.Th>{t('pricing.category')}</Table.Th>
+              <Table.Th>{t('pricing.retailPrice')}</Table.Th>
+              <Table.Th>{t('pricing.netPrice')}</Table.Th>
               <Table.Th />
             </Table.Tr>
           </Table.Thead>

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Card, Chip, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import type { TExperience } from '@tourdesk/contracts';
+import { SCHEDULE_KINDS, type TExperience } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { clock, formatDisplayDate } from '../../../shared/lib/dates';
 import { notifyError, notifySuccess } from '../../../shared/lib/toast';
@@ -17,8 +17,8 @@ import {
 } from '../api';
 import { parseTypedTime } from '../../../shared/lib/typed-date';
 import { DateField } from '../../../shared/components/DateField';
+import { useOfferSettingsT, useWeekdays } from '../settings-texts';
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const today = () => new Date().toISOString().slice(0, 10);
 /** A typed time as the organisation reads times (02:30 PM or 14:30); left as typed when it is not a time. */
 const shownTime = (typed: string) => {
@@ -28,6 +28,8 @@ const shownTime = (typed: string) => {
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 function RuleForm({ experience }: { experience: TExperience }) {
+  const t = useOfferSettingsT();
+  const weekdayNames = useWeekdays();
   const [create, { isLoading }] = useCreateScheduleRuleMutation();
   const [kind, setKind] = useState<'start_times' | 'opening_hours'>('start_times');
   const [from, setFrom] = useState(today());
@@ -42,11 +44,11 @@ function RuleForm({ experience }: { experience: TExperience }) {
   const [error, setError] = useState<string>();
   const [closingError, setClosingError] = useState<string>();
   const submit = async () => {
-    const bad = times.find((t) => !parseTypedTime(t));
-    if (bad) return setError(`"${bad}" is not a time such as ${clock('09:00')}.`);
-    if (times.length === 0) return setError('Add at least one start time.');
+    const bad = times.find((typed) => !parseTypedTime(typed));
+    if (bad) return setError(t('rule.badTime', { typed: bad, example: clock('09:00') }));
+    if (times.length === 0) return setError(t('rule.noTimes'));
     const closingTime = kind === 'opening_hours' && closing ? parseTypedTime(closing) : null;
-    if (kind === 'opening_hours' && closing && !closingTime) return setClosingError(`"${closing}" is not a time such as ${clock('17:00')}.`);
+    if (kind === 'opening_hours' && closing && !closingTime) return setClosingError(t('rule.badTime', { typed: closing, example: clock('17:00') }));
     setClosingError(undefined);
     setError(undefined);
     const res = await create({
@@ -55,32 +57,32 @@ function RuleForm({ experience }: { experience: TExperience }) {
       valid_from: from,
       valid_to: to || null,
       weekdays: weekdays.map(Number),
-      start_times: times.map((t) => parseTypedTime(t)!),
+      start_times: times.map((typed) => parseTypedTime(typed)!),
       closing_time: closingTime,
       capacity: Number(capacity),
     });
     if ('error' in res) return;
-    notifySuccess('Schedule added: its time slots are ready.');
+    notifySuccess(t('rule.added'));
     setTimes([]);
   };
   return (
     <Card withBorder padding="lg">
       <Title order={4} mb="sm">
-        Add a schedule
+        {t('rule.title')}
       </Title>
       <Stack>
-        <SegmentedControl value={kind} onChange={(v) => setKind(v as typeof kind)} data={[{ value: 'start_times', label: 'Start times' }, { value: 'opening_hours', label: 'Opening hours' }]} />
+        <SegmentedControl value={kind} onChange={(v) => setKind(v as typeof kind)} data={SCHEDULE_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))} />
         <Group grow>
-          <DateField label="From" value={from} onChange={setFrom} />
-          <DateField label="Until (optional)" value={to} onChange={setTo} />
+          <DateField label={t('rule.from')} value={from} onChange={setFrom} />
+          <DateField label={t('rule.until')} value={to} onChange={setTo} />
         </Group>
         <div>
           <Text size="sm" fw={500} mb={4}>
-            Weekdays (none chosen: every day)
+            {t('rule.weekdays')}
           </Text>
           <Chip.Group multiple value={weekdays} onChange={setWeekdays}>
             <Group gap={6}>
-              {WEEKDAYS.map((d, i) => (
+              {weekdayNames.map((d, i) => (
                 <Chip key={d} value={String(i + 1)} size="sm">
                   {d}
                 </Chip>
@@ -90,8 +92,8 @@ function RuleForm({ experience }: { experience: TExperience }) {
         </div>
         <Group grow align="flex-start">
           <TagsInput
-            label={kind === 'start_times' ? 'Start times (local)' : 'Opening time (local)'}
-            description={`e.g. ${clock('09:00')} — press Enter after each`}
+            label={kind === 'start_times' ? t('rule.startTimes') : t('rule.openingTime')}
+            description={t('rule.timesHint', { example: clock('09:00') })}
             value={times}
             // Each time is shown as the organisation reads times (12- or 24-hour), whichever way it was typed.
             // 9:00 beside 09:00 is one time: the tags are compared once written the same way.
@@ -99,12 +101,12 @@ function RuleForm({ experience }: { experience: TExperience }) {
             maxTags={kind === 'start_times' ? 48 : 1}
             error={error}
           />
-          {kind === 'opening_hours' && <TextInput label="Closing time" placeholder={clock('17:00')} value={closing} onChange={(e) => setClosing(e.currentTarget.value)} onBlur={() => setClosing(shownTime(closing))} error={closingError} />}
-          <NumberInput label={kind === 'start_times' ? 'Seats per start time' : 'Seats per day'} min={1} value={capacity} onChange={(v) => setCapacity(v === '' ? '' : Number(v))} />
+          {kind === 'opening_hours' && <TextInput label={t('rule.closingTime')} placeholder={clock('17:00')} value={closing} onChange={(e) => setClosing(e.currentTarget.value)} onBlur={() => setClosing(shownTime(closing))} error={closingError} />}
+          <NumberInput label={kind === 'start_times' ? t('rule.seatsPerStart') : t('rule.seatsPerDay')} min={1} value={capacity} onChange={(v) => setCapacity(v === '' ? '' : Number(v))} />
         </Group>
         <Group justify="flex-end">
           <Button loading={isLoading} onClick={submit}>
-            Add schedule
+            {t('rule.add')}
           </Button>
         </Group>
       </Stack>
@@ -114,32 +116,33 @@ function RuleForm({ experience }: { experience: TExperience }) {
 
 /** The itinerary: what happens when, counted from the start. */
 function Itinerary({ experience }: { experience: TExperience }) {
+  const t = useOfferSettingsT();
   const { data } = useAgendaQuery(experience.id);
   const [add, { isLoading }] = useAddAgendaItemMutation();
   const [remove] = useDeleteAgendaItemMutation();
   const [minutes, setMinutes] = useState<number | ''>(0);
   const [title, setTitle] = useState('');
   return (
-    <Card withBorder padding="lg" aria-label="Itinerary">
+    <Card withBorder padding="lg" aria-label={t('itinerary.title')}>
       <Title order={4} mb="sm">
-        Itinerary
+        {t('itinerary.title')}
       </Title>
       <Stack gap={4} mb="md">
-        {data?.results.length === 0 && <Text c="dimmed" size="sm">No stops yet.</Text>}
+        {data?.results.length === 0 && <Text c="dimmed" size="sm">{t('itinerary.empty')}</Text>}
         {data?.results.map((item) => (
           <Group key={item.id} justify="space-between" data-testid="agenda-item">
             <Text size="sm">
               <b>+{Math.floor(item.minutes_from_start / 60)}:{String(item.minutes_from_start % 60).padStart(2, '0')}</b> {item.title}
             </Text>
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${item.title}`} onClick={() => remove(item.id)}>
+            <ActionIcon variant="subtle" color="red" aria-label={t('itinerary.remove', { title: item.title })} onClick={() => remove(item.id)}>
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
         ))}
       </Stack>
       <Group align="flex-end">
-        <NumberInput label="Minutes after the start" min={0} value={minutes} onChange={(v) => setMinutes(v === '' ? '' : Number(v))} w={170} />
-        <TextInput label="What happens" value={title} onChange={(e) => setTitle(e.currentTarget.value)} style={{ flex: 1 }} />
+        <NumberInput label={t('itinerary.minutes')} min={0} value={minutes} onChange={(v) => setMinutes(v === '' ? '' : Number(v))} w={170} />
+        <TextInput label={t('itinerary.what')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} style={{ flex: 1 }} />
         <Button
           variant="default"
           loading={isLoading}
@@ -149,7 +152,7 @@ function Itinerary({ experience }: { experience: TExperience }) {
             if (!('error' in res)) setTitle('');
           }}
         >
-          Add stop
+          {t('itinerary.add')}
         </Button>
       </Group>
     </Card>
@@ -158,6 +161,8 @@ function Itinerary({ experience }: { experience: TExperience }) {
 
 /** The editor's schedule step: rules, closed dates, the itinerary, and the next slots they create. */
 export function ScheduleStep({ experience }: { experience: TExperience }) {
+  const t = useOfferSettingsT();
+  const weekdayNames = useWeekdays();
   const { data: rules } = useScheduleRulesQuery(experience.id);
   const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, from: today(), to: inDays(14) });
   const [remove] = useDeleteScheduleRuleMutation();
@@ -167,19 +172,20 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
     <Stack gap="lg" maw={1100}>
       <Card withBorder padding="lg">
         <Title order={4} mb="sm">
-          Schedules
+          {t('schedules.title')}
         </Title>
-        {rules?.length === 0 && <Text c="dimmed">No schedule yet: add one below to create time slots.</Text>}
+        {rules?.length === 0 && <Text c="dimmed">{t('schedules.empty')}</Text>}
         <Stack gap="xs">
           {rules?.map((r) => (
             <Group key={r.id} justify="space-between" data-testid="schedule-rule">
               <Text size="sm">
-                {r.kind === 'opening_hours' ? `Open ${r.start_times[0]}–${r.closing_time}` : r.start_times.join(', ')} · {r.capacity} seats · from {formatDisplayDate(r.valid_from)}
-                {r.valid_to ? ` until ${formatDisplayDate(r.valid_to)}` : ''} · {r.weekdays.length ? r.weekdays.map((d) => WEEKDAYS[d - 1]).join(' ') : 'every day'}
+                {r.kind === 'opening_hours' ? t('schedules.open', { from: clock(r.start_times[0] ?? ''), to: clock(r.closing_time ?? '') }) : r.start_times.map((time) => clock(time)).join(', ')} ·{' '}
+                {t('schedules.seats', { count: r.capacity })} · {t('schedules.from', { date: formatDisplayDate(r.valid_from) })}
+                {r.valid_to ? ` ${t('schedules.until', { date: formatDisplayDate(r.valid_to) })}` : ''} · {r.weekdays.length ? r.weekdays.map((d) => weekdayNames[d - 1]).join(' ') : t('schedules.everyDay')}
               </Text>
-              <ActionIcon variant="subtle" color="red" aria-label="Remove this schedule" onClick={async () => {
+              <ActionIcon variant="subtle" color="red" aria-label={t('schedules.remove')} onClick={async () => {
                   const res = await remove(r.id);
-                  if (!('error' in res)) notifySuccess(`Schedule removed. ${res.data.detail}`);
+                  if (!('error' in res)) notifySuccess(t('schedules.removed', { kept: res.data.kept_slots }));
                 }}
               >
                 <IconTrash size={16} />
@@ -192,10 +198,10 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder padding="lg">
           <Title order={4} mb="sm">
-            Next time slots
+            {t('slots.title')}
           </Title>
-          <Stack gap={4} aria-label="Next time slots">
-            {slots?.length === 0 && <Text c="dimmed" size="sm">None in the next two weeks.</Text>}
+          <Stack gap={4} aria-label={t('slots.title')}>
+            {slots?.length === 0 && <Text c="dimmed" size="sm">{t('slots.empty')}</Text>}
             {slots?.slice(0, 12).map((s) => (
               <Group key={s.id} justify="space-between">
                 <Text size="sm">
@@ -210,20 +216,20 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
         </Card>
         <Card withBorder padding="lg">
           <Title order={4} mb="sm">
-            Closed dates
+            {t('closed.title')}
           </Title>
           <Group align="flex-end">
-            <DateField label="Date" value={closing} onChange={setClosing} w={200} />
+            <DateField label={t('closed.date')} value={closing} onChange={setClosing} w={200} />
             <Button
               variant="default"
               disabled={!closing}
               onClick={async () => {
                 const res = await closeDate({ experience: experience.id, date: closing });
-                if ('error' in res) notifyError('That date could not be closed.');
-                else notifySuccess(`Closed on ${formatDisplayDate(closing)}.`);
+                if ('error' in res) notifyError(t('closed.failed'));
+                else notifySuccess(t('closed.done', { date: formatDisplayDate(closing) }));
               }}
             >
-              Close this date
+              {t('closed.action')}
             </Button>
           </Group>
         </Card>

@@ -1,6 +1,6 @@
 import { Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
+import { CONFIRMATION_MODES, ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { api } from '../../../shared/api/api';
 import { useAppSelector } from '../../../shared/hooks/store';
@@ -8,6 +8,11 @@ import { hasPermissions } from '../../../shared/lib/permissions';
 import { NewButton, NewPolicyDialog, NewQuestionDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
+import { useCommonT } from '../../../shared/i18n/common';
+import { useOfferSettingsT } from '../settings-texts';
+
+/** The refusal below, put in the user's language where it is shown. */
+const MAX_BELOW_MIN = 'The maximum must not be below the minimum.';
 
 const schema = ZExperienceFields.pick({
   min_participants: true,
@@ -19,7 +24,7 @@ const schema = ZExperienceFields.pick({
   booking_questions: true,
   extras: true,
 }).refine((v) => v.max_participants == null || v.min_participants == null || v.min_participants <= v.max_participants, {
-  error: 'The maximum must not be below the minimum.',
+  error: MAX_BELOW_MIN,
   path: ['max_participants'],
 });
 
@@ -32,6 +37,8 @@ const settingsApi = api.injectEndpoints({
 });
 
 export function SettingsStep({ experience }: { experience: TExperience }) {
+  const t = useOfferSettingsT();
+  const common = useCommonT();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
   const canSeeInventory = hasPermissions(user, appInfo, ['Manage inventory']);
@@ -60,23 +67,23 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
           min={name === 'booking_cutoff_minutes' ? 0 : 1}
           value={field.value ?? ''}
           onChange={(v) => field.onChange(v === '' ? (nullable ? null : undefined) : Number(v))}
-          error={fieldState.error?.message}
+          error={fieldState.error?.message === MAX_BELOW_MIN ? t('settings.maxBelowMin') : fieldState.error?.message}
         />
       )}
     />
   );
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
-      {num('min_participants', 'Minimum participants per booking')}
-      {num('max_participants', 'Maximum participants per booking', 'Empty: no maximum.', true)}
-      {num('booking_cutoff_minutes', 'Booking cutoff (minutes before the start)', 'Bookings close this long before each start time.')}
+      {num('min_participants', t('settings.minParticipants'))}
+      {num('max_participants', t('settings.maxParticipants'), t('settings.maxHint'), true)}
+      {num('booking_cutoff_minutes', t('settings.cutoff'), t('settings.cutoffHint'))}
       <Controller
         control={form.control}
         name="vat_rate_bp"
         render={({ field, fieldState }) => (
           <NumberInput
-            label="VAT rate (%)"
-            description="Empty: the organisation’s rate. Prices include VAT; invoices show it."
+            label={t('settings.vat')}
+            description={t('settings.vatHint')}
             min={0}
             max={100}
             decimalScale={2}
@@ -93,9 +100,9 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
         render={({ field }) => (
           <Stack gap={4}>
             <Text size="sm" fw={500}>
-              Confirmation
+              {t('settings.confirmation')}
             </Text>
-            <SegmentedControl value={field.value ?? 'instant'} onChange={field.onChange} data={[{ value: 'instant', label: 'Instant' }, { value: 'manual', label: 'Manual (you confirm each booking)' }]} />
+            <SegmentedControl value={field.value ?? 'instant'} onChange={field.onChange} data={CONFIRMATION_MODES.map((value) => ({ value, label: t(`confirmation.${value}`) }))} />
           </Stack>
         )}
       />
@@ -105,15 +112,15 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
         render={({ field }) => (
           <Stack gap={4}>
             <Select
-              label="Cancellation policy"
+              label={t('settings.policy')}
               data={(policies?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
               value={field.value ?? null}
               onChange={(v) => field.onChange(v)}
               clearable
-              placeholder={policies?.results.length === 0 ? 'None yet: create one' : 'None'}
+              placeholder={policies?.results.length === 0 ? t('settings.noneYet') : common('none')}
             />
             <Group>
-              <NewButton label="New cancellation policy" onClick={() => setCreating('policy')} />
+              <NewButton label={t('policy.new')} onClick={() => setCreating('policy')} />
             </Group>
             <NewPolicyDialog
               opened={creating === 'policy'}
@@ -133,14 +140,14 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
         render={({ field }) => (
           <Stack gap={4}>
             <MultiSelect
-              label="Booking questions"
-              placeholder={questions?.results.length === 0 ? 'None yet: create one' : undefined}
+              label={t('settings.questions')}
+              placeholder={questions?.results.length === 0 ? t('settings.noneYet') : undefined}
               data={(questions?.results ?? []).map((q) => ({ value: q.id, label: q.question }))}
               value={field.value ?? []}
               onChange={field.onChange}
             />
             <Group>
-              <NewButton label="New booking question" onClick={() => setCreating('question')} />
+              <NewButton label={t('question.new')} onClick={() => setCreating('question')} />
             </Group>
             <NewQuestionDialog
               opened={creating === 'question'}
@@ -160,8 +167,8 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
           name="extras"
           render={({ field }) => (
             <MultiSelect
-              label="Extras sold with a booking"
-              data={(extras?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.type})` }))}
+              label={t('settings.extras')}
+              data={(extras?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${t(`inventoryType.${i.type}`)})` }))}
               value={field.value ?? []}
               onChange={field.onChange}
             />
