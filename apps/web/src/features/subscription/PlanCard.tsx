@@ -1,12 +1,12 @@
 import { Badge, Box, Button, Card, Divider, Group, List, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import type { TSubscriptionTier } from '@tourdesk/contracts';
+import { useSubscriptionT } from './texts';
 import { feeWords, featureList, featureWords, isFree, limitsOf, limitWords, priceWords, type Interval, type PlanAction } from './words';
 
 interface PlanCardProps {
   tier: TSubscriptionTier;
   shown: Interval;
-  locale: string;
   /** The organisation's plan now. */
   current: boolean;
   /** The card's button; none for a plan of the other kind (read only) or when this user may not choose. */
@@ -42,8 +42,9 @@ function Placeholder({ badge = false }: { badge?: boolean }) {
 }
 
 /** One plan: its price by the interval shown, its limits and fee, its features in words, and the button to take it. */
-export function PlanCard({ tier, shown, locale, current, action, unavailable, busy, rows, onChoose }: PlanCardProps) {
-  const price = priceWords(tier, shown, locale);
+export function PlanCard({ tier, shown, current, action, unavailable, busy, rows, onChoose }: PlanCardProps) {
+  const t = useSubscriptionT();
+  const price = priceWords(tier, shown, t);
   const { included, missing } = featureList(tier);
   const limits = limitsOf(tier);
   const hasTrial = tier.trial_days > 0 && !isFree(tier);
@@ -66,7 +67,7 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
         </Title>
         {current && (
           <Badge variant="filled" style={{ flexShrink: 0 }}>
-            Current plan
+            {t('current.label')}
           </Badge>
         )}
       </Group>
@@ -94,7 +95,7 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
         )}
         {hasTrial ? (
           <Text size="sm" mt={6}>
-            First subscription: {tier.trial_days} days free
+            {t('plan.trial', { days: tier.trial_days })}
           </Text>
         ) : (
           rows.trial && <Placeholder />
@@ -120,11 +121,11 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
         </Stack>
       )}
       <Divider my="md" />
-      <List spacing={6} size="sm" aria-label={`${tier.name}: limits and fees`} listStyleType="none" styles={{ root: { paddingInlineStart: 0 } }}>
+      <List spacing={6} size="sm" aria-label={t('plan.limits', { name: tier.name })} listStyleType="none" styles={{ root: { paddingInlineStart: 0 } }}>
         {limits.map((kind) => (
-          <List.Item key={kind}>{limitWords(kind, tier.limits[kind], locale)}</List.Item>
+          <List.Item key={kind}>{limitWords(kind, tier.limits[kind], t)}</List.Item>
         ))}
-        <List.Item>{feeWords(tier.application_fee_bp)}</List.Item>
+        <List.Item>{feeWords(tier.application_fee_bp, t)}</List.Item>
       </List>
 
       <Divider my="md" />
@@ -132,7 +133,7 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
         spacing={6}
         size="sm"
         center
-        aria-label={`${tier.name}: features`}
+        aria-label={t('plan.features', { name: tier.name })}
         icon={
           <ThemeIcon size={18} radius="xl" color="teal" variant="light">
             <IconCheck size={12} stroke={3} />
@@ -140,7 +141,7 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
         }
       >
         {included.map((f) => (
-          <List.Item key={f}>{featureWords(f)}</List.Item>
+          <List.Item key={f}>{featureWords(f, t)}</List.Item>
         ))}
         {missing.map((f) => (
           <List.Item
@@ -153,8 +154,8 @@ export function PlanCard({ tier, shown, locale, current, action, unavailable, bu
               </ThemeIcon>
             }
           >
-            <VisuallyHidden>Not included: </VisuallyHidden>
-            {featureWords(f)}
+            <VisuallyHidden>{t('plan.notIncluded')}</VisuallyHidden>
+            {featureWords(f, t)}
           </List.Item>
         ))}
       </List>

@@ -13,13 +13,13 @@ import { CurrentPlan } from './CurrentPlan';
 import { leaveFor } from './leave';
 import { forgetCheckout, peekCheckout, rememberCheckout } from './pending';
 import { PlanCard } from './PlanCard';
+import { useSubscriptionT } from './texts';
 import { bestYearlySaving, billedWords, dateWords, isFree, paidSubscriptionRuns, planAction, priceWords, whatIsLost, type Interval, type PlanAction } from './words';
 
 type Kind = TSubscriptionTier['kind'];
 export const PLANS_PATH: Record<Kind, string> = { supplier: '/settings/subscription/supplier-plans', affiliate: '/settings/subscription/affiliate-plans' };
-const TAB_LABEL: Record<Kind, string> = { supplier: 'Supplier plans', affiliate: 'Affiliate plans' };
-const KIND_WORDS: Record<Kind, string> = { supplier: 'a supplier (it runs its own tours and activities)', affiliate: 'an affiliate (it resells other operators’ offers)' };
 
+/** Two notices in English (subscription/en.ts: 'ownersOnly.title', nothingChanged), for the tests. */
 export const OWNERS_ONLY_TITLE = 'Only an Owner changes the plan';
 export const NOTHING_CHANGED = 'Nothing was changed: you left Stripe without subscribing.';
 /** How long the page waits for Stripe's event to make a change current before saying it is late. */
@@ -50,6 +50,7 @@ interface Confirming {
  * running subscription, at once after asking, confirmed by Stripe's event.
  */
 export default function SubscriptionPage() {
+  const t = useSubscriptionT();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
@@ -58,14 +59,13 @@ export default function SubscriptionPage() {
 
   const user = useAppSelector((s) => s.auth.user);
   const isOwner = Boolean(user?.role?.is_owner);
-  const locale = (user?.base_account as { locale?: string } | null | undefined)?.locale || 'en';
   const timeZone = user?.base_account?.time_zone;
 
   // Back from Stripe Checkout: paid (?subscribed=1: wait for Stripe's event to make the plan
   // current) or left (the plan chosen before leaving was remembered in this tab: nothing changed).
   const [arrival] = useState(() => ({ subscribed: params.get('subscribed') === '1', pending: peekCheckout() }));
   const [awaiting, setAwaiting] = useState<Target | null>(() =>
-    !arrival.subscribed ? null : arrival.pending ? { tier: arrival.pending.tier, name: arrival.pending.name, interval: arrival.pending.interval } : { tier: null, name: 'your new plan', interval: null },
+    !arrival.subscribed ? null : arrival.pending ? { tier: arrival.pending.tier, name: arrival.pending.name, interval: arrival.pending.interval } : { tier: null, name: '', interval: null },
   );
   const tiersQuery = useSubscriptionTiersQuery();
   // Asked every second until the change waited for is current: the render that shows it current
@@ -118,9 +118,9 @@ export default function SubscriptionPage() {
         { replace: true },
       );
     } else if (arrival.pending) {
-      notifyInfo(NOTHING_CHANGED, { toastId: 'subscription-return' });
+      notifyInfo(t('nothingChanged'), { toastId: 'subscription-return' });
     }
-  }, [arrival, setParams]);
+  }, [arrival, setParams, t]);
 
   // Back from Stripe with the browser's Back button, the page as it was left (the back/forward
   // cache): nothing is busy any more, and nothing was changed.
@@ -131,33 +131,38 @@ export default function SubscriptionPage() {
       setManaging(false);
       if (peekCheckout()) {
         forgetCheckout();
-        notifyInfo(NOTHING_CHANGED, { toastId: 'subscription-return' });
+        notifyInfo(t('nothingChanged'), { toastId: 'subscription-return' });
       }
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
-  }, []);
+  }, [t]);
 
   // Stripe's event has made the change current: said once, and the user's features read again.
   const announced = useRef<Target | null>(null);
   useEffect(() => {
     if (!awaiting || !arrived || !subscription || announced.current === awaiting) return;
     announced.current = awaiting;
-    const trial = subscription.status === 'trialing' && subscription.trial_ends_at ? `, free until ${dateWords(subscription.trial_ends_at, locale, timeZone)}` : '';
-    notifySuccess(`Your plan is now ${subscription.tier.name}${trial}.`, { toastId: 'subscription-return' });
+    const name = subscription.tier.name;
+    notifySuccess(
+      subscription.status === 'trialing' && subscription.trial_ends_at
+        ? t('planNowTrial', { name, date: dateWords(subscription.trial_ends_at, t.locale, timeZone) })
+        : t('planNow', { name }),
+      { toastId: 'subscription-return' },
+    );
     const done = awaiting;
     void refreshUser().finally(() => setAwaiting((a) => (a === done ? null : a)));
-  }, [awaiting, arrived, subscription, locale, timeZone, refreshUser]);
+  }, [awaiting, arrived, subscription, t, timeZone, refreshUser]);
 
   // Asked every second while Stripe's event is awaited (above); said to be late after AWAIT_MS.
   useEffect(() => {
     if (!waiting) return;
     const late = setTimeout(() => {
       setAwaiting((a) => (a === waiting ? null : a));
-      notifyInfo(`Stripe has not confirmed ${waiting.tier ? waiting.name : 'your new plan'} yet: it shows here as soon as it does. Reload the page in a minute.`, { toastId: 'subscription-return' });
+      notifyInfo(t('late', { name: waiting.tier ? waiting.name : t('yourNewPlan') }), { toastId: 'subscription-return' });
     }, AWAIT_MS);
     return () => clearTimeout(late);
-  }, [waiting]);
+  }, [waiting, t]);
 
   /** Chooses a plan: Stripe Checkout for a new paid one, else a change at once (free) or with Stripe's event. */
   const change = async (tier: TSubscriptionTier, interval: Interval) => {
@@ -176,7 +181,7 @@ export default function SubscriptionPage() {
     setBusyTier(null);
     const target: Target = { tier: tier.id, name: tier.name, interval: isFree(tier) ? null : interval };
     if (reached(res.data.subscription, target)) {
-      notifySuccess(`Your plan is now ${tier.name}.`, { toastId: 'subscription-return' });
+      notifySuccess(t('planNow', { name: tier.name }), { toastId: 'subscription-return' });
       void refreshUser();
     } else {
       setAwaiting(target);
@@ -207,8 +212,8 @@ export default function SubscriptionPage() {
 
   const header = (
     <div>
-      <Title order={2}>Subscription</Title>
-      <Text c="dimmed">Your plan, what it includes and how it is billed.</Text>
+      <Title order={2}>{t('title')}</Title>
+      <Text c="dimmed">{t('description')}</Text>
     </div>
   );
 
@@ -217,7 +222,7 @@ export default function SubscriptionPage() {
     return (
       <Stack gap="md" maw={LAYOUT_WIDTHS.contentNarrow}>
         {header}
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The plans could not be loaded">
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={t('loadError')}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{errorMessages(loadError as ApiError)[0]}</Text>
             <Button
@@ -229,7 +234,7 @@ export default function SubscriptionPage() {
                 void tiersQuery.refetch();
               }}
             >
-              Try again
+              {t('tryAgain')}
             </Button>
           </Stack>
         </Alert>
@@ -240,7 +245,7 @@ export default function SubscriptionPage() {
     return (
       <Stack gap="md" maw={LAYOUT_WIDTHS.contentNarrow}>
         {header}
-        <Loader size="sm" aria-label="Loading the plans" />
+        <Loader size="sm" aria-label={t('loading')} />
       </Stack>
     );
   }
@@ -252,7 +257,7 @@ export default function SubscriptionPage() {
   const freeTier = ownTiers.find(isFree);
   const saving = bestYearlySaving(shownTiers);
   const rows = {
-    saving: shownTiers.some((t) => priceWords(t, shown, locale).saving !== null),
+    saving: shownTiers.some((tier) => priceWords(tier, shown, t).saving !== null),
     trial: shownTiers.some((t) => t.trial_days > 0 && !isFree(t)),
   };
   const canChoose = isOwner && !forbidden;
@@ -262,23 +267,21 @@ export default function SubscriptionPage() {
       {header}
 
       {(!isOwner || forbidden) && (
-        <Alert color="gray" variant="light" icon={<IconLock />} title={OWNERS_ONLY_TITLE} data-testid="owners-only">
+        <Alert color="gray" variant="light" icon={<IconLock />} title={t('ownersOnly.title')} data-testid="owners-only">
           {forbidden && forbidden !== OWNERS_ONLY_TITLE ? `${forbidden} ` : ''}
-          You can see the plans and what your organisation uses; ask an Owner of your organisation to change the plan or its billing.
+          {t('ownersOnly.body')}
         </Alert>
       )}
 
       {!subscription.billing_available && (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title="Paid plans can’t be bought here" data-testid="billing-unavailable">
-          Billing is not set up on this platform (its Stripe keys are not set), so paid plans can’t be bought or managed from this page. Free plans can still be chosen.
-          Ask whoever runs this platform to set up billing with Stripe.
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={t('billingUnavailable.title')} data-testid="billing-unavailable">
+          {t('billingUnavailable.body')}
         </Alert>
       )}
 
       <CurrentPlan
         subscription={subscription}
         freeTier={freeTier}
-        locale={locale}
         timeZone={timeZone}
         canManage={subscription.can_manage && canChoose}
         managing={managing}
@@ -290,18 +293,18 @@ export default function SubscriptionPage() {
         <Tabs.List>
           {(['supplier', 'affiliate'] as const).map((k) => (
             <Tabs.Tab key={k} value={k}>
-              {TAB_LABEL[k]}
+              {t(`tab.${k}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
       </Tabs>
 
       {!ownKind && (
-        <Alert color="blue" variant="light" icon={<IconInfoCircle />} title={`For reference: your organisation can’t choose ${TAB_LABEL[tab].toLowerCase()}`} data-testid="other-kind">
+        <Alert color="blue" variant="light" icon={<IconInfoCircle />} title={t(`otherKind.title.${tab}`)} data-testid="other-kind">
           <Text size="sm">
-            Your organisation is {KIND_WORDS[orgKind]}, so it chooses among the {TAB_LABEL[orgKind].toLowerCase()}.{' '}
+            {t(`otherKind.body.${orgKind}`)}{' '}
             <Anchor component={Link} to={PLANS_PATH[orgKind]} size="sm">
-              See the {TAB_LABEL[orgKind].toLowerCase()}
+              {t(`otherKind.link.${orgKind}`)}
             </Anchor>
           </Text>
         </Alert>
@@ -310,32 +313,31 @@ export default function SubscriptionPage() {
       {saving && (
         <Group justify="space-between" align="center" gap="sm">
           <SegmentedControl
-            aria-label="Billing interval"
+            aria-label={t('interval.label')}
             value={shown}
             onChange={(v) => setShown(v as Interval)}
             data={[
-              { value: 'month', label: 'Monthly' },
-              { value: 'year', label: `Yearly · save ${saving.upTo ? 'up to ' : ''}${saving.percent} %` },
+              { value: 'month', label: t('interval.month') },
+              { value: 'year', label: t(saving.upTo ? 'interval.yearUpTo' : 'interval.year', { percent: saving.percent }) },
             ]}
           />
           <Text size="sm" c="dimmed">
-            Prices exclude VAT. Stripe’s card fees apply to online payments.
+            {t('exVat')}
           </Text>
         </Group>
       )}
 
       <SimpleGrid cols={{ base: 1, sm: 2, md: Math.min(3, Math.max(shownTiers.length, 1)) }} spacing="lg" data-testid="plans">
         {shownTiers.map((tier) => {
-          const action = ownKind && canChoose ? planAction(tier, subscription, shown, ownTiers) : null;
+          const action = ownKind && canChoose ? planAction(tier, subscription, shown, ownTiers, t) : null;
           return (
             <PlanCard
               key={tier.id}
               tier={tier}
               shown={shown}
-              locale={locale}
               current={tier.id === subscription.tier.id}
               action={action}
-              unavailable={!subscription.billing_available && !isFree(tier) ? 'Not available: billing is not set up on this platform' : null}
+              unavailable={!subscription.billing_available && !isFree(tier) ? t('notAvailable') : null}
               busy={busyTier === tier.id}
               rows={rows}
               onChoose={(a) => onChoose(tier, a)}
@@ -343,14 +345,13 @@ export default function SubscriptionPage() {
           );
         })}
       </SimpleGrid>
-      {shownTiers.length === 0 && <Text c="dimmed">There are no {TAB_LABEL[tab].toLowerCase()} on this platform.</Text>}
+      {shownTiers.length === 0 && <Text c="dimmed">{t(`none.${tab}`)}</Text>}
 
       <ConfirmChange
         confirming={confirming}
         opened={confirmOpen}
         subscription={subscription}
         freeTier={freeTier}
-        locale={locale}
         timeZone={timeZone}
         onClose={() => setConfirmOpen(false)}
         onConfirm={async (c) => {
@@ -368,7 +369,6 @@ function ConfirmChange({
   opened,
   subscription,
   freeTier,
-  locale,
   timeZone,
   onClose,
   onConfirm,
@@ -377,41 +377,42 @@ function ConfirmChange({
   opened: boolean;
   subscription: TSubscription;
   freeTier: TSubscriptionTier | undefined;
-  locale: string;
   timeZone: string | undefined;
   onClose: () => void;
   onConfirm: (c: Confirming) => Promise<void>;
 }) {
+  const t = useSubscriptionT();
   const [busy, setBusy] = useState(false);
   if (!c) return null;
   const { tier, action } = c;
-  const lost = whatIsLost(tier, subscription, locale);
+  const lost = whatIsLost(tier, subscription, t);
   const runs = paidSubscriptionRuns(subscription);
-  const title = action.kind === 'switch' ? `${action.label}?` : isFree(tier) ? `Move to ${tier.name}?` : `Change to ${tier.name}?`;
-  const confirmLabel = action.kind === 'switch' ? action.label : isFree(tier) ? `Move to ${tier.name}` : `Change to ${tier.name}`;
+  const name = tier.name;
+  const title = action.kind === 'switch' ? t('confirm.switchTitle', { label: action.label }) : isFree(tier) ? t('confirm.moveTitle', { name }) : t('confirm.changeTitle', { name });
+  const confirmLabel = action.kind === 'switch' ? action.label : isFree(tier) ? t('confirm.move', { name }) : t('confirm.change', { name });
   const downgrade = action.kind === 'downgrade';
   return (
     <Modal opened={opened} onClose={() => !busy && onClose()} title={title} centered>
       <Stack gap="sm">
         {isFree(tier) ? (
           <Text size="sm">
-            {tier.name} is free and takes effect now.
-            {runs ? ` Your ${subscription.tier.name} subscription is cancelled at Stripe today; nothing more is charged.` : ''}
+            {t('confirm.free', { name })}
+            {runs ? ` ${t('confirm.freeCancels', { name: subscription.tier.name })}` : ''}
           </Text>
         ) : (
           <Text size="sm">
-            Your subscription changes now to {tier.name} at {billedWords(tier, action.interval, locale)}.{' '}
+            {t('confirm.paid', { name, price: billedWords(tier, action.interval, t) })}{' '}
             {subscription.status === 'trialing' && subscription.trial_ends_at
-              ? `Your free trial goes on until ${dateWords(subscription.trial_ends_at, locale, timeZone)}; the new price is charged when it ends.`
-              : 'Stripe charges or credits the difference for the rest of the current period to your card on file.'}
+              ? t('confirm.paidTrial', { date: dateWords(subscription.trial_ends_at, t.locale, timeZone) })
+              : t('confirm.paidProrated')}
           </Text>
         )}
         {lost.features.length > 0 && (
           <div>
             <Text size="sm" fw={500}>
-              Your organisation loses
+              {t('confirm.loses')}
             </Text>
-            <List size="sm" spacing={2} aria-label="Features you lose">
+            <List size="sm" spacing={2} aria-label={t('confirm.losesLabel')}>
               {lost.features.map((f) => (
                 <List.Item key={f}>{f}</List.Item>
               ))}
@@ -426,18 +427,18 @@ function ConfirmChange({
                   {line}
                 </Text>
               ))}
-              <Text size="sm">Nothing is deleted and everything stays editable, but adding more is refused until you upgrade again.</Text>
+              <Text size="sm">{t('confirm.nothingDeleted')}</Text>
             </Stack>
           </Alert>
         )}
         {isFree(tier) && freeTier?.id === tier.id && !runs && subscription.status === 'trialing' && (
           <Text size="sm" c="dimmed">
-            Your free trial of {subscription.tier.name} ends now.
+            {t('confirm.trialEnds', { name: subscription.tier.name })}
           </Text>
         )}
         <Group justify="flex-end" mt="xs">
           <Button variant="default" onClick={onClose} disabled={busy}>
-            {action.kind === 'switch' ? `Keep ${subscription.interval === 'year' ? 'yearly' : 'monthly'} billing` : `Keep ${subscription.tier.name}`}
+            {action.kind === 'switch' ? t(subscription.interval === 'year' ? 'confirm.keepYearly' : 'confirm.keepMonthly') : t('confirm.keep', { name: subscription.tier.name })}
           </Button>
           <Button
             color={downgrade ? 'red' : undefined}

@@ -1,5 +1,6 @@
 import { PLAN_LIMITS, SUBSCRIPTION_FEATURES, type PlanLimit, type SubscriptionFeature, type TSubscription, type TSubscriptionTier } from '@tourdesk/contracts';
-import { formatMoney, vatRate } from '../../shared/lib/money';
+import { formatMoney } from '../../shared/lib/money';
+import type { SubscriptionT } from './texts';
 
 /**
  * What a plan gives, in the words an operator reads: its features (the contracts' codenames),
@@ -8,25 +9,12 @@ import { formatMoney, vatRate } from '../../shared/lib/money';
 
 export type Interval = 'month' | 'year';
 
-/** Each feature codename of SUBSCRIPTION_FEATURES in words, in that order. */
-export const FEATURE_WORDS: Record<SubscriptionFeature, string> = {
-  experiences: 'Offers: your tours and activities',
-  bookings: 'Bookings, calendar and capacity',
-  orders: 'Orders, payments and invoices',
-  customers: 'Customer records',
-  stores: 'Stores',
-  web_store: 'Online booking web store',
-  inventory: 'Inventory of equipment',
-  team: 'Team members and roles',
-  resales: 'Resales of partners’ offers',
-  partners: 'Partner network',
-  qr_codes: 'QR codes and ticket check-in',
-  analytics: 'Sales analytics',
-};
+/** Money in `t`'s language, as formatMoney() writes it for the language shown ("€49.00" in English, "49,00 €" in German). */
+const moneyLocale = (t: SubscriptionT) => (t.language === 'en' ? 'en' : t.locale);
 
 /** A feature in words; a codename this version does not know yet, readable as it is ("gift_cards" → "Gift cards"). */
-export function featureWords(code: string) {
-  if (code in FEATURE_WORDS) return FEATURE_WORDS[code as SubscriptionFeature];
+export function featureWords(code: string, t: SubscriptionT) {
+  if ((SUBSCRIPTION_FEATURES as readonly string[]).includes(code)) return t(`feature.${code as SubscriptionFeature}`);
   const text = code.replace(/_/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -46,31 +34,19 @@ const LIMIT_FEATURE: Record<PlanLimit, SubscriptionFeature> = {
   team_members: 'team',
   bookings_per_month: 'bookings',
 };
-const LIMIT_NOUNS: Record<PlanLimit, { one: string; many: string; unlimited: string }> = {
-  offers: { one: 'offer', many: 'offers', unlimited: 'Unlimited offers' },
-  stores: { one: 'store', many: 'stores', unlimited: 'Unlimited stores' },
-  team_members: { one: 'team member', many: 'team members', unlimited: 'Unlimited team members' },
-  bookings_per_month: { one: 'booking a month', many: 'bookings a month', unlimited: 'Unlimited bookings' },
-};
-
 /** The limits that mean something for this plan (their feature is in it), in the contracts' order. */
 export const limitsOf = (tier: TSubscriptionTier): PlanLimit[] => PLAN_LIMITS.filter((kind) => tier.features.includes(LIMIT_FEATURE[kind]));
 
-const count = (n: number, locale: string) => n.toLocaleString(locale);
-
 /** "Up to 3 offers", "Up to 1 store", "Unlimited stores". */
-export function limitWords(kind: PlanLimit, limit: number | undefined, locale = 'en') {
-  const nouns = LIMIT_NOUNS[kind];
-  if (limit === undefined || limit === null) return nouns.unlimited;
-  return `Up to ${count(limit, locale)} ${limit === 1 ? nouns.one : nouns.many}`;
+export function limitWords(kind: PlanLimit, limit: number | undefined, t: SubscriptionT) {
+  if (limit === undefined || limit === null) return t(`unlimited.${kind}`);
+  return t(`limit.${kind}`, { count: limit });
 }
 
 /** "2 of 3 offers", "120 of 200 bookings this month", "12 offers" (no limit). */
-export function usageWords(kind: PlanLimit, used: number, limit: number | undefined, locale = 'en') {
-  const many = kind === 'bookings_per_month' ? 'bookings this month' : LIMIT_NOUNS[kind].many;
-  const one = kind === 'bookings_per_month' ? 'booking this month' : LIMIT_NOUNS[kind].one;
-  if (limit === undefined || limit === null) return `${count(used, locale)} ${used === 1 ? one : many}`;
-  return `${count(used, locale)} of ${count(limit, locale)} ${limit === 1 ? one : many}`;
+export function usageWords(kind: PlanLimit, used: number, limit: number | undefined, t: SubscriptionT) {
+  if (limit === undefined || limit === null) return t(`used.${kind}`, { used });
+  return t(`usedOf.${kind}`, { used, limit });
 }
 
 /** Where the organisation stands against one limit. */
@@ -82,7 +58,8 @@ export function usageLevel(used: number, limit: number | undefined): 'ok' | 'nea
 }
 
 /** "1.5 % fee on online payments"; "No fee on online payments". */
-export const feeWords = (bp: number) => (bp > 0 ? `${vatRate(bp)} fee on online payments` : 'No fee on online payments');
+export const feeWords = (bp: number, t: SubscriptionT) =>
+  bp > 0 ? t('fee', { rate: `${(bp / 100).toLocaleString(t.locale, { maximumFractionDigits: 2, useGrouping: false })} %` }) : t('noFee');
 
 export const isFree = (tier: TSubscriptionTier) => tier.monthly_price === 0 && tier.yearly_price === 0;
 /** Sold by the year as well (a paid plan without a yearly price is sold by the month only). */
@@ -105,32 +82,32 @@ export function bestYearlySaving(tiers: TSubscriptionTier[]) {
   return { percent: best, upTo: savings.some((p) => p !== best) };
 }
 
-/** The price as a card shows it, in the plan's currency and the organisation's locale. */
-export function priceWords(tier: TSubscriptionTier, shown: Interval, locale = 'en') {
-  const money = (minor: number) => formatMoney(minor, tier.currency, locale);
-  if (isFree(tier)) return { amount: 'Free', per: null, note: 'No card needed', saving: null };
+/** The price as a card shows it, in the plan's currency and the user's language. */
+export function priceWords(tier: TSubscriptionTier, shown: Interval, t: SubscriptionT) {
+  const money = (minor: number) => formatMoney(minor, tier.currency, moneyLocale(t));
+  if (isFree(tier)) return { amount: t('price.free'), per: null, note: t('price.noCard'), saving: null };
   if (intervalFor(tier, shown) === 'year') {
     const saved = tier.monthly_price * 12 - tier.yearly_price;
     return {
       amount: money(tier.yearly_price),
-      per: 'a year',
-      note: `${money(Math.round(tier.yearly_price / 12))} a month, billed yearly`,
-      saving: saved > 0 ? `Save ${money(saved)} (${yearlySavingPercent(tier)} %) against monthly` : null,
+      per: t('price.perYear'),
+      note: t('price.yearNote', { monthly: money(Math.round(tier.yearly_price / 12)) }),
+      saving: saved > 0 ? t('price.saving', { amount: money(saved), percent: yearlySavingPercent(tier) }) : null,
     };
   }
   return {
     amount: money(tier.monthly_price),
-    per: 'a month',
-    note: shown === 'year' ? 'Billed monthly only' : 'Billed monthly',
+    per: t('price.perMonth'),
+    note: shown === 'year' ? t('price.monthlyOnly') : t('price.monthly'),
     saving: null,
   };
 }
 
 /** "€490.00 a year", for sentences. */
-export function billedWords(tier: TSubscriptionTier, interval: Interval, locale = 'en') {
-  if (isFree(tier)) return 'free';
+export function billedWords(tier: TSubscriptionTier, interval: Interval, t: SubscriptionT) {
+  if (isFree(tier)) return t('billed.free');
   const minor = interval === 'year' ? tier.yearly_price : tier.monthly_price;
-  return `${formatMoney(minor, tier.currency, locale)} a ${interval}`;
+  return t(interval === 'year' ? 'billed.year' : 'billed.month', { price: formatMoney(minor, tier.currency, moneyLocale(t)) });
 }
 
 /** A paid subscription runs at Stripe (the platform's own trial has none: no interval). */
@@ -141,8 +118,8 @@ export function daysLeft(iso: string, now = Date.now()) {
   return Math.max(0, Math.ceil((new Date(iso).getTime() - now) / 86_400_000));
 }
 
-/** A date as the organisation reads it: its locale, in its time zone ("14 March 2026"). */
-export function dateWords(iso: string, locale = 'en', timeZone?: string) {
+/** A date in the user's language (`t.locale`), in the organisation's time zone ("14 March 2026"). */
+export function dateWords(iso: string, locale: string, timeZone?: string) {
   try {
     return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(new Date(iso));
   } catch {
@@ -159,27 +136,28 @@ export type PlanAction =
  * to do (a trial of the platform's own, a plan held without a subscription) or its running
  * subscription is billed by the other interval than the one shown (switching is a change).
  */
-export function planAction(tier: TSubscriptionTier, current: TSubscription, shown: Interval, tiers: TSubscriptionTier[]): PlanAction {
+export function planAction(tier: TSubscriptionTier, current: TSubscription, shown: Interval, tiers: TSubscriptionTier[], t: SubscriptionT): PlanAction {
+  const name = tier.name;
   const interval = intervalFor(tier, shown);
   if (tier.id === current.tier.id) {
-    if (isFree(tier)) return { kind: 'current', label: 'Current plan' };
-    if (!paidSubscriptionRuns(current)) return { kind: 'subscribe', label: `Subscribe to ${tier.name}`, interval };
-    if (current.interval === interval) return { kind: 'current', label: 'Current plan' };
-    return { kind: 'switch', label: interval === 'year' ? 'Switch to yearly billing' : 'Switch to monthly billing', interval };
+    if (isFree(tier)) return { kind: 'current', label: t('action.current') };
+    if (!paidSubscriptionRuns(current)) return { kind: 'subscribe', label: t('action.subscribe', { name }), interval };
+    if (current.interval === interval) return { kind: 'current', label: t('action.current') };
+    return { kind: 'switch', label: interval === 'year' ? t('action.switchYearly') : t('action.switchMonthly'), interval };
   }
   const order = (t: TSubscriptionTier) => tiers.findIndex((x) => x.id === t.id);
   if (tier.monthly_price !== current.tier.monthly_price || (order(tier) >= 0 && order(current.tier) >= 0)) {
     const higher = tier.monthly_price !== current.tier.monthly_price ? tier.monthly_price > current.tier.monthly_price : order(tier) > order(current.tier);
-    return higher ? { kind: 'upgrade', label: `Upgrade to ${tier.name}`, interval } : { kind: 'downgrade', label: `Downgrade to ${tier.name}`, interval };
+    return higher ? { kind: 'upgrade', label: t('action.upgrade', { name }), interval } : { kind: 'downgrade', label: t('action.downgrade', { name }), interval };
   }
-  return { kind: 'choose', label: `Choose ${tier.name}`, interval };
+  return { kind: 'choose', label: t('action.choose', { name }), interval };
 }
 
 /** What moving to `target` takes away: features the plan lacks, and limits the organisation is over there. */
-export function whatIsLost(target: TSubscriptionTier, current: TSubscription, locale = 'en') {
-  const features = current.tier.features.filter((f) => !target.features.includes(f)).map(featureWords);
+export function whatIsLost(target: TSubscriptionTier, current: TSubscription, t: SubscriptionT) {
+  const features = current.tier.features.filter((f) => !target.features.includes(f)).map((f) => featureWords(f, t));
   const over = limitsOf(target)
     .filter((kind) => target.limits[kind] !== undefined && current.usage[kind] > target.limits[kind]!)
-    .map((kind) => `You have ${usageWords(kind, current.usage[kind], undefined, locale)}; ${target.name} allows ${limitWords(kind, target.limits[kind], locale).replace(/^Up to/, 'up to')}.`);
+    .map((kind) => t('lost', { usage: usageWords(kind, current.usage[kind], undefined, t), name: target.name, limit: t(`lostLimit.${kind}`, { count: target.limits[kind]! }) }));
   return { features, over };
 }
