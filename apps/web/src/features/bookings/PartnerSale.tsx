@@ -11,7 +11,8 @@ import { useCounterOfferQuery, useCounterSlotsQuery, useSellAtCounterMutation } 
 import { estimateTotal, positiveCounts } from './booking-logic';
 import { CUSTOMER_FIELDS, CustomerFields, QuestionField, type CheckoutForm } from './CustomerStep';
 import { SlotPicker, STATUS_COLOR } from './SlotPicker';
-import { clock } from '../../shared/lib/dates';
+import { clock, formatDatePattern } from '../../shared/lib/dates';
+import { useBookingsT } from './texts';
 
 interface SaleForm extends CheckoutForm {
   reference: string;
@@ -23,6 +24,7 @@ interface SaleForm extends CheckoutForm {
  * is the supplier's, so the reseller gets the resale ("Resale completed!"), not an order to open.
  */
 export function PartnerSale({ offerId }: { offerId: string }) {
+  const t = useBookingsT();
   const { data: offer } = useCounterOfferQuery(offerId);
   const [month, setMonth] = useState(dayjs().format('YYYY-MM'));
   const [date, setDate] = useState<string | null>(null);
@@ -42,7 +44,8 @@ export function PartnerSale({ offerId }: { offerId: string }) {
   const participants = Object.values(quantities).reduce((sum, n) => sum + Math.max(0, n), 0);
   if (!offer) return null;
   const money = (n: number) => formatMoney(n, offer.currency);
-  const terms = offer.pricing === 'commission' ? `${offer.commission_bp / 100} % commission` : 'net rates';
+  const supplier = offer.supplier.name;
+  const terms = offer.pricing === 'commission' ? t('partner.commission', { rate: offer.commission_bp / 100 }) : t('partner.netRates');
 
   const onSubmit = form.handleSubmit(async (values) => {
     if (!slot) return;
@@ -72,9 +75,9 @@ export function PartnerSale({ offerId }: { offerId: string }) {
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
       <Stack>
-        <Alert variant="light" title={`Operated by ${offer.supplier.name}`}>
-          Booked in {offer.supplier.name}’s books from its seats, at its prices, under your contract ({terms}).
-          {offer.valid_to ? ` The contract runs until ${dayjs(offer.valid_to).format('DD. MMMM YYYY')}.` : ''}
+        <Alert variant="light" title={t('partner.operatedBy', { supplier })}>
+          {t('partner.terms', { supplier, terms })}
+          {offer.valid_to ? ` ${t('partner.validTo', { date: formatDatePattern(offer.valid_to, 'DD. MMMM YYYY') })}` : ''}
         </Alert>
         <SlotPicker
           slots={slots}
@@ -91,23 +94,23 @@ export function PartnerSale({ offerId }: { offerId: string }) {
       </Stack>
       <Stack>
         {sold && (
-          <Alert color="green" variant="light" title={RESALE_COMPLETED} data-testid="resale-completed">
-            {sold.customer.name} booked with {sold.supplier.name}: their reference {sold.reference}, {money(sold.gross)}, your commission {money(sold.commission)}.{' '}
+          <Alert color="green" variant="light" title={t('partner.completed')} data-testid="resale-completed">
+            {t('partner.sold', { customer: sold.customer.name, supplier: sold.supplier.name, reference: sold.reference, gross: money(sold.gross), commission: money(sold.commission) })}{' '}
             <Anchor component={Link} to={`/resales/overview/${sold.id}`} inherit>
-              Open the resale
+              {t('partner.open')}
             </Anchor>
           </Alert>
         )}
         {slot && (
-          <Card withBorder padding="lg" aria-label="Partner sale">
+          <Card withBorder padding="lg" aria-label={t('partner.label')}>
             <form onSubmit={onSubmit} noValidate>
               <Stack>
                 <Group justify="space-between">
                   <Text fw={600}>
-                    {dayjs(slot.local_date).format('DD. MMMM YYYY')}, {clock(slot.local_time)}
+                    {formatDatePattern(slot.local_date, 'DD. MMMM YYYY')}, {clock(slot.local_time)}
                   </Text>
                   <Badge color={STATUS_COLOR[slot.status]} variant="light" data-testid="remaining">
-                    {slot.remaining} of {slot.capacity} seats left
+                    {t('checkout.seatsLeft', { remaining: slot.remaining, capacity: slot.capacity })}
                   </Badge>
                 </Group>
                 <Stack gap="xs">
@@ -118,28 +121,28 @@ export function PartnerSale({ offerId }: { offerId: string }) {
                         <Text size="sm">
                           {c.label} · {money(priceOf(c.id)!)}
                         </Text>
-                        <NumberInput aria-label={`${c.label} quantity`} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
+                        <NumberInput aria-label={t('checkout.quantityOf', { name: c.label })} w={90} min={0} max={99} value={quantities[c.id] ?? 0} onChange={(v) => setQuantities({ ...quantities, [c.id]: Number(v) || 0 })} />
                       </Group>
                     ))}
                 </Stack>
                 {offer.extras.length > 0 && (
                   <>
-                    <Divider label="Extras" labelPosition="left" />
+                    <Divider label={t('checkout.extras')} labelPosition="left" />
                     {offer.extras.map((x) => (
                       <Group key={x.id} justify="space-between" wrap="nowrap">
                         <Text size="sm">
                           {x.name} · {money(x.price)}
                         </Text>
-                        <NumberInput aria-label={`${x.name} quantity`} w={90} min={0} max={100} value={extras[x.id] ?? 0} onChange={(v) => setExtras({ ...extras, [x.id]: Number(v) || 0 })} />
+                        <NumberInput aria-label={t('checkout.quantityOf', { name: x.name })} w={90} min={0} max={100} value={extras[x.id] ?? 0} onChange={(v) => setExtras({ ...extras, [x.id]: Number(v) || 0 })} />
                       </Group>
                     ))}
                   </>
                 )}
-                <Divider label="Customer" labelPosition="left" />
+                <Divider label={t('customer.label')} labelPosition="left" />
                 <CustomerFields form={form as never} />
-                <TextInput label="Your reference" description="A voucher number or a room, shown to the supplier with the sale." {...form.register('reference')} error={form.formState.errors.reference?.message} />
+                <TextInput label={t('partner.reference')} description={t('partner.referenceHint')} {...form.register('reference')} error={form.formState.errors.reference?.message} />
                 {offer.questions.length > 0 && (
-                  <Stack gap="sm" aria-label="Booking questions">
+                  <Stack gap="sm" aria-label={t('customer.questions')}>
                     {offer.questions.map((q) => (
                       <QuestionField key={q.id} question={q} control={form.control as never} />
                     ))}
@@ -147,17 +150,17 @@ export function PartnerSale({ offerId }: { offerId: string }) {
                 )}
                 <Group justify="space-between">
                   <Text fw={700} data-testid="line-total">
-                    Total {money(total)}
+                    {t('checkout.total', { amount: money(total) })}
                   </Text>
                   <Button type="submit" loading={selling.isLoading} disabled={participants === 0}>
-                    Book with {offer.supplier.name}
+                    {t('partner.book', { supplier })}
                   </Button>
                 </Group>
               </Stack>
             </form>
           </Card>
         )}
-        {!slot && !sold && <Alert variant="light">Choose a day and a time.</Alert>}
+        {!slot && !sold && <Alert variant="light">{t('partner.chooseSlot')}</Alert>}
       </Stack>
     </SimpleGrid>
   );

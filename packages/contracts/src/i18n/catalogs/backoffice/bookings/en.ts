@@ -97,6 +97,19 @@ export const en = {
   'addons.noExtras': 'No extras.',
   'addons.answers': 'Answers',
   'addons.noAnswers': 'No answers.',
+  'partner.label': 'Partner sale',
+  'partner.operatedBy': 'Operated by {supplier}',
+  'partner.terms': 'Booked in {supplier}’s books from its seats, at its prices, under your contract ({terms}).',
+  'partner.commission': '{rate, number} % commission',
+  'partner.netRates': 'net rates',
+  'partner.validTo': 'The contract runs until {date}.',
+  'partner.completed': 'Resale completed!',
+  'partner.sold': '{customer} booked with {supplier}: their reference {reference}, {gross}, your commission {commission}.',
+  'partner.open': 'Open the resale',
+  'partner.reference': 'Your reference',
+  'partner.referenceHint': 'A voucher number or a room, shown to the supplier with the sale.',
+  'partner.book': 'Book with {supplier}',
+  'partner.chooseSlot': 'Choose a day and a time.',
 } as const satisfies Record<string, string>;
 
 export type BookingsKey = keyof typeof en;
