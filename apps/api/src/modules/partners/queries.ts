@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { apiKey, auditEvent, baseAccount, booking, cartLine, experience, order, partnership, partnershipExperience, pricingCategory, pricingRate, slot, type SoldItem } from '../../db/schema';
+import { apiKey, auditEvent, baseAccount, booking, cartLine, experience, order, partnership, partnershipExperience, pricingCategory, pricingRate, slot, users, type SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /**
@@ -62,9 +62,14 @@ export async function liveBetween(ctx: TenantCtx, supplier: string, reseller: st
 }
 
 /** The caller's own organisation's name (its own row, in its tenant). */
-export async function ownName(ctx: TenantCtx) {
-  const [row] = await ctx.tx.select({ name: baseAccount.name }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
-  return row?.name;
+/** The inviting organisation's name, and what its e-mail's language is chosen from: its languages and the inviting user's own. */
+export async function inviter(ctx: TenantCtx, userId: string) {
+  const [row] = await ctx.tx
+    .select({ name: baseAccount.name, languages: baseAccount.languages, language: users.language })
+    .from(baseAccount)
+    .leftJoin(users, and(eq(users.account_id, baseAccount.id), eq(users.id, userId)))
+    .where(eq(baseAccount.id, ctx.accountId));
+  return row;
 }
 
 export async function insertPartnership(ctx: TenantCtx, values: typeof partnership.$inferInsert) {

@@ -9,6 +9,7 @@ import { bareOrigin } from '../../lib/host';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { listCsv, presentedPages, readPages } from '../../lib/list-export';
+import { staffLanguage, staffTranslate, type StaffTranslate } from '../../lib/staff-text';
 import type { TenantOptions } from '../../lib/tenancy';
 import { newSecret, sha256 } from '../auth/crypto';
 import type { Principal } from '../auth/principal';
@@ -228,8 +229,10 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
     if (iSupply) await q.replaceSharedOffers(ctx, row.id, input.offers);
     await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, row.id, 'invited', { partner_type: input.partner_type, subdomain: input.subdomain ?? null, email: input.email ?? null });
     if (token && input.email) {
-      const mine = await q.ownName(ctx);
-      const mail: Mail = invitationMail(bareOrigin(config), `${config.publicUrl.protocol}//<your-subdomain>.${config.publicUrl.host}`, input.email, mine ?? me.subdomain, iSupply ? 'reseller' : 'supplier', token);
+      // In the inviting user's back-office language (else their organisation's): the invited organisation's is unknown.
+      const mine = await q.inviter(ctx, me.userId);
+      const t = staffTranslate(staffLanguage(mine?.language, mine?.languages));
+      const mail: Mail = invitationMail(t, bareOrigin(config), `${config.publicUrl.protocol}//<your-subdomain>.${config.publicUrl.host}`, input.email, mine?.name ?? me.subdomain, iSupply ? 'reseller' : 'supplier', token);
       await queueMail(jobs, config, ctx.tx, [{ ...mail, account: me.accountId }]);
     }
     return row;
@@ -238,17 +241,12 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
   return result;
 }
 
-function invitationMail(origin: string, tenantPattern: string, to: string, inviter: string, role: 'reseller' | 'supplier', token: string): Mail {
+function invitationMail(t: StaffTranslate, origin: string, tenantPattern: string, to: string, inviter: string, role: 'reseller' | 'supplier', token: string): Mail {
   const path = `/sales/partners/invitation/${token}`;
-  const what = role === 'reseller' ? `to resell its offers for commission` : `to sell your offers as its supplier`;
   return {
     to,
-    subject: `${inviter} invited your organisation to partner on Tourdesk`,
-    text:
-      `${inviter} invited your organisation ${what}.\n\n` +
-      `Sign in to your organisation on Tourdesk through this link to read the contract and accept or decline it: ${origin}/auth/login?next=${path}\n\n` +
-      `Signed in already? Open ${tenantPattern}${path} on your organisation's own address.\n\n` +
-      `Not on Tourdesk yet? Create your organisation first: ${origin}/auth/register\n\n— Tourdesk`,
+    subject: t('partnerInvitation.subject', { inviter }),
+    text: `${t('partnerInvitation.text', { inviter, role, signIn: `${origin}/auth/login?next=${path}`, ownAddress: `${tenantPattern}${path}`, register: `${origin}/auth/register` })}\n\n— Tourdesk`,
   };
 }
 

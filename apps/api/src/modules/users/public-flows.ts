@@ -7,12 +7,13 @@ import type { Db } from '../../db/client';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { requireRecaptcha } from '../../lib/recaptcha';
+import { staffLanguage } from '../../lib/staff-text';
 import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { findUserByEmail, findUserById, revokeUserSessions } from '../auth/queries';
-import { accountExistsMail, activationMail, emailChangedMail, emailChangeRequestedMail, emailConfirmMail, emailResetMail, passwordResetMail } from './emails';
+import { accountExistsMail, activationMail, emailChangedMail, emailChangeRequestedMail, emailConfirmMail, emailResetMail, passwordResetMail, type Recipient } from './emails';
 import * as q from './queries';
 import { emailTaken } from './queries';
 
@@ -39,6 +40,18 @@ async function queue(env: FlowEnv, tx: Db | null, outbox: Mail[]) {
   else await q.inSystemTransaction(db, (own) => queueMail(jobs, config, own, outbox));
 }
 const wakeMail = (env: FlowEnv) => env.jobs.wake(QUEUES.email);
+
+/** A user as an e-mail's recipient: at `email` (their address unless given), in their back-office language. */
+const recipient = (found: { user: { email: string; language: string | null }; languages: readonly string[] }, email = found.user.email): Recipient => ({
+  email,
+  language: staffLanguage(found.user.language, found.languages),
+});
+
+/** The note that an address already has an account, in that account's user's language. */
+async function accountExists(env: FlowEnv, tx: Db, email: string): Promise<Mail> {
+  const found = await findUserByEmail(tx, email);
+  return accountExistsMail(env.config, found ? recipient(found, email) : { email, language: 'en' });
+}
 
 async function throttleIp(env: FlowEnv, action: string) {
   const { config, db } = env;
@@ -71,7 +84,7 @@ export async function register(env: FlowEnv, input: TRegisterInput) {
     await q.inSystemTransaction(db, async (tx) => {
       if (await q.subdomainTaken(tx, input.subdomain)) throw subdomainTaken();
       if (await emailTaken(tx, input.email)) {
-        await queue(env, tx, [accountExistsMail(config, input.email)]);
+        await queue(env, tx, [await accountExists(env, tx, input.email)]);
         return;
       }
       const account = await q.insertAccount(tx, {
@@ -95,14 +108,14 @@ export async function register(env: FlowEnv, input: TRegisterInput) {
         is_active: false,
       });
       const token = await issueActionToken(tx, created, 'activation');
-      await queue(env, tx, [activationMail(config, created.email, created.id, token)]);
+      await queue(env, tx, [activationMail(config, { email: created.email, language: staffLanguage(created.language, account.languages) }, created.id, token)]);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Lost a race with another sign-up: the same answers as above, by which value was taken.
     const detail = String((error as { cause?: { detail?: string } }).cause?.detail ?? (error as { detail?: string }).detail ?? '');
     if (!/email/.test(detail)) throw subdomainTaken();
-    await queue(env, null, [accountExistsMail(config, input.email)]);
+    await q.inSystemTransaction(db, async (tx) => queue(env, tx, [await accountExists(env, tx, input.email)]));
   }
   wakeMail(env);
   return answer;
@@ -123,7 +136,7 @@ export async function resendActivation(env: FlowEnv, email: string) {
   if (!found || found.user.is_active || found.user.invited_at || found.user.activated_at) return;
   await q.inSystemTransaction(db, async (tx) => {
     const token = await issueActionToken(tx, found.user, 'activation');
-    await queue(env, tx, [activationMail(config, found.user.email, found.user.id, token)]);
+    await queue(env, tx, [activationMail(config, recipient(found), found.user.id, token)]);
   });
   wakeMail(env);
 }
@@ -138,7 +151,7 @@ export async function resetPassword(env: FlowEnv, email: string, recaptchaToken?
     if (!found || !found.user.is_active) return;
     await q.inSystemTransaction(db, async (tx) => {
       const token = await issueActionToken(tx, found.user, 'password_reset');
-      await queue(env, tx, [passwordResetMail(config, found.user.email, found.user.id, token)]);
+      await queue(env, tx, [passwordResetMail(config, recipient(found), found.user.id, token)]);
     });
     wakeMail(env);
   })().catch((err: unknown) => env.log.error({ err }, 'password reset e-mail failed'));
@@ -176,7 +189,7 @@ export async function resetEmail(env: FlowEnv, email: string) {
   if (!found || !found.user.is_active) return;
   await q.inSystemTransaction(db, async (tx) => {
     const token = await issueActionToken(tx, found.user, 'email_reset');
-    await queue(env, tx, [emailResetMail(config, found.user.email, found.user.id, token)]);
+    await queue(env, tx, [emailResetMail(config, recipient(found), found.user.id, token)]);
   });
   wakeMail(env);
 }
@@ -196,7 +209,7 @@ export async function resetEmailConfirm(env: FlowEnv, uid: string, token: string
     if (!found) throw new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
     await q.setPendingEmail(tx, row.user_id, newEmail);
     const confirm = await issueActionToken(tx, found.user, 'email_confirm', { email: newEmail });
-    await queue(env, tx, [emailConfirmMail(config, newEmail, found.user.id, confirm), emailChangeRequestedMail(found.user.email, newEmail)]);
+    await queue(env, tx, [emailConfirmMail(config, recipient(found, newEmail), found.user.id, confirm), emailChangeRequestedMail(recipient(found), newEmail)]);
   });
   wakeMail(env);
 }
@@ -216,7 +229,10 @@ export async function confirmEmail(env: FlowEnv, uid: string, token: string) {
       if (await emailTaken(tx, email, row.user_id)) throw emailTakenError('token');
       const previous = await q.confirmPendingEmail(tx, row.user_id, email);
       if (previous === undefined) throw new AppError('invalid', 'This link is for an address no longer asked for. Ask for a new one.', 'token');
-      if (previous.toLowerCase() !== email.toLowerCase()) await queue(env, tx, [emailChangedMail(previous, email)]);
+      if (previous.toLowerCase() !== email.toLowerCase()) {
+        const found = await findUserById(tx, row.user_id);
+        await queue(env, tx, [emailChangedMail(found ? recipient(found, previous) : { email: previous, language: 'en' }, email)]);
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTakenError('token');

@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import { queueMail, type Mail } from '../../lib/mailer';
 import { listCsv } from '../../lib/list-export';
+import { staffLanguage } from '../../lib/staff-text';
 import type { TenantOptions } from '../../lib/tenancy';
 import { issueActionToken } from '../auth/action-tokens';
 import { hashPassword, verifyPassword } from '../auth/crypto';
@@ -114,10 +115,22 @@ async function roleOr400(tx: Db, accountId: string, roleId: string) {
   return found;
 }
 
-async function invitationFor(tx: Db, me: Principal, user: { id: string; account_id: string; email: string }) {
+/**
+ * The invitation's link and e-mail: in the invitee's back-office language when they have one, else
+ * in the inviter's (the invite form asks for none), else the organisation's (`staffLanguage()`).
+ */
+async function invitationFor(c: Caller, tx: Db, me: Principal, user: { id: string; account_id: string; email: string; language: string | null }) {
   const account = await q.accountRow(tx, me.accountId);
+  const inviter = await q.findUser(tx, me.accountId, me.userId);
   const token = await issueActionToken(tx, user, 'invitation');
-  return { account, token };
+  const language = staffLanguage(user.language ?? inviter?.language, account.languages);
+  return invitationMail(c.config, { email: user.email, language }, account.subdomain, account.name, me.email, user.id, token);
+}
+
+/** The signed-in user as an e-mail's recipient (at `email`, their address unless given), in their back-office language. */
+async function meAsRecipient(tx: Db, me: Principal, user: { email: string; language: string | null }, email = user.email) {
+  const account = await q.accountRow(tx, me.accountId);
+  return { email, language: staffLanguage(user.language, account.languages) };
 }
 
 /**
@@ -150,8 +163,7 @@ export async function inviteMember(c: Caller, input: { email: string; first_name
       if (isUniqueViolation(error)) throw new AppError('invalid', 'A user with this e-mail address already exists.', 'email');
       throw error;
     }
-    const { account, token } = await invitationFor(tx, me, created);
-    outbox.push(invitationMail(c.config, created.email, account.subdomain, account.name, me.email, created.id, token));
+    outbox.push(await invitationFor(c, tx, me, created));
     return toMember((await q.findMember(tx, me.accountId, created.id))!);
   });
 }
@@ -161,8 +173,7 @@ export function resendInvitation(c: Caller, id: string) {
     const user = await q.findUser(tx, me.accountId, id);
     if (!user) throw notFound('No team member with this id.');
     if (user.is_active || !user.invited_at) throw new AppError('conflict', 'This member has already accepted the invitation.');
-    const { account, token } = await invitationFor(tx, me, user);
-    outbox.push(invitationMail(c.config, user.email, account.subdomain, account.name, me.email, user.id, token));
+    outbox.push(await invitationFor(c, tx, me, user));
     return { detail: `Invitation sent again to ${user.email}.` };
   });
 }
@@ -271,7 +282,7 @@ export function setPassword(c: Caller, current: string, next: string) {
     const user = await checkPassword(tx, me, current);
     await q.updateUser(tx, me.accountId, me.userId, { password_hash: await hashPassword(next), password_changed_at: new Date(), updated_at: new Date() });
     await revokeUserSessions(tx, me.userId, 'password_changed', me.sessionId);
-    outbox.push(passwordChangedMail(user.email));
+    outbox.push(passwordChangedMail(await meAsRecipient(tx, me, user)));
   });
 }
 
@@ -290,7 +301,7 @@ export async function setEmail(c: Caller, current: string, newEmail: string) {
     }
     await q.updateUser(tx, me.accountId, me.userId, { pending_email: newEmail, updated_at: new Date() });
     const token = await issueActionToken(tx, user, 'email_confirm', { email: newEmail });
-    outbox.push(emailConfirmMail(c.config, newEmail, user.id, token), emailChangeRequestedMail(user.email, newEmail));
+    outbox.push(emailConfirmMail(c.config, await meAsRecipient(tx, me, user, newEmail), user.id, token), emailChangeRequestedMail(await meAsRecipient(tx, me, user), newEmail));
   });
 }
 

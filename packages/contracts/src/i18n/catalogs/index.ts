@@ -1,9 +1,11 @@
 import type { Language } from '../languages';
 import { BACKOFFICE_CATALOGS } from './backoffice';
 import { CUSTOMER_CATALOGS } from './customer';
+import { STAFF_CATALOGS } from './staff';
 import { STORE_CATALOGS } from './store';
 
 export { CUSTOMER_CATALOGS, type CustomerKey } from './customer';
+export { STAFF_CATALOGS, type StaffKey } from './staff';
 export { STORE_CATALOGS, type StoreKey } from './store';
 
 /**
@@ -15,5 +17,6 @@ export { STORE_CATALOGS, type StoreKey } from './store';
 export const CATALOGS: Record<string, Partial<Record<Language, Record<string, string>>> & { en: Record<string, string> }> = {
   customer: CUSTOMER_CATALOGS,
   store: STORE_CATALOGS,
+  staff: STAFF_CATALOGS,
   ...BACKOFFICE_CATALOGS,
 };
