@@ -1,13 +1,26 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconCopy } from '@tabler/icons-react';
 import type { TExperience } from '@tourdesk/contracts';
+import { en, type OfferEditorKey } from '@tourdesk/contracts/i18n/catalogs/backoffice/offer-editor/en';
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useDuplicateExperienceMutation, useExperienceQuery, useUpdateExperienceMutation } from './api';
 import { EDITOR_STEPS, editorPath, OFFER_COPIED, STATUS_COLOR, type EditorStep } from './constants';
+import { useOfferEditorT } from './editor-texts';
+
+/**
+ * The steps use the offer editor's texts too, which this page's chunk holds (it loads before any
+ * step). Rollup keeps this page the chunk's own module, and so its manifest entry that
+ * scripts/size.mjs measures, only when every binding the chunk lends the steps is one of the page's
+ * exports: hence these two.
+ */
+export { useOfferEditorT } from './editor-texts';
+export { en as offerEditorEn };
 
 const OVERVIEW = '/products/experiences/overview';
+type MissingKey = Extract<OfferEditorKey, `missing.${string}`>;
+const MISSING = en as Readonly<Record<string, unknown>>;
 type StepView = ComponentType<{ experience: TExperience }>;
 /**
  * Each step is its own chunk, loaded when the step opens: the rich-text editor (Description), the
@@ -32,6 +45,7 @@ export default function EditorPage() {
   const { data: experience, isError, isLoading } = useExperienceQuery(experienceID, { skip: !experienceID });
   const [update, updating] = useUpdateExperienceMutation();
   const [duplicate, duplicating] = useDuplicateExperienceMutation();
+  const t = useOfferEditorT();
 
   // The spec: an experience that fails to load sends the user back to the overview (the error is toasted).
   useEffect(() => {
@@ -41,18 +55,19 @@ export default function EditorPage() {
   if (!(step in STEPS)) return <Navigate to={editorPath(experienceID)} replace />;
   if (isLoading || !experience) return <Loader />;
   const Step = STEPS[step as keyof typeof STEPS];
-  const missing = experience.missing_for_activation;
+  // The API's words for what is missing, in the user's language when the catalog names them.
+  const missing = experience.missing_for_activation.map((m) => (`missing.${m}` in MISSING ? t(`missing.${m}` as MissingKey) : m)).join(', ');
 
   const setStatus = async (status: 'Active' | 'Inactive') => {
     const res = await update({ id: experience.id, status });
-    if (!('error' in res)) notifySuccess(status === 'Active' ? 'The offer is on sale.' : 'The offer is no longer on sale.');
+    if (!('error' in res)) notifySuccess(status === 'Active' ? t('frame.onSale') : t('frame.offSale'));
   };
 
   return (
     <Stack gap="md">
       <Anchor component={Link} to={OVERVIEW} size="sm">
         <Group gap={4}>
-          <IconArrowLeft size={14} /> All offers
+          <IconArrowLeft size={14} /> {t('frame.allOffers')}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -60,11 +75,11 @@ export default function EditorPage() {
           <Group gap="sm">
             <Title order={2}>{experience.title}</Title>
             <Badge color={STATUS_COLOR[experience.status]} variant="light" data-testid="experience-status">
-              {experience.status}
+              {t(`status.${experience.status}`)}
             </Badge>
           </Group>
           <Text c="dimmed" size="sm">
-            {experience.type}
+            {t(`type.${experience.type}`)}
           </Text>
         </div>
         <Group>
@@ -80,31 +95,31 @@ export default function EditorPage() {
               }
             }}
           >
-            Duplicate
+            {t('frame.duplicate')}
           </Button>
           {experience.status === 'Active' ? (
             <Button variant="light" color="orange" loading={updating.isLoading} onClick={() => setStatus('Inactive')}>
-              Deactivate
+              {t('frame.deactivate')}
             </Button>
           ) : (
-            <Tooltip label={`Still missing: ${missing.join(', ')}`} disabled={missing.length === 0}>
+            <Tooltip label={t('frame.stillMissing', { missing })} disabled={missing === ''}>
               <Button loading={updating.isLoading} onClick={() => setStatus('Active')}>
-                Activate
+                {t('frame.activate')}
               </Button>
             </Tooltip>
           )}
         </Group>
       </Group>
-      {experience.status !== 'Active' && missing.length > 0 && (
-        <Alert variant="light" color="blue" title="Before it can go on sale">
-          Add {missing.join(', ')}.
+      {experience.status !== 'Active' && missing !== '' && (
+        <Alert variant="light" color="blue" title={t('frame.beforeSale')}>
+          {t('frame.add', { missing })}
         </Alert>
       )}
       <Tabs value={step} onChange={(v) => v && navigate(editorPath(experience.id, v as EditorStep))} keepMounted={false}>
         <Tabs.List>
           {EDITOR_STEPS.map((s) => (
             <Tabs.Tab key={s.step} value={s.step}>
-              {s.label}
+              {t(`step.${s.step}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -115,7 +130,7 @@ export default function EditorPage() {
           <Group gap="xs" role="status">
             <Loader size="sm" />
             <Text c="dimmed" size="sm">
-              Loading the step…
+              {t('frame.loadingStep')}
             </Text>
           </Group>
         }

@@ -19,6 +19,7 @@ import { RICH_TEXT_TAGS } from '@tourdesk/contracts';
 import DOMPurify from 'dompurify';
 import Squire from 'squire-rte';
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type Ref } from 'react';
+import { useRichTextT } from './rich-text-texts';
 
 /**
  * Rich text written in the browser (an offer's long description): paragraphs, bold, italic,
@@ -201,10 +202,11 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
   const [opened, setOpened] = useState(false);
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const t = useRichTextT();
   const apply = () => {
     const href = /^[\w.+-]+@[\w-]+\.[\w.-]+$/.test(url.trim()) ? `mailto:${url.trim()}` : url.trim();
     if (!LINK_SCHEME.test(href)) {
-      setError('A link starts with https://, http:// or mailto:.');
+      setError(t('rich.linkInvalid'));
       return;
     }
     if (!editor) return;
@@ -230,12 +232,12 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
       withArrow
       shadow="md"
     >
-      <Tooltip label="Link" withArrow openDelay={400}>
+      <Tooltip label={t('rich.link')} withArrow openDelay={400}>
         {/* The popover's target is the button itself: its aria-expanded and id land there. */}
         <Popover.Target>
           <ToolbarButton
             active={active}
-            aria-label="Link"
+            aria-label={t('rich.link')}
             onClick={() => {
               setUrl((editor && linkElementAtCursor(editor)?.getAttribute('href')) ?? '');
               setError(null);
@@ -249,7 +251,7 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
       <Popover.Dropdown>
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <TextInput
-            label="Link address"
+            label={t('rich.linkAddress')}
             placeholder="https://"
             size="xs"
             value={url}
@@ -264,7 +266,7 @@ function LinkControl({ editor, active }: { editor: Squire | null; active: boolea
             data-autofocus
           />
           <Button size="xs" mt={22} onClick={apply}>
-            Apply
+            {t('rich.apply')}
           </Button>
         </Group>
       </Popover.Dropdown>
@@ -295,6 +297,7 @@ export function RichTextInput({
   error?: ReactNode;
 }) {
   const id = useId();
+  const t = useRichTextT();
   const rootRef = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<Squire | null>(null);
   // Bumped whenever the cursor moves or the text changes: the toolbar's pressed states are read again.
@@ -385,49 +388,49 @@ export function RichTextInput({
       labelProps={{ onClick: () => editor?.focus() }}
     >
       <div className="rich-text" data-invalid={error ? true : undefined}>
-        <div className="rich-text-toolbar" role="toolbar" aria-label={`${label}: formatting`}>
+        <div className="rich-text-toolbar" role="toolbar" aria-label={t('rich.toolbar', { label })}>
           <Group gap={2}>
-            <Control label="Bold" shortcut="B" active={formats.has('B')} onClick={toggle('B', (e) => e.bold(), (e) => e.removeBold())}>
+            <Control label={t('rich.bold')} shortcut="B" active={formats.has('B')} onClick={toggle('B', (e) => e.bold(), (e) => e.removeBold())}>
               <IconBold {...icon} />
             </Control>
-            <Control label="Italic" shortcut="I" active={formats.has('I')} onClick={toggle('I', (e) => e.italic(), (e) => e.removeItalic())}>
+            <Control label={t('rich.italic')} shortcut="I" active={formats.has('I')} onClick={toggle('I', (e) => e.italic(), (e) => e.removeItalic())}>
               <IconItalic {...icon} />
             </Control>
-            <Control label="Underline" shortcut="U" active={formats.has('U')} onClick={toggle('U', (e) => e.underline(), (e) => e.removeUnderline())}>
+            <Control label={t('rich.underline')} shortcut="U" active={formats.has('U')} onClick={toggle('U', (e) => e.underline(), (e) => e.removeUnderline())}>
               <IconUnderline {...icon} />
             </Control>
-            <Control label="Strikethrough" shortcut="Shift+7" active={formats.has('S')} onClick={toggle('S', (e) => e.strikethrough(), (e) => e.removeStrikethrough())}>
+            <Control label={t('rich.strikethrough')} shortcut="Shift+7" active={formats.has('S')} onClick={toggle('S', (e) => e.strikethrough(), (e) => e.removeStrikethrough())}>
               <IconStrikethrough {...icon} />
             </Control>
           </Group>
           <Group gap={2}>
-            <Control label="Heading" active={formats.has('H2')} onClick={() => editor && toggleBlockTag(editor, 'H2')}>
+            <Control label={t('rich.heading')} active={formats.has('H2')} onClick={() => editor && toggleBlockTag(editor, 'H2')}>
               <IconH2 {...icon} />
             </Control>
-            <Control label="Subheading" active={formats.has('H3')} onClick={() => editor && toggleBlockTag(editor, 'H3')}>
+            <Control label={t('rich.subheading')} active={formats.has('H3')} onClick={() => editor && toggleBlockTag(editor, 'H3')}>
               <IconH3 {...icon} />
             </Control>
-            <Control label="Bulleted list" shortcut="Shift+8" active={formats.has('UL')} onClick={toggle('UL', (e) => e.makeUnorderedList(), (e) => e.removeList())}>
+            <Control label={t('rich.bulletedList')} shortcut="Shift+8" active={formats.has('UL')} onClick={toggle('UL', (e) => e.makeUnorderedList(), (e) => e.removeList())}>
               <IconList {...icon} />
             </Control>
-            <Control label="Numbered list" shortcut="Shift+9" active={formats.has('OL')} onClick={toggle('OL', (e) => e.makeOrderedList(), (e) => e.removeList())}>
+            <Control label={t('rich.numberedList')} shortcut="Shift+9" active={formats.has('OL')} onClick={toggle('OL', (e) => e.makeOrderedList(), (e) => e.removeList())}>
               <IconListNumbers {...icon} />
             </Control>
-            <Control label="Quote" shortcut="]" active={formats.has('BLOCKQUOTE')} onClick={toggle('BLOCKQUOTE', (e) => e.increaseQuoteLevel(), (e) => e.decreaseQuoteLevel())}>
+            <Control label={t('rich.quote')} shortcut="]" active={formats.has('BLOCKQUOTE')} onClick={toggle('BLOCKQUOTE', (e) => e.increaseQuoteLevel(), (e) => e.decreaseQuoteLevel())}>
               <IconBlockquote {...icon} />
             </Control>
           </Group>
           <Group gap={2}>
             <LinkControl editor={editor} active={formats.has('A')} />
-            <Control label="Remove link" onClick={run((e) => e.removeLink())}>
+            <Control label={t('rich.removeLink')} onClick={run((e) => e.removeLink())}>
               <IconUnlink {...icon} />
             </Control>
           </Group>
           <Group gap={2}>
-            <Control label="Undo" shortcut="Z" disabled={!history.canUndo} onClick={run((e) => e.undo())}>
+            <Control label={t('rich.undo')} shortcut="Z" disabled={!history.canUndo} onClick={run((e) => e.undo())}>
               <IconArrowBackUp {...icon} />
             </Control>
-            <Control label="Redo" shortcut="Shift+Z" disabled={!history.canRedo} onClick={run((e) => e.redo())}>
+            <Control label={t('rich.redo')} shortcut="Shift+Z" disabled={!history.canRedo} onClick={run((e) => e.redo())}>
               <IconArrowForwardUp {...icon} />
             </Control>
           </Group>

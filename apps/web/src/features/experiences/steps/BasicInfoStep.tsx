@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { EXPERIENCE_TYPES, ZExperienceFields, type TExperience } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { useMeetingPointsQuery } from '../api';
+import { useOfferEditorT } from '../editor-texts';
 import { NewButton, NewMeetingPointDialog } from './InlineCreate';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
@@ -20,10 +21,8 @@ const schema = ZExperienceFields.pick({
   translations: true,
 });
 
-const LANGUAGES = [
-  ['en', 'English'], ['de', 'German'], ['fr', 'French'], ['it', 'Italian'], ['es', 'Spanish'], ['pt', 'Portuguese'],
-  ['nl', 'Dutch'], ['zh', 'Chinese'], ['ja', 'Japanese'], ['ko', 'Korean'], ['ru', 'Russian'], ['ar', 'Arabic'],
-].map(([value, label]) => ({ value: value!, label: label! }));
+/** The languages an offer can be guided in (their names in the catalog, `language.<code>`). */
+const LANGUAGES = ['en', 'de', 'fr', 'it', 'es', 'pt', 'nl', 'zh', 'ja', 'ko', 'ru', 'ar'] as const;
 
 export function BasicInfoStep({ experience }: { experience: TExperience }) {
   const { data: points, refetch: refetchPoints } = useMeetingPointsQuery();
@@ -40,20 +39,21 @@ export function BasicInfoStep({ experience }: { experience: TExperience }) {
     translations: experience.translations,
   });
   const errors = form.formState.errors;
+  const tx = useOfferEditorT();
   const t = useStepLanguage(experience, form, ['title', 'short_description']);
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
       {t.switcher}
-      <TextInput key={`title-${t.language}`} label="Title" placeholder={t.placeholder('title')} {...form.register(t.name('title'))} error={t.isMain ? errors.title?.message : errors.translations?.[t.language]?.title?.message} />
+      <TextInput key={`title-${t.language}`} label={tx('field.title')} placeholder={t.placeholder('title')} {...form.register(t.name('title'))} error={t.isMain ? errors.title?.message : errors.translations?.[t.language]?.title?.message} />
       <Controller
         control={form.control}
         name="type"
-        render={({ field }) => <Select label="Type" data={[...EXPERIENCE_TYPES]} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
+        render={({ field }) => <Select label={tx('basic.type')} data={EXPERIENCE_TYPES.map((value) => ({ value, label: tx(`type.${value}`) }))} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} />}
       />
       <Textarea
         key={`short-${t.language}`}
-        label="Short description"
-        description="One or two sentences shown in lists and search results."
+        label={tx('field.short_description')}
+        description={tx('basic.shortHint')}
         placeholder={t.placeholder('short_description')}
         autosize
         minRows={2}
@@ -63,23 +63,23 @@ export function BasicInfoStep({ experience }: { experience: TExperience }) {
       <Controller
         control={form.control}
         name="categories"
-        render={({ field }) => <TagsInput label="Categories" placeholder="Type and press Enter" value={field.value ?? []} onChange={field.onChange} />}
+        render={({ field }) => <TagsInput label={tx('basic.categories')} placeholder={tx('basic.typeAndEnter')} value={field.value ?? []} onChange={field.onChange} />}
       />
       <Controller
         control={form.control}
         name="tags"
-        render={({ field }) => <TagsInput label="Tags" placeholder="Type and press Enter" value={field.value ?? []} onChange={field.onChange} />}
+        render={({ field }) => <TagsInput label={tx('basic.tags')} placeholder={tx('basic.typeAndEnter')} value={field.value ?? []} onChange={field.onChange} />}
       />
       <Controller
         control={form.control}
         name="languages"
-        render={({ field }) => <MultiSelect label="Languages" data={LANGUAGES} value={field.value ?? []} onChange={field.onChange} searchable />}
+        render={({ field }) => <MultiSelect label={tx('basic.languages')} data={LANGUAGES.map((value) => ({ value, label: tx(`language.${value}`) }))} value={field.value ?? []} onChange={field.onChange} searchable />}
       />
       <Controller
         control={form.control}
         name="duration_minutes"
         render={({ field, fieldState }) => (
-          <NumberInput label="Duration (minutes)" min={5} step={15} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
+          <NumberInput label={tx('basic.duration')} min={5} step={15} value={field.value ?? ''} onChange={(v) => field.onChange(v === '' ? null : Number(v))} error={fieldState.error?.message} />
         )}
       />
       <Controller
@@ -88,16 +88,16 @@ export function BasicInfoStep({ experience }: { experience: TExperience }) {
         render={({ field, fieldState }) => (
           <Stack gap={4}>
             <MultiSelect
-              label="Meeting points"
-              placeholder={points?.results.length === 0 ? 'None yet: create one' : undefined}
+              label={tx('basic.meetingPoints')}
+              placeholder={points?.results.length === 0 ? tx('basic.noPointYet') : undefined}
               data={(points?.results ?? []).map((p) => ({ value: p.id, label: p.name }))}
               value={field.value ?? []}
               onChange={field.onChange}
               error={fieldState.error?.message}
-              nothingFoundMessage="No meeting point yet"
+              nothingFoundMessage={tx('basic.nothingFound')}
             />
             <Group>
-              <NewButton label="New meeting point" onClick={() => setCreatingPoint(true)} />
+              <NewButton label={tx('basic.newPoint')} onClick={() => setCreatingPoint(true)} />
             </Group>
             <NewMeetingPointDialog
               opened={creatingPoint}

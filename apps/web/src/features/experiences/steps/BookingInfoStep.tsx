@@ -1,5 +1,6 @@
 import { Textarea } from '@mantine/core';
 import { ZExperienceFields, type TExperience } from '@tourdesk/contracts';
+import { useOfferEditorT } from '../editor-texts';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
 import { useStepLanguage } from './use-step-language';
@@ -13,20 +14,21 @@ export function BookingInfoStep({ experience }: { experience: TExperience }) {
     voucher_text: experience.voucher_text,
     translations: experience.translations,
   });
+  const tx = useOfferEditorT();
   const t = useStepLanguage(experience, form, ['meeting_instructions', 'voucher_text']);
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
       {t.switcher}
       <Textarea
         key={`meeting-${t.language}`}
-        label="Meeting instructions"
-        description="Sent with the confirmation: where to be, when, and how to find you."
+        label={tx('field.meeting_instructions')}
+        description={tx('booking.meetingHint')}
         placeholder={t.placeholder('meeting_instructions')}
         autosize
         minRows={4}
         {...form.register(t.name('meeting_instructions'))}
       />
-      <Textarea key={`voucher-${t.language}`} label="Voucher text" description="Printed on the ticket." placeholder={t.placeholder('voucher_text')} autosize minRows={3} {...form.register(t.name('voucher_text'))} />
+      <Textarea key={`voucher-${t.language}`} label={tx('field.voucher_text')} description={tx('booking.voucherHint')} placeholder={t.placeholder('voucher_text')} autosize minRows={3} {...form.register(t.name('voucher_text'))} />
     </StepForm>
   );
 }

@@ -2,6 +2,7 @@ import { Textarea } from '@mantine/core';
 import { ZExperienceFields, type TExperience } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { RichTextInput } from '../../../shared/components/RichTextInput';
+import { useOfferEditorT } from '../editor-texts';
 import { LinesInput } from './LinesInput';
 import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
@@ -27,13 +28,9 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
     important_information: experience.important_information,
     translations: experience.translations,
   });
+  const tx = useOfferEditorT();
   const t = useStepLanguage(experience, form, ['long_description', 'highlights', 'inclusions', 'exclusions', 'what_to_bring', 'important_information']);
-  const lists = [
-    ['highlights', 'Highlights'],
-    ['inclusions', 'Included'],
-    ['exclusions', 'Not included'],
-    ['what_to_bring', 'What to bring'],
-  ] as const;
+  const lists = ['highlights', 'inclusions', 'exclusions', 'what_to_bring'] as const;
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
       {t.switcher}
@@ -43,8 +40,8 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
         name={t.name('long_description')}
         render={({ field, fieldState }) => (
           <RichTextInput
-            label="Long description"
-            description={t.isMain ? 'What the guest will experience: headings, lists, emphasis and links are kept.' : 'Left empty, customers read the main language’s description.'}
+            label={tx('field.long_description')}
+            description={t.isMain ? tx('description.longHint') : tx('description.longHintTranslation')}
             value={(field.value as string | undefined) ?? ''}
             onChange={field.onChange}
             onBlur={field.onBlur}
@@ -53,15 +50,15 @@ export function DescriptionStep({ experience }: { experience: TExperience }) {
           />
         )}
       />
-      {lists.map(([name, label]) => (
+      {lists.map((name) => (
         <Controller
           key={`${name}-${t.language}`}
           control={form.control}
           name={t.name(name)}
-          render={({ field, fieldState }) => <LinesInput label={label} placeholder={t.placeholder(name)} value={(field.value as string[] | undefined) ?? []} onChange={field.onChange} error={fieldState.error?.message} />}
+          render={({ field, fieldState }) => <LinesInput label={tx(`field.${name}`)} placeholder={t.placeholder(name)} value={(field.value as string[] | undefined) ?? []} onChange={field.onChange} error={fieldState.error?.message} />}
         />
       ))}
-      <Textarea key={`info-${t.language}`} label="Important information" placeholder={t.placeholder('important_information')} autosize minRows={3} {...form.register(t.name('important_information'))} />
+      <Textarea key={`info-${t.language}`} label={tx('field.important_information')} placeholder={t.placeholder('important_information')} autosize minRows={3} {...form.register(t.name('important_information'))} />
     </StepForm>
   );
 }

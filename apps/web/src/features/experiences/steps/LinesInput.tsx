@@ -1,4 +1,5 @@
 import { Textarea } from '@mantine/core';
+import { useOfferEditorT } from '../editor-texts';
 
 /** A list of short texts edited as one per line (highlights, inclusions, …). */
 export function LinesInput({
@@ -16,10 +17,11 @@ export function LinesInput({
   onChange: (lines: string[]) => void;
   error?: string;
 }) {
+  const t = useOfferEditorT();
   return (
     <Textarea
       label={label}
-      description={description ?? 'One per line.'}
+      description={description ?? t('lines.hint')}
       placeholder={placeholder}
       autosize
       minRows={3}

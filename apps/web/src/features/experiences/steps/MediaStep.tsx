@@ -14,6 +14,7 @@ import { VideoItem } from '../../../shared/components/VideoItem';
 import { useAddVideoMutation, useCreateImageMutation, useDeleteImageMutation, useDeleteVideoMutation, useReorderImagesMutation } from '../api';
 import { experiencesApi } from '../api';
 import { errorMessages } from '../../../shared/api/errors';
+import { useOfferEditorT } from '../editor-texts';
 
 export const FILES_UPLOADED = 'Files uploaded!';
 
@@ -26,6 +27,7 @@ interface Upload {
 
 function SortableImage({ image, index, onDelete }: { image: TImage; index: number; onDelete: () => void }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: image.id });
+  const t = useOfferEditorT();
   return (
     <Card
       ref={setNodeRef}
@@ -39,18 +41,18 @@ function SortableImage({ image, index, onDelete }: { image: TImage; index: numbe
         <Image src={image.thumbnail_url ?? undefined} h={120} fit="cover" alt={image.original_name} />
         {index === 0 && (
           <Badge pos="absolute" top={6} left={6} size="sm">
-            Cover
+            {t('media.cover')}
           </Badge>
         )}
       </Card.Section>
       <Group justify="space-between" wrap="nowrap" mt={4}>
-        <ActionIcon variant="subtle" aria-label={`Move ${image.original_name}`} {...attributes} {...listeners} style={{ cursor: 'grab' }}>
+        <ActionIcon variant="subtle" aria-label={t('media.move', { name: image.original_name })} {...attributes} {...listeners} style={{ cursor: 'grab' }}>
           <IconGripVertical size={16} />
         </ActionIcon>
         <Text size="xs" truncate="end" style={{ flex: 1 }}>
           {image.original_name}
         </Text>
-        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${image.original_name}`} onClick={onDelete}>
+        <ActionIcon variant="subtle" color="red" aria-label={t('media.delete', { name: image.original_name })} onClick={onDelete}>
           <IconTrash size={16} />
         </ActionIcon>
       </Group>
@@ -60,6 +62,7 @@ function SortableImage({ image, index, onDelete }: { image: TImage; index: numbe
 
 function Images({ experience }: { experience: TExperience }) {
   const dispatch = useAppDispatch();
+  const t = useOfferEditorT();
   const [createImage] = useCreateImageMutation();
   const [deleteImage] = useDeleteImageMutation();
   const [reorder] = useReorderImagesMutation();
@@ -79,13 +82,13 @@ function Images({ experience }: { experience: TExperience }) {
       files.map(async (file, i) => {
         const key = batch[i]!.key;
         const created = await createImage({ original_name: file.name, experience: experience.id });
-        if ('error' in created) return set(key, { error: 'could not start' });
+        if ('error' in created) return set(key, { error: t('media.couldNotStart') });
         try {
           await uploadFile(dispatch, created.data.upload_url!, file, (p) => set(key, { progress: Math.round(p * 100) }));
           succeeded++;
           setUploads((u) => u.filter((x) => x.key !== key));
         } catch (e) {
-          const detail = e instanceof Error ? e.message : 'unknown error';
+          const detail = e instanceof Error ? e.message : t('media.unknownError');
           notifyError(`Upload failed: ${detail}`);
           set(key, { error: detail });
           await dispatch(experiencesApi.endpoints.deleteImage.initiate(created.data.id));
@@ -102,18 +105,18 @@ function Images({ experience }: { experience: TExperience }) {
     setOrder(next);
     const res = await reorder({ id: experience.id, images: next });
     if ('error' in res) setOrder(null);
-    else notifySuccess('New order saved.');
+    else notifySuccess(t('media.newOrder'));
   };
 
   return (
     <Card withBorder padding="lg">
-      <Title order={4}>Images</Title>
+      <Title order={4}>{t('media.images')}</Title>
       <Text size="sm" c="dimmed" mb="md">
-        JPEG, PNG or WebP, up to {IMAGE_LIMITS.maxBytes / 1024 / 1024} MB, at least {IMAGE_LIMITS.minWidth}×{IMAGE_LIMITS.minHeight} pixels. Drag to reorder: the first is the cover.
+        {t('media.imagesHint', { mb: String(IMAGE_LIMITS.maxBytes / 1024 / 1024), width: String(IMAGE_LIMITS.minWidth), height: String(IMAGE_LIMITS.minHeight) })}
       </Text>
       <Dropzone
         onDrop={upload}
-        onReject={(rejections) => rejections.forEach((r) => notifyError(`Upload failed: ${r.file.name}: ${r.errors.map((e) => (e.code === 'file-too-large' ? `larger than ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MB` : e.message)).join(', ')}`))}
+        onReject={(rejections) => rejections.forEach((r) => notifyError(`Upload failed: ${r.file.name}: ${r.errors.map((e) => (e.code === 'file-too-large' ? t('media.tooLarge', { mb: String(IMAGE_LIMITS.maxBytes / 1024 / 1024) }) : e.message)).join(', ')}`))}
         maxSize={IMAGE_LIMITS.maxBytes}
         accept={[...IMAGE_LIMITS.types]}
         multiple
@@ -130,30 +133,30 @@ function Images({ experience }: { experience: TExperience }) {
             <IconPhoto size={40} />
           </Dropzone.Idle>
           <div>
-            <Text size="lg">Drop pictures here or click to choose them</Text>
+            <Text size="lg">{t('media.drop')}</Text>
             {/* Not dimmed: the zone darkens under the pointer, and grey on it fell below 4.5:1 in dark mode. */}
-            <Text size="sm">Several at once is fine.</Text>
+            <Text size="sm">{t('media.several')}</Text>
           </div>
         </Group>
       </Dropzone>
       {uploads.length > 0 && (
-        <Stack gap="xs" mt="md" role="group" aria-label="Uploads">
+        <Stack gap="xs" mt="md" role="group" aria-label={t('media.uploads')}>
           {uploads.map((u) => (
             <div key={u.key} data-testid="upload-progress">
               <Group justify="space-between">
                 <Text size="sm">{u.name}</Text>
                 <Text size="sm" c={u.error ? 'red' : 'dimmed'}>
-                  {u.error ? `failed: ${u.error}` : `${u.progress}%`}
+                  {u.error ? t('media.failed', { error: u.error }) : `${u.progress}%`}
                 </Text>
               </Group>
-              <Progress value={u.progress} color={u.error ? 'red' : 'blue'} animated={!u.error && u.progress < 100} aria-label={`${u.name} upload progress`} />
+              <Progress value={u.progress} color={u.error ? 'red' : 'blue'} animated={!u.error && u.progress < 100} aria-label={t('media.progress', { name: u.name })} />
             </div>
           ))}
         </Stack>
       )}
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
         <SortableContext items={ids} strategy={rectSortingStrategy}>
-          <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} mt="md" aria-label="Images in order">
+          <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} mt="md" aria-label={t('media.inOrder')}>
             {ids.map((id, index) => {
               const image = byId.get(id);
               return image ? (
@@ -163,7 +166,7 @@ function Images({ experience }: { experience: TExperience }) {
                   index={index}
                   onDelete={async () => {
                     const res = await deleteImage(id);
-                    if (!('error' in res)) notifySuccess(`${image.original_name} deleted.`);
+                    if (!('error' in res)) notifySuccess(t('media.deleted', { name: image.original_name }));
                   }}
                 />
               ) : null;
@@ -180,38 +183,39 @@ function Videos({ experience }: { experience: TExperience }) {
   const [remove] = useDeleteVideoMutation();
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string>();
+  const t = useOfferEditorT();
   return (
     <Card withBorder padding="lg">
-      <Title order={4}>Videos</Title>
+      <Title order={4}>{t('media.videos')}</Title>
       <Text size="sm" c="dimmed" mb="md">
-        Paste the address of a YouTube or Vimeo video; its title and thumbnail are looked up.
+        {t('media.videosHint')}
       </Text>
       <Group align="flex-start">
-        <TextInput aria-label="Video URL" placeholder="https://www.youtube.com/watch?v=…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={error} style={{ flex: 1 }} />
+        <TextInput aria-label={t('media.videoUrl')} placeholder="https://www.youtube.com/watch?v=…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={error} style={{ flex: 1 }} />
         <Button
           loading={isLoading}
           disabled={!url.trim()}
           onClick={async () => {
             const res = await add({ url: url.trim(), experience: experience.id });
             if ('error' in res) {
-              return setError(errorMessages(res.error)[0] ?? 'This video could not be added.');
+              return setError(errorMessages(res.error)[0] ?? t('media.videoNotAdded'));
             }
             setError(undefined);
             setUrl('');
             if (res.data.notice) notifyError(res.data.notice);
-            else notifySuccess(`Video added: ${res.data.title}`);
+            else notifySuccess(t('media.videoAdded', { title: res.data.title }));
           }}
         >
-          Add video
+          {t('media.addVideo')}
         </Button>
       </Group>
-      <Stack gap="sm" mt="md" role="group" aria-label="Videos">
+      <Stack gap="sm" mt="md" role="group" aria-label={t('media.videos')}>
         {experience.videos.map((v) => (
           <div key={v.id} data-testid="media-video">
             <VideoItem
               video={v}
               actions={
-                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${v.title || v.url}`} onClick={() => remove(v.id)}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('media.removeVideo', { name: v.title || v.url })} onClick={() => remove(v.id)}>
                   <IconTrash size={16} />
                 </ActionIcon>
               }

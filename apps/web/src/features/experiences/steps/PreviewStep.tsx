@@ -5,14 +5,17 @@ import { useAppSelector } from '../../../shared/hooks/store';
 import { formatMoney } from '../../../shared/lib/money';
 import { clock, formatDisplayDate } from '../../../shared/lib/dates';
 import { useMeetingPointsQuery, usePricingCategoriesQuery, useUpcomingSlotsQuery } from '../api';
+import { useOfferEditorT } from '../editor-texts';
 
-const duration = (m: number | null) => (m === null ? null : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`);
 
 /** Today and three weeks on, as the API's dates. */
 const nextThreeWeeks = () => ({ from: dayjs().format('YYYY-MM-DD'), to: dayjs().add(21, 'day').format('YYYY-MM-DD') });
 
 /** The experience as a customer will see it in the web store. */
 export function PreviewStep({ experience }: { experience: TExperience }) {
+  const t = useOfferEditorT();
+  const duration = (m: number | null) =>
+    m === null ? null : m < 60 ? t('preview.minutes', { minutes: m }) : m % 60 ? t('preview.hoursMinutes', { hours: Math.floor(m / 60), minutes: m % 60 }) : t('preview.hours', { hours: m / 60 });
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data } = usePricingCategoriesQuery();
   const label = (id: string) => data?.results.find((c) => c.id === id)?.label ?? '';
@@ -26,13 +29,13 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
   const { data: allPoints } = useMeetingPointsQuery();
   const points = (allPoints?.results ?? []).filter((m) => experience.meeting_points.includes(m.id));
   const lists = [
-    ['Highlights', experience.highlights],
-    ['Included', experience.inclusions],
-    ['Not included', experience.exclusions],
-    ['What to bring', experience.what_to_bring],
+    [t('field.highlights'), experience.highlights],
+    [t('field.inclusions'), experience.inclusions],
+    [t('field.exclusions'), experience.exclusions],
+    [t('field.what_to_bring'), experience.what_to_bring],
   ] as const;
   return (
-    <Card withBorder padding="xl" maw={1100} aria-label="Preview">
+    <Card withBorder padding="xl" maw={1100} aria-label={t('preview.label')}>
       <Stack gap="md">
         {images.length > 0 && (
           <SimpleGrid cols={{ base: 1, sm: images.length > 1 ? 2 : 1 }} spacing="xs">
@@ -50,7 +53,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
           <div>
             <Title order={2}>{experience.title}</Title>
             <Group gap="xs" mt={4}>
-              <Badge variant="light">{experience.type}</Badge>
+              <Badge variant="light">{t(`type.${experience.type}`)}</Badge>
               {duration(experience.duration_minutes) && <Badge variant="light" color="gray">{duration(experience.duration_minutes)}</Badge>}
               {experience.languages.map((l) => (
                 <Badge key={l} variant="outline" color="gray">
@@ -64,7 +67,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
               {paid.length > 0 ? (
                 <>
                   <Text size="sm" c="dimmed">
-                    from
+                    {t('preview.from')}
                   </Text>
                   <Text size="xl" fw={700} data-testid="preview-from-price">
                     {formatMoney(Math.min(...paid), currency)}
@@ -72,7 +75,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
                 </>
               ) : (
                 <Text size="xl" fw={700} data-testid="preview-from-price">
-                  Free
+                  {t('preview.free')}
                 </Text>
               )}
             </Stack>
@@ -103,7 +106,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
         {base.length > 0 && (
           <div>
             <Text fw={600} mb={4}>
-              Prices
+              {t('preview.prices')}
             </Text>
             {base.map((p) => (
               <Group key={p.id} justify="space-between" maw={320}>
@@ -116,7 +119,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
         {(points.length > 0 || experience.meeting_instructions) && (
           <div data-testid="preview-meeting">
             <Text fw={600} mb={4}>
-              Where to meet
+              {t('preview.whereToMeet')}
             </Text>
             {points.map((m) => (
               <Text key={m.id} size="sm">
@@ -134,17 +137,17 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
         )}
         <div data-testid="preview-times">
           <Text fw={600} mb={4}>
-            Coming start times
+            {t('preview.comingTimes')}
           </Text>
           {coming.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No start time with seats in the next three weeks: add a schedule.
+              {t('preview.noTimes')}
             </Text>
           ) : (
             <Group gap="xs">
               {coming.map((s) => (
                 <Badge key={s.id} variant="light" color={s.status === 'limited' ? 'orange' : 'green'} size="lg" tt="none">
-                  {formatDisplayDate(s.starts_at, s.time_zone)}, {clock(s.local_time)} · {s.remaining} left
+                  {t('preview.slot', { date: formatDisplayDate(s.starts_at, s.time_zone), time: clock(s.local_time), remaining: s.remaining })}
                 </Badge>
               ))}
             </Group>
@@ -153,7 +156,7 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
         {experience.important_information && (
           <div>
             <Text fw={600} mb={4}>
-              Important information
+              {t('field.important_information')}
             </Text>
             <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
               {experience.important_information}

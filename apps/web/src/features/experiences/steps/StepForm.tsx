@@ -1,6 +1,8 @@
 import { Button, Group, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { UnsavedChangesGuard } from '../../../shared/components/UnsavedChangesGuard';
+import { useCommonT } from '../../../shared/i18n/common';
+import { useOfferEditorT } from '../editor-texts';
 
 /**
  * The frame of an editor step: its fields, and "Save" / "Save and continue". Continuing happens
@@ -19,6 +21,8 @@ export function StepForm({
   onSave: (goNext: boolean) => void;
   hasNext: boolean;
 }) {
+  const t = useOfferEditorT();
+  const common = useCommonT();
   return (
     <form
       noValidate
@@ -31,16 +35,16 @@ export function StepForm({
         {children}
         <Group justify="flex-end" mt="md">
           <Button type="submit" variant={hasNext ? 'default' : 'filled'} loading={saving} disabled={!dirty}>
-            Save
+            {common('save')}
           </Button>
           {hasNext && (
             <Button type="button" loading={saving} onClick={() => onSave(true)}>
-              Save and continue
+              {t('form.saveAndContinue')}
             </Button>
           )}
         </Group>
       </Stack>
-      <UnsavedChangesGuard dirty={dirty} message="This step has changes that are not saved. Leave it anyway?" />
+      <UnsavedChangesGuard dirty={dirty} message={t('form.unsaved')} />
     </form>
   );
 }

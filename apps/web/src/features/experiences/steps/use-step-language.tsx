@@ -1,21 +1,9 @@
 import { EXPERIENCE_TEXT_FIELDS, type ExperienceTextField, type TExperience } from '@tourdesk/contracts';
 import { missingTranslations, type Language } from '@tourdesk/contracts/i18n';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { LanguageSwitch, useSellingLanguages } from '../../../shared/components/LanguageSwitch';
-
-export const TEXT_LABELS: Record<ExperienceTextField, string> = {
-  title: 'Title',
-  short_description: 'Short description',
-  long_description: 'Long description',
-  highlights: 'Highlights',
-  inclusions: 'Included',
-  exclusions: 'Not included',
-  what_to_bring: 'What to bring',
-  important_information: 'Important information',
-  meeting_instructions: 'Meeting instructions',
-  voucher_text: 'Voucher text',
-};
+import { useOfferEditorT } from '../editor-texts';
 
 /**
  * A step's language (issue 30): its translatable fields edit the offer's own texts in the
@@ -25,6 +13,9 @@ export const TEXT_LABELS: Record<ExperienceTextField, string> = {
  */
 export function useStepLanguage<V extends FieldValues>(experience: TExperience, form: UseFormReturn<V, unknown, unknown>, fields: readonly ExperienceTextField[]) {
   const languages = useSellingLanguages();
+  const t = useOfferEditorT();
+  // The fields' names, for the switch's "Not translated: …".
+  const labels = useMemo(() => Object.fromEntries(EXPERIENCE_TEXT_FIELDS.map((f) => [f, t(`field.${f}`)])) as Record<ExperienceTextField, string>, [t]);
   const main = languages[0]!;
   const [chosen, setLanguage] = useState<Language>(main);
   const language = languages.includes(chosen) ? chosen : main;
@@ -41,6 +32,6 @@ export function useStepLanguage<V extends FieldValues>(experience: TExperience, 
     const value = base[field];
     return Array.isArray(value) ? value.join('\n') : value || undefined;
   };
-  const switcher = <LanguageSwitch languages={languages} value={language} onChange={setLanguage} missing={missing} labels={TEXT_LABELS} />;
+  const switcher = <LanguageSwitch languages={languages} value={language} onChange={setLanguage} missing={missing} labels={labels} />;
   return { language, isMain, name, placeholder, switcher };
 }
