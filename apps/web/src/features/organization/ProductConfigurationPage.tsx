@@ -6,7 +6,6 @@ import {
   EXPERIENCE_TYPES,
   bpToPercent,
   percentToBp,
-  TICKET_FIELD_LABEL,
   TICKET_FIELDS,
   type TCancellationPolicy,
   type TPaginated,
@@ -206,13 +205,13 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
         <Checkbox.Group value={draft.ticket_fields} onChange={(v) => set('ticket_fields', TICKET_FIELDS.filter((f) => v.includes(f)) as TTicketField[])} error={errors.ticket_fields}>
           <Stack gap="xs">
             {TICKET_FIELDS.map((f) => (
-              <Checkbox key={f} value={f} label={TICKET_FIELD_LABEL[f]} />
+              <Checkbox key={f} value={f} label={tr(`config.ticket.${f}`)} />
             ))}
           </Stack>
         </Checkbox.Group>
       </Card>
 
-      <Card withBorder padding="lg" aria-label="Languages">
+      <Card withBorder padding="lg" aria-label={tr('languages.title')}>
         <Title order={4} mb={4}>
           {tr('languages.title')}
         </Title>

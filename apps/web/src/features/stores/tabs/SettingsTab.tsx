@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPhoto, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
-import { IMAGE_LIMITS, STORE_PAYMENT_LABEL, STORE_PAYMENT_OPTIONS, ZStoreInput, type TImage, type TStore } from '@tourdesk/contracts';
+import { IMAGE_LIMITS, STORE_PAYMENT_OPTIONS, ZStoreInput, type TImage, type TStore } from '@tourdesk/contracts';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
@@ -396,7 +396,7 @@ export function SettingsTab({ store }: { store: TStore }) {
                 <Checkbox.Group label={t('settings.payment')} description={t('settings.paymentHint')} value={field.value ?? []} onChange={field.onChange} error={fieldState.error?.message}>
                   <Stack gap={6} mt={6}>
                     {STORE_PAYMENT_OPTIONS.map((o) => (
-                      <Checkbox key={o} value={o} label={STORE_PAYMENT_LABEL[o]} />
+                      <Checkbox key={o} value={o} label={t(`settings.payment.${o}`)} />
                     ))}
                   </Stack>
                 </Checkbox.Group>

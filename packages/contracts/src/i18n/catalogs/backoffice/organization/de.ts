@@ -80,6 +80,11 @@ export const de = {
   'config.tickets': 'Tickets',
   'config.ticketsTitle': 'Was Tickets zeigen',
   'config.ticketsHint': 'Jedes Ticket zeigt das Angebot, sein Datum und seine Uhrzeit sowie seinen QR-Code mit dem Ticketcode.',
+  'config.ticket.meeting_point': 'Treffpunkt',
+  'config.ticket.customer_name': 'Name des Gastes',
+  'config.ticket.items': 'Gebuchte Kategorien und Extras',
+  'config.ticket.balance_due': 'Vor Ort noch zu zahlender Betrag',
+  'config.ticket.order_reference': 'Bestellreferenz',
   'config.discard': 'Änderungen verwerfen',
   'config.save': 'Speichern',
 } satisfies Record<OrganizationKey, string>;

@@ -79,6 +79,11 @@ export const en = {
   'config.tickets': 'Tickets',
   'config.ticketsTitle': 'What tickets show',
   'config.ticketsHint': 'Every ticket shows the offer, its date and time, and its QR code with the ticket code.',
+  'config.ticket.meeting_point': 'Meeting point',
+  'config.ticket.customer_name': 'Guest’s name',
+  'config.ticket.items': 'Categories and extras booked',
+  'config.ticket.balance_due': 'What is left to pay on site',
+  'config.ticket.order_reference': 'Order reference',
   'config.discard': 'Discard changes',
   'config.save': 'Save',
 } as const satisfies Record<string, string>;

@@ -77,6 +77,8 @@ export const de = {
   'settings.currencyHint': 'Ihre Preise sind in der Währung Ihrer Organisation; der Shop verkauft in dieser Währung.',
   'settings.payment': 'Zahlungsarten',
   'settings.paymentHint': 'Wie Kunden bezahlen können.',
+  'settings.payment.pay_on_site': 'Jetzt reservieren, vor Ort bezahlen',
+  'settings.payment.online': 'Online mit Karte bezahlen',
   'settings.embed': 'Websites, die ihn einbetten dürfen',
   'settings.embedHint': 'Andere Websites von Ihnen, die den Shop in einem Frame anzeigen dürfen, als Origin angegeben.',
   'settings.ownSite': 'Auf Ihrer eigenen Website',

@@ -76,6 +76,8 @@ export const en = {
   'settings.currencyHint': 'Your prices are in your organisation’s currency; the store sells in it.',
   'settings.payment': 'Payment options',
   'settings.paymentHint': 'How customers may pay.',
+  'settings.payment.pay_on_site': 'Reserve now, pay on site',
+  'settings.payment.online': 'Pay online by card',
   'settings.embed': 'Sites that may embed it',
   'settings.embedHint': 'Other websites of yours that may show the store in a frame, written as their origin.',
   'settings.ownSite': 'On your own website',
