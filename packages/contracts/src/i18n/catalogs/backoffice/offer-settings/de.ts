@@ -66,7 +66,7 @@ export const de = {
   'itinerary.title': 'Ablauf',
   'itinerary.empty': 'Noch keine Programmpunkte.',
   'itinerary.remove': '{title} entfernen',
-  'itinerary.minutes': 'Minuten nach dem Start',
+  'itinerary.minutes': 'Minuten ab Start',
   'itinerary.what': 'Was passiert',
   'itinerary.add': 'Programmpunkt hinzufügen',
   'schedules.title': 'Zeitpläne',
