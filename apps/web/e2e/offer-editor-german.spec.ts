@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { call, demoKayak } from './support/demo-api';
+import { call, KAYAK } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
 /**
@@ -15,7 +15,8 @@ test.afterEach(async ({ page }) => {
 test('the offer editor’s frame, Basic info, Description, Booking info, Media and Preview speak German', async ({ page }) => {
   await signIn(page, DEMO.email, DEMO.password, 'demo');
   await call(page, 'PATCH', 'users/me/', { language: 'de' });
-  const { id } = await demoKayak(page);
+  const offers = await call<{ results: { id: string; title: string }[] }>(page, 'GET', `experiences/?search=${encodeURIComponent(KAYAK)}`);
+  const id = offers.results.find((o) => o.title === KAYAK)!.id;
   const shot = (name: string) => page.screenshot({ path: `test-results/screenshots/offer-editor-german-${name}.png`, fullPage: true });
 
   // The frame and Basic info.
