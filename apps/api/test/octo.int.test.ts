@@ -125,6 +125,50 @@ describe('OCTO: the supplier and its products', () => {
   });
 });
 
+/** What OCTO's own validator (github.com/octotravel/validator, its supplier flows) checks beyond the shapes above. */
+describe('OCTO: as its validator reads it', () => {
+  const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+  const utcFields = (o: Record<string, unknown>) => Object.entries(o).filter(([k, v]) => k.startsWith('utc') && v !== null);
+
+  it('gives options a numeric minUnits, and every utc… time to the second without fractions', async () => {
+    const product = (await octo.get(`${B}/products/${tour.id}`)).json();
+    expect(product.options[0].restrictions).toEqual({ minUnits: 0, maxUnits: null });
+    const list = (await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(4) })).json() as Record<string, unknown>[];
+    expect(list.length).toBeGreaterThan(0);
+    for (const a of list) expect(a.utcCutoffAt).toMatch(UTC);
+    const held = (await reserve({ availabilityId: list[0]!.id, unitItems: adults(1) })).json();
+    expect(utcFields(held).map(([k]) => k).sort()).toEqual(['utcCreatedAt', 'utcExpiresAt', 'utcUpdatedAt']);
+    for (const [, v] of utcFields(held)) expect(v).toMatch(UTC);
+    expect(held.availability.utcCutoffAt).toMatch(UTC);
+    await octo.post(`${B}/bookings/${held.uuid}/cancel`);
+  });
+
+  it('carries a voucher and a ticket per unit on every booking, with the QR code once confirmed', async () => {
+    const a = await departure(6);
+    const held = (await reserve({ availabilityId: a.id, unitItems: adults(2) })).json();
+    const empty = { redemptionMethod: 'DIGITAL', utcRedeemedAt: null, deliveryOptions: [] };
+    expect(held.voucher).toEqual(empty);
+    expect(held.unitItems.map((u: { ticket: unknown }) => u.ticket)).toEqual([empty, empty]);
+    const confirmed = await octo.post(`${B}/bookings/${held.uuid}/confirm`, { contact });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const booking = confirmed.json();
+    expect(booking.utcConfirmedAt).toMatch(UTC);
+    const qr = { redemptionMethod: 'DIGITAL', utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: 'QRCODE', deliveryValue: expect.any(String) }] };
+    expect(booking.voucher).toEqual(qr);
+    for (const u of booking.unitItems) expect(u.ticket).toEqual(qr);
+    expect((await octo.post(`${B}/bookings/${held.uuid}/cancel`)).statusCode).toBe(200);
+  });
+
+  it('refuses a range and ids together with BAD_REQUEST, and a reservation without unit items with UNPROCESSABLE_ENTITY', async () => {
+    const a = await departure(7);
+    const both = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(7), localDateEnd: day(7), availabilityIds: [a.id] });
+    expect(octoError(both)).toEqual({ status: 400, body: { error: 'BAD_REQUEST', errorMessage: expect.any(String) } });
+    for (const body of [{ availabilityId: a.id }, { availabilityId: a.id, unitItems: [] }]) {
+      expect(octoError(await reserve(body))).toMatchObject({ status: 400, body: { error: 'UNPROCESSABLE_ENTITY' } });
+    }
+  });
+});
+
 describe('OCTO: availability', () => {
   it('gives departures with vacancies and prices from the one definition of open and seats left, and a calendar per day', async () => {
     const res = await octo.post(`${B}/availability`, { productId: tour.id, optionId: 'DEFAULT', localDateStart: day(3), localDateEnd: day(4) });
@@ -290,7 +334,7 @@ describe('OCTO: an offer confirmed by hand', () => {
       ((await t.database.asOwner((tx) => tx.execute(sql`select order_id from octo_booking where uuid = ${uuid}`))) as unknown as { rows: { order_id: string }[] }).rows[0]!.order_id;
 
     const first = await book('HIKE-1');
-    expect(first.booking).toMatchObject({ status: 'PENDING', utcConfirmedAt: null, voucher: null, utcExpiresAt: null, cancellable: true });
+    expect(first.booking).toMatchObject({ status: 'PENDING', utcConfirmedAt: null, voucher: { deliveryOptions: [] }, utcExpiresAt: null, cancellable: true });
     expect(first.booking.supplierReference).toBeTruthy();
     expect(first.booking.unitItems.map((u) => u.status)).toEqual(['PENDING', 'PENDING']);
     // The seats are the order's while it waits (the back office shows it Unconfirmed).
@@ -312,7 +356,7 @@ describe('OCTO: an offer confirmed by hand', () => {
     const second = await book('HIKE-2');
     expect(second.booking.status).toBe('PENDING');
     expect((await owner.post(`/api/orders/${await orderOf(second.uuid)}/cancel/`, {})).statusCode).toBe(200);
-    expect((await api.get(`${B}/bookings/${second.uuid}`)).json()).toMatchObject({ status: 'REJECTED', cancellable: false, voucher: null });
+    expect((await api.get(`${B}/bookings/${second.uuid}`)).json()).toMatchObject({ status: 'REJECTED', cancellable: false, voucher: { deliveryOptions: [] } });
     expect((await api.post(`${B}/bookings/${second.uuid}/cancel`, { reason: 'too late' })).json()).toMatchObject({ status: 'REJECTED' });
     expect((await when()).vacancies).toBe(before.vacancies - 2);
 

@@ -45,7 +45,8 @@ export const ZOctoReservationBody = z
     availabilityId: Id.optional(),
     expirationMinutes: z.number().int().min(1).max(1440).optional(),
     notes: z.string().max(2000).nullish(),
-    unitItems: z.array(UnitItem).max(100),
+    /** Required by OCTO; without it the answer is UNPROCESSABLE_ENTITY (not BAD_REQUEST), as for an empty list. */
+    unitItems: z.array(UnitItem).max(100).optional(),
     resellerReference: z.string().max(100).optional(),
     contact: Contact.optional(),
     currency: z.string().max(3).nullish(),

@@ -3,7 +3,7 @@ import { inTenant } from '../../lib/tenancy';
 import { availabilityJsonAndRates, availabilityRows, type Rate, ratesOn } from '../availability/slots';
 import type { Partner } from './auth';
 import { OctoError } from './errors';
-import { departuresText } from './present';
+import { cutoffAtOf, departuresText } from './present';
 import { departureDays } from './queries';
 import { type Deps, defaultOption, sharedProduct, type SlotView } from './service';
 
@@ -49,6 +49,10 @@ async function rangeOf(deps: Deps, p: Partner, q: AvailabilityQuery) {
   defaultOption(q.optionId);
   let from = q.localDateStart;
   let to = q.localDateEnd ?? q.localDateStart;
+  // OCTO: a range or some ids, never both (its validator asks for BAD_REQUEST).
+  if (q.availabilityIds?.length && (q.localDateStart || q.localDateEnd)) {
+    throw new OctoError('BAD_REQUEST', 'Send either localDateStart and localDateEnd, or availabilityIds, not both.', undefined, 'availabilityIds');
+  }
   if (q.availabilityIds?.length) {
     const rows = await inTenant(deps.db, p.supplierId, (tx) => departureDays(tx, p.supplierId, product.id, q.availabilityIds!));
     if (rows.length === 0) return null;
@@ -79,13 +83,12 @@ export async function availability(deps: Deps, p: Partner, q: AvailabilityQuery)
   const slots = JSON.parse(json) as SlotView[];
   assertPriced(new Set(slots.flatMap((s) => s.prices.map((x) => x.pricing_category))), q.units, slots.length > 0);
   const seats = seatsOf(p, q.units);
-  const cutoffMs = range.product.cutoffMinutes * 60_000;
   const netOfDay = new Map<string, Record<string, number>>();
   const out: SlotView[] = [];
   for (const s of slots) {
     if (range.ids && !range.ids.has(s.id)) continue;
     s.fits = s.bookable && s.remaining >= seats;
-    s.cutoffAt = cutoffMs ? new Date(Date.parse(s.starts_at) - cutoffMs).toISOString() : s.starts_at;
+    s.cutoffAt = cutoffAtOf(s.starts_at, range.product.cutoffMinutes);
     let net = netOfDay.get(s.local_date);
     if (!net) netOfDay.set(s.local_date, (net = rateNetOf(ratesOn(rates, s.local_date))));
     s.rateNet = net;

@@ -22,6 +22,22 @@ const UNIT_TYPE: Record<ReturnType<typeof unitTypeOf>, UnitType> = {
 };
 const REQUIRED_CONTACT = [ContactField.FIRST_NAME, ContactField.LAST_NAME, ContactField.EMAIL_ADDRESS];
 
+/**
+ * An instant as OCTO writes it: UTC to the second, `2026-05-01T08:00:00Z` (OCTO's schemas and its
+ * validator refuse fractional seconds). Every utc… field of an OCTO answer goes through here.
+ */
+export function octoUtc(instant: Date | string | number): string {
+  return new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+/** When a departure stops selling: its start less the product's booking cut-off, as OCTO writes it (one rule for every answer). */
+export const cutoffAtOf = (startsAt: Date | string, cutoffMinutes: number) => octoUtc(new Date(startsAt).getTime() - cutoffMinutes * 60_000);
+/** A ticket or voucher as OCTO wants it on every booking: its QR code once there is one to show. */
+const ticketOf = (code: string | null) => ({
+  redemptionMethod: RedemptionMethod.DIGITAL,
+  utcRedeemedAt: null,
+  deliveryOptions: code ? [{ deliveryFormat: DeliveryFormat.QRCODE, deliveryValue: code }] : [],
+});
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** A local wall time with the zone's offset at that instant: 2026-05-01T10:00:00+02:00 (one formatter per zone, made once). */
 export function localIso(instant: Date | string, timeZone: string) {
@@ -140,7 +156,8 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean, with
     cancellationCutoffAmount: hours,
     cancellationCutoffUnit: DurationUnit.HOUR,
     requiredContactFields: REQUIRED_CONTACT,
-    restrictions: { minUnits: null, maxUnits: null },
+    // OCTO: minUnits is a number (0: no minimum); maxUnits null is no maximum.
+    restrictions: { minUnits: 0, maxUnits: null },
     units: v.units.map((u) => unitOf(p, v, u, withPricing, withContent)),
     ...(withContent ? { title: v.texts.title, shortDescription: v.texts.short_description || null } : {}),
   };
@@ -215,7 +232,7 @@ interface Fixed {
 }
 function fixedOf(head: string, zone: string, cutoffMinutes: number, openingHours: boolean): Fixed {
   const s = JSON.parse(`${head}}`) as Pick<SlotView, 'id' | 'starts_at' | 'ends_at' | 'local_date' | 'local_time'>;
-  const cutoffAt = cutoffMinutes ? new Date(Date.parse(s.starts_at) - cutoffMinutes * 60_000).toISOString() : s.starts_at;
+  const cutoffAt = cutoffAtOf(s.starts_at, cutoffMinutes);
   const times = timesOf(s, zone, openingHours);
   return {
     head,
@@ -350,6 +367,8 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
   const status = BOOKING_STATUS[v.status];
   const contact = contactOf(v.row.contact);
   const priceOf = new Map(v.items.map((i) => [i.id, i.unit_price]));
+  // The QR code only for a confirmed booking (PENDING waits for the supplier, a reservation is not sold yet).
+  const voucherCode = v.ticketCode && v.status === 'CONFIRMED' ? v.ticketCode : null;
   const unitItems: UnitItem[] = v.row.unit_items.map((u) => ({
     uuid: u.uuid ?? '',
     resellerReference: u.resellerReference,
@@ -358,7 +377,7 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     status,
     utcRedeemedAt: null,
     contact,
-    ticket: null,
+    ticket: ticketOf(voucherCode),
     ...(withPricing && priceOf.has(u.unitId) ? { pricing: pricing(p, v.row.experience_id, u.unitId, priceOf.get(u.unitId)!, v.rateNet[u.unitId]) } : {}),
   }));
   const total = v.items.reduce((n, i) => n + i.unit_price * i.quantity, 0);
@@ -368,7 +387,7 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     id: v.slot.id,
     localDateTimeStart: times.start,
     localDateTimeEnd: times.end,
-    utcCutoffAt: v.slot.starts_at.toISOString(),
+    utcCutoffAt: cutoffAtOf(v.slot.starts_at, p.products.get(v.row.experience_id)?.cutoffMinutes ?? 0),
     allDay: times.allDay,
     available: true,
     status: AvailabilityStatus.AVAILABLE,
@@ -384,22 +403,22 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     resellerReference: v.row.reseller_reference,
     supplierReference: v.orderReference,
     status,
-    utcCreatedAt: v.row.created_at.toISOString(),
-    utcUpdatedAt: v.row.updated_at.toISOString(),
-    utcExpiresAt: v.status === 'ON_HOLD' && v.row.expires_at ? v.row.expires_at.toISOString() : null,
+    utcCreatedAt: octoUtc(v.row.created_at),
+    utcUpdatedAt: octoUtc(v.row.updated_at),
+    utcExpiresAt: v.status === 'ON_HOLD' && v.row.expires_at ? octoUtc(v.row.expires_at) : null,
     utcRedeemedAt: null,
-    utcConfirmedAt: v.confirmedAt ? v.confirmedAt.toISOString() : null,
+    utcConfirmedAt: v.confirmedAt ? octoUtc(v.confirmedAt) : null,
     productId: v.row.experience_id,
     optionId: DEFAULT_OPTION,
     cancellable: v.cancellable,
-    cancellation: v.status === 'CANCELLED' ? { refund: v.row.order_id ? Refund.FULL : Refund.NONE, reason: v.row.cancellation_reason, utcCancelledAt: v.row.updated_at.toISOString() } : null,
+    cancellation: v.status === 'CANCELLED' ? { refund: v.row.order_id ? Refund.FULL : Refund.NONE, reason: v.row.cancellation_reason, utcCancelledAt: octoUtc(v.row.updated_at) } : null,
     freesale: false,
     availabilityId: v.slot.id,
     availability: slot,
     contact,
     notes: v.row.notes,
     deliveryMethods: [DeliveryMethod.VOUCHER, DeliveryMethod.TICKET],
-    voucher: v.ticketCode && v.status === 'CONFIRMED' ? { redemptionMethod: RedemptionMethod.DIGITAL, utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: DeliveryFormat.QRCODE, deliveryValue: v.ticketCode }] } : null,
+    voucher: ticketOf(voucherCode),
     unitItems,
     ...(withPricing ? { pricing: { original: total, retail: total, net, currency: p.currency, currencyPrecision: fractionDigits(p.currency), includedTaxes: [] } } : {}),
   };

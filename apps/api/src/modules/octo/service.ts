@@ -154,7 +154,8 @@ export interface ReserveInput {
   availabilityId?: string;
   expirationMinutes?: number;
   notes?: string | null;
-  unitItems: UnitItemInput[];
+  /** Missing or empty: UNPROCESSABLE_ENTITY, as OCTO asks (a well-formed request that books nothing). */
+  unitItems?: UnitItemInput[];
   resellerReference?: string;
   contact?: ContactInput;
 }
@@ -291,7 +292,8 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
  * every cart), ON_HOLD until the hold runs out. Idempotent by UUID: the same UUID answers the
  * booking it made; a UUID another partner or organisation used is refused.
  */
-export async function reserve(deps: Deps, p: Partner, input: ReserveInput): Promise<BookingView> {
+export async function reserve(deps: Deps, p: Partner, asked: ReserveInput): Promise<BookingView> {
+  const input = { ...asked, unitItems: asked.unitItems ?? [] };
   const uuid = input.uuid ?? randomUUID();
   const product = sharedProduct(p, input.productId);
   defaultOption(input.optionId);
