@@ -12,6 +12,14 @@ describe('parseTypedDate', () => {
     expect(parseTypedDate('1.2.2027')).toBe('2027-02-01');
   });
 
+  it('reads German month names for a German user (as the field shows the date to them), English ones still', () => {
+    expect(parseTypedDate('29. März 2026', 'de')).toBe('2026-03-29');
+    expect(parseTypedDate('1. Mai 2026', 'de')).toBe('2026-05-01');
+    expect(parseTypedDate('29.03.2026', 'de')).toBe('2026-03-29');
+    expect(parseTypedDate('29. March 2026', 'de')).toBe('2026-03-29');
+    expect(parseTypedDate('29. März 2026')).toBeNull();
+  });
+
   it('refuses a date that does not exist, a half-typed one and the US order', () => {
     expect(parseTypedDate('2026-02-30')).toBeNull();
     expect(parseTypedDate('31. April 2026')).toBeNull();

@@ -1,8 +1,11 @@
 import dayjs from 'dayjs';
+import de from 'dayjs/locale/de';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import { DATE_FORMAT } from '@tourdesk/contracts';
 
 dayjs.extend(customParseFormat);
+// German month names, for the date field of a German user (registered only: the default stays English).
+dayjs.locale(de, undefined, true);
 
 /**
  * What a person may type in a date field: the spec's stored format (2026-03-29), its display
@@ -16,13 +19,19 @@ const TYPED_FORMATS = [
   ...['D', 'DD'].flatMap((d) => [`${d}. MMMM YYYY`, `${d}. MMM YYYY`, `${d} MMMM YYYY`, `${d} MMM YYYY`, `${d}.M.YYYY`, `${d}.MM.YYYY`]),
 ];
 
-/** A typed date as YYYY-MM-DD, or null while it is not (yet) a whole, real date. */
-export function parseTypedDate(text: string): string | null {
+/**
+ * A typed date as YYYY-MM-DD, or null while it is not (yet) a whole, real date. Month names are
+ * read in English and, for a German user (`language`), in German too ("29. März 2026", as the
+ * field shows it to them).
+ */
+export function parseTypedDate(text: string, language: 'en' | 'de' = 'en'): string | null {
   const value = text.trim().replace(/\s+/g, ' ');
   if (!value) return null;
-  for (const format of TYPED_FORMATS) {
-    const parsed = dayjs(value, format, 'en', true);
-    if (parsed.isValid()) return parsed.format(DATE_FORMAT);
+  for (const locale of language === 'en' ? ['en'] : [language, 'en']) {
+    for (const format of TYPED_FORMATS) {
+      const parsed = dayjs(value, format, locale, true);
+      if (parsed.isValid()) return parsed.format(DATE_FORMAT);
+    }
   }
   return null;
 }

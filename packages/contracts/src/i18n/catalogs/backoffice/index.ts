@@ -17,6 +17,8 @@ import { de as customersDe } from './customers/de';
 import { en as customersEn } from './customers/en';
 import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
+import { de as dateFieldDe } from './date-field/de';
+import { en as dateFieldEn } from './date-field/en';
 import { de as experiencesDe } from './experiences/de';
 import { en as experiencesEn } from './experiences/en';
 import { de as inventoryDe } from './inventory/de';
@@ -60,6 +62,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/common': { en: commonEn, de: commonDe },
   'backoffice/customers': { en: customersEn, de: customersDe },
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
+  'backoffice/date-field': { en: dateFieldEn, de: dateFieldDe },
   'backoffice/experiences': { en: experiencesEn, de: experiencesDe },
   'backoffice/inventory': { en: inventoryEn, de: inventoryDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },

@@ -1,0 +1,5 @@
+import type { DateFieldKey } from './en';
+
+export const de = {
+  placeholder: 'TT.MM.JJJJ',
+} satisfies Record<DateFieldKey, string>;
