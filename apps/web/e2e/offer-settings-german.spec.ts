@@ -24,7 +24,7 @@ test('the Pricing, Schedule and Settings steps and the new cancellation policy d
   await expect(prices.getByRole('columnheader', { name: 'Nettopreis (Wiederverkäufer)' })).toBeVisible();
   // The category's type is a contract value, shown in German; its label is the organisation's own.
   await expect(prices.getByText('Erwachsene · Alter 16–∞', { exact: true })).toBeVisible();
-  await expect(page.getByLabel('Verkaufspreis Adult')).toBeVisible();
+  await expect(page.getByLabel('Verkaufspreis Adult', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Saison- und Wochentagspreise' })).toBeVisible();
   // Weekdays as Intl writes them in German ("Mo", "Di" …).
   await expect(page.getByRole('checkbox', { name: 'Mo', exact: true })).toBeAttached();
