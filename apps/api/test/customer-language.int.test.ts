@@ -166,6 +166,9 @@ describe('a German order', () => {
     const docs = (await owner.get(`/api/orders/${o.id}/invoices/`)).json() as { id: string; kind: string; number: string }[];
     expect(docs.map((d) => d.kind)).toEqual(['invoice', 'credit_note', 'invoice']);
     const note = await download(`/api/orders/${o.id}/invoices/${docs[1]!.id}/pdf/`);
+    // The JSON says the language each was issued in (the back office draws the sheet in it).
+    expect(inv.language).toBe('de');
+    expect(((await owner.get(`/api/orders/${o.id}/invoices/${docs[1]!.id}/`)).json() as TInvoice).language).toBe('de');
     for (const s of [`Stornorechnung ${docs[1]!.number}`, `Storniert Rechnung ${inv.number}`, `vom ${issuedOn}`, '-294,00 EUR', 'Gesamtbetrag']) expect(note).toContain(s);
     expect(note).not.toMatch(/Credit note|Cancels invoice/);
 
@@ -178,6 +181,8 @@ describe('a German order', () => {
     expect(after.map((d) => d.kind)).toEqual(['invoice', 'credit_note', 'invoice', 'credit_note', 'invoice']);
     const avoir = await download(`/api/orders/${o.id}/invoices/${after[3]!.id}/pdf/`);
     for (const s of [`Avoir ${after[3]!.number}`, `Annule la facture ${docs[2]!.number}`, 'Total TTC', 'TVA 8,1 % sur', '-196,00 EUR']) expect(avoir).toContain(s);
+    expect(((await owner.get(`/api/orders/${o.id}/invoices/${docs[0]!.id}/`)).json() as TInvoice).language).toBe('de');
+    expect(((await owner.get(`/api/orders/${o.id}/invoice/`)).json() as TInvoice).language).toBe('fr');
     const facture = await download(`/api/orders/${o.id}/invoice.pdf`);
     for (const s of [`Facture ${after[4]!.number}`, 'Facturé à', 'Prix unitaire', 'Reste dû', '98,00 EUR']) expect(facture).toContain(s);
   });

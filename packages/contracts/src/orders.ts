@@ -95,6 +95,8 @@ export const ZInvoice = z
     total: z.number().int(),
     paid: z.number().int(),
     balance: z.number().int(),
+    /** The language it was issued in (en, de, fr, it, es; the order's then): its PDF's words, dates and money, and the sheet's on screen. */
+    language: z.string(),
   })
   .meta({ id: 'Invoice' });
 /** An invoice or credit note as an order lists them. */

@@ -35,6 +35,10 @@ import { cancellationFeeByRate, lineDescription } from './sale';
  */
 
 const SERIES = { invoice: 'INV', credit_note: 'CN' } as const;
+/** What a document stores in its data (its language is its row's column, invoice.language). */
+type Stored = Omit<TInvoice, 'language'>;
+/** A stored document as the API presents it: its data and the language it was issued in. */
+const issued = (row: Pick<q.InvoiceRow, 'data' | 'language'>): TInvoice => ({ ...(row.data as unknown as Stored), language: row.language });
 type Kind = keyof typeof SERIES;
 /** The printed number: series, year and the gapless number, e.g. INV-2026-00042. */
 export const documentNumber = (series: string, year: number, n: number) => `${series}-${year}-${String(n).padStart(5, '0')}`;
@@ -80,7 +84,7 @@ export async function checkSellerDetails(ctx: TenantCtx) {
 export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TInvoice> {
   const o = await lockOrder(ctx, orderId);
   const existing = await currentInvoice(ctx, orderId);
-  if (existing) return existing.data as unknown as TInvoice;
+  if (existing) return issued(existing);
   if (o.total === 0) throw new AppError('invalid', 'This order has nothing to invoice: every line is cancelled.');
   await checkSellerDetails(ctx);
   const t = translateFor(o.language);
@@ -94,7 +98,7 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
   const n = await q.takeNumber(ctx, series, year);
   const issuedAt = new Date();
   const id = await q.insertInvoice(ctx, { order_id: orderId, kind, series, year, number: n, issued_at: issuedAt, issued_on: day, credits_invoice_id: credits?.id ?? null, language: t.language, data: {} });
-  const stored: TInvoice = {
+  const stored: Stored = {
     id,
     order: orderId,
     kind,
@@ -106,7 +110,7 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
   };
   await q.setInvoiceData(ctx, id, stored);
   await recordAudit(ctx, { order: orderId, subject: 'invoice', subjectId: id, action: kind === 'invoice' ? 'issued' : 'credit note issued', changes: { number: stored.number, total: stored.total, ...(credits ? { credits: stored.credits!.number } : {}) } });
-  return stored;
+  return { ...stored, language: t.language };
 }
 
 /**
@@ -118,20 +122,20 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
 export async function reconcileInvoice(ctx: TenantCtx, orderId: string) {
   const current = await currentInvoice(ctx, orderId);
   if (!current) return;
-  const issued = current.data as unknown as TInvoice;
+  const before = current.data as unknown as Stored;
   const t = translateFor((await lockOrder(ctx, orderId)).language);
   const now = await composeInvoice(ctx, orderId, t);
   // The sale's stored figures, compared field by field (a stored invoice comes back from jsonb with
   // its keys in another order). Not the descriptions: a renamed offer or another time zone is no
   // change of what was sold, and lines sold before their description was kept read today's title.
   const sold = (x: Pick<TInvoice, 'lines' | 'total'>) => JSON.stringify([x.total, x.lines.map((l) => [l.quantity, l.unit_price, l.vat_rate_bp, l.net, l.tax, l.total])]);
-  if (sold(now) === sold(issued)) return;
-  await storeDocument(ctx, orderId, 'credit_note', negate(issued, now), current, t);
+  if (sold(now) === sold(before)) return;
+  await storeDocument(ctx, orderId, 'credit_note', negate(before, now), current, t);
   if (now.lines.length > 0) await storeDocument(ctx, orderId, 'invoice', now, null, t);
 }
 
 /** A credit note's body: the cancelled invoice's lines and totals, negated; today's parties and payments. */
-function negate(issued: TInvoice, now: Composed): Composed {
+function negate(issued: Stored, now: Composed): Composed {
   const neg = (n: number) => (n === 0 ? 0 : -n);
   return {
     ...now,
@@ -164,7 +168,7 @@ export async function currentInvoiceToPrint(ctx: TenantCtx, orderId: string): Pr
     await assertOrder(ctx, orderId);
     throw notFound('This order has no invoice yet.');
   }
-  return { invoice: row.data as unknown as TInvoice, language: row.language };
+  return { invoice: issued(row), language: row.language };
 }
 
 /** 404 unless the order is the organisation's. */
@@ -181,19 +185,19 @@ export async function getDocument(ctx: TenantCtx, orderId: string, id: string): 
 export async function documentToPrint(ctx: TenantCtx, orderId: string, id: string): Promise<IssuedDocument> {
   const row = await q.invoiceOfOrder(ctx, orderId, id);
   if (!row) throw notFound('No invoice or credit note with this id in this order.');
-  return { invoice: row.data as unknown as TInvoice, language: row.language };
+  return { invoice: issued(row), language: row.language };
 }
 
 /** Every invoice and credit note of the order, oldest first (one query). */
 export async function listDocuments(ctx: TenantCtx, orderId: string): Promise<TInvoiceSummary[]> {
   const rows = await q.invoicesOfOrder(ctx, orderId);
   return rows.map(({ i, credited_by }) => {
-    const d = i.data as unknown as TInvoice;
+    const d = i.data as unknown as Stored;
     return { id: i.id, kind: i.kind as TInvoice['kind'], number: d.number, issued_on: i.issued_on, issued_at: i.issued_at.toISOString(), total: d.total, currency: d.currency, credits: d.credits?.number ?? null, credited_by };
   });
 }
 
-type Composed = Omit<TInvoice, 'id' | 'order' | 'kind' | 'number' | 'issued_on' | 'issued_at' | 'credits'>;
+type Composed = Omit<Stored, 'id' | 'order' | 'kind' | 'number' | 'issued_on' | 'issued_at' | 'credits'>;
 
 /**
  * What an invoice of the order would show now: the parties, a line per category and extra sold,
