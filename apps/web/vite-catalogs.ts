@@ -5,11 +5,14 @@ import { transformWithEsbuild, type Plugin } from 'vite';
 // Relative, so that the config's bundler compiles it (Node runs no TypeScript of a workspace package).
 import { parseCatalog } from '../../packages/contracts/src/i18n/messages';
 
+const CATALOGS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../packages/contracts/src/i18n/catalogs');
 /** The back office's catalogs: packages/contracts/src/i18n/catalogs/backoffice/<domain>/<language>.ts. */
-const BACKOFFICE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../packages/contracts/src/i18n/catalogs/backoffice');
+const BACKOFFICE = path.join(CATALOGS, 'backoffice');
+/** The customer's (catalogs/customer/<language>.ts): an order's invoice sheet reads as its PDF (orders/invoice-texts.ts). */
+const CUSTOMER = path.join(CATALOGS, 'customer');
 const isCatalog = (id: string) => {
   const file = id.split('?')[0]!;
-  return file.startsWith(`${BACKOFFICE}${path.sep}`) && /[\\/][a-z]{2}\.ts$/.test(file);
+  return [BACKOFFICE, CUSTOMER].some((dir) => file.startsWith(`${dir}${path.sep}`)) && /[\\/][a-z]{2}\.ts$/.test(file);
 };
 
 /**

@@ -8,13 +8,15 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCreateCustomerMutation, useUpdateCustomerMutation } from './api';
 import { useCustomersT } from './texts';
 
+/** The form's own check of the country (its message shown in the user's language: customers' `countryCode`). */
+const COUNTRY_CODE = 'Use a two-letter country code such as CH.';
 const ZForm = ZCustomerCreate.extend({
   // Typed as two letters; an empty box is "no country".
   country: z
     .string()
     .trim()
     .toUpperCase()
-    .regex(/^([A-Z]{2})?$/, { error: 'Use a two-letter country code such as CH.' }),
+    .regex(/^([A-Z]{2})?$/, { error: COUNTRY_CODE }),
 });
 type FormIn = z.input<typeof ZForm>;
 type FormOut = z.output<typeof ZForm>;
@@ -64,7 +66,7 @@ export function CustomerForm({ customer, onDone, onCancel }: { customer: TCustom
             maxLength={2}
             styles={{ input: { textTransform: 'uppercase' } }}
             {...form.register('country')}
-            error={errors.country?.message}
+            error={errors.country?.message === COUNTRY_CODE ? t('countryCode') : errors.country?.message}
           />
         </Group>
         <Group grow align="flex-start">

@@ -33,13 +33,13 @@ export function OrderAuditTab({ order }: { order: TOrder }) {
                 {e.action}
               </Text>
               <Badge size="xs" variant="light" color={SUBJECT_COLOR[e.subject]}>
-                {e.subject}
+                {t(`audit.subject.${e.subject}`)}
               </Badge>
             </Group>
           }
         >
           <Text size="xs" c="dimmed">
-            {formatDateTime(e.created_at, zone)} · {e.actor?.name ?? 'the system'}
+            {formatDateTime(e.created_at, zone)} · {e.actor?.name ?? t('audit.system')}
           </Text>
           <Stack gap={2} mt={4}>
             {Object.entries(e.changes).map(([key, value]) => (

@@ -19,7 +19,7 @@ import {
 } from './api';
 import { ConfirmButton } from '../../shared/components/ConfirmButton';
 import { LineItems } from '../../shared/components/LineItems';
-import { answerText, bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
+import { bookingPath, customerPath, fullName, LINE_STATUS_COLOR, PAYMENT_STATUS_COLOR } from './constants';
 import { useOrdersT } from './texts';
 
 /** Names by id, for pricing categories, extras and questions; an unknown id shows as itself. */
@@ -99,7 +99,7 @@ function Line({ order, line, zone }: { order: TOrder; line: TBooking; zone?: str
               <Text span c="dimmed">
                 {names.question(id)}:
               </Text>{' '}
-              {a === 'yes' ? t('answer.yes') : a === 'no' ? t('answer.no') : answerText(a)}
+              {a === 'yes' ? t('answer.yes') : a === 'no' ? t('answer.no') : a}
             </Text>
           ))}
         </Stack>

@@ -1,6 +1,6 @@
-import { Badge, Button, Card, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconDownload, IconFileInvoice, IconPrinter } from '@tabler/icons-react';
-import { bpToPercent, percentToBp, type TInvoice, type TOrder, type TOrganization } from '@tourdesk/contracts';
+import { bpToPercent, moneyText, percentToBp, type TInvoice, type TOrder, type TOrganization } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -9,7 +9,7 @@ import { formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useInvoiceSellerQuery, useIssueInvoiceMutation, useOrderDocumentQuery, useOrderDownloadMutation, useUpdateInvoiceSellerMutation } from './api';
-import { vatRate } from './constants';
+import { documentDate, useInvoiceT } from './invoice-texts';
 import { useOrdersT } from './texts';
 
 // On paper only the invoice shows: no navigation, header, tabs or buttons.
@@ -22,11 +22,40 @@ const PRINT_CSS = `@media print {
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
-function Sheet({ invoice }: { invoice: TInvoice }) {
-  const money = (n: number) => formatMoney(n, invoice.currency);
-  const { seller, customer } = invoice;
+/** A VAT rate as on screen ("8.1 %"), its decimal mark the document's ("8,1 %"). */
+const rateIn = (locale: string, bp: number) => `${bpToPercent(bp).toLocaleString(locale, { maximumFractionDigits: 2, useGrouping: false })} %`;
+
+/** A line of the totals: its label and its amount. */
+function Row({ label, value, id, strong }: { label: string; value: string; id: string; strong?: boolean }) {
   return (
-    <Paper withBorder shadow="xs" p="xl" maw={850} className="invoice-sheet" aria-label="Invoice" data-testid="invoice">
+    <Group justify="space-between" wrap="nowrap">
+      <Text size="sm" fw={strong ? 700 : undefined}>
+        {label}
+      </Text>
+      <Text size="sm" fw={strong ? 700 : undefined} style={NOWRAP} data-testid={id}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * The issued document as its PDF reads (OrderInvoiceTab's sheet): its words, dates and money in the
+ * language it was issued in (invoice.language), from the customer catalogs the PDF is drawn from —
+ * not the user's. Only what the user alone meets (the labels for assistive technology) is theirs.
+ */
+function Sheet({ invoice }: { invoice: TInvoice }) {
+  const tr = useOrdersT();
+  const t = useInvoiceT(invoice.language);
+  if (!t) return <Loader />;
+  const money = (n: number) => moneyText(n, invoice.currency, t.locale);
+  const rate = (bp: number) => rateIn(t.locale, bp);
+  const date = (day: string) => documentDate(t, day);
+  const { seller, customer } = invoice;
+  // The title as the PDF writes it ("Rechnung INV-2026-00042"), its number marked for the tests.
+  const [before, after = ''] = t('invoice.title', { kind: invoice.kind, number: '\u0001' }).split('\u0001');
+  return (
+    <Paper withBorder shadow="xs" p="xl" maw={850} className="invoice-sheet" lang={t.locale} aria-label={invoice.kind === 'credit_note' ? tr('invoice.sheet.creditNote') : tr('invoice.sheet.invoice')} data-testid="invoice">
       <Group justify="space-between" align="flex-start" mb="xl">
         <div>
           <Title order={3}>{seller.legal_name || seller.name}</Title>
@@ -35,26 +64,27 @@ function Sheet({ invoice }: { invoice: TInvoice }) {
               {l}
             </Text>
           ))}
-          {seller.vat_number && <Text size="sm">VAT {seller.vat_number}</Text>}
           {seller.email && <Text size="sm">{seller.email}</Text>}
+          {seller.vat_number && <Text size="sm">{t('invoice.vatNumber', { number: seller.vat_number })}</Text>}
         </div>
         <div style={{ textAlign: 'right' }}>
-          <Title order={2}>{invoice.kind === 'credit_note' ? 'Credit note' : 'Invoice'}</Title>
-          <Text size="sm">
-            No. <span data-testid="invoice-number">{invoice.number}</span>
-          </Text>
-          <Text size="sm">Date {formatDisplayDate(invoice.issued_on)}</Text>
-          <Text size="sm">Order {invoice.order_reference}</Text>
+          <Title order={2}>
+            {before}
+            <span data-testid="invoice-number">{invoice.number}</span>
+            {after}
+          </Title>
+          <Text size="sm">{t('invoice.date', { date: date(invoice.issued_on) })}</Text>
+          <Text size="sm">{t('invoice.order', { reference: invoice.order_reference })}</Text>
           {invoice.credits && (
             <Text size="sm" data-testid="credits">
-              Cancels invoice {invoice.credits.number} of {formatDisplayDate(invoice.credits.issued_on)}
+              {t('invoice.cancels', { number: invoice.credits.number })} {t('invoice.cancelsOf', { date: date(invoice.credits.issued_on) })}
             </Text>
           )}
         </div>
       </Group>
       <Stack gap={0} mb="xl">
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-          Bill to
+          {t('invoice.billTo')}
         </Text>
         <Text fw={500}>{customer.name}</Text>
         {customer.address.split('\n').filter(Boolean).map((l, i) => (
@@ -63,17 +93,17 @@ function Sheet({ invoice }: { invoice: TInvoice }) {
           </Text>
         ))}
         {customer.country && <Text size="sm">{customer.country}</Text>}
-        {customer.vat_number && <Text size="sm">VAT {customer.vat_number}</Text>}
+        {customer.vat_number && <Text size="sm">{t('invoice.vatNumber', { number: customer.vat_number })}</Text>}
         <Text size="sm">{customer.email}</Text>
       </Stack>
-      <Table verticalSpacing="xs" aria-label="Invoice lines" mb="lg">
+      <Table verticalSpacing="xs" aria-label={tr('invoice.sheet.lines')} mb="lg">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Description</Table.Th>
-            <Table.Th ta="right">Qty</Table.Th>
-            <Table.Th ta="right">Unit price</Table.Th>
-            <Table.Th ta="right">VAT</Table.Th>
-            <Table.Th ta="right">Total</Table.Th>
+            <Table.Th>{t('invoice.description')}</Table.Th>
+            <Table.Th ta="right">{t('invoice.quantity')}</Table.Th>
+            <Table.Th ta="right">{t('invoice.unitPrice')}</Table.Th>
+            <Table.Th ta="right">{t('invoice.vat')}</Table.Th>
+            <Table.Th ta="right">{t('invoice.amount')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -85,7 +115,7 @@ function Sheet({ invoice }: { invoice: TInvoice }) {
                 {money(l.unit_price)}
               </Table.Td>
               <Table.Td ta="right" style={NOWRAP}>
-                {vatRate(l.vat_rate_bp)}
+                {rate(l.vat_rate_bp)}
               </Table.Td>
               <Table.Td ta="right" style={NOWRAP}>
                 {money(l.total)}
@@ -94,56 +124,28 @@ function Sheet({ invoice }: { invoice: TInvoice }) {
           ))}
         </Table.Tbody>
       </Table>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
-        <Table verticalSpacing={4} aria-label="VAT breakdown" fz="sm" style={{ alignSelf: 'start' }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th style={NOWRAP}>VAT rate</Table.Th>
-              <Table.Th ta="right">Net</Table.Th>
-              <Table.Th ta="right">VAT</Table.Th>
-              <Table.Th ta="right">Gross</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+      <Stack gap={4} ml="auto" w="100%" maw={420}>
+        <Row label={t('invoice.net')} value={money(invoice.net_total)} id="invoice-net" />
+        <Table aria-label={tr('invoice.sheet.vatBreakdown')} fz="sm" withRowBorders={false} horizontalSpacing={0} verticalSpacing={0}>
           <Table.Tbody>
-            {invoice.taxes.map((t) => (
-              <Table.Tr key={t.vat_rate_bp}>
-                <Table.Td style={NOWRAP}>{vatRate(t.vat_rate_bp)}</Table.Td>
+            {invoice.taxes.map((x) => (
+              <Table.Tr key={x.vat_rate_bp}>
+                <Table.Td>{t('invoice.vatOn', { rate: rate(x.vat_rate_bp), net: money(x.net) })}</Table.Td>
                 <Table.Td ta="right" style={NOWRAP}>
-                  {money(t.net)}
-                </Table.Td>
-                <Table.Td ta="right" style={NOWRAP}>
-                  {money(t.tax)}
-                </Table.Td>
-                <Table.Td ta="right" style={NOWRAP}>
-                  {money(t.gross)}
+                  {money(x.tax)}
                 </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-        <Stack gap={4}>
-          {[
-            ['Net', money(invoice.net_total), 'invoice-net'],
-            ['VAT', money(invoice.tax_total), 'invoice-tax'],
-            ['Total', money(invoice.total), 'invoice-total'],
-            ...(invoice.kind === 'invoice'
-              ? [
-                  ['Paid', money(invoice.paid), 'invoice-paid'],
-                  ['Balance due', money(invoice.balance), 'invoice-balance'],
-                ]
-              : []),
-          ].map(([label, value, id]) => (
-            <Group key={id} justify="space-between">
-              <Text size="sm" fw={label === 'Total' || label === 'Balance due' ? 700 : undefined}>
-                {label}
-              </Text>
-              <Text size="sm" fw={label === 'Total' || label === 'Balance due' ? 700 : undefined} data-testid={id}>
-                {value}
-              </Text>
-            </Group>
-          ))}
-        </Stack>
-      </SimpleGrid>
+        <Row label={t('invoice.total')} value={money(invoice.total)} id="invoice-total" strong />
+        {invoice.kind === 'invoice' && (
+          <>
+            <Row label={t('invoice.paid')} value={money(invoice.paid)} id="invoice-paid" />
+            <Row label={t('invoice.balanceDue')} value={money(invoice.balance)} id="invoice-balance" strong />
+          </>
+        )}
+      </Stack>
     </Paper>
   );
 }

@@ -60,29 +60,31 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
     kind === 'payment' ? Math.max(order.balance, 0) : refundOf ? Math.min(leftOf(refundOf), order.balance < 0 ? -order.balance : leftOf(refundOf)) : 0;
   const amountHint =
     kind === 'payment'
-      ? `Balance due: ${formatMoney(order.balance, order.currency)}`
+      ? t('pay.hint.balanceDue', { amount: formatMoney(order.balance, order.currency) })
       : onlineRefund
         ? !proposal
-          ? 'Working out the refund to propose…'
+          ? t('pay.hint.working')
           : proposed > 0
-            ? `Proposed: ${formatMoney(proposed, order.currency)} — ${lowerFirst(proposal.reason)}${proposal.amount > proposed ? ` (${formatMoney(proposal.amount, order.currency)}, but only ${formatMoney(proposed, order.currency)} is left of this payment)` : ''}`
-            : `No refund proposed — ${lowerFirst(proposal.reason)}`
+            ? proposal.amount > proposed
+              ? t('pay.hint.proposedCapped', { amount: formatMoney(proposed, order.currency), reason: lowerFirst(proposal.reason), full: formatMoney(proposal.amount, order.currency) })
+              : t('pay.hint.proposed', { amount: formatMoney(proposed, order.currency), reason: lowerFirst(proposal.reason) })
+            : t('pay.hint.noProposal', { reason: lowerFirst(proposal.reason) })
         : order.balance < 0
-          ? `To refund: ${formatMoney(-order.balance, order.currency)}`
-          : `Paid so far: ${formatMoney(order.paid, order.currency)}`;
+          ? t('pay.hint.toRefund', { amount: formatMoney(-order.balance, order.currency) })
+          : t('pay.hint.paidSoFar', { amount: formatMoney(order.paid, order.currency) });
 
   const submit = async () => {
     const minor = toMinorUnits(amount, order.currency);
     if (minor === null || minor === 0) {
-      setErrors({ amount: `Enter an amount such as ${toMajorText(suggested || 4990, order.currency)}.` });
+      setErrors({ amount: t('pay.error.amount', { example: toMajorText(suggested || 4990, order.currency) }) });
       return;
     }
     if (kind === 'refund' && refundOf && minor > leftOf(refundOf)) {
-      setErrors({ amount: `A refund cannot be larger than what is left of this payment (${formatMoney(leftOf(refundOf), order.currency)}).` });
+      setErrors({ amount: t('pay.error.tooLarge', { amount: formatMoney(leftOf(refundOf), order.currency) }) });
       return;
     }
     if (kind === 'refund' && !reason.trim()) {
-      setErrors({ reason: 'Say why the money is refunded.' });
+      setErrors({ reason: t('pay.error.reason') });
       return;
     }
     setErrors({});

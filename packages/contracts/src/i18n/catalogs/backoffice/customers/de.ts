@@ -60,4 +60,5 @@ export const de = {
   cancel: 'Abbrechen',
   save: 'Kunde speichern',
   create: 'Kunde anlegen',
+  countryCode: 'Geben Sie einen zweistelligen Ländercode ein, z. B. CH.',
 } satisfies Record<CustomersKey, string>;

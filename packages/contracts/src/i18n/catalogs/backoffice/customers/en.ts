@@ -59,6 +59,7 @@ export const en = {
   cancel: 'Cancel',
   save: 'Save customer',
   create: 'Create customer',
+  countryCode: 'Use a two-letter country code such as CH.',
 } as const satisfies Record<string, string>;
 
 export type CustomersKey = keyof typeof en;
