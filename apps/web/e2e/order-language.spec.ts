@@ -1,9 +1,23 @@
-import { expect, test } from '@playwright/test';
-import { call } from './support/demo-api';
+import { expect, test, type Page } from '@playwright/test';
+import { call, demoKayak, kayakSlot } from './support/demo-api';
 import { DEMO, org, sameMonthAsToday, signIn, zurichDate } from './support/helpers';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
 const SWIM = 'Can everyone in the group swim?';
+
+test.afterEach(async ({ page }) => {
+  // The demo owner's back-office language back to none (other specs expect English); through call(), which fails loudly.
+  await call(page, 'PATCH', 'users/me/', { language: null });
+});
+
+/** The organisation sells in German and French too (another spec may have taken them out). */
+async function sellingGermanAndFrench(page: Page) {
+  const config = await call<{ languages: string[] }>(page, 'GET', 'product-configuration/');
+  const wanted = [...config.languages, ...(['de', 'fr'] as const).filter((l) => !config.languages.includes(l))];
+  if (wanted.length !== config.languages.length) await call(page, 'PATCH', 'product-configuration/', { languages: wanted });
+}
 
 /**
  * The customer's language (issue 30): sold at the counter in German, shown on the order's page,
@@ -11,10 +25,7 @@ const SWIM = 'Can everyone in the group swim?';
  */
 test('a counter sale in German, then the order’s language changed to French', async ({ page }) => {
   await signIn(page, DEMO.email, DEMO.password, 'demo');
-  // The organisation sells in German and French too (another spec may have taken German out).
-  const config = await call<{ languages: string[] }>(page, 'GET', 'product-configuration/');
-  const wanted = [...config.languages, ...(['de', 'fr'] as const).filter((l) => !config.languages.includes(l))];
-  if (wanted.length !== config.languages.length) await call(page, 'PATCH', 'product-configuration/', { languages: wanted });
+  await sellingGermanAndFrench(page);
 
   await page.goto(org('demo', '/bookings/checkout-editor'));
   await page.getByRole('combobox', { name: 'Offer' }).click();
@@ -53,4 +64,65 @@ test('a counter sale in German, then the order’s language changed to French', 
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('Français');
   expect((await call<{ language: string }>(page, 'GET', `orders/${orderId}/`)).language).toBe('fr');
+});
+
+/**
+ * An issued invoice on screen reads as the PDF the customer got: a German order's invoice is German
+ * (its words, date and money) for an English user, while the tab around it stays English; a German
+ * user gets the payments tab (hints, methods, the recorded payment) and the line's items in German,
+ * and the document still in the language it was issued in.
+ */
+test('a German order’s invoice reads German for an English user; a German user’s payments tab is German', async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  await sellingGermanAndFrench(page);
+  const kayak = await demoKayak(page);
+  const slot = await kayakSlot(page, kayak.id, 17);
+  const order = await call<{ id: string; reference: string }>(page, 'POST', 'orders/', {
+    customer: { email: 'hanna.rechnung@example.com', first_name: 'Hanna', last_name: 'Rechnung' },
+    lines: [{ slot: slot.id, quantities: { [kayak.adult]: 1 } }],
+    answers: { [kayak.swim]: 'yes' },
+    language: 'de',
+  });
+  const invoice = await call<{ number: string; language: string }>(page, 'POST', `orders/${order.id}/invoice/`);
+  expect(invoice.language).toBe('de');
+
+  // The English user: the sheet is German, the tab around it English.
+  await page.goto(org('demo', `/orders/editor/${order.id}/invoice`));
+  const sheet = page.getByTestId('invoice');
+  await expect(sheet.getByRole('heading', { name: `Rechnung ${invoice.number}` })).toBeVisible();
+  await expect(sheet).toHaveAttribute('lang', 'de-DE');
+  for (const words of ['Rechnungsempfänger', 'Beschreibung', 'Menge', 'Einzelpreis', 'MwSt.', 'Betrag', 'Netto', 'Gesamtbetrag', 'Bezahlt', 'Offener Betrag', `Bestellung ${order.reference}`]) {
+    await expect(sheet).toContainText(words);
+  }
+  await expect(sheet).toContainText(/Datum \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}/);
+  await expect(page.getByTestId('invoice-total')).toHaveText(/^\d+,\d{2} CHF$/);
+  await expect(sheet).not.toContainText(/Invoice|Bill to|Balance due|Unit price/);
+  await expect(page.getByRole('table', { name: 'Invoices and credit notes' })).toContainText(`Invoice ${invoice.number}`);
+  await expect(page.getByRole('button', { name: 'Print', exact: true })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/order-invoice-german-for-english-user.png`, fullPage: true });
+
+  // The German user: the payments tab speaks German.
+  await call(page, 'PATCH', 'users/me/', { language: 'de' });
+  await page.goto(org('demo', `/orders/editor/${order.id}/payments`));
+  await expect(page.getByRole('tab', { name: 'Zahlungen' })).toHaveAttribute('aria-selected', 'true');
+  const form = page.locator('[aria-label="Zahlung erfassen"]');
+  await expect(form.getByText(/^Offener Betrag: \d+,\d{2}\sCHF$/)).toBeVisible();
+  await expect(page.getByText('Noch keine Zahlung erfasst.')).toBeVisible();
+  await form.getByText('Erstattung', { exact: true }).click();
+  await expect(form.getByText('Bisher bezahlt: 0,00 CHF')).toBeVisible();
+  await form.getByRole('button', { name: 'Erstattung erfassen' }).click();
+  await expect(form.getByText(/^Geben Sie einen Betrag ein, z\. B\. /)).toBeVisible();
+  await form.getByText('Zahlung', { exact: true }).click();
+  await form.getByLabel('Betrag').fill('10.00');
+  await form.getByRole('button', { name: 'Zahlung erfassen' }).click();
+  await expect(page.getByText('Zahlung von 10,00 CHF erfasst.')).toBeVisible();
+  await expect(page.getByTestId('payment-row')).toContainText('Bar');
+  await page.screenshot({ path: `${SHOTS}/order-payments-german.png`, fullPage: true });
+
+  // Its line's items, and the document still German around a German tab.
+  await page.getByRole('tab', { name: 'Details' }).click();
+  await expect(page.getByRole('table', { name: 'Posten' })).toContainText(/1 Platz[\s\S]*davon MwSt\./);
+  await page.getByRole('tab', { name: 'Rechnung' }).click();
+  await expect(page.getByRole('button', { name: 'Drucken', exact: true })).toBeVisible();
+  await expect(page.getByTestId('invoice').getByRole('heading', { name: `Rechnung ${invoice.number}` })).toBeVisible();
 });
