@@ -6,7 +6,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatMoney } from '../../shared/lib/money';
 import { hasPermissions } from '../../shared/lib/permissions';
 import { notifyError } from '../../shared/lib/toast';
-import { startCamera } from './camera';
+import { startCamera, type CameraError } from './camera';
 import { split, type ScanAnswer } from './device';
 import { useCheckInDevice } from './use-check-in-device';
 import { clock, formatDateTime, formatTime, timeFormat } from '../../shared/lib/dates';
@@ -164,7 +164,8 @@ export default function CheckInPage() {
       });
       setCameraOn(true);
     } catch (e) {
-      notifyError((e as Error).message);
+      const kind = (e as { kind?: CameraError }).kind;
+      notifyError(kind ? t(`cameraError.${kind}`) : (e as Error).message);
     }
   };
   useEffect(() => () => camera.current?.stop(), []);
