@@ -9,7 +9,7 @@ import { actionToken, authSession, baseAccount, role, subscriptionTier, systemSe
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({ user: users, subdomain: baseAccount.subdomain, languages: baseAccount.languages })
+    .select({ user: users, subdomain: baseAccount.subdomain })
     .from(users)
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
     .where(sql`lower(${users.email}) = lower(${email})`);
@@ -18,7 +18,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export async function findUserById(db: Db, id: string) {
   const [row] = await db
-    .select({ user: users, subdomain: baseAccount.subdomain, languages: baseAccount.languages })
+    .select({ user: users, subdomain: baseAccount.subdomain })
     .from(users)
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
     .where(eq(users.id, id));

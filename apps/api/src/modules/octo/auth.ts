@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { todayIn } from '../../lib/local-time';
 import { hit } from '../../lib/throttle';
+import { sellingLanguages } from '../organization/queries';
 import { type Contract, contractRefusal, planRefusal } from '../partners/contract';
 import { partnerKeyRow, touchKeyLastUsed } from './queries';
 
@@ -114,7 +115,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     supplierId: row.contract.supplier_account_id!,
     resellerId: row.contract.reseller_account_id!,
     supplierName: row.name,
-    languages: row.languages.filter(isLanguage).length ? row.languages.filter(isLanguage) : ['en'],
+    languages: await sellingLanguages(db, { id: row.contract.supplier_account_id! }),
     supplierSubdomain: row.subdomain,
     timeZone: row.time_zone,
     currency: row.contract.currency,

@@ -40,10 +40,10 @@ export async function lockReservation(ctx: TenantCtx, uuid: string) {
 
 // --- partners' keys (auth.ts; as tourdesk_server, outside any tenant) ----------------------------
 
-/** The key of a secret's hash (not revoked) with its partnership, its supplier, whether both sides' plans have partners, the Active offers it shares and the supplier's seatless categories: one read. */
+/** The key of a secret's hash (not revoked) with its partnership, its supplier, whether both sides' plans have partners, the Active offers it shares and the supplier's seatless categories: one read (its languages are read by sellingLanguages(), organization/queries.ts). */
 export async function partnerKeyRow(db: Db, hash: string) {
   const rows = (await db.execute(sql`
-    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes, a.languages,
+    select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
            tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
@@ -64,7 +64,6 @@ export async function partnerKeyRow(db: Db, hash: string) {
       subdomain: string;
       time_zone: string;
       default_cutoff_minutes: number;
-      languages: string[];
       supplier_partners: boolean;
       reseller_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];

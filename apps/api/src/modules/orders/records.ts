@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LANGUAGE_LOCALES, localize, type Language, type Translations } from '@tourdesk/contracts/i18n';
+import { LANGUAGE_LOCALES, type Language } from '@tourdesk/contracts/i18n';
 import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
 import type { HeldItem, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
@@ -12,11 +12,12 @@ import { bookSeats, insertBookings, pendingRateBookings, updateBookingSale } fro
 import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { takeNumber } from './queries/invoices';
-import { insertOrder, orderWithParties, sellingLanguagesOf, sumOfLineTotals, writeOrderTotals } from './queries/orders';
-import { soldLabelTranslations } from './queries/tickets';
+import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
 import { cancellationFeeByRate, lineDescription, rateOf, sellLine, vatRates } from './sale';
 import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
+import { sellingLanguages } from '../organization/queries';
+import { wordsIn } from './words-in';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
 export { vatOf } from './sale';
@@ -146,20 +147,16 @@ export function itemsToSell(line: LineToWrite, title: string): HeldItem[] {
 }
 
 /**
- * The words a sale is written in, in the customer's language (localize(), field by field from the
- * main language): the offers' titles and the items' labels (pricing categories, extras). Two
- * queries; what has no translation keeps its own words.
+ * The words a sale is written in, in the customer's language (`wordsIn()`, the rule its tickets
+ * follow too): the offers' titles and the items' labels (pricing categories, extras). None in the
+ * organisation's main language (the rows' own words are written as they are); else two queries.
  */
 export async function saleWords(ctx: TenantCtx, language: Language, main: Language, experienceIds: string[], items: Pick<HeldItem, 'kind' | 'id' | 'label'>[]) {
   const titles = new Map<string, string>();
-  const labels = new Map<string, string>();
-  if (language === main) return { title: (id: string) => titles.get(id), label: (i: HeldItem) => labels.get(i.id) };
-  for (const e of await experienceTitles(ctx, experienceIds)) titles.set(e.id, localize({ title: e.title, translations: e.translations as Translations<{ title: string }> }, language, main).title);
-  const ids = (kind: string) => [...new Set(items.filter((i) => i.kind === kind).map((i) => i.id))];
-  const { categories, extras } = await soldLabelTranslations(ctx, ids('category'), ids('extra'));
-  for (const c of categories) labels.set(c.id, localize({ label: c.label, translations: c.translations as Translations<{ label: string }> }, language, main).label);
-  for (const x of extras) labels.set(x.id, localize({ name: x.name, translations: x.translations as Translations<{ name: string }> }, language, main).name);
-  return { title: (id: string) => titles.get(id), label: (i: HeldItem) => labels.get(i.id) };
+  if (language === main) return { title: (id: string) => titles.get(id), label: (_item: HeldItem): string | undefined => undefined };
+  const words = await wordsIn(ctx, language, main, items);
+  for (const e of await experienceTitles(ctx, experienceIds)) titles.set(e.id, words.title(e));
+  return { title: (id: string) => titles.get(id), label: (item: HeldItem): string | undefined => words.label(item) };
 }
 
 /**
@@ -196,8 +193,8 @@ export async function writeOrder(
   // Created ("Unconfirmed"), with its seats reserved, until the operator confirms it.
   const manual = await manualExperiences(ctx, [...new Set(input.lines.map((l) => l.experience_id))]);
   const status = manual.length > 0 ? 'Created' : 'Confirmed';
-  const languages = await sellingLanguagesOf(ctx);
-  const language = input.language ?? (languages[0] as Language);
+  const main = (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!;
+  const language = input.language ?? main;
   const created = await insertOrder(ctx, {
     language,
     reference: await orderReference(ctx),
@@ -222,7 +219,7 @@ export async function writeOrder(
   const titles = new Map((await experienceTitles(ctx, [...rates.keys()])).map((e) => [e.id, e.title]));
   // Described as sold, for every invoice of it, in the customer's language: the offer's title, its
   // departure and each item's label as they are today.
-  const words = await saleWords(ctx, language, languages[0] as Language, [...rates.keys()], input.lines.flatMap((l) => l.items));
+  const words = await saleWords(ctx, language, main, [...rates.keys()], input.lines.flatMap((l) => l.items));
   const departures = await departuresOf(ctx, [...new Set(input.lines.map((l) => l.slot_id))]);
   const soldAs = (line: LineToWrite) => {
     const d = departures.get(line.slot_id);

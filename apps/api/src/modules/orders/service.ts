@@ -10,6 +10,7 @@ import { openBookingTerms, splitFee, termsOf } from './cancellation';
 import { messageMoney } from './order-basics';
 import { auditOfOrder } from './queries/audit';
 import * as bookingQueries from './queries/bookings';
+import { sellingLanguages } from '../organization/queries';
 import { customerIdOf } from './queries/customers';
 import * as q from './queries/orders';
 import * as paymentQueries from './queries/payments';
@@ -217,7 +218,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
   // Its items' labels in the order's language, as a sale writes them (saleWords()).
   const language = isLanguage(o.language) ? o.language : 'en';
-  const words = await saleWords(ctx, language, (await q.sellingLanguagesOf(ctx))[0] as Language, [b.experience_id], p.items);
+  const words = await saleWords(ctx, language, (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!, [b.experience_id], p.items);
   await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate, b.items[0]?.sold_as, words.label) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });

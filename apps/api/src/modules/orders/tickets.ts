@@ -1,10 +1,12 @@
 import type { TTicketField, TTimeFormat, TWebOrder } from '@tourdesk/contracts';
-import { isLanguage, localize, type Language, type Translations } from '@tourdesk/contracts/i18n';
+import type { Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { documentMoney, localWhen, translateFor } from '../../lib/customer-text';
 import { notFound } from '../../lib/errors';
 import { createPdf, drawQr, grey, INK, PAPER } from '../../lib/pdf';
+import { sellingLanguages } from '../organization/queries';
 import * as q from './queries/tickets';
+import { wordsIn } from './words-in';
 
 /**
  * Tickets: one page per booking with its QR code — the booking's ticket code, the same code the
@@ -59,7 +61,10 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
   const o = await q.orderForTickets(ctx, orderId);
   if (!o) throw notFound('No order with this id.');
   const language = translateFor(o.o.language).language;
-  const rows = await inLanguage(ctx, await q.ticketBookingRows(ctx, orderId), language, o.languages.find(isLanguage) ?? 'en');
+  // The offers' titles, pricing categories and extras in the order's language (wordsIn(), the rule a sale writes them by too).
+  const sold = await q.ticketBookingRows(ctx, orderId);
+  const words = await wordsIn(ctx, language, (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!, sold.flatMap((r) => r.b.items));
+  const rows = sold.map((r) => ({ ...r, title: words.title(r), b: { ...r.b, items: r.b.items.map((i) => ({ ...i, label: words.label(i) })) } }));
   const bookings = await bookingsAsShown(ctx, rows, o.zone);
   return {
     orderId,
@@ -79,25 +84,6 @@ export async function ticketSource(ctx: TenantCtx, orderId: string): Promise<Tic
       bookings,
     },
   };
-}
-
-/**
- * The bookings' offer titles, pricing categories and extras in the customer's language, field by
- * field from the organisation's main language (localize(), the rule the store and OCTO follow); a
- * category or extra without a translation keeps the label it was sold under. Two queries at most.
- */
-async function inLanguage<R extends { title: string; translations: unknown; b: { items: { kind: string; id: string; label: string }[] } }>(ctx: TenantCtx, rows: R[], language: Language, main: Language): Promise<R[]> {
-  const ids = (kind: string) => [...new Set(rows.flatMap((r) => r.b.items.filter((i) => i.kind === kind).map((i) => i.id)))];
-  const { categories, extras } = await q.soldLabelTranslations(ctx, ids('category'), ids('extra'));
-  const labels = new Map<string, Translations<{ label: string }>>([
-    ...categories.map((c) => [c.id, c.translations as Translations<{ label: string }>] as const),
-    ...extras.map((e) => [e.id, Object.fromEntries(Object.entries((e.translations ?? {}) as Translations<{ name: string }>).map(([l, t]) => [l, { label: t?.name }])) as Translations<{ label: string }>] as const),
-  ]);
-  return rows.map((r) => ({
-    ...r,
-    title: localize({ title: r.title, translations: r.translations as Translations<{ title: string }> }, language, main).title,
-    b: { ...r.b, items: r.b.items.map((i) => ({ ...i, label: localize({ label: i.label, translations: labels.get(i.id) ?? null }, language, main).label })) },
-  }));
 }
 
 /**

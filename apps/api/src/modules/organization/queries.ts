@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, partnership, pricingRate, scheduleRule, store } from '../../db/schema';
 import { assertOwned, type TenantCtx } from '../../lib/crud';
@@ -9,6 +10,23 @@ import { assertOwned, type TenantCtx } from '../../lib/crud';
 export async function accountRow(ctx: TenantCtx) {
   const [a] = await ctx.tx.select().from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
   return a!;
+}
+
+/**
+ * The one read of the languages an organisation sells in (`base_account.languages`, Settings →
+ * Product configuration), its first the main one, the fallback of every translated text: for the
+ * web store, orders and their tickets, and OCTO. Only known languages (LANGUAGES), never none
+ * (English alone). By the organisation's id, in its tenant or on the server's connection; or by
+ * its subdomain (the store's pages), null when no organisation has it.
+ */
+export async function sellingLanguages(db: Db, organisation: { id: string }): Promise<Language[]>;
+export async function sellingLanguages(db: Db, organisation: { subdomain: string }): Promise<Language[] | null>;
+export async function sellingLanguages(db: Db, organisation: { id: string } | { subdomain: string }): Promise<Language[] | null> {
+  const where = 'id' in organisation ? eq(baseAccount.id, organisation.id) : eq(baseAccount.subdomain, organisation.subdomain);
+  const [row] = await db.select({ languages: baseAccount.languages }).from(baseAccount).where(where);
+  if (!row && !('id' in organisation)) return null;
+  const known = (row?.languages ?? []).filter(isLanguage);
+  return known.length ? known : ['en'];
 }
 
 /** Changes columns of the organisation's row. */

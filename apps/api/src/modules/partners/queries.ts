@@ -62,10 +62,10 @@ export async function liveBetween(ctx: TenantCtx, supplier: string, reseller: st
 }
 
 /** The caller's own organisation's name (its own row, in its tenant). */
-/** The inviting organisation's name, and what its e-mail's language is chosen from: its languages and the inviting user's own. */
+/** The inviting organisation's name and the inviting user's back-office language (their invitation's, with the organisation's languages). */
 export async function inviter(ctx: TenantCtx, userId: string) {
   const [row] = await ctx.tx
-    .select({ name: baseAccount.name, languages: baseAccount.languages, language: users.language })
+    .select({ name: baseAccount.name, language: users.language })
     .from(baseAccount)
     .leftJoin(users, and(eq(users.account_id, baseAccount.id), eq(users.id, userId)))
     .where(eq(baseAccount.id, ctx.accountId));

@@ -12,6 +12,7 @@ import { listCsv, presentedPages, readPages } from '../../lib/list-export';
 import { staffLanguage, staffTranslate, type StaffTranslate } from '../../lib/staff-text';
 import type { TenantOptions } from '../../lib/tenancy';
 import { newSecret, sha256 } from '../auth/crypto';
+import { sellingLanguages } from '../organization/queries';
 import type { Principal } from '../auth/principal';
 import * as q from './queries';
 
@@ -231,7 +232,7 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
     if (token && input.email) {
       // In the inviting user's back-office language (else their organisation's): the invited organisation's is unknown.
       const mine = await q.inviter(ctx, me.userId);
-      const t = staffTranslate(staffLanguage(mine?.language, mine?.languages));
+      const t = staffTranslate(staffLanguage(mine?.language, await sellingLanguages(ctx.tx, { id: ctx.accountId })));
       const mail: Mail = invitationMail(t, bareOrigin(config), `${config.publicUrl.protocol}//<your-subdomain>.${config.publicUrl.host}`, input.email, mine?.name ?? me.subdomain, iSupply ? 'reseller' : 'supplier', token);
       await queueMail(jobs, config, ctx.tx, [{ ...mail, account: me.accountId }]);
     }

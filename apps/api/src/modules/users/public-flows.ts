@@ -12,6 +12,7 @@ import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
 import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
+import { sellingLanguages } from '../organization/queries';
 import { findUserByEmail, findUserById, revokeUserSessions } from '../auth/queries';
 import { accountExistsMail, activationMail, emailChangedMail, emailChangeRequestedMail, emailConfirmMail, emailResetMail, passwordResetMail, type Recipient } from './emails';
 import * as q from './queries';
@@ -42,15 +43,15 @@ async function queue(env: FlowEnv, tx: Db | null, outbox: Mail[]) {
 const wakeMail = (env: FlowEnv) => env.jobs.wake(QUEUES.email);
 
 /** A user as an e-mail's recipient: at `email` (their address unless given), in their back-office language. */
-const recipient = (found: { user: { email: string; language: string | null }; languages: readonly string[] }, email = found.user.email): Recipient => ({
+const recipient = async (db: Db, user: { email: string; language: string | null; account_id: string }, email = user.email): Promise<Recipient> => ({
   email,
-  language: staffLanguage(found.user.language, found.languages),
+  language: staffLanguage(user.language, await sellingLanguages(db, { id: user.account_id })),
 });
 
 /** The note that an address already has an account, in that account's user's language. */
 async function accountExists(env: FlowEnv, tx: Db, email: string): Promise<Mail> {
   const found = await findUserByEmail(tx, email);
-  return accountExistsMail(env.config, found ? recipient(found, email) : { email, language: 'en' });
+  return accountExistsMail(env.config, found ? await recipient(tx, found.user, email) : { email, language: 'en' });
 }
 
 async function throttleIp(env: FlowEnv, action: string) {
@@ -108,7 +109,7 @@ export async function register(env: FlowEnv, input: TRegisterInput) {
         is_active: false,
       });
       const token = await issueActionToken(tx, created, 'activation');
-      await queue(env, tx, [activationMail(config, { email: created.email, language: staffLanguage(created.language, account.languages) }, created.id, token)]);
+      await queue(env, tx, [activationMail(config, await recipient(tx, created), created.id, token)]);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -136,7 +137,7 @@ export async function resendActivation(env: FlowEnv, email: string) {
   if (!found || found.user.is_active || found.user.invited_at || found.user.activated_at) return;
   await q.inSystemTransaction(db, async (tx) => {
     const token = await issueActionToken(tx, found.user, 'activation');
-    await queue(env, tx, [activationMail(config, recipient(found), found.user.id, token)]);
+    await queue(env, tx, [activationMail(config, await recipient(tx, found.user), found.user.id, token)]);
   });
   wakeMail(env);
 }
@@ -151,7 +152,7 @@ export async function resetPassword(env: FlowEnv, email: string, recaptchaToken?
     if (!found || !found.user.is_active) return;
     await q.inSystemTransaction(db, async (tx) => {
       const token = await issueActionToken(tx, found.user, 'password_reset');
-      await queue(env, tx, [passwordResetMail(config, recipient(found), found.user.id, token)]);
+      await queue(env, tx, [passwordResetMail(config, await recipient(tx, found.user), found.user.id, token)]);
     });
     wakeMail(env);
   })().catch((err: unknown) => env.log.error({ err }, 'password reset e-mail failed'));
@@ -189,7 +190,7 @@ export async function resetEmail(env: FlowEnv, email: string) {
   if (!found || !found.user.is_active) return;
   await q.inSystemTransaction(db, async (tx) => {
     const token = await issueActionToken(tx, found.user, 'email_reset');
-    await queue(env, tx, [emailResetMail(config, recipient(found), found.user.id, token)]);
+    await queue(env, tx, [emailResetMail(config, await recipient(tx, found.user), found.user.id, token)]);
   });
   wakeMail(env);
 }
@@ -209,7 +210,7 @@ export async function resetEmailConfirm(env: FlowEnv, uid: string, token: string
     if (!found) throw new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
     await q.setPendingEmail(tx, row.user_id, newEmail);
     const confirm = await issueActionToken(tx, found.user, 'email_confirm', { email: newEmail });
-    await queue(env, tx, [emailConfirmMail(config, recipient(found, newEmail), found.user.id, confirm), emailChangeRequestedMail(recipient(found), newEmail)]);
+    await queue(env, tx, [emailConfirmMail(config, await recipient(tx, found.user, newEmail), found.user.id, confirm), emailChangeRequestedMail(await recipient(tx, found.user), newEmail)]);
   });
   wakeMail(env);
 }
@@ -231,7 +232,7 @@ export async function confirmEmail(env: FlowEnv, uid: string, token: string) {
       if (previous === undefined) throw new AppError('invalid', 'This link is for an address no longer asked for. Ask for a new one.', 'token');
       if (previous.toLowerCase() !== email.toLowerCase()) {
         const found = await findUserById(tx, row.user_id);
-        await queue(env, tx, [emailChangedMail(found ? recipient(found, previous) : { email: previous, language: 'en' }, email)]);
+        await queue(env, tx, [emailChangedMail(found ? await recipient(tx, found.user, previous) : { email: previous, language: 'en' }, email)]);
       }
     });
   } catch (error) {

@@ -21,6 +21,7 @@ import { hashPassword, verifyPassword } from '../auth/crypto';
 import type { Principal } from '../auth/principal';
 import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
+import { sellingLanguages } from '../organization/queries';
 import { emailChangeRequestedMail, emailConfirmMail, invitationMail, passwordChangedMail } from './emails';
 import * as q from './queries';
 import { assertWithinLimit } from '../plans/service';
@@ -123,14 +124,13 @@ async function invitationFor(c: Caller, tx: Db, me: Principal, user: { id: strin
   const account = await q.accountRow(tx, me.accountId);
   const inviter = await q.findUser(tx, me.accountId, me.userId);
   const token = await issueActionToken(tx, user, 'invitation');
-  const language = staffLanguage(user.language ?? inviter?.language, account.languages);
+  const language = staffLanguage(user.language ?? inviter?.language, await sellingLanguages(tx, { id: me.accountId }));
   return invitationMail(c.config, { email: user.email, language }, account.subdomain, account.name, me.email, user.id, token);
 }
 
 /** The signed-in user as an e-mail's recipient (at `email`, their address unless given), in their back-office language. */
 async function meAsRecipient(tx: Db, me: Principal, user: { email: string; language: string | null }, email = user.email) {
-  const account = await q.accountRow(tx, me.accountId);
-  return { email, language: staffLanguage(user.language, account.languages) };
+  return { email, language: staffLanguage(user.language, await sellingLanguages(tx, { id: me.accountId })) };
 }
 
 /**

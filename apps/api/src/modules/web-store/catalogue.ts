@@ -7,6 +7,7 @@ import { notFound } from '../../lib/errors';
 import { addDays, todayIn } from '../../lib/local-time';
 import { availabilityJson } from '../availability/slots';
 import { mediaUrl } from '../media/images';
+import { sellingLanguages } from '../organization/queries';
 import { contractRefusal } from '../partners/contract';
 import { type FoundStore, type WebCtx } from '../stores/scope';
 import * as q from './queries';
@@ -43,7 +44,7 @@ export async function onlineReady(ctx: TenantCtx, platformHasStripe: boolean) {
 
 export async function webStore(ctx: WebCtx, platformHasStripe: boolean, language?: Language): Promise<TWebStore> {
   const logo = ctx.store.logo_image_id ? await q.imageKey(ctx, ctx.store.logo_image_id) : null;
-  const main = language ? ((await q.sellingLanguages(ctx.tx, ctx.store.account_id))[0] as Language) : undefined;
+  const main = language ? (await sellingLanguages(ctx.tx, { id: ctx.store.account_id }))[0] : undefined;
   return presentWebStore(ctx, logo, await onlineReady(ctx, platformHasStripe), language, main);
 }
 
@@ -53,8 +54,7 @@ export async function webStore(ctx: WebCtx, platformHasStripe: boolean, language
  * field by field, falling back to the seller's main language.
  */
 export async function storeLanguage(db: Db, subdomain: string | null, acceptLanguage: string | undefined): Promise<Language> {
-  const languages = (subdomain ? await q.languagesAt(db, subdomain) : null)?.filter(isLanguage);
-  return negotiateLanguage(acceptLanguage, languages?.length ? languages : ['en']);
+  return negotiateLanguage(acceptLanguage, (subdomain ? await sellingLanguages(db, { subdomain }) : null) ?? ['en']);
 }
 const mainOf = (value: string | null | undefined): Language => (isLanguage(value) ? value : 'en');
 /** A row's texts in `language` (undefined: the row's own, its main language's). */

@@ -1,5 +1,6 @@
 import { isLanguage, LANGUAGES, negotiateLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
+import { sellingLanguages } from '../organization/queries';
 import type { FoundStore } from '../stores/scope';
 import * as q from './queries';
 
@@ -11,8 +12,7 @@ import * as q from './queries';
  * the switch) a cookie keeps the choice, so they are never sent back against it.
  */
 export async function storeLanguages(db: Db, found: Pick<FoundStore, 's'>): Promise<Language[]> {
-  const languages = (await q.sellingLanguages(db, found.s.account_id)).filter(isLanguage);
-  return languages.length ? languages : ['en'];
+  return sellingLanguages(db, { id: found.s.account_id });
 }
 
 /** The organisation's 12/24-hour setting: the store's times follow it in every language. */

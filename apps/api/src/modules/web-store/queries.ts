@@ -94,11 +94,6 @@ export async function countOffers(db: Db, storeId: string) {
   return Number(row?.n ?? 0);
 }
 
-/** The languages the organisation at a subdomain sells in (its first the main one), on the server's connection. */
-export async function languagesAt(db: Db, subdomain: string) {
-  const [row] = await db.select({ languages: baseAccount.languages }).from(baseAccount).where(eq(baseAccount.subdomain, subdomain));
-  return row?.languages ?? null;
-}
 
 /** A page of the offers the store sells, in its order, each with its seller (and its main language), cover and from price: one statement. */
 export async function storeOfferPage(db: Db, storeId: string, limit: number, offset: number) {
@@ -190,12 +185,6 @@ export async function insertCart(ctx: TenantCtx, storeId: string, tokenHash: str
 /** The customer's language of a guest cart (its order copies it). */
 export async function setCartLanguage(ctx: TenantCtx, cartId: string, language: string) {
   await ctx.tx.update(cart).set({ language }).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
-}
-
-/** The languages an organisation sells in, its first the default (the store's unprefixed address), on the server's connection. */
-export async function sellingLanguages(db: Db, accountId: string) {
-  const [row] = await db.select({ languages: baseAccount.languages }).from(baseAccount).where(eq(baseAccount.id, accountId));
-  return row?.languages ?? ['en'];
 }
 
 /** An organisation's 12/24-hour setting (its store's times follow it). */

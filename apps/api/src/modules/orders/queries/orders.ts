@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TOrderListQuery } from '@tourdesk/contracts';
-import { baseAccount, booking, customer, invoice, order, orderPayment, qrCode, store, users } from '../../../db/schema';
+import { booking, customer, invoice, order, orderPayment, qrCode, store, users } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
 import { asGiven } from './customers';
 
@@ -227,8 +227,3 @@ export async function writeOrderTotals(ctx: TenantCtx, orderId: string, feeTax: 
     where o.account_id = ${ctx.accountId} and o.id = ${orderId}::uuid`);
 }
 
-/** The languages the organisation sells in, its first the main one (the language of a sale made without one). */
-export async function sellingLanguagesOf(ctx: TenantCtx) {
-  const [row] = await ctx.tx.select({ languages: baseAccount.languages }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
-  return row?.languages ?? ['en'];
-}

@@ -8,7 +8,7 @@ import { asGiven } from './customers';
 /** The order with its customer as given with it (`asGiven`) and the organisation's name, zone, ticket fields, time format and languages; undefined when not the organisation's. */
 export async function orderForTickets(ctx: TenantCtx, orderId: string) {
   const [o] = await ctx.tx
-    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format, languages: baseAccount.languages })
+    .select({ o: order, c: customer, organisation: baseAccount.name, zone: baseAccount.time_zone, fields: baseAccount.ticket_fields, timeFormat: baseAccount.time_format })
     .from(order)
     .innerJoin(customer, eq(customer.id, order.customer_id))
     .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
