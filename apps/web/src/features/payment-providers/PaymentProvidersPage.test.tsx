@@ -10,6 +10,9 @@ import { renderWithApp } from '../../test/render';
 import { leaveFor } from './leave';
 import PaymentProvidersPage, { OWNERS_ONLY_MESSAGE } from './PaymentProvidersPage';
 import { describeRequirements } from './requirements';
+import { createTranslate } from '@tourdesk/contracts/i18n';
+import { de } from '@tourdesk/contracts/i18n/catalogs/backoffice/payment-providers/de';
+import { en, type PaymentProvidersKey } from '@tourdesk/contracts/i18n/catalogs/backoffice/payment-providers/en';
 
 vi.mock('./leave', () => ({ leaveFor: vi.fn() }));
 
@@ -172,7 +175,7 @@ describe('PaymentProvidersPage', () => {
 describe('describeRequirements', () => {
   it('reads the common keys as words, one item per thing asked for, and keeps unknown keys', () => {
     expect(
-      describeRequirements(['tos_acceptance.date', 'tos_acceptance.ip', 'company.tax_id', 'representative.address.city', 'representative.address.line1', 'person_1AbC.first_name', 'business_profile.url', 'company.weird']),
+      describeRequirements(['tos_acceptance.date', 'tos_acceptance.ip', 'company.tax_id', 'representative.address.city', 'representative.address.line1', 'person_1AbC.first_name', 'business_profile.url', 'company.weird'], createTranslate<PaymentProvidersKey>('en', {}, en)),
     ).toEqual([
       { text: 'Acceptance of Stripe’s terms of service', known: true, keys: ['tos_acceptance.date', 'tos_acceptance.ip'] },
       { text: 'The company’s tax ID', known: true, keys: ['company.tax_id'] },
@@ -180,6 +183,11 @@ describe('describeRequirements', () => {
       { text: 'A listed person’s name', known: true, keys: ['person_1AbC.first_name'] },
       { text: 'The business’s website', known: true, keys: ['business_profile.url'] },
       { text: 'company.weird', known: false, keys: ['company.weird'] },
+    ]);
+    // In German, with the same grouping.
+    expect(describeRequirements(['representative.address.city', 'representative.address.line1', 'individual.dob.day'], createTranslate<PaymentProvidersKey>('de', de, en)).map((r) => r.text)).toEqual([
+      'Vertreter: Adresse',
+      'Ihre Angaben: Geburtsdatum',
     ]);
   });
 });

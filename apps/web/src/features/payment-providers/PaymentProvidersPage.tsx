@@ -96,7 +96,7 @@ function Connected({ provider, refreshing, refresh }: { provider: TPaymentProvid
   const onboarding = useOnboarding();
   const [disconnect] = useDisconnectPaymentProviderMutation();
   const complete = isComplete(provider);
-  const requirements = describeRequirements(provider.requirements);
+  const requirements = describeRequirements(provider.requirements, t);
   return (
     <Stack gap="md">
       <div>

@@ -1,3 +1,10 @@
+import type { PaymentProvidersT } from './texts';
+
+/** Catalog codes (payment-providers: req.*): whose detail, a whole requirement, a detail. */
+type Subject = 'individual' | 'representative' | 'company' | 'person';
+type WholeCode = 'external_account' | 'business_type' | 'business_profile.url' | 'business_profile.mcc' | 'business_profile.product_description' | 'business_profile.name' | 'business_profile.support_phone' | 'business_profile.support_email' | 'business_profile.support_url' | 'business_profile.support_address' | 'statement_descriptor' | 'company.owners_provided' | 'company.directors_provided' | 'company.executives_provided';
+type Field = 'name' | 'dob' | 'address' | 'email' | 'phone' | 'id_number' | 'ssn_last_4' | 'document' | 'proof_of_address' | 'title' | 'role' | 'tax_id' | 'vat_id' | 'registration_number' | 'structure' | 'political_exposure';
+
 /**
  * What Stripe still requires of an account comes as keys (its requirements.currently_due, such as
  * "individual.dob.day" or "external_account"). The common ones read as words here; several keys
@@ -12,71 +19,72 @@ export interface Requirement {
   keys: string[];
 }
 
-const WHOLE_KEYS: Record<string, string> = {
-  external_account: 'A bank account for payouts',
-  business_type: 'The type of business',
-  'business_profile.url': 'The business’s website',
-  'business_profile.mcc': 'The business’s category',
-  'business_profile.product_description': 'A description of what the business sells',
-  'business_profile.name': 'The business’s name',
-  'business_profile.support_phone': 'A support phone number for customers',
-  'business_profile.support_email': 'A support e-mail address for customers',
-  'business_profile.support_url': 'A support website for customers',
-  'business_profile.support_address': 'A support address for customers',
-  'settings.payments.statement_descriptor': 'The name shown on customers’ card statements',
-  'settings.card_payments.statement_descriptor_prefix': 'The name shown on customers’ card statements',
-  'company.owners_provided': 'The company’s owners',
-  'company.directors_provided': 'The company’s directors',
-  'company.executives_provided': 'The company’s executives',
+const WHOLE_KEYS: Record<string, WholeCode> = {
+  external_account: 'external_account',
+  business_type: 'business_type',
+  'business_profile.url': 'business_profile.url',
+  'business_profile.mcc': 'business_profile.mcc',
+  'business_profile.product_description': 'business_profile.product_description',
+  'business_profile.name': 'business_profile.name',
+  'business_profile.support_phone': 'business_profile.support_phone',
+  'business_profile.support_email': 'business_profile.support_email',
+  'business_profile.support_url': 'business_profile.support_url',
+  'business_profile.support_address': 'business_profile.support_address',
+  'settings.payments.statement_descriptor': 'statement_descriptor',
+  'settings.card_payments.statement_descriptor_prefix': 'statement_descriptor',
+  'company.owners_provided': 'company.owners_provided',
+  'company.directors_provided': 'company.directors_provided',
+  'company.executives_provided': 'company.executives_provided',
 };
 
 /** Whose detail it is: the prefix of the key. */
-const SUBJECTS: [RegExp, string][] = [
-  [/^individual\./, 'Your'],
-  [/^representative\./, 'The representative’s'],
-  [/^company\./, 'The company’s'],
-  [/^person_[A-Za-z0-9]+\./, 'A listed person’s'],
+const SUBJECTS: [RegExp, Subject][] = [
+  [/^individual\./, 'individual'],
+  [/^representative\./, 'representative'],
+  [/^company\./, 'company'],
+  [/^person_[A-Za-z0-9]+\./, 'person'],
 ];
 
 /** Which detail, after the prefix. */
-const FIELDS: [RegExp, string][] = [
+const FIELDS: [RegExp, Field][] = [
   [/^(first_name|last_name|full_name_aliases)$/, 'name'],
   [/^(first_name|last_name)_(kana|kanji)$/, 'name'],
-  [/^dob\./, 'date of birth'],
+  [/^dob\./, 'dob'],
   [/^address\./, 'address'],
-  [/^email$/, 'e-mail address'],
-  [/^phone$/, 'phone number'],
-  [/^id_number$/, 'ID number'],
-  [/^ssn_last_4$/, 'social security number (last 4 digits)'],
-  [/^verification\.document/, 'identity document'],
-  [/^verification\.additional_document/, 'proof of address'],
-  [/^relationship\.title$/, 'job title'],
-  [/^relationship\./, 'role in the company'],
+  [/^email$/, 'email'],
+  [/^phone$/, 'phone'],
+  [/^id_number$/, 'id_number'],
+  [/^ssn_last_4$/, 'ssn_last_4'],
+  [/^verification\.document/, 'document'],
+  [/^verification\.additional_document/, 'proof_of_address'],
+  [/^relationship\.title$/, 'title'],
+  [/^relationship\./, 'role'],
   [/^name$/, 'name'],
-  [/^tax_id$/, 'tax ID'],
-  [/^vat_id$/, 'VAT number'],
-  [/^registration_number$/, 'registration number'],
-  [/^structure$/, 'legal structure'],
-  [/^political_exposure$/, 'political exposure'],
+  [/^tax_id$/, 'tax_id'],
+  [/^vat_id$/, 'vat_id'],
+  [/^registration_number$/, 'registration_number'],
+  [/^structure$/, 'structure'],
+  [/^political_exposure$/, 'political_exposure'],
 ];
 
-export function describeRequirement(key: string): string | null {
-  if (WHOLE_KEYS[key]) return WHOLE_KEYS[key];
-  if (key.startsWith('tos_acceptance.')) return 'Acceptance of Stripe’s terms of service';
+export function describeRequirement(key: string, t: PaymentProvidersT): string | null {
+  const whole = WHOLE_KEYS[key];
+  if (whole) return t(`req.${whole}`);
+  if (key.startsWith('tos_acceptance.')) return t('req.tos_acceptance');
   for (const [prefix, subject] of SUBJECTS) {
     const rest = key.replace(prefix, '');
     if (rest === key) continue;
     const field = FIELDS.find(([re]) => re.test(rest))?.[1];
-    return field ? `${subject} ${field}` : null;
+    return field ? t(`req.of.${subject}`, { field: t(`req.field.${field}`) }) : null;
   }
   return null;
 }
 
 /** The requirements as a list to read, in Stripe's order, one item per thing asked for. */
-export function describeRequirements(keys: readonly string[]): Requirement[] {
+export function describeRequirements(keys: readonly string[], t: PaymentProvidersT): Requirement[] {
   const out: Requirement[] = [];
   for (const key of keys) {
-    const words = describeRequirement(key);
+    const words = describeRequirement(key, t);
     const same = words && out.find((r) => r.known && r.text === words);
     if (same) same.keys.push(key);
     else out.push({ text: words ?? key, known: Boolean(words), keys: [key] });
