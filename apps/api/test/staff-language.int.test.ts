@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../src/lib/local-time';
+import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import { Browser, tenantHost } from './http-client';
 import { createOrganisation, PASSWORD } from './identity-fixtures';
@@ -94,5 +96,27 @@ describe('invitations in the inviter’s language', () => {
     expect(mail.subject).toBe('staff-partner tours lädt Ihre Organisation zu einer Partnerschaft bei Tourdesk ein');
     expect(mail.text).toContain('ihre Angebote gegen Provision weiterzuverkaufen');
     expect(mail.text).toMatch(/\/auth\/login\?next=\/sales\/partners\/invitation\/[A-Za-z0-9_-]+/);
+  });
+});
+
+describe('a store’s new-booking note in the organisation’s language', () => {
+  it('is German for an organisation whose main language is German', async () => {
+    const owner = await createOrganisation(t.app, sink, { subdomain: 'staff-shop', currency: 'EUR', time_zone: 'Europe/Berlin' });
+    expect((await owner.patch('/api/product-configuration/', { languages: ['de', 'en'] })).statusCode).toBe(200);
+    const tour = await sellableExperience(owner, 'Seetour');
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { status: 'Active' })).statusCode).toBe(200);
+    const store = (await owner.post('/api/stores/', { name: 'Seeladen', slug: 'see', notify_new_bookings: true, notify_email: 'buero@staff-shop.test' })).json();
+    await owner.post(`/api/stores/${store.id}/add-experience/`, { experiences: [tour.id] });
+    const guest = new Browser(t.app, 'staff-shop.localhost');
+    const base = '/api/web-stores/see';
+    const { id: cart, token } = (await guest.post(`${base}/carts/`)).json();
+    const slot = (await guest.get(`${base}/experiences/${tour.id}/day/?date=${addDays(todayIn('Europe/Berlin'), 5)}`)).json().slots[0].id;
+    expect((await guest.post(`${base}/carts/${cart}/lines/`, { slot, quantities: { [tour.category]: 1 } }, { 'x-cart-token': token })).statusCode).toBe(201);
+    const placed = await guest.post(`${base}/orders/`, { cart, customer: { email: 'gast@example.com', first_name: 'Gia', last_name: 'Gast' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const mail = await sink.latest('buero@staff-shop.test', /Neue Buchung/);
+    expect(mail.subject).toBe(`Neue Buchung ${placed.json().reference} in Seeladen`);
+    expect(mail.text).toMatch(/^Gia Gast \(gast@example\.com\) hat in Seeladen gebucht:\n\nSeetour, /);
+    expect(mail.text).toMatch(/\n\nGesamt 49,00\s€\./);
   });
 });

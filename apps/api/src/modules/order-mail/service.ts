@@ -6,8 +6,10 @@ import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
 import { localWhen, mailMoney, translateFor, type CustomerTranslate } from '../../lib/customer-text';
+import { staffLanguage, staffTranslate } from '../../lib/staff-text';
 import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
+import { sellingLanguages } from '../organization/queries';
 import { inStoreById, type WebCtx } from '../stores/scope';
 import * as q from './queries';
 
@@ -25,7 +27,8 @@ import * as q from './queries';
  * What goes to the customer is in the order's language (orders.language, translateFor() in
  * lib/customer-text.ts): the subject, the text, the dates and times (the offer's zone, the
  * organisation's 12/24-hour setting), the money and the attached tickets, confirmation and calendar
- * file. The store's new-booking note goes to the organisation and stays in English.
+ * file. The store's new-booking note goes to the organisation's address, in its main language when
+ * the back office speaks it, else English (lib/staff-text.ts).
  */
 export interface OrderMailJob {
   /** The organisation (so its Owners see the job if it fails), the store and the order. */
@@ -98,11 +101,16 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
     // language, its offers' titles and categories in it; the mail's lines read the same bookings.
     const source = await ticketSource(ctx, job.order);
     if (job.kind === 'store-notification') {
-      const en = translateFor('en');
+      // To the organisation's address, read by its team: in its main language when the back office has it, else English.
+      const language = staffLanguage(null, await sellingLanguages(ctx.tx, { id: ctx.accountId }));
+      const staff = staffTranslate(language);
+      const words = translateFor(language);
+      const where = { store: shop?.name ?? ctx.organisation };
+      const intro = staff('storeNotification.intro', { customer: `${o.customer.first_name} ${o.customer.last_name}`, email: o.customer.email, ...where });
       return {
         to: shop?.notify_email ?? '',
-        subject: `New booking ${o.reference} in ${shop?.name ?? ctx.organisation}`,
-        text: `${o.customer.first_name} ${o.customer.last_name} (${o.customer.email}) booked in ${shop?.name ?? ctx.organisation}:\n\n${lineText(en, { ...source.tickets, bookings: o.bookings })}\n\nTotal ${mailMoney(en, o.total, o.currency)}.`,
+        subject: staff('storeNotification.subject', { reference: o.reference, ...where }),
+        text: `${intro}\n\n${lineText(words, { ...source.tickets, bookings: o.bookings })}\n\n${staff('storeNotification.total', { total: mailMoney(words, o.total, o.currency) })}`,
       } satisfies Mail;
     }
     const t = translateFor(source.tickets.language);
