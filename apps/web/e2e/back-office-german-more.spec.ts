@@ -29,7 +29,7 @@ test('the subscription page, a store’s payment options, the ticket fields and 
   const pro = page.getByRole('region', { name: 'Pro', exact: true });
   await expect(pro.getByTestId('plan-price')).toContainText('149,00 €');
   await expect(pro.getByText('pro Monat')).toBeVisible();
-  await expect(pro.getByText('Unbegrenzt Angebote')).toBeVisible();
+  await expect(pro.getByText('Unbegrenzt viele Angebote')).toBeVisible();
   await expect(pro.getByText('Verkaufsanalysen')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Standard', exact: true }).getByText('1,5 % Gebühr auf Online-Zahlungen')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Starter', exact: true }).getByText('Bis zu 3 Angebote')).toBeVisible();
