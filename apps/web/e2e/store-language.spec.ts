@@ -1,12 +1,14 @@
 import { devices, expect, test, type Page } from '@playwright/test';
-import { mailTo, org, zurichDate } from './support/helpers';
+import { call } from './support/demo-api';
+import { attachmentOf, DEMO, mailTo, org, pdfText, signIn, zurichDate } from './support/helpers';
 
 /**
  * The web store in the customer's language (issue 30), on a phone with a German browser: the first
  * visit goes to the German store, the offer and its calendar are German, seats are held; the
  * language switch goes to French and back and the cart stays (same cart, same line, its language
  * following); a pay-on-site booking ends on the German confirmation, the order is German (its
- * private link says so, and the confirmation e-mail and the booking page it opens are German).
+ * private link says so, and the confirmation e-mail, its tickets PDF and calendar file, the booking
+ * page it opens and the invoice the operator then issues are German).
  * No console warning on the way (a hydration mismatch in German would be one).
  */
 const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
@@ -25,7 +27,7 @@ async function cartOf(page: Page) {
   }, SLUG);
 }
 
-test('a German customer on a phone books in German, switching to French and back keeps the cart', async ({ page }) => {
+test('a German customer on a phone books in German, switching to French and back keeps the cart', async ({ page, browser }) => {
   const warnings: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') warnings.push(m.text());
@@ -113,6 +115,12 @@ test('a German customer on a phone books in German, switching to French and back
   const { mail } = await mailTo(customer.email, new RegExp(`Ihre Buchung ${reference}`));
   const link = /https?:\/\/\S+\/booking\/\S+/.exec(mail.text)![0];
   expect(link).toContain('?lang=de#');
+  // Its tickets (PDF) and its calendar file are German too.
+  const tickets = await pdfText(attachmentOf(mail, 'tickets-'));
+  expect(tickets).toContain(`Bestellung ${reference}`);
+  expect(tickets).not.toContain(`Order ${reference}`);
+  const ics = Buffer.from(attachmentOf(mail, 'booking-')).toString('utf8').replace(/\r\n[ \t]/g, '');
+  expect(ics).toContain(`Bestellung ${reference}`);
   await page.goto(link);
   await expect(page).toHaveURL(new RegExp(`/s/${SLUG}/de/booking/${reference}#`));
   await expect(page.getByRole('heading', { name: `Ihre Buchung ${reference}`, level: 1 })).toBeVisible();
@@ -124,4 +132,22 @@ test('a German customer on a phone books in German, switching to French and back
   await expect(page.getByTestId('order-status')).toHaveText('Confirmée');
 
   expect(warnings).toEqual([]);
+
+  // The operator (English back office) issues the order's invoice: the customer's document is German.
+  const staff = await (await browser.newContext({ locale: 'en-GB' })).newPage();
+  await signIn(staff, DEMO.email, DEMO.password, 'demo');
+  const found = await call<{ results: { id: string; reference: string }[] }>(staff, 'GET', `orders/?search=${encodeURIComponent(reference)}`);
+  const orderId = found.results.find((o) => o.reference === reference)!.id;
+  const invoice = await call<{ number: string; language: string }>(staff, 'POST', `orders/${orderId}/invoice/`);
+  expect(invoice.language).toBe('de');
+  const pdf = await staff.evaluate(async (id) => {
+    await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
+    const res = await fetch(`/api/orders/${id}/invoice.pdf`, { credentials: 'include' });
+    return { ok: res.ok, bytes: [...new Uint8Array(await res.arrayBuffer())] };
+  }, orderId);
+  expect(pdf.ok).toBe(true);
+  const text = await pdfText(new Uint8Array(pdf.bytes));
+  for (const words of [`Rechnung ${invoice.number}`, `Bestellung ${reference}`, 'Rechnungsempfänger', 'Gesamtbetrag']) expect(text).toContain(words);
+  expect(text).not.toMatch(/Invoice|Bill to|Balance due/);
+  await staff.context().close();
 });

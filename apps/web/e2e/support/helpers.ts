@@ -11,7 +11,24 @@ interface Mail {
   to: string[];
   subject: string;
   text: string;
+  /** Each attachment's name and its bytes in base64. */
+  attachments?: { filename: string; content: string }[];
 }
+
+/** The text of a PDF (an e-mail's attachment or a download), page by page, as pdf.js reads it. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await getDocument({ data: bytes, verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) pages.push((await (await doc.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
+  return pages.join('\n');
+}
+/** An e-mail's attachment whose name starts with `prefix`, as bytes. */
+export const attachmentOf = (mail: Mail, prefix: string) => {
+  const found = mail.attachments?.find((a) => a.filename.startsWith(prefix));
+  if (!found) throw new Error(`no attachment ${prefix}… in "${mail.subject}" (${(mail.attachments ?? []).map((a) => a.filename).join(', ')})`);
+  return new Uint8Array(Buffer.from(found.content, 'base64'));
+};
 
 /** The newest e-mail the SMTP sink captured for `address`, waiting for it to arrive. */
 export async function mailTo(address: string, subject: RegExp): Promise<{ mail: Mail; link: string }> {

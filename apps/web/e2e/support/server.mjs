@@ -37,7 +37,7 @@ const smtp = new SMTPServer({
       .then((mail) => {
         const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
         seq += 1;
-        writeFileSync(path.join(MAIL_DIR, `${Date.now()}-${String(seq).padStart(4, '0')}.json`), JSON.stringify({ to, subject: mail.subject, text: mail.text }));
+        writeFileSync(path.join(MAIL_DIR, `${Date.now()}-${String(seq).padStart(4, '0')}.json`), JSON.stringify({ to, subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content.toString('base64') })) }));
         callback();
       })
       .catch(callback);
