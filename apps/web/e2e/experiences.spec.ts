@@ -33,6 +33,8 @@ async function slowUploads(page: Page) {
 
 test.describe.serial('an offer from creation to sale', () => {
   test('creates pricing categories, then an offer, and walks every step of the editor', async ({ page }) => {
+    // Every step of the editor and four of its dialogs, one after another: about a minute on two busy cores.
+    test.setTimeout(150_000);
     await signIn(page, DEMO.email, DEMO.password, 'demo');
 
     // Pricing categories first (the demo may already have some).

@@ -8,7 +8,10 @@ export const TOAST_CONTAINER_PROPS = {
   // Bottom left: page actions sit at the top right (New…, Activate) and forms end at the bottom
   // right (Save); toasts there covered them for seconds.
   position: 'bottom-left',
-  style: { maxWidth: TOAST.maxWidthPx, width: '100%' },
+  // The container is as wide as a toast may grow, its toasts often narrower: it lets clicks through
+  // (a dialog's checkbox beside a stack of toasts was unclickable), its toasts take their own.
+  style: { maxWidth: TOAST.maxWidthPx, width: '100%', pointerEvents: 'none' },
+  toastStyle: { pointerEvents: 'auto' },
   newestOnTop: true,
 } as const;
 
