@@ -32,7 +32,7 @@ test('an owner adds German, translates the kayak tour’s title and short descri
 
   // Settings › Product configuration: German out, then in again (last, not the main language).
   await page.goto(org('demo', '/settings/product-configuration'));
-  const languages = page.locator('[aria-label="Languages"]');
+  const languages = page.locator('[aria-label="Languages you sell in"]');
   await expect(languages.getByTestId('language-en').getByText('Main language')).toBeVisible();
   if (await languages.getByTestId('language-de').isVisible()) {
     await languages.getByRole('button', { name: 'Remove Deutsch' }).click();
