@@ -37,11 +37,16 @@ export async function mailTo(address: string, subject: RegExp): Promise<{ mail: 
   await expect
     .poll(
       () => {
-        const files = readdirSync(dir).sort().reverse();
-        found = files
-          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Mail)
-          .find((m) => m.to.includes(address) && subject.test(m.subject));
-        return Boolean(found);
+        // Newest first, stopping at the first match: the files carry their attachments (PDFs in
+        // base64), so reading every one on each poll grew slow as a run's e-mails piled up.
+        for (const f of readdirSync(dir).sort().reverse()) {
+          const m = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Mail;
+          if (m.to.includes(address) && subject.test(m.subject)) {
+            found = m;
+            return true;
+          }
+        }
+        return false;
       },
       { timeout: 10_000, message: `e-mail to ${address} matching ${subject}` },
     )
