@@ -1,4 +1,4 @@
-import { BACK_OFFICE_LANGUAGES, createTranslate, type BackOfficeLanguage, type Translate } from '@tourdesk/contracts/i18n';
+import { BACK_OFFICE_LANGUAGES, createTranslate, pickLanguage, type BackOfficeLanguage, type Translate } from '@tourdesk/contracts/i18n';
 import { STAFF_CATALOGS, type StaffKey } from '@tourdesk/contracts/i18n/catalogs';
 
 /**
@@ -9,9 +9,6 @@ import { STAFF_CATALOGS, type StaffKey } from '@tourdesk/contracts/i18n/catalogs
  */
 export type StaffTranslate = Translate<StaffKey>;
 
-const isBackOfficeLanguage = (value: unknown): value is BackOfficeLanguage =>
-  typeof value === 'string' && (BACK_OFFICE_LANGUAGES as readonly string[]).includes(value);
-
 /**
  * The language a team member reads Tourdesk's e-mails in: their own (users.language, chosen in the
  * profile), else their organisation's main language (its first selling language) when the back
@@ -19,9 +16,7 @@ const isBackOfficeLanguage = (value: unknown): value is BackOfficeLanguage =>
  * has none (the invite form asks for none).
  */
 export function staffLanguage(userLanguage: string | null | undefined, organisationLanguages: readonly string[] | null | undefined): BackOfficeLanguage {
-  if (isBackOfficeLanguage(userLanguage)) return userLanguage;
-  const main = organisationLanguages?.[0];
-  return isBackOfficeLanguage(main) ? main : 'en';
+  return pickLanguage(userLanguage, BACK_OFFICE_LANGUAGES) ?? pickLanguage(organisationLanguages?.[0], BACK_OFFICE_LANGUAGES) ?? 'en';
 }
 
 const translates = new Map<BackOfficeLanguage, StaffTranslate>();
