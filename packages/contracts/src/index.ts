@@ -15,6 +15,7 @@ export * from './resales';
 export * from './qr-codes';
 export * from './check-in';
 export * from './check-in-rule';
+export * from './booking-answers';
 export * from './manifests';
 export * from './dashboard';
 export * from './display';

@@ -22,6 +22,8 @@ const Contact = z
     notes: z.string().max(2000).nullish(),
   })
   .meta({ id: 'OctoContact' });
+/** OCTO's questions capability (octo/questions): an answer to a question the product's option lists, by its id. */
+const QuestionAnswers = z.array(z.object({ questionId: Id, value: z.string().max(1000) })).max(100);
 const UnitItem = z.object({ uuid: z.uuid().optional(), unitId: Id, resellerReference: z.string().max(100).optional(), contact: Contact.optional() });
 const Units = z.array(z.object({ id: Id, quantity: z.number().int().min(0).max(1000) })).max(50);
 
@@ -50,6 +52,7 @@ export const ZOctoReservationBody = z
     resellerReference: z.string().max(100).optional(),
     contact: Contact.optional(),
     currency: z.string().max(3).nullish(),
+    questionAnswers: QuestionAnswers.optional(),
   })
   .meta({ id: 'OctoBookingReservationBody' });
 export const ZOctoConfirmBody = z
@@ -60,6 +63,7 @@ export const ZOctoConfirmBody = z
     unitItems: z.array(UnitItem).max(100).optional(),
     /** Not OCTO's: answers to the offer's booking questions by question id (a confirm without a required one names it as `answers.<id>`). */
     answers: z.record(z.uuid(), z.string().max(1000)).optional(),
+    questionAnswers: QuestionAnswers.optional(),
   })
   .meta({ id: 'OctoBookingConfirmationBody' });
 export const ZOctoUpdateBody = z
@@ -73,6 +77,7 @@ export const ZOctoUpdateBody = z
     emailReceipt: z.boolean().optional(),
     unitItems: z.array(UnitItem).max(100).optional(),
     contact: Contact.optional(),
+    questionAnswers: QuestionAnswers.optional(),
   })
   .meta({ id: 'OctoBookingUpdateBody' });
 export const ZOctoExtendBody = z.object({ expirationMinutes: z.number().int().min(1).max(1440).optional() }).meta({ id: 'OctoExtendReservationBody' });

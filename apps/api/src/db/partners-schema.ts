@@ -205,6 +205,8 @@ export const octoBooking = pgTable(
     /** The unit items as the reseller sent them (ids of units per item), to answer in OCTO's shape. */
     unit_items: jsonb('unit_items').$type<{ uuid: string | null; unitId: string; resellerReference: string | null }[]>().notNull().default([]),
     contact: jsonb('contact').$type<Record<string, unknown>>().notNull().default({}),
+    /** Answers to the offer's booking questions given while reserving or changing it (octo/questions), by question id; the confirm books them. */
+    answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     notes: text('notes'),
     expires_at: timestamp('expires_at', { withTimezone: true }),
     cancellation_reason: text('cancellation_reason'),

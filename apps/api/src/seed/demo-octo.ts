@@ -25,3 +25,60 @@ export async function seedOctoDemo(tx: Db, supplierAccountId: string): Promise<s
   process.stdout.write(`  Demo reseller API key (alpine-agency, OCTO at /octo/v1 and /api/public/): ${secret}  (shown once)\n`);
   return secret;
 }
+
+/**
+ * Two more offers the demo's reseller sells over OCTO only (not in the demo's own web store): an
+ * evening cruise by start time (80 seats at 18:30 daily) and a paddleboard rental by opening hours
+ * (09:00–18:00, 30 boards a day), each with the kayak's categories and booking questions, so a
+ * reseller — or OCTO's validator — sees both of OCTO's availability types and a departure that
+ * takes many reservations. Run in the organisation's tenant scope (after the bookings).
+ */
+export async function seedPartnerOffers(
+  tx: Db,
+  ctx: { tx: Db; accountId: string; currency: string },
+  kayak: { id: string; adult: string; child: string },
+  regenerate: (ctx: { tx: Db; accountId: string; currency: string }, experienceId: string) => Promise<unknown>,
+  today: string,
+) {
+  const accountId = ctx.accountId;
+  // The partnership that shares the kayak (the demo → alpine-agency), read as the supplier's own rows (the tenant scope is on).
+  const [share] = (
+    (await tx.execute(sql`select partnership_id as id from partnership_experience where account_id = ${accountId} and experience_id = ${kayak.id} limit 1`)) as unknown as { rows: { id: string }[] }
+  ).rows;
+  const offers = [
+    {
+      title: 'Evening Cruise on Lake Lucerne',
+      type: 'Ticket & Passes',
+      short: 'Two hours on the lake as the sun sets behind Mount Pilatus.',
+      duration: 120,
+      rule: { kind: 'start_times', start_times: ['18:30'], closing_time: null, capacity: 80 },
+      prices: [[kayak.adult, 4500, 3600], [kayak.child, 2200, 1800]],
+    },
+    {
+      title: 'Paddleboard Rental, by the day',
+      type: 'Rental',
+      short: 'A stand-up paddleboard from the boat station, any time the kiosk is open.',
+      duration: 540,
+      rule: { kind: 'opening_hours', start_times: ['09:00'], closing_time: '18:00', capacity: 30 },
+      prices: [[kayak.adult, 3900, 3100], [kayak.child, 2500, 2000]],
+    },
+  ] as const;
+  for (const o of offers) {
+    const made = (await tx.execute(sql`
+      insert into experience (account_id, title, status, type, short_description, duration_minutes, languages, max_participants,
+                              meeting_point_ids, cancellation_policy_id, booking_question_ids, meeting_instructions)
+      select account_id, ${o.title}, 'Active', ${o.type}, ${o.short}, ${o.duration}, languages, 8,
+             meeting_point_ids, cancellation_policy_id, booking_question_ids, meeting_instructions
+      from experience where account_id = ${accountId} and id = ${kayak.id}
+      returning id`)) as unknown as { rows: { id: string }[] };
+    const id = made.rows[0]!.id;
+    for (const [category, retail, net] of o.prices) {
+      await tx.execute(sql`insert into pricing_rate (account_id, experience_id, pricing_category_id, retail_price, net_price, currency) values (${accountId}, ${id}, ${category}, ${retail}, ${net}, 'CHF')`);
+    }
+    await tx.execute(sql`
+      insert into schedule_rule (account_id, experience_id, kind, valid_from, start_times, closing_time, capacity)
+      values (${accountId}, ${id}, ${o.rule.kind}, ${today}, ${sql.raw(`array[${o.rule.start_times.map((t) => `'${t}'`).join(',')}]::text[]`)}, ${o.rule.closing_time}, ${o.rule.capacity})`);
+    await regenerate(ctx, id);
+    if (share) await tx.execute(sql`insert into partnership_experience (partnership_id, account_id, experience_id) values (${share.id}, ${accountId}, ${id})`);
+  }
+}

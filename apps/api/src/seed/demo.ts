@@ -38,7 +38,7 @@ import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
 import { seedCheckInDemo } from './demo-check-in';
-import { seedOctoDemo } from './demo-octo';
+import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
 
@@ -188,6 +188,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
     await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
+    await seedPartnerOffers(tx as unknown as Db, { tx: tx as unknown as Db, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;
   });
   // After the partners' demo (the partnership demo → alpine-agency), in transactions of its own: nothing without it.

@@ -4,7 +4,7 @@ import type { Jobs } from '../../lib/jobs';
 import { recordAudit } from '../orders/order-basics';
 import { confirmationPdf, ticketSource, ticketsPdf } from '../orders/tickets';
 import { queueOrderMail } from '../order-mail/service';
-import { renewManageSecret } from '../web-store/order';
+import { renewManageSecret } from '../orders/web-order';
 import * as q from './queries';
 
 /**

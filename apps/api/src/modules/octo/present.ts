@@ -143,7 +143,23 @@ function contentOf(p: Partner, v: ProductView): ProductContent & { availableLang
   };
 }
 
-export function productOf(p: Partner, v: ProductView, withPricing: boolean, withContent = false): Product {
+/**
+ * OCTO's questions capability (octo/questions): the offer's booking questions on its option, in the
+ * language negotiated. They are asked once per booking (a question "per participant" is answered
+ * for the group, as in the web store), so the units carry none.
+ */
+export function questionsOf(v: ProductView) {
+  return v.questions.map((x) => ({
+    id: x.id,
+    label: x.question,
+    description: null,
+    required: x.required,
+    inputType: x.answer_type === 'number' ? 'number' : x.answer_type === 'text' ? 'text' : x.answer_type === 'yes_no' || x.choices.length <= 5 ? 'radio' : 'select',
+    selectOptions: x.answer_type === 'yes_no' ? [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] : x.choices.map((value, i) => ({ label: x.labels[i] ?? value, value })),
+  }));
+}
+
+export function productOf(p: Partner, v: ProductView, withPricing: boolean, withContent = false, withQuestions = false): Product {
   const hours = cutoffHours(v.policy);
   const option: Option = {
     id: DEFAULT_OPTION,
@@ -158,8 +174,9 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean, with
     requiredContactFields: REQUIRED_CONTACT,
     // OCTO: minUnits is a number (0: no minimum); maxUnits null is no maximum.
     restrictions: { minUnits: 0, maxUnits: null },
-    units: v.units.map((u) => unitOf(p, v, u, withPricing, withContent)),
+    units: v.units.map((u) => ({ ...unitOf(p, v, u, withPricing, withContent), ...(withQuestions ? { questions: [] } : {}) })),
     ...(withContent ? { title: v.texts.title, shortDescription: v.texts.short_description || null } : {}),
+    ...(withQuestions ? { questions: questionsOf(v) } : {}),
   };
   return {
     id: v.product.id,
@@ -363,7 +380,7 @@ const BOOKING_STATUS: Record<BookingView['status'], BookingStatus> = {
   EXPIRED: BookingStatus.EXPIRED,
 };
 
-export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Booking {
+export function bookingOf(p: Partner, v: BookingView, withPricing: boolean, withQuestions = false): Booking {
   const status = BOOKING_STATUS[v.status];
   const contact = contactOf(v.row.contact);
   const priceOf = new Map(v.items.map((i) => [i.id, i.unit_price]));
@@ -421,5 +438,6 @@ export function bookingOf(p: Partner, v: BookingView, withPricing: boolean): Boo
     voucher: ticketOf(voucherCode),
     unitItems,
     ...(withPricing ? { pricing: { original: total, retail: total, net, currency: p.currency, currencyPrecision: fractionDigits(p.currency), includedTaxes: [] } } : {}),
+    ...(withQuestions ? { questionAnswers: Object.entries(v.answers).map(([questionId, value]) => ({ questionId, value })) } : {}),
   };
 }

@@ -48,7 +48,7 @@ export async function partnerKeyRow(db: Db, hash: string) {
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
                                                        'opening', exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id)
-                                                                  and not exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id and r.kind <> 'opening_hours')))
+                                                                  and not exists (select 1 from schedule_rule r where r.account_id = x.account_id and r.experience_id = x.id and r.kind <> 'opening_hours')) order by x.title)
                      from ${partnershipExperience} pe join ${experience} x on x.id = pe.experience_id and x.account_id = pe.account_id
                      where pe.partnership_id = p.id and pe.account_id = k.account_id and x.status = 'Active'), '[]') as products,
            coalesce((select json_agg(c.id) from ${pricingCategory} c where c.account_id = k.account_id and not c.occupies_seat), '[]') as seatless
@@ -115,6 +115,15 @@ export interface ProductTexts {
   voucher_text: string;
   translations: Record<string, Record<string, string | string[]>>;
 }
+/** A booking question as OCTO's questions capability serves it (localize() picks its language). */
+export interface ProductQuestion {
+  id: string;
+  question: string;
+  answer_type: 'text' | 'number' | 'yes_no' | 'choice';
+  choices: string[];
+  required: boolean;
+  translations: Record<string, { question?: string; choices?: string[] }>;
+}
 /** Some products' cancellation policy (rules and texts), their schedule's start times and their texts: one read. */
 export async function productTerms(ctx: TenantCtx, ids: string[]) {
   const extra = (await ctx.tx.execute(sql`
@@ -123,7 +132,11 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
              json_build_object('title', x.title, 'short_description', x.short_description, 'long_description', x.long_description, 'highlights', x.highlights,
                                'inclusions', x.inclusions, 'exclusions', x.exclusions, 'what_to_bring', x.what_to_bring, 'important_information', x.important_information,
                                'meeting_instructions', x.meeting_instructions, 'voucher_text', x.voucher_text, 'translations', x.translations) as texts,
-             coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times
+             coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times,
+             coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'answer_type', bq.answer_type, 'choices', bq.choices,
+                                                         'required', bq.required, 'translations', bq.translations) order by k.ord)
+                       from unnest(x.booking_question_ids) with ordinality k(id, ord)
+                       join booking_question bq on bq.account_id = x.account_id and bq.id = k.id), '[]') as questions
       from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
       where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as {
     rows: {
@@ -132,6 +145,8 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
       policy: { name: string; description: string; translations: Record<string, { name?: string; description?: string }> } | null;
       texts: ProductTexts;
       times: string[];
+      /** The offer's booking questions in the offer's order, each with its translations. */
+      questions: ProductQuestion[];
     }[];
   };
   return extra.rows;
@@ -233,7 +248,7 @@ export async function productDeparture(ctx: TenantCtx, productId: string, availa
 /** A booked reservation's booking with its order: items, status, ticket, commission, the order's reference and status. */
 export async function bookingWithOrder(ctx: TenantCtx, bookingId: string) {
   const [b] = await ctx.tx
-    .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, commission: booking.commission, reference: order.reference, orderStatus: order.status })
+    .select({ items: booking.items, status: booking.status, ticket: booking.ticket_code, commission: booking.commission, answers: booking.answers, reference: order.reference, orderStatus: order.status })
     .from(booking)
     .innerJoin(order, eq(order.id, booking.order_id))
     .where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, bookingId)));

@@ -29,6 +29,8 @@ import {
 } from '@tourdesk/contracts';
 import { AppError, fromDatabase } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
+import { QUEUES } from '../../lib/jobs';
+import { queueOrderMail } from '../order-mail/service';
 import { authenticatePartner, KeyRefused, type Partner } from './auth';
 import { OctoError } from './errors';
 import { availability, availabilityText } from './availability';
@@ -52,7 +54,14 @@ declare module 'fastify' {
 }
 
 const access = { access: { public: true as const, reason: 'a partner’s API key (Authorization: Bearer), checked by the module' } };
-const deps = (request: FastifyRequest): svc.Deps => ({ db: request.server.database.db, holds: request.server.holds });
+const deps = (request: FastifyRequest): svc.Deps => ({
+  db: request.server.database.db,
+  holds: request.server.holds,
+  askForAnswers: async (tx, job) => {
+    await queueOrderMail(request.server.jobs, tx, { ...job, kind: 'answers', subject: 'Booking questions' });
+    request.server.jobs.wake(QUEUES.orderMail);
+  },
+});
 const partnerOf = (request: FastifyRequest) => request.partner!;
 const capabilities = (request: FastifyRequest) =>
   String(request.headers['octo-capabilities'] ?? '')
@@ -61,6 +70,10 @@ const capabilities = (request: FastifyRequest) =>
 const wantsPricing = (request: FastifyRequest) => capabilities(request).includes('octo/pricing');
 /** OCTO's content capability: the products' texts (title, descriptions, features) in the language negotiated. */
 const wantsContent = (request: FastifyRequest) => capabilities(request).includes('octo/content');
+/** OCTO's questions capability: the options' booking questions, answers taken on reserve, change and confirm, and shown on bookings. */
+const wantsQuestions = (request: FastifyRequest) => capabilities(request).includes('octo/questions');
+/** The capabilities a call used, as the answer's Octo-Capabilities names them. */
+const usedCapabilities = (request: FastifyRequest) => ['octo/pricing', ...(wantsContent(request) ? ['octo/content'] : []), ...(wantsQuestions(request) ? ['octo/questions'] : [])].join(', ');
 const acceptLanguage = (request: FastifyRequest) => request.headers['accept-language'];
 /** The language of a call's content, answered as Content-Language (and Vary). */
 function contentLanguage(request: FastifyRequest, reply: FastifyReply) {
@@ -112,7 +125,7 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: 'NOT_FOUND', errorMessage: `${request.method} ${request.url.split('?')[0]} is not implemented.` }));
   app.addHook('onRequest', authenticate);
   app.addHook('onSend', async (request, reply) => {
-    reply.header('octo-capabilities', wantsContent(request) ? 'octo/pricing, octo/content' : 'octo/pricing');
+    reply.header('octo-capabilities', usedCapabilities(request));
   });
   /** Each path with and without its trailing slash (OCTO's clients send none); the twin is hidden from the document. */
   const both = (method: 'GET' | 'POST' | 'PATCH', path: string, opts: { config: typeof access; schema: Record<string, unknown> }, handler: (request: FastifyRequest, reply: FastifyReply) => unknown) => {
@@ -126,12 +139,12 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(ZOctoProduct), ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
     const language = contentLanguage(request, reply);
-    return (await svc.listProducts(deps(request), p, language)).map((v) => productOf(p, v, wantsPricing(request), wantsContent(request)));
+    return (await svc.listProducts(deps(request), p, language)).map((v) => productOf(p, v, wantsPricing(request), wantsContent(request), wantsQuestions(request)));
   });
   both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: ZOctoProductParams, response: { 200: ZOctoProduct, ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
     const language = contentLanguage(request, reply);
-    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id, language), wantsPricing(request), wantsContent(request));
+    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id, language), wantsPricing(request), wantsContent(request), wantsQuestions(request));
   });
   both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: ZOctoCalendarBody, response: { 200: z.array(ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
@@ -148,34 +161,34 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   both('POST', '/bookings', { config: access, schema: { tags, summary: 'OCTO: reserve (ON_HOLD until utcExpiresAt; idempotent by uuid)', body: ZOctoReservationBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.reserve(deps(request), p, request.body as z.output<typeof ZOctoReservationBody>), wantsPricing(request));
+    return bookingOf(p, await svc.reserve(deps(request), p, request.body as z.output<typeof ZOctoReservationBody>), wantsPricing(request), wantsQuestions(request));
   });
   both('GET', '/bookings', { config: access, schema: { tags, summary: 'OCTO: bookings by resellerReference or supplierReference', querystring: ZOctoBookingsQuery, response: { 200: z.array(ZOctoBooking), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return (await svc.listBookings(deps(request), p, request.query as z.output<typeof ZOctoBookingsQuery>)).map((v) => bookingOf(p, v, wantsPricing(request)));
+    return (await svc.listBookings(deps(request), p, request.query as z.output<typeof ZOctoBookingsQuery>)).map((v) => bookingOf(p, v, wantsPricing(request), wantsQuestions(request)));
   });
   both('GET', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: a booking', params: ZOctoBookingParams, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.getBooking(deps(request), p, uuidOf(request)), wantsPricing(request));
+    return bookingOf(p, await svc.getBooking(deps(request), p, uuidOf(request)), wantsPricing(request), wantsQuestions(request));
   });
   both('PATCH', '/bookings/:uuid', { config: access, schema: { tags, summary: 'OCTO: change unit items or contact (ON_HOLD), contact after confirm', params: ZOctoBookingParams, body: ZOctoUpdateBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     const body = request.body as z.output<typeof ZOctoUpdateBody>;
-    return bookingOf(p, await svc.updateBooking(deps(request), p, uuidOf(request), body), wantsPricing(request));
+    return bookingOf(p, await svc.updateBooking(deps(request), p, uuidOf(request), body), wantsPricing(request), wantsQuestions(request));
   });
   both('POST', '/bookings/:uuid/confirm', { config: access, schema: { tags, summary: 'OCTO: confirm (the order is made; idempotent)', params: ZOctoBookingParams, body: ZOctoConfirmBody, response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
-    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof ZOctoConfirmBody>, acceptLanguage(request)), wantsPricing(request));
+    return bookingOf(p, await svc.confirmBooking(deps(request), p, uuidOf(request), request.body as z.output<typeof ZOctoConfirmBody>, acceptLanguage(request), wantsQuestions(request)), wantsPricing(request), wantsQuestions(request));
   });
   both('POST', '/bookings/:uuid/extend', { config: access, schema: { tags, summary: 'OCTO: hold a reservation longer', params: ZOctoBookingParams, body: ZOctoExtendBody.optional(), response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     const body = (request.body ?? {}) as z.output<typeof ZOctoExtendBody>;
-    return bookingOf(p, await svc.extendBooking(deps(request), p, uuidOf(request), body.expirationMinutes), wantsPricing(request));
+    return bookingOf(p, await svc.extendBooking(deps(request), p, uuidOf(request), body.expirationMinutes), wantsPricing(request), wantsQuestions(request));
   });
   both('POST', '/bookings/:uuid/cancel', { config: access, schema: { tags, summary: 'OCTO: cancel (a reservation, or a booking within its cancellation cut-off)', params: ZOctoBookingParams, body: ZOctoCancelBody.optional(), response: { 200: ZOctoBooking, ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);
     const body = (request.body ?? {}) as z.output<typeof ZOctoCancelBody>;
-    return bookingOf(p, await svc.cancelBooking(deps(request), p, uuidOf(request), body.reason), wantsPricing(request));
+    return bookingOf(p, await svc.cancelBooking(deps(request), p, uuidOf(request), body.reason), wantsPricing(request), wantsQuestions(request));
   });
 };
 

@@ -9,7 +9,11 @@ import { inTenant } from '../../lib/tenancy';
 import type { HoldQueue } from '../availability/holds';
 import { releaseLine } from '../availability/holds';
 import { lockSlot } from '../availability/slots';
+import { answerQuestions, questionsOwed } from '../orders/answers';
 import { checkout } from '../orders/bookings';
+import { linkStoreOf } from '../orders/queries/orders';
+import { checkAnswers } from '../orders/records';
+import { renewManageSecret } from '../orders/web-order';
 import { openBookingTerms, termsOf } from '../orders/cancellation';
 import { recordAudit } from '../orders/order-basics';
 import { cancelOrder } from '../orders/service';
@@ -33,6 +37,12 @@ export const DEFAULT_OPTION = 'DEFAULT';
 export interface Deps {
   db: Db;
   holds: HoldQueue;
+  /**
+   * Asks a partner's customer for the answers their booking still owes (a booking confirmed without
+   * the questions capability): queues the e-mail in the confirm's transaction, with the booking page
+   * of `store` (the organisation's first active store) when it has one.
+   */
+  askForAnswers?: (tx: Db, job: { account: string; order: string; to: string; store: string | null; manage?: string }) => Promise<void>;
 }
 export type UnitType = 'ADULT' | 'YOUTH' | 'CHILD' | 'INFANT' | 'SENIOR' | 'OTHER';
 const UNIT_TYPES: Record<string, UnitType> = { Adult: 'ADULT', Child: 'CHILD', Infant: 'INFANT', Teenager: 'YOUTH', Senior: 'SENIOR' };
@@ -60,6 +70,8 @@ export interface ProductView {
   texts: Omit<q.ProductTexts, 'translations'>;
   /** The cancellation policy's name and description in that language. */
   policyTexts: { name: string; description: string } | null;
+  /** The offer's booking questions in that language (octo/questions): `choices` as answered, `labels` as shown. */
+  questions: { id: string; question: string; answer_type: q.ProductQuestion['answer_type']; choices: string[]; labels: string[]; required: boolean }[];
 }
 
 const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T>) =>
@@ -118,6 +130,10 @@ async function productViews(deps: Deps, p: Partner, ids: string[], language: Lan
         language,
         texts: texts ?? { title: p.products.get(id)!.title, short_description: '', long_description: '', highlights: [], inclusions: [], exclusions: [], what_to_bring: [], important_information: '', meeting_instructions: '', voucher_text: '' },
         policyTexts: policy ? { name: policy.name, description: policy.description } : null,
+        questions: (e?.questions ?? []).map((x) => {
+          const shown = localize(x, language, main);
+          return { id: x.id, question: shown.question, answer_type: x.answer_type, choices: x.choices, labels: shown.choices.length === x.choices.length ? shown.choices : x.choices, required: x.required };
+        }),
       };
     });
   });
@@ -158,6 +174,21 @@ export interface ReserveInput {
   unitItems?: UnitItemInput[];
   resellerReference?: string;
   contact?: ContactInput;
+  /** octo/questions: answers to the offer's booking questions, kept with the reservation until the confirm books them. */
+  questionAnswers?: QuestionAnswerInput[];
+}
+export interface QuestionAnswerInput {
+  questionId: string;
+  value: string;
+}
+/** OCTO's answers as the orders module keeps them: by question id (a later answer to the same question wins). */
+export const answersOf = (list: QuestionAnswerInput[] | undefined): Record<string, string> => Object.fromEntries((list ?? []).map((a) => [a.questionId, a.value]));
+
+/** An answer refused by the booking questions' rule, as OCTO says it (the question named, so the partner can answer it). */
+function answerRefusal(error: unknown): never {
+  const first = error instanceof AppError ? error.items[0] : undefined;
+  if (first?.attr?.startsWith('answers.')) throw new OctoError('BAD_REQUEST', `questionAnswers: ${first.detail}`, undefined, 'questionAnswers').as('invalid');
+  throw error;
 }
 
 type Row = typeof octoBooking.$inferSelect;
@@ -181,6 +212,8 @@ export interface BookingView {
   rateNet: Record<string, number>;
   cancellable: boolean;
   timeZone: string;
+  /** The answers to the offer's booking questions: the booking's once confirmed, the reservation's while held. */
+  answers: Record<string, string>;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -215,7 +248,7 @@ async function contractFor(ctx: TenantCtx, p: Partner, productId: string, day: s
 function holdRefusal(error: unknown): never {
   if (error instanceof AppError) {
     const first = error.items[0];
-    if (error.status === 409) throw new OctoError('UNPROCESSABLE_ENTITY', `Sold out: ${first?.detail ?? error.message}`, undefined, 'availabilityId').as('sold_out');
+    if (error.status === 409) throw new OctoError('UNPROCESSABLE_ENTITY', first?.detail ?? error.message, undefined, 'availabilityId').as('sold_out');
     if (first?.attr?.startsWith('quantities')) throw new OctoError('INVALID_UNIT_ID', first.detail, first.attr.split('.')[1], 'unitId');
     throw new OctoError('BAD_REQUEST', first?.detail ?? error.message);
   }
@@ -251,9 +284,11 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
   let ticketCode: string | null = null;
   let commission: number | null = null;
   let cancellable = false;
+  let answers = row.answers;
   if (row.booking_id) {
     const b = await q.bookingWithOrder(ctx, row.booking_id);
     if (b) {
+      answers = b.answers;
       items = b.items.filter((i) => i.kind === 'category').map((i) => ({ id: i.id, quantity: i.quantity, unit_price: i.unit_price }));
       orderReference = b.reference;
       orderStatus = b.orderStatus;
@@ -284,6 +319,7 @@ async function view(ctx: TenantCtx, p: Partner, row: Row): Promise<BookingView> 
     rateNet: s!.rate_net ?? {},
     cancellable,
     timeZone: p.timeZone,
+    answers,
   };
 }
 
@@ -308,6 +344,7 @@ export async function reserve(deps: Deps, p: Partner, asked: ReserveInput): Prom
     if (!s) throw new OctoError('INVALID_AVAILABILITY_ID', 'No availability with this id for this product.', input.availabilityId, 'availabilityId');
     await contractFor(ctx, p, product.id, String(s.day));
     await assertUnits(ctx, product.id, input.unitItems);
+    await checkAnswers(ctx, [s.id], answersOf(input.questionAnswers), { allowMissing: true }).catch(answerRefusal);
     const c = await q.insertCart(ctx, sha256(`octo:${uuid}`));
     return { slotId: s.id, cartId: c!.id };
   });
@@ -341,6 +378,7 @@ export async function reserve(deps: Deps, p: Partner, asked: ReserveInput): Prom
       reseller_reference: input.resellerReference ?? null,
       unit_items: input.unitItems.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null })),
       contact: (input.contact ?? {}) as Record<string, unknown>,
+      answers: answersOf(input.questionAnswers),
       notes: input.notes ?? null,
       expires_at: line?.expires ?? new Date(),
     });
@@ -378,7 +416,17 @@ export async function updateBooking(
   deps: Deps,
   p: Partner,
   uuid: string,
-  patch: { unitItems?: UnitItemInput[]; contact?: ContactInput; resellerReference?: string; notes?: string | null; expirationMinutes?: number; productId?: string; optionId?: string; availabilityId?: string },
+  patch: {
+    unitItems?: UnitItemInput[];
+    contact?: ContactInput;
+    resellerReference?: string;
+    notes?: string | null;
+    expirationMinutes?: number;
+    productId?: string;
+    optionId?: string;
+    availabilityId?: string;
+    questionAnswers?: QuestionAnswerInput[];
+  },
 ) {
   const current = await getBooking(deps, p, uuid);
   // Another product, option or departure is another booking: this one is cancelled and a new one reserved.
@@ -415,6 +463,16 @@ async function changeReservation(deps: Deps, p: Partner, uuid: string, patch: Pa
     if (patch.contact) set.contact = { ...row.contact, ...patch.contact };
     if (patch.resellerReference !== undefined) set.reseller_reference = patch.resellerReference;
     if (patch.notes !== undefined) set.notes = patch.notes;
+    if (patch.questionAnswers?.length) {
+      const given = answersOf(patch.questionAnswers);
+      if (row.order_id) {
+        // Booked: the order's answers, by the orders module's rule (what the manifest shows and the customer is asked for).
+        await answerQuestions(ctx, row.order_id, given, { api_key: p.prefix, booking_uuid: uuid }).catch(answerRefusal);
+      } else {
+        set.answers = { ...row.answers, ...given };
+        await checkAnswers(ctx, [row.slot_id], set.answers, { allowMissing: true }).catch(answerRefusal);
+      }
+    }
     if (newLine) {
       if (row.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
       if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
@@ -477,8 +535,14 @@ export async function confirmBooking(
   deps: Deps,
   p: Partner,
   uuid: string,
-  input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[]; answers?: Record<string, string> },
+  input: { contact?: ContactInput; resellerReference?: string; unitItems?: UnitItemInput[]; answers?: Record<string, string>; questionAnswers?: QuestionAnswerInput[] },
   acceptLanguage?: string,
+  /**
+   * Whether the partner declared OCTO's questions capability (or is the public booking API, which
+   * names each question): then every required question must be answered now. Without it the booking
+   * is confirmed with what is missing, and its customer is asked for it by e-mail (deps.askForAnswers).
+   */
+  asksQuestions = true,
 ) {
   if (input.unitItems) {
     const current = await getBooking(deps, p, uuid);
@@ -504,13 +568,20 @@ export async function confirmBooking(
     try {
       // The customer's language (later e-mails and documents, and the invoice's words): the contact's locales, else the call's Accept-Language, among the supplier's.
       const language = partnerLanguage(p, contact.locales?.length ? contact.locales.join(',') : acceptLanguage);
-      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers: input.answers ?? {}, lines: [row.cart_line_id!], language });
+      const answers = { ...row.answers, ...(input.answers ?? {}), ...answersOf(input.questionAnswers) };
+      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers, lines: [row.cart_line_id!], language, answersLater: !asksQuestions });
     } catch (error) {
       if (error instanceof AppError && error.items[0]?.code === 'hold_expired') throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
       // The offer's booking questions: named by their field (answers.<question id>), so the partner can answer them.
       const first = error instanceof AppError ? error.items[0] : undefined;
       if (first?.attr?.startsWith('answers.')) throw new OctoError('BAD_REQUEST', `${first.attr}: ${first.detail}`, undefined, first.attr);
       throw error;
+    }
+    // Confirmed without some required answers: the customer is asked for them (their booking page, when the organisation has a store).
+    if (customer.email && deps.askForAnswers && (await questionsOwed(ctx, orderId)).length > 0) {
+      const store = await linkStoreOf(ctx);
+      const manage = store ? await renewManageSecret(ctx, orderId) : undefined;
+      await deps.askForAnswers(ctx.tx, { account: ctx.accountId, order: orderId, to: customer.email, store: store?.id ?? null, manage });
     }
     const reference = input.resellerReference ?? row.reseller_reference;
     await markResale(ctx, orderId, shared.contract, { [row.experience_id]: shared.netRates }, reference, { api_key: p.prefix, booking_uuid: uuid });

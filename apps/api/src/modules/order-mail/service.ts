@@ -8,6 +8,7 @@ import { tenantOrigin } from '../../lib/host';
 import { localWhen, mailMoney, translateFor, type CustomerTranslate } from '../../lib/customer-text';
 import { staffLanguage, staffTranslate } from '../../lib/staff-text';
 import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
+import { questionsOwed } from '../orders/answers';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sellingLanguages } from '../organization/queries';
 import { inStoreById, type WebCtx } from '../stores/scope';
@@ -36,7 +37,7 @@ export interface OrderMailJob {
   /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
   store: string | null;
   order: string;
-  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund';
+  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund' | 'answers';
   /** A refund's amount (positive) and how the money goes back (only the refund carries it). */
   refund?: { amount: number; method: string };
   /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
@@ -126,6 +127,15 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
         to: o.customer.email,
         subject: t('mail.refund.subject', about),
         text: `${greeting}\n\n${t('mail.refund.body', { ...about, amount: money(refund.amount) })}${refund.method === 'online' ? ` ${t('mail.refund.card')}` : ''}\n`,
+      } satisfies Mail;
+    }
+    if (job.kind === 'answers') {
+      // What the booking still owes when the job runs (answered meanwhile: nothing is sent), in the order's language.
+      const owed = await questionsOwed(ctx, job.order, source.tickets.language, (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]);
+      return {
+        to: owed.length ? o.customer.email : '',
+        subject: t('mail.answers.subject', about),
+        text: `${greeting}\n\n${t('mail.answers.intro', about)}\n\n${owed.map((q) => `- ${q.question}`).join('\n')}\n\n${link ? t('mail.answers.link', { link }) : t('mail.answers.reply', about)}\n\n${lines}\n`,
       } satisfies Mail;
     }
     if (job.kind === 'cancellation') {

@@ -36,7 +36,16 @@ export async function checkout(
   ctx: TenantCtx,
   cartId: string,
   userId: string | null,
-  input: { customer: TCustomerDetails; answers: Record<string, string>; lines?: string[]; storeId?: string; manageTokenHash?: string; language?: Language },
+  input: {
+    customer: TCustomerDetails;
+    answers: Record<string, string>;
+    lines?: string[];
+    storeId?: string;
+    manageTokenHash?: string;
+    language?: Language;
+    /** A partner's booking through OCTO without the questions capability: required answers may be missing (asked later); given ones are still checked. */
+    answersLater?: boolean;
+  },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const inCart = await q.cartLinesOf(ctx, cartId);
@@ -52,7 +61,7 @@ export async function checkout(
   const read = wanted.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   if (read.length === 0) throw refuse(missing.map(gone));
   const slotIds = [...new Set(read.map((l) => l.slot_id))].sort();
-  await checkAnswers(ctx, slotIds, input.answers);
+  await checkAnswers(ctx, slotIds, input.answers, { allowMissing: input.answersLater });
   const slots = new Map<string, SlotRow>();
   for (const id of slotIds) slots.set(id, await lockSlot(ctx, id));
   // Under the slots' locks, every line's slot must be open for sale now (the one definition,

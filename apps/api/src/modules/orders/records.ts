@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGE_LOCALES, type Language } from '@tourdesk/contracts/i18n';
-import type { TCustomerDetails, TOrder, TOrderSummary } from '@tourdesk/contracts';
+import { missingAnswers, type TCustomerDetails, type TOrder, type TOrderSummary } from '@tourdesk/contracts';
 import type { HeldItem, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -46,20 +46,28 @@ async function orderReference(ctx: TenantCtx) {
  * The answers to the booking questions of the experiences being booked: every required question
  * answered, nothing answered that was not asked, a number for a number, yes or no for yes/no, one
  * of the choices for a choice. One query for the questions of all the cart's experiences.
+ * `allowMissing`: a required question may stay unanswered (missingAnswers() lists it later).
  */
-export async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: Record<string, string>) {
-  const questions = await questionsOfSlots(ctx, slotIds);
-  const asked = new Map(questions.map(({ q }) => [q.id, q]));
+export async function checkAnswers(ctx: TenantCtx, slotIds: string[], answers: Record<string, string>, options: { allowMissing?: boolean } = {}) {
+  validateAnswers((await questionsOfSlots(ctx, slotIds)).map(({ q }) => q), answers, options);
+}
+
+/** checkAnswers()'s rule on questions already read (answers.ts passes each booking's own). */
+export function validateAnswers(
+  questions: readonly { id: string; question: string; answer_type: string; choices: string[]; required: boolean }[],
+  answers: Record<string, string>,
+  { allowMissing = false }: { allowMissing?: boolean } = {},
+) {
+  const asked = new Map(questions.map((q) => [q.id, q]));
   for (const id of Object.keys(answers)) {
     if (!asked.has(id)) throw new AppError('invalid', 'This question is not asked for these bookings.', `answers.${id}`);
   }
+  const unanswered = new Set(missingAnswers([...asked.values()], answers).map((q) => q.id));
   for (const q of asked.values()) {
     const answer = (answers[q.id] ?? '').trim();
     const attr = `answers.${q.id}`;
-    if (!answer) {
-      if (q.required) throw new AppError('required', `Please answer: ${q.question}`, attr);
-      continue;
-    }
+    if (unanswered.has(q.id) && !allowMissing) throw new AppError('required', `Please answer: ${q.question}`, attr);
+    if (!answer) continue;
     if (q.answer_type === 'number' && !/^-?\d+(\.\d+)?$/.test(answer)) throw new AppError('invalid', `Answer with a number: ${q.question}`, attr);
     if (q.answer_type === 'yes_no' && !['yes', 'no'].includes(answer)) throw new AppError('invalid', `Answer yes or no: ${q.question}`, attr);
     if (q.answer_type === 'choice' && !q.choices.includes(answer)) throw new AppError('invalid', `Choose one of the options: ${q.question}`, attr);

@@ -1,7 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { TWebOrder } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { tenantOrigin } from '../../lib/host';
 import { termsOf } from './cancellation';
+import { setManageTokenHash } from './queries/orders';
 import { orderWithCustomer, webOrderBookingRows } from './queries/tickets';
 import { bookingsAsShown } from './tickets';
 
@@ -47,3 +49,14 @@ const inLanguage = (url: string, language: string) => {
 /** The private link of an order's page: https://{org}/s/{store}/booking/{reference}#{secret}. */
 export const manageUrlFor = (config: Parameters<typeof tenantOrigin>[0], ctx: { subdomain: string; store: { slug: string } }, token: string) => (reference: string) =>
   `${tenantOrigin(config, ctx.subdomain)}/s/${ctx.store.slug}/booking/${reference}#${token}`;
+
+/**
+ * A new secret for an order's booking page (staff send the customer's confirmation again; a
+ * partner's customer is asked for answers): its hash replaces the old one, so the link of earlier
+ * e-mails stops working. Answers the secret.
+ */
+export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
+  const manage = randomBytes(24).toString('base64url');
+  await setManageTokenHash(ctx, orderId, createHash('sha256').update(manage).digest('hex'));
+  return manage;
+}

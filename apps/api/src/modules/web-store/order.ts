@@ -67,12 +67,3 @@ export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: 
   return presentWebOrder(ctx, orderId, manageUrl);
 }
 
-/**
- * A new secret for a web order's booking page (staff send the customer's confirmation again): its
- * hash replaces the old one, so the link of earlier e-mails stops working. Answers the secret.
- */
-export async function renewManageSecret(ctx: TenantCtx, orderId: string) {
-  const manage = secret();
-  await q.setManageTokenHash(ctx, orderId, sha256(manage));
-  return manage;
-}

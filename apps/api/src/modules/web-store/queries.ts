@@ -57,9 +57,16 @@ export async function checkoutAccount(db: Db, storeId: string, checkoutId: strin
   return row;
 }
 
-/** The orders of this store with a reference (one per organisation at most), with their books and their link's secret hash. */
+/**
+ * The orders with a reference that this store's booking page may open (one per organisation at
+ * most), with their books and their link's secret hash: the store's own, and its organisation's
+ * orders sold without a store (a partner's booking through OCTO whose customer is asked for answers).
+ */
 export function ordersByReference(db: Db, storeId: string, reference: string) {
-  return db.select({ id: order.id, account: order.account_id, hash: order.manage_token_hash }).from(order).where(and(eq(order.store_id, storeId), eq(order.reference, reference)));
+  return db
+    .select({ id: order.id, account: order.account_id, hash: order.manage_token_hash })
+    .from(order)
+    .where(and(eq(order.reference, reference), sql`(${order.store_id} = ${storeId} or (${order.store_id} is null and ${order.account_id} = (select s.account_id from store s where s.id = ${storeId})))`));
 }
 
 /** The active store at a subdomain and address with the offers it sells (tourdesk_store_offers), each with its seller's zone and a partner's contract validity: one statement. */
@@ -242,7 +249,3 @@ export function deleteCart(ctx: TenantCtx, cartId: string) {
 
 // --- the order (order.ts) ----------------------------------------------------------------------
 
-/** Writes the hash of an order's booking-page secret. */
-export function setManageTokenHash(ctx: TenantCtx, orderId: string, hash: string) {
-  return ctx.tx.update(order).set({ manage_token_hash: hash }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
-}

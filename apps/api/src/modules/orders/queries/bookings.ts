@@ -227,3 +227,34 @@ export async function cartLanguageOf(ctx: TenantCtx, cartId: string) {
   const [row] = await ctx.tx.select({ language: cart.language }).from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.id, cartId)));
   return row?.language;
 }
+
+// --- booking questions and their answers (answers.ts) -----------------------------------------
+
+/** A booking question as the order's bookings ask it, with its translations. */
+export interface AskedQuestion {
+  id: string;
+  question: string;
+  answer_type: 'text' | 'number' | 'yes_no' | 'choice';
+  choices: string[];
+  required: boolean;
+  translations: Record<string, { question?: string; choices?: string[] }>;
+}
+/** The open bookings of an order with their answers and the questions their offer asks, in the offer's order: one query. */
+export async function bookingQuestionsOfOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orderId: string) {
+  const rows = (await ctx.tx.execute(sql`
+    select b.id, b.answers,
+           coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'answer_type', bq.answer_type, 'choices', bq.choices,
+                                                       'required', bq.required, 'translations', bq.translations) order by k.ord)
+                     from experience x, unnest(x.booking_question_ids) with ordinality k(id, ord)
+                     join booking_question bq on bq.id = k.id
+                     where x.account_id = b.account_id and x.id = b.experience_id and bq.account_id = b.account_id), '[]') as questions
+    from booking b
+    where b.account_id = ${ctx.accountId} and b.order_id = ${orderId} and b.status <> 'Canceled'
+    order by b.created_at`)) as unknown as { rows: { id: string; answers: Record<string, string>; questions: AskedQuestion[] }[] };
+  return rows.rows;
+}
+
+/** Writes a booking's answers. */
+export function setBookingAnswers(ctx: TenantCtx, bookingId: string, answers: Record<string, string>) {
+  return ctx.tx.update(booking).set({ answers, updated_at: new Date() }).where(and(eq(booking.account_id, ctx.accountId), eq(booking.id, bookingId)));
+}

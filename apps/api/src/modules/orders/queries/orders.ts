@@ -227,3 +227,19 @@ export async function writeOrderTotals(ctx: TenantCtx, orderId: string, feeTax: 
     where o.account_id = ${ctx.accountId} and o.id = ${orderId}::uuid`);
 }
 
+
+/** Writes the hash of an order's booking-page secret. */
+export function setManageTokenHash(ctx: TenantCtx, orderId: string, hash: string) {
+  return ctx.tx.update(order).set({ manage_token_hash: hash }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+}
+
+/** The organisation's store whose booking page links to its orders sold without one: its first active store. */
+export async function linkStoreOf(ctx: Pick<TenantCtx, 'tx' | 'accountId'>) {
+  const [s] = await ctx.tx
+    .select({ id: store.id, slug: store.slug })
+    .from(store)
+    .where(and(eq(store.account_id, ctx.accountId), eq(store.active, true)))
+    .orderBy(asc(store.created_at))
+    .limit(1);
+  return s;
+}

@@ -1,0 +1,2 @@
+-- A partner's answers to booking questions given while reserving or changing a booking (OCTO's questions capability, issue 31); the confirm books them.
+ALTER TABLE "octo_booking" ADD COLUMN "answers" jsonb DEFAULT '{}'::jsonb NOT NULL;
