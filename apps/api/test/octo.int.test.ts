@@ -422,7 +422,7 @@ describe('OCTO: an offer sold by opening hours', () => {
     const api = partnerClient(t.app, agency.key);
     const products = (await api.get(`${B}/products`)).json() as { id: string; availabilityType: string; options: { availabilityLocalStartTimes: string[] }[] }[];
     const byId = Object.fromEntries(products.map((x) => [x.id, x]));
-    expect(byId[museum.id]).toMatchObject({ availabilityType: 'OPENING_HOURS', options: [{ availabilityLocalStartTimes: ['00:00'] }] });
+    expect(byId[museum.id]).toMatchObject({ availabilityType: 'OPENING_HOURS', options: [{ availabilityLocalStartTimes: [] }] });
     expect(byId[tour.id]).toMatchObject({ availabilityType: 'START_TIME', options: [{ availabilityLocalStartTimes: ['10:00'] }] });
 
     const body = { productId: museum.id, optionId: 'DEFAULT', localDateStart: day(23), localDateEnd: day(23) };

@@ -42,6 +42,8 @@ export interface Partner {
   resellerId: string;
   supplierName: string;
   supplierSubdomain: string;
+  /** The reseller's billing address: the customer of record of a booking whose contact gives none. */
+  resellerEmail: string | null;
   /** The languages the supplier sells in, its first the main one (Accept-Language is negotiated among them). */
   languages: Language[];
   timeZone: string;
@@ -115,6 +117,7 @@ async function loadPartner(db: Db, hash: string): Promise<Partner | null> {
     supplierId: row.contract.supplier_account_id!,
     resellerId: row.contract.reseller_account_id!,
     supplierName: row.name,
+    resellerEmail: row.reseller_email,
     languages: await sellingLanguages(db, { id: row.contract.supplier_account_id! }),
     supplierSubdomain: row.subdomain,
     timeZone: row.time_zone,

@@ -166,8 +166,8 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean, with
     default: true,
     internalName: v.product.title,
     reference: null,
-    // OCTO: an OPENING_HOURS product's one start is the day's beginning.
-    availabilityLocalStartTimes: v.product.openingHours ? ['00:00'] : v.startTimes,
+    // OCTO: an OPENING_HOURS product has no start times (its availabilities are whole days with opening hours).
+    availabilityLocalStartTimes: v.product.openingHours ? [] : v.startTimes,
     cancellationCutoff: `${hours} hours`,
     cancellationCutoffAmount: hours,
     cancellationCutoffUnit: DurationUnit.HOUR,
@@ -318,6 +318,8 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
   const days = new Map<string, SlotView[]>();
   for (const s of slots) days.set(s.local_date, [...(days.get(s.local_date) ?? []), s]);
   const out: AvailabilityCalendar[] = [];
+  // OCTO gives every day of an OPENING_HOURS product its opening hours, a closed day too: the usual ones (the range's first departure's).
+  const usual = opensByHours(p, productId) && slots[0] ? timesOf(slots[0], slots[0].time_zone, true).hours : [];
   for (let day = from; day <= to; day = nextDay(day)) {
     const list = days.get(day) ?? [];
     const statuses = list.map(slotStatus);
@@ -329,7 +331,8 @@ export function calendarOf(p: Partner, productId: string, slots: SlotView[], fro
       : statuses.includes(AvailabilityStatus.SOLD_OUT)
         ? AvailabilityStatus.SOLD_OUT
         : AvailabilityStatus.CLOSED;
-    const hours = opensByHours(p, productId) ? list.flatMap((s) => timesOf(s, s.time_zone, true).hours) : [];
+    const own = opensByHours(p, productId) ? list.flatMap((s) => timesOf(s, s.time_zone, true).hours) : [];
+    const hours = own.length ? own : usual;
     // The lowest price of each unit that day, with the net price of its rate (one day: one rate per unit).
     const lowest = new Map<string, { retail: number; net: number | undefined }>();
     for (const s of open) {

@@ -44,6 +44,7 @@ export async function lockReservation(ctx: TenantCtx, uuid: string) {
 export async function partnerKeyRow(db: Db, hash: string) {
   const rows = (await db.execute(sql`
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
+           (select nullif(r.billing_email, '') from ${baseAccount} r where r.id = p.reseller_account_id) as reseller_email,
            tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners,
            coalesce((select json_agg(json_build_object('id', x.id, 'title', x.title, 'short', x.short_description, 'duration', x.duration_minutes,
                                                        'cutoff', x.booking_cutoff_minutes, 'net', pe.net_rates, 'manual', x.confirmation_mode = 'manual',
@@ -64,6 +65,7 @@ export async function partnerKeyRow(db: Db, hash: string) {
       subdomain: string;
       time_zone: string;
       default_cutoff_minutes: number;
+      reseller_email: string | null;
       supplier_partners: boolean;
       reseller_partners: boolean;
       products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];

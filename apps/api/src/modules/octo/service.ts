@@ -429,17 +429,27 @@ export async function updateBooking(
   },
 ) {
   const current = await getBooking(deps, p, uuid);
-  // Another product, option or departure is another booking: this one is cancelled and a new one reserved.
-  for (const [field, now] of [['productId', current.row.experience_id], ['optionId', DEFAULT_OPTION], ['availabilityId', current.row.slot_id]] as const) {
-    const asked = patch[field];
-    if (asked !== undefined && asked !== now) throw new OctoError('BAD_REQUEST', `${field} cannot change: cancel this booking and reserve again.`, undefined, field);
-  }
+  if (patch.optionId !== undefined) defaultOption(patch.optionId);
+  // Another product or departure (OCTO's "change date", "change product"): a new hold there first, then the old one goes.
+  const productId = patch.productId ?? current.row.experience_id;
+  const slotId = patch.availabilityId ?? current.row.slot_id;
+  const moving = productId !== current.row.experience_id || slotId !== current.row.slot_id;
   let newLine: string | null = null;
-  if (patch.unitItems) {
-    if (current.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
-    await inSupplier(deps, p, (ctx) => assertUnits(ctx, current.row.experience_id, patch.unitItems!));
+  let items: UnitItemInput[] | undefined = patch.unitItems;
+  if (patch.unitItems || moving) {
+    if (current.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items, product and date change only while the booking is ON_HOLD: cancel this booking and reserve again.', undefined, patch.unitItems ? 'unitItems' : 'availabilityId');
+    const product = sharedProduct(p, productId);
+    if (!items && productId !== current.row.experience_id) throw new OctoError('UNPROCESSABLE_ENTITY', 'unitItems are required when the product changes (its units are its own).', undefined, 'unitItems');
+    items ??= current.row.unit_items.map((u) => ({ uuid: u.uuid ?? undefined, unitId: u.unitId, resellerReference: u.resellerReference ?? undefined }));
+    const target = await inSupplier(deps, p, async (ctx) => {
+      const s = await q.productDeparture(ctx, product.id, slotId);
+      if (!s) throw new OctoError('INVALID_AVAILABILITY_ID', 'No availability with this id for this product.', slotId, 'availabilityId');
+      await contractFor(ctx, p, product.id, String(s.day));
+      await assertUnits(ctx, product.id, items!);
+      return s.id;
+    });
     try {
-      newLine = (await deps.holds.hold({ accountId: p.supplierId, cartId: current.row.cart_id! }, current.row.slot_id, { quantities: quantitiesOf(patch.unitItems), extras: {} })).id;
+      newLine = (await deps.holds.hold({ accountId: p.supplierId, cartId: current.row.cart_id! }, target, { quantities: quantitiesOf(items), extras: {} })).id;
     } catch (error) {
       holdRefusal(error);
     }
@@ -449,7 +459,7 @@ export async function updateBooking(
   // The new hold was made in its own transaction: if this one is refused (the booking left ON_HOLD
   // meanwhile) or fails, the hold is released on its own too — released inside, it would roll back.
   try {
-    return await changeReservation(deps, p, uuid, patch, newLine);
+    return await changeReservation(deps, p, uuid, { ...patch, unitItems: items, productId, availabilityId: slotId }, newLine);
   } catch (error) {
     if (newLine) await inSupplier(deps, p, (ctx) => releaseLine(ctx, current.row.cart_id!, newLine)).catch(() => undefined);
     throw error;
@@ -477,6 +487,8 @@ async function changeReservation(deps: Deps, p: Partner, uuid: string, patch: Pa
       if (row.status !== 'ON_HOLD') throw new OctoError('BAD_REQUEST', 'Unit items change only while the booking is ON_HOLD.', undefined, 'unitItems');
       if (row.cart_line_id) await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
       set.cart_line_id = newLine;
+      set.experience_id = patch.productId!;
+      set.slot_id = patch.availabilityId!;
       set.unit_items = patch.unitItems!.map((i) => ({ uuid: i.uuid ?? randomUUID(), unitId: i.unitId, resellerReference: i.resellerReference ?? null }));
       const line = await q.newLineExpiry(ctx, newLine);
       set.expires_at = line!.expires;
@@ -509,8 +521,13 @@ export async function extendBooking(deps: Deps, p: Partner, uuid: string, minute
   });
 }
 
-function customerOf(contact: ContactInput) {
-  const email = contact.emailAddress?.trim();
+/**
+ * The order's customer from a booking's contact. A contact without an e-mail address (OCTO lets a
+ * reseller keep its guest's) is booked under the reseller's address: the reseller is the customer of
+ * record and gets the booking's e-mails; the guest's name stays on the order.
+ */
+function customerOf(contact: ContactInput, resellerEmail: string | null) {
+  const email = contact.emailAddress?.trim() || resellerEmail || undefined;
   const [first, ...rest] = (contact.fullName ?? '').trim().split(/\s+/);
   const firstName = contact.firstName?.trim() || first || '';
   if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new OctoError('BAD_REQUEST', 'contact.emailAddress is required (a valid e-mail address).', undefined, 'contact.emailAddress');
@@ -561,7 +578,7 @@ export async function confirmBooking(
       return null;
     }
     const contact = { ...(row.contact as ContactInput), ...(input.contact ?? {}) };
-    const customer = customerOf(contact);
+    const customer = customerOf(contact, p.resellerEmail);
     const s = await q.departureDay(ctx, row.slot_id);
     const shared = await contractFor(ctx, p, row.experience_id, String(s!.day));
     let orderId: string;
