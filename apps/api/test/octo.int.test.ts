@@ -167,6 +167,18 @@ describe('OCTO: as its validator reads it', () => {
       expect(octoError(await reserve(body))).toMatchObject({ status: 400, body: { error: 'UNPROCESSABLE_ENTITY' } });
     }
   });
+
+  it('confirms a contact without an e-mail address under the reseller’s billing address, the guest’s name kept on the order', async () => {
+    await t.database.asOwner((tx) => tx.execute(sql`update base_account set billing_email = 'bookings@lakeagency.example' where subdomain = 'lakeagency'`));
+    forgetPartnerKeys();
+    const uuid = randomUUID();
+    expect((await reserve({ uuid, availabilityId: (await departure(9)).id, unitItems: adults(1) })).statusCode).toBe(200);
+    const done = await octo.post(`${B}/bookings/${uuid}/confirm`, { contact: { fullName: 'John Doe' } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ status: 'CONFIRMED', contact: { fullName: 'John Doe', emailAddress: null } });
+    const order = (await owner.get(`/api/orders/?search=${done.json().supplierReference}`)).json().results[0];
+    expect(order.customer).toMatchObject({ first_name: 'John', last_name: 'Doe', email: 'bookings@lakeagency.example' });
+  });
 });
 
 describe('OCTO: availability', () => {
@@ -276,17 +288,30 @@ describe('OCTO: a booking’s life', () => {
     expect(octoError(await octo.post(`${B}/bookings/${uuid}/extend`, {}))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
   });
 
-  it('changes a reservation’s units (the new hold first) and cancels a reservation, giving its seats back', async () => {
+  it('changes a reservation’s units and date (the new hold first) and cancels a reservation, giving its seats back', async () => {
     const slot = await departure(7);
+    const later = await departure(8);
     const uuid = randomUUID();
     await reserve({ uuid, availabilityId: slot.id, unitItems: adults(1) });
-    expect(octoError(await octo.patch(`${B}/bookings/${uuid}`, { availabilityId: (await departure(8)).id }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    // OCTO's "change date": the seats move to the other departure.
+    const moved = await octo.patch(`${B}/bookings/${uuid}`, { availabilityId: later.id });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ availabilityId: later.id, status: 'ON_HOLD' });
+    expect((await departure(8)).vacancies).toBe(later.vacancies - 1);
+    expect((await departure(7)).vacancies).toBe(slot.vacancies);
+    expect(octoError(await octo.patch(`${B}/bookings/${uuid}`, { availabilityId: randomUUID() }))).toMatchObject({ status: 400, body: { error: 'INVALID_AVAILABILITY_ID' } });
     const changed = await octo.patch(`${B}/bookings/${uuid}`, { unitItems: adults(3), availabilityId: slot.id });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().unitItems).toHaveLength(3);
     expect((await departure(7)).vacancies).toBe(slot.vacancies - 3);
     expect((await octo.post(`${B}/bookings/${uuid}/cancel`)).json()).toMatchObject({ status: 'CANCELLED' });
     expect((await departure(7)).vacancies).toBe(slot.vacancies);
+    expect((await departure(8)).vacancies).toBe(later.vacancies);
+    // A confirmed booking keeps its date: the partner cancels and reserves again.
+    const booked = randomUUID();
+    await reserve({ uuid: booked, availabilityId: slot.id, unitItems: adults(1) });
+    expect((await octo.post(`${B}/bookings/${booked}/confirm`, { contact })).statusCode).toBe(200);
+    expect(octoError(await octo.patch(`${B}/bookings/${booked}`, { availabilityId: later.id }))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
   });
 
   it('refuses unknown ids, no unit items and a sold-out departure as OCTO requires', async () => {
@@ -436,6 +461,9 @@ describe('OCTO: an offer sold by opening hours', () => {
     const p = (await partnerOfSecret(t.database.db, agency.key))!;
     expect(res.json()).toEqual((await availability({ db: t.database.db, holds: t.app.holds }, p, body)).map((x) => availabilityOf(p, museum.id, x, true)));
     expect((await api.post(`${B}/availability/calendar`, body)).json()[0]).toMatchObject({ localDate: day(23), openingHours: [{ from: '09:00', to: '17:00' }], vacancies: 30 });
+    // A day without a departure (before the schedule starts) is CLOSED and still says the usual opening hours, as OCTO asks of every day.
+    const closed = (await api.post(`${B}/availability/calendar`, { ...body, localDateStart: day(-1) })).json()[0];
+    expect(closed).toMatchObject({ localDate: day(-1), status: 'CLOSED', available: false, openingHours: [{ from: '09:00', to: '17:00' }] });
 
     const uuid = randomUUID();
     expect((await api.post(`${B}/bookings`, { uuid, productId: museum.id, optionId: 'DEFAULT', availabilityId: open!.id, unitItems: [{ unitId: museum.category }] })).statusCode).toBe(200);
@@ -616,7 +644,8 @@ describe('OCTO: confirming one uuid at once', () => {
 });
 
 describe('OCTO: the offer’s booking questions', () => {
-  it('a confirm without a required answer names the question (answers.<id>); with it, the booking is made', async () => {
+  it('with the questions capability, a confirm without a required answer names the question (answers.<id>); with it, the booking is made', async () => {
+    const octo = partnerClient(t.app, partner.key, 'octo/pricing, octo/questions');
     const question = await owner.post('/api/booking-questions/', { question: 'Can everyone swim?', answer_type: 'yes_no', required: true });
     expect(question.statusCode, question.body).toBe(201);
     expect((await owner.patch(`/api/experiences/${tour.id}/`, { booking_questions: [question.json().id] })).statusCode).toBe(200);

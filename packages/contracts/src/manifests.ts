@@ -28,6 +28,8 @@ export const ZManifestBooking = z
     extras: z.array(ZCount),
     /** Answers to booking questions, with the question's text. */
     answers: z.array(z.object({ question: z.string(), answer: z.string() })),
+    /** The required booking questions still unanswered (missingAnswers()): a partner's booking confirmed without them, its customer asked by e-mail. */
+    missing_answers: z.array(z.string()),
     /**
      * What the order still owes (never negative), shown on the order's first booking in the
      * manifest and 0 on its others, so that the column adds up to the departure's total; null for a

@@ -305,9 +305,18 @@ export const ZWebOrder = z
     manage_url: z.string(),
     /** Whether the policy lets the customer cancel now, what would be refunded and what kept (the cancellation fee). */
     cancellation: z.object({ allowed: z.boolean(), refund: z.number().int(), fee: z.number().int(), reason: z.string() }),
+    /** Booked through a partner (OCTO): the partner changes or cancels it, not the customer here. */
+    partner_booking: z.boolean(),
+    /**
+     * The required booking questions the order's bookings have not answered (missingAnswers()), in
+     * the order's language: `choices` are what an answer must be, `labels` how they read.
+     */
+    questions_owed: z.array(z.object({ id: z.uuid(), question: z.string(), answer_type: z.enum(['text', 'number', 'yes_no', 'choice']), choices: z.array(z.string()), labels: z.array(z.string()) })),
   })
   .meta({ id: 'WebOrder' });
 export type TWebOrder = z.infer<typeof ZWebOrder>;
+/** The customer answers the booking questions their order still owes (by question id; a blank one is ignored). */
+export const ZWebOrderAnswers = z.object({ answers: z.record(z.uuid(), z.string().max(1000)) }).meta({ id: 'WebOrderAnswers' });
 
 /** Paying online: Stripe's page to send the browser to, and what to ask about the payment later (X-Order-Token). */
 export const ZWebPaymentStarted = z.object({ checkout: z.uuid(), payment_url: z.string(), token: z.string() }).meta({ id: 'WebPaymentStarted' });

@@ -238,6 +238,13 @@ export function createApi(slug: string, language: string = 'en') {
         markWrite();
       }
     },
+    answerQuestions: async (reference: string, secret: string, answers: Record<string, string>) => {
+      try {
+        return await json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/answers/`, { method: 'POST', headers: { 'x-order-token': secret }, body: { answers } });
+      } finally {
+        markWrite();
+      }
+    },
     tickets: async (reference: string, secret: string) =>
       (await request(`${base}/orders/${encodeURIComponent(reference)}/tickets.pdf`, { headers: { 'x-order-token': secret, accept: 'application/pdf' }, cache: 'no-store' })).blob(),
   };

@@ -10,6 +10,7 @@ import type { StoreKey, T } from '../i18n';
 export function cancellationText(t: T, order: TWebOrder, money: (minor: number) => string, now = Date.now()) {
   const c = order.cancellation;
   if (order.status === 'Canceled') return t('cancelReasonCancelled');
+  if (order.partner_booking) return t('cancelReasonPartner');
   if (c.allowed) {
     if (order.paid <= 0) return t('cancelReasonFree');
     return c.refund > 0 ? t('cancelReasonRefund', { amount: money(c.refund) }) : t('cancelReasonNoRefund');

@@ -42,6 +42,8 @@ const OPEN: TWebOrder = {
   ],
   manage_url: 'http://demo.localhost/s/kayak/booking/TD-77#secret',
   cancellation: { allowed: true, refund: 4900, fee: 4900, reason: 'Cancel now and 50 % of what you paid is refunded.' },
+  partner_booking: false,
+  questions_owed: [],
 };
 const CANCELLED: TWebOrder = {
   ...OPEN,
@@ -53,16 +55,17 @@ const CANCELLED: TWebOrder = {
   cancellation: { allowed: false, refund: 0, fee: 0, reason: 'This order is cancelled.' },
 };
 
-function mount(first: TWebOrder, afterCancel: TWebOrder) {
+function mount(first: TWebOrder, afterCancel: TWebOrder, afterAnswers: TWebOrder = first) {
   history.replaceState(null, '', '/s/kayak/booking/TD-77#secret');
   const cancelOrder = vi.fn(async () => afterCancel);
+  const answerQuestions = vi.fn(async () => afterAnswers);
   const ctx = {
     slug: 'kayak',
     base: '/s/kayak/',
     origin: 'http://demo.localhost',
     search: new URLSearchParams(),
     setSearch: () => undefined,
-    api: { myOrder: async () => first, cancelOrder } as unknown as StoreCtx['api'],
+    api: { myOrder: async () => first, cancelOrder, answerQuestions } as unknown as StoreCtx['api'],
     store: { name: 'Kayak' } as StoreCtx['store'],
     embed: false,
     language: 'en',
@@ -90,7 +93,7 @@ function mount(first: TWebOrder, afterCancel: TWebOrder) {
       </TCtx.Provider>,
     ),
   );
-  return { root, cancelOrder };
+  return { root, cancelOrder, answerQuestions };
 }
 const settle = () => act(async () => void (await new Promise((r) => setTimeout(r, 0))));
 const click = (root: HTMLElement, text: string) =>
@@ -141,5 +144,21 @@ describe('the customer’s booking page', () => {
     const open = mount(OPEN, CANCELLED);
     await settle();
     expect(open.root.querySelector('#td-settlement-heading')).toBeNull();
+  });
+
+  it('asks the questions a partner’s booking still owes and sends the answers as stored; then the form is gone', async () => {
+    const swim = '00000000-0000-4000-8000-00000000005a';
+    const owing: TWebOrder = { ...OPEN, partner_booking: true, cancellation: { allowed: false, refund: 0, fee: 0, reason: 'Booked through a partner.' }, questions_owed: [{ id: swim, question: 'Can everyone swim?', answer_type: 'yes_no', choices: [], labels: [] }] };
+    const { root, answerQuestions } = mount(owing, CANCELLED, { ...owing, questions_owed: [] });
+    await settle();
+    expect(byTestId(root, 'cancel-reason')).toBe('You booked this through a partner: ask them to change or cancel it.');
+    expect([...root.querySelectorAll('button')].some((b) => b.textContent === 'Cancel booking')).toBe(false);
+    const form = root.querySelector('[data-testid="owed-answers"]')!;
+    expect(form.textContent).toContain('Can everyone swim?');
+    act(() => (form.querySelector('input[value="yes"]') as HTMLInputElement).click());
+    act(() => (form as HTMLFormElement).requestSubmit());
+    await settle();
+    expect(answerQuestions).toHaveBeenCalledWith('TD-77', 'secret', { [swim]: 'yes' });
+    expect(root.querySelector('[data-testid="owed-answers"]')).toBeNull();
   });
 });

@@ -7,6 +7,9 @@ import { useStore } from '../context';
 import { formatMoney } from '../lib/money';
 import { errorText, useT } from '../i18n';
 import { cancellationText, orderStatusText, paymentStatusText } from '../lib/order-texts';
+import { ApiError } from '../lib/api';
+import { errorsOf } from '../lib/checkout';
+import { QuestionField } from './checkout/QuestionField';
 
 /**
  * The customer's own booking page: /s/{slug}/booking/{reference}#{secret}. The secret stays in the
@@ -103,6 +106,7 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
           {order.customer.first_name} {order.customer.last_name} ({order.customer.email})
         </dd>
       </dl>
+      {order.questions_owed.length > 0 && order.status !== 'Canceled' && <OwedAnswers order={order} secret={secret} onChange={onChange} />}
       <OrderSummary order={order} />
       <Settlement order={order} />
       {order.status !== 'Canceled' && (
@@ -140,6 +144,55 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * The booking questions the order still owes (a partner's booking confirmed without them): the
+ * customer answers them here, from the link of the e-mail that asked. The server checks them by the
+ * checkout's rule; a refusal names the question.
+ */
+function OwedAnswers({ order, secret, onChange }: { order: TWebOrder; secret: string; onChange: (o: TWebOrder) => void }) {
+  const t = useT();
+  const { api, toast } = useStore();
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    try {
+      const next = await api.answerQuestions(order.reference, secret, answers);
+      setErrors({});
+      onChange(next);
+      toast('success', t(next.questions_owed.length ? 'answersSavedMore' : 'answersSaved'));
+    } catch (err) {
+      const byField = err instanceof ApiError ? errorsOf(t, err).byField : {};
+      setErrors(byField);
+      toast('error', errorText(t, err));
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <form className="td-section td-panel" aria-labelledby="td-owed-heading" onSubmit={save} data-testid="owed-answers">
+      <h2 id="td-owed-heading" className="td-h2">
+        {t('owedAnswersHeading')}
+      </h2>
+      <p>{t('owedAnswersIntro')}</p>
+      {order.questions_owed.map((q) => (
+        <QuestionField
+          key={q.id}
+          q={{ id: q.id, question: q.question, answer_type: q.answer_type, required: true, options: q.choices, option_labels: q.labels }}
+          value={answers[q.id] ?? ''}
+          error={errors[`answers.${q.id}`]}
+          onChange={(v) => setAnswers((a) => ({ ...a, [q.id]: v }))}
+        />
+      ))}
+      <button type="submit" className="td-btn td-btn--primary" disabled={saving}>
+        {saving ? t('saving') : t('saveAnswers')}
+      </button>
+    </form>
   );
 }
 

@@ -24,6 +24,9 @@ const departureColumns = {
   local_time: slot.local_time,
   capacity: slot.capacity,
   closed: slot.closed,
+  /** The offer's required booking questions (what missingAnswers() checks a booking against). */
+  required_questions: sql<{ id: string; question: string; required: boolean }[]>`coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'required', bq.required))
+    from booking_question bq where bq.account_id = ${experience.account_id} and bq.id = any(${experience.booking_question_ids}) and bq.required), '[]')`,
 };
 
 /** One departure (404 is the caller's when it is not the organisation's). */

@@ -1,4 +1,4 @@
-import { toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
+import { missingAnswers, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
@@ -51,6 +51,7 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[], sees: Custome
   const rows = await q.bookingsOf(ctx, departures.map((d) => d.id));
   const answersOf = await answeredQuestions(ctx, rows.map((r) => r.answers));
   const bySlot = new Map<string, TManifestBooking[]>(departures.map((d) => [d.id, []]));
+  const asked = new Map(departures.map((d) => [d.id, d.required_questions]));
   const owing = new Set<string>();
   for (const r of rows) {
     const first = !owing.has(`${r.slot}:${r.order}`);
@@ -72,6 +73,7 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[], sees: Custome
         .map((i) => ({ id: i.id, label: i.label, quantity: i.quantity }))
         .sort(byLabel),
       answers: answersOf(r.answers),
+      missing_answers: missingAnswers(asked.get(r.slot) ?? [], r.answers as Record<string, string>).map((q) => q.question),
       balance_due: !sees.payment ? null : first ? Math.max(0, r.order_total - r.order_paid) : 0,
       currency: r.currency,
       notes: [r.order_notes, r.customer_notes].map((n) => n.trim()).filter(Boolean).join('\n'),
@@ -113,7 +115,7 @@ export async function manifestDay(ctx: TenantCtx, date: string, sees: CustomerVi
 
 /** "2 Adult, 1 Child". */
 export const countsText = (counts: TManifestCount[]) => counts.map((c) => `${c.quantity} ${c.label}`).join(', ');
-const answersText = (b: TManifestBooking) => b.answers.map((a) => `${a.question}: ${a.answer}`).join('; ');
+const answersText = (b: TManifestBooking) => [...b.answers.map((a) => `${a.question}: ${a.answer}`), ...b.missing_answers.map((q) => `${q}: (missing)`)].join('; ');
 const localClock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 const checkInText = (b: TManifestBooking, zone: string) => (b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${localClock(b.checked_in_at, zone)}` : b.attendance);
 
@@ -186,7 +188,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
       const cells = {
         guest: [...pdf.wrap(`${b.customer.first_name} ${b.customer.last_name}`.trim(), cols[0].width, 10, bold), ...(b.customer.phone ? pdf.wrap(b.customer.phone, cols[0].width, 9) : []), ...(b.status === 'Created' ? ['(unconfirmed)'] : [])],
         booked: [...pdf.wrap(countsText(b.categories), cols[1].width, 10), `${b.seats} seat${b.seats === 1 ? '' : 's'}`],
-        details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => pdf.wrap(t, cols[2].width, 9)),
+        details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), ...b.missing_answers.map((q) => `${q}: (missing)`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => pdf.wrap(t, cols[2].width, 9)),
         ticket: [b.ticket_code, b.order_reference],
         due: b.balance_due === null ? [] : [b.balance_due > 0 ? money(b.balance_due) : '–'],
         state: [checkInText(b, m.time_zone)],

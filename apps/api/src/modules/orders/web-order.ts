@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TWebOrder } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { tenantOrigin } from '../../lib/host';
+import { isLanguage } from '@tourdesk/contracts/i18n';
+import { sellingLanguages } from '../organization/queries';
+import { questionsOwed } from './answers';
 import { termsOf } from './cancellation';
 import { setManageTokenHash } from './queries/orders';
 import { orderWithCustomer, webOrderBookingRows } from './queries/tickets';
@@ -18,7 +21,15 @@ export async function presentWebOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'> &
   const bookings = await bookingsAsShown(ctx, rows, ctx.timeZone);
   // The one rule (orders/cancellation.ts): the strictest policy of its open bookings decides (a customer cancels the whole order).
   const open = rows.filter((r) => r.b.status !== 'Canceled').map((r) => ({ starts: r.starts, rules: r.policy }));
-  const cancellation = o!.o.status === 'Canceled' ? { allowed: false, refund: 0, fee: 0, reason: 'This order is cancelled.' } : termsOf(open, o!.o.paid, o!.o.total);
+  // A partner's booking through OCTO (no store of its own) is the partner's to change or cancel: the reseller collected it.
+  const partnerBooking = o!.o.store_id === null && o!.o.partnership_id !== null;
+  const cancellation =
+    o!.o.status === 'Canceled'
+      ? { allowed: false, refund: 0, fee: 0, reason: 'This order is cancelled.' }
+      : partnerBooking
+        ? { allowed: false, refund: 0, fee: 0, reason: 'Booked through a partner: ask them to change or cancel it.' }
+        : termsOf(open, o!.o.paid, o!.o.total);
+  const main = (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!;
   return {
     reference: o!.o.reference,
     status: o!.o.status,
@@ -32,6 +43,8 @@ export async function presentWebOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'> &
     bookings,
     manage_url: inLanguage(manageUrl(o!.o.reference), o!.o.language),
     cancellation,
+    partner_booking: partnerBooking,
+    questions_owed: await questionsOwed(ctx, orderId, isLanguage(o!.o.language) ? o!.o.language : main, main),
   };
 }
 

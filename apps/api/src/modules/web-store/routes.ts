@@ -23,6 +23,7 @@ import {
   ZWebOfferSummary,
   ZWebOrder,
   ZWebOrderInput,
+  ZWebOrderAnswers,
   ZWebOrderParams,
   ZWebStore,
   ZWebStoreParams,
@@ -35,6 +36,7 @@ import { requestHost } from '../../lib/host';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { queueOrderMail } from '../order-mail/service';
+import { answerQuestions } from '../orders/answers';
 import { ticketSource, ticketsPdf } from '../orders/tickets';
 import { manageUrlFor, presentWebOrder } from '../orders/web-order';
 import { sharedOffer } from '../partners/contract';
@@ -295,6 +297,17 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       jobs.wake(QUEUES.orderMail);
       return answer;
     },
+  );
+  app.post(
+    '/api/web-stores/:slug/orders/:reference/answers/',
+    {
+      config: pub('a customer answers the booking questions their order still owes (its secret in X-Order-Token)'),
+      schema: { tags, summary: 'Answer the booking questions the order still owes', params: ZWebOrderParams, body: ZWebOrderAnswers, response: { 200: ZWebOrder, ...errors } } },
+    (request) =>
+      scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), async (ctx, id) => {
+        await answerQuestions(ctx, id, request.body.answers, { by: 'customer' });
+        return presentWebOrder(ctx, id, manageUrlFor(request.server.config, ctx, orderToken(request)!));
+      }),
   );
   app.get(
     '/api/web-stores/:slug/orders/:reference/tickets.pdf',

@@ -25,8 +25,14 @@ function CheckIn({ b, zone }: { b: TManifestBooking; zone: string }) {
 }
 
 function Details({ b }: { b: TManifestBooking }) {
+  const tx = useManifestsT();
   return (
     <Stack gap={2}>
+      {b.missing_answers.length > 0 && (
+        <Text size="sm" c="orange.8" fw={500} data-testid="missing-answers">
+          {tx('missingAnswers', { questions: b.missing_answers.join('; ') })}
+        </Text>
+      )}
       {b.extras.length > 0 && <Text size="sm">{countsText(b.extras)}</Text>}
       {b.answers.map((a) => (
         <Text size="sm" key={a.question}>

@@ -14,6 +14,7 @@ export const de = {
   notFound: 'Diese Abfahrt wurde nicht gefunden.',
   todaysManifests: 'Heutige Manifeste',
   allOfDay: 'Alle Abfahrten des Tages',
+  missingAnswers: 'Antworten fehlen (der Kunde wurde per E-Mail gefragt): {questions}',
   arrivedBox: '{name} angekommen',
   arrivedAt: 'Angekommen {time}',
   'attendance.Open': 'Offen',

@@ -13,6 +13,7 @@ export const en = {
   notFound: 'This departure cannot be found.',
   todaysManifests: 'Today’s manifests',
   allOfDay: 'All departures of the day',
+  missingAnswers: 'Answers missing (the customer was asked by e-mail): {questions}',
   arrivedBox: '{name} arrived',
   arrivedAt: 'Arrived {time}',
   'attendance.Open': 'Open',
