@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZOctoProduct } from '@tourdesk/contracts';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { sellableExperience } from './catalog-fixtures';
+import { picture, sellableExperience, uploadImage } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
@@ -194,6 +194,32 @@ describe('OCTO in the reseller’s language', () => {
     const main = await content.get(`/octo/v1/products/${tour.id}`);
     expect(main.headers['content-language']).toBe('en');
     expect(main.json().title).toBe('Lake tour');
+  });
+
+  it('carries the offer’s pictures (absolute, the first its cover) and its meeting points with coordinates as OCTO’s media and locations', async () => {
+    const first = await uploadImage(owner, tour.id, await picture(1200, 800, 'jpeg'), 'lake.jpg');
+    expect(first.res.statusCode, first.res.body).toBe(200);
+    const second = await uploadImage(owner, tour.id, await picture(1200, 800, 'png'), 'shore.png');
+    expect(second.res.statusCode, second.res.body).toBe(200);
+    const pier = (await owner.post('/api/meeting-points/', { name: 'Pier 3', address: 'Bahnhofplatz 1, Luzern', latitude: 47.05, longitude: 8.31, instructions: 'At the blue flag.' })).json().id;
+    const nowhere = (await owner.post('/api/meeting-points/', { name: 'Somewhere' })).json().id;
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { meeting_points: [pier, nowhere] })).statusCode).toBe(200);
+    const product = (await content.get(`/octo/v1/products/${tour.id}`)).json();
+    // In the offer's order (pictures uploaded earlier come first): the first is the cover, the rest the gallery.
+    const media = product.media.map((m: { src: string }) => ({ ...m, src: new URL(m.src).pathname }));
+    expect(media.slice(-2)).toEqual([
+      { src: first.res.json().url, type: 'image/jpeg', rel: media.length === 2 ? 'COVER' : 'GALLERY', title: null, caption: null, copyright: null },
+      { src: second.res.json().url, type: 'image/png', rel: 'GALLERY', title: null, caption: null, copyright: null },
+    ]);
+    expect(media.map((m: { rel: string }) => m.rel)).toEqual(media.map((_: unknown, i: number) => (i === 0 ? 'COVER' : 'GALLERY')));
+    expect(new URL(product.media[0].src).hostname).toBe('polyglot.localhost');
+    // The point without coordinates cannot be a place: only the pier.
+    expect(product.locations).toEqual([
+      expect.objectContaining({ title: 'Pier 3', shortDescription: 'At the blue flag.', types: ['START'], place: expect.objectContaining({ latitude: 47.05, longitude: 8.31, postalAddress: expect.objectContaining({ streetAddress: 'Bahnhofplatz 1, Luzern' }) }) }),
+    ]);
+    // The picture is served where it says, to anyone (a reseller's site shows it).
+    expect((await t.app.inject({ method: 'GET', url: new URL(product.media[0].src).pathname })).statusCode).toBe(200);
+    expect((await octo.get(`/octo/v1/products/${tour.id}`)).json()).not.toHaveProperty('media');
   });
 
   it('keeps a booking’s negotiated language on its order', async () => {

@@ -1,5 +1,5 @@
 import type { Availability, AvailabilityCalendar, Booking, Contact, Option, Pricing, PricingUnit, Product, Supplier, Unit, UnitItem } from '@octocloud/types';
-import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, FeatureType, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
+import { AvailabilityStatus, AvailabilityType, BookingStatus, ContactField, DeliveryFormat, DeliveryMethod, DurationUnit, FeatureType, LocationType, MediaRel, MediaType, RedemptionMethod, Refund, UnitType } from '@octocloud/types';
 import type { Feature, ProductContent } from '@octocloud/types';
 import { fractionDigits, seatsForSale } from '@tourdesk/contracts';
 import { localToUtc } from '../../lib/local-time';
@@ -121,7 +121,7 @@ function cutoffHours(policy: ProductView['policy']) {
  * OCTO's content capability (octo/content): the offer's texts in the language negotiated (v.language,
  * localize() field by field), its lists as features, and the languages the supplier sells in.
  */
-function contentOf(p: Partner, v: ProductView): ProductContent & { availableLanguages: string[] } {
+function contentOf(p: Partner, v: ProductView, origin: string): ProductContent & { availableLanguages: string[] } {
   const t = v.texts;
   const features: Feature[] = [
     ...t.highlights.map((x) => ({ shortDescription: x, type: FeatureType.HIGHLIGHT })),
@@ -139,6 +139,27 @@ function contentOf(p: Partner, v: ProductView): ProductContent & { availableLang
     description: t.long_description || null,
     features,
     ...(v.product.durationMinutes ? { durationMinutesFrom: v.product.durationMinutes, durationMinutesTo: null } : {}),
+    // The offer's pictures (the first its cover) as the web store serves them; OCTO names JPEG and PNG only.
+    media: v.images
+      .filter((i) => i.type === MediaType.IMAGE_JPEG || i.type === MediaType.IMAGE_PNG)
+      .map((i, n) => ({ src: `${origin}/api/media/${i.key}`, type: i.type as MediaType, rel: n === 0 ? MediaRel.COVER : MediaRel.GALLERY, title: null, caption: null, copyright: null })),
+    // Its meeting points where the guests start (a point without coordinates cannot be a place: left out).
+    locations: v.points
+      .filter((m) => m.latitude !== null && m.longitude !== null)
+      .map((m) => ({
+        title: m.name,
+        shortDescription: m.instructions || null,
+        types: [LocationType.START],
+        minutesTo: null,
+        minutesAt: null,
+        place: {
+          latitude: m.latitude!,
+          longitude: m.longitude!,
+          postalAddress: { streetAddress: m.address || null, addressLocality: null, addressRegion: null, postalCode: null, addressCountry: null, postOfficeBoxNumber: null },
+          identifiers: { googlePlaceId: null, applePlaceId: null, tripadvisorLocationId: null, yelpPlaceId: null, facebookPlaceId: null, foursquarePlaceId: null, baiduPlaceId: null, amapPlaceId: null },
+          sameAs: [],
+        },
+      })),
     availableLanguages: [...p.languages],
   };
 }
@@ -159,7 +180,7 @@ export function questionsOf(v: ProductView) {
   }));
 }
 
-export function productOf(p: Partner, v: ProductView, withPricing: boolean, withContent = false, withQuestions = false): Product {
+export function productOf(p: Partner, v: ProductView, withPricing: boolean, withContent = false, withQuestions = false, origin = ''): Product {
   const hours = cutoffHours(v.policy);
   const option: Option = {
     id: DEFAULT_OPTION,
@@ -194,7 +215,7 @@ export function productOf(p: Partner, v: ProductView, withPricing: boolean, with
     redemptionMethod: RedemptionMethod.DIGITAL,
     options: [option],
     ...(withPricing ? { defaultCurrency: p.currency, availableCurrencies: [p.currency] } : {}),
-    ...(withContent ? contentOf(p, v) : {}),
+    ...(withContent ? contentOf(p, v, origin) : {}),
   };
 }
 

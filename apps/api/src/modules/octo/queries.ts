@@ -138,7 +138,12 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
              coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'answer_type', bq.answer_type, 'choices', bq.choices,
                                                          'required', bq.required, 'translations', bq.translations) order by k.ord)
                        from unnest(x.booking_question_ids) with ordinality k(id, ord)
-                       join booking_question bq on bq.account_id = x.account_id and bq.id = k.id), '[]') as questions
+                       join booking_question bq on bq.account_id = x.account_id and bq.id = k.id), '[]') as questions,
+             coalesce((select json_agg(json_build_object('key', i.storage_key, 'type', i.content_type, 'name', i.original_name) order by i.position)
+                       from image i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready'), '[]') as images,
+             coalesce((select json_agg(json_build_object('name', m.name, 'address', m.address, 'latitude', m.latitude, 'longitude', m.longitude, 'instructions', m.instructions) order by k.ord)
+                       from unnest(x.meeting_point_ids) with ordinality k(id, ord)
+                       join meeting_point m on m.account_id = x.account_id and m.id = k.id), '[]') as points
       from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
       where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as {
     rows: {
@@ -149,6 +154,10 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
       times: string[];
       /** The offer's booking questions in the offer's order, each with its translations. */
       questions: ProductQuestion[];
+      /** Its ready pictures in their order (octo/content's media). */
+      images: { key: string; type: string; name: string }[];
+      /** Its meeting points in their order (octo/content's locations). */
+      points: { name: string; address: string; latitude: number | null; longitude: number | null; instructions: string }[];
     }[];
   };
   return extra.rows;

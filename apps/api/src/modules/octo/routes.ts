@@ -139,12 +139,12 @@ export const octoRoutes: FastifyPluginAsyncZod = async (app) => {
   both('GET', '/products', { config: access, schema: { tags, summary: 'OCTO: the products the contract shares', response: { 200: z.array(ZOctoProduct), ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
     const language = contentLanguage(request, reply);
-    return (await svc.listProducts(deps(request), p, language)).map((v) => productOf(p, v, wantsPricing(request), wantsContent(request), wantsQuestions(request)));
+    return (await svc.listProducts(deps(request), p, language)).map((v) => productOf(p, v, wantsPricing(request), wantsContent(request), wantsQuestions(request), tenantOrigin(request.server.config, p.supplierSubdomain)));
   });
   both('GET', '/products/:id', { config: access, schema: { tags, summary: 'OCTO: one product (INVALID_PRODUCT_ID when not shared)', params: ZOctoProductParams, response: { 200: ZOctoProduct, ...octoErrors } } }, async (request, reply) => {
     const p = partnerOf(request);
     const language = contentLanguage(request, reply);
-    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id, language), wantsPricing(request), wantsContent(request), wantsQuestions(request));
+    return productOf(p, await svc.getProduct(deps(request), p, (request.params as { id: string }).id, language), wantsPricing(request), wantsContent(request), wantsQuestions(request), tenantOrigin(request.server.config, p.supplierSubdomain));
   });
   both('POST', '/availability/calendar', { config: access, schema: { tags, summary: 'OCTO: availability per day', body: ZOctoCalendarBody, response: { 200: z.array(ZOctoCalendarDay), ...octoErrors } } }, async (request) => {
     const p = partnerOf(request);

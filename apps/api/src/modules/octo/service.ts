@@ -70,6 +70,9 @@ export interface ProductView {
   texts: Omit<q.ProductTexts, 'translations'>;
   /** The cancellation policy's name and description in that language. */
   policyTexts: { name: string; description: string } | null;
+  /** Its ready pictures (storage keys, in order) and meeting points, for octo/content's media and locations. */
+  images: { key: string; type: string; name: string }[];
+  points: { name: string; address: string; latitude: number | null; longitude: number | null; instructions: string }[];
   /** The offer's booking questions in that language (octo/questions): `choices` as answered, `labels` as shown. */
   questions: { id: string; question: string; answer_type: q.ProductQuestion['answer_type']; choices: string[]; labels: string[]; required: boolean }[];
 }
@@ -130,6 +133,8 @@ async function productViews(deps: Deps, p: Partner, ids: string[], language: Lan
         language,
         texts: texts ?? { title: p.products.get(id)!.title, short_description: '', long_description: '', highlights: [], inclusions: [], exclusions: [], what_to_bring: [], important_information: '', meeting_instructions: '', voucher_text: '' },
         policyTexts: policy ? { name: policy.name, description: policy.description } : null,
+        images: e?.images ?? [],
+        points: e?.points ?? [],
         questions: (e?.questions ?? []).map((x) => {
           const shown = localize(x, language, main);
           return { id: x.id, question: shown.question, answer_type: x.answer_type, choices: x.choices, labels: shown.choices.length === x.choices.length ? shown.choices : x.choices, required: x.required };
