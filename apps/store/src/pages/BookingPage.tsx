@@ -99,8 +99,13 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       <dl className="td-dl td-order-facts">
         <dt>{t('status')}</dt>
         <dd data-testid="order-status">{orderStatusText(t, order.status)}</dd>
-        <dt>{t('paymentStatus')}</dt>
-        <dd>{paymentStatusText(t, order.payment_status)}</dd>
+        {/* A partner's booking is paid to the partner: what the organiser's books say of it is not the customer's to read. */}
+        {!order.partner_booking && (
+          <>
+            <dt>{t('paymentStatus')}</dt>
+            <dd>{paymentStatusText(t, order.payment_status)}</dd>
+          </>
+        )}
         <dt>{t('bookedBy')}</dt>
         <dd>
           {order.customer.first_name} {order.customer.last_name} ({order.customer.email})
