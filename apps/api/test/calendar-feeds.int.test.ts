@@ -29,6 +29,9 @@ const day = (n: number) => addDays(todayIn(ZONE), n);
 const slots: Record<'soon' | 'later' | 'closing' | 'emptied', string> = {} as never;
 const starts: Record<string, { starts_at: string; ends_at: string; local_time: string }> = {};
 let emptiedOrder = '';
+/** Every log line of the file's app (debug level), and every feed address it made. */
+const lines: string[] = [];
+const tokens = new Set<string>();
 
 async function slotOn(experience: string, date: string) {
   const res = await owner.get(`/api/bookings/check-availability/?experience=${experience}&date=${date}`);
@@ -45,7 +48,9 @@ async function sell(slot: string, seats: number) {
 async function myFeed(browser: Browser, method: 'GET' | 'POST' = 'GET') {
   const res = method === 'GET' ? await browser.get('/api/users/me/calendar-feed/') : await browser.post('/api/users/me/calendar-feed/');
   expect(res.statusCode, res.body).toBe(method === 'GET' ? 200 : 201);
-  return ZCalendarFeed.parse(res.json());
+  const feed = ZCalendarFeed.parse(res.json());
+  if (feed.url) tokens.add(new URL(feed.url).pathname.split('/')[3]!);
+  return feed;
 }
 /** Fetches a feed's address as a calendar app does: no cookie, the address's own host. */
 async function fetchFeed(url: string, headers: Record<string, string> = {}) {
@@ -65,7 +70,7 @@ function parse(text: string) {
 
 beforeAll(async () => {
   sink = await startMailSink();
-  t = await createTestApp({ env: { SMTP_URL: sink.url } });
+  t = await createTestApp({ env: { SMTP_URL: sink.url, LOG_LEVEL: 'debug' }, logStream: { write: (line) => void lines.push(line) } });
   owner = await createOrganisation(t.app, sink, { subdomain: SUB, currency: 'CHF', time_zone: ZONE });
   other = await createOrganisation(t.app, sink, { subdomain: 'otherfeeds', currency: 'CHF', time_zone: ZONE });
   tour = await sellableExperience(owner, 'Harbour walk; at dawn, with coffee');
@@ -239,5 +244,18 @@ describe('when a feed stops', () => {
     expect((await fetchFeed(feed.url!)).statusCode).toBe(200);
     expect((await owner.patch(`/api/team-members/${guide.id}/`, { is_active: false })).statusCode).toBe(200);
     expect((await fetchFeed(feed.url!)).statusCode).toBe(404);
+  });
+});
+
+describe('logs', () => {
+  it('never carry a feed’s token, though its requests are logged', () => {
+    const all = lines.join('\n');
+    expect(all).toContain('/api/calendar-feeds/');
+    expect(tokens.size).toBeGreaterThan(3);
+    for (const token of tokens) {
+      const [id, , mac] = token.split('.');
+      expect(all).not.toContain(id);
+      expect(all).not.toContain(mac);
+    }
   });
 });
