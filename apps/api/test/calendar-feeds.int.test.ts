@@ -4,7 +4,7 @@ import { CALENDAR_FEED_DAYS_AHEAD, ZCalendarFeed, type TCalendarFeed } from '@to
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
-import { Browser, tenantHost } from './http-client';
+import { tenantHost, type Browser } from './http-client';
 import { createOrganisation, inviteMember } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
