@@ -233,6 +233,16 @@ describe('when a feed stops', () => {
     expect((await guide.member.delete('/api/users/me/calendar-feed/')).statusCode).toBe(404);
   });
 
+  it('an Owner (Manage users) turns a member’s feed off; others may not', async () => {
+    const feed = await myFeed(guide.member, 'POST');
+    expect((await clerk.member.delete(`/api/team-members/${guide.id}/calendar-feed/`)).statusCode).toBe(403);
+    expect((await other.delete(`/api/team-members/${guide.id}/calendar-feed/`)).statusCode).toBe(404);
+    expect((await fetchFeed(feed.url!)).statusCode).toBe(200);
+    expect((await owner.delete(`/api/team-members/${guide.id}/calendar-feed/`)).statusCode).toBe(204);
+    expect((await fetchFeed(feed.url!)).statusCode).toBe(404);
+    expect((await owner.delete(`/api/team-members/${guide.id}/calendar-feed/`)).statusCode).toBe(404);
+  });
+
   it('a member who loses View experiences, or is deactivated, has a feed no more; given back, the same address works again', async () => {
     const feed = await myFeed(guide.member, 'POST');
     expect((await fetchFeed(feed.url!)).statusCode).toBe(200);

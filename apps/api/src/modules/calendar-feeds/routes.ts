@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCalendarFeed, ZCalendarFeedTokenParam, ZErrorEnvelope } from '@tourdesk/contracts';
+import { ZCalendarFeed, ZCalendarFeedTokenParam, ZErrorEnvelope, ZIdParam } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { requestHost } from '../../lib/host';
@@ -37,6 +37,17 @@ export async function calendarFeedRoutes(appIn: FastifyInstance) {
     { config: { access: members }, schema: { tags, summary: 'Turn my calendar feed off: its address stops working', response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await tenantScope(request, (ctx) => svc.removeFeed(ctx, principalOf(request).userId));
+      return reply.status(204).send(null);
+    },
+  );
+  app.delete(
+    '/api/team-members/:id/calendar-feed/',
+    {
+      config: { access: { permissions: ['Manage users'] } },
+      schema: { tags, summary: 'Turn a team member’s calendar feed off (a lost phone, a shared address): its address stops working; they can make a new one', params: ZIdParam, response: { 204: z.null(), ...errors } },
+    },
+    async (request, reply) => {
+      await tenantScope(request, (ctx) => svc.removeMemberFeed(ctx, request.params.id));
       return reply.status(204).send(null);
     },
   );

@@ -82,6 +82,11 @@ export async function removeFeed(ctx: TenantCtx, userId: string) {
   if (!(await q.deleteFeed(ctx, userId))) throw notFound('You have no calendar feed.');
 }
 
+/** An Owner (Manage users) turns a member's feed off; 404 when the member (of this organisation) has none. */
+export async function removeMemberFeed(ctx: TenantCtx, memberId: string) {
+  if (!(await q.deleteFeed(ctx, memberId))) throw notFound('This team member has no calendar feed.');
+}
+
 /**
  * Who may have a feed, and so what it shows: a member who is active, whose role is the Owner's or
  * holds View experiences (the check-in page's rule: any such role may check in every departure),
