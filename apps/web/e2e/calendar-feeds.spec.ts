@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import ICAL from 'ical.js';
+import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
 import { KAYAK } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
@@ -29,6 +30,7 @@ test('the Profile’s calendar feed opens as a valid calendar of the demo’s de
   await card.getByRole('button', { name: 'Copy the feed address' }).click();
   await expect(card.getByRole('button', { name: 'Copy the feed address' })).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await expectNoSeriousA11yViolationsInBothSchemes(page, 'the profile with its calendar feed');
   // Apple's subscription link is the same address as webcal://.
   await expect(card.getByRole('link', { name: 'Apple Calendar (webcal)' })).toHaveAttribute('href', url.replace(/^http:/, 'webcal:'));
 
@@ -58,4 +60,18 @@ test('the Profile’s calendar feed opens as a valid calendar of the demo’s de
   const again = await fetchFeed(page, renewed);
   expect(again.status).toBe(200);
   expect(new ICAL.Component(ICAL.parse(again.text)).getAllSubcomponents('vevent').length).toBe(events.length);
+
+  // An Owner turns a member's feed off from Team (here their own): the address answers 404.
+  await page.goto(org('demo', '/settings/team/members'));
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: `Actions for ${DEMO.email}` }).click();
+  await page.getByRole('menuitem', { name: 'Turn off calendar feed' }).click();
+  await expect(page.getByText(`Calendar feed of ${DEMO.email} turned off.`)).toBeVisible();
+  expect((await fetchFeed(page, renewed)).status).toBe(404);
+  // The profile offers to make one again.
+  await page.goto(org('demo', '/profile'));
+  await expect(card.getByText('You have no calendar feed yet.')).toBeVisible();
+  await card.getByRole('button', { name: 'Create calendar feed' }).click();
+  await expect(shown).toBeVisible();
+  expect((await fetchFeed(page, (await shown.textContent())!.trim())).status).toBe(200);
 });

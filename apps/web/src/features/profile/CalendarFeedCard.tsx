@@ -70,7 +70,7 @@ export function CalendarFeedCard() {
           </Text>
           <Stack gap={4}>
             <Text size="sm">
-              <Anchor href={links.google} target="_blank" rel="noreferrer noopener">
+              <Anchor href={links.google} target="_blank" rel="noreferrer noopener" underline="always">
                 {t('feed.google')}
               </Anchor>{' '}
               <Text span c="dimmed" size="sm">
@@ -78,7 +78,7 @@ export function CalendarFeedCard() {
               </Text>
             </Text>
             <Text size="sm">
-              <Anchor href={links.outlook} target="_blank" rel="noreferrer noopener">
+              <Anchor href={links.outlook} target="_blank" rel="noreferrer noopener" underline="always">
                 {t('feed.outlook')}
               </Anchor>{' '}
               <Text span c="dimmed" size="sm">
@@ -86,7 +86,7 @@ export function CalendarFeedCard() {
               </Text>
             </Text>
             <Text size="sm">
-              <Anchor href={links.apple}>{t('feed.apple')}</Anchor>{' '}
+              <Anchor href={links.apple} underline="always">{t('feed.apple')}</Anchor>{' '}
               <Text span c="dimmed" size="sm">
                 {t('feed.appleHint')}
               </Text>
