@@ -145,6 +145,9 @@ describe('the feed', () => {
     expect(calendar.getFirstPropertyValue('x-published-ttl')).toBe('PT1H');
     // Unchanged, it is a 304.
     expect((await fetchFeed(feed.url!, { 'if-none-match': res.headers.etag as string })).statusCode).toBe(304);
+    const strong = (res.headers.etag as string).replace(/^W\//, '');
+    expect((await fetchFeed(feed.url!, { 'if-none-match': `"other", ${strong}` })).statusCode).toBe(304);
+    expect((await fetchFeed(feed.url!, { 'if-none-match': 'W/"other"' })).statusCode).toBe(200);
   });
 
   it('lists the departures with bookings, each once, by a stable UID, in UTC, with place, seats and the manifest’s link', async () => {

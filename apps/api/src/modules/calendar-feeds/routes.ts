@@ -13,6 +13,13 @@ const tags = ['calendar-feeds'];
 /** Who may have a feed: the check-in page's access (service.ts: mayHaveFeed() is the same rule for the feed itself). */
 const members: RouteAccess = { permissions: ['View experiences'], features: ['bookings'] };
 
+/** If-None-Match against the feed's ETag: a list, `*`, and the weak comparison of RFC 9110 (W/ ignored). */
+function unchanged(header: string | undefined, etag: string) {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
 /**
  * A team member's calendar feed: the member's own address (see, reset, turn off) and the feed
  * itself, public but for its address's secret (`:token`, redacted from every log line by
@@ -65,7 +72,7 @@ export async function calendarFeedRoutes(appIn: FastifyInstance) {
     async (request, reply) => {
       const feed = await svc.feedCalendar(app.database.db, app.config, keys(), request.params.token, requestHost(request).subdomain);
       reply.header('cache-control', 'private, no-cache').header('etag', feed.etag).header('x-robots-tag', 'noindex');
-      if (request.headers['if-none-match'] === feed.etag) return reply.status(304).send(null);
+      if (unchanged(request.headers['if-none-match'], feed.etag)) return reply.status(304).send(null);
       return reply
         .type('text/calendar; charset=utf-8')
         .header('content-disposition', 'inline; filename="departures.ics"')
