@@ -52,6 +52,7 @@ import { systemNotificationRoutes } from './modules/system-notifications/routes'
 import { dashboardRoutes } from './modules/dashboard/routes';
 import { helpVideoRoutes } from './modules/help-videos/routes';
 import { locationRoutes } from './modules/locations/routes';
+import { calendarFeedRoutes } from './modules/calendar-feeds/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { registerRateLimit } from './plugins/rate-limit';
@@ -176,6 +177,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(bookingRoutes);
   await app.register(manifestRoutes);
   await app.register(checkInRoutes);
+  await app.register(calendarFeedRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

@@ -85,6 +85,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/team-members/:id/': 'member',
   '/api/users/:id/resend_invitation/': 'member',
   '/api/team-members/:id/resend_invitation/': 'member',
+  '/api/team-members/:id/calendar-feed/': 'member',
   '/api/experiences/:id/': 'experience',
   '/api/experiences/:id/duplicate/': 'experience',
   '/api/experiences/:id/reorder-images/': 'experience',

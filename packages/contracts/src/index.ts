@@ -27,3 +27,4 @@ export * from './product-configuration';
 export * from './locations';
 export * from './octo';
 export * from './public-api';
+export * from './calendar-feeds';

@@ -12,6 +12,7 @@ import { addDays, todayIn } from '../lib/local-time';
 import sharp from 'sharp';
 import {
   baseAccount,
+  calendarFeed,
   bookingQuestion,
   cancellationPolicy,
   cart,
@@ -164,6 +165,10 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
         invited_at: now,
       },
     ]);
+
+    // The owner's calendar feed (modules/calendar-feeds): its address is made from this row's id and
+    // the server's key, so Profile → Calendar feed shows a working one after `npm start`.
+    await tx.insert(calendarFeed).values({ account_id: account.id, user_id: ownerId });
 
     const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
     // Before anything enters the demo's tenant scope: the reseller alpine-agency and its partnership.

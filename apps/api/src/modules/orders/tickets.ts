@@ -3,6 +3,7 @@ import type { Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { documentMoney, localWhen, translateFor } from '../../lib/customer-text';
 import { notFound } from '../../lib/errors';
+import { icsCalendar } from '../../lib/ical';
 import { createPdf, drawQr, grey, INK, PAPER } from '../../lib/pdf';
 import { sellingLanguages } from '../organization/queries';
 import * as q from './queries/tickets';
@@ -208,49 +209,28 @@ export async function confirmationPdf(o: TicketOrder): Promise<Uint8Array> {
   return pdf.save();
 }
 
-const icsDate = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const icsText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
-
 /**
- * An iCalendar file (RFC 5545) with one event per open booking; times in UTC. Its events speak the
- * order's language: SUMMARY is the offer's title as the order shows it (in the customer's language
- * when the offer has it, else its fallback, so no LANGUAGE parameter), DESCRIPTION the order's words
- * with LANGUAGE.
+ * An iCalendar file (RFC 5545, written by lib/ical.ts) with one event per open booking; times in
+ * UTC. Its events speak the order's language: SUMMARY is the offer's title as the order shows it (in
+ * the customer's language when the offer has it, else its fallback, so no LANGUAGE parameter),
+ * DESCRIPTION the order's words with LANGUAGE.
  */
 export function bookingsIcs(o: TicketOrder, domain: string, durationMinutes: (b: TicketBooking) => number | null): string {
   const t = translateFor(o.language);
-  const lang = `;LANGUAGE=${t.language}`;
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Tourdesk//Bookings//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
-  for (const b of o.bookings.filter((x) => x.status !== 'Canceled')) {
-    const minutes = durationMinutes(b) ?? 60;
-    const end = b.ends_at ?? new Date(new Date(b.starts_at).getTime() + minutes * 60_000).toISOString();
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${b.id}@${domain}`,
-      `DTSTAMP:${icsDate(new Date().toISOString())}`,
-      `DTSTART:${icsDate(b.starts_at)}`,
-      `DTEND:${icsDate(end)}`,
-      `SUMMARY:${icsText(b.offer_title)}`,
-      ...(b.meeting_point ? [`LOCATION:${icsText(b.meeting_point)}`] : []),
-      `DESCRIPTION${lang}:${icsText(t('ics.description', { organisation: o.organisation, reference: o.reference, code: b.ticket_code }))}`,
-      'END:VEVENT',
-    );
-  }
-  lines.push('END:VCALENDAR');
-  // Lines end with CRLF; long lines are folded at 75 octets.
-  return lines.map(fold).join('\r\n') + '\r\n';
-}
-
-function fold(line: string) {
-  const bytes = Buffer.from(line, 'utf8');
-  if (bytes.length <= 75) return line;
-  const parts: string[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    let end = Math.min(start + (start === 0 ? 75 : 74), bytes.length);
-    while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--; // never split a character
-    parts.push((start === 0 ? '' : ' ') + bytes.subarray(start, end).toString('utf8'));
-    start = end;
-  }
-  return parts.join('\r\n');
+  const now = new Date();
+  return icsCalendar(
+    { prodId: '-//Tourdesk//Bookings//EN', method: 'PUBLISH' },
+    o.bookings
+      .filter((x) => x.status !== 'Canceled')
+      .map((b) => ({
+        uid: `${b.id}@${domain}`,
+        stamp: now,
+        start: b.starts_at,
+        end: b.ends_at ?? new Date(new Date(b.starts_at).getTime() + (durationMinutes(b) ?? 60) * 60_000).toISOString(),
+        summary: b.offer_title,
+        location: b.meeting_point,
+        description: t('ics.description', { organisation: o.organisation, reference: o.reference, code: b.ticket_code }),
+        descriptionLanguage: t.language,
+      })),
+  );
 }

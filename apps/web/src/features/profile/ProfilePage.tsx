@@ -12,6 +12,8 @@ import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
 import { browserLanguage, setLanguage } from '../../shared/i18n/language';
 import { useProfileT } from './texts';
+import { CalendarFeedCard } from './CalendarFeedCard';
+import { useCan } from '../../shared/hooks/use-can';
 import { useLogoutOthersMutation, useSetEmailMutation, useSetPasswordMutation, useUpdateMeMutation } from './api';
 
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed!';
@@ -202,6 +204,8 @@ function SessionsCard() {
 export default function ProfilePage() {
   const t = useProfileT();
   const { data: me } = useMeQuery();
+  // The calendar feed is of the departures a role may check in: the check-in page's access.
+  const mayCheckIn = useCan(['View experiences'], ['bookings']);
   if (!me) return null;
   return (
     <Stack gap="lg" maw={LAYOUT_WIDTHS.pageForm}>
@@ -217,6 +221,7 @@ export default function ProfilePage() {
         <EmailForm email={me.email} pending={me.pending_email ?? null} />
         <PasswordForm />
       </SimpleGrid>
+      {mayCheckIn && <CalendarFeedCard />}
       <SessionsCard />
     </Stack>
   );

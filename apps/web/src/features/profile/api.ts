@@ -1,4 +1,4 @@
-import type { TDetail, TSetEmail, TSetPassword, TUser } from '@tourdesk/contracts';
+import type { TCalendarFeed, TDetail, TSetEmail, TSetPassword, TUser } from '@tourdesk/contracts';
 import type { BackOfficeLanguage } from '@tourdesk/contracts/i18n';
 import { api } from '../../shared/api/api';
 
@@ -16,7 +16,16 @@ export const profileApi = api.injectEndpoints({
       invalidatesTags: ['Me'],
     }),
     logoutOthers: build.mutation<TDetail, void>({ query: () => ({ url: 'users/me/logout_others/', method: 'POST', body: {} }) }),
+    calendarFeed: build.query<TCalendarFeed, void>({ query: () => 'users/me/calendar-feed/' }),
+    /** Makes the member's feed, or a new address for it (the old one stops working); the answer replaces the cached feed. */
+    resetCalendarFeed: build.mutation<TCalendarFeed, void>({
+      query: () => ({ url: 'users/me/calendar-feed/', method: 'POST', body: {} }),
+      async onQueryStarted(_, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled;
+        dispatch(profileApi.util.upsertQueryData('calendarFeed', undefined, data));
+      },
+    }),
   }),
 });
 
-export const { useUpdateMeMutation, useSetPasswordMutation, useSetEmailMutation, useLogoutOthersMutation } = profileApi;
+export const { useUpdateMeMutation, useSetPasswordMutation, useSetEmailMutation, useLogoutOthersMutation, useCalendarFeedQuery, useResetCalendarFeedMutation } = profileApi;

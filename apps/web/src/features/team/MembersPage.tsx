@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconDots, IconMailForward, IconPlus, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
+import { IconCalendarOff, IconDots, IconMailForward, IconPlus, IconTrash, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { ZTeamMemberInvite, type TTeamMember } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -11,7 +11,7 @@ import { useAppSelector } from '../../shared/hooks/store';
 import { formatDisplayDate } from '../../shared/lib/dates';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useInviteMemberMutation, useMembersQuery, useRemoveMemberMutation, useResendInvitationMutation, useRolesQuery, useUpdateMemberMutation } from './api';
+import { useInviteMemberMutation, useMembersQuery, useRemoveMemberFeedMutation, useRemoveMemberMutation, useResendInvitationMutation, useRolesQuery, useUpdateMemberMutation } from './api';
 import { useTeamT } from './texts';
 
 const STATUS_COLOR: Record<TTeamMember['status'], string> = { active: 'green', invited: 'blue', deactivated: 'gray' };
@@ -72,6 +72,7 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
   const [update] = useUpdateMemberMutation();
   const [remove] = useRemoveMemberMutation();
   const [resend] = useResendInvitationMutation();
+  const [removeFeed] = useRemoveMemberFeedMutation();
   const name = [member.first_name, member.last_name].filter(Boolean).join(' ');
   return (
     <Table.Tr>
@@ -147,6 +148,18 @@ function MemberRow({ member, roleOptions, isMe }: { member: TTeamMember; roleOpt
                 }}
               >
                 {t('reactivate')}
+              </Menu.Item>
+            )}
+            {member.status !== 'invited' && (
+              <Menu.Item
+                leftSection={<IconCalendarOff size={16} />}
+                onClick={async () => {
+                  if (!window.confirm(t('feedOffConfirm', { email: member.email }))) return;
+                  const res = await removeFeed(member.id);
+                  if (!('error' in res)) notifySuccess(t('feedOffDone', { email: member.email }));
+                }}
+              >
+                {t('feedOff')}
               </Menu.Item>
             )}
             <Menu.Item

@@ -38,6 +38,10 @@ export const teamApi = api.injectEndpoints({
     resendInvitation: build.mutation<TDetail, string>({
       query: (id) => ({ url: `team-members/${id}/resend_invitation/`, method: 'POST', body: {} }),
     }),
+    /** Turns a member's calendar feed off (modules/calendar-feeds): its address stops working. */
+    removeMemberFeed: build.mutation<void, string>({
+      query: (id) => ({ url: `team-members/${id}/calendar-feed/`, method: 'DELETE' }),
+    }),
   }),
 });
 
@@ -51,4 +55,5 @@ export const {
   useUpdateMemberMutation,
   useRemoveMemberMutation,
   useResendInvitationMutation,
+  useRemoveMemberFeedMutation,
 } = teamApi;

@@ -32,4 +32,6 @@ export const de = {
   'storeNotification.subject': 'Neue Buchung {reference} in {store}',
   'storeNotification.intro': '{customer} ({email}) hat in {store} gebucht:',
   'storeNotification.total': 'Gesamt {total}.',
+  'calendarFeed.name': '{organisation}: Abfahrten',
+  'calendarFeed.description': 'Gebuchte Plätze: {booked} von {capacity}\nManifest: {manifest}',
 } satisfies Record<StaffKey, string>;

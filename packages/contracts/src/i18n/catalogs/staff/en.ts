@@ -1,7 +1,7 @@
 /**
  * What Tourdesk e-mails to the people who work in the back office (apps/api/src/lib/staff-text.ts):
  * account e-mails (activation, invitation, password and e-mail changes), an invitation to partner,
- * a store's booking notice. In the recipient's back-office language (BACK_OFFICE_LANGUAGES). Links
+ * a store's booking notice; the texts of a team member's calendar feed. In the recipient's back-office language (BACK_OFFICE_LANGUAGES). Links
  * and money come in as arguments; the signature "— Tourdesk" is added by the sender.
  */
 export const en = {
@@ -36,6 +36,8 @@ export const en = {
   'storeNotification.subject': 'New booking {reference} in {store}',
   'storeNotification.intro': '{customer} ({email}) booked in {store}:',
   'storeNotification.total': 'Total {total}.',
+  'calendarFeed.name': '{organisation}: departures',
+  'calendarFeed.description': 'Seats booked: {booked} of {capacity}\nManifest: {manifest}',
 } as const satisfies Record<string, string>;
 
 export type StaffKey = keyof typeof en;

@@ -63,4 +63,7 @@ export const de = {
   'roles.deleteTitle': 'Rolle löschen',
   'roles.deleteQuestion': 'Die Rolle {name} löschen? Dies kann nicht rückgängig gemacht werden.',
   'roles.deleted': 'Rolle gelöscht.',
+  feedOff: 'Kalender-Abo abschalten',
+  feedOffConfirm: 'Das Kalender-Abo von {email} abschalten? Seine Adresse funktioniert sofort nicht mehr; im Profil lässt sich ein neues erstellen.',
+  feedOffDone: 'Kalender-Abo von {email} abgeschaltet.',
 } satisfies Record<TeamKey, string>;

@@ -62,6 +62,9 @@ export const en = {
   'roles.deleteTitle': 'Delete role',
   'roles.deleteQuestion': 'Delete the role {name}? This cannot be undone.',
   'roles.deleted': 'Role deleted.',
+  feedOff: 'Turn off calendar feed',
+  feedOffConfirm: 'Turn off the calendar feed of {email}? Its address stops working at once; they can make a new one in their profile.',
+  feedOffDone: 'Calendar feed of {email} turned off.',
 } as const satisfies Record<string, string>;
 
 export type TeamKey = keyof typeof en;
