@@ -2,7 +2,6 @@ import type Stripe from 'stripe';
 import type { z } from 'zod';
 import type { ZWebOrderInput } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
-import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { checkout } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
@@ -11,7 +10,6 @@ import { contractOfCart, markResale } from '../partners/resale';
 import { type WebCtx } from '../stores/scope';
 import { presentWebOrder } from '../orders/web-order';
 import { ownCart } from './cart';
-import * as q from './queries';
 import { secret, sha256 } from './scope';
 
 /**
