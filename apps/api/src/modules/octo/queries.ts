@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKey, auditEvent, baseAccount, booking, cart, cartLine, experience, octoBooking, order, partnership, partnershipExperience, pricingCategory, slot } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { askedQuestionsOf, type AskedQuestion } from '../orders/queries/experiences';
 import type { Contract } from '../partners/contract';
 import { rateNetOn } from '../partners/queries';
 
@@ -118,14 +119,7 @@ export interface ProductTexts {
   translations: Record<string, Record<string, string | string[]>>;
 }
 /** A booking question as OCTO's questions capability serves it (localize() picks its language). */
-export interface ProductQuestion {
-  id: string;
-  question: string;
-  answer_type: 'text' | 'number' | 'yes_no' | 'choice';
-  choices: string[];
-  required: boolean;
-  translations: Record<string, { question?: string; choices?: string[] }>;
-}
+export type ProductQuestion = AskedQuestion;
 /** Some products' cancellation policy (rules and texts), their schedule's start times and their texts: one read. */
 export async function productTerms(ctx: TenantCtx, ids: string[]) {
   const extra = (await ctx.tx.execute(sql`
@@ -135,10 +129,7 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
                                'inclusions', x.inclusions, 'exclusions', x.exclusions, 'what_to_bring', x.what_to_bring, 'important_information', x.important_information,
                                'meeting_instructions', x.meeting_instructions, 'voucher_text', x.voucher_text, 'translations', x.translations) as texts,
              coalesce((select array_agg(distinct t order by t) from schedule_rule s, unnest(s.start_times) t where s.account_id = x.account_id and s.experience_id = x.id), '{}') as times,
-             coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'answer_type', bq.answer_type, 'choices', bq.choices,
-                                                         'required', bq.required, 'translations', bq.translations) order by k.ord)
-                       from unnest(x.booking_question_ids) with ordinality k(id, ord)
-                       join booking_question bq on bq.account_id = x.account_id and bq.id = k.id), '[]') as questions,
+             ${askedQuestionsOf('x')} as questions,
              coalesce((select json_agg(json_build_object('key', i.storage_key, 'type', i.content_type, 'name', i.original_name) order by i.position)
                        from image i where i.account_id = x.account_id and i.experience_id = x.id and i.status = 'ready'), '[]') as images,
              coalesce((select json_agg(json_build_object('name', m.name, 'address', m.address, 'latitude', m.latitude, 'longitude', m.longitude, 'instructions', m.instructions) order by k.ord)

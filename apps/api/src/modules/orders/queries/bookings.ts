@@ -2,6 +2,9 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { booking, cancellationPolicy, cart, cartLine, customer, experience, order, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
 import { givenCustomer } from './customers';
+import { askedQuestionsOf, type AskedQuestion } from './experiences';
+
+export type { AskedQuestion } from './experiences';
 
 /** Bookings (an order's lines), the seats they take from their slots, and the cart lines checkout books. */
 
@@ -230,25 +233,11 @@ export async function cartLanguageOf(ctx: TenantCtx, cartId: string) {
 
 // --- booking questions and their answers (answers.ts) -----------------------------------------
 
-/** A booking question as the order's bookings ask it, with its translations. */
-export interface AskedQuestion {
-  id: string;
-  question: string;
-  answer_type: 'text' | 'number' | 'yes_no' | 'choice';
-  choices: string[];
-  required: boolean;
-  translations: Record<string, { question?: string; choices?: string[] }>;
-}
 /** The open bookings of an order with their answers and the questions their offer asks, in the offer's order: one query. */
 export async function bookingQuestionsOfOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orderId: string) {
   const rows = (await ctx.tx.execute(sql`
-    select b.id, b.answers,
-           coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'answer_type', bq.answer_type, 'choices', bq.choices,
-                                                       'required', bq.required, 'translations', bq.translations) order by k.ord)
-                     from experience x, unnest(x.booking_question_ids) with ordinality k(id, ord)
-                     join booking_question bq on bq.id = k.id
-                     where x.account_id = b.account_id and x.id = b.experience_id and bq.account_id = b.account_id), '[]') as questions
-    from booking b
+    select b.id, b.answers, ${askedQuestionsOf('x')} as questions
+    from booking b join experience x on x.account_id = b.account_id and x.id = b.experience_id
     where b.account_id = ${ctx.accountId} and b.order_id = ${orderId} and b.status <> 'Canceled'
     order by b.created_at`)) as unknown as { rows: { id: string; answers: Record<string, string>; questions: AskedQuestion[] }[] };
   return rows.rows;
