@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Zip, ZipPassThrough } from 'fflate';
 import { JOURNAL_CATEGORIES, JOURNAL_COLUMNS, toMajorText, type JournalCategory, type TAccountingPeriod, type TAccountingSummary, type TInvoice } from '@tourdesk/contracts';
 import { LANGUAGES } from '@tourdesk/contracts/i18n';
@@ -114,6 +115,9 @@ export async function* documentsZip(run: TenantRunner, period: TAccountingPeriod
       zip.add(entry);
       entry.push(pdf, true);
       yield* flush();
+      // Drawing a PDF and the embedded database resolve on microtasks only: without a turn of the
+      // event loop here, a large ZIP would keep every other request (and the socket's drain) waiting.
+      await nextTurn();
     }
     if (page.length < ZIP_PAGE) break;
     after = page[page.length - 1]!;
