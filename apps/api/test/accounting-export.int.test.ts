@@ -39,13 +39,22 @@ function parseCsv(text: string) {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') line.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') line.push(cell), lines.push(line), (line = []), (cell = ''), i++;
-    else cell += c;
+    else if (c === ',') {
+      line.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      line.push(cell);
+      lines.push(line);
+      line = [];
+      cell = '';
+      i++;
+    } else cell += c;
   }
   const [header, ...rest] = lines;
   return { header: header!, rows: rest.map((l) => Object.fromEntries(header!.map((h, i) => [h, l[i] ?? ''])) as Row) };
