@@ -3,7 +3,7 @@ import { IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { todayIn } from '@tourdesk/contracts/local-date';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { fieldErrors } from '../../shared/api/errors';
+import { errorMessages, fieldErrors } from '../../shared/api/errors';
 import { DateField } from '../../shared/components/DateField';
 import { useAppSelector } from '../../shared/hooks/store';
 import { notifySuccess } from '../../shared/lib/toast';
@@ -50,6 +50,11 @@ export default function AccountingExportPage() {
             <DateField label={t('from')} withAsterisk clearable={false} value={period.from} onChange={(v) => setPeriod({ ...period, from: v })} error={errors.from} />
             <DateField label={t('to')} withAsterisk clearable={false} value={period.to} onChange={(v) => setPeriod({ ...period, to: v })} error={errors.to} />
           </Group>
+          {error && Object.keys(errors).length === 0 && (
+            <Alert color="red" variant="light">
+              {errorMessages(error).join(' ')}
+            </Alert>
+          )}
           <div aria-label={t('summary.label')} role="status" aria-busy={isFetching}>
             {summary && rows && !error && (
               <Stack gap={2}>

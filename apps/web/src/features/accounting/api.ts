@@ -1,6 +1,7 @@
 import type { TAccountingPeriod, TAccountingSummary } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
+import { silenceErrorToasts } from '../../shared/api/session-listener';
 
 // Names are global to the one api: everything here is prefixed with "accounting".
 export const accountingApi = api.injectEndpoints({
@@ -12,3 +13,6 @@ export const accountingApi = api.injectEndpoints({
 });
 
 export const { useAccountingSummaryQuery, useAccountingDownloadMutation } = accountingApi;
+
+// The page shows a refused period beside its fields (or as an alert), not as a toast.
+silenceErrorToasts('accountingSummary');
