@@ -27,9 +27,7 @@ const DEMO_ZONE = 'Europe/Zurich';
 // Far east of UTC: local midnight is 10:00 UTC the day before.
 const ZONE = 'Pacific/Kiritimati';
 
-interface Row {
-  [column: string]: string;
-}
+type Row = Record<(typeof JOURNAL_COLUMNS)[number], string>;
 /** Parses the journal (RFC 4180 quoting, CRLF lines) into header and rows keyed by column. */
 function parseCsv(text: string) {
   const lines: string[][] = [];
@@ -78,7 +76,7 @@ async function pdfText(bytes: Uint8Array) {
   const content = await (await doc.getPage(1)).getTextContent();
   return content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
 }
-const sum = (rows: Row[], column: string) => rows.reduce((s, r) => s + Number(r[column] || 0), 0);
+const sum = (rows: Row[], column: keyof Row) => rows.reduce((s, r) => s + Number(r[column] || 0), 0);
 const SALES = ['sale', 'cancellation_fee', 'credit_note'];
 const isDocument = (r: Row) => /^(INV|CN)-/.test(r.document!) && SALES.includes(r.category!);
 
