@@ -17,8 +17,7 @@ export const periodDays = (from: string, to: string) => dayNumber(to) - dayNumbe
 export const ZAccountingPeriod = z
   .object({ from: ZDate, to: ZDate })
   .refine((p) => p.to >= p.from, { error: 'The period cannot end before it starts.', path: ['to'] })
-  .refine((p) => p.to < p.from || periodDays(p.from, p.to) <= ACCOUNTING_MAX_DAYS, { error: `Choose a period of at most ${ACCOUNTING_MAX_DAYS} days.`, path: ['to'] })
-  .meta({ id: 'AccountingPeriod' });
+  .refine((p) => p.to < p.from || periodDays(p.from, p.to) <= ACCOUNTING_MAX_DAYS, { error: `Choose a period of at most ${ACCOUNTING_MAX_DAYS} days.`, path: ['to'] });
 export type TAccountingPeriod = z.infer<typeof ZAccountingPeriod>;
 
 /**
