@@ -16,6 +16,7 @@ import { createSealer } from './lib/sealed';
 import { jobRoutes } from './modules/jobs/routes';
 import { planRoutes } from './modules/plans/routes';
 import { resaleRoutes } from './modules/resales/routes';
+import { accountingRoutes } from './modules/accounting/routes';
 import { partnerRoutes } from './modules/partners/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
 import { registerPartnerApis } from './modules/octo/routes';
@@ -190,6 +191,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(jobRoutes);
   await app.register(planRoutes);
   await app.register(resaleRoutes);
+  await app.register(accountingRoutes);
   await app.register(partnerRoutes);
   await app.register(webStoreRoutes);
   // A partner's API key: OCTO at /octo/v1 and the public booking API at /api/public/.

@@ -28,3 +28,4 @@ export * from './locations';
 export * from './octo';
 export * from './public-api';
 export * from './calendar-feeds';
+export * from './accounting';

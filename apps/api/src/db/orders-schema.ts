@@ -37,6 +37,8 @@ export const orderPayment = pgTable(
   (t) => [
     ...tenantPolicies(),
     index('order_payment_order_idx').on(t.account_id, t.order_id, t.created_at),
+    /** The accounting export's payments of a period. */
+    index('order_payment_created_idx').on(t.account_id, t.created_at),
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
     index('order_payment_refund_idx').on(t.refund_of),
     check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other', 'online')`),
@@ -82,6 +84,8 @@ export const invoice = pgTable(
     ...tenantPolicies(),
     uniqueIndex('invoice_number_key').on(t.account_id, t.series, t.year, t.number),
     index('invoice_order_idx').on(t.account_id, t.order_id, t.issued_at),
+    /** The accounting export's documents of a period, in their order (issued_on, series, year, number). */
+    index('invoice_issued_idx').on(t.account_id, t.issued_on, t.series, t.year, t.number),
     uniqueIndex('invoice_credited_key').on(t.credits_invoice_id),
     check('invoice_language_check', sql`${t.language} in ('en', 'de', 'fr', 'it', 'es')`),
     check('invoice_kind_check', sql`(${t.kind} = 'invoice' and ${t.series} = 'INV' and ${t.credits_invoice_id} is null) or (${t.kind} = 'credit_note' and ${t.series} = 'CN' and ${t.credits_invoice_id} is not null)`),

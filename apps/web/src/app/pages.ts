@@ -80,6 +80,12 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/orders/OrdersListPage'),
   },
   {
+    path: '/accounting/export',
+    permissions: ['Manage orders'],
+    features: ['bookings'],
+    load: () => import('../features/accounting/AccountingExportPage'),
+  },
+  {
     path: '/orders/editor/:orderID/:tab?',
     permissions: ['Manage orders'],
     features: ['bookings'],

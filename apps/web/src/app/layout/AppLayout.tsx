@@ -33,6 +33,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Capacity: 'nav.capacity',
   Resales: 'nav.resales',
   Orders: 'nav.orders',
+  Accounting: 'nav.accounting',
   Customers: 'nav.customers',
   Settings: 'nav.settings',
   Organisation: 'nav.organisation',

@@ -5,6 +5,7 @@ import {
   IconChartBar,
   IconGauge,
   IconReceipt,
+  IconReportMoney,
   IconScan,
   IconSettings,
   IconTicket,
@@ -119,6 +120,7 @@ export const NAVIGATION: NavItem[] = [
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
   { label: 'Resales', icon: IconArrowsExchange, to: '/resales/overview', match: ['/resales'] },
   { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'] },
+  { label: 'Accounting', icon: IconReportMoney, to: '/accounting/export', match: ['/accounting'] },
   { label: 'Customers', icon: IconUsers, to: '/customers/list', match: ['/customers'] },
   {
     label: 'Settings',

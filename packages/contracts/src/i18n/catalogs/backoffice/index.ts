@@ -3,6 +3,8 @@
  * (BACK_OFFICE_LANGUAGES). The browser imports each domain's files itself (parsed at build time,
  * apps/web/vite-catalogs.ts), never this index: it is for the catalog check.
  */
+import { de as accountingDe } from './accounting/de';
+import { en as accountingEn } from './accounting/en';
 import { de as authDe } from './auth/de';
 import { en as authEn } from './auth/en';
 import { de as bookingsDe } from './bookings/de';
@@ -55,6 +57,7 @@ import { de as teamDe } from './team/de';
 import { en as teamEn } from './team/en';
 
 export const BACKOFFICE_CATALOGS = {
+  'backoffice/accounting': { en: accountingEn, de: accountingDe },
   'backoffice/auth': { en: authEn, de: authDe },
   'backoffice/bookings': { en: bookingsEn, de: bookingsDe },
   'backoffice/capacity': { en: capacityEn, de: capacityDe },

@@ -21,6 +21,7 @@ export const de = {
   'nav.capacity': 'Kapazität',
   'nav.resales': 'Wiederverkäufe',
   'nav.orders': 'Bestellungen',
+  'nav.accounting': 'Buchhaltung',
   'nav.customers': 'Kunden',
   'nav.settings': 'Einstellungen',
   'nav.organisation': 'Organisation',

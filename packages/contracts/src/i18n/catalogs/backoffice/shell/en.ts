@@ -20,6 +20,7 @@ export const en = {
   'nav.capacity': 'Capacity',
   'nav.resales': 'Resales',
   'nav.orders': 'Orders',
+  'nav.accounting': 'Accounting',
   'nav.customers': 'Customers',
   'nav.settings': 'Settings',
   'nav.organisation': 'Organisation',
