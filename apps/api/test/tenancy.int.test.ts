@@ -258,6 +258,7 @@ describe('cross-tenant access', () => {
     const lists = signedInRoutes().filter((r) => r.method === 'GET' && !r.url.includes(':'));
     expect(lists.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/roles/', '/api/team-members/', '/api/users/']));
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const since = new Date(Date.now() - 300 * 86_400_000).toISOString().slice(0, 10);
     // Lists that need a parameter get the second organisation's own.
     const query: Record<string, () => string> = {
       '/api/schedule-rules/': () => `?experience=${B.experience}`,
@@ -273,6 +274,10 @@ describe('cross-tenant access', () => {
       '/api/manifests/manifests.pdf': () => `?date=${day}`,
       '/api/locations/autocomplete/': () => '?q=Zermatt',
       '/api/locations/forward-geocode/': () => '?q=Zermatt',
+      // The accounting export: a period (at most 366 days) that holds the first organisation's rows too.
+      '/api/accounting/summary/': () => `?from=${since}&to=${day}`,
+      '/api/accounting/journal.csv': () => `?from=${since}&to=${day}`,
+      '/api/accounting/documents.zip': () => `?from=${since}&to=${day}`,
     };
     for (const route of lists) {
       const res = await b.get(`${route.url}${query[route.url]?.() ?? ''}`);
