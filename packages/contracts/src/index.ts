@@ -26,3 +26,4 @@ export * from './product-configuration';
 export * from './locations';
 export * from './octo';
 export * from './public-api';
+export * from './webhooks';

@@ -13,3 +13,4 @@ export * from './partners-schema';
 export * from './settlements-schema';
 export * from './qr-codes-schema';
 export * from './check-in-schema';
+export * from './webhooks-schema';
