@@ -53,6 +53,8 @@ import { de as subscriptionDe } from './subscription/de';
 import { en as subscriptionEn } from './subscription/en';
 import { de as teamDe } from './team/de';
 import { en as teamEn } from './team/en';
+import { de as webhooksDe } from './webhooks/de';
+import { en as webhooksEn } from './webhooks/en';
 
 export const BACKOFFICE_CATALOGS = {
   'backoffice/auth': { en: authEn, de: authDe },
@@ -80,4 +82,5 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/stores': { en: storesEn, de: storesDe },
   'backoffice/subscription': { en: subscriptionEn, de: subscriptionDe },
   'backoffice/team': { en: teamEn, de: teamDe },
+  'backoffice/webhooks': { en: webhooksEn, de: webhooksDe },
 };
