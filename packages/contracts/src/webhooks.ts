@@ -51,7 +51,7 @@ export const ZWebhookEndpoint = z
     description: z.string(),
     event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean(),
-    /** The secret's first characters (whsec_ and four more), to tell secrets apart; never the whole. */
+    /** The secret's first characters (whsec_ and four more), to tell secrets apart, never the whole; empty while it has none (the demo's). */
     secret_hint: z.string(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

@@ -139,11 +139,14 @@ export async function deliver(db: Db, jobs: Jobs, settings: WebhookSettings, job
     await inTenantOf(db, d, async (tx) => q.setDeliveryJob(tx, d.id, await jobs.sendIn(tx, QUEUES.webhook, deliveryJob(d.account_id, d.id), { startAfter: inSeconds(WAIT_SECONDS) })));
     return { waiting: true };
   }
-  const attempt = found.enabled
-    ? await sendSigned(found.url, jobs.open(found.secret_sealed), { id: d.event_id, body: JSON.stringify(found.payload) }, { allowPrivate: settings.allowPrivate })
-    : { ok: false, http_status: null, response: 'The endpoint is disabled.', duration_ms: 0 };
+  const secret = openSecret(jobs, found.secret_sealed);
+  const attempt = !found.enabled
+    ? { ok: false, http_status: null, response: 'The endpoint is disabled.', duration_ms: 0 }
+    : secret === null
+      ? { ok: false, http_status: null, response: 'The endpoint has no signing secret that opens: rotate its secret.', duration_ms: 0 }
+      : await sendSigned(found.url, secret, { id: d.event_id, body: JSON.stringify(found.payload) }, { allowPrivate: settings.allowPrivate });
   const attempts = d.attempts + 1;
-  const final = attempt.ok || !found.enabled || attempts > settings.retryLimit;
+  const final = attempt.ok || !found.enabled || secret === null || attempts > settings.retryLimit;
   const outcome = { attempts, http_status: attempt.http_status, response: attempt.response, duration_ms: attempt.duration_ms, last_attempt_at: new Date() };
   await inTenantOf(db, d, async (tx) => {
     if (final) {
@@ -160,6 +163,20 @@ export async function deliver(db: Db, jobs: Jobs, settings: WebhookSettings, job
   });
   if (final) jobs.wake(QUEUES.webhook);
   return { ok: attempt.ok, status: attempt.http_status, attempts };
+}
+
+/**
+ * The endpoint's secret, or null when it has none that opens: the demo's endpoint is seeded
+ * without one (the seed has no key to seal with), and a secret sealed with a key since dropped
+ * from JWT_SECRET no longer opens. Rotating the secret gives it one.
+ */
+function openSecret(jobs: Sealer, sealed: string) {
+  if (!sealed) return null;
+  try {
+    return jobs.open(sealed);
+  } catch {
+    return null;
+  }
 }
 
 const inTenantOf = <T>(db: Db, d: q.DeliveryRow, fn: (tx: Db) => Promise<T>) => inTenant(db, d.account_id, fn);

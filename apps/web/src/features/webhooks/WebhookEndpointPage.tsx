@@ -117,7 +117,8 @@ export default function WebhookEndpointPage() {
               </Title>
               {e.description && <Text c="dimmed">{e.description}</Text>}
               <Text size="xs" c="dimmed">
-                {t('detail.created', { date: formatDisplayDate(e.created_at, zone) })} · {t('secret.hint', { hint: e.secret_hint })}
+                {t('detail.created', { date: formatDisplayDate(e.created_at, zone) })}
+                {e.secret_hint ? ` · ${t('secret.hint', { hint: e.secret_hint })}` : ` · ${t('secret.none')}`}
               </Text>
             </Stack>
             <Badge size="lg" variant="light" color={e.enabled ? 'green' : 'gray'}>

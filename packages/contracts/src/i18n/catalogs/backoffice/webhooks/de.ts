@@ -29,6 +29,7 @@ export const de = {
   'secret.copy': 'Schlüssel kopieren',
   'secret.copied': 'Kopiert',
   'secret.done': 'Ich habe ihn kopiert',
+  'secret.none': 'Noch kein Signaturschlüssel: Erneuern Sie den Schlüssel, um einen zu erhalten.',
   'secret.hint': 'Schlüssel beginnt mit {hint}',
   back: 'Alle Endpunkte',
   'detail.events': 'Ereignisse',

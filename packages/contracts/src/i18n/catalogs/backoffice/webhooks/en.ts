@@ -27,6 +27,7 @@ export const en = {
   'secret.copy': 'Copy secret',
   'secret.copied': 'Copied',
   'secret.done': 'I have copied it',
+  'secret.none': 'No signing secret yet: rotate the secret to get one.',
   'secret.hint': 'Secret starting {hint}',
   back: 'All endpoints',
   'detail.events': 'Events',
