@@ -45,6 +45,7 @@ test('an Owner adds a webhook endpoint and sees a signed delivery arrive and lis
     expect(secret).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await expect(page.getByTestId('webhook-url')).toHaveText(url);
+    await expect(page.getByTestId('webhook-event-type')).toHaveText(['order.created', 'booking.created']);
     await expect(page.getByText('No deliveries yet')).toBeVisible();
 
     const kayak = await demoKayak(page);

@@ -35,20 +35,22 @@ export function EndpointForm({ onClose }: { onClose: (created?: TWebhookEndpoint
           control={form.control}
           name="event_types"
           render={({ field }) => (
-            <Checkbox.Group label={t('form.events')} withAsterisk value={field.value} onChange={field.onChange} error={errors.event_types ? t('form.noEvents') : undefined}>
+            <Stack gap={6}>
+              <Checkbox.Group label={t('form.events')} withAsterisk value={field.value} onChange={field.onChange} error={errors.event_types ? t('form.noEvents') : undefined}>
+                <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} mt="xs">
+                  {WEBHOOK_EVENT_TYPES.map((type) => (
+                    <Checkbox key={type} value={type} label={type} styles={{ label: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+              {/* Outside the group: it is no event of its own, it sets them all. */}
               <Checkbox
-                mt="xs"
                 label={t('form.allEvents')}
                 checked={field.value.length === WEBHOOK_EVENT_TYPES.length}
                 indeterminate={field.value.length > 0 && field.value.length < WEBHOOK_EVENT_TYPES.length}
                 onChange={(e) => field.onChange(e.currentTarget.checked ? [...WEBHOOK_EVENT_TYPES] : [])}
               />
-              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} mt="xs">
-                {WEBHOOK_EVENT_TYPES.map((type) => (
-                  <Checkbox key={type} value={type} label={type} styles={{ label: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-                ))}
-              </SimpleGrid>
-            </Checkbox.Group>
+            </Stack>
           )}
         />
         <Group justify="flex-end">

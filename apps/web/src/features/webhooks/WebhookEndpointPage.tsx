@@ -130,7 +130,7 @@ export default function WebhookEndpointPage() {
           </Text>
           <Group gap={6}>
             {e.event_types.map((type) => (
-              <Badge key={type} variant="outline" color="gray" tt="none" ff="monospace">
+              <Badge key={type} variant="outline" color="gray" tt="none" ff="monospace" data-testid="webhook-event-type">
                 {type}
               </Badge>
             ))}
