@@ -26,7 +26,8 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as c
 const ZEventTypes = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
   .min(1, { error: 'Choose at least one event.' })
-  .transform((types) => [...new Set(types)]);
+  // Each once, in the list's order.
+  .transform((types) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)));
 
 export const ZWebhookEndpointInput = z.object({
   url: ZHttpUrl('Enter the full address of the endpoint (https://…).').max(2000),
