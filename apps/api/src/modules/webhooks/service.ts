@@ -121,8 +121,11 @@ export async function resendDelivery(ctx: TenantCtx, jobs: Jobs, endpoint: strin
 export const backoffSeconds = (n: number, baseSeconds: number) => Math.round(baseSeconds * 2 ** (n - 1) * (1 + Math.random() / 10));
 /** A moment as pg-boss's startAfter (a Date: a number of seconds does not pass through a drizzle transaction's parameters). */
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
-/** While an earlier delivery of the same order is pending: looked at again after this (or at once when it is done). */
-const WAIT_SECONDS = 60;
+/**
+ * While an earlier delivery of the same order is pending: looked at again after this, or at once
+ * when that one is done (it wakes the next); the wait only covers a wake lost to a crash.
+ */
+const WAIT_SECONDS = 600;
 
 /**
  * One attempt at a delivery (the job's data names it). Skipped when the delivery is done or this
@@ -136,7 +139,16 @@ export async function deliver(db: Db, jobs: Jobs, settings: WebhookSettings, job
   if (!found || found.d.status !== 'pending' || (found.d.job_id !== null && found.d.job_id !== jobId)) return { skipped: true };
   const { d } = found;
   if (found.blocked) {
-    await inTenantOf(db, d, async (tx) => q.setDeliveryJob(tx, d.id, await jobs.sendIn(tx, QUEUES.webhook, deliveryJob(d.account_id, d.id), { startAfter: inSeconds(WAIT_SECONDS) })));
+    const later = await inTenantOf(db, d, async (tx) => {
+      const id = await jobs.sendIn(tx, QUEUES.webhook, deliveryJob(d.account_id, d.id), { startAfter: inSeconds(WAIT_SECONDS) });
+      await q.setDeliveryJob(tx, d.id, id);
+      return id;
+    });
+    // The earlier one finished meanwhile (and woke the job this one replaced): go on now.
+    if (later && !(await q.deliveryToSend(db, d.account_id, d.id))?.blocked) {
+      await q.startJobNow(db, later);
+      jobs.wake(QUEUES.webhook);
+    }
     return { waiting: true };
   }
   const secret = openSecret(jobs, found.secret_sealed);
