@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
 import { call, demoKayak, kayakSlot } from './support/demo-api';
 import { DEMO, org, signIn } from './support/helpers';
 
@@ -31,6 +32,9 @@ test('an Owner adds a webhook endpoint and sees a signed delivery arrive and lis
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
     await expect(page).toHaveURL(org('demo', '/settings/webhooks'));
     await expect(page.getByRole('heading', { name: 'Webhooks' })).toBeVisible();
+    // The demo's endpoint (disabled, an .example address) is listed.
+    await expect(page.getByTestId('webhook-endpoint').filter({ hasText: 'hooks.alpine-trails.example' })).toContainText('Disabled');
+    await expectNoSeriousA11yViolationsInBothSchemes(page, 'the webhook endpoints');
 
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const form = page.getByRole('form', { name: 'Add a webhook endpoint' });
@@ -70,6 +74,7 @@ test('an Owner adds a webhook endpoint and sees a signed delivery arrive and lis
     await expect(rows.filter({ hasText: 'order.created' })).toContainText('Succeeded');
     await expect(rows.filter({ hasText: 'order.created' })).toContainText('204');
     await page.screenshot({ path: `${SHOTS}/webhook-endpoint.png`, fullPage: true });
+    await expectNoSeriousA11yViolationsInBothSchemes(page, 'a webhook endpoint');
 
     // Resend one: the same message again, verified with the same secret.
     await rows.filter({ hasText: 'order.created' }).getByRole('button', { name: 'Resend' }).click();
