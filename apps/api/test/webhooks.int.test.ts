@@ -10,11 +10,11 @@ import { addDays, todayIn } from '../src/lib/local-time';
 import { addressKind, AddressRefused, guardedLookup, refusal } from '../src/modules/webhooks/address';
 import { emitEvent } from '../src/modules/webhooks/events';
 import { sendSigned } from '../src/modules/webhooks/send';
-import { sweepOrphans } from '../src/modules/webhooks/service';
+import { purgeOldDeliveries, sweepOrphans } from '../src/modules/webhooks/service';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
-import { createOrganisation } from './identity-fixtures';
+import { createOrganisation, inviteMember } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 
 /**
@@ -222,6 +222,29 @@ describe('webhook endpoints', () => {
     await until('the swept delivery', () => at('/swept').length > 0);
   }, 40_000);
 
+  /** A pending delivery without a job (written by hand, so no worker takes it). */
+  const emitEventAndReturn = async (tx: Db) => {
+    const [endpoint] = ((await tx.execute(sql`select id from webhook_endpoint where account_id = ${account}::uuid and url like '%/purged'`)) as unknown as { rows: { id: string }[] }).rows;
+    const [event] = ((await tx.execute(sql`insert into webhook_event (account_id, type, payload) values (${account}::uuid, 'order.created', '{}'::jsonb) returning id`)) as unknown as { rows: { id: string }[] }).rows;
+    const rows = ((await tx.execute(sql`insert into webhook_delivery (account_id, endpoint_id, event_id, job_id) values (${account}::uuid, ${endpoint!.id}::uuid, ${event!.id}::uuid, gen_random_uuid()) returning id`)) as unknown as { rows: { id: string }[] }).rows;
+    return rows.map((r) => r.id);
+  };
+
+  it('forgets deliveries done for 30 days, never a pending one', async () => {
+    const ep = await addEndpoint(owner, '/purged', ['order.created']);
+    await newOrder(8);
+    await until('the delivery succeeded', async () => (await deliveries(ep.id))[0]?.status === 'succeeded');
+    await t.database.db.execute(sql`update webhook_delivery set created_at = now() - interval '31 days' where endpoint_id = ${ep.id}::uuid`);
+    await t.database.db.execute(sql`update webhook_event set created_at = now() - interval '31 days' where id in (select event_id from webhook_delivery where endpoint_id = ${ep.id}::uuid)`);
+    // A pending delivery as old stays (it is still being tried).
+    const [pending] = await inTenant(t.database.db, account, (tx) => emitEventAndReturn(tx));
+    await t.database.db.execute(sql`update webhook_delivery set created_at = now() - interval '31 days' where id = ${pending!}::uuid`);
+    expect(await purgeOldDeliveries(t.database.db)).toBe(1);
+    expect((await deliveries(ep.id)).map((d) => d.status)).toEqual(['pending']);
+    const left = (await t.database.db.execute(sql`select status from webhook_delivery where id = ${pending!}::uuid`)) as unknown as { rows: { status: string }[] };
+    expect(left.rows).toEqual([{ status: 'pending' }]);
+  }, 30_000);
+
   it('answers 404 for another organisation’s endpoint and its deliveries, and refuses anyone but an Owner', async () => {
     const ep = await addEndpoint(owner, '/private', ['order.created']);
     await newOrder(7);
@@ -234,6 +257,12 @@ describe('webhook endpoints', () => {
     expect((await other.post(`/api/webhooks/endpoints/${ep.id}/deliveries/${d!.id}/resend/`, {})).statusCode).toBe(404);
     expect((await other.get('/api/webhooks/endpoints/')).json().count).toBe(0);
     expect((await owner.get(`/api/webhooks/endpoints/${ep.id}/`)).statusCode).toBe(200);
+    // A team member who may manage the account but is no Owner: 403 (the guard lets them by, the route does not).
+    const role = (await owner.post('/api/roles/', { name: 'Account managers', permission_sets: ['manage_account'] })).json().id as string;
+    const { member } = await inviteMember(t.app, sink, owner, 'hooks', 'manager@hooks.test', role);
+    expect((await member.get('/api/webhooks/endpoints/')).statusCode).toBe(403);
+    expect((await member.get(`/api/webhooks/endpoints/${ep.id}/`)).statusCode).toBe(403);
+    expect((await member.post('/api/webhooks/endpoints/', { url: 'https://hooks.example.com/x', event_types: ['order.created'] })).statusCode).toBe(403);
   }, 30_000);
 
   it('refuses an address that is not http(s) or not public at creation', async () => {

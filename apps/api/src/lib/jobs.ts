@@ -45,6 +45,8 @@ export const QUEUES = {
   webhook: { name: 'webhook-delivery', options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 } },
   /** Sends the webhook deliveries written without a job (a change whose caller had no queue at hand). */
   webhookSweep: { name: 'webhook-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
+  /** Forgets webhook deliveries done for 30 days, and events no delivery names any more. */
+  webhookPurge: { name: 'webhook-purge', cron: '37 3 * * *', options: { retryLimit: 1, expireInSeconds: 900 } },
   /** One Stripe event (stored once by the webhook), handled once. */
   stripeEvent: { name: 'stripe-event', options: { retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 600 } },
   /** Ends the platform's own trials that are over (the organisation drops to its free plan). */

@@ -10,7 +10,7 @@ import { openOrderMail, queueReminders, sendOrderMail, type StoredOrderMailJob }
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 import { forgetOldCounters } from '../../lib/throttle';
 import type { DeliveryJob } from '../webhooks/events';
-import { deliver, sweepOrphans } from '../webhooks/service';
+import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
 
 /**
  * What this process works on (every process of a deployment does; each job still runs once):
@@ -28,6 +28,7 @@ export async function startWorkers(app: FastifyInstance) {
   const webhooks = { allowPrivate: app.config.WEBHOOKS_ALLOW_PRIVATE, retryLimit: app.config.WEBHOOK_RETRY_LIMIT, retryDelaySeconds: app.config.WEBHOOK_RETRY_DELAY_SECONDS };
   await jobs.work<DeliveryJob>(QUEUES.webhook, async (job, meta) => deliver(database.db, jobs, webhooks, job, meta.id));
   await jobs.work(QUEUES.webhookSweep, async () => ({ sent: await sweepOrphans(database.db, jobs) }));
+  await jobs.work(QUEUES.webhookPurge, async () => ({ forgotten: await purgeOldDeliveries(database.db) }));
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
   await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));

@@ -157,3 +157,13 @@ export async function claimOrphans(tx: Db) {
 
 /** A transaction of the server's (every organisation): the sweep claims and sends in one. */
 export const asServer = <T>(db: Db, fn: (tx: Db) => Promise<T>) => db.transaction((tx) => fn(tx as unknown as Db));
+
+/** Deliveries done (succeeded or failed) more than `days` ago, then the events left without a delivery; answers how many deliveries went. */
+export async function purgeDone(db: Db, days: number) {
+  const gone = (await db.execute(sql`
+    delete from ${webhookDelivery} where status <> 'pending' and created_at < now() - make_interval(days => ${days}::int) returning id`)) as unknown as { rows: unknown[] };
+  await db.execute(sql`
+    delete from ${webhookEvent} e where e.created_at < now() - make_interval(days => ${days}::int)
+      and not exists (select 1 from ${webhookDelivery} d where d.event_id = e.id)`);
+  return gone.rows.length;
+}

@@ -203,3 +203,7 @@ export async function sweepOrphans(db: Db, jobs: Jobs) {
   if (claimed) jobs.wake(QUEUES.webhook);
   return claimed;
 }
+
+/** How long a finished delivery stays listed on its endpoint's page. */
+export const KEEP_DAYS = 30;
+export const purgeOldDeliveries = (db: Db) => q.purgeDone(db, KEEP_DAYS);
