@@ -64,6 +64,9 @@ function server(index: number) {
       // The translator's QA aid (README): the store also answers in the pseudo-locale at /s/{slug}/en-XA/,
       // which store-pseudo-locale.spec.ts walks for text that is not in the catalog.
       STORE_PSEUDO_LOCALE: '1',
+      // The webhook receiver of webhooks.spec.ts runs on this machine (127.0.0.1): allowed as an
+      // operator running everything on one machine allows it (README, configuration).
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
     stdout: 'pipe' as const,
   };

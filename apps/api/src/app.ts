@@ -14,6 +14,7 @@ import { logSerializers, SecretPaths } from './lib/secret-paths';
 import { startJobs, type Jobs } from './lib/jobs';
 import { createSealer } from './lib/sealed';
 import { jobRoutes } from './modules/jobs/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { planRoutes } from './modules/plans/routes';
 import { resaleRoutes } from './modules/resales/routes';
 import { accountingRoutes } from './modules/accounting/routes';
@@ -189,6 +190,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   });
 
   await app.register(jobRoutes);
+  await app.register(webhookRoutes);
   await app.register(planRoutes);
   await app.register(resaleRoutes);
   await app.register(accountingRoutes);

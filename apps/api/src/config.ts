@@ -77,6 +77,17 @@ const ZConfig = z.object({
   /** How often an e-mail is tried again when the SMTP server does not take it, and the first wait (doubling each time). */
   EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
   EMAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /**
+   * Outgoing webhooks go only to public addresses; `true` also allows loopback, private (RFC 1918,
+   * ULA) and CGNAT addresses, for a deployment whose receivers run on the same machine or network.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** How often a webhook delivery is tried again, and the first wait (doubling each time): with 12 and 20 s, about 23 hours. */
+  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(30).default(12),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
   RECAPTCHA_SECRET: z.string().optional(),
   RECAPTCHA_SITE_KEY: z.string().optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),

@@ -65,6 +65,7 @@ beforeAll(async () => {
     await browser.post(`/api/stores/${ids.store}/add-experience/`, { experiences: [made.id] });
     ids.qrCode = (await browser.post('/api/qr-codes/', { name: `${sub} flyer`, store: ids.store })).json().id;
     ids.partnership = (await browser.post('/api/partners/', { partner_type: 'Resellers', email: `partner@${sub}.test` })).json().id;
+    ids.webhook = (await browser.post('/api/webhooks/endpoints/', { url: `https://hooks.${sub}.example/in`, event_types: ['order.created'] })).json().id;
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
     await t.database.db.execute(sql`update pgboss.job set state = 'failed', completed_on = now(), output = '{"message":"refused"}' where id = ${ids.failedJob}::uuid`);
@@ -164,6 +165,10 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/settlements/:id/export.csv': 'order',
   '/api/settlements/:id/statement.pdf': 'order',
   '/api/settlements/:id/settle/': 'order',
+  '/api/webhooks/endpoints/:id/': 'webhook',
+  '/api/webhooks/endpoints/:id/rotate-secret/': 'webhook',
+  '/api/webhooks/endpoints/:id/deliveries/': 'webhook',
+  '/api/webhooks/endpoints/:id/deliveries/:delivery/resend/': 'webhook',
 };
 /** Query strings a route needs before it looks for the id. */
 const QUERY: Record<string, string> = { '/api/stores/:id/analytics/': '?from=2026-01-01&to=2026-01-02', '/api/resales/counter/offers/:id/slots/': '?from=2026-01-01&to=2026-01-02' };
@@ -220,6 +225,7 @@ const BODY: Record<string, () => unknown> = {
   'POST /api/stores/:id/reorder-experiences/': () => ({ experiences: [B.experience] }),
   'PATCH /api/partners/:id/': () => ({ commission_bp: 10_000 }),
   'POST /api/partners/:id/api-keys/': () => ({ name: 'Hijacked' }),
+  'PATCH /api/webhooks/endpoints/:id/': () => ({ enabled: false }),
 };
 
 const signedInRoutes = () =>
@@ -232,7 +238,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!) + (QUERY[route.url] ?? '');
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!).replace(':delivery', A.booking!) + (QUERY[route.url] ?? '');
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);

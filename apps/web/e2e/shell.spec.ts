@@ -140,6 +140,7 @@ test.describe('accessibility of the back office, light and dark', () => {
     { name: 'the organisation settings', path: () => '/settings/organization/contact', heading: 'Organisation' },
     { name: 'the product configuration', path: () => '/settings/product-configuration', heading: 'Product configuration' },
     { name: 'the payment providers', path: () => '/settings/payment-providers', heading: 'Payment providers' },
+    { name: 'the webhooks', path: () => '/settings/webhooks', heading: 'Webhooks' },
     { name: 'the team members', path: () => '/settings/team/members', heading: 'Team members' },
     { name: 'the roles', path: () => '/settings/team/roles', heading: 'Roles' },
     { name: 'the profile', path: () => '/profile', heading: 'Profile' },

@@ -29,3 +29,4 @@ export * from './octo';
 export * from './public-api';
 export * from './calendar-feeds';
 export * from './accounting';
+export * from './webhooks';

@@ -14,3 +14,4 @@ export * from './settlements-schema';
 export * from './qr-codes-schema';
 export * from './check-in-schema';
 export * from './calendar-feeds-schema';
+export * from './webhooks-schema';

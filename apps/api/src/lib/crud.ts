@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, type TPaginationQuery } from '@tourdesk/contracts';
 import type { Db } from '../db/client';
+import type { Jobs } from './jobs';
 import { principalOf } from '../modules/auth/principal';
 import type { RouteAccess } from './access';
 import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
@@ -27,6 +28,8 @@ export interface TenantCtx {
   currency: string;
   /** The signed-in user acting (for the audit trail), when there is one. */
   userId?: string;
+  /** The job queue, for work sent in this transaction (webhooks: modules/webhooks/events.ts); absent, it is swept up later. */
+  jobs?: Jobs;
 }
 
 export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType> {
@@ -81,7 +84,7 @@ export async function assertOwned(ctx: TenantCtx, table: TenantTable, id: string
 
 export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) {
   const me = principalOf(request);
-  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId }), options);
+  return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId, jobs: request.server.jobs }), options);
 }
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };

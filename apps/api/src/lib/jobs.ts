@@ -38,6 +38,15 @@ export const QUEUES = {
   email: { name: 'email-send', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** A web order's e-mails (confirmation with tickets, the store's new-booking note, the reminder): composed when sent. */
   orderMail: { name: 'order-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
+  /**
+   * One attempt at one webhook delivery (modules/webhooks): the module retries a failed delivery
+   * itself with backoff (the next attempt is a new job); pg-boss's retries cover a crashed attempt.
+   */
+  webhook: { name: 'webhook-delivery', options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 } },
+  /** Sends the webhook deliveries written without a job (a change whose caller had no queue at hand). */
+  webhookSweep: { name: 'webhook-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
+  /** Forgets webhook deliveries done for 30 days, and events no delivery names any more. */
+  webhookPurge: { name: 'webhook-purge', cron: '37 3 * * *', options: { retryLimit: 1, expireInSeconds: 900 } },
   /** One Stripe event (stored once by the webhook), handled once. */
   stripeEvent: { name: 'stripe-event', options: { retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 600 } },
   /** Ends the platform's own trials that are over (the organisation drops to its free plan). */

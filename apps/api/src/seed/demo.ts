@@ -33,6 +33,7 @@ import {
   systemNotification,
   users,
   video,
+  webhookEndpoint,
 } from '../db/schema';
 import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
@@ -188,6 +189,17 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await tx.insert(video).values(
       HELP_VIDEOS.map((v, i) => ({ account_id: account.id, url: v.url, topic: v.topic, title: v.title, provider: null, position: i })),
     );
+    // A webhook endpoint, disabled, at an .example address (Settings → Webhooks is not empty). It has
+    // no secret: the seed has no key to seal one with; "Rotate secret" gives it one (modules/webhooks).
+    await tx.insert(webhookEndpoint).values({
+      account_id: account.id,
+      url: 'https://hooks.alpine-trails.example/tourdesk',
+      description: 'Booking sync to our office calendar (demo)',
+      event_types: ['order.created', 'order.cancelled', 'booking.created', 'booking.changed', 'booking.cancelled'],
+      enabled: false,
+      secret_sealed: '',
+      secret_hint: '',
+    });
     // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);

@@ -201,6 +201,16 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/payment-providers/PaymentProvidersPage'),
   },
   {
+    path: '/settings/webhooks',
+    permissions: ['Manage account'],
+    load: () => import('../features/webhooks/WebhooksPage'),
+  },
+  {
+    path: '/settings/webhooks/:endpointId',
+    permissions: ['Manage account'],
+    load: () => import('../features/webhooks/WebhookEndpointPage'),
+  },
+  {
     path: '/settings/subscription/supplier-plans',
     permissions: ['Manage account'],
     load: () => import('../features/subscription/SubscriptionPage'),

@@ -17,6 +17,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { todayIn } from '../../lib/local-time';
 import { customerVisibility, holdsPermissionSets } from '../auth/principal';
 import { answeredQuestions, personName, recordAudit } from '../orders/order-basics';
+import { bookingEvent } from '../orders/records';
 import * as q from './queries';
 
 /**
@@ -169,6 +170,8 @@ export async function scanBatch(ctx: TenantCtx, v: Viewer, input: Batch): Promis
         ...(override ? { booked_for: `${t.local_date} ${t.local_time}`, checked_in_departures: input.slots } : {}),
       },
     });
+    // Told once per admission: a scan that moves the check-in to an earlier time changes nothing for a receiver.
+    if (previous.attendance !== 'Arrived') await bookingEvent(ctx, 'booking.checked_in', t.b.order_id, [t.b.id]);
     t.b = { ...t.b, attendance: 'Arrived', checked_in_at: s.at, checked_in_by: v.userId, checked_in_device: device };
   }
 

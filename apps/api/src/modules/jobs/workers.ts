@@ -9,6 +9,8 @@ import { endOwnTrials } from '../plans/service';
 import { openOrderMail, queueReminders, sendOrderMail, type StoredOrderMailJob } from '../order-mail/service';
 import { purgeIdempotencyKeys } from '../orders/idempotency';
 import { forgetOldCounters } from '../../lib/throttle';
+import type { DeliveryJob } from '../webhooks/events';
+import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
 
 /**
  * What this process works on (every process of a deployment does; each job still runs once):
@@ -23,6 +25,10 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work<StoredMail>(QUEUES.email, async (mail, job) => mailer.send(openMail(jobs, mail), job.id));
   await jobs.work<StoredOrderMailJob>(QUEUES.orderMail, async (job, meta) => sendOrderMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openOrderMail(jobs, job), meta.id));
   await jobs.work<{ event: string }>(QUEUES.stripeEvent, async (job) => handleStripeEvent(database.db, app.onlinePayments.stripe, jobs, app.config, job.event));
+  const webhooks = { allowPrivate: app.config.WEBHOOKS_ALLOW_PRIVATE, retryLimit: app.config.WEBHOOK_RETRY_LIMIT, retryDelaySeconds: app.config.WEBHOOK_RETRY_DELAY_SECONDS };
+  await jobs.work<DeliveryJob>(QUEUES.webhook, async (job, meta) => deliver(database.db, jobs, webhooks, job, meta.id));
+  await jobs.work(QUEUES.webhookSweep, async () => ({ sent: await sweepOrphans(database.db, jobs) }));
+  await jobs.work(QUEUES.webhookPurge, async () => ({ forgotten: await purgeOldDeliveries(database.db) }));
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
   await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));

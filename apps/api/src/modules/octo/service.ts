@@ -16,6 +16,7 @@ import { checkAnswers } from '../orders/records';
 import { renewManageSecret } from '../orders/web-order';
 import { openBookingTerms, termsOf } from '../orders/cancellation';
 import { recordAudit } from '../orders/order-basics';
+import { orderEvent } from '../orders/records';
 import { cancelOrder } from '../orders/service';
 import { commissionOf, netRatesOf, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
@@ -619,6 +620,7 @@ export async function confirmBooking(
       updated_at: new Date(),
     });
     await q.deleteCart(ctx, row.cart_id!);
+    await orderEvent(ctx, 'partner_booking.confirmed', orderId);
     return view(ctx, p, updated!);
   });
   if (!done) throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
@@ -648,6 +650,7 @@ export async function cancelBooking(deps: Deps, p: Partner, uuid: string, reason
       await releaseLine(ctx, row.cart_id!, row.cart_line_id).catch(() => undefined);
     }
     const updated = await q.updateReservation(ctx, uuid, { status: 'CANCELLED', cancellation_reason: reason ?? null, updated_at: new Date(), expires_at: null });
+    if (row.status === 'CONFIRMED' && row.order_id) await orderEvent(ctx, 'partner_booking.cancelled', row.order_id);
     return view(ctx, p, updated!);
   });
 }

@@ -6,7 +6,7 @@ import { lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
 import * as q from './queries/bookings';
 import { priceOf } from './queries/sale';
-import { checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
+import { bookingEvent, checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
  * Bookings: a cart checked out into an order, a booking cancelled, attendance (scanning tickets is
@@ -134,6 +134,7 @@ export async function cancelBooking(ctx: TenantCtx, id: string) {
   await q.releaseSeats(ctx, b.slot_id, b.seats);
   await recomputeOrder(ctx, b.order_id);
   await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'cancelled', changes: { status: ['Confirmed', 'Canceled'], seats_released: b.seats } });
+  await bookingEvent(ctx, 'booking.cancelled', b.order_id, [id]);
   return getBooking(ctx, id);
 }
 
@@ -147,6 +148,9 @@ export async function setAttendance(ctx: TenantCtx, id: string, attendance: 'Ope
     checked_in_at: attendance === 'Arrived' ? (b.checked_in_at ?? new Date()) : null,
     ...(attendance === 'Arrived' ? {} : { checked_in_by: null, checked_in_device: null }),
   });
-  if (attendance !== b.attendance) await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'attendance changed', changes: { attendance: [b.attendance, attendance] } });
+  if (attendance !== b.attendance) {
+    await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'attendance changed', changes: { attendance: [b.attendance, attendance] } });
+    if (attendance !== 'Open') await bookingEvent(ctx, attendance === 'Arrived' ? 'booking.checked_in' : 'booking.no_show', b.order_id, [id]);
+  }
   return getBooking(ctx, id);
 }

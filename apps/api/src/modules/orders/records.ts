@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGE_LOCALES, type Language } from '@tourdesk/contracts/i18n';
-import { missingAnswers, type TCustomerDetails, type TOrder, type TOrderSummary } from '@tourdesk/contracts';
+import { missingAnswers, type TCustomerDetails, type TOrder, type TOrderSummary, type WebhookEventType } from '@tourdesk/contracts';
 import type { HeldItem, order } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
-import { listBookings } from './booking-rows';
+import { getBooking, listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, localToday, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import { bookSeats, insertBookings, pendingRateBookings, updateBookingSale } from './queries/bookings';
@@ -18,6 +18,7 @@ import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
 import { wordsIn } from './words-in';
+import { emitEvent } from '../webhooks/events';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
 export { vatOf } from './sale';
@@ -251,7 +252,21 @@ export async function writeOrder(
   );
   await recomputeOrder(ctx, created.id);
   await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference: created.reference, customer: found.email, lines: bookings.length, status } });
+  await orderEvent(ctx, 'order.created', created.id);
+  await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
   return created.id;
+}
+
+/**
+ * The webhook events of orders and bookings (modules/webhooks), each sent from the one place its
+ * change happens, in that change's transaction: the data is the order or the booking as the API
+ * answers it (GET /api/orders/{id}/, GET /api/bookings/{id}/) right after the change.
+ */
+export const orderEvent = (ctx: TenantCtx, type: Extract<WebhookEventType, `order.${string}` | `partner_booking.${string}`>, orderId: string) =>
+  emitEvent(ctx, type, orderId, () => presentOrder(ctx, orderId));
+
+export async function bookingEvent(ctx: TenantCtx, type: Extract<WebhookEventType, `booking.${string}`>, orderId: string, bookingIds: string[]) {
+  for (const id of bookingIds) await emitEvent(ctx, type, orderId, () => getBooking(ctx, id));
 }
 
 

@@ -15,7 +15,7 @@ import { customerIdOf } from './queries/customers';
 import * as q from './queries/orders';
 import * as paymentQueries from './queries/payments';
 import { priceOf } from './queries/sale';
-import { checkAnswers, lockOrder, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, saleWords, writeOrder, type CustomerDetails } from './records';
+import { bookingEvent, checkAnswers, lockOrder, orderEvent, orderSummary, personName, presentOrder, recomputeOrder, recordAudit, saleWords, writeOrder, type CustomerDetails } from './records';
 
 /** The orders list and everything an operator does to an order, its lines and its payments. */
 
@@ -144,6 +144,7 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
   await bookingQueries.markBookingCanceled(ctx, b.id);
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'cancelled', changes: { status: [b.status, 'Canceled'], seats_released: b.seats } });
+  await bookingEvent(ctx, 'booking.cancelled', orderId, [b.id]);
   return presentOrder(ctx, orderId);
 }
 
@@ -190,6 +191,8 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
     action: 'cancelled',
     changes: { status: [o.status, 'Canceled'], lines_cancelled: open.length, ...(options.keepCancellationFee ? { cancellation_fee: fee } : {}) },
   });
+  await bookingEvent(ctx, 'booking.cancelled', id, open.map((b) => b.id));
+  await orderEvent(ctx, 'order.cancelled', id);
   return presentOrder(ctx, id);
 }
 
@@ -222,6 +225,7 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   await bookingQueries.updateBookingSale(ctx, b.id, { quantities: input.quantities, extras, seats: p.seats, ...sellLine(p.items, rate, b.items[0]?.sold_as, words.label) });
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'changed', changes: { quantities: [b.quantities, input.quantities], seats: [b.seats, p.seats], total: [b.total, p.total] } });
+  await bookingEvent(ctx, 'booking.changed', orderId, [b.id]);
   return presentOrder(ctx, orderId);
 }
 
@@ -333,6 +337,9 @@ export async function recordPayment(
     action: input.amount > 0 ? 'payment recorded' : 'refund recorded',
     changes: { amount: input.amount, currency: input.currency, method: input.method, reference: input.reference, ...(input.amount < 0 ? { refund_of: input.refund_of, reason, status: p.status } : {}) },
   });
+  // Paid: the payment that makes the order fully paid; refunded: every refund recorded.
+  if (input.amount < 0) await orderEvent(ctx, 'order.refunded', orderId);
+  else if (o.payment_status !== 'Fully paid' && (await lockOrder(ctx, orderId)).payment_status === 'Fully paid') await orderEvent(ctx, 'order.paid', orderId);
   return getPayment(ctx, orderId, p.id);
 }
 

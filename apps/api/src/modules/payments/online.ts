@@ -441,7 +441,7 @@ export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Job
       const session = event.data.object as Stripe.Checkout.Session;
       if (session.mode === 'payment' && account) {
         await inTenant(db, account, async (tx) => {
-          const ctx: TenantCtx = { tx, accountId: account, currency: (session.currency ?? '').toUpperCase() };
+          const ctx: TenantCtx = { tx, accountId: account, currency: (session.currency ?? '').toUpperCase(), jobs };
           const done = await finishPaidSession(ctx, stripe, { session: session.id });
           if (done?.outcome) await afterFinish(ctx, jobs, config, await q.checkoutIdOfSession(ctx, session.id), done);
         });

@@ -39,6 +39,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Organisation: 'nav.organisation',
   'Product configuration': 'nav.productConfiguration',
   'Payment providers': 'nav.paymentProviders',
+  Webhooks: 'nav.webhooks',
   Subscription: 'nav.subscription',
   'Team members': 'nav.teamMembers',
   Roles: 'nav.roles',

@@ -131,6 +131,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Organisation', to: '/settings/organization/contact', match: '/settings/organization' },
       { label: 'Product configuration', to: '/settings/product-configuration' },
       { label: 'Payment providers', to: '/settings/payment-providers' },
+      { label: 'Webhooks', to: '/settings/webhooks', match: '/settings/webhooks' },
       { label: 'Subscription', to: '/settings/subscription/supplier-plans', match: '/settings/subscription' },
       { label: 'Team members', to: '/settings/team/members' },
       { label: 'Roles', to: '/settings/team/roles' },

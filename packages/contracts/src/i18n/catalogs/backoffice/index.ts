@@ -55,6 +55,8 @@ import { de as subscriptionDe } from './subscription/de';
 import { en as subscriptionEn } from './subscription/en';
 import { de as teamDe } from './team/de';
 import { en as teamEn } from './team/en';
+import { de as webhooksDe } from './webhooks/de';
+import { en as webhooksEn } from './webhooks/en';
 
 export const BACKOFFICE_CATALOGS = {
   'backoffice/accounting': { en: accountingEn, de: accountingDe },
@@ -83,4 +85,5 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/stores': { en: storesEn, de: storesDe },
   'backoffice/subscription': { en: subscriptionEn, de: subscriptionDe },
   'backoffice/team': { en: teamEn, de: teamDe },
+  'backoffice/webhooks': { en: webhooksEn, de: webhooksDe },
 };

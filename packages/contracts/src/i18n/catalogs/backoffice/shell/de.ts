@@ -27,6 +27,7 @@ export const de = {
   'nav.organisation': 'Organisation',
   'nav.productConfiguration': 'Produktkonfiguration',
   'nav.paymentProviders': 'Zahlungsanbieter',
+  'nav.webhooks': 'Webhooks',
   'nav.subscription': 'Abonnement',
   'nav.teamMembers': 'Teammitglieder',
   'nav.roles': 'Rollen',

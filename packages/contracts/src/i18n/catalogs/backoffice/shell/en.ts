@@ -26,6 +26,7 @@ export const en = {
   'nav.organisation': 'Organisation',
   'nav.productConfiguration': 'Product configuration',
   'nav.paymentProviders': 'Payment providers',
+  'nav.webhooks': 'Webhooks',
   'nav.subscription': 'Subscription',
   'nav.teamMembers': 'Team members',
   'nav.roles': 'Roles',
