@@ -16,6 +16,8 @@ export function BookingInfoStep({ experience }: { experience: TExperience }) {
   });
   const tx = useOfferEditorT();
   const t = useStepLanguage(experience, form, ['meeting_instructions', 'voucher_text']);
+  const errors = form.formState.errors;
+  const errorOf = (name: 'meeting_instructions' | 'voucher_text') => (t.isMain ? errors[name]?.message : errors.translations?.[t.language]?.[name]?.message);
   return (
     <StepForm dirty={form.formState.isDirty} saving={saving} onSave={save} hasNext={hasNext}>
       {t.switcher}
@@ -27,8 +29,9 @@ export function BookingInfoStep({ experience }: { experience: TExperience }) {
         autosize
         minRows={4}
         {...form.register(t.name('meeting_instructions'))}
+        error={errorOf('meeting_instructions')}
       />
-      <Textarea key={`voucher-${t.language}`} label={tx('field.voucher_text')} description={tx('booking.voucherHint')} placeholder={t.placeholder('voucher_text')} autosize minRows={3} {...form.register(t.name('voucher_text'))} />
+      <Textarea key={`voucher-${t.language}`} label={tx('field.voucher_text')} description={tx('booking.voucherHint')} placeholder={t.placeholder('voucher_text')} autosize minRows={3} {...form.register(t.name('voucher_text'))} error={errorOf('voucher_text')} />
     </StepForm>
   );
 }

@@ -60,4 +60,18 @@ describe('an editor step’s form', () => {
     expect(screen.getByLabelText('Meeting instructions')).toHaveValue('At the boathouse.');
     expect(screen.getByLabelText('Voucher text')).toHaveValue('Show this ticket at the desk.');
   });
+
+  it('keeps the reasons a save was refused when the experience arrives again', async () => {
+    const user = userEvent.setup();
+    renderWithApp(<Harness />, { path: `/products/experiences/editor/${loaded.id}/booking-info` });
+    const meeting = screen.getByLabelText('Meeting instructions');
+    await user.clear(meeting);
+    await user.click(meeting);
+    await user.paste('x'.repeat(5001));
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(meeting).toHaveAttribute('aria-invalid', 'true'));
+    await user.click(screen.getByRole('button', { name: 'refetched' }));
+    expect(screen.getByLabelText('Voucher text')).toHaveValue('Show this ticket at the desk.');
+    expect(screen.getByLabelText('Meeting instructions')).toHaveAttribute('aria-invalid', 'true');
+  });
 });

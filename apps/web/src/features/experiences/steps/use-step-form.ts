@@ -23,8 +23,9 @@ export function useStepForm<S extends z.ZodType<FieldValues, FieldValues>>(
     values: values as z.input<S>,
     defaultValues: values as DefaultValues<z.input<S>>,
     // A newer copy of the experience (a refetch) updates the fields the user has not touched and
-    // never overwrites what they typed (one arriving just after "Offer created!" did).
-    resetOptions: { keepDirtyValues: true },
+    // never overwrites what they typed (one arriving just after "Offer created!" did), nor clears
+    // the reasons a save was just refused.
+    resetOptions: { keepDirtyValues: true, keepErrors: true },
   });
   const leave = useLeaveSaved();
   const index = EDITOR_STEPS.findIndex((s) => s.step === step);
