@@ -16,7 +16,7 @@ import type {
 } from '@tourdesk/contracts';
 import { QueryStatus } from '@reduxjs/toolkit/query';
 import type { Language } from '@tourdesk/contracts/i18n';
-import { api } from '../../shared/api/api';
+import { api, READ_AFRESH } from '../../shared/api/api';
 import { withHeldLine } from './booking-logic';
 
 /** What booking needs of an offer: its extras (inventory item ids) and its booking questions. */
@@ -38,8 +38,9 @@ export const bookingsApi = api.injectEndpoints({
     bookings: build.query<TPaginated<TBooking>, Record<string, string | number>>({
       query: (params) => ({ url: 'bookings/', params }),
       providesTags: ['Booking'],
+      keepUnusedDataFor: READ_AFRESH,
     }),
-    booking: build.query<TBooking, string>({ query: (id) => `bookings/${id}/`, providesTags: ['Booking'] }),
+    booking: build.query<TBooking, string>({ query: (id) => `bookings/${id}/`, providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
     cancelBooking: build.mutation<TBooking, string>({
       query: (id) => ({ url: `bookings/${id}/cancel/`, method: 'POST', body: {} }),
       invalidatesTags: ['Booking', 'Slot'],
@@ -55,14 +56,17 @@ export const bookingsApi = api.injectEndpoints({
     slots: build.query<TSlot[], { experience: string; from: string; to: string }>({
       query: (params) => ({ url: 'bookings/check-availability/', params }),
       providesTags: ['Slot'],
+      keepUnusedDataFor: READ_AFRESH,
     }),
     capacityCalendar: build.query<TDayCapacity[], { from: string; to: string; experience?: string }>({
       query: (params) => ({ url: 'capacity/calendar/', params }),
       providesTags: ['Slot'],
+      keepUnusedDataFor: READ_AFRESH,
     }),
     capacityByDate: build.query<TCapacitySlot[], string>({
       query: (date) => ({ url: 'capacity/by-date/', params: { date } }),
       providesTags: ['Slot'],
+      keepUnusedDataFor: READ_AFRESH,
     }),
     updateSlot: build.mutation<TSlot, { id: string; capacity?: number; closed?: boolean }>({
       query: ({ id, ...body }) => ({ url: `start-times/${id}/`, method: 'PATCH', body }),
@@ -119,6 +123,7 @@ export const bookingsApi = api.injectEndpoints({
     counterSlots: build.query<TSlot[], { experience: string; from: string; to: string }>({
       query: ({ experience, ...params }) => ({ url: `resales/counter/offers/${experience}/slots/`, params }),
       providesTags: ['Slot'],
+      keepUnusedDataFor: READ_AFRESH,
     }),
     sellAtCounter: build.mutation<TResaleDetail, TCounterSaleInput>({
       query: (body) => ({ url: 'resales/counter/', method: 'POST', body }),

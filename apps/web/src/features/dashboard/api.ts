@@ -1,5 +1,5 @@
 import type { TDashboard, THealth, TOnboarding, TPaginated, TStore, TSystemNotificationList } from '@tourdesk/contracts';
-import { api } from '../../shared/api/api';
+import { api, READ_AFRESH } from '../../shared/api/api';
 
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -11,7 +11,7 @@ export const dashboardApi = api.injectEndpoints({
     /** The active stores, for the "Your web stores" card (Manage stores). */
     getActiveStores: build.query<TPaginated<TStore>, void>({ query: () => ({ url: 'stores/', params: { active: 'true', page_size: 5 } }) }),
     /** The day at a glance; each part only for a role that may see it. Read afresh on each visit. */
-    getDashboard: build.query<TDashboard, void>({ query: () => 'dashboard/', keepUnusedDataFor: 0 }),
+    getDashboard: build.query<TDashboard, void>({ query: () => 'dashboard/', keepUnusedDataFor: READ_AFRESH }),
     setOnboardingDismissed: build.mutation<TOnboarding, boolean>({
       query: (dismissed) => ({ url: 'onboardings/getting-started/', method: 'PATCH', body: { dismissed } }),
       async onQueryStarted(dismissed, { dispatch, queryFulfilled }) {

@@ -1,12 +1,12 @@
 import type { TManifest, TManifestDay } from '@tourdesk/contracts';
-import { api } from '../../shared/api/api';
+import { api, READ_AFRESH } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 
 // Endpoint names are global to the one api (the bookings feature has its own `manifest`): prefixed.
 export const manifestsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    departureManifest: build.query<TManifest, string>({ query: (slot) => `manifests/${slot}/`, providesTags: ['Booking'] }),
-    dayManifests: build.query<TManifestDay, string>({ query: (date) => ({ url: 'manifests/', params: { date } }), providesTags: ['Booking'] }),
+    departureManifest: build.query<TManifest, string>({ query: (slot) => `manifests/${slot}/`, providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
+    dayManifests: build.query<TManifestDay, string>({ query: (date) => ({ url: 'manifests/', params: { date } }), providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
     /** The manifest's CSV or PDF, saved under the name the server gives. */
     manifestDownload: build.mutation<string, DownloadArgs>({ queryFn: downloadFile }),
   }),
