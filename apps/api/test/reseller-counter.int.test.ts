@@ -84,6 +84,17 @@ describe('selling a partner’s offer at the counter', () => {
     expect((await w.reseller.get(`/api/orders/${resale.id}/`)).statusCode).not.toBe(200);
   });
 
+  it('with "E-mail the confirmation" ticked, the customer gets it with their tickets, from the supplier', async () => {
+    const res = await w.reseller.post('/api/resales/counter/', sale(await w.slotOn(36), 1, { customer: { email: 'cora.mail@example.com', first_name: 'Cora', last_name: 'Mail' }, send_confirmation: true }));
+    expect(res.statusCode, res.body).toBe(201);
+    const resale = ZResaleDetail.parse(res.json());
+    const mail = await sink.latest('cora.mail@example.com', /Your booking/);
+    expect(mail.subject).toBe(`Your booking ${resale.reference} with ctr-sup tours`);
+    expect(mail.attachments.map((a) => a.filename).sort()).toEqual([`booking-${resale.reference}.ics`, `tickets-${resale.reference}.pdf`]);
+    const trail = await t.database.db.select().from(auditEvent).where(eq(auditEvent.order_id, resale.id));
+    expect(trail.map((e) => e.action)).toContain('confirmation e-mailed');
+  });
+
   it('refuses what the supplier’s counter refuses, in the form’s fields, and sells nothing', async () => {
     const slot = await w.slotOn(33);
     const before = await seatsLeft(33);

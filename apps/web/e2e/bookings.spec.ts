@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import dayjs from 'dayjs';
 import { call } from './support/demo-api';
-import { DEMO, org, sameMonthAsToday, signIn, zurichDate } from './support/helpers';
+import { DEMO, mailOf, org, sameMonthAsToday, signIn, zurichDate } from './support/helpers';
 
 const OFFER = 'Sunrise Kayak on Lake Lucerne';
 const SWIM = 'Can everyone in the group swim?';
@@ -55,8 +55,12 @@ test.describe.serial('booking at the counter, cancelling and checking in', () =>
     await expect(page.getByText(`Please answer: ${SWIM}`)).toBeHidden();
     await page.getByLabel(DIET).fill('One vegetarian');
     await page.screenshot({ path: 'test-results/screenshots/checkout.png', fullPage: true });
+    // "E-mail the confirmation" is ticked unless staff untick it: the customer gets it with the tickets.
+    await expect(page.getByRole('checkbox', { name: 'E-mail the confirmation and tickets to the customer' })).toBeChecked();
     await page.getByRole('button', { name: 'Check out' }).click();
     await expect(page.getByText('Order created!')).toBeVisible();
+    const confirmation = await mailOf('walk.in@example.com', /Your booking/);
+    expect(confirmation.attachments?.map((a) => a.filename).sort()).toEqual([expect.stringMatching(/^booking-.*\.ics$/), expect.stringMatching(/^tickets-.*\.pdf$/)]);
     // The new order opens on its details; its line leads to the booking.
     await expect(page).toHaveURL(/\/orders\/editor\/[0-9a-f-]+\/details$/);
     await expect(page.getByTestId('order-line')).toContainText('Picnic lunch');

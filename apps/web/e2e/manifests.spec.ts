@@ -1,8 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { call, demoKayak, KAYAK, kayakSlot } from './support/demo-api';
-import { DEMO, org, signIn } from './support/helpers';
+import { DEMO, mailOf, org, signIn } from './support/helpers';
 
 /**
  * A departure's manifest from the capacity page: who comes with their category split and phone,
@@ -100,25 +99,8 @@ test.describe.serial('manifests and tickets', () => {
     await expect(page.getByRole('dialog')).toContainText(GUEST.email);
     await page.getByRole('button', { name: 'Send e-mail' }).click();
     await expect(page.getByText(`The tickets and the order confirmation are on their way to ${GUEST.email}.`)).toBeVisible();
-    const mail = await lastMail(GUEST.email);
+    const mail = await mailOf(GUEST.email, /Your booking/);
     expect(mail.text).toContain(order.bookings[0]!.ticket_code);
     expect(mail.text).toContain('again');
   });
 });
-
-/** mailTo() wants a link in the message; a back-office order's e-mail has none. */
-async function lastMail(address: string) {
-  const dir = process.env.MAIL_DIR!;
-  let found: { to: string[]; subject: string; text: string } | undefined;
-  await expect
-    .poll(() => {
-      found = readdirSync(dir)
-        .sort()
-        .reverse()
-        .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string[]; subject: string; text: string })
-        .find((m) => m.to.includes(address) && /Your booking/.test(m.subject));
-      return Boolean(found);
-    })
-    .toBe(true);
-  return found!;
-}

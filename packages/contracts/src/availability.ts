@@ -165,6 +165,8 @@ export const ZCheckoutInput = z.object({
   lines: z.array(z.uuid({ error: 'Must be a valid id.' })).min(1, { error: 'Choose at least one line.' }).max(100).optional(),
   /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
   language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
+  /** E-mail the customer the confirmation and their tickets once booked (the back office's counter ticks it by default). */
+  send_confirmation: z.boolean().default(false),
 });
 
 export const ZBooking = z

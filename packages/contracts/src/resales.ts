@@ -213,5 +213,7 @@ export const ZCounterSaleInput = z.object({
   notes: z.string().trim().max(2000).default(''),
   /** The reseller's own reference for the sale (a voucher number, a room). */
   reference: z.string().trim().max(100).nullable().default(null),
+  /** E-mail the customer the confirmation and their tickets, from the supplier, once booked (ticked by default in the back office). */
+  send_confirmation: z.boolean().default(false),
 });
 export type TCounterSaleInput = z.input<typeof ZCounterSaleInput>;

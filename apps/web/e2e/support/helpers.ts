@@ -30,8 +30,8 @@ export const attachmentOf = (mail: Mail, prefix: string) => {
   return new Uint8Array(Buffer.from(found.content, 'base64'));
 };
 
-/** The newest e-mail the SMTP sink captured for `address`, waiting for it to arrive. */
-export async function mailTo(address: string, subject: RegExp): Promise<{ mail: Mail; link: string }> {
+/** The newest e-mail the SMTP sink captured for `address` whose subject matches, waiting for it to arrive. */
+export async function mailOf(address: string, subject: RegExp): Promise<Mail> {
   const dir = process.env.MAIL_DIR!;
   let found: Mail | undefined;
   await expect
@@ -51,9 +51,15 @@ export async function mailTo(address: string, subject: RegExp): Promise<{ mail: 
       { timeout: 10_000, message: `e-mail to ${address} matching ${subject}` },
     )
     .toBe(true);
-  const link = found!.text.match(/https?:\/\/\S+/)?.[0];
-  if (!link) throw new Error(`no link in ${found!.text}`);
-  return { mail: found!, link };
+  return found!;
+}
+
+/** As mailOf(), with the first link of the e-mail (which it must have). */
+export async function mailTo(address: string, subject: RegExp): Promise<{ mail: Mail; link: string }> {
+  const mail = await mailOf(address, subject);
+  const link = mail.text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error(`no link in ${mail.text}`);
+  return { mail, link };
 }
 
 /** Signs in on the bare host and waits for the organisation's dashboard. */

@@ -1,4 +1,7 @@
 import type { Config } from '../../config';
+import type { TenantCtx } from '../../lib/crud';
+import { AppError } from '../../lib/errors';
+import { recordAudit } from '../orders/order-basics';
 import type { Db } from '../../db/client';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import type { Mail } from '../../lib/mailer';
@@ -9,7 +12,7 @@ import { localWhen, mailMoney, translateFor, type CustomerTranslate } from '../.
 import { staffLanguage, staffTranslate } from '../../lib/staff-text';
 import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
 import { questionsOwed } from '../orders/answers';
-import { manageUrlFor, presentWebOrder } from '../orders/web-order';
+import { manageUrlFor, presentWebOrder, renewManageSecret } from '../orders/web-order';
 import { sellingLanguages } from '../organization/queries';
 import { inStoreById, type WebCtx } from '../stores/scope';
 import * as q from './queries';
@@ -56,6 +59,26 @@ export async function queueOrderMail(jobs: Jobs, tx: Db, job: OrderMailJob) {
   const { manage, ...ids } = job;
   const stored: StoredOrderMailJob = { ...ids, ...(manage ? { manage_sealed: jobs.seal(manage) } : {}) };
   await jobs.sendIn(tx, QUEUES.orderMail, stored);
+}
+
+/**
+ * Queues the customer's confirmation with their tickets and calendar file, in this transaction (the
+ * outbox: sent if and only if it commits), and writes it in the audit trail: at a counter sale when
+ * staff leave "E-mail the confirmation" ticked (`again: false`), or when staff send it again
+ * (`again: true`: the order confirmation PDF joins). A web order's booking-page secret is only kept
+ * hashed, so a new one is made for the e-mail's link (the link of earlier e-mails stops working). An
+ * order whose customer has no e-mail is a 400; one whose bookings are all cancelled, a 409.
+ */
+export async function mailTickets(ctx: TenantCtx, jobs: Jobs, orderId: string, { again }: { again: boolean }) {
+  const source = await ticketSource(ctx, orderId);
+  const to = source.email.trim();
+  if (!to) throw new AppError('invalid', 'This order’s customer has no e-mail address: add one to the customer first.', 'customer.email');
+  if (source.tickets.bookings.every((b) => b.status === 'Canceled')) throw new AppError('conflict', 'Every booking of this order is cancelled: there are no tickets to send.');
+  const manage = source.storeId ? await renewManageSecret(ctx, orderId) : undefined;
+  await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: source.storeId, order: orderId, kind: 'confirmation', manage, resent: again, to, subject: again ? 'Tickets sent again' : 'Booking confirmation' });
+  const tickets = source.tickets.bookings.filter((b) => b.status !== 'Canceled').length;
+  await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: again ? 'tickets e-mailed' : 'confirmation e-mailed', changes: { to, tickets, ...(manage ? { booking_page_link: 'renewed' } : {}) } });
+  return { to, detail: again ? `The tickets and the order confirmation are on their way to ${to}.` : `The confirmation and the tickets are on their way to ${to}.` };
 }
 
 /** The job as composing needs it: the booking page's secret opened (a job queued before sealing carries it as it was). */

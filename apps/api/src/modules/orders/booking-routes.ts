@@ -8,6 +8,8 @@ import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as holds from '../availability/holds';
+import { mailTickets } from '../order-mail/service';
+import { QUEUES } from '../../lib/jobs';
 import * as rows from './booking-rows';
 import { presentOrder } from './records';
 import * as bookings from './bookings';
@@ -25,17 +27,25 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: manageOrders },
       schema: {
         tags: ['cart'],
-        summary: 'Book the cart lines shown (`lines`), an order with one booking per line, all or none; a line whose hold ran out is re-held or refused with a 409 naming it (Idempotency-Key honoured)',
+        summary: 'Book the cart lines shown (`lines`), an order with one booking per line, all or none; a line whose hold ran out is re-held or refused with a 409 naming it (Idempotency-Key honoured); `send_confirmation` e-mails the customer the confirmation and tickets',
         headers: ZIdempotencyHeaders,
         body: ZCheckoutInput,
         response: { 201: ZOrder, ...errors },
       },
     },
-    (request, reply) =>
-      tenantScope(request, (ctx) => {
+    async (request, reply) => {
+      const answer = await tenantScope(request, (ctx) => {
         const me = principalOf(request);
-        return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => presentOrder(ctx, await bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body)));
-      }),
+        return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => {
+          const order = await bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body);
+          // The confirmation is queued with the sale (the outbox), so a retried submission sends it once.
+          if (request.body.send_confirmation) await mailTickets(ctx, request.server.jobs, order, { again: false });
+          return presentOrder(ctx, order);
+        });
+      });
+      if (request.body.send_confirmation) request.server.jobs.wake(QUEUES.orderMail);
+      return answer;
+    },
   );
 
   // --- bookings ---------------------------------------------------------------------------

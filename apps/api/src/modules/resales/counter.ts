@@ -5,6 +5,8 @@ import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { availabilityJson } from '../availability/slots';
+import type { Jobs } from '../../lib/jobs';
+import { mailTickets } from '../order-mail/service';
 import { createOrder } from '../orders/service';
 import { contractRefusal, planRefusal, sharedOffer } from '../partners/contract';
 import { markResale } from '../partners/resale';
@@ -92,10 +94,11 @@ export async function counterSlots(db: Db, resellerId: string, experienceId: str
 /**
  * Books the line at once in the supplier's books (checked and priced as the supplier's own
  * counter does: `createOrder`), under the contract's lock (`sharedOffer`: a suspension waits for
- * the sale, or the sale sees it), and names the order as this reseller's resale. Answers the
- * resale as the reseller reads it.
+ * the sale, or the sale sees it), and names the order as this reseller's resale; with
+ * `send_confirmation`, queues the customer's confirmation and tickets in the same transaction.
+ * Answers the resale as the reseller reads it.
  */
-export async function sellAtCounter(seller: Seller, input: z.output<typeof ZCounterSaleInput>): Promise<TResaleDetail> {
+export async function sellAtCounter(seller: Seller, jobs: Jobs, input: z.output<typeof ZCounterSaleInput>): Promise<TResaleDetail> {
   const shared = await sharedOffer404(seller.db, seller.accountId, input.experience);
   const orderId = await inTenant(seller.db, shared.supplier, async (tx) => {
     const ctx = { tx, accountId: shared.supplier, currency: shared.currency };
@@ -108,6 +111,8 @@ export async function sellAtCounter(seller: Seller, input: z.output<typeof ZCoun
       throw thrown;
     });
     await markResale(ctx, order.id, contract.contract, { [input.experience]: contract.netRates }, input.reference, { counter: true, sold_by: seller.name });
+    // Ticked at the counter: the customer's confirmation and tickets, from the supplier, queued with the sale.
+    if (input.send_confirmation) await mailTickets(ctx, jobs, order.id, { again: false });
     return order.id;
   });
   return resaleDetail({ db: seller.db, accountId: seller.accountId, userId: seller.userId, timeZone: seller.timeZone }, orderId);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { paginated, ZCounterOffer, ZCounterOfferSummary, ZCounterSaleInput, ZCounterSlotsQuery, ZErrorEnvelope, ZIdParam, ZPaginationQuery, ZResaleDetail, ZSlot, ZResaleFilterOptions, ZResaleList, ZResaleListQuery, ZSettlement, ZSettlementCreate, ZSettlementDetail, ZSettlementListQuery } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { sendCsv } from '../../lib/list-export';
+import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
 import * as counter from './counter';
@@ -62,7 +63,8 @@ export const resaleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = principalOf(request);
-      const sold = await counter.sellAtCounter({ db: request.server.database.db, accountId: me.accountId, userId: me.userId, timeZone: me.timeZone, name: me.email }, request.body);
+      const sold = await counter.sellAtCounter({ db: request.server.database.db, accountId: me.accountId, userId: me.userId, timeZone: me.timeZone, name: me.email }, request.server.jobs, request.body);
+      if (request.body.send_confirmation) request.server.jobs.wake(QUEUES.orderMail);
       return reply.status(201).send(sold);
     },
   );

@@ -153,10 +153,26 @@ describe('CustomerStep', () => {
       customer: { email: 'ann@example.com', first_name: 'Ann', last_name: '', phone: '' },
       answers: { [SWIM]: 'no', [DIET]: 'vegan', [AGE]: '7' },
       lines: cart.lines.map((l) => l.id),
+      send_confirmation: true,
     });
     expect(state.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     const age = screen.getByLabelText('Youngest age');
     expect(await screen.findByText('Answer with a number: Youngest age')).toBeInTheDocument();
     await waitFor(() => expect(age).toHaveAttribute('aria-invalid', 'true'));
+  });
+
+  it('sends the confirmation unless staff untick "E-mail the confirmation"', async () => {
+    setup();
+    await screen.findByRole('radiogroup', { name: 'Can everyone swim?' });
+    await userEvent.type(screen.getByLabelText(/Customer e-mail/), 'bea@example.com');
+    await userEvent.type(screen.getByLabelText(/First name/), 'Bea');
+    await userEvent.click(screen.getByRole('radio', { name: 'Yes' }));
+    const send = screen.getByRole('checkbox', { name: 'E-mail the confirmation and tickets to the customer' });
+    expect(send).toBeChecked();
+    await userEvent.click(send);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Check out' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Check out' }));
+    await waitFor(() => expect(state.checkouts.length).toBeGreaterThan(0));
+    expect(state.checkouts.at(-1)).toMatchObject({ customer: { email: 'bea@example.com' }, send_confirmation: false });
   });
 });

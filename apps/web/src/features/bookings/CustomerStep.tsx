@@ -1,4 +1,4 @@
-import { Button, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { TCart } from '@tourdesk/contracts';
 import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useMemo, useState } from 'react';
@@ -18,6 +18,23 @@ export interface CheckoutForm {
   customer: { email: string; first_name: string; last_name: string; phone: string };
   /** Answers by question id; what is sent is trimmed, and blank answers are left out. */
   answers: Record<string, string>;
+  /** E-mail the customer the confirmation and tickets once booked: ticked unless staff untick it. */
+  send_confirmation: boolean;
+}
+
+/** A counter sale's first values: nobody yet, and the confirmation e-mailed (as the market's counters do). */
+export const NEW_SALE: CheckoutForm = { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {}, send_confirmation: true };
+
+/** "E-mail the confirmation and tickets to the customer", under the customer's details. */
+export function SendConfirmationField({ control }: { control: Control<CheckoutForm> }) {
+  const tr = useBookingsT();
+  return (
+    <Controller
+      control={control}
+      name="send_confirmation"
+      render={({ field }) => <Checkbox label={tr('customer.sendConfirmation')} description={tr('customer.sendConfirmationHelp')} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+    />
+  );
 }
 
 export const CUSTOMER_FIELDS = ['customer.email', 'customer.first_name', 'customer.last_name', 'customer.phone'];
@@ -135,7 +152,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
     }
     return out;
   }, [offers, catalog.questions]);
-  const form = useForm<CheckoutForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {} } });
+  const form = useForm<CheckoutForm>({ defaultValues: NEW_SALE });
   const [checkout, { isLoading }] = useCheckoutMutation();
   // The customer's language among the organisation's, its main one (the first) unless chosen.
   const languages = useAppSelector((s) => s.auth.user?.base_account?.languages) ?? [];
@@ -151,7 +168,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       if (answer) answers[q.id] = answer;
     }
     // Exactly the lines on screen are booked; a line whose hold ran out comes back named (lines.<id>).
-    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), ...(language ? { language } : {}) };
+    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), send_confirmation: values.send_confirmation, ...(language ? { language } : {}) };
     const submission = keyFor(pending, JSON.stringify(input));
     setPending(submission);
     const res = await checkout({ ...input, idempotencyKey: submission.key });
@@ -169,6 +186,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
     <form onSubmit={onSubmit} noValidate aria-label={tr('customer.label')}>
       <Stack mt="md">
         <CustomerFields form={form} />
+        <SendConfirmationField control={form.control} />
         {languages.length > 1 && (
           <Select
             label={tr('customer.language')}

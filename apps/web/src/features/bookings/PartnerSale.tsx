@@ -9,7 +9,7 @@ import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCounterOfferQuery, useCounterSlotsQuery, useSellAtCounterMutation } from './api';
 import { estimateTotal, positiveCounts } from './booking-logic';
-import { CUSTOMER_FIELDS, CustomerFields, QuestionField, type CheckoutForm } from './CustomerStep';
+import { CUSTOMER_FIELDS, CustomerFields, NEW_SALE, QuestionField, SendConfirmationField, type CheckoutForm } from './CustomerStep';
 import { SlotPicker, STATUS_COLOR } from './SlotPicker';
 import { clock, formatDatePattern } from '../../shared/lib/dates';
 import { useBookingsT } from './texts';
@@ -36,7 +36,7 @@ export function PartnerSale({ offerId }: { offerId: string }) {
   const to = dayjs(from).endOf('month').format('YYYY-MM-DD');
   const { data: slots } = useCounterSlotsQuery({ experience: offerId, from, to });
   const [sell, selling] = useSellAtCounterMutation();
-  const form = useForm<SaleForm>({ defaultValues: { customer: { email: '', first_name: '', last_name: '', phone: '' }, answers: {}, reference: '' } });
+  const form = useForm<SaleForm>({ defaultValues: { ...NEW_SALE, reference: '' } });
   const slot = slots?.find((s) => s.id === slotId);
   const priceOf = (category: string) => slot?.prices.find((p) => p.pricing_category === category)?.retail_price;
   const extraPrice = (id: string) => offer?.extras.find((x) => x.id === id)?.price;
@@ -62,6 +62,7 @@ export function PartnerSale({ offerId }: { offerId: string }) {
       customer: values.customer,
       answers,
       reference: values.reference.trim() || null,
+      send_confirmation: values.send_confirmation,
     });
     if ('error' in res) return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, 'reference', ...offer.questions.map((q) => `answers.${q.id}`)]);
     notifySuccess(RESALE_COMPLETED);
@@ -140,6 +141,7 @@ export function PartnerSale({ offerId }: { offerId: string }) {
                 )}
                 <Divider label={t('customer.label')} labelPosition="left" />
                 <CustomerFields form={form as never} />
+                <SendConfirmationField control={form.control as never} />
                 <TextInput label={t('partner.reference')} description={t('partner.referenceHint')} {...form.register('reference')} error={form.formState.errors.reference?.message} />
                 {offer.questions.length > 0 && (
                   <Stack gap="sm" aria-label={t('customer.questions')}>

@@ -89,6 +89,8 @@ export const de = {
   'customer.label': 'Kunde',
   'customer.questions': 'Buchungsfragen',
   'customer.questionsHidden': 'Buchungsfragen sehen Benutzer, die Angebote ansehen dürfen.',
+  'customer.sendConfirmation': 'Bestätigung und Tickets per E-Mail an den Kunden senden',
+  'customer.sendConfirmationHelp': 'Geht an die E-Mail-Adresse oben, sobald die Bestellung erstellt ist, in der Sprache des Kunden.',
   'customer.language': 'Sprache des Kunden',
   'customer.languageHelp': 'E-Mails, Tickets und Rechnungen erhält der Kunde in dieser Sprache.',
   'customer.checkOut': 'Zur Kasse',

@@ -88,6 +88,8 @@ export const en = {
   'customer.label': 'Customer',
   'customer.questions': 'Booking questions',
   'customer.questionsHidden': 'Booking questions are shown to users who may view offers.',
+  'customer.sendConfirmation': 'E-mail the confirmation and tickets to the customer',
+  'customer.sendConfirmationHelp': 'Sent to the e-mail address above as soon as the order is made, in the customer’s language.',
   'customer.language': 'Customer’s language',
   'customer.languageHelp': 'Their e-mails, tickets and invoices are in this language.',
   'customer.checkOut': 'Check out',

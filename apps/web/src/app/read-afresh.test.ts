@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeStore } from '../../shared/store';
-import { dashboardApi } from '../dashboard/api';
-import { manifestsApi } from '../manifests/api';
-import { bookingsApi } from './api';
+import { makeStore } from '../shared/store';
+import { dashboardApi } from '../features/dashboard/api';
+import { manifestsApi } from '../features/manifests/api';
+import { bookingsApi } from '../features/bookings/api';
 
 // The figures the server answers: a sale made elsewhere (the web store, a partner) changes them.
 let seatsLeft = 10;
