@@ -50,6 +50,8 @@ describe('selling a partner’s offer at the counter', () => {
     expect((await w.third.get('/api/resales/counter/offers/')).json().count).toBe(0);
     expect((await w.third.get(`/api/resales/counter/offers/${w.exp.id}/`)).statusCode).toBe(404);
     expect((await w.supplier.get(`/api/resales/counter/offers/${w.exp.id}/`)).statusCode).toBe(404);
+    // The supplier's offer editor counts the partner whose live contract shares it.
+    expect((await w.supplier.get(`/api/experiences/${w.exp.id}/channels/`)).json()).toMatchObject({ partners: 1 });
   });
 
   it('shows its departures from the supplier’s seats', async () => {

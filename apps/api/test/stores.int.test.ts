@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZStore } from '@tourdesk/contracts';
+import { ZOfferChannels, ZStore } from '@tourdesk/contracts';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, type TestApp } from './harness';
 import type { Browser } from './http-client';
@@ -76,6 +76,22 @@ describe('stores', () => {
     expect((await owner.get(`/api/stores/${s.id}/`)).json().experience_count).toBe(2);
     const foreign = await owner.post(`/api/stores/${s.id}/add-experience/`, { experiences: ['00000000-0000-4000-8000-000000000000'] });
     expect(foreign.statusCode).toBe(400);
+  });
+
+  it('says where an offer is sold: each store, whether it shows the offer, and the partners sharing it', async () => {
+    const channels = async (id: string) => {
+      const res = await owner.get(`/api/experiences/${id}/channels/`);
+      expect(res.statusCode, res.body).toBe(200);
+      return ZOfferChannels.parse(res.json());
+    };
+    // Active stores first: the shop shows Canoe and Hike (the test above), the winter desk nothing.
+    const canoe = await channels(offers[0]!.id);
+    expect(canoe.stores.map((s) => [s.slug, s.active, s.sells])).toEqual([['shop', true, true], ['winter', false, false]]);
+    expect(canoe.stores[0]!.url).toBe('http://lakeside.localhost:3000/s/shop/');
+    expect(canoe.partners).toBe(0);
+    expect((await channels(offers[1]!.id)).stores.map((s) => s.sells)).toEqual([false, false]);
+    // Not an offer of this organisation: 404, as for the offer itself.
+    expect((await owner.get('/api/experiences/00000000-0000-4000-8000-000000000000/channels/')).statusCode).toBe(404);
   });
 
   it('reports analytics per day of a range, and refuses a backwards range', async () => {

@@ -90,6 +90,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/experiences/:id/': 'experience',
   '/api/experiences/:id/duplicate/': 'experience',
   '/api/experiences/:id/reorder-images/': 'experience',
+  '/api/experiences/:id/channels/': 'experience',
   '/api/pricing-categories/:id/': 'category',
   '/api/pricing-rates/:id/': 'rate',
   '/api/images/:id/': 'image',

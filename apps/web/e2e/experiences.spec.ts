@@ -196,6 +196,14 @@ test.describe.serial('an offer from creation to sale', () => {
     await page.screenshot({ path: 'test-results/screenshots/preview.png', fullPage: true });
     await page.getByRole('button', { name: 'Activate' }).click();
     await expect(page.getByTestId('experience-status')).toHaveText('Active');
+    // On sale: the offer says where it is sold, and goes into the demo's web store from here.
+    const channels = page.getByRole('region', { name: 'Where it is sold' });
+    await expect(channels).toContainText('At the counter');
+    await expect(channels).toContainText('Not in this store');
+    await channels.getByRole('button', { name: 'Add to Alpine Trails online' }).click();
+    await expect(page.getByText('Added to Alpine Trails online.')).toBeVisible();
+    await expect(channels).toContainText('In this store');
+    await expect(channels.getByRole('link', { name: /Open Alpine Trails online/ })).toHaveAttribute('href', /\/s\/kayak\/$/);
 
     // Duplicate: a Draft copy opens.
     await page.getByRole('button', { name: 'Duplicate' }).click();

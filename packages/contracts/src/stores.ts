@@ -104,6 +104,19 @@ export type TStoreExperience = z.infer<typeof ZStoreExperience>;
 /** add-experience takes one or many; remove-experience one; reorder the whole list. */
 export const ZStoreExperiencesInput = z.object({ experiences: z.array(z.uuid()).min(1).max(200) });
 export const ZStoreExperienceInput = z.object({ experience: z.uuid() });
+
+/**
+ * Where an offer is sold (the offer editor's "Where it is sold"): every store of the organisation,
+ * each saying whether it shows the offer, and how many partners' live contracts share it.
+ */
+export const ZOfferChannels = z
+  .object({
+    stores: z.array(ZStore.extend({ sells: z.boolean() })),
+    /** Active partnerships whose contract shares the offer (OCTO and the partners' counters and stores). */
+    partners: z.number().int(),
+  })
+  .meta({ id: 'OfferChannels' });
+export type TOfferChannels = z.infer<typeof ZOfferChannels>;
 /** The offers a store does not show yet (the Global catalog tab), searched and paged. */
 export const ZStoreAvailableQuery = ZPaginationQuery.extend({ search: z.string().trim().max(100).optional() });
 

@@ -101,6 +101,20 @@ export async function storeById(ctx: TenantCtx, id: string) {
   return row;
 }
 
+/** The organisation's stores, active ones first, then by name, each with whether it shows the offer; undefined when the offer is not the organisation's. */
+export async function storesShowing(ctx: TenantCtx, experienceId: string) {
+  const [own] = await ctx.tx.select({ id: experience.id }).from(experience).where(and(eq(experience.account_id, ctx.accountId), eq(experience.id, experienceId)));
+  if (!own) return undefined;
+  const shows = sql<boolean>`exists (select 1 from ${storeExperience} se where se.account_id = ${store.account_id} and se.store_id = ${store.id} and se.experience_id = ${experienceId})`;
+  const rows = await ctx.tx.select({ row: store, sells: shows }).from(store).where(eq(store.account_id, ctx.accountId)).orderBy(desc(store.active), store.name);
+  const [partners] = await ctx.tx
+    .select({ n: count() })
+    .from(partnership)
+    .innerJoin(partnershipExperience, eq(partnershipExperience.partnership_id, partnership.id))
+    .where(and(eq(partnership.supplier_account_id, ctx.accountId), eq(partnership.status, 'Active'), eq(partnershipExperience.experience_id, experienceId)));
+  return { rows, partners: Number(partners?.n ?? 0) };
+}
+
 /** The store's row, locked (`for no key update`); undefined when it is not the organisation's. */
 export async function lockStore(ctx: TenantCtx, storeId: string) {
   const [row] = await ctx.tx.select({ id: store.id }).from(store).where(and(eq(store.account_id, ctx.accountId), eq(store.id, storeId))).for('no key update');

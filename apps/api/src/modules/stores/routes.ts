@@ -6,6 +6,7 @@ import {
   patchOf,
   ZErrorEnvelope,
   ZIdParam,
+  ZOfferChannels,
   ZPaginationQuery,
   ZStore,
   ZStoreAnalytics,
@@ -61,6 +62,14 @@ export function registerStores(untyped: FastifyInstance) {
   });
 
   const page = ZPaginationQuery;
+  app.get(
+    '/api/experiences/:id/channels/',
+    {
+      config: { access: manageStores },
+      schema: { tags, summary: 'Where an offer is sold: every store of the organisation, each saying whether it shows the offer, and how many partners’ live contracts share it', params: ZIdParam, response: { 200: ZOfferChannels, ...errors } },
+    },
+    (request) => tenantScope(request, (ctx) => svc.offerChannels(ctx, app.config, request.params.id)),
+  );
   app.get(
     '/api/stores/:id/experiences/',
     { config: { access: manageStores }, schema: { tags, summary: 'The store’s offers, in their order on the store page', params: ZIdParam, querystring: page, response: { 200: paginated(ZStoreExperience), ...errors } } },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TStore, TStoreAnalytics, TStoreExperience, ZStoreInput } from '@tourdesk/contracts';
+import type { TOfferChannels, TStore, TStoreAnalytics, TStoreExperience, ZStoreInput } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import type { store } from '../../db/schema';
 import type { Config } from '../../config';
@@ -75,6 +75,14 @@ export async function presentStores(ctx: TenantCtx, config: Config, rows: StoreR
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   }));
+}
+
+/** Where the offer is sold: the organisation's stores, each with whether it shows it, and the partners sharing it. */
+export async function offerChannels(ctx: TenantCtx, config: Config, experienceId: string): Promise<TOfferChannels> {
+  const found = await q.storesShowing(ctx, experienceId);
+  if (!found) throw notFound('No offer with this id.');
+  const stores = await presentStores(ctx, config, found.rows.map((r) => r.row));
+  return { stores: stores.map((s, i) => ({ ...s, sells: Boolean(found.rows[i]!.sells) })), partners: found.partners };
 }
 
 /** A store with orders keeps them: it is deactivated instead. */

@@ -4,10 +4,12 @@ import type { TExperience } from '@tourdesk/contracts';
 import { en, type OfferEditorKey } from '@tourdesk/contracts/i18n/catalogs/backoffice/offer-editor/en';
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useCan } from '../../shared/hooks/use-can';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useDuplicateExperienceMutation, useExperienceQuery, useUpdateExperienceMutation } from './api';
 import { EDITOR_STEPS, editorPath, OFFER_COPIED, STATUS_COLOR, type EditorStep } from './constants';
 import { useOfferEditorT } from './editor-texts';
+import { OfferChannels } from './OfferChannels';
 
 /**
  * The steps use the offer editor's texts too, which this page's chunk holds (it loads before any
@@ -46,6 +48,7 @@ export default function EditorPage() {
   const [update, updating] = useUpdateExperienceMutation();
   const [duplicate, duplicating] = useDuplicateExperienceMutation();
   const t = useOfferEditorT();
+  const managesStores = useCan(['Manage stores'], ['stores']);
 
   // The spec: an experience that fails to load sends the user back to the overview (the error is toasted).
   useEffect(() => {
@@ -115,6 +118,7 @@ export default function EditorPage() {
           {t('frame.add', { missing })}
         </Alert>
       )}
+      {experience.status === 'Active' && managesStores && <OfferChannels experienceId={experience.id} />}
       <Tabs value={step} onChange={(v) => v && navigate(editorPath(experience.id, v as EditorStep))} keepMounted={false}>
         <Tabs.List>
           {EDITOR_STEPS.map((s) => (

@@ -1,4 +1,4 @@
-import type { TAgendaItem, TBookingConfig, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TPricingRateInput, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
+import type { TAgendaItem, TBookingConfig, TOfferChannels, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TPricingRateInput, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 /** What the price editor sends: the contract's price fields (the currency is the organisation's). */
@@ -161,3 +161,23 @@ export const {
   useUpdateRateMutation,
   useDeleteRateMutation,
 } = experiencesApi;
+
+// Where an offer is sold, and adding it to a store from the editor: the stores feature caches the
+// same stores and their offers under these tags, so a change here is seen there.
+const channelsApi = api.enhanceEndpoints({ addTagTypes: ['OfferChannels', 'Store', 'StoreOffer', 'StoreEligible'] }).injectEndpoints({
+  endpoints: (build) => ({
+    offerChannels: build.query<TOfferChannels, string>({ query: (id) => `experiences/${id}/channels/`, providesTags: (_r, _e, id) => [{ type: 'OfferChannels', id }] }),
+    addOfferToStore: build.mutation<void, { store: string; experience: string }>({
+      query: ({ store, experience }) => ({ url: `stores/${store}/add-experience/`, method: 'POST', body: { experiences: [experience] } }),
+      invalidatesTags: (_r, _e, { store, experience }) => [
+        { type: 'OfferChannels', id: experience },
+        { type: 'StoreOffer', id: store },
+        { type: 'StoreEligible', id: store },
+        { type: 'Store', id: store },
+        { type: 'Store', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const { useOfferChannelsQuery, useAddOfferToStoreMutation } = channelsApi;

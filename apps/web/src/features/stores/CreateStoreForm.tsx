@@ -7,18 +7,23 @@ import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCreateStoreMutation } from './api';
+import { useAddStoreOffersMutation, useCreateStoreMutation } from './api';
 import { slugify, storeEditorPath } from './constants';
 import { useStoresT } from './texts';
 
 const ZNew = ZStoreInput.pick({ name: true, slug: true });
 type NewStore = z.input<typeof ZNew>;
 
-/** The "Create store" dialog: a name, and an address suggested from it until the user edits the address. */
-export function CreateStoreForm({ onClose }: { onClose: () => void }) {
+/**
+ * The "Create store" dialog: a name, and an address suggested from it until the user edits the
+ * address. Opened from an offer's "Where it is sold" (`offer`), the new store shows that offer at
+ * once and opens on its products.
+ */
+export function CreateStoreForm({ onClose, offer }: { onClose: () => void; offer?: string }) {
   const t = useStoresT();
   const navigate = useNavigate();
   const [create, { isLoading }] = useCreateStoreMutation();
+  const [addOffers, adding] = useAddStoreOffersMutation();
   const form = useForm<NewStore, unknown, z.output<typeof ZNew>>({ resolver: zodResolver(ZNew), defaultValues: { name: '', slug: '' } });
   const slugEdited = useRef(false);
   const { errors } = form.formState;
@@ -30,6 +35,8 @@ export function CreateStoreForm({ onClose }: { onClose: () => void }) {
     const res = await create(values);
     if ('error' in res) return applyFieldErrors(res.error, form.setError, ['name', 'slug']);
     notifySuccess(t('created'));
+    // The store exists either way; an offer that could not be added is toasted and can be added from the catalog.
+    if (offer && !('error' in (await addOffers({ id: res.data.id, experiences: [offer] })))) return navigate(storeEditorPath(res.data.id, 'store-products'));
     navigate(storeEditorPath(res.data.id, 'settings'));
   });
 
@@ -63,7 +70,7 @@ export function CreateStoreForm({ onClose }: { onClose: () => void }) {
           <Button variant="default" onClick={onClose}>
             {t('cancel')}
           </Button>
-          <Button type="submit" loading={isLoading}>
+          <Button type="submit" loading={isLoading || adding.isLoading}>
             {t('create')}
           </Button>
         </Group>

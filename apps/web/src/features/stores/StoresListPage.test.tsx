@@ -46,7 +46,7 @@ Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
 let server: FastifyInstance;
 let baseUrl: string;
-const state = { queries: [] as Record<string, string>[], posts: [] as unknown[] };
+const state = { queries: [] as Record<string, string>[], posts: [] as unknown[], added: [] as unknown[] };
 
 beforeAll(async () => {
   server = Fastify();
@@ -62,10 +62,14 @@ beforeAll(async () => {
     if (body.slug === 'lake') return reply.status(409).send({ type: 'client_error', errors: [{ code: 'conflict', detail: 'Another store of yours has this address.', attr: 'slug' }] });
     return reply.status(201).send(store(NEW_ID, body.name, body.slug, true, 0));
   });
+  server.post('/api/stores/:id/add-experience/', async (req, reply) => {
+    state.added.push({ store: (req.params as { id: string }).id, ...(req.body as object) });
+    return reply.status(204).send();
+  });
   baseUrl = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api`;
 });
 afterAll(() => server.close());
-beforeEach(() => Object.assign(state, { queries: [], posts: [] }));
+beforeEach(() => Object.assign(state, { queries: [], posts: [], added: [] }));
 
 function setup(path = '/sales/stores') {
   const store = makeStore({ apiBaseUrl: baseUrl });
@@ -123,6 +127,24 @@ describe('StoresListPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create store' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/sales/stores/editor/${NEW_ID}/settings`));
     expect(state.posts).toEqual([{ name: 'Café Zürich Tours & Lake', slug: 'zurich' }]);
+  });
+
+  it('opened from an offer ("Create a store with this offer"): the dialog is open, and the new store shows the offer', async () => {
+    const OFFER = '00000000-0000-4000-8000-0000000000e7';
+    const { router } = setup(`/sales/stores?new=1&offer=${OFFER}`);
+    const dialog = await screen.findByRole('dialog', { name: 'Create store' });
+    await userEvent.type(within(dialog).getByLabelText(/Name/), 'Harbour tours');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create store' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sales/stores/editor/${NEW_ID}/store-products`));
+    expect(state.added).toEqual([{ store: NEW_ID, experiences: [OFFER] }]);
+  });
+
+  it('closing that dialog leaves the list without it', async () => {
+    const { router } = setup('/sales/stores?new=1&offer=00000000-0000-4000-8000-0000000000e7');
+    await screen.findByRole('dialog', { name: 'Create store' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(state.added).toEqual([]);
   });
 
   it('checks the name and address before sending, and shows an address already taken on its field', async () => {

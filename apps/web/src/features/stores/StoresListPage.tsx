@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Group, Modal, Select, Table, Text } from '@manti
 import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import type { TStore } from '@tourdesk/contracts';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -52,7 +52,19 @@ export default function StoresListPage() {
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useStoresQuery(filters.apiParams);
-  const [creating, setCreating] = useState(false);
+  // ?new=1 (and an offer's id in ?offer=) opens the dialog: an offer's "Create a store with this offer".
+  const [params, setParams] = useSearchParams();
+  const fromOffer = params.get('offer') ?? undefined;
+  const [creating, setCreating] = useState(params.get('new') === '1');
+  const close = () => {
+    setCreating(false);
+    if (params.has('new') || params.has('offer')) {
+      const rest = new URLSearchParams(params);
+      rest.delete('new');
+      rest.delete('offer');
+      setParams(rest, { replace: true });
+    }
+  };
   const filtered = Boolean(filters.search || filters.filters.active);
   return (
     <ListPage
@@ -93,8 +105,8 @@ export default function StoresListPage() {
       >
         {data?.results.map((s) => <Row key={s.id} store={s} zone={zone} />)}
       </ListTable>
-      <Modal opened={creating} onClose={() => setCreating(false)} title={t('create')}>
-        {creating && <CreateStoreForm onClose={() => setCreating(false)} />}
+      <Modal opened={creating} onClose={close} title={t('create')}>
+        {creating && <CreateStoreForm onClose={close} offer={fromOffer} />}
       </Modal>
     </ListPage>
   );
