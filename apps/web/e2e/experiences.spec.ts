@@ -204,6 +204,7 @@ test.describe.serial('an offer from creation to sale', () => {
     await expect(page.getByText('Added to Alpine Trails online.')).toBeVisible();
     await expect(channels).toContainText('In this store');
     await expect(channels.getByRole('link', { name: /Open Alpine Trails online/ })).toHaveAttribute('href', /\/s\/kayak\/$/);
+    await channels.screenshot({ path: 'test-results/screenshots/offer-channels.png' });
 
     // Duplicate: a Draft copy opens.
     await page.getByRole('button', { name: 'Duplicate' }).click();
