@@ -133,6 +133,21 @@ describe('payment links', () => {
     expect((await t.database.db.select().from(orderPayment).where(eq(orderPayment.provider_ref, pi.id))).length).toBe(1);
   });
 
+  // The link's row lock (links.ts: payByLink) makes this hold; without it, on PostgreSQL, three
+  // sessions were made (PGlite runs one statement at a time and cannot show the race).
+  it('makes one Stripe session when the link is opened twice at the same moment (two tabs, a double click)', async () => {
+    const o = await counterOrder('lotte', 1);
+    expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
+    const { path } = await linkFromMail('lotte', /Pay what is left/);
+    const before = fake.state.checkoutSessions.size;
+    const opened = await Promise.all([1, 2, 3].map(() => customerBrowser.get(`${path}/checkout`)));
+    expect(opened.map((r) => r.statusCode)).toEqual([303, 303, 303]);
+    expect(new Set(opened.map((r) => r.headers.location)).size).toBe(1);
+    expect(fake.state.checkoutSessions.size).toBe(before + 1);
+    const rows = await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.order_id, o.id));
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses a link once nothing is due, and the link then sends nobody to Stripe', async () => {
     const o = await counterOrder('hans', 1);
     expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
