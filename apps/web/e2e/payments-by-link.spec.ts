@@ -8,9 +8,14 @@ import { DEMO, mailTo, org, PORT, signIn } from './support/helpers';
  * onboarding); an order of the spec's own customer has a balance after a cash deposit at the desk;
  * staff press "Send payment link" on the order's payments; the customer opens the link from the
  * e-mail, sees what is left, pays it on Stripe's page, and comes back to a page that says the order
- * is paid; the back office shows it fully paid, by an online card payment. Stripe is disconnected
- * again at the end (payment-providers.spec.ts starts from a demo without it), and the order is the
+ * is paid; the back office shows it fully paid, by an online card payment. The order is the
  * spec's own (its own customer, a kayak departure no other spec books).
+ *
+ * Named to run after payment-providers.spec.ts (specs run by file name on one demo database): that
+ * spec needs the demo's first Stripe connection to be an account not onboarded yet, and connecting
+ * again after a disconnect gets the same account back (the app's Idempotency-Key for the account's
+ * creation, which the fake, unlike Stripe, never expires). Stripe is disconnected again at the end,
+ * as the demo was.
  */
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const STRIPE = `http://127.0.0.1:${PORT + 4}`;
