@@ -119,6 +119,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/orders/:id/lines/:lineId/': 'order',
   '/api/orders/:id/lines/:lineId/cancel/': 'order',
   '/api/orders/:id/payments/': 'order',
+  '/api/orders/:id/payment-link/': 'order',
   '/api/orders/:id/payments/:paymentId/': 'order',
   '/api/orders/:id/invoice/': 'order',
   '/api/orders/:id/invoice.pdf': 'order',

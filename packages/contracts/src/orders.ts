@@ -207,6 +207,15 @@ export const ZPayment = z
   .meta({ id: 'OrderPayment' });
 export type TPayment = z.infer<typeof ZPayment>;
 
+/** A payment link e-mailed for an order's balance: to whom, and the balance when it was sent (what is paid is the balance when the customer opens it). */
+export const ZPaymentLinkSent = z
+  .object({ id: z.uuid(), order: z.uuid(), email: z.string(), amount: z.number().int(), currency: z.string(), created_at: z.iso.datetime() })
+  .meta({ id: 'PaymentLinkSent' });
+export type TPaymentLinkSent = z.infer<typeof ZPaymentLinkSent>;
+/** A payment link's address: its secret, and Stripe's session id when Stripe sends the customer back. */
+export const ZPaymentLinkTokenParam = z.object({ token: z.string().min(1).max(200) });
+export const ZPaymentLinkReturnQuery = z.object({ session_id: z.string().max(200).optional() });
+
 export const ZFilterOptions = z
   .object({ sellers: z.array(z.object({ id: z.uuid(), name: z.string() })), stores: z.array(z.object({ id: z.uuid(), name: z.string() })) })
   .meta({ id: 'OrderFilterOptions' });

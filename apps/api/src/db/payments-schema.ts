@@ -39,9 +39,8 @@ export const onlineCheckout = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     account_id: accountId(),
-    store_id: uuid('store_id')
-      .notNull()
-      .references(() => store.id, { onDelete: 'restrict' }),
+    /** The store the cart was paid in; null for a payment link's balance (an order of any seller). */
+    store_id: uuid('store_id').references(() => store.id, { onDelete: 'restrict' }),
     cart_id: uuid('cart_id').references(() => cart.id, { onDelete: 'set null' }),
     /** A reseller's store selling this organisation's offers: the contract the paid order is resold under. */
     partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'set null' }),
@@ -59,6 +58,8 @@ export const onlineCheckout = pgTable(
     /** open → paid (the order made), or expired, failed, refunded (paid too late: the seats were gone). */
     status: text('status').notNull().default('open'),
     order_id: uuid('order_id').references(() => order.id, { onDelete: 'set null' }),
+    /** Paying an existing order's balance through a payment link (no cart, no lines): the payment is recorded on order_id. */
+    payment_link_id: uuid('payment_link_id').references((): AnyPgColumn => paymentLink.id, { onDelete: 'restrict' }),
     manage_token_hash: text('manage_token_hash').notNull(),
     /** The secret itself, until the confirmation e-mail that carries it is queued (then cleared). */
     manage_token: text('manage_token'),
@@ -69,8 +70,32 @@ export const onlineCheckout = pgTable(
     ...tenantPolicies(),
     uniqueIndex('online_checkout_session_key').on(t.session_id),
     index('online_checkout_store_idx').on(t.account_id, t.store_id, t.created_at),
+    index('online_checkout_order_idx').on(t.account_id, t.order_id),
     check('online_checkout_status_check', sql`${t.status} in ('open', 'paid', 'expired', 'failed', 'refunded')`),
   ],
+);
+
+/**
+ * A payment link staff e-mailed for an order's balance: its address carries a secret (only its hash
+ * is kept); opening it makes a Checkout session for the balance at that moment (online_checkout).
+ */
+export const paymentLink = pgTable(
+  'payment_link',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    order_id: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    /** Where it was sent, and the balance then (what is paid is the balance when the customer opens it). */
+    email: text('email').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    sent_by: uuid('sent_by'),
+    ...timestamps,
+  },
+  (t) => [...tenantPolicies(), uniqueIndex('payment_link_token_key').on(t.token_hash), index('payment_link_order_idx').on(t.account_id, t.order_id)],
 );
 
 /** Every Stripe event received (its id is Stripe's): processed once, through the job queue. */

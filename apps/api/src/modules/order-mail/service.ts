@@ -40,11 +40,13 @@ export interface OrderMailJob {
   /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
   store: string | null;
   order: string;
-  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund' | 'answers';
+  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund' | 'answers' | 'payment-link';
   /** A refund's amount (positive) and how the money goes back (only the refund carries it). */
   refund?: { amount: number; method: string };
   /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
   manage?: string;
+  /** A payment link's address (only the payment link carries it: payments/links.ts); the job stores it sealed. */
+  pay?: string;
   /** Sent again by staff: the order confirmation as a PDF joins the tickets. */
   resent?: boolean;
   /** For a failed job's list: whom it was for and what. */
@@ -53,11 +55,11 @@ export interface OrderMailJob {
 }
 
 /** An order e-mail as its job stores it: ids, and the booking page's secret sealed (lib/sealed.ts), never in the clear. */
-export type StoredOrderMailJob = Omit<OrderMailJob, 'manage'> & { manage_sealed?: string; manage?: string };
+export type StoredOrderMailJob = Omit<OrderMailJob, 'manage' | 'pay'> & { manage_sealed?: string; manage?: string; pay_sealed?: string };
 
 export async function queueOrderMail(jobs: Jobs, tx: Db, job: OrderMailJob) {
-  const { manage, ...ids } = job;
-  const stored: StoredOrderMailJob = { ...ids, ...(manage ? { manage_sealed: jobs.seal(manage) } : {}) };
+  const { manage, pay, ...ids } = job;
+  const stored: StoredOrderMailJob = { ...ids, ...(manage ? { manage_sealed: jobs.seal(manage) } : {}), ...(pay ? { pay_sealed: jobs.seal(pay) } : {}) };
   await jobs.sendIn(tx, QUEUES.orderMail, stored);
 }
 
@@ -83,8 +85,8 @@ export async function mailTickets(ctx: TenantCtx, jobs: Jobs, orderId: string, {
 
 /** The job as composing needs it: the booking page's secret opened (a job queued before sealing carries it as it was). */
 export function openOrderMail(jobs: Pick<Jobs, 'open'>, stored: StoredOrderMailJob): OrderMailJob {
-  const { manage_sealed, ...job } = stored;
-  return manage_sealed ? { ...job, manage: jobs.open(manage_sealed) } : job;
+  const { manage_sealed, pay_sealed, ...job } = stored;
+  return { ...job, ...(manage_sealed ? { manage: jobs.open(manage_sealed) } : {}), ...(pay_sealed ? { pay: jobs.open(pay_sealed) } : {}) };
 }
 
 /** What composing needs: the organisation, and the store when the order was made in one. */
@@ -150,6 +152,14 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
         to: o.customer.email,
         subject: t('mail.refund.subject', about),
         text: `${greeting}\n\n${t('mail.refund.body', { ...about, amount: money(refund.amount) })}${refund.method === 'online' ? ` ${t('mail.refund.card')}` : ''}\n`,
+      } satisfies Mail;
+    }
+    if (job.kind === 'payment-link') {
+      // Its address first (what the customer is asked to open), then the order; what is due is read when the job runs.
+      return {
+        to: due > 0 && job.pay ? o.customer.email : '',
+        subject: t('mail.paymentLink.subject', about),
+        text: `${greeting}\n\n${t('mail.paymentLink.intro', { ...about, due: money(due) })}\n\n${job.pay ?? ''}\n\n${t('mail.paymentLink.outro')}\n\n${lines}\n`,
       } satisfies Mail;
     }
     if (job.kind === 'answers') {

@@ -200,11 +200,22 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   if (earlier.data.some((r) => r.metadata?.tourdesk_checkout === row.id && r.status !== 'failed' && r.status !== 'canceled')) return refunded();
   const customer = row.customer as z.output<typeof ZWebOrderInput>['customer'];
   const book = (lines: string[]) =>
-    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id, manageTokenHash: row.manage_token_hash });
+    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id ?? undefined, manageTokenHash: row.manage_token_hash });
   let orderId: string | null = null;
   // What Stripe took must be what the order costs, in its currency: anything else goes back.
   const took = session.currency?.toUpperCase() === row.currency.toUpperCase() && session.amount_total !== null ? fromStripe(session.amount_total, row.currency) : null;
-  if (took === row.amount) {
+  if (took === row.amount && row.payment_link_id && row.order_id) {
+    // A payment link pays an existing order's balance (links.ts): recorded on it as every online
+    // payment is; refused (more than is due now: paid meanwhile at the desk, or cancelled) → refunded.
+    try {
+      orderId = await q.inSavepoint(ctx, async (spCtx) => {
+        await recordPayment(spCtx, row.order_id!, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
+        return row.order_id!;
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  } else if (took === row.amount && !row.payment_link_id) {
     try {
       // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
       // booked only for what was paid (a price changed since, when a line was held again, refuses it).
@@ -378,7 +389,7 @@ export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
   if (!row) return null;
   await q.updateCheckout(ctx, checkoutId, { manage_token: null });
   const customer = row.customer as { email?: string; first_name?: string };
-  return { store_id: row.store_id, cart_id: row.cart_id, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
+  return { store_id: row.store_id, cart_id: row.cart_id, payment_link: row.payment_link_id !== null, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
 }
 
 /**
@@ -387,7 +398,8 @@ export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
  */
 export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, checkoutId: string, done: Finished) {
   const row = await takeManageToken(ctx, checkoutId);
-  if (!row) return;
+  // A payment link's balance: no order was made, its confirmation went long ago; the customer's page says how it went.
+  if (!row || row.payment_link) return;
   if (done.outcome === 'booked' && done.orderId) {
     await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: row.store_id, order: done.orderId, kind: 'confirmation', manage: row.token ?? undefined, to: row.email, subject: 'Booking confirmation' });
     jobs.wake(QUEUES.orderMail);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../db/client';
-import { baseAccount, cart, cartLine, experience, onlineCheckout, order, paymentAccount, slot, stripeEvent, subscriptionTier } from '../../db/schema';
+import { baseAccount, cart, cartLine, customer, experience, onlineCheckout, order, paymentAccount, paymentLink, slot, stripeEvent, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /** The payments module's only access to the database. */
@@ -233,4 +233,58 @@ export async function storedStripeEvent(db: Db, eventId: string) {
 /** Marks a stored Stripe event handled. */
 export async function markStripeEventProcessed(db: Db, eventId: string) {
   await db.update(stripeEvent).set({ processed_at: new Date() }).where(eq(stripeEvent.id, eventId));
+}
+
+// --- payment links (links.ts) ------------------------------------------------------------------
+
+/** The organisation at a subdomain (outside any tenant: a payment link's address is all the customer brings). */
+export async function accountAtSubdomain(db: Db, subdomain: string) {
+  const [row] = await db.select({ id: baseAccount.id, currency: baseAccount.currency }).from(baseAccount).where(eq(baseAccount.subdomain, subdomain));
+  return row;
+}
+
+/** An order as a payment link needs it: what is due, its language, its customer and the organisation; locked when asked. */
+export async function orderForLink(ctx: TenantCtx, orderId: string, lock = false) {
+  const query = ctx.tx
+    .select({
+      id: order.id,
+      reference: order.reference,
+      status: order.status,
+      payment_status: order.payment_status,
+      total: order.total,
+      paid: order.paid,
+      currency: order.currency,
+      language: order.language,
+      // The customer's details as given with this order (orders.customer_*), else their record's.
+      email: sql<string | null>`coalesce(${order.customer_email}, ${customer.email})`,
+      organisation: baseAccount.name,
+      subdomain: baseAccount.subdomain,
+    })
+    .from(order)
+    .innerJoin(baseAccount, eq(baseAccount.id, order.account_id))
+    .leftJoin(customer, eq(customer.id, order.customer_id))
+    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+  const [row] = lock ? await query.for('update', { of: order }) : await query;
+  return row;
+}
+
+/** Records a payment link sent. */
+export async function insertPaymentLink(ctx: TenantCtx, values: Omit<typeof paymentLink.$inferInsert, 'account_id'>) {
+  const [row] = await ctx.tx.insert(paymentLink).values({ account_id: ctx.accountId, ...values }).returning();
+  return row!;
+}
+
+/** A payment link by its secret's hash; locked when asked (its sessions are made one at a time). */
+export async function paymentLinkByHash(ctx: TenantCtx, tokenHash: string, lock = false) {
+  const query = ctx.tx.select().from(paymentLink).where(and(eq(paymentLink.account_id, ctx.accountId), eq(paymentLink.token_hash, tokenHash)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** The open online payments of an order's balance (its payment links' sessions). */
+export function openLinkCheckouts(ctx: TenantCtx, orderId: string) {
+  return ctx.tx
+    .select()
+    .from(onlineCheckout)
+    .where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.order_id, orderId), eq(onlineCheckout.status, 'open'), sql`${onlineCheckout.payment_link_id} is not null`));
 }

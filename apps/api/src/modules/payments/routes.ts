@@ -15,6 +15,7 @@ import * as carts from '../web-store/cart';
 import * as scope from '../web-store/scope';
 import { storeAt } from '../web-store/routes';
 import * as connect from './connect';
+import { registerPaymentLinks } from './link-routes';
 import * as online from './online';
 import { stripeClient } from './stripe';
 
@@ -106,6 +107,9 @@ export function registerPayments(untyped: FastifyInstance) {
         return { status: row.status as TWebPayment['status'], order };
       }),
   );
+
+  // --- payment links: staff send one for an order's balance; the customer's pages (link-routes.ts) ---
+  registerPaymentLinks(untyped, stripe);
 
   // --- Stripe's events -------------------------------------------------------------------------
   // The signature is checked on the raw bytes, so this route keeps its body as it came (in place

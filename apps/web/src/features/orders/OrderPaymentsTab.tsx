@@ -2,13 +2,13 @@ import { Badge, Button, Card, Grid, Group, SegmentedControl, Select, SimpleGrid,
 import { PAYMENT_METHODS, type TOrder, type TPayment, type TPaymentInput } from '@tourdesk/contracts';
 import { IconLock } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { fieldErrors } from '../../shared/api/errors';
+import { errorMessages, fieldErrors } from '../../shared/api/errors';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
 import { formatDateTime } from '../../shared/lib/dates';
 import { formatMoney, toMajorText, toMinorUnits } from '../../shared/lib/money';
-import { notifyInfo, notifySuccess } from '../../shared/lib/toast';
-import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation } from './api';
+import { notifyError, notifyInfo, notifySuccess } from '../../shared/lib/toast';
+import { useOrderPaymentsQuery, useOrderRefundProposalQuery, useRecordPaymentMutation, useSendPaymentLinkMutation } from './api';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { Totals } from './OrderDetailsTab';
 import { useOrdersT } from './texts';
@@ -210,6 +210,36 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
   );
 }
 
+/** A balance due: staff e-mail the customer a link to pay it by card (Stripe Checkout; the amount is the balance when they open it). */
+function PaymentLinkCard({ order }: { order: TOrder }) {
+  const t = useOrdersT();
+  const [send, { isLoading }] = useSendPaymentLinkMutation();
+  const email = order.customer.email;
+  const submit = async () => {
+    const res = await send(order.id);
+    if ('error' in res) {
+      errorMessages(res.error).forEach((m) => notifyError(m));
+      return;
+    }
+    notifySuccess(t('link.sent', { amount: formatMoney(res.data.amount, res.data.currency), email: res.data.email }));
+  };
+  return (
+    <Card withBorder padding="lg" aria-label={t('link.title')} mt="lg">
+      <Title order={4} mb="xs">
+        {t('link.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {email ? t('link.hint', { email, amount: formatMoney(order.balance, order.currency) }) : t('link.noEmail')}
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="light" onClick={() => void submit()} loading={isLoading} disabled={!email}>
+          {t('link.send')}
+        </Button>
+      </Group>
+    </Card>
+  );
+}
+
 export function OrderPaymentsTab({ order }: { order: TOrder }) {
   const t = useOrdersT();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
@@ -219,6 +249,7 @@ export function OrderPaymentsTab({ order }: { order: TOrder }) {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Totals order={order} />
+          {order.balance > 0 && order.status !== 'Canceled' && <PaymentLinkCard order={order} />}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <PaymentForm order={order} payments={payments ?? []} />

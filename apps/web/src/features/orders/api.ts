@@ -8,6 +8,7 @@ import type {
   TOrganization,
   TPaginated,
   TPayment,
+  TPaymentLinkSent,
   TPaymentInput,
   TPricingCategory,
   TRefundProposal,
@@ -100,6 +101,11 @@ export const ordersApi = tagged.injectEndpoints({
       // Paid, balance and payment status come only from the server: read the order again.
       invalidatesTags: (_r, _e, { order }) => [...orderTags(order), { type: 'OrderPayment', id: order }, 'Customer'],
     }),
+    /** E-mails the customer a link to pay the balance by card (the audit trail records it). */
+    sendPaymentLink: build.mutation<TPaymentLinkSent, string>({
+      query: (id) => ({ url: `orders/${id}/payment-link/`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Order', id }],
+    }),
     /** Read again after each payment or refund: what is left to propose changes with them. */
     orderRefundProposal: build.query<RefundProposal, string>({
       query: (id) => `orders/${id}/refund-proposal/`,
@@ -138,6 +144,7 @@ export const ordersApi = tagged.injectEndpoints({
 
 export const {
   useOrderAuditQuery,
+  useSendPaymentLinkMutation,
   useOrdersQuery,
   useOrderFilterOptionsQuery,
   useOrderQuery,

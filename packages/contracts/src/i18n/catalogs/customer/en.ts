@@ -72,6 +72,22 @@ export const en = {
   'invoice.paid': 'Paid',
   'invoice.balanceDue': 'Balance due',
   'invoice.cancellationFee': 'Cancellation fee',
+  // A payment link (payments/links.ts): its e-mail and its page
+  'mail.paymentLink.subject': 'Pay what is left of your booking {reference} with {organisation}',
+  'mail.paymentLink.intro': '{organisation} asks you to pay what is left of your order {reference}: {due}. Pay it online by card at this address:',
+  'mail.paymentLink.outro': 'The page shows what is left to pay at the moment you open it. Your order:',
+  'pay.title': 'Order {reference} with {organisation}',
+  'pay.due': 'Left to pay: {due}',
+  'pay.button': 'Pay {due} by card',
+  'pay.secure': 'You pay on Stripe’s secure payment page.',
+  'pay.paid': 'Thank you: your payment was received. Order {reference} is fully paid.',
+  'pay.partlyPaid': 'Thank you: your payment was received. Still left to pay: {due}.',
+  'pay.nothingDue': 'Nothing is left to pay on order {reference}.',
+  'pay.cancelled': 'Order {reference} is cancelled: there is nothing to pay.',
+  'pay.unavailable': 'Paying online is not possible at the moment. Please contact {organisation}.',
+  'pay.processing': 'Your payment is being confirmed. Reload this page in a moment.',
+  'pay.refunded': 'This amount had been paid already: your payment goes back to your card.',
+  'pay.notFound': 'This payment link is not valid.',
   // The calendar file
   'ics.description': '{organisation} — order {reference}, ticket {code}',
 } as const satisfies Record<string, string>;
