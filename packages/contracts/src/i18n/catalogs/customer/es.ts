@@ -9,6 +9,8 @@ export const es = {
   'mail.confirmation.subject': 'Tu reserva {reference} con {organisation}',
   'mail.confirmation.intro': 'Gracias por reservar con {organisation}. Tu pedido {reference}:',
   'mail.confirmation.introAgain': 'Aquí tienes de nuevo tus entradas y la confirmación de tu pedido {reference} con {organisation}:',
+  'mail.discount': 'Descuento ({code}): −{amount}',
+  'mail.discountVat': 'del cual IVA {rate}: −{tax}',
   'mail.total': 'Total: {total}.',
   'mail.totalDue': 'Total: {total}; a pagar en el lugar: {due}.',
   'mail.attached': '{count, plural, one {Adjuntamos tu entrada (con su código QR)} other {Adjuntamos tus entradas (un código QR por reserva)}} y un evento de calendario.',
@@ -68,5 +70,6 @@ export const es = {
   'invoice.paid': 'Pagado',
   'invoice.balanceDue': 'Saldo pendiente',
   'invoice.cancellationFee': 'Gastos de cancelación',
+  'invoice.discount': 'Descuento ({code})',
   'ics.description': '{organisation} — pedido {reference}, entrada {code}',
 } satisfies Record<CustomerKey, string>;

@@ -6,6 +6,8 @@ export const fr = {
   'mail.confirmation.subject': 'Votre réservation {reference} chez {organisation}',
   'mail.confirmation.intro': 'merci d’avoir réservé chez {organisation}. Votre commande {reference} :',
   'mail.confirmation.introAgain': 'voici à nouveau vos billets et la confirmation de votre commande {reference} chez {organisation} :',
+  'mail.discount': 'Remise ({code}) : −{amount}',
+  'mail.discountVat': 'dont TVA {rate} : −{tax}',
   'mail.total': 'Total {total}.',
   'mail.totalDue': 'Total {total}, à payer sur place : {due}.',
   'mail.attached': '{count, plural, one {Votre billet (avec son code QR) et une entrée de calendrier sont joints} other {Vos billets (un code QR par réservation) et une entrée de calendrier sont joints}}.',
@@ -65,5 +67,6 @@ export const fr = {
   'invoice.paid': 'Payé',
   'invoice.balanceDue': 'Reste dû',
   'invoice.cancellationFee': 'Frais d’annulation',
+  'invoice.discount': 'Remise ({code})',
   'ics.description': '{organisation} — commande {reference}, billet {code}',
 } satisfies Record<CustomerKey, string>;

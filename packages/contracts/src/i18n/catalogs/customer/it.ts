@@ -6,6 +6,8 @@ export const it = {
   'mail.confirmation.subject': 'La tua prenotazione {reference} con {organisation}',
   'mail.confirmation.intro': 'grazie per aver prenotato con {organisation}. Il tuo ordine {reference}:',
   'mail.confirmation.introAgain': 'ecco di nuovo i tuoi biglietti e la conferma del tuo ordine {reference} con {organisation}:',
+  'mail.discount': 'Sconto ({code}): −{amount}',
+  'mail.discountVat': 'di cui IVA {rate}: −{tax}',
   'mail.total': 'Totale {total}.',
   'mail.totalDue': 'Totale {total}, da pagare sul posto: {due}.',
   'mail.attached': '{count, plural, one {In allegato trovi il tuo biglietto (con il suo codice QR)} other {In allegato trovi i tuoi biglietti (un codice QR per prenotazione)}} e un evento per il calendario.',
@@ -65,5 +67,6 @@ export const it = {
   'invoice.paid': 'Pagato',
   'invoice.balanceDue': 'Saldo da pagare',
   'invoice.cancellationFee': 'Penale di cancellazione',
+  'invoice.discount': 'Sconto ({code})',
   'ics.description': '{organisation} — ordine {reference}, biglietto {code}',
 } satisfies Record<CustomerKey, string>;
