@@ -48,6 +48,7 @@ import { organizationRoutes } from './modules/organization/routes';
 import { registerImages } from './modules/media/routes';
 import { registerStores } from './modules/stores/routes';
 import { registerQrCodes } from './modules/qr-codes/routes';
+import { registerPromoCodes } from './modules/promo-codes/routes';
 import { registerVideos } from './modules/media/routes';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
@@ -187,6 +188,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     registerVideos(scope);
     registerStores(scope);
     registerQrCodes(scope);
+    registerPromoCodes(scope);
   });
 
   await app.register(jobRoutes);

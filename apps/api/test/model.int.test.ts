@@ -15,13 +15,16 @@ import { randomUUID } from 'node:crypto';
  * Beyond examples: random sequences of what the back office does to orders — sell, hold, change a
  * hold, check out, change a line, pay, refund part of a payment, cancel a line, cancel an order, issue
  * an invoice, rename the offer, change its price, check a ticket in, a partner's OCTO reserve, extend,
- * confirm and cancel, and a statement for the partner's period — run against the API (on PGlite, and on the
+ * confirm and cancel, a statement for the partner's period, and a sale with a promo code (10 %, or a
+ * fixed 7.77 of three uses) — run against the API (on PGlite, and on the
  * PostgreSQL server with TEST_DATABASE_URL), and after every step the promises are checked against
  * what the database and the API say:
  *   - every slot: seats booked + held ≤ capacity, and `booked` is the sum of its live bookings' seats;
  *   - every order: its payments minus refunds are what it says is paid, and its payment status is the
  *     one its balance calls for;
  *   - every invoiced order: its invoices plus credit notes add up to its total.
+ *   - every line: its total is its items' gross less its promo discount; an order's discount is its
+ *     open lines' discounts;
  *   - an issued invoice stands until what its order sells changes: a payment, a renamed offer or a
  *     new price issues no credit note;
  *   - a statement's lines add up to its totals, and neither ever changes;
@@ -92,6 +95,12 @@ const steps: [number, fc.Arbitrary<Step>][] = [
     command(`sell ${lines}×${qty} on slot ${s}`, async (m, api) => {
       const res = await api.post('/api/orders/', { customer: guest(m), lines: Array.from({ length: lines }, () => ({ slot: m.slots[s], quantities: { [exp.category]: qty } })) });
       if (answered(res, 'sell')) m.orders.push(made(res.json()));
+    }),
+  )],
+  [2, fc.record({ slot: fc.nat(1), qty: fc.integer({ min: 1, max: 4 }), code: fc.constantFrom('MODEL10', 'model777') }).map(({ slot: s, qty, code }) =>
+    command(`sell ${qty} on slot ${s} with promo code ${code}`, async (m, api) => {
+      const res = await api.post('/api/orders/', { customer: guest(m), lines: [{ slot: m.slots[s], quantities: { [exp.category]: qty } }], promo_code: code });
+      if (answered(res, 'sell with a promo code')) m.orders.push(made(res.json()));
     }),
   )],
   [2, fc.record({ slot: fc.nat(1), qty: fc.integer({ min: 1, max: 5 }) }).map(({ slot: s, qty }) =>
@@ -253,6 +262,9 @@ async function promisesHold(m: Model) {
     const refunded = -payments.filter((p) => p.amount < 0).reduce((sum, p) => sum + p.amount, 0);
     expect(order.paid, `order ${order.reference}: paid is its payments minus refunds`).toBe(paid);
     expect(order.payment_status, `order ${order.reference}: payment status follows the balance (paid ${paid}, total ${order.total})`).toBe(expectedStatus(paid, order.total, refunded));
+    const lines = order.bookings as { status: string; total: number; discount: number; items: { total: number }[] }[];
+    for (const b of lines) expect(b.total, `order ${order.reference}: a line is its items less its discount`).toBe(b.items.reduce((n, i) => n + i.total, 0) - b.discount);
+    if (order.discount) expect(order.discount.amount, `order ${order.reference}: its discount is its open lines'`).toBe(lines.filter((b) => b.status !== 'Canceled').reduce((n, b) => n + b.discount, 0));
     const docs = (await owner.get(`/api/orders/${o.id}/invoices/`)).json() as { kind: string; total: number }[];
     if (docs.length > 0) expect(docs.reduce((sum, d) => sum + d.total, 0), `order ${order.reference}: invoices plus credit notes are its total (${JSON.stringify(docs)})`).toBe(order.total);
     // An issued invoice stands until what the order sells changes: no credit note for a payment, a renamed offer or a new price.
@@ -278,6 +290,8 @@ beforeAll(async () => {
   const partner = await makePartnership(t.database, { supplier: 'model', reseller: 'modelagency', offers: [exp.id], commissionBp: 1500, currency: (await owner.get('/api/account/')).json().currency });
   partnership = partner.partnershipId;
   octo = partnerClient(t.app, partner.key);
+  expect((await owner.post('/api/promo-codes/', { code: 'MODEL10', kind: 'percent', percent_bp: 1000 })).statusCode).toBe(201);
+  expect((await owner.post('/api/promo-codes/', { code: 'MODEL777', kind: 'amount', amount: 777, max_uses: 3 })).statusCode).toBe(201);
 });
 afterAll(async () => {
   await t?.close();

@@ -50,6 +50,24 @@ export function errorItemText(t: T, item: TErrorItem): string {
   switch (item.code) {
     case 'network':
       return t('networkError');
+    case 'promo_unknown':
+      return t('promoUnknown');
+    case 'promo_expired':
+      return t('promoExpired');
+    case 'promo_not_yet_valid':
+      return t('promoNotYetValid');
+    case 'promo_not_for_offer':
+      return t('promoNotForOffer');
+    case 'promo_departure':
+      return t('promoDeparture');
+    case 'promo_minimum':
+      return t('promoMinimum');
+    case 'promo_used_up':
+      return t('promoUsedUp');
+    case 'promo_used_by_customer':
+      return t('promoUsedByCustomer');
+    case 'promo_not_for_store':
+      return t('promoNotForStore');
     case 'sold_out':
       return t('errorSoldOut');
     case 'hold_expired':
@@ -73,6 +91,7 @@ export function errorItemText(t: T, item: TErrorItem): string {
       if (attr === 'customer.email') return t('invalidEmail');
       if (attr === 'accept_terms') return t('termsRequired');
       if (attr === 'payment_option') return t('errorPaymentOption');
+      if (attr === 'promo_code') return t('promoPayOnSite');
       if (attr.startsWith('customer.') || attr.startsWith('answers.')) return t('fieldRequired');
       return t('genericError');
     default:

@@ -156,6 +156,7 @@ test.describe('accessibility of the back office, light and dark', () => {
     { name: 'a customer', path: (i) => `/customers/${i.customer.id}`, heading: (i: Ids) => i.customer.name },
     { name: 'a store (products)', path: (i) => `/sales/stores/editor/${i.store}/store-products`, heading: 'Alpine Trails online' },
     { name: 'the QR codes', path: () => '/sales/qr-codes', heading: 'QR codes' },
+    { name: 'the promo codes', path: () => '/sales/promo-codes', heading: 'Promo codes' },
     { name: 'the partners', path: () => '/sales/partners', heading: 'Partners' },
     { name: 'the resales', path: () => '/resales/overview', heading: 'Resales' },
     { name: 'the settlement statements', path: () => '/resales/settlements', heading: 'Resales' },

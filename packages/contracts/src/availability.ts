@@ -167,6 +167,8 @@ export const ZCheckoutInput = z.object({
   language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
   /** E-mail the customer the confirmation and their tickets once booked (the back office's counter ticks it by default). */
   send_confirmation: z.boolean().default(false),
+  /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
+  promo_code: z.string().trim().min(1).max(40).optional(),
 });
 
 export const ZBooking = z
@@ -193,6 +195,8 @@ export const ZBooking = z
     net: z.number().int(),
     tax: z.number().int(),
     items: z.array(ZSoldItem),
+    /** The promo code's discount on this line (gross, fixed when sold): `total` is its items' gross less it. */
+    discount: z.number().int(),
     currency: z.string(),
     customer: z.object({ id: z.uuid(), email: z.string(), first_name: z.string(), last_name: z.string() }),
     checked_in_at: z.iso.datetime().nullable(),

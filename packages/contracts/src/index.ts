@@ -13,6 +13,7 @@ export * from './stores';
 export * from './partners';
 export * from './resales';
 export * from './qr-codes';
+export * from './promo-codes';
 export * from './check-in';
 export * from './check-in-rule';
 export * from './booking-answers';

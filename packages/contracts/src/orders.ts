@@ -3,6 +3,7 @@ import { DATE_RANGE_FILTERS, ORDER_STATUS_FILTERS, ORDER_STATUSES, PAYMENT_STATU
 import { ZBooking, ZCustomerInput, ZQuantities } from './availability';
 import { patchOf, ZPaginationQuery } from './pagination';
 import { LANGUAGES } from './i18n/languages';
+import { ZDiscount } from './promo-codes';
 
 /** Orders, their lines (bookings) and payments, invoices, the audit trail and customers. */
 
@@ -117,6 +118,8 @@ export const ZOrder = ZOrderSummary.extend({
    * refund); part of `total` and `tax_total`. 0 for an open order and one cancelled free of charge.
    */
   cancellation_fee: z.number().int(),
+  /** The promo code's discount on the lines not cancelled, with its VAT per rate (part of `total` and `tax_total` already); null without a code. */
+  discount: ZDiscount.nullable(),
   balance: z.number().int(),
   refunded: z.number().int(),
   notes: z.string(),
@@ -159,6 +162,8 @@ export const ZOrderCreate = z.object({
   notes: z.string().trim().max(2000).default(''),
   /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
   language: z.enum(LANGUAGES, { error: `Choose one of: ${LANGUAGES.join(', ')}.` }).optional(),
+  /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
+  promo_code: z.string().trim().min(1).max(40).optional(),
 });
 export const ZOrderUpdate = z.object({
   notes: z.string().trim().max(2000).default(''),

@@ -4,6 +4,7 @@ import { ZPaginationQuery } from './pagination';
 import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
 import { LANGUAGES } from './i18n/languages';
 import { translationsOf } from './catalog';
+import { ZDiscount } from './promo-codes';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -284,6 +285,8 @@ export const ZWebOrderInput = z.object({
   answers: z.record(z.uuid(), z.string().max(2000)).default({}),
   accept_terms: z.literal(true, { error: 'Accept the terms to book.' }),
   payment_option: z.enum(STORE_PAYMENT_OPTIONS),
+  /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
+  promo_code: z.string().trim().min(1).max(40).optional(),
 });
 export type TWebOrderInput = z.input<typeof ZWebOrderInput>;
 
@@ -300,6 +303,8 @@ export const ZWebOrder = z
     refunded: z.number().int(),
     /** What a cancelled order keeps under the cancellation policy (the rest of what was paid is refunded); else 0. */
     cancellation_fee: z.number().int(),
+    /** The promo code's discount (part of `total`), with its VAT per rate; null without a code. */
+    discount: ZDiscount.nullable(),
     customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string() }),
     bookings: z.array(
       z.object({

@@ -4,6 +4,7 @@ import { accountId, baseAccount, users } from './accounts-schema';
 import { experience } from './catalog-schema';
 import { tenantPolicies, timestamps } from './columns';
 import { partnership, settlement } from './partners-schema';
+import { promoCode } from './promo-codes-schema';
 import { qrCode } from './qr-codes-schema';
 import { store } from './stores-schema';
 
@@ -267,6 +268,13 @@ export const order = pgTable(
     partnership_id: uuid('partnership_id').references((): AnyPgColumn => partnership.id, { onDelete: 'restrict' }),
     reseller_account_id: uuid('reseller_account_id').references((): AnyPgColumn => baseAccount.id, { onDelete: 'set null' }),
     reseller_reference: text('reseller_reference'),
+    /**
+     * The promo code the order was sold with (issue 32) and the code as it was typed then (what the
+     * order, invoice and e-mails show as "Discount (CODE)"); the discount itself is on its lines
+     * (booking.discount).
+     */
+    promo_code_id: uuid('promo_code_id').references((): AnyPgColumn => promoCode.id, { onDelete: 'set null' }),
+    promo_code: text('promo_code'),
     ...timestamps,
   },
   (t) => [
@@ -281,6 +289,7 @@ export const order = pgTable(
     index('orders_reseller_created_idx').on(t.reseller_account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.reseller_account_id} is not null`),
     index('orders_partnership_idx').on(t.account_id, t.partnership_id, t.created_at).where(sql`${t.partnership_id} is not null`),
     pgPolicy('reseller_read', { as: 'permissive', for: 'select', using: sql`${t.reseller_account_id} = app_current_account()` }),
+    index('orders_account_promo_idx').on(t.account_id, t.promo_code_id, sql`lower(${t.customer_email})`).where(sql`${t.promo_code_id} is not null`),
     check('orders_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('orders_payment_status_check', sql`${t.payment_status} in ('Not paid', 'Partially paid', 'Fully paid', 'Refund due', 'Refunded')`),
     check('orders_money_check', sql`${t.total} >= 0 and ${t.sold_total} >= ${t.total} and ${t.tax_total} >= 0 and ${t.refunded} >= 0 and ${t.paid} >= 0`),
@@ -327,6 +336,11 @@ export const booking = pgTable(
      * for this cancelled line and taxed at its rate. 0 otherwise.
      */
     cancellation_fee: integer('cancellation_fee').notNull().default(0),
+    /**
+     * The promo code's discount on this line (issue 32), gross, fixed at sale: `total` is the items'
+     * gross less it, and `tax` the VAT of that discounted gross (vatOf(), sellLine()). 0 otherwise.
+     */
+    discount: integer('discount').notNull().default(0),
     currency: text('currency').notNull(),
     checked_in_at: timestamp('checked_in_at', { withTimezone: true }),
     /** Who admitted it and on which device (the check-in module's scan; null when undone or set by hand). */
@@ -355,6 +369,7 @@ export const booking = pgTable(
     check('booking_status_check', sql`${t.status} in ('Created', 'Confirmed', 'Canceled')`),
     check('booking_attendance_check', sql`${t.attendance} in ('Open', 'Arrived', 'No show')`),
     check('booking_cancellation_fee_check', sql`${t.cancellation_fee} >= 0 and ${t.cancellation_fee} <= ${t.total}`),
+    check('booking_discount_check', sql`${t.discount} >= 0`),
     check('booking_commission_check', sql`${t.commission} >= 0 and ${t.commission} <= ${t.total}`),
     index('booking_partnership_idx').on(t.account_id, t.partnership_id, t.created_at).where(sql`${t.partnership_id} is not null`),
     index('booking_reseller_idx').on(t.reseller_account_id, t.created_at).where(sql`${t.reseller_account_id} is not null`),

@@ -12,6 +12,7 @@ export * from './payments-schema';
 export * from './partners-schema';
 export * from './settlements-schema';
 export * from './qr-codes-schema';
+export * from './promo-codes-schema';
 export * from './check-in-schema';
 export * from './calendar-feeds-schema';
 export * from './webhooks-schema';

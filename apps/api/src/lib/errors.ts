@@ -32,6 +32,16 @@ const STATUS_BY_CODE = {
   unsupported_media_type: 415,
   throttled: 429,
   service_unavailable: 503,
+  /** A promo code refused (PROMO_REFUSALS of the contracts, attr `promo_code`): the detail says why. */
+  promo_unknown: 400,
+  promo_expired: 400,
+  promo_not_yet_valid: 400,
+  promo_not_for_offer: 400,
+  promo_departure: 400,
+  promo_minimum: 400,
+  promo_used_up: 409,
+  promo_used_by_customer: 409,
+  promo_not_for_store: 400,
 } as const;
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
 

@@ -39,6 +39,7 @@ import type { Storage } from '../lib/storage';
 import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
+import { seedPromoDemo } from './demo-promo';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
@@ -204,6 +205,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedBookings(tx as unknown as Db, account.id, kayak);
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
+    await seedPromoDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedPartnerOffers(tx as unknown as Db, { tx: tx as unknown as Db, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;

@@ -50,8 +50,20 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
           </li>
         ))}
       </ul>
+      {order.discount && order.discount.amount > 0 && (
+        <div className="td-promo" data-testid="order-discount">
+          <p className="td-total">
+            <span>{t('discountRow', { code: order.discount.code })}</span> <strong>−{formatMoney(order.discount.amount, order.currency, t.locale)}</strong>
+          </p>
+          {order.discount.taxes.map((x) => (
+            <p key={x.vat_rate_bp} className="td-muted">
+              {t('discountVat', { rate: new Intl.NumberFormat(t.locale, { style: 'percent', maximumFractionDigits: 2 }).format(x.vat_rate_bp / 10000), tax: formatMoney(x.tax, order.currency, t.locale) })}
+            </p>
+          ))}
+        </div>
+      )}
       <p className="td-total">
-        <span>{t('total')}</span> <strong>{formatMoney(order.total, order.currency, t.locale)}</strong>
+        <span>{t('total')}</span> <strong data-testid="order-total">{formatMoney(order.total, order.currency, t.locale)}</strong>
       </p>
     </div>
   );

@@ -1,6 +1,7 @@
 import type {
   TErrorItem,
   TPaginated,
+  TPromoPreview,
   TWebCart,
   TWebDay,
   TWebMonth,
@@ -198,6 +199,11 @@ export function createApi(slug: string, language: string = 'en') {
       } finally {
         markWrite();
       }
+    },
+    /** What a promo code would take off the cart's lines (or the server's refusal, promo_* on `promo_code`). */
+    async tryPromo(code: string, lines: string[], email?: string): Promise<TPromoPreview> {
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
+      return guarded<TPromoPreview>(`${base}/carts/${cartRef.id}/promo-code/`, { method: 'POST', body: { code, lines, ...(email ? { email } : {}) }, headers: cartHeaders(cartRef) });
     },
     async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);

@@ -26,6 +26,7 @@ const OPEN: TWebOrder = {
   paid: 9800,
   refunded: 0,
   cancellation_fee: 0,
+  discount: null,
   customer: { first_name: 'Nina', last_name: 'Graf', email: 'nina@example.com' },
   bookings: [
     {

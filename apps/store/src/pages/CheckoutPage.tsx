@@ -12,6 +12,8 @@ import { rememberOrder, secretOf } from '../lib/orders';
 import { dropDraft, dropPayment, loadPayment, safeStorage, saveOrderSecret } from '../lib/storage';
 import { errorText, useT } from '../i18n';
 import { DetailsForm } from './checkout/DetailsForm';
+import { PromoCodeBox } from './checkout/PromoCodeBox';
+import type { TPromoPreview } from '@tourdesk/contracts';
 
 /**
  * The cart and checkout: the held lines with their countdowns (lines run out stay, to be chosen
@@ -23,6 +25,7 @@ export function CheckoutPage() {
   const [loaded, setLoaded] = useState(false);
   const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
   const [conflicts, setConflicts] = useState<Record<string, string>>({});
+  const [promo, setPromo] = useState<TPromoPreview | null>(null);
   const [, setExpiredTick] = useState(0);
   /** Back from Stripe's page without paying (its cancel link, or the browser's Back). */
   const [note, setNote] = useState<'unpaid' | 'expired' | null>(null);
@@ -162,14 +165,16 @@ export function CheckoutPage() {
                 );
               })}
             </ul>
+            <PromoCodeBox lines={lines} applied={promo} onApplied={setPromo} />
             <p className="td-total">
-              <span>{t('total')}</span> <strong data-testid="cart-total">{formatMoney(total, cart?.currency ?? store.currency, t.locale)}</strong>
+              <span>{t('total')}</span> <strong data-testid="cart-total">{formatMoney(promo ? total - promo.discount.amount : total, cart?.currency ?? store.currency, t.locale)}</strong>
             </p>
             <p>
               <a href={link('')}>+ {t('addAnother')}</a>
             </p>
           </section>
           <DetailsForm
+            promoCode={promo?.discount.code ?? null}
             lines={lines}
             questions={questions}
             questionsLoading={offers.loading}

@@ -110,6 +110,12 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/qr-codes/QrCodesPage'),
   },
   {
+    path: '/sales/promo-codes',
+    permissions: ['Manage stores'],
+    features: ['stores'],
+    load: () => import('../features/promo-codes/PromoCodesPage'),
+  },
+  {
     path: '/sales/partners',
     permissions: ['Manage stores'],
     features: ['partners'],

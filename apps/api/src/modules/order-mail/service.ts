@@ -8,7 +8,8 @@ import type { Mail } from '../../lib/mailer';
 import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
-import { localWhen, mailMoney, translateFor, type CustomerTranslate } from '../../lib/customer-text';
+import { localWhen, mailMoney, translateFor, vatRate, type CustomerTranslate } from '../../lib/customer-text';
+import type { TWebOrder } from '@tourdesk/contracts';
 import { staffLanguage, staffTranslate } from '../../lib/staff-text';
 import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
 import { questionsOwed } from '../orders/answers';
@@ -115,6 +116,12 @@ const lineText = (t: CustomerTranslate, o: Pick<TicketOrder, 'bookings' | 'curre
     )
     .join('\n\n');
 
+/** The promo code's discount as its own row, with its VAT per rate (nothing without a code). */
+const discountText = (t: CustomerTranslate, d: TWebOrder['discount'], currency: string) =>
+  d && d.amount > 0
+    ? `${[t('mail.discount', { code: d.code, amount: mailMoney(t, d.amount, currency) }), ...d.taxes.map((x) => `  ${t('mail.discountVat', { rate: vatRate(t, x.vat_rate_bp), tax: mailMoney(t, x.tax, currency) })}`)].join('\n')}\n`
+    : '';
+
 /** Composes and sends one order e-mail; throws when the mail server refuses (the job retries). */
 export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, id: string) => Promise<void>, job: OrderMailJob, jobId: string) {
   const compose = async (ctx: MailCtx): Promise<Mail> => {
@@ -136,7 +143,7 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
       return {
         to: shop?.notify_email ?? '',
         subject: staff('storeNotification.subject', { reference: o.reference, ...where }),
-        text: `${intro}\n\n${lineText(words, { ...source.tickets, bookings: o.bookings })}\n\n${staff('storeNotification.total', { total: mailMoney(words, o.total, o.currency) })}`,
+        text: `${intro}\n\n${lineText(words, { ...source.tickets, bookings: o.bookings })}\n\n${discountText(words, o.discount, o.currency)}${staff('storeNotification.total', { total: mailMoney(words, o.total, o.currency) })}`,
       } satisfies Mail;
     }
     const t = translateFor(source.tickets.language);
@@ -203,6 +210,7 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
       subject: t('mail.confirmation.subject', about),
       text:
         `${greeting}\n\n${t(job.resent ? 'mail.confirmation.introAgain' : 'mail.confirmation.intro', about)}\n\n${lines}\n\n` +
+        discountText(t, o.discount, o.currency) +
         `${due > 0 ? t('mail.totalDue', { total: money(o.total), due: money(due) }) : t('mail.total', { total: money(o.total) })}\n\n` +
         `${t(job.resent ? 'mail.attachedAgain' : 'mail.attached', { count })}\n` +
         (link ? `${t('mail.manageLink', { link })}\n` : ''),

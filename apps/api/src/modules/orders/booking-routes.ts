@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZBooking, ZBookingFilters, ZBookingListQuery, ZBookingManifestQuery, ZCheckoutInput, ZErrorEnvelope, ZIdempotencyHeaders, ZIdParam, ZOrder, paginated, toMajorText, type TBooking } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZBooking, ZBookingFilters, ZBookingListQuery, ZBookingManifestQuery, ZCheckoutInput, ZErrorEnvelope, ZIdempotencyHeaders, ZIdParam, ZOrder, ZPromoPreview, ZPromoTry, paginated, toMajorText, type TBooking } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -46,6 +46,24 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.send_confirmation) request.server.jobs.wake(QUEUES.orderMail);
       return answer;
     },
+  );
+
+  app.post(
+    '/api/cart/promo-code/',
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['cart'],
+        summary: 'What a promo code would take off the cart lines (`lines`, else those held), with its VAT per rate; refused (promo_* on `promo_code`) with why. The checkout applies it with `promo_code`',
+        body: ZPromoTry,
+        response: { 200: ZPromoPreview, ...errors },
+      },
+    },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        const me = principalOf(request);
+        return bookings.promoPreview(ctx, (await holds.userCart(ctx, me.userId)).id, { ...request.body, storeId: null });
+      }),
   );
 
   // --- bookings ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ const presentBooking = ({ b, o, c, starts_at, title }: q.BookingRow): TBooking =
   net: b.net,
   tax: b.tax,
   items: b.items,
+  discount: b.discount,
   currency: b.currency,
   customer: { id: c.id, ...pickName(asGiven(o, c)) },
   checked_in_at: b.checked_in_at?.toISOString() ?? null,

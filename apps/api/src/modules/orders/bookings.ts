@@ -1,11 +1,13 @@
-import type { TCustomerDetails } from '@tourdesk/contracts';
+import type { TCustomerDetails, TPromoPreview } from '@tourdesk/contracts';
 import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { lockSlot, type SlotRow } from '../availability/slots';
 import { getBooking } from './booking-rows';
 import * as q from './queries/bookings';
-import { priceOf } from './queries/sale';
+import { departuresOf, priceOf } from './queries/sale';
+import { applyPromo } from '../promo-codes/apply';
+import { discountByRate, rateOf, sellLine, vatRates } from './sale';
 import { bookingEvent, checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
 
 /**
@@ -45,6 +47,8 @@ export async function checkout(
     language?: Language;
     /** A partner's booking through OCTO without the questions capability: required answers may be missing (asked later); given ones are still checked. */
     answersLater?: boolean;
+    /** A promo code (the counter's checkout, the web store's order): writeOrder() applies it (applyPromo()) or refuses the checkout. */
+    promo_code?: string;
   },
 ) {
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
@@ -99,6 +103,7 @@ export async function checkout(
     manageTokenHash: input.manageTokenHash,
     customer: input.customer,
     answers: input.answers,
+    promoCode: input.promo_code,
     lines: lines.map((l) => {
       const today = repriced.get(l.id);
       const sold = today ? { total: today.total, items: today.items, currency: today.currency } : { total: l.total, items: l.items, currency: l.currency };
@@ -111,6 +116,33 @@ export async function checkout(
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }
   return created;
+}
+
+/**
+ * What a promo code would take off the cart's lines (the store's cart, the counter's), before the
+ * order: applyPromo() without taking a use, the lines sold as writeOrder() would (sellLine() with
+ * their share) for the discount's VAT per rate. A refusal is the checkout's own (promo_* on
+ * `promo_code`); the checkout checks the code again and takes its use.
+ */
+export async function promoPreview(ctx: TenantCtx, cartId: string, input: { code: string; lines?: string[]; email?: string; storeId: string | null }): Promise<TPromoPreview> {
+  const now = Date.now();
+  const inCart = await q.cartLinesOf(ctx, cartId);
+  const lines = input.lines ? inCart.filter((l) => input.lines!.includes(l.id)) : inCart.filter((l) => l.expires_at.getTime() > now);
+  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: choose a time first, then enter the code.', 'lines');
+  lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
+  const departures = await departuresOf(ctx, [...new Set(lines.map((l) => l.slot_id))]);
+  const experienceOf = (slotId: string) => departures.get(slotId)?.experience_id ?? '';
+  const promo = await applyPromo(ctx, { code: input.code, storeId: input.storeId, email: input.email, lines: lines.map((l) => ({ key: l.id, experience_id: experienceOf(l.slot_id), slot_id: l.slot_id, items: l.items })), take: false });
+  const rates = await vatRates(ctx, [...new Set(lines.map((l) => experienceOf(l.slot_id)))]);
+  const sold = lines.map((l) => sellLine(l.items, rateOf(rates, experienceOf(l.slot_id)), undefined, undefined, promo.discounts.get(l.id) ?? 0));
+  const subtotal = lines.reduce((s, l) => s + l.total, 0);
+  return {
+    discount: { code: promo.code, amount: promo.amount, taxes: discountByRate(sold) },
+    lines: lines.map((l) => ({ id: l.id, discount: promo.discounts.get(l.id) ?? 0 })),
+    subtotal,
+    total: subtotal - promo.amount,
+    currency: ctx.currency,
+  };
 }
 
 /** A 409 with one item per line that cannot be booked. */

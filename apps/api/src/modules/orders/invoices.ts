@@ -6,7 +6,7 @@ import { createPdf, PAPER, type PDFFont, type PDFPage } from '../../lib/pdf';
 import { lockOrder, personName, recordAudit } from './order-basics';
 import * as q from './queries/invoices';
 import { orderExists } from './queries/orders';
-import { cancellationFeeByRate, lineDescription } from './sale';
+import { cancellationFeeByRate, discountByRate, lineDescription } from './sale';
 
 /**
  * Invoices and credit notes. An order's invoice is issued on request ("Issue invoice"), once the
@@ -207,7 +207,12 @@ async function composeInvoice(ctx: TenantCtx, orderId: string, t: CustomerTransl
   const { o, c, a } = await q.orderWithBuyerAndSeller(ctx, orderId);
   // A cancelled order keeps its cancellation fee: one line per VAT rate of the lines it was kept for.
   const feeLines = (await cancellationFeeByRate(ctx, orderId)).map((f) => ({ description: t('invoice.cancellationFee'), quantity: 1, unit_price: f.gross, vat_rate_bp: f.vat_rate_bp, net: f.net, tax: f.tax, total: f.gross }));
-  const invoiceLines = [...(await saleLines(ctx, orderId, a.time_zone)), ...feeLines];
+  // A promo code's discount: one "Discount (CODE)" line per VAT rate, negative, with the VAT it takes off (discountByRate()).
+  const sold = await q.soldLinesOfOrder(ctx, orderId);
+  const discountLines = o.promo_code
+    ? discountByRate(sold).map((d) => ({ description: t('invoice.discount', { code: o.promo_code! }), quantity: 1, unit_price: -d.gross, vat_rate_bp: d.vat_rate_bp, net: -d.net, tax: -d.tax, total: -d.gross }))
+    : [];
+  const invoiceLines = [...saleLines(sold, a.time_zone), ...discountLines, ...feeLines];
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
     const t = byRate.get(l.vat_rate_bp) ?? { vat_rate_bp: l.vat_rate_bp, net: 0, tax: 0, gross: 0 };
@@ -238,8 +243,7 @@ async function composeInvoice(ctx: TenantCtx, orderId: string, t: CustomerTransl
  * The lines sold in the order that are not cancelled: a line per pricing category and extra of
  * each booking, in the order of their start, with the prices and VAT fixed when they were sold.
  */
-async function saleLines(ctx: TenantCtx, orderId: string, zone: string): Promise<TInvoice['lines']> {
-  const lines = await q.soldLinesOfOrder(ctx, orderId);
+function saleLines(lines: Awaited<ReturnType<typeof q.soldLinesOfOrder>>, zone: string): TInvoice['lines'] {
   return lines.flatMap(({ items, title, starts_at }) =>
     items.map((i) => ({
       description: `${i.sold_as ?? lineDescription(title, starts_at, zone)}: ${i.sold_label ?? i.label}`,

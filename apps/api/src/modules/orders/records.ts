@@ -13,7 +13,8 @@ import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { takeNumber } from './queries/invoices';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
-import { cancellationFeeByRate, lineDescription, rateOf, sellLine, vatRates } from './sale';
+import { cancellationFeeByRate, lineDescription, orderDiscount, rateOf, sellLine, vatRates } from './sale';
+import { applyPromo } from '../promo-codes/apply';
 import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
@@ -126,7 +127,8 @@ async function applyPendingRates(ctx: TenantCtx, orderId: string, { checkFirst =
   for (const b of pending) {
     const rate = rateOf(rates, b.experience_id);
     const items = b.items.map(({ kind, id, label, quantity, unit_price }) => ({ kind, id, label, quantity, unit_price }));
-    await updateBookingSale(ctx, b.id, sellLine(items, rate, b.items[0]?.sold_as, (i) => b.items.find((x) => x.id === i.id && x.kind === i.kind)?.sold_label));
+    // Its promo discount stays as sold; its VAT is that of the discounted gross at the new rate.
+    await updateBookingSale(ctx, b.id, sellLine(items, rate, b.items[0]?.sold_as, (i) => b.items.find((x) => x.id === i.id && x.kind === i.kind)?.sold_label, b.discount));
     await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'VAT rate applied', changes: { tax_rate_bp: rate.rateBp } });
   }
   return true;
@@ -186,6 +188,8 @@ export async function writeOrder(
     lines: LineToWrite[];
     /** The customer's language (their cart's, or negotiated with a partner's call); absent: the organisation's main one. */
     language?: Language;
+    /** A promo code (the web store's cart, the counter): applyPromo() takes a use of it here, or refuses the sale. */
+    promoCode?: string;
   },
 ) {
   // One currency per sale: a line priced in another currency than the order's (a store or a contract
@@ -204,6 +208,17 @@ export async function writeOrder(
   const status = manual.length > 0 ? 'Created' : 'Confirmed';
   const main = (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!;
   const language = input.language ?? main;
+  // A promo code is checked and one of its uses taken in this transaction (its row stays locked
+  // until the order commits); its discount is fixed on the lines below.
+  const promo = input.promoCode
+    ? await applyPromo(ctx, {
+        code: input.promoCode,
+        storeId: input.storeId ?? null,
+        email: input.customer.email,
+        lines: input.lines.map((l, i) => ({ key: String(i), experience_id: l.experience_id, slot_id: l.slot_id, items: itemsToSell(l, '') })),
+        take: true,
+      })
+    : null;
   const created = await insertOrder(ctx, {
     language,
     reference: await orderReference(ctx),
@@ -221,6 +236,8 @@ export async function writeOrder(
     store_id: input.storeId ?? null,
     manage_token_hash: input.manageTokenHash ?? null,
     notes: input.notes ?? '',
+    promo_code_id: promo?.id ?? null,
+    promo_code: promo?.code ?? null,
   });
   for (const line of input.lines) await bookSeats(ctx, line.slot_id, line.seats);
   // Money fixed as sold: each line's items at today's VAT rate of its experience.
@@ -236,8 +253,8 @@ export async function writeOrder(
   };
   const bookings = await insertBookings(
     ctx,
-    input.lines.map((line) => ({
-      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id), soldAs(line), words.label),
+    input.lines.map((line, i) => ({
+      ...sellLine(itemsToSell(line, titles.get(line.experience_id) ?? ''), rateOf(rates, line.experience_id), soldAs(line), words.label, promo?.discounts.get(String(i)) ?? 0),
       order_id: created.id,
       experience_id: line.experience_id,
       slot_id: line.slot_id,
@@ -252,6 +269,7 @@ export async function writeOrder(
   );
   await recomputeOrder(ctx, created.id);
   await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference: created.reference, customer: found.email, lines: bookings.length, status } });
+  if (promo) await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'promo code applied', changes: { code: promo.code, discount: promo.amount } });
   await orderEvent(ctx, 'order.created', created.id);
   await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
   return created.id;
@@ -282,6 +300,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
     tax_total: o.o.tax_total,
     sold_total: o.o.sold_total,
     cancellation_fee: o.o.cancellation_fee,
+    discount: orderDiscount(o.o.promo_code, bookings),
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
     notes: o.o.notes,

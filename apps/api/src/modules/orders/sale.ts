@@ -31,17 +31,44 @@ export function lineDescription(title: string, startsAt: Date, zone: string, loc
   return `${title}, ${f.format(startsAt)}`;
 }
 
-/** A line as sold: its items with their VAT, and the line's totals (sums of the items); `soldAs` its description. */
-export function sellLine(items: HeldItem[], { rateBp, pending }: SaleRate, soldAs?: string, soldLabel: (item: HeldItem) => string | undefined = () => undefined) {
+/**
+ * A line as sold: its items with their VAT, and the line's totals (sums of the items); `soldAs` its
+ * description. `discount` (a promo code's share of this line, gross, applyPromo()): the line's total
+ * is its items' gross less it, and its tax the VAT of that discounted gross by the same rule
+ * (vatOf()); the items keep their own figures, and discountByRate() shows the difference as the
+ * "Discount (CODE)" row, so items + discount add up to the line to the minor unit.
+ */
+export function sellLine(items: HeldItem[], { rateBp, pending }: SaleRate, soldAs?: string, soldLabel: (item: HeldItem) => string | undefined = () => undefined, discount = 0) {
   const sold: SoldItem[] = items.map((i) => {
     const total = i.quantity * i.unit_price;
     const tax = vatOf(total, rateBp);
     const label = soldLabel(i);
     return { kind: i.kind, id: i.id, label: i.label, quantity: i.quantity, unit_price: i.unit_price, ...(soldAs ? { sold_as: soldAs } : {}), ...(label && label !== i.label ? { sold_label: label } : {}), total, tax_rate_bp: rateBp, tax, net: total - tax };
   });
-  const total = sold.reduce((s, i) => s + i.total, 0);
-  const tax = sold.reduce((s, i) => s + i.tax, 0);
-  return { items: sold, total, tax, net: total - tax, tax_rate_bp: rateBp, tax_rate_pending: pending };
+  const gross = sold.reduce((s, i) => s + i.total, 0);
+  const off = Math.min(Math.max(discount, 0), gross);
+  const total = gross - off;
+  const tax = off > 0 ? vatOf(total, rateBp) : sold.reduce((s, i) => s + i.tax, 0);
+  return { items: sold, total, tax, net: total - tax, tax_rate_bp: rateBp, tax_rate_pending: pending, discount: off };
+}
+
+/**
+ * A promo code's discount per VAT rate, from lines as sold (their `discount`, `tax` and items'
+ * tax): per rate, the gross taken off and the VAT it takes off (the items' VAT less the line's),
+ * as positive amounts. What the order, the invoice ("Discount (CODE)" per rate) and the e-mails
+ * show; items less these add up to the lines exactly.
+ */
+export function discountByRate(lines: readonly { discount: number; tax: number; tax_rate_bp: number; items: readonly { tax: number }[] }[]) {
+  const byRate = new Map<number, { vat_rate_bp: number; gross: number; tax: number; net: number }>();
+  for (const l of lines) {
+    if (l.discount <= 0) continue;
+    const r = byRate.get(l.tax_rate_bp) ?? { vat_rate_bp: l.tax_rate_bp, gross: 0, tax: 0, net: 0 };
+    r.gross += l.discount;
+    r.tax += l.items.reduce((s, i) => s + i.tax, 0) - l.tax;
+    r.net = r.gross - r.tax;
+    byRate.set(l.tax_rate_bp, r);
+  }
+  return [...byRate.values()].sort((x, y) => x.vat_rate_bp - y.vat_rate_bp);
 }
 
 /**
@@ -84,4 +111,15 @@ export async function cancellationFeeByRate(ctx: TenantCtx, orderId: string) {
     const tax = vatOf(gross, r.rate);
     return { vat_rate_bp: r.rate, gross, tax, net: gross - tax };
   });
+}
+
+/**
+ * The promo code's discount as an order shows it (the back office, the customer's page, the
+ * e-mails): the code and, of its lines not cancelled, the amount off with its VAT per rate; null
+ * for an order sold without a code.
+ */
+export function orderDiscount(code: string | null, lines: readonly { status: string; discount: number; tax: number; tax_rate_bp: number; items: readonly { tax: number }[] }[]) {
+  if (!code) return null;
+  const taxes = discountByRate(lines.filter((l) => l.status !== 'Canceled'));
+  return { code, amount: taxes.reduce((s, t) => s + t.gross, 0), taxes };
 }

@@ -44,7 +44,7 @@ export async function filterOptions(ctx: TenantCtx) {
  * tourdesk_price, its slot locked (in id order), its seats checked against capacity, booked and
  * held, then written — all lines or none.
  */
-export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string; language?: Language }) {
+export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDetails; lines: { slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]; answers: Record<string, string>; notes: string; language?: Language; promo_code?: string }) {
   const priced = [];
   for (const [i, line] of input.lines.entries()) {
     const p = await priceOf(ctx, line.slot, line.quantities, line.extras).catch((thrown: unknown) => {
@@ -65,6 +65,7 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
     customer: input.customer,
     answers: input.answers,
     notes: input.notes,
+    promoCode: input.promo_code,
     lines: priced.map((p) => ({ slot_id: p.slot, experience_id: p.experience_id, quantities: p.quantities, extras: p.extras, seats: p.seats, total: p.total, items: p.items, currency: p.currency })),
   });
   return presentOrder(ctx, id);
@@ -213,6 +214,8 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   if (b.status === 'Canceled') throw new AppError('invalid', 'A cancelled line cannot be changed.', 'quantities');
   // A partner's resale keeps what was sold (its commission is fixed at sale): cancel it, and the partner sells again.
   if (b.partnership_id) throw new AppError('conflict', 'A partner sold this line: its commission was fixed at sale, so it is not changed. Cancel it and let the partner book again.', 'quantities');
+  // A promo code's discount was fixed on this line at sale (its share of the code's amount, minimum and limits then).
+  if (b.discount > 0) throw new AppError('conflict', 'This line was sold with a promo code discount, fixed at sale: it is not changed. Cancel it and sell the new quantities again.', 'quantities');
   const extras = input.extras ?? b.extras;
   const p = await priceOf(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);

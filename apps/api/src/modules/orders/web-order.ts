@@ -9,6 +9,7 @@ import { termsOf } from './cancellation';
 import { setManageTokenHash } from './queries/orders';
 import { orderWithCustomer, webOrderBookingRows } from './queries/tickets';
 import { bookingsAsShown } from './tickets';
+import { orderDiscount } from './sale';
 
 /**
  * A web order as its customer sees it (the store's booking page and the order's e-mails): its
@@ -39,6 +40,7 @@ export async function presentWebOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'> &
     paid: o!.o.paid,
     refunded: o!.o.refunded,
     cancellation_fee: o!.o.cancellation_fee,
+    discount: orderDiscount(o!.o.promo_code, rows.map((r) => r.b)),
     customer: { first_name: o!.c.first_name, last_name: o!.c.last_name, email: o!.c.email },
     bookings,
     manage_url: inLanguage(manageUrl(o!.o.reference), o!.o.language),

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import type { z } from 'zod';
-import type { ZWebOrderInput } from '@tourdesk/contracts';
+import type { TPromoPreview, ZPromoTry, ZWebOrderInput } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { checkout } from '../orders/bookings';
+import { checkout, promoPreview } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
 import { closeOpenPayments } from '../payments/online';
 import { contractOfCart, markResale } from '../partners/resale';
@@ -15,6 +15,16 @@ import { secret, sha256 } from './scope';
 /**
  * The customer's order from the guest cart (the orders module's checkout, then the e-mails), cancelled by the customer under the policy, and the secret of its private link renewed.
  */
+
+/**
+ * A promo code tried in the cart: what it would take off (orders' promoPreview(), the checkout's
+ * rule), in this store; a partner's offers take none.
+ */
+export async function tryPromoCode(ctx: WebCtx, cartId: string, input: z.output<typeof ZPromoTry>, token: string | undefined): Promise<TPromoPreview> {
+  await ownCart(ctx, cartId, token);
+  if (ctx.partner) throw new AppError('promo_not_for_store', `The promo code ${input.code} is not valid for a partner’s offers.`, 'promo_code');
+  return promoPreview(ctx, cartId, { ...input, storeId: ctx.store.id });
+}
 
 /**
  * The customer's order from their guest cart: exactly the lines they saw (checkout, the same rule
@@ -36,6 +46,8 @@ export async function placeOrder(
   // book the same seats again once paid); one already paid refuses this booking.
   await closeOpenPayments(ctx, stripe, input.cart);
   const resold = ctx.partner ? await contractOfCart(ctx, ctx.partner.partnershipId, input.cart, input.lines) : null;
+  // A partner's offers are sold at the partner's contract (its commission fixed on the gross): no promo code there.
+  if (resold && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
   const manage = secret();
   const orderId = await checkout(ctx, input.cart, null, {
     customer: { ...input.customer, country: input.customer.country ?? null },
@@ -43,6 +55,7 @@ export async function placeOrder(
     lines: input.lines,
     storeId: ctx.store.id,
     manageTokenHash: sha256(manage),
+    promo_code: input.promo_code,
   } as Parameters<typeof checkout>[3]);
   // A partner's offers: the supplier's order, named as resold by the store's organisation, each line's commission fixed now.
   if (resold) await markResale(ctx, orderId, resold.contract, resold.rates, null, { store: ctx.store.id });

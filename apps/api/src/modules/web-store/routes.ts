@@ -6,6 +6,8 @@ import {
   paginated,
   ZErrorEnvelope,
   ZPaginationQuery,
+  ZPromoPreview,
+  ZPromoTry,
   ZWebCart,
   ZWebCartLineParams,
   ZWebCartParams,
@@ -196,6 +198,15 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
         return carts.webCart(ctx, request.params.cart, Boolean(request.server.config.STRIPE_SECRET_KEY));
       });
     },
+  );
+  app.post(
+    '/api/web-stores/:slug/carts/:cart/promo-code/',
+    {
+      config: pub('a guest tries a promo code on their cart (its secret in X-Cart-Token)'),
+      preHandler: app.storeGuard('line'),
+      schema: { tags, summary: 'What a promo code would take off the cart, with its VAT per rate; refused (promo_* on `promo_code`) with why. The order applies it with `promo_code`', params: ZWebCartParams, body: ZPromoTry, response: { 200: ZPromoPreview, ...guarded } },
+    },
+    (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.tryPromoCode(ctx, request.params.cart, request.body, cartToken(request))),
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',

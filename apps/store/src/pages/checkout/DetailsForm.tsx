@@ -21,7 +21,10 @@ export function DetailsForm({
   questionsLoading,
   onConflicts,
   onPlaced,
+  promoCode,
 }: {
+  /** The promo code applied in the cart (its discount is taken again by the order). */
+  promoCode?: string | null;
   lines: Line[];
   questions: Question[];
   questionsLoading: boolean;
@@ -97,7 +100,7 @@ export function DetailsForm({
     setBusy(true);
     setPayUrl(null);
     let leaving = false;
-    const input = orderInput(lines, customer, answers, questions);
+    const input = { ...orderInput(lines, customer, answers, questions), ...(promoCode ? { promo_code: promoCode } : {}) };
     try {
       if (online) {
         // Stripe's page takes the payment; the order is made once Stripe says it is paid.

@@ -24,6 +24,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   'Stores and sales': 'nav.storesAndSales',
   Stores: 'nav.stores',
   'QR codes': 'nav.qrCodes',
+  'Promo codes': 'nav.promoCodes',
   Partners: 'nav.partners',
   Bookings: 'nav.bookings',
   Overview: 'nav.overview',

@@ -102,6 +102,7 @@ export const NAVIGATION: NavItem[] = [
     children: [
       { label: 'Stores', to: '/sales/stores' },
       { label: 'QR codes', to: '/sales/qr-codes' },
+      { label: 'Promo codes', to: '/sales/promo-codes' },
       { label: 'Partners', to: '/sales/partners' },
     ],
   },

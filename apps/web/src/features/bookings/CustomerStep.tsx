@@ -1,15 +1,16 @@
 import { Button, Checkbox, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
-import type { TCart } from '@tourdesk/contracts';
+import type { TCart, TPromoPreview } from '@tourdesk/contracts';
+import { errorItems } from '../../shared/api/errors';
 import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, type Control, type UseFormReturn } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control, type UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { applyFieldErrors } from '../../shared/lib/forms';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
-import { formatMoney } from '../../shared/lib/money';
+import { formatMoney, vatRate } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useBookingOffersQuery, useCheckoutMutation } from './api';
+import { useBookingOffersQuery, useCheckoutMutation, useTryCounterPromoMutation } from './api';
 import { lineErrors, validateAnswer } from './booking-logic';
 import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
 import { useBookingsT } from './texts';
@@ -133,6 +134,59 @@ export function CustomerFields({ form }: { form: UseFormReturn<CheckoutForm> }) 
  * the cart (each asked once). Required answers and the kind of each answer are checked here
  * before the server checks them again; its field errors land on the matching field.
  */
+/**
+ * A promo code at the counter: tried on the cart's lines (the checkout's own rule, nothing taken),
+ * then shown as its own "Discount (CODE)" row with its VAT per rate; a refusal says why.
+ */
+function PromoCodeField({ cart, email, applied, onApplied, refusal }: { cart: TCart; email: string; applied: TPromoPreview | null; onApplied: (p: TPromoPreview | null) => void; refusal?: string }) {
+  const tr = useBookingsT();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [tryPromo, trying] = useTryCounterPromoMutation();
+  const apply = async () => {
+    const res = await tryPromo({ code, lines: cart.lines.map((l) => l.id), ...(EMAIL.test(email) ? { email } : {}) });
+    if ('error' in res) {
+      setError(errorItems(res.error)[0]?.detail);
+      return onApplied(null);
+    }
+    setError(undefined);
+    onApplied(res.data);
+  };
+  if (applied) {
+    return (
+      <Stack gap={2} data-testid="promo-applied">
+        <Group justify="space-between">
+          <Text size="sm">{tr('promo.discount', { code: applied.discount.code })}</Text>
+          <Group gap="xs">
+            <Text size="sm">−{formatMoney(applied.discount.amount, applied.currency)}</Text>
+            <Button size="xs" variant="subtle" color="red" onClick={() => onApplied(null)}>
+              {tr('promo.remove')}
+            </Button>
+          </Group>
+        </Group>
+        {applied.discount.taxes.map((x) => (
+          <Text key={x.vat_rate_bp} size="xs" c="dimmed">
+            {tr('promo.vat', { rate: vatRate(x.vat_rate_bp), tax: formatMoney(x.tax, applied.currency) })}
+          </Text>
+        ))}
+        {refusal && (
+          <Text size="xs" c="red" role="alert">
+            {refusal}
+          </Text>
+        )}
+      </Stack>
+    );
+  }
+  return (
+    <Group align="flex-end" gap="xs">
+      <TextInput label={tr('promo.label')} value={code} onChange={(e) => setCode(e.currentTarget.value)} error={error ?? refusal} style={{ flex: 1 }} />
+      <Button variant="default" onClick={() => void apply()} loading={trying.isLoading} disabled={!code.trim()}>
+        {tr('promo.apply')}
+      </Button>
+    </Group>
+  );
+}
+
 export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; catalog: BookingCatalog; onLineErrors: (byLine: Record<string, string>) => void }) {
   const tr = useBookingsT();
   const navigate = useNavigate();
@@ -160,6 +214,9 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
   const language: Language | undefined = chosenLanguage ?? languages[0];
   // The Idempotency-Key of the last submission, kept for a retry of the very same body.
   const [pending, setPending] = useState<Submission | null>(null);
+  const [promo, setPromo] = useState<TPromoPreview | null>(null);
+  const email = useWatch({ control: form.control, name: 'customer.email' });
+  const [promoRefusal, setPromoRefusal] = useState<string>();
 
   const onSubmit = form.handleSubmit(async (values) => {
     const answers: Record<string, string> = {};
@@ -168,13 +225,14 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       if (answer) answers[q.id] = answer;
     }
     // Exactly the lines on screen are booked; a line whose hold ran out comes back named (lines.<id>).
-    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), send_confirmation: values.send_confirmation, ...(language ? { language } : {}) };
+    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), send_confirmation: values.send_confirmation, ...(language ? { language } : {}), ...(promo ? { promo_code: promo.discount.code } : {}) };
     const submission = keyFor(pending, JSON.stringify(input));
     setPending(submission);
     const res = await checkout({ ...input, idempotencyKey: submission.key });
     if ('error' in res) {
       if (!unanswered(res.error)) setPending(null);
       onLineErrors(lineErrors(res.error));
+      setPromoRefusal(errorItems(res.error).find((i) => i.attr === 'promo_code')?.detail);
       return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
     }
     setPending(null);
@@ -212,9 +270,19 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
             {tr('customer.questionsHidden')}
           </Text>
         )}
+        <PromoCodeField
+          cart={cart}
+          email={email}
+          applied={promo}
+          refusal={promoRefusal}
+          onApplied={(p) => {
+            setPromo(p);
+            setPromoRefusal(undefined);
+          }}
+        />
         <Group justify="space-between">
           <Text fw={700} data-testid="cart-total">
-            {tr('checkout.total', { amount: formatMoney(cart.total, cart.currency) })}
+            {tr('checkout.total', { amount: formatMoney(promo ? cart.total - promo.discount.amount : cart.total, cart.currency) })}
           </Text>
           <Button type="submit" loading={isLoading} disabled={offersLoading || catalog.isLoading}>
             {tr('customer.checkOut')}

@@ -11,6 +11,7 @@ import type {
   THeldLine,
   TOrder,
   TPaginated,
+  TPromoPreview,
   TResaleDetail,
   TSlot,
 } from '@tourdesk/contracts';
@@ -29,6 +30,8 @@ export interface CheckoutInput {
   lines: string[];
   /** The customer's language (their e-mails, tickets and invoices); absent: the organisation's main one. */
   language?: Language;
+  /** A promo code tried on the cart (the checkout applies it again, or refuses with why). */
+  promo_code?: string;
   /** One per submission; the same body retried after no definite answer keeps it. */
   idempotencyKey: string;
 }
@@ -95,6 +98,10 @@ export const bookingsApi = api.injectEndpoints({
       onQueryStarted: (_id, { dispatch, queryFulfilled }) => cartFromAnswer(dispatch, queryFulfilled),
       invalidatesTags: ['Slot'],
     }),
+    /** What a promo code would take off the cart (or why it is refused): the checkout's own rule. */
+    tryCounterPromo: build.mutation<TPromoPreview, { code: string; lines: string[]; email?: string }>({
+      query: (body) => ({ url: 'cart/promo-code/', method: 'POST', body }),
+    }),
     checkout: build.mutation<TOrder, CheckoutInput>({
       query: ({ idempotencyKey, ...body }) => ({ url: 'cart/checkout/', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: ['Cart', 'Slot', 'Booking'],
@@ -143,6 +150,7 @@ async function cartFromAnswer(dispatch: (action: unknown) => unknown, queryFulfi
 }
 
 export const {
+  useTryCounterPromoMutation,
   useBookingsQuery,
   useBookingQuery,
   useCancelBookingMutation,

@@ -27,6 +27,7 @@ const PAID: TOrder = {
   total: 9800,
   sold_total: 9800,
   cancellation_fee: 0,
+  discount: null,
   tax_total: 734,
   paid: 9800,
   refunded: 0,

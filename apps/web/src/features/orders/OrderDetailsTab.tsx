@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useCan } from '../../shared/hooks/use-can';
 import { formatDateTime } from '../../shared/lib/dates';
-import { formatMoney } from '../../shared/lib/money';
+import { formatMoney, vatRate } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import {
   useCancelOrderLineMutation,
@@ -271,6 +271,16 @@ export function Totals({ order }: { order: TOrder }) {
         {order.sold_total !== order.total && row(order.status === 'Canceled' ? t('totals.soldBefore') : t('totals.sold'), money(order.sold_total), 'order-sold-total')}
         {order.sold_total !== order.total && row(t('totals.cancelled'), money(order.total - order.cancellation_fee - order.sold_total), 'order-cancelled-total')}
         {order.cancellation_fee > 0 && row(t('totals.fee'), money(order.cancellation_fee), 'order-cancellation-fee')}
+        {order.discount && order.discount.amount > 0 && (
+          <>
+            {row(t('totals.discount', { code: order.discount.code }), `−${money(order.discount.amount)}`, 'order-discount')}
+            {order.discount.taxes.map((x) => (
+              <Text key={x.vat_rate_bp} size="xs" c="dimmed" ta="right" data-testid="order-discount-vat">
+                {t('totals.discountVat', { rate: vatRate(x.vat_rate_bp), tax: money(x.tax) })}
+              </Text>
+            ))}
+          </>
+        )}
         {row(t('totals.total'), money(order.total), 'order-total', true)}
         {row(t('totals.vat'), money(order.tax_total), 'order-tax')}
         <Divider my={4} />

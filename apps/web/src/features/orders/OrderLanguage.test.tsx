@@ -28,6 +28,7 @@ const ORDER: TOrder = {
   total: 9800,
   sold_total: 9800,
   cancellation_fee: 0,
+  discount: null,
   tax_total: 734,
   paid: 0,
   refunded: 0,

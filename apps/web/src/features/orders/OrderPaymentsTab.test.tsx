@@ -30,6 +30,7 @@ const ORDER: TOrder = {
   total: 14800,
   sold_total: 14800,
   cancellation_fee: 0,
+  discount: null,
   tax_total: 1109,
   paid: 14800,
   refunded: 0,

@@ -131,7 +131,7 @@ export async function lockBookingRow(ctx: TenantCtx, id: string) {
 /** The order's lines sold while the VAT rate was pending (to be given today's rate). */
 export function pendingRateBookings(ctx: TenantCtx, orderId: string) {
   return ctx.tx
-    .select({ id: booking.id, experience_id: booking.experience_id, items: booking.items })
+    .select({ id: booking.id, experience_id: booking.experience_id, items: booking.items, discount: booking.discount })
     .from(booking)
     .where(and(eq(booking.account_id, ctx.accountId), eq(booking.order_id, orderId), eq(booking.tax_rate_pending, true)));
 }

@@ -92,7 +92,7 @@ export async function orderWithBuyerAndSeller(ctx: TenantCtx, orderId: string) {
 /** The order's lines not cancelled, with their items as sold, offer title and start, by start. */
 export function soldLinesOfOrder(ctx: TenantCtx, orderId: string) {
   return ctx.tx
-    .select({ items: booking.items, title: experience.title, starts_at: slot.starts_at })
+    .select({ items: booking.items, title: experience.title, starts_at: slot.starts_at, discount: booking.discount, tax: booking.tax, tax_rate_bp: booking.tax_rate_bp })
     .from(booking)
     .innerJoin(experience, eq(experience.id, booking.experience_id))
     .innerJoin(slot, eq(slot.id, booking.slot_id))

@@ -44,6 +44,8 @@ import { en as pricingEn } from './pricing/en';
 import { de as profileDe } from './profile/de';
 import { en as profileEn } from './profile/en';
 import { de as qrCodesDe } from './qr-codes/de';
+import { de as promoCodesDe } from './promo-codes/de';
+import { en as promoCodesEn } from './promo-codes/en';
 import { en as qrCodesEn } from './qr-codes/en';
 import { de as resalesDe } from './resales/de';
 import { en as resalesEn } from './resales/en';
@@ -80,6 +82,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/payment-providers': { en: paymentProvidersEn, de: paymentProvidersDe },
   'backoffice/profile': { en: profileEn, de: profileDe },
   'backoffice/qr-codes': { en: qrCodesEn, de: qrCodesDe },
+  'backoffice/promo-codes': { en: promoCodesEn, de: promoCodesDe },
   'backoffice/resales': { en: resalesEn, de: resalesDe },
   'backoffice/shell': { en: shellEn, de: shellDe },
   'backoffice/stores': { en: storesEn, de: storesDe },

@@ -9,6 +9,8 @@ export const de = {
   'mail.confirmation.subject': 'Ihre Buchung {reference} bei {organisation}',
   'mail.confirmation.intro': 'vielen Dank für Ihre Buchung bei {organisation}. Ihre Bestellung {reference}:',
   'mail.confirmation.introAgain': 'hier sind noch einmal Ihre Tickets und die Bestätigung Ihrer Bestellung {reference} bei {organisation}:',
+  'mail.discount': 'Rabatt ({code}): −{amount}',
+  'mail.discountVat': 'davon MwSt. {rate}: −{tax}',
   'mail.total': 'Gesamt {total}.',
   'mail.totalDue': 'Gesamt {total}, vor Ort zu bezahlen: {due}.',
   'mail.attached': '{count, plural, one {Ihr Ticket (mit QR-Code)} other {Ihre Tickets (ein QR-Code pro Buchung)}} und ein Kalendereintrag sind angehängt.',
@@ -84,5 +86,6 @@ export const de = {
   'pay.processing': 'Ihre Zahlung wird bestätigt. Laden Sie diese Seite gleich neu.',
   'pay.refunded': 'Dieser Betrag war bereits bezahlt: Ihre Zahlung geht auf Ihre Karte zurück.',
   'pay.notFound': 'Dieser Zahlungslink ist ungültig.',
+  'invoice.discount': 'Rabatt ({code})',
   'ics.description': '{organisation} – Bestellung {reference}, Ticket {code}',
 } satisfies Record<CustomerKey, string>;

@@ -10,6 +10,8 @@ export const en = {
   'mail.confirmation.subject': 'Your booking {reference} with {organisation}',
   'mail.confirmation.intro': 'thank you for booking with {organisation}. Your order {reference}:',
   'mail.confirmation.introAgain': 'here are your tickets and the confirmation of your order {reference} with {organisation} again:',
+  'mail.discount': 'Discount ({code}): −{amount}',
+  'mail.discountVat': 'of which VAT {rate}: −{tax}',
   'mail.total': 'Total {total}.',
   'mail.totalDue': 'Total {total}, to pay on site: {due}.',
   'mail.attached': '{count, plural, one {Your ticket (with its QR code)} other {Your tickets (one QR code per booking)}} and a calendar entry are attached.',
@@ -88,6 +90,7 @@ export const en = {
   'pay.processing': 'Your payment is being confirmed. Reload this page in a moment.',
   'pay.refunded': 'This amount had been paid already: your payment goes back to your card.',
   'pay.notFound': 'This payment link is not valid.',
+  'invoice.discount': 'Discount ({code})',
   // The calendar file
   'ics.description': '{organisation} — order {reference}, ticket {code}',
 } as const satisfies Record<string, string>;

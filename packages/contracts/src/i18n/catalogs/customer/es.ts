@@ -9,6 +9,8 @@ export const es = {
   'mail.confirmation.subject': 'Tu reserva {reference} con {organisation}',
   'mail.confirmation.intro': 'Gracias por reservar con {organisation}. Tu pedido {reference}:',
   'mail.confirmation.introAgain': 'Aquí tienes de nuevo tus entradas y la confirmación de tu pedido {reference} con {organisation}:',
+  'mail.discount': 'Descuento ({code}): −{amount}',
+  'mail.discountVat': 'del cual IVA {rate}: −{tax}',
   'mail.total': 'Total: {total}.',
   'mail.totalDue': 'Total: {total}; a pagar en el lugar: {due}.',
   'mail.attached': '{count, plural, one {Adjuntamos tu entrada (con su código QR)} other {Adjuntamos tus entradas (un código QR por reserva)}} y un evento de calendario.',
@@ -84,5 +86,6 @@ export const es = {
   'pay.processing': 'Tu pago se está confirmando. Vuelve a cargar esta página en un momento.',
   'pay.refunded': 'Este importe ya se había pagado: tu pago vuelve a tu tarjeta.',
   'pay.notFound': 'Este enlace de pago no es válido.',
+  'invoice.discount': 'Descuento ({code})',
   'ics.description': '{organisation} — pedido {reference}, entrada {code}',
 } satisfies Record<CustomerKey, string>;

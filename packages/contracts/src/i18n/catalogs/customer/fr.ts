@@ -6,6 +6,8 @@ export const fr = {
   'mail.confirmation.subject': 'Votre réservation {reference} chez {organisation}',
   'mail.confirmation.intro': 'merci d’avoir réservé chez {organisation}. Votre commande {reference} :',
   'mail.confirmation.introAgain': 'voici à nouveau vos billets et la confirmation de votre commande {reference} chez {organisation} :',
+  'mail.discount': 'Remise ({code}) : −{amount}',
+  'mail.discountVat': 'dont TVA {rate} : −{tax}',
   'mail.total': 'Total {total}.',
   'mail.totalDue': 'Total {total}, à payer sur place : {due}.',
   'mail.attached': '{count, plural, one {Votre billet (avec son code QR) et une entrée de calendrier sont joints} other {Vos billets (un code QR par réservation) et une entrée de calendrier sont joints}}.',
@@ -81,5 +83,6 @@ export const fr = {
   'pay.processing': 'Votre paiement est en cours de confirmation. Rechargez cette page dans un instant.',
   'pay.refunded': 'Ce montant avait déjà été payé : votre paiement est remboursé sur votre carte.',
   'pay.notFound': 'Ce lien de paiement n’est pas valide.',
+  'invoice.discount': 'Remise ({code})',
   'ics.description': '{organisation} — commande {reference}, billet {code}',
 } satisfies Record<CustomerKey, string>;

@@ -6,6 +6,8 @@ export const it = {
   'mail.confirmation.subject': 'La tua prenotazione {reference} con {organisation}',
   'mail.confirmation.intro': 'grazie per aver prenotato con {organisation}. Il tuo ordine {reference}:',
   'mail.confirmation.introAgain': 'ecco di nuovo i tuoi biglietti e la conferma del tuo ordine {reference} con {organisation}:',
+  'mail.discount': 'Sconto ({code}): −{amount}',
+  'mail.discountVat': 'di cui IVA {rate}: −{tax}',
   'mail.total': 'Totale {total}.',
   'mail.totalDue': 'Totale {total}, da pagare sul posto: {due}.',
   'mail.attached': '{count, plural, one {In allegato trovi il tuo biglietto (con il suo codice QR)} other {In allegato trovi i tuoi biglietti (un codice QR per prenotazione)}} e un evento per il calendario.',
@@ -81,5 +83,6 @@ export const it = {
   'pay.processing': 'Il tuo pagamento è in fase di conferma. Ricarica questa pagina tra un momento.',
   'pay.refunded': 'Questo importo era già stato pagato: il tuo pagamento torna sulla tua carta.',
   'pay.notFound': 'Questo link di pagamento non è valido.',
+  'invoice.discount': 'Sconto ({code})',
   'ics.description': '{organisation} — ordine {reference}, biglietto {code}',
 } satisfies Record<CustomerKey, string>;

@@ -105,6 +105,8 @@ export const de = {
   'totals.sold': 'Verkauft',
   'totals.cancelled': 'Storniert',
   'totals.fee': 'Stornogebühr',
+  'totals.discount': 'Rabatt ({code})',
+  'totals.discountVat': 'davon MwSt. {rate}: −{tax}',
   'totals.total': 'Gesamt',
   'totals.vat': 'davon MwSt.',
   'totals.paid': 'Bezahlt',

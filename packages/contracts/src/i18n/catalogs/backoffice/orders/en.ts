@@ -104,6 +104,8 @@ export const en = {
   'totals.sold': 'Sold',
   'totals.cancelled': 'Cancelled',
   'totals.fee': 'Cancellation fee',
+  'totals.discount': 'Discount ({code})',
+  'totals.discountVat': 'of which VAT {rate}: −{tax}',
   'totals.total': 'Total',
   'totals.vat': 'of which VAT',
   'totals.paid': 'Paid',

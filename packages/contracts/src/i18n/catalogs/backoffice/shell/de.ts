@@ -12,6 +12,7 @@ export const de = {
   'nav.storesAndSales': 'Shops und Vertrieb',
   'nav.stores': 'Shops',
   'nav.qrCodes': 'QR-Codes',
+  'nav.promoCodes': 'Rabattcodes',
   'nav.partners': 'Partner',
   'nav.bookings': 'Buchungen',
   'nav.overview': 'Übersicht',

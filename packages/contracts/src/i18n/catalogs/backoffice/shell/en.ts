@@ -11,6 +11,7 @@ export const en = {
   'nav.storesAndSales': 'Stores and sales',
   'nav.stores': 'Stores',
   'nav.qrCodes': 'QR codes',
+  'nav.promoCodes': 'Promo codes',
   'nav.partners': 'Partners',
   'nav.bookings': 'Bookings',
   'nav.overview': 'Overview',
