@@ -30,3 +30,4 @@ export * from './public-api';
 export * from './calendar-feeds';
 export * from './accounting';
 export * from './webhooks';
+export * from './waitlist';

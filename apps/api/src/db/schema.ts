@@ -15,3 +15,4 @@ export * from './qr-codes-schema';
 export * from './check-in-schema';
 export * from './calendar-feeds-schema';
 export * from './webhooks-schema';
+export * from './waitlist-schema';
