@@ -40,6 +40,7 @@ import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
 import { seedCheckInDemo } from './demo-check-in';
+import { seedWaitlistDemo } from './demo-waitlist';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
@@ -205,6 +206,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
     await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
+    await seedWaitlistDemo(tx as unknown as Db, account.id, kayak);
     await seedPartnerOffers(tx as unknown as Db, { tx: tx as unknown as Db, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;
   });
