@@ -47,14 +47,14 @@ afterAll(async () => {
 });
 
 /** The slot of the tour on a day, its capacity set by hand. */
-async function slotWithCapacity(n: number, capacity: number) {
-  const id = (await guest.get(`${base}/experiences/${tour.id}/day/?date=${day(n)}`)).json().slots[0].id as string;
+async function slotWithCapacity(n: number, capacity: number, offer = tour.id) {
+  const id = (await guest.get(`${base}/experiences/${offer}/day/?date=${day(n)}`)).json().slots[0].id as string;
   expect((await owner.patch(`/api/start-times/${id}/`, { capacity })).statusCode).toBe(200);
   return id;
 }
 /** A counter sale of `seats` seats: the order and its one booking. */
-async function sell(slot: string, seats: number) {
-  const held = await owner.post('/api/cart/lines/', { slot, quantities: { [tour.category]: seats } });
+async function sell(slot: string, seats: number, category = tour.category) {
+  const held = await owner.post('/api/cart/lines/', { slot, quantities: { [category]: seats } });
   expect(held.statusCode, held.body).toBe(201);
   const order = await owner.post('/api/cart/checkout/', { customer });
   expect(order.statusCode, order.body).toBe(201);
@@ -201,6 +201,20 @@ describe('a departure’s waiting list', () => {
     expect(await statusOf(s)).toEqual({ 'dora@example.com': 'offered', 'eli@example.com': 'offered', 'fay@example.com': 'waiting' });
     const held = await t.database.db.execute(sql`select held, booked, (select count(*)::int from cart_line where slot_id = ${s}::uuid) as lines from slot where id = ${s}::uuid`);
     expect((held as unknown as { rows: unknown[] }).rows[0]).toEqual({ held: 2, booked: 0, lines: 2 });
+  });
+
+  it('leaves an entry the offer’s rules refuse waiting, and the cancellation that freed the seats commits', async () => {
+    const group = await sellableExperience(owner, 'Group canyoning');
+    expect((await owner.patch(`/api/experiences/${group.id}/`, { status: 'Active', min_participants: 2 })).statusCode).toBe(200);
+    const storeId = (await owner.get('/api/stores/')).json().results.find((x: { slug: string }) => x.slug === 'wait').id;
+    await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [group.id] });
+    const s = await slotWithCapacity(5, 2, group.id);
+    const sold = await sell(s, 2, group.category);
+    expect((await join(s, 'ivy@example.com', 1)).statusCode).toBe(201);
+    const cancelled = await owner.post(`/api/bookings/${sold.booking}/cancel/`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await statusOf(s)).toEqual({ 'ivy@example.com': 'waiting' });
+    expect((await list(s)).seats_left).toBe(2);
   });
 
   // Two seats freed at once by two holds running out (swept by their own job), and two runs of the

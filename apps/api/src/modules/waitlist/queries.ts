@@ -166,13 +166,13 @@ export async function markBookedByCart(ctx: TenantCtx, cartId: string, orderId: 
 
 /**
  * Slots of every organisation whose list has work (the job waitlist-offers, on the server's
- * connection): an offer whose time ran out, or a waiting entry while seats remain in an open slot.
+ * connection): an offer whose time ran out, or a waiting entry whose seats remain free in an open slot.
  */
 export async function slotsWithWork(db: Db, max: number) {
   const rows = (await db.execute(sql`
     select distinct e.account_id, e.slot_id from ${waitlistEntry} e
     where (e.status = 'offered' and e.offered_until <= now())
-       or (e.status = 'waiting' and exists (select 1 from slot_api s where s.id = e.slot_id and s.open and s.remaining > 0))
+       or (e.status = 'waiting' and exists (select 1 from slot_api s where s.id = e.slot_id and s.open and s.remaining >= e.seats))
     limit ${max}`)) as unknown as { rows: { account_id: string; slot_id: string }[] };
   return rows.rows;
 }

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import { QUEUES, type Jobs } from '../../lib/jobs';
 import type { Mail } from '../../lib/mailer';
@@ -117,7 +117,13 @@ export async function offerFreedSeats(ctx: TenantCtx, slotId: string): Promise<s
   for (const entry of await q.waitingOf(ctx, slotId)) {
     if (free <= 0) break;
     if (entry.seats > free) continue;
-    if (await offer(withJobs, slotId, entry)) {
+    // In a savepoint: an entry the offer's rules refuse (fewer than its minimum participants, no
+    // price that day) stays waiting, and the cancellation or change that freed the seats still commits.
+    const made = await ctx.tx.transaction((tx) => offer({ ...withJobs, tx }, slotId, entry)).catch((error: unknown) => {
+      if (fromDatabase(error)?.status === 400) return false;
+      throw error;
+    });
+    if (made) {
       free -= entry.seats;
       offered.push(entry.id);
     }
