@@ -5,10 +5,10 @@ import { addDays, todayIn } from '../lib/local-time';
 
 /**
  * The demo's waiting list (issue 32): the kayak tour's first departure six weeks ahead is sold out
- * — its boat is booked for a private group, so staff set its capacity to what is taken — and two
+ * — its boats are away for repair, so staff set its capacity to the seats taken (none) — and two
  * customers wait for it in the "kayak" store: Nora (two seats, English) and Jonas (one, German).
- * Raising its capacity on the capacity page, or a cancellation, offers them the seats. Out of the
- * way of every other demo figure: no order, no booking, no hold.
+ * Raising its capacity on the capacity page offers them the seats (Nora first, if two fit). Out of
+ * the way of every other demo figure: no order, no booking, no hold.
  */
 export async function seedWaitlistDemo(tx: Db, accountId: string, kayak: { id: string }) {
   const [shop] = await tx.select().from(store).where(and(eq(store.account_id, accountId), eq(store.slug, 'kayak')));
