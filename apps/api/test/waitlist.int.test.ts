@@ -169,9 +169,18 @@ describe('a departure’s waiting list', () => {
   });
 
   it('offers a raised capacity, lets staff remove an entry (its seats go to the next) and offer by hand', async () => {
+    // The store holds offered seats 90 minutes from now on (its setting; 15 minutes at least).
+    const storeId = (await owner.get('/api/stores/')).json().results.find((x: { slug: string }) => x.slug === 'wait').id;
+    expect((await owner.patch(`/api/stores/${storeId}/`, { waitlist_hold_minutes: 5 })).statusCode).toBe(400);
+    const set = await owner.patch(`/api/stores/${storeId}/`, { waitlist_hold_minutes: 90 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().waitlist_hold_minutes).toBe(90);
     // Two more seats: Ben's two fit.
     expect((await owner.patch(`/api/start-times/${slot}/`, { capacity: 4 })).statusCode).toBe(200);
     expect((await statusOf(slot))['ben@example.com']).toBe('offered');
+    const held = (await list(slot)).results.find((e) => e.email === 'ben@example.com')!;
+    expect((Date.parse(held.offered_until!) - Date.now()) / 60_000).toBeGreaterThan(89);
+    expect((Date.parse(held.offered_until!) - Date.now()) / 60_000).toBeLessThanOrEqual(90);
     expect((await sink.latest('ben@example.com', /Plätze für Sie/)).text).toContain('2 Plätze für Glacier walk');
     const ben = (await list(slot)).results.find((e) => e.email === 'ben@example.com')!;
     // A guide may read the list; removing needs Manage orders (declared like the orders' routes).
