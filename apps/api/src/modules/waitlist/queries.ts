@@ -7,6 +7,11 @@ import type { TenantCtx } from '../../lib/crud';
 
 export type EntryRow = typeof waitlistEntry.$inferSelect;
 
+/** Runs `fn` in a savepoint of the caller's transaction: what it wrote goes if it throws, the transaction lives on. */
+export function inSavepoint<T>(ctx: TenantCtx, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return ctx.tx.transaction((tx) => fn(tx as unknown as Db));
+}
+
 /** A slot's state by the one definition (the view slot_api: seats remaining, open for sale) and what an offer needs of it. */
 export async function slotState(ctx: TenantCtx, slotId: string) {
   const rows = (await ctx.tx.execute(sql`

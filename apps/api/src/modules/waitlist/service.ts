@@ -119,7 +119,7 @@ export async function offerFreedSeats(ctx: TenantCtx, slotId: string): Promise<s
     if (entry.seats > free) continue;
     // In a savepoint: an entry the offer's rules refuse (fewer than its minimum participants, no
     // price that day) stays waiting, and the cancellation or change that freed the seats still commits.
-    const made = await ctx.tx.transaction((tx) => offer({ ...withJobs, tx }, slotId, entry)).catch((error: unknown) => {
+    const made = await q.inSavepoint(ctx, (tx) => offer({ ...withJobs, tx }, slotId, entry)).catch((error: unknown) => {
       if (fromDatabase(error)?.status === 400) return false;
       throw error;
     });
