@@ -20,6 +20,7 @@ import { resaleRoutes } from './modules/resales/routes';
 import { accountingRoutes } from './modules/accounting/routes';
 import { partnerRoutes } from './modules/partners/routes';
 import { webStoreRoutes } from './modules/web-store/routes';
+import { waitlistRoutes } from './modules/waitlist/routes';
 import { registerPartnerApis } from './modules/octo/routes';
 import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
@@ -198,6 +199,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(accountingRoutes);
   await app.register(partnerRoutes);
   await app.register(webStoreRoutes);
+  await app.register(waitlistRoutes);
   // A partner's API key: OCTO at /octo/v1 and the public booking API at /api/public/.
   await registerPartnerApis(app);
   // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.

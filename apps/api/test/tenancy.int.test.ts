@@ -106,6 +106,9 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/schedule-rules/:id/': 'rule',
   '/api/agenda-items/:id/': 'agenda',
   '/api/start-times/:id/': 'slot',
+  '/api/start-times/:id/waitlist/': 'slot',
+  '/api/start-times/:id/waitlist/:entry/': 'slot',
+  '/api/start-times/:id/waitlist/:entry/offer/': 'slot',
   '/api/cart/lines/:id/': 'cartLine',
   '/api/bookings/:id/': 'booking',
   '/api/bookings/:id/cancel/': 'booking',
@@ -240,7 +243,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!).replace(':delivery', A.booking!) + (QUERY[route.url] ?? '');
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!).replace(':delivery', A.booking!).replace(':entry', A.booking!) + (QUERY[route.url] ?? '');
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);

@@ -84,11 +84,14 @@ export function errorItemText(t: T, item: TErrorItem): string {
     case 'conflict':
       if (attr === 'quantities') return t('errorSeatCap');
       if (attr === 'slot') return t('errorOtherSeller');
+      // A waiting list: this e-mail is already on it; the seats asked for are free after all.
+      if (attr === 'email') return t('waitlistAlready');
+      if (attr === 'seats') return t('waitlistSeatsFree');
       if (/paid/i.test(item.detail)) return t('errorPaid');
       return t('genericError');
     case 'invalid':
     case 'required':
-      if (attr === 'customer.email') return t('invalidEmail');
+      if (attr === 'customer.email' || attr === 'email') return t('invalidEmail');
       if (attr === 'accept_terms') return t('termsRequired');
       if (attr === 'payment_option') return t('errorPaymentOption');
       if (attr === 'promo_code') return t('promoPayOnSite');

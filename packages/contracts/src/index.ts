@@ -31,3 +31,4 @@ export * from './public-api';
 export * from './calendar-feeds';
 export * from './accounting';
 export * from './webhooks';
+export * from './waitlist';

@@ -49,6 +49,13 @@ export const ZStoreInput = z.object({
   embed_origins: z.array(ZOrigin).max(20).default([]),
   notify_new_bookings: z.boolean().default(false),
   notify_email: z.union([z.literal(''), z.email({ error: 'Enter a valid e-mail address.' })]).default(''),
+  /** How long seats offered to a waiting list's entry are held for it, in minutes (15 minutes to 7 days; 720 when never set). */
+  waitlist_hold_minutes: z
+    .number()
+    .int()
+    .min(15, { error: 'Hold offered seats for at least 15 minutes.' })
+    .max(10080, { error: 'Hold offered seats for at most 7 days.' })
+    .optional(),
   /** Its name and intro in the organisation's other languages (each language given replaces its texts). */
   translations: translationsOf({ name: z.string().trim().max(120), intro: z.string().max(2000) }).optional(),
 });
@@ -72,6 +79,7 @@ export const ZStore = z
     embed_origins: z.array(z.string()),
     notify_new_bookings: z.boolean(),
     notify_email: z.string(),
+    waitlist_hold_minutes: z.number().int(),
     translations: translationsOf({ name: z.string(), intro: z.string() }),
     /** How many offers it shows. */
     experience_count: z.number().int(),

@@ -16,3 +16,4 @@ export * from './promo-codes-schema';
 export * from './check-in-schema';
 export * from './calendar-feeds-schema';
 export * from './webhooks-schema';
+export * from './waitlist-schema';

@@ -30,6 +30,8 @@ export const store = pgTable(
     /** An e-mail to the organisation for every booking made in it. */
     notify_new_bookings: boolean('notify_new_bookings').notNull().default(false),
     notify_email: text('notify_email').notNull().default(''),
+    /** How long seats offered to a waiting list's entry are held for it (modules/waitlist), in minutes. */
+    waitlist_hold_minutes: integer('waitlist_hold_minutes').notNull().default(720),
     /** Its name and intro in the organisation's other languages (issue 30): { "de": { "intro": "…" } }; localize() serves them. */
     translations: translations<{ name: string; intro: string }>(),
     ...timestamps,
@@ -41,6 +43,7 @@ export const store = pgTable(
     uniqueIndex('store_account_key').on(t.account_id, t.id),
     index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('store_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('store_waitlist_hold_check', sql`${t.waitlist_hold_minutes} between 15 and 10080`),
   ],
 );
 

@@ -55,6 +55,10 @@ export const QUEUES = {
   reminders: { name: 'booking-reminders', cron: '*/15 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
   holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
+  /** A waiting list's offer of seats (modules/waitlist): composed when sent, its link's secret sealed. */
+  waitlistMail: { name: 'waitlist-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
+  /** Offers freed seats to waiting lists, and the next entry when an offer's hold ran out (modules/waitlist). */
+  waitlistOffers: { name: 'waitlist-offers', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
   /** Extends every schedule to the selling horizon when the last run is a day old. */
   horizon: { name: 'slots-extend-horizon', cron: '7 * * * *', options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 } },
   /** Re-encodes, once, stored originals uploaded before uploads were stripped of EXIF and GPS data. */

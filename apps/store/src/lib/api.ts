@@ -13,6 +13,7 @@ import type {
   TWebPaymentStarted,
   TWebStore,
   TWebChallenge,
+  TWaitlistJoined,
 } from '@tourdesk/contracts';
 import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
 
@@ -87,6 +88,20 @@ export const markWrite = () => void (lastWrite = Date.now());
 const availabilityCache = (): RequestCache => (Date.now() - lastWrite < 10_000 ? 'no-cache' : 'default');
 
 /**
+ * A waiting list's e-mail links to `…/checkout#waitlist=<cart>.<secret>`: the cart holding the seats
+ * offered becomes this browser's cart, and the secret leaves the address at once.
+ */
+function offeredCart(local: ReturnType<typeof safeStorage>, slug: string): CartRef | null {
+  if (typeof location === 'undefined') return null;
+  const m = /^#waitlist=([0-9a-f-]{36})\.([A-Za-z0-9_-]{10,200})$/.exec(location.hash);
+  if (!m) return null;
+  const offered = { id: m[1]!, token: m[2]! };
+  saveCart(local, slug, offered);
+  history.replaceState(history.state, '', location.pathname + location.search);
+  return offered;
+}
+
+/**
  * The store's calls, each with Accept-Language: the page's language (the catalogue answers its
  * offers' texts in it; a new cart keeps it, and so does the order it becomes).
  */
@@ -95,7 +110,7 @@ export function createApi(slug: string, language: string = 'en') {
   const json = <T>(path: string, options?: Options) => jsonIn<T>(path, options, language);
   const request = (path: string, options?: Options) => requestIn(path, options, language);
   const local = safeStorage('localStorage');
-  let cartRef: CartRef | null = loadCart(local, slug);
+  let cartRef: CartRef | null = offeredCart(local, slug) ?? loadCart(local, slug);
   // The QR code whose scan brought this visitor (?qr= from /q/{code}), kept for the session and
   // sent with the cart and each hold, so the order records it.
   const qr = keepQr(safeStorage('sessionStorage'), slug, typeof location === 'undefined' ? '' : location.search);
@@ -192,6 +207,9 @@ export function createApi(slug: string, language: string = 'en') {
         markWrite();
       }
     },
+    /** Joins a sold-out time's waiting list (always with a solved challenge, like a pay-on-site order). */
+    joinWaitlist: (input: { slot: string; email: string; name: string; seats: number }) =>
+      guarded<TWaitlistJoined>(`${base}/waitlist/`, { method: 'POST', body: { ...input, language }, challenge: true }),
     async removeLine(line: string): Promise<TWebCart | null> {
       if (!cartRef) return null;
       try {

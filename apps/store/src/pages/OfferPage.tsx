@@ -1,5 +1,5 @@
 import type { TWebOffer } from '@tourdesk/contracts';
-import { useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Calendar } from '../components/Calendar';
 import { Gallery } from '../components/Gallery';
@@ -330,11 +330,97 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
           <p className="td-hint">{t('holdHint')}</p>
         </div>
       )}
+      {!slot && dayData && dayData.slots.some((s) => s.seats_left === 0) && (
+        <WaitlistForm key={dayData.date} slots={dayData.slots.filter((s) => s.seats_left === 0)} zone={zone} maxSeats={Math.min(30, maxParticipants)} />
+      )}
       {!slot && shownError && (
         <p className="td-error" role="alert">
           {shownError}
         </p>
       )}
     </div>
+  );
+}
+
+type DaySlot = { id: string; starts_at: string; local_time: string };
+
+/**
+ * A sold-out day's times: join a time's waiting list (e-mail, name, seats; the page's language goes
+ * with it). The server always asks a solved challenge of it, as of a pay-on-site order.
+ */
+function WaitlistForm({ slots, zone, maxSeats }: { slots: DaySlot[]; zone: string; maxSeats: number }) {
+  const t = useT();
+  const { api, hour12, toast } = useStore();
+  const [slotId, setSlotId] = useState(slots[0]!.id);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [seats, setSeats] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [joined, setJoined] = useState<number | null>(null);
+  const timeOf = (s: DaySlot) => (hour12 ? formatTime(t, s.starts_at, zone, true) : s.local_time);
+
+  async function join(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const made = await api.joinWaitlist({ slot: slotId, email: email.trim(), name: name.trim(), seats });
+      setJoined(made.position);
+    } catch (err) {
+      const message = errorText(t, err);
+      setError(message);
+      toast('error', message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (joined !== null) {
+    return (
+      <p className="td-panel td-waitlist-joined" role="status" data-testid="waitlist-joined">
+        {t('waitlistJoined', { n: joined })}
+      </p>
+    );
+  }
+  return (
+    <form className="td-fieldset td-waitlist" onSubmit={join} data-testid="waitlist-form">
+      <h3 className="td-h3">{t('waitlistTitle')}</h3>
+      <p className="td-hint">{t('waitlistIntro')}</p>
+      {slots.length > 1 && (
+        <div className="td-field">
+          <label htmlFor="td-waitlist-slot">{t('waitlistTime')}</label>
+          <select id="td-waitlist-slot" value={slotId} onChange={(e) => setSlotId(e.target.value)}>
+            {slots.map((s) => (
+              <option key={s.id} value={s.id}>
+                {timeOf(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <div className="td-field">
+        <label htmlFor="td-waitlist-name">{t('waitlistName')}</label>
+        <input id="td-waitlist-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required maxLength={120} />
+      </div>
+      <div className="td-field">
+        <label htmlFor="td-waitlist-email">{t('email')}</label>
+        <input id="td-waitlist-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" inputMode="email" required maxLength={254} />
+      </div>
+      <div className="td-qty">
+        <div className="td-qty-label">
+          <label htmlFor="td-waitlist-seats">{t('waitlistSeats')}</label>
+        </div>
+        <Stepper id="td-waitlist-seats" label={t('waitlistSeats')} value={seats} min={1} max={maxSeats} onChange={setSeats} />
+      </div>
+      {error && (
+        <p className="td-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="td-btn td-btn--block" disabled={busy}>
+        {busy ? t('waitlistJoining') : t('waitlistJoin')}
+      </button>
+    </form>
   );
 }

@@ -6,6 +6,7 @@ import { addDays } from '../../lib/local-time';
 import * as queries from './queries/capacity';
 import { slotsOnDate, slotWithId } from './queries/slots';
 import { accountSettings, availabilityJson, lockSlot, slotsWhere, sweepSlot } from './slots';
+import { offerFreedSeats } from '../waitlist/service';
 
 /** Calendars, one day's slots, editing a slot, and the organisation's booking settings. */
 
@@ -68,6 +69,8 @@ export async function updateSlot(ctx: TenantCtx, id: string, body: { capacity?: 
     throw new AppError('invalid', `${taken} seat${taken === 1 ? ' is' : 's are'} booked or held: the capacity cannot be lower.`, 'capacity');
   }
   await queries.setSlotByHand(ctx, s.id, body);
+  // A capacity raised or a slot reopened: the seats go to its waiting list first (waitlist/service.ts).
+  await offerFreedSeats(ctx, s.id);
   const [row] = await slotsWhere(ctx.tx, slotWithId(ctx, s.id));
   return row!;
 }

@@ -11,6 +11,7 @@ import { purgeIdempotencyKeys } from '../orders/idempotency';
 import { forgetOldCounters } from '../../lib/throttle';
 import type { DeliveryJob } from '../webhooks/events';
 import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
+import { offerDueSeats, openWaitlistMail, sendWaitlistMail, type WaitlistMailJob } from '../waitlist/service';
 
 /**
  * What this process works on (every process of a deployment does; each job still runs once):
@@ -31,6 +32,12 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work(QUEUES.webhookPurge, async () => ({ forgotten: await purgeOldDeliveries(database.db) }));
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
+  await jobs.work<WaitlistMailJob>(QUEUES.waitlistMail, async (job, meta) => sendWaitlistMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openWaitlistMail(jobs, job), meta.id));
+  await jobs.work(QUEUES.waitlistOffers, async () => {
+    const offered = await offerDueSeats(database.db, jobs);
+    if (offered > 0) jobs.wake(QUEUES.waitlistMail);
+    return { offered };
+  });
   await jobs.work(QUEUES.holdsSweep, async () => ({ swept: await sweepExpiredHolds(database.db) }));
   await jobs.work(QUEUES.horizon, async () => {
     const added = await extendHorizonsIfDue(database.db);

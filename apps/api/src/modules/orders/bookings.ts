@@ -9,6 +9,8 @@ import { departuresOf, priceOf } from './queries/sale';
 import { applyPromo } from '../promo-codes/apply';
 import { discountByRate, rateOf, sellLine, vatRates } from './sale';
 import { bookingEvent, checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
+import { giveBackSeats } from './order-basics';
+import { markBooked } from '../waitlist/service';
 
 /**
  * Bookings: a cart checked out into an order, a booking cancelled, attendance (scanning tickets is
@@ -112,6 +114,8 @@ export async function checkout(
   });
   // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
   await q.copyCartQrCode(ctx, cartId, created);
+  // A cart a waiting list offered: its entry is booked.
+  await markBooked(ctx, cartId, created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }
@@ -163,7 +167,7 @@ export async function cancelBooking(ctx: TenantCtx, id: string) {
   const b = await q.cancelBookingIfOpen(ctx, id);
   if (!b) throw new AppError('conflict', 'This booking is already cancelled.');
   await lockSlot(ctx, b.slot_id);
-  await q.releaseSeats(ctx, b.slot_id, b.seats);
+  await giveBackSeats(ctx, b.slot_id, b.seats);
   await recomputeOrder(ctx, b.order_id);
   await recordAudit(ctx, { order: b.order_id, subject: 'line', subjectId: id, action: 'cancelled', changes: { status: ['Confirmed', 'Canceled'], seats_released: b.seats } });
   await bookingEvent(ctx, 'booking.cancelled', b.order_id, [id]);

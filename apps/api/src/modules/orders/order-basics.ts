@@ -4,8 +4,20 @@ import { notFound } from '../../lib/errors';
 import { insertAuditEvent } from './queries/audit';
 import { questionsByIds } from './queries/experiences';
 import { lockOrderRow } from './queries/orders';
+import { releaseSeats } from './queries/bookings';
+import { offerFreedSeats } from '../waitlist/service';
 
 /** What every part of the orders module uses: the order's lock, the audit trail, a person's name, an amount in a message. */
+
+/**
+ * Gives a cancelled line's seats back to its slot (locked by the caller), then offers them to the
+ * slot's waiting list first, in the same transaction and under the same lock (waitlist/service.ts):
+ * every cancellation gives seats back here.
+ */
+export async function giveBackSeats(ctx: TenantCtx, slotId: string, seats: number) {
+  await releaseSeats(ctx, slotId, seats);
+  await offerFreedSeats(ctx, slotId);
+}
 
 /** The order row, locked for the rest of the transaction (payments and line changes serialise on it). */
 export async function lockOrder(ctx: TenantCtx, id: string) {

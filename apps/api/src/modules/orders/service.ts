@@ -7,7 +7,8 @@ import { AppError, fromDatabase, notFound } from '../../lib/errors';
 import { lockSlot, seatsLeft, sweepSlot } from '../availability/slots';
 import { rateOf, sellLine, vatRates } from './sale';
 import { openBookingTerms, splitFee, termsOf } from './cancellation';
-import { messageMoney } from './order-basics';
+import { giveBackSeats, messageMoney } from './order-basics';
+import { offerFreedSeats } from '../waitlist/service';
 import { auditOfOrder } from './queries/audit';
 import * as bookingQueries from './queries/bookings';
 import { sellingLanguages } from '../organization/queries';
@@ -141,7 +142,7 @@ export async function cancelLine(ctx: TenantCtx, orderId: string, lineId: string
   const b = await ownLine(ctx, orderId, lineId);
   if (b.status === 'Canceled') throw new AppError('conflict', 'This line is already cancelled.');
   await lockSlot(ctx, b.slot_id);
-  await bookingQueries.releaseSeats(ctx, b.slot_id, b.seats);
+  await giveBackSeats(ctx, b.slot_id, b.seats);
   await bookingQueries.markBookingCanceled(ctx, b.id);
   await recomputeOrder(ctx, orderId);
   await recordAudit(ctx, { order: orderId, subject: 'line', subjectId: b.id, action: 'cancelled', changes: { status: [b.status, 'Canceled'], seats_released: b.seats } });
@@ -176,7 +177,7 @@ export async function cancelOrder(ctx: TenantCtx, id: string, options: { keepCan
   }
   for (const b of open) {
     await lockSlot(ctx, b.slot_id);
-    await bookingQueries.releaseSeats(ctx, b.slot_id, b.seats);
+    await giveBackSeats(ctx, b.slot_id, b.seats);
   }
   const at = new Date();
   await bookingQueries.cancelOpenBookings(ctx, id, at);
@@ -220,6 +221,8 @@ export async function changeLine(ctx: TenantCtx, orderId: string, lineId: string
   const p = await priceOf(ctx, b.slot_id, input.quantities, extras);
   await secureSeats(ctx, b.slot_id, p.seats, b.seats);
   await bookingQueries.bookSeats(ctx, b.slot_id, p.seats - b.seats);
+  // Fewer seats than before: the ones given back go to the slot's waiting list first.
+  if (p.seats < b.seats) await offerFreedSeats(ctx, b.slot_id);
   // Only this line is priced anew, at today's prices and VAT rate; the order's other lines keep theirs.
   const rate = rateOf(await vatRates(ctx, [b.experience_id]), b.experience_id);
   // Its items' labels in the order's language, as a sale writes them (saleWords()).

@@ -12,7 +12,7 @@ import { challengeSecret, requireSolved, type ChallengeSettings } from '../../li
  * an address's calls, and always for a pay-on-site order, a solved proof-of-work (challenge.ts).
  * The seats a cart and an address hold at once are capped where they are held (cart.ts).
  */
-export type GuardedCall = 'cart' | 'line' | 'order' | 'challenge';
+export type GuardedCall = 'cart' | 'line' | 'order' | 'waitlist' | 'challenge';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +34,8 @@ export function registerStoreGuards(app: FastifyInstance) {
     cart: { address: c.STORE_CARTS_PER_ADDRESS, store: c.STORE_CARTS_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_CARTS },
     line: { address: c.STORE_LINES_PER_ADDRESS, store: c.STORE_LINES_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_LINES },
     order: { address: c.STORE_ORDERS_PER_ADDRESS, store: c.STORE_ORDERS_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_ORDERS },
+    // Joining a waiting list: an order's limits, and always a solved challenge (it e-mails a stranger and later holds seats, like a pay-on-site order).
+    waitlist: { address: c.STORE_ORDERS_PER_ADDRESS, store: c.STORE_ORDERS_PER_STORE, challengeAfter: 0 },
     // Challenges themselves: cheap to make, yet not without end.
     challenge: { address: 4 * c.STORE_CARTS_PER_ADDRESS, store: 4 * c.STORE_CARTS_PER_STORE, challengeAfter: null },
   };
@@ -58,8 +60,8 @@ export function registerStoreGuards(app: FastifyInstance) {
     if (!byStore.isAllowed && byStore.isExceeded) throw new ThrottledError(byStore.ttlInSeconds);
     const made = byAddress.isAllowed ? 0 : byAddress.max - byAddress.remaining;
     const threshold = perKind[kind].challengeAfter;
-    const payOnSite = kind === 'order' && (request.body as { payment_option?: unknown } | undefined)?.payment_option === 'pay_on_site';
-    if (payOnSite || (threshold !== null && made > threshold)) {
+    const always = (kind === 'order' && (request.body as { payment_option?: unknown } | undefined)?.payment_option === 'pay_on_site') || kind === 'waitlist';
+    if (always || (threshold !== null && made > threshold)) {
       await requireSolved(app.database.db, settings, request.headers['x-altcha'] as string | undefined);
     }
   });

@@ -4,6 +4,7 @@ import { useParams, Link } from 'react-router';
 import { ErrorPanel } from '../../shared/components/ErrorPanel';
 import { useManifestDownloadMutation, useDepartureManifestQuery } from './api';
 import { ManifestSheet } from './ManifestSheet';
+import { WaitlistPanel } from './WaitlistPanel';
 import { useManifestsT } from './texts';
 
 /** /bookings/manifests/{slotId}: one departure's manifest, to print or export. */
@@ -38,6 +39,7 @@ export default function ManifestPage() {
         </Group>
       </Group>
       <ManifestSheet m={m} />
+      <WaitlistPanel slot={m.slot} zone={m.time_zone} />
     </Stack>
   );
 }

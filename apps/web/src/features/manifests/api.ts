@@ -1,4 +1,4 @@
-import type { TManifest, TManifestDay } from '@tourdesk/contracts';
+import type { TManifest, TManifestDay, TWaitlist } from '@tourdesk/contracts';
 import { api, READ_AFRESH } from '../../shared/api/api';
 import { downloadFile, type DownloadArgs } from '../../shared/api/download';
 
@@ -7,9 +7,19 @@ export const manifestsApi = api.injectEndpoints({
   endpoints: (build) => ({
     departureManifest: build.query<TManifest, string>({ query: (slot) => `manifests/${slot}/`, providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
     dayManifests: build.query<TManifestDay, string>({ query: (date) => ({ url: 'manifests/', params: { date } }), providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
+    /** The departure's waiting list (a slot's); offering seats or removing an entry changes seats: manifests and capacity refetch. */
+    departureWaitlist: build.query<TWaitlist, string>({ query: (slot) => `start-times/${slot}/waitlist/`, providesTags: ['Booking'], keepUnusedDataFor: READ_AFRESH }),
+    offerWaitlistSeats: build.mutation<TWaitlist, { slot: string; entry: string }>({
+      query: ({ slot, entry }) => ({ url: `start-times/${slot}/waitlist/${entry}/offer/`, method: 'POST' }),
+      invalidatesTags: ['Booking', 'Slot'],
+    }),
+    removeWaitlistEntry: build.mutation<TWaitlist, { slot: string; entry: string }>({
+      query: ({ slot, entry }) => ({ url: `start-times/${slot}/waitlist/${entry}/`, method: 'DELETE' }),
+      invalidatesTags: ['Booking', 'Slot'],
+    }),
     /** The manifest's CSV or PDF, saved under the name the server gives. */
     manifestDownload: build.mutation<string, DownloadArgs>({ queryFn: downloadFile }),
   }),
 });
 
-export const { useDepartureManifestQuery, useDayManifestsQuery, useManifestDownloadMutation } = manifestsApi;
+export const { useDepartureManifestQuery, useDayManifestsQuery, useManifestDownloadMutation, useDepartureWaitlistQuery, useOfferWaitlistSeatsMutation, useRemoveWaitlistEntryMutation } = manifestsApi;

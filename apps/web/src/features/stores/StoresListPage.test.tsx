@@ -31,6 +31,7 @@ const store = (id: string, name: string, slug: string, active: boolean, experien
   embed_origins: [],
   notify_new_bookings: false,
   notify_email: '',
+  waitlist_hold_minutes: 720,
   translations: {},
   experience_count,
   url: `https://demo.tourdesk.test/s/${slug}/`,

@@ -32,6 +32,7 @@ const STORE: TStore = {
   embed_origins: ['https://www.lake.test'],
   notify_new_bookings: false,
   notify_email: '',
+  waitlist_hold_minutes: 720,
   translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',
@@ -138,6 +139,9 @@ describe('the store settings form', () => {
     await userEvent.type(intro, '  Boats, hikes and fondue.  ');
     await userEvent.click(form().getByLabelText('E-mail each new booking'));
     await userEvent.type(form().getByLabelText(/Send them to/), 'desk@demo.tourdesk.test');
+    // Waiting lists: offered seats held two hours (kept in minutes).
+    await userEvent.clear(form().getByLabelText(/Hold offered seats for/));
+    await userEvent.type(form().getByLabelText(/Hold offered seats for/), '2');
     await save();
     await waitFor(() => expect(state.puts).toHaveLength(1));
     expect(state.puts[0]).toEqual({
@@ -155,6 +159,7 @@ describe('the store settings form', () => {
       embed_origins: ['https://www.lake.test'],
       notify_new_bookings: true,
       notify_email: 'desk@demo.tourdesk.test',
+      waitlist_hold_minutes: 120,
       translations: {},
     });
     await waitFor(() => expect(form().getByRole('button', { name: 'Save' })).toBeDisabled());

@@ -8,6 +8,7 @@ import {
   FileButton,
   Group,
   Image,
+  NumberInput,
   Paper,
   Progress,
   Select,
@@ -63,6 +64,7 @@ const valuesOf = (s: TStore): Values => ({
   embed_origins: s.embed_origins,
   notify_new_bookings: s.notify_new_bookings,
   notify_email: s.notify_email,
+  waitlist_hold_minutes: s.waitlist_hold_minutes,
   translations: s.translations,
 });
 
@@ -448,6 +450,26 @@ export function SettingsTab({ store }: { store: TStore }) {
               withAsterisk={Boolean(notify)}
               {...form.register('notify_email')}
               error={errors.notify_email?.message}
+            />
+          </Section>
+
+          <Section title={t('settings.waitlist')} description={t('settings.waitlistHint')}>
+            <Controller
+              control={form.control}
+              name="waitlist_hold_minutes"
+              render={({ field }) => (
+                <NumberInput
+                  label={t('settings.waitlistHold')}
+                  min={0.25}
+                  max={168}
+                  step={1}
+                  decimalScale={2}
+                  maw={240}
+                  value={field.value === undefined ? '' : field.value / 60}
+                  onChange={(v) => field.onChange(typeof v === 'number' ? Math.round(v * 60) : undefined)}
+                  error={errors.waitlist_hold_minutes?.message}
+                />
+              )}
             />
           </Section>
 

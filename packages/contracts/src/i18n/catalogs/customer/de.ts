@@ -34,6 +34,11 @@ export const de = {
   'mail.cancellation.outro': 'Wir hoffen, Sie ein andermal begrüßen zu dürfen.',
   'mail.refund.subject': 'Erstattung zu Ihrer Buchung {reference} bei {organisation}',
   'mail.refund.body': '{organisation} hat Ihnen {amount} für Ihre Bestellung {reference} erstattet.',
+  'mail.waitlist.subject': 'Plätze für Sie: {title}',
+  'mail.waitlist.offer': 'auf der Warteliste, auf die Sie sich eingetragen haben, sind Plätze frei geworden: {seats, plural, one {# Platz} other {# Plätze}} für {title} am {when} sind für Sie reserviert.',
+  'mail.waitlist.heldUntil': 'Sie sind bis {until} für Sie reserviert; danach gehen sie an die nächste Person auf der Liste.',
+  'mail.waitlist.book': 'Hier buchen: {link}',
+  'mail.waitlist.signature': '{organisation}',
   'mail.refund.card': 'Der Betrag geht auf die Karte zurück, mit der Sie bezahlt haben, und erscheint innerhalb weniger Tage auf Ihrer Abrechnung.',
   'mail.refunded.subject': 'Ihre Zahlung wurde erstattet: Die Buchung konnte nicht vorgenommen werden',
   'mail.refunded.body':

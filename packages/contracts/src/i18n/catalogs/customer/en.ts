@@ -35,6 +35,11 @@ export const en = {
   'mail.cancellation.outro': 'We hope to see you another time.',
   'mail.refund.subject': 'Refund for your booking {reference} with {organisation}',
   'mail.refund.body': '{organisation} has refunded {amount} of your order {reference}.',
+  'mail.waitlist.subject': 'Seats for you: {title}',
+  'mail.waitlist.offer': 'seats came free on the waiting list you joined: {seats, plural, one {# seat} other {# seats}} of {title} on {when} are held for you.',
+  'mail.waitlist.heldUntil': 'They are held for you until {until}; after that they go to the next person on the list.',
+  'mail.waitlist.book': 'Book them here: {link}',
+  'mail.waitlist.signature': '{organisation}',
   'mail.refund.card': 'It goes back to the card you paid with and shows on your statement within a few days.',
   'mail.refunded.subject': 'Your payment was refunded: the booking could not be made',
   'mail.refunded.body':

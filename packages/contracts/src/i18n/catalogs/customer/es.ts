@@ -34,6 +34,11 @@ export const es = {
   'mail.cancellation.outro': 'Esperamos verte en otra ocasión.',
   'mail.refund.subject': 'Reembolso de tu reserva {reference} con {organisation}',
   'mail.refund.body': '{organisation} te ha reembolsado {amount} de tu pedido {reference}.',
+  'mail.waitlist.subject': 'Plazas para ti: {title}',
+  'mail.waitlist.offer': 'se han liberado plazas en la lista de espera a la que te apuntaste: {seats, plural, one {# plaza} other {# plazas}} para {title} el {when} están reservadas para ti.',
+  'mail.waitlist.heldUntil': 'Están reservadas para ti hasta el {until}; después pasan a la siguiente persona de la lista.',
+  'mail.waitlist.book': 'Resérvalas aquí: {link}',
+  'mail.waitlist.signature': '{organisation}',
   'mail.refund.card': 'El importe vuelve a la tarjeta con la que pagaste y aparecerá en tu extracto en unos días.',
   'mail.refunded.subject': 'Te hemos reembolsado el pago: no se pudo hacer la reserva',
   'mail.refunded.body':

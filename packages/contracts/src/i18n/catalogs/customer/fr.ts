@@ -31,6 +31,11 @@ export const fr = {
   'mail.cancellation.outro': 'Nous espérons vous accueillir une prochaine fois.',
   'mail.refund.subject': 'Remboursement de votre réservation {reference} chez {organisation}',
   'mail.refund.body': '{organisation} vous a remboursé {amount} sur votre commande {reference}.',
+  'mail.waitlist.subject': 'Des places pour vous : {title}',
+  'mail.waitlist.offer': 'des places se sont libérées sur la liste d’attente que vous avez rejointe : {seats, plural, one {# place} other {# places}} pour {title} le {when} vous sont réservées.',
+  'mail.waitlist.heldUntil': 'Elles vous sont réservées jusqu’au {until} ; ensuite, elles iront à la personne suivante sur la liste.',
+  'mail.waitlist.book': 'Réservez-les ici : {link}',
+  'mail.waitlist.signature': '{organisation}',
   'mail.refund.card': 'Le montant est recrédité sur la carte utilisée pour le paiement et apparaîtra sur votre relevé d’ici quelques jours.',
   'mail.refunded.subject': 'Votre paiement a été remboursé : la réservation n’a pas pu être effectuée',
   'mail.refunded.body':

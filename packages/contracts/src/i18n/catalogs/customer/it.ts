@@ -31,6 +31,11 @@ export const it = {
   'mail.cancellation.outro': 'Speriamo di rivederti presto.',
   'mail.refund.subject': 'Rimborso per la tua prenotazione {reference} con {organisation}',
   'mail.refund.body': '{organisation} ti ha rimborsato {amount} per il tuo ordine {reference}.',
+  'mail.waitlist.subject': 'Posti per te: {title}',
+  'mail.waitlist.offer': 'si sono liberati dei posti nella lista d’attesa a cui ti sei iscritto: {seats, plural, one {# posto} other {# posti}} per {title} il {when} sono riservati per te.',
+  'mail.waitlist.heldUntil': 'Sono riservati per te fino a {until}; dopo passano alla persona successiva della lista.',
+  'mail.waitlist.book': 'Prenotali qui: {link}',
+  'mail.waitlist.signature': '{organisation}',
   'mail.refund.card': 'L’importo torna sulla carta con cui hai pagato e lo vedrai sull’estratto conto entro pochi giorni.',
   'mail.refunded.subject': 'Il tuo pagamento è stato rimborsato: non è stato possibile effettuare la prenotazione',
   'mail.refunded.body':

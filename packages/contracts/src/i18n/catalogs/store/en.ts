@@ -164,6 +164,16 @@ export const en = {
   hold: 'Hold seats',
   holding: 'Holding…',
   holdHint: 'Your seats are kept for you while you enter your details.',
+  waitlistTitle: 'Sold out? Join the waiting list',
+  waitlistIntro: 'When seats free up, the first on the list whose seats fit gets an e-mail, with the seats held for them for a while.',
+  waitlistTime: 'Time',
+  waitlistName: 'Your name',
+  waitlistSeats: 'Seats',
+  waitlistJoin: 'Join the waiting list',
+  waitlistJoining: 'Joining…',
+  waitlistJoined: 'You are on the waiting list (number {n}). We will e-mail you when seats free up.',
+  waitlistAlready: 'You are already on the waiting list of this time with this e-mail address.',
+  waitlistSeatsFree: 'These seats are free now: choose the time and book them.',
   chooseParticipants: 'Choose how many people are coming.',
 
   // Checkout
