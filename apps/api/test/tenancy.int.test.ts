@@ -65,6 +65,9 @@ beforeAll(async () => {
     await browser.post(`/api/stores/${ids.store}/add-experience/`, { experiences: [made.id] });
     ids.qrCode = (await browser.post('/api/qr-codes/', { name: `${sub} flyer`, store: ids.store })).json().id;
     ids.partnership = (await browser.post('/api/partners/', { partner_type: 'Resellers', email: `partner@${sub}.test` })).json().id;
+    const promo = await browser.post('/api/promo-codes/', { code: `${sub.toUpperCase().replace(/[^A-Z0-9]/g, '')}10`, kind: 'percent', percent_bp: 1000 });
+    expect(promo.statusCode, promo.body).toBe(201);
+    ids.promo = promo.json().id;
     ids.webhook = (await browser.post('/api/webhooks/endpoints/', { url: `https://hooks.${sub}.example/in`, event_types: ['order.created'] })).json().id;
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
@@ -170,6 +173,7 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/settlements/:id/export.csv': 'order',
   '/api/settlements/:id/statement.pdf': 'order',
   '/api/settlements/:id/settle/': 'order',
+  '/api/promo-codes/:id/': 'promo',
   '/api/webhooks/endpoints/:id/': 'webhook',
   '/api/webhooks/endpoints/:id/rotate-secret/': 'webhook',
   '/api/webhooks/endpoints/:id/deliveries/': 'webhook',
@@ -197,6 +201,8 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/help-videos/:id/': () => ({ title: 'Hijacked' }),
   'PUT /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
   'PATCH /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
+  'PUT /api/promo-codes/:id/': () => ({ code: 'HIJACKED', kind: 'percent', percent_bp: 5000 }),
+  'PATCH /api/promo-codes/:id/': () => ({ active: false }),
   'PUT /api/booking-questions/:id/': () => ({ question: 'Hijacked?', answer_type: 'text' }),
   'PATCH /api/booking-questions/:id/': () => ({ question: 'Hijacked?' }),
   'PUT /api/cancellation-policies/:id/': () => ({ name: 'Hijacked' }),
