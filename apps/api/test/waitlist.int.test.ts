@@ -160,6 +160,14 @@ describe('a departure’s waiting list', () => {
     expect(await offerDueSeats(t.database.db, t.app.jobs)).toBe(0);
   });
 
+  it('keeps an offer whose customer is paying online past its time (the payment extends the line’s hold)', async () => {
+    // As holdLinesUntil() (payments/online.ts) does when Stripe Checkout opens near the end of the offer.
+    await t.database.db.execute(sql`update cart_line set expires_at = now() + interval '30 minutes' where cart_id = (select cart_id from waitlist_entry where slot_id = ${slot}::uuid and email = 'cleo@example.com')`);
+    await t.database.db.execute(sql`update waitlist_entry set offered_until = now() - interval '1 second' where slot_id = ${slot}::uuid and email = 'cleo@example.com'`);
+    await offerDueSeats(t.database.db, t.app.jobs);
+    expect((await statusOf(slot))['cleo@example.com']).toBe('offered');
+  });
+
   it('marks the entry booked when its cart is booked', async () => {
     const { cart, token } = offerLink((await sink.latest('cleo@example.com', /Des places pour vous/)).text);
     const placed = await guest.post(`${base}/orders/`, { cart, customer: { email: 'cleo@example.com', first_name: 'Cléo', last_name: 'Waits' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
@@ -249,5 +257,37 @@ describe('a departure’s waiting list', () => {
     const rows = (await t.database.db.execute(sql`select held, (select count(*)::int from cart_line where slot_id = ${s}::uuid) as lines from slot where id = ${s}::uuid`)) as unknown as { rows: unknown[] };
     expect(rows.rows[0]).toEqual({ held: 1, lines: 1 });
     expect(await seatsLeft(s, 7)).toBe(1);
+  });
+});
+
+describe('cancellations outside the back office', () => {
+  it('a customer’s cancel on their booking page gives the seat to the list in that cancel, before any job runs', async () => {
+    const policy = (await owner.post('/api/cancellation-policies/', { name: 'Flexible', rules: [{ hours_before: 24, refund_percent: 100 }, { hours_before: 0, refund_percent: 0 }] })).json().id;
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { cancellation_policy: policy })).statusCode).toBe(200);
+    const s = await slotWithCapacity(8, 1);
+    const { id: cart, token } = (await guest.post(`${base}/carts/`)).json();
+    const held = await guest.post(`${base}/carts/${cart}/lines/`, { slot: s, quantities: { [tour.category]: 1 } }, { 'x-cart-token': token });
+    expect(held.statusCode, held.body).toBe(201);
+    const placed = await guest.post(`${base}/orders/`, { cart, lines: [held.json().lines[0].id], customer: { email: 'walker@example.com', first_name: 'Wal', last_name: 'Ker' }, accept_terms: true, payment_option: 'pay_on_site' }, { 'x-cart-token': token });
+    expect(placed.statusCode, placed.body).toBe(201);
+    expect((await join(s, 'dana@example.com', 1)).statusCode).toBe(201);
+    const secret = placed.json().manage_url.split('#')[1];
+    const cancelled = await guest.post(`${base}/orders/${placed.json().reference}/cancel/`, {}, { 'x-order-token': secret });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await statusOf(s)).toEqual({ 'dana@example.com': 'offered' });
+    expect(await seatsLeft(s, 8)).toBe(0);
+  });
+
+  it('holds nothing for a store switched off (its pages could not take the booking): its entries wait until it is on again', async () => {
+    const shop = (await owner.get('/api/stores/?search=wait')).json().results[0].id as string;
+    const s = await slotWithCapacity(10, 1);
+    const sold = await sell(s, 1);
+    expect((await join(s, 'eve@example.com', 1)).statusCode).toBe(201);
+    expect((await owner.patch(`/api/stores/${shop}/`, { active: false })).statusCode).toBe(200);
+    expect((await owner.post(`/api/bookings/${sold.booking}/cancel/`)).statusCode).toBe(200);
+    expect(await statusOf(s)).toEqual({ 'eve@example.com': 'waiting' });
+    expect((await owner.patch(`/api/stores/${shop}/`, { active: true })).statusCode).toBe(200);
+    await offerDueSeats(t.database.db, t.app.jobs);
+    expect(await statusOf(s)).toEqual({ 'eve@example.com': 'offered' });
   });
 });

@@ -57,6 +57,7 @@ const access = { access: { public: true as const, reason: 'a partner’s API key
 const deps = (request: FastifyRequest): svc.Deps => ({
   db: request.server.database.db,
   holds: request.server.holds,
+  jobs: request.server.jobs,
   askForAnswers: async (tx, job) => {
     await queueOrderMail(request.server.jobs, tx, { ...job, kind: 'answers', subject: 'Booking questions' });
     request.server.jobs.wake(QUEUES.orderMail);

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { HOLD_MINUTES, type TSlot } from '@tourdesk/contracts';
 import { localize, negotiateLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
+import type { Jobs } from '../../lib/jobs';
 import type { octoBooking } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -38,6 +39,8 @@ export const DEFAULT_OPTION = 'DEFAULT';
 export interface Deps {
   db: Db;
   holds: HoldQueue;
+  /** The job queue: a partner's cancellation gives its seats to the departure's waiting list in its transaction. */
+  jobs?: Jobs;
   /**
    * Asks a partner's customer for the answers their booking still owes (a booking confirmed without
    * the questions capability): queues the e-mail in the confirm's transaction, with the booking page
@@ -79,7 +82,7 @@ export interface ProductView {
 }
 
 const inSupplier = <T>(deps: Deps, p: Partner, fn: (ctx: TenantCtx) => Promise<T>) =>
-  inTenant(deps.db, p.supplierId, (tx) => fn({ tx, accountId: p.supplierId, currency: p.currency }));
+  inTenant(deps.db, p.supplierId, (tx) => fn({ tx, accountId: p.supplierId, currency: p.currency, jobs: deps.jobs }));
 
 /**
  * The net of a reservation's items: once booked, its gross less the commission fixed at sale (what

@@ -69,13 +69,24 @@ export async function entryForUpdate(ctx: TenantCtx, slotId: string, entryId: st
   return row;
 }
 
-/** Offered entries whose hold ran out (or whose cart line is gone and whose time is up): expired. Answers them. */
+/**
+ * Offered entries whose time is up: expired. Answers them. An offer whose cart still holds its line
+ * beyond that time (an online payment under way extends the line's hold: payments/online.ts,
+ * holdLinesUntil) is not expired until that hold ends too, so a customer paying within their time
+ * keeps their seats.
+ */
 export async function expireLapsed(ctx: TenantCtx, slotId: string) {
+  const stillHeld = sql`exists (select 1 from ${cartLine} cl where cl.account_id = ${waitlistEntry.account_id} and cl.cart_id = ${waitlistEntry.cart_id} and cl.slot_id = ${waitlistEntry.slot_id} and cl.expires_at > now())`;
   return ctx.tx
     .update(waitlistEntry)
     .set({ status: 'expired', updated_at: new Date() })
-    .where(and(eq(waitlistEntry.account_id, ctx.accountId), eq(waitlistEntry.slot_id, slotId), eq(waitlistEntry.status, 'offered'), sql`${waitlistEntry.offered_until} <= now()`))
+    .where(and(eq(waitlistEntry.account_id, ctx.accountId), eq(waitlistEntry.slot_id, slotId), eq(waitlistEntry.status, 'offered'), sql`${waitlistEntry.offered_until} <= now()`, sql`not ${stillHeld}`))
     .returning({ id: waitlistEntry.id, cart_id: waitlistEntry.cart_id });
+}
+
+/** Marks an entry tried now (the job takes the slots whose work waited longest first). */
+export async function touchEntry(ctx: TenantCtx, entryId: string) {
+  await ctx.tx.update(waitlistEntry).set({ updated_at: new Date() }).where(and(eq(waitlistEntry.account_id, ctx.accountId), eq(waitlistEntry.id, entryId)));
 }
 
 /** Deletes the cart lines of some carts in a slot (call with the slot locked; the trigger gives their seats back). */
@@ -87,10 +98,10 @@ export async function deleteLinesOf(ctx: TenantCtx, slotId: string, cartIds: str
 /** The store an entry was joined in, how long its offers hold, and its organisation's host and languages. */
 export async function storeOf(ctx: TenantCtx, storeId: string) {
   const [row] = await ctx.tx
-    .select({ id: store.id, slug: store.slug, hold_minutes: store.waitlist_hold_minutes, subdomain: baseAccount.subdomain, languages: baseAccount.languages })
+    .select({ id: store.id, slug: store.slug, active: store.active, hold_minutes: store.waitlist_hold_minutes, subdomain: baseAccount.subdomain, languages: baseAccount.languages })
     .from(store)
     .innerJoin(baseAccount, eq(baseAccount.id, store.account_id))
-    .where(eq(store.id, storeId));
+    .where(and(eq(store.account_id, ctx.accountId), eq(store.id, storeId)));
   return row;
 }
 
@@ -175,9 +186,12 @@ export async function markBookedByCart(ctx: TenantCtx, cartId: string, orderId: 
  */
 export async function slotsWithWork(db: Db, max: number) {
   const rows = (await db.execute(sql`
-    select distinct e.account_id, e.slot_id from ${waitlistEntry} e
+    select e.account_id, e.slot_id from ${waitlistEntry} e
     where (e.status = 'offered' and e.offered_until <= now())
-       or (e.status = 'waiting' and exists (select 1 from slot_api s where s.id = e.slot_id and s.open and s.remaining >= e.seats))
+       or (e.status = 'waiting' and exists (select 1 from slot_api s where s.id = e.slot_id and s.open and s.remaining >= e.seats)
+           and exists (select 1 from ${store} st where st.id = e.store_id and st.active))
+    group by e.account_id, e.slot_id
+    order by min(e.updated_at)
     limit ${max}`)) as unknown as { rows: { account_id: string; slot_id: string }[] };
   return rows.rows;
 }

@@ -83,7 +83,8 @@ export async function waitlistOf(ctx: TenantCtx, slotId: string): Promise<TWaitl
 /** Holds `entry`'s seats for it in a new guest cart of its store and queues its e-mail. Call under the slot's lock. */
 async function offer(ctx: TenantCtx & { jobs: Jobs }, slotId: string, entry: q.EntryRow) {
   const st = await q.storeOf(ctx, entry.store_id);
-  if (!st) return false;
+  // A store switched off cannot take the booking (its pages answer 404): its entries wait until it is on again.
+  if (!st?.active) return false;
   const price = await q.priceForSeats(ctx, slotId, entry.seats);
   if (!price || price.seats !== entry.seats) return false;
   const token = randomBytes(24).toString('base64url');
@@ -126,6 +127,9 @@ export async function offerFreedSeats(ctx: TenantCtx, slotId: string): Promise<s
     if (made) {
       free -= entry.seats;
       offered.push(entry.id);
+    } else {
+      // Tried and not offerable now: it goes behind the other slots' work of the job (slotsWithWork).
+      await q.touchEntry(ctx, entry.id);
     }
   }
   return offered;

@@ -301,7 +301,8 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { config, jobs } = request.server;
       const answer = await scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) =>
-        orders.cancelByCustomer(ctx, id, manageUrlFor(config, ctx, orderToken(request)!), (tx, job) =>
+        // With the job queue, the seats go to the departure's waiting list in the cancel's transaction.
+        orders.cancelByCustomer({ ...ctx, jobs }, id, manageUrlFor(config, ctx, orderToken(request)!), (tx, job) =>
           queueOrderMail(jobs, tx, { account: ctx.accountId, store: ctx.store.id, order: job.order, kind: job.kind, to: job.to, subject: 'Booking cancellation' }),
         ),
       );
