@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_LINK_CALLS_PER_LINK } from '../src/modules/payments/link-routes';
 import { onlineCheckout, orderPayment } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
@@ -135,6 +136,20 @@ describe('payment links', () => {
 
   // The link's row lock (links.ts: payByLink) makes this hold; without it, on PostgreSQL, three
   // sessions were made (PGlite runs one statement at a time and cannot show the race).
+  it('lets one link call Stripe a customer’s number of times, not without end (a scanner, a script)', async () => {
+    const o = await counterOrder('rita', 1);
+    expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
+    const { path } = await linkFromMail('rita', /Pay what is left/);
+    const answers: number[] = [];
+    for (let i = 0; i < PAYMENT_LINK_CALLS_PER_LINK; i++) answers.push((await customerBrowser.get(`${path}/checkout`)).statusCode);
+    expect(answers).toEqual(Array(PAYMENT_LINK_CALLS_PER_LINK).fill(303));
+    const refused = await customerBrowser.get(`${path}/checkout`);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The page itself (no call to Stripe) still shows what is due.
+    expect((await customerBrowser.get(path)).statusCode).toBe(200);
+  });
+
   it('makes one Stripe session when the link is opened twice at the same moment (two tabs, a double click)', async () => {
     const o = await counterOrder('lotte', 1);
     expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
