@@ -265,4 +265,23 @@ describe('the web store’s cart', () => {
     expect(mail.text).toContain('Discount (SHOP5): −CHF');
     expect(mail.text).toMatch(/of which VAT 8\.1\s?%: −CHF/);
   });
+
+  it('tells an anonymous preview nothing of who used a code: its uses per customer are checked when the order is placed', async () => {
+    await newCode({ code: 'ONCE5', kind: 'amount', amount: 500, store: storeId, max_uses_per_customer: 1 });
+    const order = async (email: string) => {
+      const { id: cart, token } = (await guest.post('/api/web-stores/promo/carts/')).json();
+      const h = { 'x-cart-token': token };
+      const slot = (await guest.get(`/api/web-stores/promo/experiences/${kayak.id}/day/?date=${day()}`)).json().slots[0].id;
+      expect((await guest.post(`/api/web-stores/promo/carts/${cart}/lines/`, { slot, quantities: { [kayak.category]: 1 } }, h)).statusCode).toBe(201);
+      const preview = await guest.post(`/api/web-stores/promo/carts/${cart}/promo-code/`, { code: 'once5', email }, h);
+      const placed = await guest.post('/api/web-stores/promo/orders/', { cart, customer: { email, first_name: 'Uma', last_name: 'Once' }, accept_terms: true, payment_option: 'pay_on_site', promo_code: 'once5' }, h);
+      return { preview, placed };
+    };
+    const first = await order('uma@example.com');
+    expect(first.placed.statusCode, first.placed.body).toBe(201);
+    const second = await order('uma@example.com');
+    expect(second.preview.statusCode, second.preview.body).toBe(200);
+    expect(second.placed.statusCode).toBe(409);
+    expect(err(second.placed)).toMatchObject({ code: 'promo_used_by_customer', attr: 'promo_code' });
+  });
 });

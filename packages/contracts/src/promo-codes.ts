@@ -132,7 +132,7 @@ export const ZPromoTry = z.object({
   code: z.string().trim().min(1, { error: 'Enter a code.' }).max(40),
   /** The cart lines to be booked (without: every line still held). */
   lines: z.array(z.uuid()).max(100).optional(),
-  /** The customer's e-mail, when known (the per-customer limit). */
+  /** The customer's e-mail, when known: the counter's preview checks the per-customer limit with it; the web store's ignores it (an anonymous caller learns nothing of who used a code), and its order checks it. */
   email: z.string().trim().max(254).optional(),
 });
 export const ZPromoPreview = z

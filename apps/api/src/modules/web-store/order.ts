@@ -18,12 +18,14 @@ import { secret, sha256 } from './scope';
 
 /**
  * A promo code tried in the cart: what it would take off (orders' promoPreview(), the checkout's
- * rule), in this store; a partner's offers take none.
+ * rule), in this store; a partner's offers take none. The uses per customer are left to the order.
  */
 export async function tryPromoCode(ctx: WebCtx, cartId: string, input: z.output<typeof ZPromoTry>, token: string | undefined): Promise<TPromoPreview> {
   await ownCart(ctx, cartId, token);
   if (ctx.partner) throw new AppError('promo_not_for_store', `The promo code ${input.code} is not valid for a partner’s offers.`, 'promo_code');
-  return promoPreview(ctx, cartId, { ...input, storeId: ctx.store.id });
+  // Without the e-mail: an anonymous preview must not tell whether an address has used the code
+  // (whether it is a customer). Its uses per customer are checked when the order is placed.
+  return promoPreview(ctx, cartId, { ...input, email: undefined, storeId: ctx.store.id });
 }
 
 /**
