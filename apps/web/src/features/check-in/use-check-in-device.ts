@@ -166,7 +166,13 @@ export function useCheckInDevice(userId: string, me: DoorStaff): CheckInDevice {
     void (async () => {
       await sync();
       await download(deviceRef.current.slots);
-      refetchDepartures();
+      // The page may have closed, or gone offline again (the query skipped), while these ran: RTK
+      // Query then refuses a refetch (it throws), and there is nothing to read again anyway.
+      try {
+        refetchDepartures();
+      } catch {
+        // Not subscribed any more.
+      }
     })();
   }, [online, sync, download, refetchDepartures]);
   // While online: every 30 s, the queue and the list again.
