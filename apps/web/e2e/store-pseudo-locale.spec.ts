@@ -103,13 +103,13 @@ test('the store in the pseudo-locale shows no text that is not in its catalog', 
   await page.locator('#td-first_name').fill(customer.first_name);
   await page.locator('#td-last_name').fill(customer.last_name);
   await page.locator('#td-email').fill('not an address');
-  await page.locator('form button[type="submit"]').click();
+  await page.locator('form button[type="submit"].td-btn--primary').click();
   await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
   expect(await hardCoded(page, await data()), 'checkout').toEqual([]);
   await page.locator('#td-email').fill(customer.email);
   for (const group of await page.locator('fieldset fieldset:has(input[value="yes"])').all()) await group.locator('input[value="yes"]').check();
   await page.locator('#td-accept').check();
-  await page.locator('form button[type="submit"]').click();
+  await page.locator('form button[type="submit"].td-btn--primary').click();
 
   // The confirmation.
   await expect(page).toHaveURL(new RegExp(`/s/${SLUG}/en-XA/confirmation/`));
