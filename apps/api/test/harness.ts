@@ -87,3 +87,14 @@ export async function createTestApp(
     },
   };
 }
+
+/** Waits until `probe` answers something truthy (the job queue and Stripe's events work in the background). */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -5,7 +5,7 @@ import { onlineCheckout, orderPayment } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, type TestApp, until } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
@@ -52,16 +52,6 @@ afterAll(async () => {
   await fake?.close();
   await sink?.close();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A counter order of `seats` adults (49.00 each), for `who`, in `language`. */
 async function counterOrder(who: string, seats = 2, language = 'en') {

@@ -5,7 +5,7 @@ import { onlineCheckout, order, orderPayment, slot } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, type TestApp, until } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation, inviteMember } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
@@ -50,17 +50,6 @@ afterAll(async () => {
   await fake?.close();
   await sink?.close();
 });
-
-/** Waits until `probe` answers something truthy (the job queue works in the background). */
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A guest cart holding `seats` adults in the day's slot. */
 async function heldCart(seats = 2, date = day()) {

@@ -8,7 +8,7 @@ import { addDays, todayIn } from '../src/lib/local-time';
 import { seedDemo } from '../src/seed/demo';
 import { sellableExperience } from './catalog-fixtures';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, type TestApp, until } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation, signIn } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
@@ -334,13 +334,3 @@ describe('the demo', () => {
   });
 });
 
-/** Waits until `probe` answers something truthy (Stripe's events arrive in the background). */
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

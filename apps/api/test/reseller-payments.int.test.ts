@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWebCart } from '@tourdesk/contracts';
 import { booking, onlineCheckout, partnership } from '../src/db/schema';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, type TestApp, until } from './harness';
 import { Browser } from './http-client';
 import { startMailSink, type MailSink } from './mail-sink';
 import { day, resaleWorld } from './resale-fixtures';
@@ -24,16 +24,6 @@ let contract: typeof partnership.$inferSelect;
 let supplierAccount: string;
 let guest: Browser;
 const base = '/api/web-stores/agency';
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   fake = await startFakeStripe({ webhookSecret: SECRET });
