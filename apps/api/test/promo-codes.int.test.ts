@@ -176,6 +176,21 @@ describe('applying a code', () => {
     expect(text).toContain('Discount (FIX15)');
   });
 
+  it('invoices a sale a 100 % code made free: its lines and the discount that takes them to 0', async () => {
+    await newCode({ code: 'FREE100', kind: 'percent', percent_bp: 10000 });
+    const o = (await counterOrder('FREE100')).json() as TOrder;
+    expect(o.total).toBe(0);
+    expect(o.payment_status).toBe('Fully paid');
+    const res = await owner.post(`/api/orders/${o.id}/invoice/`);
+    expect(res.statusCode, res.body).toBe(200);
+    const inv = res.json() as TInvoice;
+    expect(inv.total).toBe(0);
+    expect(inv.lines.map((l) => l.total)).toEqual([9800, -9800]);
+    // Cancelled, it credits that invoice; a new one is refused: nothing is sold any more.
+    expect((await owner.post(`/api/orders/${o.id}/cancel/`, {})).statusCode).toBeLessThan(300);
+    expect((await owner.post(`/api/orders/${o.id}/invoice/`)).statusCode).toBe(400);
+  });
+
   it('takes a category code off that category’s items only, and never more than they cost', async () => {
     await newCode({ code: 'KIDS', kind: 'amount', amount: 99999, categories: [child] });
     const o = (await counterOrder('KIDS', person(++n), [{ slot: slots[0]!, quantities: { [kayak.category]: 1, [child]: 2 } }])).json() as TOrder;

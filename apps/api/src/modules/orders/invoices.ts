@@ -85,10 +85,13 @@ export async function issueInvoice(ctx: TenantCtx, orderId: string): Promise<TIn
   const o = await lockOrder(ctx, orderId);
   const existing = await currentInvoice(ctx, orderId);
   if (existing) return issued(existing);
-  if (o.total === 0) throw new AppError('invalid', 'This order has nothing to invoice: every line is cancelled.');
-  await checkSellerDetails(ctx);
   const t = translateFor(o.language);
-  return storeDocument(ctx, orderId, 'invoice', await composeInvoice(ctx, orderId, t), null, t);
+  // Nothing sold (every line cancelled) is nothing to invoice; a sale whose total is 0 (a 100 %
+  // promo code) is still a sale, and its invoice shows the lines and the discount that took it to 0.
+  const body = await composeInvoice(ctx, orderId, t);
+  if (!body.lines.some((l) => l.total > 0)) throw new AppError('invalid', 'This order has nothing to invoice: every line is cancelled.');
+  await checkSellerDetails(ctx);
+  return storeDocument(ctx, orderId, 'invoice', body, null, t);
 }
 
 /** Writes an invoice or a credit note with the next number of its series, in the language `t` speaks, and its audit entry. */

@@ -190,11 +190,15 @@ export async function sumOfLineTotals(ctx: TenantCtx, orderId: string) {
   return Number(sum.rows[0]?.total ?? 0);
 }
 
-/** The one rule of the payment status, as SQL over paid (net of refunds), owed and refunded. */
-export function paymentStatus(paid: SQL, owed: SQL, refunded: SQL) {
+/**
+ * The one rule of the payment status, as SQL over paid (net of refunds), owed, refunded and
+ * whether the order still sells something (`selling`): a sale made free (a 100 % promo code) owes
+ * nothing and is Fully paid; an order with nothing left to sell and nothing paid is Not paid.
+ */
+export function paymentStatus(paid: SQL, owed: SQL, refunded: SQL, selling: SQL) {
   return sql`case
         when ${paid} > ${owed} then 'Refund due'
-        when ${paid} = ${owed} and ${owed} > 0 then 'Fully paid'
+        when ${paid} = ${owed} and (${owed} > 0 or (${selling} and ${refunded} = 0)) then 'Fully paid'
         when ${paid} <= 0 and ${refunded} > 0 and ${owed} = 0 then 'Refunded'
         when ${paid} <= 0 then 'Not paid'
         else 'Partially paid' end`;
@@ -212,7 +216,7 @@ export async function writeOrderTotals(ctx: TenantCtx, orderId: string, feeTax: 
       tax_total = x.tax + ${feeTax}::int,
       cancellation_fee = x.fee,
       status = case when o.status = 'Canceled' then 'Canceled' when x.open = 0 and x.lines > 0 then 'Canceled' else o.status end,
-      payment_status = ${paymentStatus(sql`o.paid`, sql`(x.total + x.fee)`, sql`o.refunded`)},
+      payment_status = ${paymentStatus(sql`o.paid`, sql`(x.total + x.fee)`, sql`o.refunded`, sql`(x.open > 0)`)},
       updated_at = now()
     from (
       select coalesce(sum(b.total) filter (where b.status <> 'Canceled'), 0)::int as total,
