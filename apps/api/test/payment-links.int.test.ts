@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PAYMENT_LINK_CALLS_PER_LINK } from '../src/modules/payments/link-routes';
+import type * as PaymentQueries from '../src/modules/payments/queries';
 import { onlineCheckout, orderPayment } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
@@ -9,6 +10,13 @@ import { createTestApp, type TestApp, until } from './harness';
 import { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
+
+/** The order's links' lock, switched off by the test that shows the race it prevents. */
+const lockOff = vi.hoisted(() => ({ on: false }));
+vi.mock('../src/modules/payments/queries', async (importOriginal) => {
+  const real = await importOriginal<typeof PaymentQueries>();
+  return { ...real, lockOrderLinks: (...args: Parameters<typeof real.lockOrderLinks>) => (lockOff.on ? Promise.resolve() : real.lockOrderLinks(...args)) };
+});
 
 /**
  * Payment links, through the official SDK against the local fake of Stripe: staff e-mail a link
@@ -28,6 +36,8 @@ let other: Browser;
 let customerBrowser: Browser;
 let tour: { id: string; category: string };
 let slotId: string;
+/** Another day's departure, for the tests of two links (the first day's seats are the other tests'). */
+let otherDaySlot: string;
 
 beforeAll(async () => {
   fake = await startFakeStripe({ webhookSecret: SECRET });
@@ -40,6 +50,7 @@ beforeAll(async () => {
   tour = await sellableExperience(owner, 'Glacier walk');
   expect((await owner.patch(`/api/experiences/${tour.id}/`, { status: 'Active' })).statusCode).toBe(200);
   slotId = (await owner.get(`/api/bookings/check-availability/?experience=${tour.id}&date=${addDays(todayIn(ZONE), 5)}`)).json()[0].id;
+  otherDaySlot = (await owner.get(`/api/bookings/check-availability/?experience=${tour.id}&date=${addDays(todayIn(ZONE), 6)}`)).json()[0].id;
   const account = (await owner.post('/api/payment-providers/connect/')).statusCode;
   expect(account).toBe(200);
   const state = (await owner.get('/api/payment-providers/oauth/')).json();
@@ -54,8 +65,8 @@ afterAll(async () => {
 });
 
 /** A counter order of `seats` adults (49.00 each), for `who`, in `language`. */
-async function counterOrder(who: string, seats = 2, language = 'en') {
-  const res = await owner.post('/api/orders/', { customer: { email: `${who}@example.com`, first_name: who, last_name: 'Payer' }, language, lines: [{ slot: slotId, quantities: { [tour.category]: seats } }] });
+async function counterOrder(who: string, seats = 2, language = 'en', slot = slotId) {
+  const res = await owner.post('/api/orders/', { customer: { email: `${who}@example.com`, first_name: who, last_name: 'Payer' }, language, lines: [{ slot, quantities: { [tour.category]: seats } }] });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; reference: string; total: number };
 }
@@ -151,6 +162,34 @@ describe('payment links', () => {
     expect(fake.state.checkoutSessions.size).toBe(before + 1);
     const rows = await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.order_id, o.id));
     expect(rows).toHaveLength(1);
+  });
+
+  /** The order's two links (sent twice) opened at the same moment: the sessions made for it. */
+  async function twoLinksAtOnce(who: string) {
+    const o = await counterOrder(who, 1, 'en', otherDaySlot);
+    expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
+    const first = (await linkFromMail(who, /Pay what is left/)).path;
+    expect((await owner.post(`/api/orders/${o.id}/payment-link/`)).statusCode).toBe(201);
+    await until('the second e-mail', async () => (await linkFromMail(who, /Pay what is left/)).path !== first);
+    const second = (await linkFromMail(who, /Pay what is left/)).path;
+    const opened = await Promise.all([first, second, first, second].map((path) => customerBrowser.get(`${path}/checkout`)));
+    expect(opened.map((r) => r.statusCode)).toEqual([303, 303, 303, 303]);
+    const rows = await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.order_id, o.id));
+    return { open: rows.filter((r) => r.status === 'open').length, pages: new Set(opened.map((r) => r.headers.location)).size };
+  }
+
+  it('makes one Stripe session for an order whose two links are opened at the same moment', async () => {
+    expect(await twoLinksAtOnce('twice')).toEqual({ open: 1, pages: 1 });
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('makes a session per link when the order’s links are not serialised (the lock off)', async () => {
+    lockOff.on = true;
+    try {
+      const { pages } = await twoLinksAtOnce('racing');
+      expect(pages).toBeGreaterThan(1);
+    } finally {
+      lockOff.on = false;
+    }
   });
 
   it('refuses a link once nothing is due, and the link then sends nobody to Stripe', async () => {

@@ -101,8 +101,9 @@ export function paymentLinkPage(db: Db, subdomain: string | null, token: string)
  * The customer pays: a Stripe Checkout session for what is due now (the answer is its address), or
  * the page when nothing is due. One open session per order's balance: one still open for this very
  * amount is used again; one Stripe says is paid is recorded first (finishPaidSession()); any other
- * is expired at Stripe, so it can no longer be paid. The link's row lock serialises them (never the
- * order's: finishPaidSession() takes the checkout's lock, then the order's).
+ * is expired at Stripe, so it can no longer be paid. The link's row lock, then the order's links'
+ * advisory lock (lockOrderLinks()), serialise them — never the order's row lock: finishPaidSession()
+ * takes the checkout's lock, then the order's.
  */
 export function payByLink(db: Db, config: Config, stripe: Stripe | null, subdomain: string | null, token: string): Promise<{ url: string } | { view: LinkView }> {
   return inLink(db, subdomain, token, async (ctx) => {
@@ -110,6 +111,8 @@ export function payByLink(db: Db, config: Config, stripe: Stripe | null, subdoma
     if (view.state !== 'due') return { view };
     const account = await q.connectedAccount(ctx);
     if (!stripe || !account?.charges_enabled) return { view: { ...view, state: 'unavailable' as const } };
+    // Two links of one order (a link sent twice) opened at once: one session, not two.
+    await q.lockOrderLinks(ctx, o.id);
     let recorded = false;
     for (const row of await q.openLinkCheckouts(ctx, o.id)) {
       const at = { stripeAccount: row.connected_account };

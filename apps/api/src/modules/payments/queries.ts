@@ -282,6 +282,15 @@ export async function paymentLinkByHash(ctx: TenantCtx, tokenHash: string, lock 
 }
 
 /** The open online payments of an order's balance (its payment links' sessions). */
+/**
+ * Serialises the payment links of one order while one of them makes a Checkout session (each link's
+ * own row lock serialises only that link): a transaction-level advisory lock on the order, taken
+ * while holding the link's lock and never while waiting for another lock, so no cycle can form.
+ */
+export async function lockOrderLinks(ctx: TenantCtx, orderId: string) {
+  await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment-links:${orderId}`}, 0))`);
+}
+
 export function openLinkCheckouts(ctx: TenantCtx, orderId: string) {
   return ctx.tx
     .select()
