@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWaitlist } from '@tourdesk/contracts';
@@ -219,6 +220,27 @@ describe('a departure’s waiting list', () => {
     expect(await statusOf(s)).toEqual({ 'dora@example.com': 'offered', 'eli@example.com': 'offered', 'fay@example.com': 'waiting' });
     const held = await t.database.db.execute(sql`select held, booked, (select count(*)::int from cart_line where slot_id = ${s}::uuid) as lines from slot where id = ${s}::uuid`);
     expect((held as unknown as { rows: unknown[] }).rows[0]).toEqual({ held: 2, booked: 0, lines: 2 });
+  });
+
+  it('offers a family the seats of its categories at their prices, not the full ticket for each', async () => {
+    const child = (await owner.post('/api/pricing-categories/', { type: 'Child', label: 'Child' })).json().id as string;
+    expect((await owner.post('/api/pricing-rates/', { experience: tour.id, pricing_category: child, retail_price: 2000 })).statusCode).toBe(201);
+    const s = await slotWithCapacity(9, 2);
+    const sold = await sell(s, 2);
+    const family = { [tour.category]: 1, [child]: 1 };
+    const joined = await guest.post(`${base}/waitlist/`, { slot: s, email: 'kim@example.com', name: 'Kim', seats: 5, quantities: family });
+    expect(joined.statusCode, joined.body).toBe(201);
+    // The seats are what the categories take, whatever `seats` said.
+    expect(joined.json().seats).toBe(2);
+    // A category the offer does not sell is refused with why.
+    const stray = await guest.post(`${base}/waitlist/`, { slot: s, email: 'lou@example.com', name: 'Lou', seats: 1, quantities: { [randomUUID()]: 1 } });
+    expect(stray.statusCode, stray.body).toBe(400);
+    expect((await owner.post(`/api/bookings/${sold.booking}/cancel/`)).statusCode).toBe(200);
+    expect(await statusOf(s)).toEqual({ 'kim@example.com': 'offered' });
+    const { cart, token } = offerLink((await sink.latest('kim@example.com', /Seats for you/)).text);
+    const held = (await guest.get(`${base}/carts/${cart}/`, { 'x-cart-token': token })).json();
+    // An adult's and a child's price, not two full tickets (2 × 49.00).
+    expect(held.lines).toMatchObject([{ seats: 2, total: 4900 + 2000 }]);
   });
 
   it('leaves an entry the offer’s rules refuse waiting, and the cancellation that freed the seats commits', async () => {

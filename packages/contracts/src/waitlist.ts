@@ -17,6 +17,12 @@ export const ZWaitlistJoin = z
     email: ZEmail,
     name: z.string().trim().min(1, { error: 'Enter your name.' }).max(120),
     seats: z.number().int().min(1, { error: 'Ask for at least one seat.' }).max(30, { error: 'Ask for at most 30 seats; for a larger group, ask the operator.' }),
+    /**
+     * Who they are, by pricing category (a family: two adults and two children), so the seats offered
+     * are priced for them; the seats are then what these take (`seats` is checked against them).
+     * Absent: `seats` of the full ticket.
+     */
+    quantities: z.record(z.uuid({ error: 'Not a valid id.' }), z.number().int().min(0).max(30)).optional(),
     /** The page's language: the e-mail offering seats speaks it (else Accept-Language, among the store's). */
     language: z.enum(LANGUAGES).optional(),
   })

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accountId } from './accounts-schema';
 import { cart, order, slot } from './availability-schema';
 import { tenantPolicies, timestamps } from './columns';
@@ -27,6 +27,8 @@ export const waitlistEntry = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     seats: integer('seats').notNull(),
+    /** The seats by pricing category the customer asked for (their offer is priced so); null: `seats` of the full ticket. */
+    quantities: jsonb('quantities').$type<Record<string, number>>(),
     /** The page's language when joining (LANGUAGES of the contracts): its e-mail speaks it. */
     language: text('language').notNull().default('en'),
     status: text('status').notNull().default('waiting'),

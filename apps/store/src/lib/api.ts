@@ -208,7 +208,7 @@ export function createApi(slug: string, language: string = 'en') {
       }
     },
     /** Joins a sold-out time's waiting list (always with a solved challenge, like a pay-on-site order). */
-    joinWaitlist: (input: { slot: string; email: string; name: string; seats: number }) =>
+    joinWaitlist: (input: { slot: string; email: string; name: string; seats: number; quantities?: Record<string, number> }) =>
       guarded<TWaitlistJoined>(`${base}/waitlist/`, { method: 'POST', body: { ...input, language }, challenge: true }),
     async removeLine(line: string): Promise<TWebCart | null> {
       if (!cartRef) return null;

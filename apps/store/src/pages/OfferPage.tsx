@@ -331,7 +331,7 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
         </div>
       )}
       {!slot && dayData && dayData.slots.some((s) => s.seats_left === 0) && (
-        <WaitlistForm key={dayData.date} slots={dayData.slots.filter((s) => s.seats_left === 0)} zone={zone} maxSeats={Math.min(30, maxParticipants)} />
+        <WaitlistForm key={dayData.date} slots={dayData.slots.filter((s) => s.seats_left === 0)} categories={offer.categories} currency={offer.currency} zone={zone} maxSeats={Math.min(30, maxParticipants)} />
       )}
       {!slot && shownError && (
         <p className="td-error" role="alert">
@@ -342,19 +342,27 @@ function BookingPanel({ offer }: { offer: TWebOffer }) {
   );
 }
 
-type DaySlot = { id: string; starts_at: string; local_time: string };
+type DaySlot = { id: string; starts_at: string; local_time: string; prices: { category: string; price: number }[] };
+type Category = { id: string; label: string; occupies_seat: boolean };
 
 /**
- * A sold-out day's times: join a time's waiting list (e-mail, name, seats; the page's language goes
- * with it). The server always asks a solved challenge of it, as of a pay-on-site order.
+ * A sold-out day's times: join a time's waiting list (e-mail, name, and who by pricing category —
+ * or seats when the time sells one category —; the page's language goes with it), so the seats
+ * offered are priced for them. The server always asks a solved challenge of it, as of a pay-on-site order.
  */
-function WaitlistForm({ slots, zone, maxSeats }: { slots: DaySlot[]; zone: string; maxSeats: number }) {
+function WaitlistForm({ slots, categories: all, currency, zone, maxSeats }: { slots: DaySlot[]; categories: Category[]; currency: string; zone: string; maxSeats: number }) {
   const t = useT();
   const { api, hour12, toast } = useStore();
   const [slotId, setSlotId] = useState(slots[0]!.id);
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [seats, setSeats] = useState(1);
+  const [single, setSingle] = useState(1);
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const chosen = slots.find((s) => s.id === slotId) ?? slots[0]!;
+  const prices = new Map(chosen.prices.map((p) => [p.category, p.price]));
+  const categories = all.filter((c) => prices.has(c.id));
+  const byCategory = categories.length > 1;
+  const seats = byCategory ? categories.reduce((n, c) => n + (c.occupies_seat ? (quantities[c.id] ?? 0) : 0), 0) : single;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [joined, setJoined] = useState<number | null>(null);
@@ -365,7 +373,8 @@ function WaitlistForm({ slots, zone, maxSeats }: { slots: DaySlot[]; zone: strin
     setBusy(true);
     setError(null);
     try {
-      const made = await api.joinWaitlist({ slot: slotId, email: email.trim(), name: name.trim(), seats });
+      const asked = byCategory ? Object.fromEntries(categories.map((c) => [c.id, quantities[c.id] ?? 0]).filter(([, n]) => (n as number) > 0)) : undefined;
+      const made = await api.joinWaitlist({ slot: slotId, email: email.trim(), name: name.trim(), seats, ...(asked ? { quantities: asked } : {}) });
       setJoined(made.position);
     } catch (err) {
       const message = errorText(t, err);
@@ -407,18 +416,39 @@ function WaitlistForm({ slots, zone, maxSeats }: { slots: DaySlot[]; zone: strin
         <label htmlFor="td-waitlist-email">{t('email')}</label>
         <input id="td-waitlist-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" inputMode="email" required maxLength={254} />
       </div>
-      <div className="td-qty">
-        <div className="td-qty-label">
-          <label htmlFor="td-waitlist-seats">{t('waitlistSeats')}</label>
+      {byCategory ? (
+        <fieldset className="td-fieldset">
+          <legend className="td-h3">{t('participants')}</legend>
+          {categories.map((c) => {
+            const q = quantities[c.id] ?? 0;
+            return (
+              <div className="td-qty" key={c.id}>
+                <div className="td-qty-label">
+                  <label htmlFor={`td-waitlist-cat-${c.id}`}>{c.label}</label>
+                  <span className="td-qty-note">
+                    {prices.get(c.id) ? formatMoney(prices.get(c.id), currency, t.locale) : t('free')}
+                    {!c.occupies_seat && ` · ${t('noSeat')}`}
+                  </span>
+                </div>
+                <Stepper id={`td-waitlist-cat-${c.id}`} label={c.label} value={q} max={c.occupies_seat ? q + Math.max(0, maxSeats - seats) : 30} onChange={(n) => setQuantities((now) => ({ ...now, [c.id]: n }))} />
+              </div>
+            );
+          })}
+        </fieldset>
+      ) : (
+        <div className="td-qty">
+          <div className="td-qty-label">
+            <label htmlFor="td-waitlist-seats">{t('waitlistSeats')}</label>
+          </div>
+          <Stepper id="td-waitlist-seats" label={t('waitlistSeats')} value={single} min={1} max={maxSeats} onChange={setSingle} />
         </div>
-        <Stepper id="td-waitlist-seats" label={t('waitlistSeats')} value={seats} min={1} max={maxSeats} onChange={setSeats} />
-      </div>
+      )}
       {error && (
         <p className="td-error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" className="td-btn td-btn--block" disabled={busy}>
+      <button type="submit" className="td-btn td-btn--block" disabled={busy || seats < 1}>
         {busy ? t('waitlistJoining') : t('waitlistJoin')}
       </button>
     </form>

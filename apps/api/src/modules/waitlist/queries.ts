@@ -23,10 +23,10 @@ export async function slotState(ctx: TenantCtx, slotId: string) {
 }
 
 /** Adds an entry at the end of the slot's list (the unique index refuses a second open one per e-mail). */
-export async function insertEntry(ctx: TenantCtx, v: { slot: string; store: string; email: string; name: string; seats: number; language: string }) {
+export async function insertEntry(ctx: TenantCtx, v: { slot: string; store: string; email: string; name: string; seats: number; quantities: Record<string, number> | null; language: string }) {
   const [row] = await ctx.tx
     .insert(waitlistEntry)
-    .values({ account_id: ctx.accountId, slot_id: v.slot, store_id: v.store, email: v.email, name: v.name, seats: v.seats, language: v.language })
+    .values({ account_id: ctx.accountId, slot_id: v.slot, store_id: v.store, email: v.email, name: v.name, seats: v.seats, quantities: v.quantities, language: v.language })
     .returning();
   return row!;
 }
@@ -129,7 +129,11 @@ export async function priceForSeats(ctx: TenantCtx, slotId: string, seats: numbe
     order by r.retail_price desc, c.created_at, c.id limit 1`)) as unknown as { rows: { id: string }[] };
   const category = cats.rows[0]?.id;
   if (!category) return undefined;
-  const quantities = { [category]: seats };
+  return priceFor(ctx, slotId, { [category]: seats });
+}
+
+/** Quantities by pricing category priced by tourdesk_price (the one price rule; it refuses a category the offer does not sell). */
+export async function priceFor(ctx: TenantCtx, slotId: string, quantities: Record<string, number>) {
   const rows = (await ctx.tx.execute(sql`select seats, total, currency, items from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, '{}'::jsonb)`)) as unknown as {
     rows: { seats: number; total: number; currency: string; items: unknown }[];
   };

@@ -38,14 +38,26 @@ export interface WaitlistMailJob {
 }
 
 /** A customer joins a departure's list (web store: the store's books, ctx). Refused while the seats asked for are free, and twice for one e-mail. */
-export async function joinWaitlist(ctx: TenantCtx & { store: { id: string } }, input: { slot: string; email: string; name: string; seats: number }, language: Language): Promise<TWaitlistJoined> {
+export async function joinWaitlist(ctx: TenantCtx & { store: { id: string } }, input: { slot: string; email: string; name: string; seats: number; quantities?: Record<string, number> }, language: Language): Promise<TWaitlistJoined> {
   const state = await q.slotState(ctx, input.slot);
   if (!state) throw notFound('No such time slot.');
   if (!state.open) throw new AppError('invalid', 'This time is not on sale.', 'slot');
-  if (state.remaining >= input.seats) throw new AppError('conflict', 'These seats are free: book them now.', 'seats');
+  // Who they are, by category: priced now by the one rule (an unknown category is refused), the seats what they take.
+  const wanted = Object.fromEntries(Object.entries(input.quantities ?? {}).filter(([, n]) => n > 0));
+  const quantities = Object.keys(wanted).length ? wanted : null;
+  let seats = input.seats;
+  if (quantities) {
+    const priced = await q.priceFor(ctx, input.slot, quantities).catch((thrown: unknown) => {
+      throw fromDatabase(thrown) ?? thrown;
+    });
+    if (priced.seats < 1) throw new AppError('invalid', 'Ask for at least one seat.', 'quantities');
+    if (priced.seats > 30) throw new AppError('invalid', 'Ask for at most 30 seats; for a larger group, ask the operator.', 'quantities');
+    seats = priced.seats;
+  }
+  if (state.remaining >= seats) throw new AppError('conflict', 'These seats are free: book them now.', 'seats');
   let entry: q.EntryRow;
   try {
-    entry = await q.insertEntry(ctx, { slot: input.slot, store: ctx.store.id, email: input.email, name: input.name, seats: input.seats, language });
+    entry = await q.insertEntry(ctx, { slot: input.slot, store: ctx.store.id, email: input.email, name: input.name, seats, quantities, language });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict', 'You are already on the waiting list of this time with this e-mail address.', 'email');
     throw error;
@@ -85,7 +97,8 @@ async function offer(ctx: TenantCtx & { jobs: Jobs }, slotId: string, entry: q.E
   const st = await q.storeOf(ctx, entry.store_id);
   // A store switched off cannot take the booking (its pages answer 404): its entries wait until it is on again.
   if (!st?.active) return false;
-  const price = await q.priceForSeats(ctx, slotId, entry.seats);
+  // Priced as the customer asked (their categories), else the full ticket; today's prices.
+  const price = entry.quantities ? await q.priceFor(ctx, slotId, entry.quantities) : await q.priceForSeats(ctx, slotId, entry.seats);
   if (!price || price.seats !== entry.seats) return false;
   const token = randomBytes(24).toString('base64url');
   const cartId = await q.insertOfferCart(ctx, entry.store_id, sha256(token), entry.language);

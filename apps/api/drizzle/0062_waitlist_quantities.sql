@@ -1,0 +1,2 @@
+-- Issue 32: a waiting list entry keeps who asked by pricing category (two adults and two children), so the seats offered are priced for them.
+ALTER TABLE "waitlist_entry" ADD COLUMN "quantities" jsonb;
