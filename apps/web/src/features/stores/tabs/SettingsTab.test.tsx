@@ -33,6 +33,8 @@ const STORE: TStore = {
   notify_new_bookings: false,
   notify_email: '',
   waitlist_hold_minutes: 720,
+  deposit: null,
+  balance_reminder_days: 3,
   translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',
