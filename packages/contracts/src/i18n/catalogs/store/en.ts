@@ -54,7 +54,13 @@ export const en = {
   promoUsedUp: 'This promo code has been used up.',
   promoUsedByCustomer: 'You have already used this promo code.',
   promoNotForStore: 'This promo code is not valid in this store.',
-  promoPayOnSite: 'A promo code is taken with payment on site: choose to pay on site, or remove the code.',
+  payNowDeposit: 'Pay now (deposit)',
+  restDueOnSite: 'Rest due on site',
+  restDueBy: 'Rest due by {date}',
+  leftToPayBy: 'Left to pay by {date}',
+  leftToPayOnSite: 'Left to pay on site',
+  payRest: 'Pay the rest',
+  payRestOpening: 'Opening the payment page…',
   errorPaid: 'This cart has been paid already: your booking is confirmed by e-mail.',
 
   // Store page
