@@ -4,7 +4,7 @@ import type { TPaymentLinkSent } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
-import { AppError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import type { Jobs } from '../../lib/jobs';
 import { inTenant } from '../../lib/tenancy';

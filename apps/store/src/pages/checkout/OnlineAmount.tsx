@@ -14,19 +14,22 @@ import { formatMoney } from '../../lib/money';
 export function OnlineAmount({ lines, promoCode }: { lines: Line[]; promoCode: string | null }) {
   const t = useT();
   const { api } = useStore();
-  const [amount, setAmount] = useState<TOnlineAmount | null>(null);
+  // The answer for the lines and code it was asked for: an older one is never shown for newer lines.
+  const [answer, setAnswer] = useState<{ key: string; amount: TOnlineAmount | null } | null>(null);
   const ids = lines.map((l) => l.id).join();
+  const key = `${ids}|${promoCode ?? ''}`;
   useEffect(() => {
     let live = true;
-    if (!ids) return setAmount(null);
+    if (!ids) return;
     api.onlineAmount(ids.split(','), promoCode).then(
-      (a) => live && setAmount(a),
-      () => live && setAmount(null),
+      (a) => live && setAnswer({ key: `${ids}|${promoCode ?? ''}`, amount: a }),
+      () => live && setAnswer({ key: `${ids}|${promoCode ?? ''}`, amount: null }),
     );
     return () => {
       live = false;
     };
   }, [api, ids, promoCode]);
+  const amount = answer?.key === key ? answer.amount : null;
   if (!amount || amount.rest <= 0) return null;
   const money = (n: number) => formatMoney(n, amount.currency, t.locale);
   return (
