@@ -10,7 +10,7 @@ import { recordPayment } from '../modules/orders/service';
 
 /**
  * Deposits (issue 32): the "kayak" store asks for a 20 % deposit online, the rest due 3 days before
- * the departure (its reminder 3 days before that); and one web order, for three adults in twelve
+ * the departure (its reminder 3 days before that); and one web order, for three adults in fifteen
  * days, whose deposit was paid online: Partially paid, its balance due by a date (on the dashboard's
  * "Balances due" and the manifest). Its payment's Stripe reference is the demo's own (no Stripe
  * account stands behind it: refund it another way).
@@ -20,7 +20,7 @@ export async function seedDepositsDemo(tx: Db, accountId: string, kayak: { id: s
   const [shop] = await tx.update(store).set({ deposit: rule, balance_reminder_days: 3 }).where(and(eq(store.account_id, accountId), eq(store.slug, 'kayak'))).returning({ id: store.id });
   if (!shop) return;
   const today = todayIn('Europe/Zurich');
-  const [s] = await tx.select().from(slot).where(and(eq(slot.account_id, accountId), eq(slot.experience_id, kayak.id), eq(slot.local_date, addDays(today, 12)), eq(slot.local_time, '09:30')));
+  const [s] = await tx.select().from(slot).where(and(eq(slot.account_id, accountId), eq(slot.experience_id, kayak.id), eq(slot.local_date, addDays(today, 15)), eq(slot.local_time, '09:30')));
   if (!s) return;
   const [c] = await tx.insert(cart).values({ account_id: accountId, store_id: shop.id, token_hash: randomBytes(32).toString('hex') }).returning({ id: cart.id });
   await holdAlone(tx, { accountId, cartId: c!.id }, s.id, { quantities: { [kayak.adult]: 3 }, extras: {} });
