@@ -56,7 +56,8 @@ export function DepositRuleField({ value, onChange, currency, labels, error }: {
             decimalScale={2}
             suffix=" %"
             w={160}
-            value={value.value / 100}
+            // Emptied, the field shows nothing (0 is refused on save: "A deposit is more than nothing").
+            value={value.value === 0 ? '' : value.value / 100}
             onChange={(v) => onChange({ ...value, value: typeof v === 'number' ? Math.round(v * 100) : 0 })}
             error={error}
           />
@@ -69,7 +70,7 @@ export function DepositRuleField({ value, onChange, currency, labels, error }: {
             leftSection={<Text size="xs">{currency}</Text>}
             leftSectionWidth={44}
             w={180}
-            value={value.value / 10 ** digits}
+            value={value.value === 0 ? '' : value.value / 10 ** digits}
             onChange={(v) => onChange({ ...value, value: typeof v === 'number' ? Math.round(v * 10 ** digits) : 0 })}
             error={error}
           />
@@ -89,7 +90,7 @@ export function DepositRuleField({ value, onChange, currency, labels, error }: {
             onChange={(v) => onChange({ ...value, balance_due_days: v === 'before' ? (due ?? 7) : null })}
           />
           {due !== null && (
-            <NumberInput label={labels.days} min={1} max={365} w={160} value={due} onChange={(v) => onChange({ ...value, balance_due_days: typeof v === 'number' ? Math.round(v) : 1 })} />
+            <NumberInput label={labels.days} min={1} max={365} w={160} value={due === 0 ? '' : due} onChange={(v) => onChange({ ...value, balance_due_days: typeof v === 'number' ? Math.round(v) : 0 })} />
           )}
         </Group>
       )}
