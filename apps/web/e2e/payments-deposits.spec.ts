@@ -104,6 +104,9 @@ test('a deposit and a promo code paid online: Partially paid with a due date, th
     await phone.getByRole('button', { name: 'Pay' }).click();
     await expect(phone.getByRole('heading', { name: `Thank you, ${customer.first_name}!` })).toBeVisible({ timeout: 25_000 });
     const reference = decodeURIComponent(phone.url().split('/').pop()!);
+    await expect(phone.getByText(/^Paid: CHF\s16\.02\.$/)).toBeVisible();
+    await expect(phone.getByTestId('balance-due')).toContainText(/Left to pay by .+: CHF\s64\.08\./);
+    await accessible(phone, 'confirmation with a balance due');
 
     // The back office: Partially paid, the balance and its due date.
     const found = (await call<{ results: { id: string; reference: string }[] }>(page, 'GET', `orders/?search=${encodeURIComponent(reference)}`)).results.find((o) => o.reference === reference)!;

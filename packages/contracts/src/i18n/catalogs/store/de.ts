@@ -235,6 +235,8 @@ export const de = {
   manageBooking: 'Buchung ansehen oder stornieren',
   payOnSite: 'Sie bezahlen vor Ort.',
   paidAmount: 'Bezahlt: {amount}.',
+  restByAmount: 'Bis {date} zu bezahlen: {amount}. Die Bestätigung per E-Mail enthält einen Link dazu.',
+  restOnSiteAmount: 'Vor Ort zu bezahlen: {amount}.',
 
   bookingTitle: 'Ihre Buchung {reference}',
   bookingHeading: 'Ihre Buchung',

@@ -254,6 +254,8 @@ export const en = {
   manageBooking: 'See or cancel your booking',
   payOnSite: 'You pay on site.',
   paidAmount: 'Paid: {amount}.',
+  restByAmount: 'Left to pay by {date}: {amount}. The confirmation e-mail has a link to pay it.',
+  restOnSiteAmount: 'Left to pay on site: {amount}.',
 
   // Booking page
   bookingTitle: 'Your booking {reference}',

@@ -235,6 +235,8 @@ export const es = {
   manageBooking: 'Ver o cancelar tu reserva',
   payOnSite: 'Pagas allí.',
   paidAmount: 'Pagado: {amount}.',
+  restByAmount: 'Pendiente de pago antes del {date}: {amount}. El e-mail de confirmación incluye un enlace para pagarlo.',
+  restOnSiteAmount: 'Pendiente de pago en el lugar: {amount}.',
 
   bookingTitle: 'Tu reserva {reference}',
   bookingHeading: 'Tu reserva',

@@ -235,6 +235,8 @@ export const fr = {
   manageBooking: 'Voir ou annuler votre réservation',
   payOnSite: 'Vous payez sur place.',
   paidAmount: 'Payé : {amount}.',
+  restByAmount: 'Reste à payer avant le {date} : {amount}. L’e-mail de confirmation contient un lien pour le régler.',
+  restOnSiteAmount: 'Reste à payer sur place : {amount}.',
 
   bookingTitle: 'Votre réservation {reference}',
   bookingHeading: 'Votre réservation',

@@ -235,6 +235,8 @@ export const it = {
   manageBooking: 'Vedi o annulla la prenotazione',
   payOnSite: 'Paghi sul posto.',
   paidAmount: 'Pagato: {amount}.',
+  restByAmount: 'Da pagare entro il {date}: {amount}. L’e-mail di conferma contiene un link per pagarlo.',
+  restOnSiteAmount: 'Da pagare sul posto: {amount}.',
 
   bookingTitle: 'La tua prenotazione {reference}',
   bookingHeading: 'La tua prenotazione',
