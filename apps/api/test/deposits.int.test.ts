@@ -114,6 +114,19 @@ describe('a promo code paid online', () => {
     expect(uses.rows[0]!.uses).toBe(1);
   });
 
+  it('makes a new session when the code changes after a first start (never the old amount without the code)', async () => {
+    const c = await heldCart(1, 9);
+    const first = await startPaying(c, 'ola');
+    expect(first.row).toMatchObject({ amount: 4900, promo_code: null });
+    // Started again with the same lines and no code: the same session.
+    expect((await startPaying(c, 'ola')).checkout).toBe(first.checkout);
+    // With a code now: a new session for the discounted total; the first is expired at Stripe.
+    const second = await startPaying(c, 'ola', 'CANYON10');
+    expect(second.checkout).not.toBe(first.checkout);
+    expect(second.row).toMatchObject({ amount: 4410, promo_code: 'CANYON10' });
+    expect(fake.state.checkoutSessions.get(first.session)!.status).toBe('expired');
+  });
+
   it('refuses an unknown code before the customer pays, and refunds a payment whose code was used up meanwhile', async () => {
     const c = await heldCart(1);
     const unknown = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer('quin'), accept_terms: true, payment_option: 'online', promo_code: 'NOPE' }, { 'x-cart-token': c.token });
