@@ -1,5 +1,6 @@
 import { Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { fractionDigits, type TDepositRule } from '@tourdesk/contracts';
+import { useState, type ComponentProps } from 'react';
 
 /** What the field says, from the catalog of the feature that shows it (the offer editor, a store's settings). */
 export interface DepositLabels {
@@ -49,29 +50,19 @@ export function DepositRuleField({ value, onChange, currency, labels, error }: {
           }}
         />
         {value?.kind === 'percent' && (
-          <NumberInput
-            label={labels.percentValue}
-            min={0.01}
-            max={99.99}
-            decimalScale={2}
-            suffix=" %"
-            w={160}
-            // Emptied, the field shows nothing (0 is refused on save: "A deposit is more than nothing").
-            value={value.value === 0 ? '' : value.value / 100}
-            onChange={(v) => onChange({ ...value, value: typeof v === 'number' ? Math.round(v * 100) : 0 })}
-            error={error}
-          />
+          <ScaledInput label={labels.percentValue} min={0.01} max={99.99} decimalScale={2} suffix=" %" w={160} scale={100} stored={value.value} onStored={(n) => onChange({ ...value, value: n })} error={error} />
         )}
         {value?.kind === 'amount' && (
-          <NumberInput
+          <ScaledInput
             label={labels.amountValue}
             min={0}
             decimalScale={digits}
             leftSection={<Text size="xs">{currency}</Text>}
             leftSectionWidth={44}
             w={180}
-            value={value.value === 0 ? '' : value.value / 10 ** digits}
-            onChange={(v) => onChange({ ...value, value: typeof v === 'number' ? Math.round(v * 10 ** digits) : 0 })}
+            scale={10 ** digits}
+            stored={value.value}
+            onStored={(n) => onChange({ ...value, value: n })}
             error={error}
           />
         )}
@@ -90,10 +81,40 @@ export function DepositRuleField({ value, onChange, currency, labels, error }: {
             onChange={(v) => onChange({ ...value, balance_due_days: v === 'before' ? (due ?? 7) : null })}
           />
           {due !== null && (
-            <NumberInput label={labels.days} min={1} max={365} w={160} value={due === 0 ? '' : due} onChange={(v) => onChange({ ...value, balance_due_days: typeof v === 'number' ? Math.round(v) : 0 })} />
+            <ScaledInput label={labels.days} min={1} max={365} decimalScale={0} w={160} scale={1} stored={due} onStored={(n) => onChange({ ...value, balance_due_days: n })} />
           )}
         </Group>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A number typed as shown (12.5 %, 25.00 CHF) and kept scaled to an integer (1250 basis points,
+ * 2500 minor units). What is typed is kept as typed while it is being written ("12."), and an
+ * emptied field keeps 0 (refused on save: a rule needs its number).
+ */
+function ScaledInput({ scale, stored, onStored, ...props }: Omit<ComponentProps<typeof NumberInput>, 'value' | 'onChange'> & { scale: number; stored: number; onStored: (n: number) => void }) {
+  const [typed, setTyped] = useState<string | number>(stored === 0 ? '' : stored / scale);
+  const [last, setLast] = useState(stored);
+  // Changed from outside (another kind chosen, the form reset): shown afresh.
+  if (stored !== last) {
+    setLast(stored);
+    if (typeof typed !== 'number' || Math.round(typed * scale) !== stored) setTyped(stored === 0 ? '' : stored / scale);
+  }
+  return (
+    <NumberInput
+      {...props}
+      value={typed}
+      onChange={(raw) => {
+        const v = typeof raw === 'bigint' ? Number(raw) : raw;
+        setTyped(v);
+        const n = typeof v === 'number' ? Math.round(v * scale) : v === '' ? 0 : null;
+        if (n !== null && n !== stored) {
+          setLast(n);
+          onStored(n);
+        }
+      }}
+    />
   );
 }
