@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ZErrorEnvelope } from '@tourdesk/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseAccount, invoice, order, store, storeVisit, systemNotification, users } from '../src/db/schema';
@@ -237,6 +237,16 @@ describe('demo seed', () => {
     expect(people).toHaveLength(3);
     // The owner's password (rows come back in no particular order; the invited front desk has none yet).
     expect(people.find((p) => p.email === 'owner@demo.tourdesk.test')!.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('shows a deposit: the kayak store asks for 20 %, and a web order is Partially paid with its balance due by a date', async () => {
+    const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
+    const [shop] = await t.database.db.select().from(store).where(and(eq(store.account_id, demo!.id), eq(store.slug, 'kayak')));
+    expect(shop!.deposit).toEqual({ kind: 'percent', value: 2000, balance_due_days: 3 });
+    const orders = await t.database.db.select().from(order).where(eq(order.account_id, demo!.id));
+    const deposit = orders.find((o) => o.balance_due_on !== null);
+    expect(deposit).toMatchObject({ payment_status: 'Partially paid', store_id: shop!.id });
+    expect(deposit!.paid).toBe(Math.round(deposit!.total * 0.2));
   });
 
   it('shows the money cases an operator meets: a refund due, a refunded order, a corrected invoice', async () => {

@@ -94,7 +94,6 @@ export function errorItemText(t: T, item: TErrorItem): string {
       if (attr === 'customer.email' || attr === 'email') return t('invalidEmail');
       if (attr === 'accept_terms') return t('termsRequired');
       if (attr === 'payment_option') return t('errorPaymentOption');
-      if (attr === 'promo_code') return t('promoPayOnSite');
       if (attr.startsWith('customer.') || attr.startsWith('answers.')) return t('fieldRequired');
       return t('genericError');
     default:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDepositRule } from './deposits';
 import { EXPERIENCE_STATUSES, EXPERIENCE_TYPES, INVENTORY_TYPES, PRICING_CATEGORY_TYPES } from './constants';
 import { ZCurrency } from './money';
 import { patchOf, ZPaginationQuery } from './pagination';
@@ -365,6 +366,8 @@ export const ZExperienceFields = z.object({
   /** VAT in basis points (810 = 8.1 %) when it differs from the organisation's; null: the organisation's. */
   vat_rate_bp: z.number().int({ error: 'Use at most two decimals.' }).min(0).max(10000).nullable().default(null),
   confirmation_mode: z.enum(CONFIRMATION_MODES).default('instant'),
+  /** The deposit asked for when it is paid online (issue 32); null: its store's rule. */
+  deposit: ZDepositRule.nullable().default(null),
   cancellation_policy: ZUuid.nullable().default(null),
   booking_questions: z.array(ZUuid).max(30).default([]),
   extras: z.array(ZUuid).max(50).default([]),
@@ -419,6 +422,7 @@ export const ZExperience = z
     booking_cutoff_minutes: z.number(),
     vat_rate_bp: z.number().nullable(),
     confirmation_mode: z.enum(CONFIRMATION_MODES),
+    deposit: ZDepositRule.nullable(),
     cancellation_policy: z.uuid().nullable(),
     booking_questions: z.array(z.uuid()),
     extras: z.array(z.uuid()),

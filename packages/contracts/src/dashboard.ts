@@ -40,6 +40,17 @@ export const ZDashboardMoneyDue = z.object({
   refunds_amount: z.number().int(),
 });
 
+/**
+ * Deposits' balances (issue 32): orders not cancelled that still owe money by a due date (paid by a
+ * deposit online), their count and sum, and the next few by due date.
+ */
+export const ZDashboardBalancesDue = z.object({
+  orders: z.number().int(),
+  amount: z.number().int(),
+  next: z.array(z.object({ order: z.uuid(), reference: z.string(), customer: z.string(), balance: z.number().int(), due_on: z.string(), payment_status: z.string() })),
+});
+export type TDashboardBalancesDue = z.infer<typeof ZDashboardBalancesDue>;
+
 export const ONBOARDING_STEPS = ['offer', 'schedule', 'prices', 'payments', 'store', 'team'] as const;
 export const ZOnboardingStep = z
   .object({
@@ -76,6 +87,7 @@ export const ZDashboard = z
     nearly_full: z.array(ZDashboardDeparture).nullable(),
     revenue: ZDashboardRevenue.nullable(),
     money_due: ZDashboardMoneyDue.nullable(),
+    balances_due: ZDashboardBalancesDue.nullable(),
     onboarding: ZOnboarding.nullable(),
   })
   .meta({ id: 'Dashboard' });

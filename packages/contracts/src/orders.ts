@@ -121,6 +121,8 @@ export const ZOrder = ZOrderSummary.extend({
   /** The promo code's discount on the lines not cancelled, with its VAT per rate (part of `total` and `tax_total` already); null without a code. */
   discount: ZDiscount.nullable(),
   balance: z.number().int(),
+  /** Paid by a deposit online (issue 32): the local date the balance is due by; null: on site (or nothing left). */
+  balance_due_on: z.string().nullable(),
   refunded: z.number().int(),
   notes: z.string(),
   /** The customer's language (en, de, fr, it, es): their e-mails, tickets and invoices are in it. */

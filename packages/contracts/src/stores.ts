@@ -5,6 +5,7 @@ import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
 import { LANGUAGES } from './i18n/languages';
 import { translationsOf } from './catalog';
 import { ZDiscount } from './promo-codes';
+import { ZDepositRule } from './deposits';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -56,6 +57,10 @@ export const ZStoreInput = z.object({
     .min(15, { error: 'Hold offered seats for at least 15 minutes.' })
     .max(10080, { error: 'Hold offered seats for at most 7 days.' })
     .optional(),
+  /** The deposit asked for when paying online (issue 32) for offers without their own rule; null: the whole total. */
+  deposit: ZDepositRule.nullable().optional(),
+  /** How many days before an order's balance is due its reminder is e-mailed (1 to 60; 3 when never set). */
+  balance_reminder_days: z.number().int().min(1, { error: 'At least one day before.' }).max(60, { error: 'At most 60 days before.' }).optional(),
   /** Its name and intro in the organisation's other languages (each language given replaces its texts). */
   translations: translationsOf({ name: z.string().trim().max(120), intro: z.string().max(2000) }).optional(),
 });
@@ -80,6 +85,8 @@ export const ZStore = z
     notify_new_bookings: z.boolean(),
     notify_email: z.string(),
     waitlist_hold_minutes: z.number().int(),
+    deposit: ZDepositRule.nullable(),
+    balance_reminder_days: z.number().int(),
     translations: translationsOf({ name: z.string(), intro: z.string() }),
     /** How many offers it shows. */
     experience_count: z.number().int(),
@@ -313,6 +320,8 @@ export const ZWebOrder = z
     cancellation_fee: z.number().int(),
     /** The promo code's discount (part of `total`), with its VAT per rate; null without a code. */
     discount: ZDiscount.nullable(),
+    /** Paid by a deposit (issue 32): the local date the rest is due by; null: on site (or nothing left). */
+    balance_due_on: z.string().nullable(),
     customer: z.object({ first_name: z.string(), last_name: z.string(), email: z.string() }),
     bookings: z.array(
       z.object({

@@ -275,6 +275,13 @@ export const order = pgTable(
      */
     promo_code_id: uuid('promo_code_id').references((): AnyPgColumn => promoCode.id, { onDelete: 'set null' }),
     promo_code: text('promo_code'),
+    /**
+     * Paid by a deposit online (issue 32): the local date the rest is due by, fixed at sale from the
+     * earliest departure and the deposit rule; null: due on site (or nothing left). Its reminder's
+     * sending is kept in `balance_reminder_sent_at` (once per order).
+     */
+    balance_due_on: date('balance_due_on'),
+    balance_reminder_sent_at: timestamp('balance_reminder_sent_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -287,6 +294,7 @@ export const order = pgTable(
     index('orders_account_store_idx').on(t.account_id, t.store_id, t.created_at).where(sql`${t.store_id} is not null`),
     index('orders_account_qr_idx').on(t.account_id, t.qr_code_id).where(sql`${t.qr_code_id} is not null`),
     index('orders_reseller_created_idx').on(t.reseller_account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.reseller_account_id} is not null`),
+    index('orders_balance_due_idx').on(t.account_id, t.balance_due_on).where(sql`${t.balance_due_on} is not null`),
     index('orders_partnership_idx').on(t.account_id, t.partnership_id, t.created_at).where(sql`${t.partnership_id} is not null`),
     pgPolicy('reseller_read', { as: 'permissive', for: 'select', using: sql`${t.reseller_account_id} = app_current_account()` }),
     index('orders_account_promo_idx').on(t.account_id, t.promo_code_id, sql`lower(${t.customer_email})`).where(sql`${t.promo_code_id} is not null`),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, doublePrecision, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accountId, cancellationPolicy } from './accounts-schema';
-import { tenantPolicies, timestamps, translations, translationsCheck } from './columns';
+import { type DepositRuleJson, tenantPolicies, timestamps, translations, translationsCheck } from './columns';
 
 /** The catalogue: what a supplier sells. Every table is a tenant table. */
 
@@ -122,6 +122,8 @@ export const experience = pgTable(
     voucher_text: text('voucher_text').notNull().default(''),
     /** This experience's VAT rate in basis points, when it differs from the organisation's. */
     vat_rate_bp: integer('vat_rate_bp'),
+    /** The deposit this offer asks for when paid online (issue 32; ZDepositRule); null: its store's rule. */
+    deposit: jsonb('deposit').$type<DepositRuleJson>(),
     /** The offer's texts per language (ExperienceTexts of the contracts; the long description sanitized as the column). */
     translations: translations<Record<string, string | string[]>>(),
     ...timestamps,

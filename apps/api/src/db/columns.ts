@@ -39,3 +39,6 @@ export const translationsCheck = (table: string, column: AnyPgColumn) =>
     `${table}_translations_check`,
     sql`jsonb_typeof(${column}) = 'object' and (${column} - array['en', 'de', 'fr', 'it', 'es']::text[]) = '{}'::jsonb and not jsonb_path_exists(${column}, '$.* ? (@.type() != "object")')`,
   );
+
+/** A deposit rule as stored (ZDepositRule of the contracts, validated before it is written). */
+export type DepositRuleJson = { kind: 'percent' | 'amount'; value: number; balance_due_days: number | null };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { cart, order } from './availability-schema';
 import { accountId } from './accounts-schema';
 import { tenantPolicies, timestamps } from './columns';
@@ -49,7 +49,14 @@ export const onlineCheckout = pgTable(
     held: jsonb('held').$type<{ line: string; slot: string; quantities: Record<string, number>; extras: Record<string, number> }[]>().notNull().default([]),
     customer: jsonb('customer').$type<Record<string, unknown>>().notNull(),
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
+    /** Charged online: the order's total, or its deposit (onlineAmount()). */
     amount: integer('amount').notNull(),
+    /** The order's total it books (issue 32: a promo code's discount taken, a deposit may make `amount` less); null: `amount`. */
+    order_total: integer('order_total'),
+    /** The promo code the order is written with. */
+    promo_code: text('promo_code'),
+    /** The order's balance due date when only a deposit is charged (null: on site or nothing left). */
+    balance_due_on: date('balance_due_on'),
     currency: text('currency').notNull(),
     application_fee: integer('application_fee').notNull().default(0),
     connected_account: text('connected_account').notNull(),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accountId } from './accounts-schema';
 import { experience, image } from './catalog-schema';
-import { tenantPolicies, timestamps, translations, translationsCheck } from './columns';
+import { type DepositRuleJson, tenantPolicies, timestamps, translations, translationsCheck } from './columns';
 import { partnership } from './partners-schema';
 
 /**
@@ -32,6 +32,10 @@ export const store = pgTable(
     notify_email: text('notify_email').notNull().default(''),
     /** How long seats offered to a waiting list's entry are held for it (modules/waitlist), in minutes. */
     waitlist_hold_minutes: integer('waitlist_hold_minutes').notNull().default(720),
+    /** The deposit asked for when paying online (issue 32; ZDepositRule) for offers without their own; null: the whole total. */
+    deposit: jsonb('deposit').$type<DepositRuleJson>(),
+    /** How many days before an order's balance is due its reminder is e-mailed (the job balance-reminders). */
+    balance_reminder_days: integer('balance_reminder_days').notNull().default(3),
     /** Its name and intro in the organisation's other languages (issue 30): { "de": { "intro": "…" } }; localize() serves them. */
     translations: translations<{ name: string; intro: string }>(),
     ...timestamps,
@@ -44,6 +48,7 @@ export const store = pgTable(
     index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('store_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('store_waitlist_hold_check', sql`${t.waitlist_hold_minutes} between 15 and 10080`),
+    check('store_balance_reminder_check', sql`${t.balance_reminder_days} between 1 and 60`),
   ],
 );
 

@@ -53,6 +53,8 @@ export const QUEUES = {
   trials: { name: 'plans-end-trials', cron: '11 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Queues the reminders of bookings that start within a day. */
   reminders: { name: 'booking-reminders', cron: '*/15 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
+  /** Queues the e-mails of deposits' balances due soon, each order once (modules/payments/reminders.ts). */
+  balanceReminders: { name: 'balance-reminders', cron: '*/30 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
   holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
   /** A waiting list's offer of seats (modules/waitlist): composed when sent, its link's secret sealed. */

@@ -1,5 +1,7 @@
 import type {
   TErrorItem,
+  TOnlineAmount,
+  TWebPayRest,
   TPaginated,
   TPromoPreview,
   TWebCart,
@@ -223,6 +225,11 @@ export function createApi(slug: string, language: string = 'en') {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       return guarded<TPromoPreview>(`${base}/carts/${cartRef.id}/promo-code/`, { method: 'POST', body: { code, lines, ...(email ? { email } : {}) }, headers: cartHeaders(cartRef) });
     },
+    /** What paying online charges now (the total less a promo code, or the deposit) and the rest, due on site or by a date. */
+    async onlineAmount(lines: string[], promoCode?: string | null): Promise<TOnlineAmount> {
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
+      return guarded<TOnlineAmount>(`${base}/carts/${cartRef.id}/online-amount/`, { method: 'POST', body: { lines, ...(promoCode ? { promo_code: promoCode } : {}) }, headers: cartHeaders(cartRef) });
+    },
     async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       try {
@@ -255,6 +262,8 @@ export function createApi(slug: string, language: string = 'en') {
       }),
     myOrder: (reference: string, secret: string) =>
       json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/`, { headers: { 'x-order-token': secret }, cache: 'no-store' }),
+    /** "Pay the rest": a new payment link for what is left of the order (its page goes on to Stripe). */
+    payRest: (reference: string, secret: string) => json<TWebPayRest>(`${base}/orders/${encodeURIComponent(reference)}/payment-link/`, { method: 'POST', headers: { 'x-order-token': secret } }),
     cancelOrder: async (reference: string, secret: string) => {
       try {
         return await json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/cancel/`, { method: 'POST', headers: { 'x-order-token': secret } });

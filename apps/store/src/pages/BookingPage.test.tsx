@@ -27,6 +27,7 @@ const OPEN: TWebOrder = {
   refunded: 0,
   cancellation_fee: 0,
   discount: null,
+  balance_due_on: null,
   customer: { first_name: 'Nina', last_name: 'Graf', email: 'nina@example.com' },
   bookings: [
     {

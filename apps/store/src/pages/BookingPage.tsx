@@ -5,6 +5,7 @@ import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
 import { useStore } from '../context';
 import { formatMoney } from '../lib/money';
+import { formatLongDate } from '../lib/dates';
 import { errorText, useT } from '../i18n';
 import { cancellationText, orderStatusText, paymentStatusText } from '../lib/order-texts';
 import { ApiError } from '../lib/api';
@@ -46,8 +47,23 @@ export function BookingPage({ reference }: { reference: string }) {
 
 function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string; onChange: (o: TWebOrder) => void }) {
   const t = useT();
-  const { api, toast } = useStore();
+  const { api, toast, store } = useStore();
   const [downloading, setDownloading] = useState(false);
+  const [paying, setPaying] = useState(false);
+  // A deposit paid online (issue 32): what is left, due on site or by a date, and a link to pay it by card.
+  const left = order.status !== 'Canceled' && !order.partner_booking && order.paid > 0 ? order.total - order.paid : 0;
+  const canPayRest = left > 0 && store.payment_options.includes('online');
+
+  async function payRest() {
+    setPaying(true);
+    try {
+      const { url } = await api.payRest(order.reference, secret);
+      location.assign(url);
+    } catch (e) {
+      toast('error', errorText(t, e));
+      setPaying(false);
+    }
+  }
   const [confirming, setConfirming] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const confirmRef = useRef<HTMLDivElement>(null);
@@ -106,6 +122,12 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
             <dd>{paymentStatusText(t, order.payment_status)}</dd>
           </>
         )}
+        {left > 0 && (
+          <>
+            <dt>{order.balance_due_on ? t('leftToPayBy', { date: formatLongDate(t, order.balance_due_on) }) : t('leftToPayOnSite')}</dt>
+            <dd data-testid="balance-due">{formatMoney(left, order.currency, t.locale)}</dd>
+          </>
+        )}
         <dt>{t('bookedBy')}</dt>
         <dd>
           {order.customer.first_name} {order.customer.last_name} ({order.customer.email})
@@ -114,6 +136,13 @@ function Booking({ order, secret, onChange }: { order: TWebOrder; secret: string
       {order.questions_owed.length > 0 && order.status !== 'Canceled' && <OwedAnswers order={order} secret={secret} onChange={onChange} />}
       <OrderSummary order={order} />
       <Settlement order={order} />
+      {canPayRest && (
+        <p>
+          <button type="button" className="td-btn td-btn--primary" onClick={payRest} disabled={paying}>
+            {paying ? t('payRestOpening') : t('payRest')}
+          </button>
+        </p>
+      )}
       {order.status !== 'Canceled' && (
         <p>
           <button type="button" className="td-btn td-btn--primary" onClick={download} disabled={downloading}>

@@ -4,6 +4,7 @@ import { Heading } from '../components/Heading';
 import { OrderSummary } from '../components/OrderSummary';
 import { useStore } from '../context';
 import { formatMoney } from '../lib/money';
+import { formatLongDate } from '../lib/dates';
 import { placedOrder, secretOf } from '../lib/orders';
 import { loadOrderSecret, safeStorage } from '../lib/storage';
 import { useT } from '../i18n';
@@ -40,6 +41,14 @@ export function ConfirmationPage({ reference }: { reference: string }) {
       </p>
       <OrderSummary order={o} />
       {o.payment_status === 'Not paid' ? <p className="td-muted">{t('payOnSite')}</p> : o.paid > 0 && <p className="td-muted">{t('paidAmount', { amount: formatMoney(o.paid, o.currency, t.locale) })}</p>}
+      {/* Paid by a deposit (issue 32): what is left, and by when. */}
+      {o.paid > 0 && o.total > o.paid && o.status !== 'Canceled' && (
+        <p className="td-muted" data-testid="balance-due">
+          {o.balance_due_on
+            ? t('restByAmount', { date: formatLongDate(t, o.balance_due_on), amount: formatMoney(o.total - o.paid, o.currency, t.locale) })
+            : t('restOnSiteAmount', { amount: formatMoney(o.total - o.paid, o.currency, t.locale) })}
+        </p>
+      )}
       <p className="td-actions">
         <a className="td-btn td-btn--primary" href={embed ? o.manage_url : `${link(`booking/${encodeURIComponent(o.reference)}`)}#${encodeURIComponent(secretOf(o.manage_url))}`} target={embed ? '_blank' : undefined} rel={embed ? 'noopener' : undefined}>
           {t('manageBooking')}

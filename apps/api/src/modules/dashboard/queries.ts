@@ -56,6 +56,25 @@ export async function moneyDue(ctx: TenantCtx) {
   return { unpaid_orders: row!.unpaid_orders, unpaid_amount: Number(row!.unpaid_amount), refunds_due: row!.refunds_due, refunds_amount: Number(row!.refunds_amount) };
 }
 
+/** Orders owing a balance by a due date (a deposit paid online; orders_balance_due_idx): count, sum and the next `limit` by due date. */
+export async function balancesDue(ctx: TenantCtx, limit: number) {
+  const owing = sql`account_id = ${ctx.accountId} and balance_due_on is not null and status <> 'Canceled' and total > paid`;
+  const [sum] = (
+    (await ctx.tx.execute(sql`select count(*)::int as orders, coalesce(sum(total - paid), 0)::bigint as amount from orders where ${owing}`)) as unknown as {
+      rows: { orders: number; amount: string | number }[];
+    }
+  ).rows;
+  const next = (
+    (await ctx.tx.execute(sql`
+      select id as "order", reference, trim(coalesce(customer_first_name, '') || ' ' || coalesce(customer_last_name, '')) as customer, (total - paid)::int as balance,
+        to_char(balance_due_on, 'YYYY-MM-DD') as due_on, payment_status
+      from orders where ${owing} order by balance_due_on, id limit ${limit}`)) as unknown as {
+      rows: { order: string; reference: string; customer: string; balance: number; due_on: string; payment_status: string }[];
+    }
+  ).rows;
+  return { orders: sum!.orders, amount: Number(sum!.amount), next };
+}
+
 /** What the organisation has set up, for its checklist: one statement of existence checks. */
 export async function setUp(ctx: TenantCtx) {
   const has = (table: typeof experience | typeof scheduleRule | typeof pricingRate | typeof store) => sql`exists (select 1 from ${table} where account_id = ${ctx.accountId})`;

@@ -74,6 +74,7 @@ export async function dashboard(ctx: TenantCtx, v: Viewer): Promise<TDashboard> 
     nearly_full: nearlyFull,
     revenue,
     money_due: seesMoney ? await q.moneyDue(ctx) : null,
+    balances_due: seesMoney ? await q.balancesDue(ctx, 5) : null,
     onboarding: may(v, ['Manage account'], []) ? await onboarding(ctx, v, org.dismissed) : null,
   };
 }

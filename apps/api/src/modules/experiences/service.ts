@@ -1,4 +1,4 @@
-import { toMajorText, type TExperience, type TExperienceSummary } from '@tourdesk/contracts';
+import { toMajorText, type TDepositRule, type TExperience, type TExperienceSummary } from '@tourdesk/contracts';
 import type { Translations } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
@@ -36,6 +36,7 @@ export interface ExperienceInput {
   max_participants?: number | null;
   booking_cutoff_minutes?: number;
   vat_rate_bp?: number | null;
+  deposit?: TDepositRule | null;
   confirmation_mode?: string;
   cancellation_policy?: string | null;
   booking_questions?: string[];
@@ -48,7 +49,7 @@ type ExperienceTranslations = Translations<Record<string, string | string[]>>;
 
 const SIMPLE = [
   'title', 'type', 'short_description', 'categories', 'tags', 'languages', 'duration_minutes', 'highlights', 'inclusions',
-  'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes', 'vat_rate_bp',
+  'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes', 'vat_rate_bp', 'deposit',
   'confirmation_mode', 'meeting_instructions', 'voucher_text',
 ] as const;
 
@@ -127,6 +128,7 @@ async function present(ctx: TenantCtx, row: Row): Promise<TExperience> {
     booking_cutoff_minutes: row.booking_cutoff_minutes,
     vat_rate_bp: row.vat_rate_bp,
     confirmation_mode: row.confirmation_mode as TExperience['confirmation_mode'],
+    deposit: row.deposit,
     cancellation_policy: row.cancellation_policy_id,
     booking_questions: row.booking_question_ids,
     extras: row.extra_item_ids,

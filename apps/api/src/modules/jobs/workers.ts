@@ -11,6 +11,7 @@ import { purgeIdempotencyKeys } from '../orders/idempotency';
 import { forgetOldCounters } from '../../lib/throttle';
 import type { DeliveryJob } from '../webhooks/events';
 import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
+import { queueBalanceReminders } from '../payments/reminders';
 import { offerDueSeats, openWaitlistMail, sendWaitlistMail, type WaitlistMailJob } from '../waitlist/service';
 
 /**
@@ -32,6 +33,7 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work(QUEUES.webhookPurge, async () => ({ forgotten: await purgeOldDeliveries(database.db) }));
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
+  await jobs.work(QUEUES.balanceReminders, async () => ({ queued: await queueBalanceReminders(database.db, app.config, jobs) }));
   await jobs.work<WaitlistMailJob>(QUEUES.waitlistMail, async (job, meta) => sendWaitlistMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openWaitlistMail(jobs, job), meta.id));
   await jobs.work(QUEUES.waitlistOffers, async () => {
     const offered = await offerDueSeats(database.db, jobs);

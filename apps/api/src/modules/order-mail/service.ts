@@ -8,7 +8,7 @@ import type { Mail } from '../../lib/mailer';
 import { notFound } from '../../lib/errors';
 import { inTenant } from '../../lib/tenancy';
 import { tenantOrigin } from '../../lib/host';
-import { localWhen, mailMoney, translateFor, vatRate, type CustomerTranslate } from '../../lib/customer-text';
+import { localDate, localWhen, mailMoney, translateFor, vatRate, type CustomerTranslate } from '../../lib/customer-text';
 import type { TWebOrder } from '@tourdesk/contracts';
 import { staffLanguage, staffTranslate } from '../../lib/staff-text';
 import { bookingsIcs, confirmationPdf, ticketSource, ticketsPdf, type TicketOrder } from '../orders/tickets';
@@ -41,7 +41,7 @@ export interface OrderMailJob {
   /** The store of a web order; null for an order sold in the back office (staff send its tickets). */
   store: string | null;
   order: string;
-  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund' | 'answers' | 'payment-link';
+  kind: 'confirmation' | 'store-notification' | 'reminder' | 'cancellation' | 'refund' | 'answers' | 'payment-link' | 'balance-reminder';
   /** A refund's amount (positive) and how the money goes back (only the refund carries it). */
   refund?: { amount: number; method: string };
   /** The secret of the customer's booking page (only the confirmation carries it); the job stores it sealed. */
@@ -169,6 +169,16 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
         text: `${greeting}\n\n${t('mail.paymentLink.intro', { ...about, due: money(due) })}\n\n${job.pay ?? ''}\n\n${t('mail.paymentLink.outro')}\n\n${lines}\n`,
       } satisfies Mail;
     }
+    if (job.kind === 'balance-reminder') {
+      // A deposit's balance due soon (payments/reminders.ts): nothing is sent when it was paid or cancelled meanwhile.
+      const date = o.balance_due_on ? localDate(t, o.balance_due_on) : '';
+      const dated = { ...about, date };
+      return {
+        to: due > 0 && job.pay && o.status !== 'Canceled' ? o.customer.email : '',
+        subject: t('mail.balanceReminder.subject', dated),
+        text: `${greeting}\n\n${t('mail.balanceReminder.intro', { ...dated, due: money(due) })}\n\n${job.pay ?? ''}\n\n${t('mail.paymentLink.outro')}\n\n${lines}\n`,
+      } satisfies Mail;
+    }
     if (job.kind === 'answers') {
       // What the booking still owes when the job runs (answered meanwhile: nothing is sent), in the order's language.
       const owed = await questionsOwed(ctx, job.order, source.tickets.language, (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]);
@@ -211,7 +221,11 @@ export async function sendOrderMail(db: Db, config: Config, send: (mail: Mail, i
       text:
         `${greeting}\n\n${t(job.resent ? 'mail.confirmation.introAgain' : 'mail.confirmation.intro', about)}\n\n${lines}\n\n` +
         discountText(t, o.discount, o.currency) +
-        `${due > 0 ? t('mail.totalDue', { total: money(o.total), due: money(due) }) : t('mail.total', { total: money(o.total) })}\n\n` +
+        (due > 0 && o.balance_due_on
+          ? `${t('mail.totalDueBy', { total: money(o.total), paid: money(o.paid), due: money(due), date: localDate(t, o.balance_due_on) })}\n`
+          : `${due > 0 ? t('mail.totalDue', { total: money(o.total), due: money(due) }) : t('mail.total', { total: money(o.total) })}\n`) +
+        (due > 0 && job.pay ? `${t('mail.payRest', { link: job.pay })}\n` : '') +
+        '\n' +
         `${t(job.resent ? 'mail.attachedAgain' : 'mail.attached', { count })}\n` +
         (link ? `${t('mail.manageLink', { link })}\n` : ''),
       attachments,

@@ -303,6 +303,7 @@ export async function presentOrder(ctx: TenantCtx, id: string): Promise<TOrder> 
     discount: orderDiscount(o.o.promo_code, bookings),
     refunded: o.o.refunded,
     balance: o.o.total - o.o.paid,
+    balance_due_on: o.o.balance_due_on,
     notes: o.o.notes,
     language: o.o.language,
     invoice: current ? { id: current.id, number: current.number, issued_at: current.issued_at } : null,

@@ -41,6 +41,7 @@ export async function presentWebOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'> &
     refunded: o!.o.refunded,
     cancellation_fee: o!.o.cancellation_fee,
     discount: orderDiscount(o!.o.promo_code, rows.map((r) => r.b)),
+    balance_due_on: o!.o.balance_due_on,
     customer: { first_name: o!.c.first_name, last_name: o!.c.last_name, email: o!.c.email },
     bookings,
     manage_url: inLanguage(manageUrl(o!.o.reference), o!.o.language),

@@ -1,16 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { TPaymentLinkSent } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
-import { AppError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import type { Jobs } from '../../lib/jobs';
 import { inTenant } from '../../lib/tenancy';
 import { queueOrderMail } from '../order-mail/service';
 import { recordAudit } from '../orders/order-basics';
 import { finishPaidSession } from './online';
+import { newPaymentLink, paymentLinkPath } from './new-link';
 import * as q from './queries';
 import { feeToStripe, toStripe } from './stripe-amounts';
 
@@ -28,26 +29,14 @@ import { feeToStripe, toStripe } from './stripe-amounts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** A payment link's page on the organisation's host (lib/secret-paths.ts redacts `:token` from every log line). */
-export const PAYMENT_LINK_ROUTE = '/pay/:token';
-export const paymentLinkPath = (token: string) => `/pay/${token}`;
+export { PAYMENT_LINK_ROUTE, paymentLinkPath, newPaymentLink } from './new-link';
 
 /** E-mails the order's customer a link to pay its balance (order-mail's job `payment-link`), with an entry in the order's audit trail. */
 export async function sendPaymentLink(ctx: TenantCtx, config: Config, jobs: Jobs, orderId: string): Promise<TPaymentLinkSent> {
-  // Locked: a payment recorded meanwhile is seen.
-  const o = await q.orderForLink(ctx, orderId, true);
-  if (!o) throw notFound('No order with this id.');
-  if (o.status === 'Canceled') throw new AppError('invalid', 'This order is cancelled: there is nothing to pay.');
-  const due = o.total - o.paid;
-  if (due <= 0) throw new AppError('invalid', 'This order is fully paid: nothing is left to pay.');
-  if (!o.email) throw new AppError('invalid', 'This order’s customer has no e-mail address: add one to send a payment link.');
-  const account = await q.connectedAccount(ctx);
-  if (!account?.charges_enabled) throw new AppError('invalid', 'Payment links need a Stripe account that takes payments: connect one in Settings → Payment providers.');
-  const token = randomBytes(24).toString('base64url');
-  const link = await q.insertPaymentLink(ctx, { order_id: orderId, token_hash: sha256(token), email: o.email, amount: due, currency: o.currency, sent_by: ctx.userId ?? null });
-  await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: orderId, kind: 'payment-link', pay: `${tenantOrigin(config, o.subdomain)}${paymentLinkPath(token)}`, to: o.email, subject: 'Payment link' });
-  await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: 'payment link sent', changes: { email: o.email, amount: due, currency: o.currency } });
-  return { id: link.id, order: orderId, email: o.email, amount: due, currency: o.currency, created_at: link.created_at.toISOString() };
+  const { link, url, email, due, currency } = await newPaymentLink(ctx, config, orderId);
+  await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: orderId, kind: 'payment-link', pay: url, to: email, subject: 'Payment link' });
+  await recordAudit(ctx, { order: orderId, subject: 'order', subjectId: orderId, action: 'payment link sent', changes: { email, amount: due, currency } });
+  return { id: link.id, order: orderId, email, amount: due, currency, created_at: link.created_at.toISOString() };
 }
 
 /** What the customer's page says: the order, what is due now, and how things stand. */

@@ -24,6 +24,8 @@ import { contractOfCart, contractOfSlots, markResale } from '../partners/resale'
 import { assertWithinLimit, onSubscription } from '../plans/service';
 import type { WebCtx } from '../stores/scope';
 import { feeToStripe, fromStripe, toStripe } from './stripe-amounts';
+import { onlineAmount } from './amount';
+import { newPaymentLink } from './new-link';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
@@ -62,8 +64,6 @@ export async function startOnlinePayment(
   if (!stripe) throw new AppError('invalid', 'Online payment is not available in this store.', 'payment_option');
   const account = await q.connectedAccount(ctx);
   if (!account?.charges_enabled) throw new AppError('invalid', 'Online payment is not available in this store yet.', 'payment_option');
-  // A promo code's discount is not carried to Stripe's payment yet: it is taken with payment on site (issue 32).
-  if (input.promo_code) throw new AppError('invalid', 'A promo code is taken with payment on site for now: choose to pay on site, or remove the code.', 'promo_code');
   const now = new Date();
   const inCart = await q.cartLines(ctx, input.cart);
   const wanted = [...new Set(input.lines ?? inCart.filter((l) => l.expires_at > now).map((l) => l.id))];
@@ -84,15 +84,21 @@ export async function startOnlinePayment(
   }
   // Refused before the customer pays, not after (a paid session is refunded when its order is refused).
   await assertWithinLimit(ctx, 'bookings_per_month', held.length);
+  // A partner's offers are sold at the partner's contract: no promo code there (as placeOrder()).
+  if (ctx.partner && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
+  // What Stripe charges now: the order's total less a promo code, or its deposit (amount.ts). A
+  // refused code is refused here, before the customer pays.
+  const due = await onlineAmount(ctx, { storeId: ctx.store.id, lines: held, promoCode: input.promo_code, email: input.customer.email, deposits: !ctx.partner });
+  if (due.pay_now <= 0) throw new AppError('invalid', 'Nothing is left to pay online: choose to pay on site.', 'payment_option');
   // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
   // one back instead of a second session that could charge the customer twice.
-  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted);
+  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted, { amount: due.pay_now, promoCode: due.promo_code });
   if (again) return again;
   const minutes = config.ONLINE_PAYMENT_MINUTES;
   const expires = new Date(now.getTime() + minutes * 60_000);
   // The seats stay held while the customer pays (the lines' holds reach the session's expiry).
   await q.holdLinesUntil(ctx, wanted, expires);
-  const amount = held.reduce((n, l) => n + l.total, 0);
+  const amount = due.pay_now;
   const fee = Math.round((amount * (await q.applicationFeeBp(ctx))) / 10_000);
   const token = randomBytes(24).toString('base64url');
   const row = await q.insertCheckout(ctx, {
@@ -105,6 +111,9 @@ export async function startOnlinePayment(
     customer: input.customer as unknown as Record<string, unknown>,
     answers: input.answers,
     amount,
+    order_total: due.total,
+    promo_code: due.promo_code,
+    balance_due_on: due.due_on,
     currency: ctx.currency,
     application_fee: fee,
     connected_account: account.external_id,
@@ -117,7 +126,8 @@ export async function startOnlinePayment(
   const session = await stripe.checkout.sessions.create(
     {
       mode: 'payment',
-      line_items: held.map((l) => ({ quantity: 1, price_data: { currency: ctx.currency.toLowerCase(), unit_amount: toStripe(l.total, ctx.currency), product_data: { name: titles.get(l.slot_id) ?? 'Booking' } } })),
+      // Each line at what it is charged now (less its promo share, or its deposit).
+      line_items: due.lines.filter((l) => l.charge > 0).map((l) => ({ quantity: 1, price_data: { currency: ctx.currency.toLowerCase(), unit_amount: toStripe(l.charge, ctx.currency), product_data: { name: titles.get(l.slot_id) ?? 'Booking' } } })),
       payment_intent_data: { application_fee_amount: feeToStripe(fee, ctx.currency), metadata: { tourdesk_checkout: row!.id, tourdesk_account: ctx.accountId } },
       customer_email: input.customer.email,
       client_reference_id: row!.id,
@@ -146,11 +156,13 @@ export interface Finished {
  * 409, as the order comes from it; every other is expired at Stripe first, then here, so it can no
  * longer be paid. The cart's row lock serialises them.
  */
-export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[]): Promise<OnlineStart | null> {
+export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[], charge?: { amount: number; promoCode: string | null }): Promise<OnlineStart | null> {
   await q.lockCart(ctx, cartId);
   const open = await q.openCheckouts(ctx, cartId);
   const paidAlready = () => new AppError('conflict', 'These seats have been paid for online already: the confirmation is on its way by e-mail.');
   const sameLines = (lines: string[]) => reuse !== undefined && [...lines].sort().join() === [...reuse].sort().join();
+  // The same charge too: a promo code applied (or a deposit changed) since makes a new session.
+  const sameCharge = (row: CheckoutRow) => !charge || (row.amount === charge.amount && (row.promo_code ?? null) === charge.promoCode);
   let kept: OnlineStart | null = null;
   for (const row of open) {
     if (row.session_id && stripe) {
@@ -158,7 +170,7 @@ export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, c
       let session = await stripe.checkout.sessions.retrieve(row.session_id, {}, at);
       if (session.status === 'complete') throw paidAlready();
       const longEnough = row.expires_at.getTime() > Date.now() + 2 * 60_000;
-      if (!kept && session.status === 'open' && session.url && row.manage_token && longEnough && sameLines(row.lines)) {
+      if (!kept && session.status === 'open' && session.url && row.manage_token && longEnough && sameLines(row.lines) && sameCharge(row)) {
         kept = { checkout: row.id, payment_url: session.url, token: row.manage_token };
         continue;
       }
@@ -202,7 +214,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   if (earlier.data.some((r) => r.metadata?.tourdesk_checkout === row.id && r.status !== 'failed' && r.status !== 'canceled')) return refunded();
   const customer = row.customer as z.output<typeof ZWebOrderInput>['customer'];
   const book = (lines: string[]) =>
-    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id ?? undefined, manageTokenHash: row.manage_token_hash });
+    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id ?? undefined, manageTokenHash: row.manage_token_hash, promo_code: row.promo_code ?? undefined });
   let orderId: string | null = null;
   // What Stripe took must be what the order costs, in its currency: anything else goes back.
   const took = session.currency?.toUpperCase() === row.currency.toUpperCase() && session.amount_total !== null ? fromStripe(session.amount_total, row.currency) : null;
@@ -226,8 +238,12 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
         const resold = row.partnership_id ? await contractOfSlots(spCtx, row.partnership_id, row.held.map((h) => h.slot)) : null;
         const id = await bookOrHoldAgain(spCtx, row, book);
         if (resold) await markResale(spCtx, id, resold.contract, resold.rates, null, { store: row.store_id, paid_online: true });
+        // The order must cost what was agreed when the payment started (its total less a promo code;
+        // the amount paid is that, or its deposit): a price or a code changed since refuses it.
+        const expected = row.order_total ?? row.amount;
         const o = await q.orderTotal(spCtx, id);
-        if (o!.total !== row.amount) throw new AppError('conflict', `The order would cost ${o!.total}, but ${row.amount} was paid.`);
+        if (o!.total !== expected) throw new AppError('conflict', `The order would cost ${o!.total}, but ${expected} was agreed.`);
+        if (row.balance_due_on) await q.setBalanceDueOn(spCtx, id, row.balance_due_on);
         await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
         return id;
       });
@@ -391,7 +407,7 @@ export async function takeManageToken(ctx: TenantCtx, checkoutId: string) {
   if (!row) return null;
   await q.updateCheckout(ctx, checkoutId, { manage_token: null });
   const customer = row.customer as { email?: string; first_name?: string };
-  return { store_id: row.store_id, cart_id: row.cart_id, payment_link: row.payment_link_id !== null, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
+  return { store_id: row.store_id, cart_id: row.cart_id, payment_link: row.payment_link_id !== null, deposit: row.order_total !== null && row.order_total > row.amount, token: row.manage_token, email: String(customer.email ?? ''), first_name: String(customer.first_name ?? ''), amount: row.amount, currency: row.currency };
 }
 
 /**
@@ -403,7 +419,9 @@ export async function afterFinish(ctx: TenantCtx, jobs: Jobs, config: Config, ch
   // A payment link's balance: no order was made, its confirmation went long ago; the customer's page says how it went.
   if (!row || row.payment_link) return;
   if (done.outcome === 'booked' && done.orderId) {
-    await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: row.store_id, order: done.orderId, kind: 'confirmation', manage: row.token ?? undefined, to: row.email, subject: 'Booking confirmation' });
+    // Paid by a deposit: the confirmation carries a link to pay the rest (when links can be paid).
+    const pay = row.deposit ? await newPaymentLink(ctx, config, done.orderId).then((l) => l.url, (error: unknown) => (error instanceof AppError ? undefined : Promise.reject(error))) : undefined;
+    await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: row.store_id, order: done.orderId, kind: 'confirmation', manage: row.token ?? undefined, pay, to: row.email, subject: 'Booking confirmation' });
     jobs.wake(QUEUES.orderMail);
   } else if (done.outcome === 'refunded') {
     // No order was made: the customer's language is their cart's (lib/customer-text.ts).

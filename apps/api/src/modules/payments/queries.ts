@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../db/client';
-import { baseAccount, cart, cartLine, customer, experience, onlineCheckout, order, paymentAccount, paymentLink, slot, stripeEvent, subscriptionTier } from '../../db/schema';
+import { baseAccount, cart, cartLine, customer, experience, onlineCheckout, order, paymentAccount, paymentLink, slot, store, stripeEvent, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /** The payments module's only access to the database. */
@@ -296,4 +296,61 @@ export function openLinkCheckouts(ctx: TenantCtx, orderId: string) {
     .select()
     .from(onlineCheckout)
     .where(and(eq(onlineCheckout.account_id, ctx.accountId), eq(onlineCheckout.order_id, orderId), eq(onlineCheckout.status, 'open'), sql`${onlineCheckout.payment_link_id} is not null`));
+}
+
+// --- deposits (amount.ts) ----------------------------------------------------------------------
+
+/** Each slot's offer, local departure date and the offer's deposit rule; the organisation's time zone. */
+export async function depositSlots(ctx: TenantCtx, slotIds: string[]) {
+  if (slotIds.length === 0) return new Map<string, { experience_id: string; local_date: string; deposit: typeof experience.$inferSelect.deposit }>();
+  const rows = await ctx.tx
+    .select({ id: slot.id, experience_id: slot.experience_id, local_date: slot.local_date, deposit: experience.deposit })
+    .from(slot)
+    .innerJoin(experience, and(eq(experience.account_id, slot.account_id), eq(experience.id, slot.experience_id)))
+    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A store's deposit rule (null: none, or no store). */
+export async function storeDeposit(ctx: TenantCtx, storeId: string | null) {
+  if (!storeId) return null;
+  const [row] = await ctx.tx.select({ deposit: store.deposit }).from(store).where(and(eq(store.account_id, ctx.accountId), eq(store.id, storeId)));
+  return row?.deposit ?? null;
+}
+
+/** The organisation's time zone (its local "today"). */
+export async function accountZone(ctx: TenantCtx) {
+  const [row] = await ctx.tx.select({ zone: baseAccount.time_zone }).from(baseAccount).where(eq(baseAccount.id, ctx.accountId));
+  return row?.zone ?? 'UTC';
+}
+
+/** The order's balance due date, fixed at sale (a deposit paid online). */
+export function setBalanceDueOn(ctx: TenantCtx, orderId: string, dueOn: string) {
+  return ctx.tx.update(order).set({ balance_due_on: dueOn }).where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId)));
+}
+
+/**
+ * The orders (of every organisation) whose deposit's balance is due within their store's
+ * reminder days (by the organisation's local date), not reminded yet, not cancelled, not fully paid;
+ * at most 500 a run.
+ */
+export async function ordersDueBalanceReminders(db: Db) {
+  const due = (await db.execute(sql`
+    select o.account_id, o.id as order_id
+    from ${order} o join ${baseAccount} a on a.id = o.account_id left join ${store} st on st.id = o.store_id
+    where o.balance_due_on is not null and o.balance_reminder_sent_at is null and o.status <> 'Canceled' and o.total > o.paid
+      and o.balance_due_on - coalesce(st.balance_reminder_days, 3) <= (now() at time zone a.time_zone)::date
+    order by o.balance_due_on
+    limit 500`)) as unknown as { rows: { account_id: string; order_id: string }[] };
+  return due.rows;
+}
+
+/** Marks the order's balance reminder sent, once: answers whether this call marked it (the order still due, not cancelled). */
+export async function markBalanceReminderSent(ctx: TenantCtx, orderId: string) {
+  const rows = await ctx.tx
+    .update(order)
+    .set({ balance_reminder_sent_at: new Date() })
+    .where(and(eq(order.account_id, ctx.accountId), eq(order.id, orderId), sql`${order.balance_reminder_sent_at} is null`, sql`${order.status} <> 'Canceled'`, sql`${order.total} > ${order.paid}`))
+    .returning({ id: order.id, store_id: order.store_id, email: order.customer_email });
+  return rows[0];
 }

@@ -1,10 +1,13 @@
 import type Stripe from 'stripe';
 import type { z } from 'zod';
-import type { TPromoPreview, ZPromoTry, ZWebOrderInput } from '@tourdesk/contracts';
+import type { TWebPayRest, TOnlineAmount, TPromoPreview, ZOnlineAmountQuery, ZPromoTry, ZWebOrderInput } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { checkout, promoPreview } from '../orders/bookings';
 import { cancelOrder } from '../orders/service';
+import { cartOnlineAmount } from '../payments/amount';
+import { newPaymentLink } from '../payments/links';
+import type { Config } from '../../config';
 import { closeOpenPayments } from '../payments/online';
 import { contractOfCart, markResale } from '../partners/resale';
 import { type WebCtx } from '../stores/scope';
@@ -26,6 +29,16 @@ export async function tryPromoCode(ctx: WebCtx, cartId: string, input: z.output<
   // Without the e-mail: an anonymous preview must not tell whether an address has used the code
   // (whether it is a customer). Its uses per customer are checked when the order is placed.
   return promoPreview(ctx, cartId, { ...input, email: undefined, storeId: ctx.store.id });
+}
+
+/**
+ * What paying online would charge now (payments' onlineAmount(): the total less a promo code, or the
+ * deposit the offers or the store ask for) and what is left, due on site or by a date.
+ */
+export async function onlineAmountOfCart(ctx: WebCtx, cartId: string, input: z.output<typeof ZOnlineAmountQuery>, token: string | undefined): Promise<TOnlineAmount> {
+  await ownCart(ctx, cartId, token);
+  if (ctx.partner && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
+  return cartOnlineAmount(ctx, { storeId: ctx.store.id, cartId, lines: input.lines, promoCode: input.promo_code, deposits: !ctx.partner });
 }
 
 /**
@@ -80,3 +93,9 @@ export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: 
   return presentWebOrder(ctx, orderId, manageUrl);
 }
 
+
+/** "Pay the rest" on the customer's booking page: a new payment link for what is left (payments/links.ts), its address answered. */
+export async function payRestLink(ctx: WebCtx, config: Config, orderId: string): Promise<TWebPayRest> {
+  const { url } = await newPaymentLink(ctx, config, orderId);
+  return { url };
+}

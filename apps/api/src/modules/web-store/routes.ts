@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZOnlineAmount,
+  ZOnlineAmountQuery,
+  ZWebPayRest,
   paginated,
   ZErrorEnvelope,
   ZPaginationQuery,
@@ -208,6 +211,15 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.tryPromoCode(ctx, request.params.cart, request.body, cartToken(request))),
   );
+  app.post(
+    '/api/web-stores/:slug/carts/:cart/online-amount/',
+    {
+      config: pub('a guest sees what paying online charges now (its secret in X-Cart-Token)'),
+      preHandler: app.storeGuard('line'),
+      schema: { tags, summary: 'What paying online charges now for the cart (its total less a promo code, or the deposit its offers or the store ask for) and the rest, due on site or by a date; a promo code is refused (promo_* on `promo_code`) as the order would', params: ZWebCartParams, body: ZOnlineAmountQuery, response: { 200: ZOnlineAmount, ...guarded } },
+    },
+    (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.onlineAmountOfCart(ctx, request.params.cart, request.body, cartToken(request))),
+  );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',
     { config: pub('a guest cart (its secret in X-Cart-Token)'), schema: { tags, summary: 'The guest cart with its held lines', params: ZWebCartParams, response: { 200: ZWebCart, ...errors } } },
@@ -309,6 +321,15 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       jobs.wake(QUEUES.orderMail);
       return answer;
     },
+  );
+  app.post(
+    '/api/web-stores/:slug/orders/:reference/payment-link/',
+    {
+      config: pub('a customer pays the rest of a deposit (its secret in X-Order-Token)'),
+      preHandler: app.storeGuard('order'),
+      schema: { tags, summary: 'A payment link for what is left of the order (paid by a deposit): the address of its page, which goes on to Stripe Checkout', params: ZWebOrderParams, response: { 200: ZWebPayRest, ...guarded } },
+    },
+    (request) => scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.payRestLink(ctx, request.server.config, id)),
   );
   app.post(
     '/api/web-stores/:slug/orders/:reference/answers/',

@@ -10,6 +10,7 @@ import { loadDraft, safeStorage, saveDraft, savePayment } from '../../lib/storag
 import { errorText, useT } from '../../i18n';
 import { paymentOptionText } from '../../lib/order-texts';
 import { QuestionField } from './QuestionField';
+import { OnlineAmount } from './OnlineAmount';
 
 /**
  * The customer's details, the answers to the offers' questions, how to pay and the terms; then
@@ -233,6 +234,7 @@ export function DetailsForm({
                 {t('payOnlineHint')}
               </p>
             )}
+            {option === 'online' && online && <OnlineAmount lines={lines} promoCode={promoCode ?? null} />}
           </div>
         ))}
         {fieldError('payment_option', 'td-payment-error')}

@@ -161,6 +161,42 @@ function MoneyDue({ due, money }: { due: NonNullable<TDashboard['money_due']>; m
   );
 }
 
+/** Deposits' balances due by a date (issue 32): count and sum, the next few orders with their due dates. */
+function BalancesDue({ due, money }: { due: NonNullable<TDashboard['balances_due']>; money: (n: number) => string }) {
+  const t = useDashboardT();
+  return (
+    <Card withBorder padding="lg" aria-label={t('balances.title')}>
+      <Text fw={600} mb="sm">
+        {t('balances.title')}
+      </Text>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Anchor component={Link} to="/orders/list?payment_status=Partially+paid" size="sm">
+            {t('balances.count', { count: due.orders })}
+          </Anchor>
+          <Text fw={600} data-testid="balances-amount">
+            {money(due.amount)}
+          </Text>
+        </Group>
+        {due.next.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('balances.none')}
+          </Text>
+        ) : (
+          due.next.map((n) => (
+            <Group key={n.order} justify="space-between" wrap="nowrap" data-testid="balance-due-row">
+              <Anchor component={Link} to={`/orders/editor/${n.order}/details`} size="sm">
+                {n.reference} · {n.customer}
+              </Anchor>
+              <Text size="sm">{t('balances.dueOn', { amount: money(n.balance), date: formatDisplayDate(n.due_on) })}</Text>
+            </Group>
+          ))
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 const STEP_KEYS = ['offer', 'schedule', 'prices', 'payments', 'store', 'team'] as const;
 type StepKey = (typeof STEP_KEYS)[number];
 const isStepKey = (key: string): key is StepKey => (STEP_KEYS as readonly string[]).includes(key);
@@ -323,6 +359,7 @@ export default function DashboardPage() {
             {data.departures && <Today departures={data.departures} date={data.date} />}
             {data.nearly_full && <NearlyFull slots={data.nearly_full} />}
             {data.money_due && <MoneyDue due={data.money_due} money={money} />}
+            {data.balances_due && <BalancesDue due={data.balances_due} money={money} />}
             {stores && <WebStores />}
             <Announcements />
           </SimpleGrid>

@@ -28,6 +28,7 @@ const PAID: TOrder = {
   sold_total: 9800,
   cancellation_fee: 0,
   discount: null,
+  balance_due_on: null,
   tax_total: 734,
   paid: 9800,
   refunded: 0,

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../shared/hooks/store';
 import { useCan } from '../../shared/hooks/use-can';
-import { formatDateTime } from '../../shared/lib/dates';
+import { formatDateTime, formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney, vatRate } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import {
@@ -287,6 +287,7 @@ export function Totals({ order }: { order: TOrder }) {
         {row(t('totals.paid'), money(order.paid), 'order-paid')}
         {order.refunded !== 0 && row(t('totals.refunded'), money(order.refunded), 'order-refunded')}
         {row(order.balance < 0 ? t('totals.balanceRefund') : t('totals.balance'), money(order.balance), 'order-balance', true)}
+        {order.balance > 0 && order.status !== 'Canceled' && order.balance_due_on && row(t('totals.balanceDueOn'), formatDisplayDate(order.balance_due_on), 'order-balance-due-on')}
         <Group justify="space-between" mt={4}>
           <Text size="sm" c="dimmed">
             {t('totals.paymentStatus')}

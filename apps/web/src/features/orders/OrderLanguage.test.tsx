@@ -29,6 +29,7 @@ const ORDER: TOrder = {
   sold_total: 9800,
   cancellation_fee: 0,
   discount: null,
+  balance_due_on: null,
   tax_total: 734,
   paid: 0,
   refunded: 0,

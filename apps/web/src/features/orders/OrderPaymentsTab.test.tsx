@@ -31,6 +31,7 @@ const ORDER: TOrder = {
   sold_total: 14800,
   cancellation_fee: 0,
   discount: null,
+  balance_due_on: null,
   tax_total: 1109,
   paid: 14800,
   refunded: 0,

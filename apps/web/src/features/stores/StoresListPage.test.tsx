@@ -32,6 +32,8 @@ const store = (id: string, name: string, slug: string, active: boolean, experien
   notify_new_bookings: false,
   notify_email: '',
   waitlist_hold_minutes: 720,
+  deposit: null,
+  balance_reminder_days: 3,
   translations: {},
   experience_count,
   url: `https://demo.tourdesk.test/s/${slug}/`,

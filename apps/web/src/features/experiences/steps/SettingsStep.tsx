@@ -10,6 +10,7 @@ import { StepForm } from './StepForm';
 import { useStepForm } from './use-step-form';
 import { useCommonT } from '../../../shared/i18n/common';
 import { useOfferSettingsT } from '../settings-texts';
+import { DepositRuleField } from '../../../shared/components/DepositRuleField';
 
 /** The refusal below, put in the user's language where it is shown. */
 const MAX_BELOW_MIN = 'The maximum must not be below the minimum.';
@@ -20,6 +21,7 @@ const schema = ZExperienceFields.pick({
   booking_cutoff_minutes: true,
   vat_rate_bp: true,
   confirmation_mode: true,
+  deposit: true,
   cancellation_policy: true,
   booking_questions: true,
   extras: true,
@@ -41,6 +43,7 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
   const common = useCommonT();
   const user = useAppSelector((s) => s.auth.user);
   const appInfo = useAppSelector((s) => s.auth.appInfo);
+  const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const canSeeInventory = hasPermissions(user, appInfo, ['Manage inventory']);
   const { data: policies, refetch: refetchPolicies } = settingsApi.usePoliciesQuery();
   const { data: questions, refetch: refetchQuestions } = settingsApi.useQuestionsQuery();
@@ -52,6 +55,7 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
     booking_cutoff_minutes: experience.booking_cutoff_minutes,
     vat_rate_bp: experience.vat_rate_bp,
     confirmation_mode: experience.confirmation_mode,
+    deposit: experience.deposit,
     cancellation_policy: experience.cancellation_policy,
     booking_questions: experience.booking_questions,
     extras: experience.extras,
@@ -104,6 +108,31 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
             </Text>
             <SegmentedControl value={field.value ?? 'instant'} onChange={field.onChange} data={CONFIRMATION_MODES.map((value) => ({ value, label: t(`confirmation.${value}`) }))} />
           </Stack>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="deposit"
+        render={({ field, fieldState }) => (
+          <DepositRuleField
+            value={field.value ?? null}
+            onChange={field.onChange}
+            currency={currency}
+            error={fieldState.error?.message ?? (fieldState.error as { value?: { message?: string } } | undefined)?.value?.message}
+            labels={{
+              title: t('deposit.title'),
+              hint: t('deposit.hint'),
+              none: t('deposit.none'),
+              percent: t('deposit.percent'),
+              amount: t('deposit.amount'),
+              percentValue: t('deposit.percentValue'),
+              amountValue: t('deposit.amountValue'),
+              restDue: t('deposit.restDue'),
+              onSite: t('deposit.onSite'),
+              daysBefore: t('deposit.daysBefore'),
+              days: t('deposit.days'),
+            }}
+          />
         )}
       />
       <Controller

@@ -33,6 +33,8 @@ const STORE: TStore = {
   notify_new_bookings: false,
   notify_email: '',
   waitlist_hold_minutes: 720,
+  deposit: null,
+  balance_reminder_days: 3,
   translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',
@@ -142,6 +144,20 @@ describe('the store settings form', () => {
     // Waiting lists: offered seats held two hours (kept in minutes).
     await userEvent.clear(form().getByLabelText(/Hold offered seats for/));
     await userEvent.type(form().getByLabelText(/Hold offered seats for/), '2');
+    // Deposits: 25 % online, the rest 5 days before the departure, reminded 4 days before that.
+    // Mantine's combobox scrolls its chosen option into view, which jsdom does not do.
+    Element.prototype.scrollIntoView ??= () => undefined;
+    const select = (label: string) => form().getAllByLabelText(label).find((e) => e.tagName === 'INPUT')!;
+    await userEvent.click(select('Deposit when paid online'));
+    await userEvent.click(await screen.findByRole('option', { name: 'A percentage', hidden: true }));
+    await userEvent.clear(form().getByLabelText('Deposit'));
+    await userEvent.type(form().getByLabelText('Deposit'), '25');
+    await userEvent.click(select('The rest is due'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Days before the departure', hidden: true }));
+    await userEvent.clear(form().getByLabelText('Days before'));
+    await userEvent.type(form().getByLabelText('Days before'), '5');
+    await userEvent.clear(form().getByLabelText(/Remind the customer of the balance/));
+    await userEvent.type(form().getByLabelText(/Remind the customer of the balance/), '4');
     await save();
     await waitFor(() => expect(state.puts).toHaveLength(1));
     expect(state.puts[0]).toEqual({
@@ -160,6 +176,8 @@ describe('the store settings form', () => {
       notify_new_bookings: true,
       notify_email: 'desk@demo.tourdesk.test',
       waitlist_hold_minutes: 120,
+      deposit: { kind: 'percent', value: 2500, balance_due_days: 5 },
+      balance_reminder_days: 4,
       translations: {},
     });
     await waitFor(() => expect(form().getByRole('button', { name: 'Save' })).toBeDisabled());

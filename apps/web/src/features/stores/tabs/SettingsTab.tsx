@@ -38,6 +38,7 @@ import { storesApi, useCreateStoreLogoMutation, useDeleteStoreMutation, useUpdat
 import { storeUrlWith, STORES_LIST } from '../constants';
 import { useStoresT } from '../texts';
 import { TranslatedFields } from '../../../shared/components/TranslatedFields';
+import { DepositRuleField } from '../../../shared/components/DepositRuleField';
 
 /** The contract's store fields, and what the server would refuse anyway: new-booking e-mails need an address. */
 export const ZStoreSettings = ZStoreInput.superRefine((v, ctx) => {
@@ -65,6 +66,8 @@ const valuesOf = (s: TStore): Values => ({
   notify_new_bookings: s.notify_new_bookings,
   notify_email: s.notify_email,
   waitlist_hold_minutes: s.waitlist_hold_minutes,
+  deposit: s.deposit,
+  balance_reminder_days: s.balance_reminder_days,
   translations: s.translations,
 });
 
@@ -468,6 +471,49 @@ export function SettingsTab({ store }: { store: TStore }) {
                   value={field.value === undefined ? '' : field.value / 60}
                   onChange={(v) => field.onChange(typeof v === 'number' ? Math.round(v * 60) : undefined)}
                   error={errors.waitlist_hold_minutes?.message}
+                />
+              )}
+            />
+          </Section>
+
+          <Section title={t('settings.deposits')}>
+            <Controller
+              control={form.control}
+              name="deposit"
+              render={({ field }) => (
+                <DepositRuleField
+                  value={field.value ?? null}
+                  onChange={field.onChange}
+                  currency={store.currency}
+                  error={errors.deposit?.message ?? (errors.deposit as { value?: { message?: string } } | undefined)?.value?.message}
+                  labels={{
+                    title: t('settings.deposit.title'),
+                    hint: t('settings.deposit.hint'),
+                    none: t('settings.deposit.none'),
+                    percent: t('settings.deposit.percent'),
+                    amount: t('settings.deposit.amount'),
+                    percentValue: t('settings.deposit.percentValue'),
+                    amountValue: t('settings.deposit.amountValue'),
+                    restDue: t('settings.deposit.restDue'),
+                    onSite: t('settings.deposit.onSite'),
+                    daysBefore: t('settings.deposit.daysBefore'),
+                    days: t('settings.deposit.days'),
+                  }}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="balance_reminder_days"
+              render={({ field }) => (
+                <NumberInput
+                  label={t('settings.reminderDays')}
+                  min={1}
+                  max={60}
+                  maw={240}
+                  value={field.value ?? ''}
+                  onChange={(v) => field.onChange(typeof v === 'number' ? Math.round(v) : undefined)}
+                  error={errors.balance_reminder_days?.message}
                 />
               )}
             />

@@ -48,7 +48,13 @@ export const de = {
   promoUsedUp: 'Dieser Rabattcode ist aufgebraucht.',
   promoUsedByCustomer: 'Sie haben diesen Rabattcode bereits verwendet.',
   promoNotForStore: 'Dieser Rabattcode gilt nicht in diesem Shop.',
-  promoPayOnSite: 'Ein Rabattcode gilt bei Zahlung vor Ort: Wählen Sie Zahlung vor Ort oder entfernen Sie den Code.',
+  payNowDeposit: 'Jetzt bezahlen (Anzahlung)',
+  restDueOnSite: 'Rest vor Ort fällig',
+  restDueBy: 'Rest fällig bis {date}',
+  leftToPayBy: 'Offen bis {date}',
+  leftToPayOnSite: 'Vor Ort zu bezahlen',
+  payRest: 'Rest bezahlen',
+  payRestOpening: 'Die Zahlungsseite wird geöffnet…',
   errorPaid: 'Dieser Warenkorb ist bereits bezahlt: Ihre Buchung wird per E-Mail bestätigt.',
 
   offersHeading: 'Erlebnisse',
@@ -229,6 +235,8 @@ export const de = {
   manageBooking: 'Buchung ansehen oder stornieren',
   payOnSite: 'Sie bezahlen vor Ort.',
   paidAmount: 'Bezahlt: {amount}.',
+  restByAmount: 'Bis {date} zu bezahlen: {amount}. Die Bestätigung per E-Mail enthält einen Link dazu.',
+  restOnSiteAmount: 'Vor Ort zu bezahlen: {amount}.',
 
   bookingTitle: 'Ihre Buchung {reference}',
   bookingHeading: 'Ihre Buchung',

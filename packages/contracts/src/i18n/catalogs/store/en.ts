@@ -54,7 +54,13 @@ export const en = {
   promoUsedUp: 'This promo code has been used up.',
   promoUsedByCustomer: 'You have already used this promo code.',
   promoNotForStore: 'This promo code is not valid in this store.',
-  promoPayOnSite: 'A promo code is taken with payment on site: choose to pay on site, or remove the code.',
+  payNowDeposit: 'Pay now (deposit)',
+  restDueOnSite: 'Rest due on site',
+  restDueBy: 'Rest due by {date}',
+  leftToPayBy: 'Left to pay by {date}',
+  leftToPayOnSite: 'Left to pay on site',
+  payRest: 'Pay the rest',
+  payRestOpening: 'Opening the payment page…',
   errorPaid: 'This cart has been paid already: your booking is confirmed by e-mail.',
 
   // Store page
@@ -248,6 +254,8 @@ export const en = {
   manageBooking: 'See or cancel your booking',
   payOnSite: 'You pay on site.',
   paidAmount: 'Paid: {amount}.',
+  restByAmount: 'Left to pay by {date}: {amount}. The confirmation e-mail has a link to pay it.',
+  restOnSiteAmount: 'Left to pay on site: {amount}.',
 
   // Booking page
   bookingTitle: 'Your booking {reference}',

@@ -48,7 +48,13 @@ export const es = {
   promoUsedUp: 'Este código promocional se ha agotado.',
   promoUsedByCustomer: 'Ya has usado este código promocional.',
   promoNotForStore: 'Este código promocional no es válido en esta tienda.',
-  promoPayOnSite: 'Un código promocional se aplica al pago en el lugar: elige pagar en el lugar o quita el código.',
+  payNowDeposit: 'A pagar ahora (depósito)',
+  restDueOnSite: 'Resto a pagar en el lugar',
+  restDueBy: 'Resto a pagar antes del {date}',
+  leftToPayBy: 'Pendiente de pago antes del {date}',
+  leftToPayOnSite: 'Pendiente de pago en el lugar',
+  payRest: 'Pagar el resto',
+  payRestOpening: 'Abriendo la página de pago…',
   errorPaid: 'Este carrito ya está pagado: tu reserva se confirma por correo electrónico.',
 
   offersHeading: 'Experiencias',
@@ -229,6 +235,8 @@ export const es = {
   manageBooking: 'Ver o cancelar tu reserva',
   payOnSite: 'Pagas allí.',
   paidAmount: 'Pagado: {amount}.',
+  restByAmount: 'Pendiente de pago antes del {date}: {amount}. El e-mail de confirmación incluye un enlace para pagarlo.',
+  restOnSiteAmount: 'Pendiente de pago en el lugar: {amount}.',
 
   bookingTitle: 'Tu reserva {reference}',
   bookingHeading: 'Tu reserva',

@@ -48,7 +48,13 @@ export const fr = {
   promoUsedUp: 'Ce code promo est épuisé.',
   promoUsedByCustomer: 'Vous avez déjà utilisé ce code promo.',
   promoNotForStore: 'Ce code promo n’est pas valable dans cette boutique.',
-  promoPayOnSite: 'Un code promo s’applique au paiement sur place : choisissez de payer sur place ou retirez le code.',
+  payNowDeposit: 'À payer maintenant (acompte)',
+  restDueOnSite: 'Solde à régler sur place',
+  restDueBy: 'Solde à régler avant le {date}',
+  leftToPayBy: 'Reste à payer avant le {date}',
+  leftToPayOnSite: 'Reste à payer sur place',
+  payRest: 'Payer le solde',
+  payRestOpening: 'Ouverture de la page de paiement…',
   errorPaid: 'Ce panier a déjà été payé : votre réservation est confirmée par e-mail.',
 
   offersHeading: 'Activités',
@@ -229,6 +235,8 @@ export const fr = {
   manageBooking: 'Voir ou annuler votre réservation',
   payOnSite: 'Vous payez sur place.',
   paidAmount: 'Payé : {amount}.',
+  restByAmount: 'Reste à payer avant le {date} : {amount}. L’e-mail de confirmation contient un lien pour le régler.',
+  restOnSiteAmount: 'Reste à payer sur place : {amount}.',
 
   bookingTitle: 'Votre réservation {reference}',
   bookingHeading: 'Votre réservation',

@@ -48,7 +48,13 @@ export const it = {
   promoUsedUp: 'Questo codice promozionale è esaurito.',
   promoUsedByCustomer: 'Hai già usato questo codice promozionale.',
   promoNotForStore: 'Questo codice promozionale non vale in questo negozio.',
-  promoPayOnSite: 'Un codice promozionale vale con il pagamento sul posto: scegli di pagare sul posto o rimuovi il codice.',
+  payNowDeposit: 'Da pagare ora (acconto)',
+  restDueOnSite: 'Saldo da pagare sul posto',
+  restDueBy: 'Saldo dovuto entro il {date}',
+  leftToPayBy: 'Da pagare entro il {date}',
+  leftToPayOnSite: 'Da pagare sul posto',
+  payRest: 'Paga il saldo',
+  payRestOpening: 'Apertura della pagina di pagamento…',
   errorPaid: 'Questo carrello è già stato pagato: la tua prenotazione viene confermata via e-mail.',
 
   offersHeading: 'Esperienze',
@@ -229,6 +235,8 @@ export const it = {
   manageBooking: 'Vedi o annulla la prenotazione',
   payOnSite: 'Paghi sul posto.',
   paidAmount: 'Pagato: {amount}.',
+  restByAmount: 'Da pagare entro il {date}: {amount}. L’e-mail di conferma contiene un link per pagarlo.',
+  restOnSiteAmount: 'Da pagare sul posto: {amount}.',
 
   bookingTitle: 'La tua prenotazione {reference}',
   bookingHeading: 'La tua prenotazione',

@@ -113,6 +113,7 @@ export const de = {
   'totals.refunded': 'Erstattet',
   'totals.balanceRefund': 'Saldo (zu erstatten)',
   'totals.balance': 'Saldo',
+  'totals.balanceDueOn': 'Saldo fällig bis',
   'totals.paymentStatus': 'Zahlungsstatus',
   'details.lines': 'Positionen',
   'details.noLines': 'Diese Bestellung hat keine Positionen.',

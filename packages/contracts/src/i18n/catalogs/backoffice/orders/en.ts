@@ -112,6 +112,7 @@ export const en = {
   'totals.refunded': 'Refunded',
   'totals.balanceRefund': 'Balance (to refund)',
   'totals.balance': 'Balance',
+  'totals.balanceDueOn': 'Balance due by',
   'totals.paymentStatus': 'Payment status',
   'details.lines': 'Lines',
   'details.noLines': 'This order has no lines.',
