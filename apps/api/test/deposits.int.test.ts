@@ -4,6 +4,7 @@ import { daysBefore, depositOf } from '@tourdesk/contracts';
 import { onlineCheckout, order } from '../src/db/schema';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { queueBalanceReminders } from '../src/modules/payments/reminders';
+import { publicStores } from '../src/modules/web-store/scope';
 import { sellableExperience } from './catalog-fixtures';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe';
 import { createTestApp, type TestApp, until } from './harness';
@@ -164,8 +165,26 @@ describe('deposits', () => {
     expect((await owner.get(`/api/experiences/${tour.id}/`)).json().deposit).toEqual({ kind: 'percent', value: 2000, balance_due_days: 12 });
     await setOfferDeposit(null);
     expect((await amountOf(c)).json()).toMatchObject({ pay_now: 1960 });
+    // A deposit below Stripe's minimum charge (0.5 % of 98.00 = 0.49 < 0.50) is no deposit: the whole is charged.
+    await setStoreDeposit({ kind: 'percent', value: 50, balance_due_days: 3 });
+    expect((await amountOf(c)).json()).toMatchObject({ pay_now: 9800, rest: 0, due_on: null });
+    await setStoreDeposit({ kind: 'percent', value: 2000, balance_due_days: 3 });
     // A rule that makes no sense is refused.
     expect((await owner.patch(`/api/stores/${storeId}/`, { deposit: { kind: 'percent', value: 10_000, balance_due_days: null } })).statusCode).toBe(400);
+  });
+
+  it('asks no date for a rest of which a part was promised on site (another offer’s rule): the whole rest is due on site', async () => {
+    const river = await sellableExperience(owner, 'River tour');
+    expect((await owner.patch(`/api/experiences/${river.id}/`, { status: 'Active', deposit: { kind: 'amount', value: 1000, balance_due_days: null } })).statusCode).toBe(200);
+    await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [river.id] });
+    publicStores.clear();
+    await setStoreDeposit({ kind: 'percent', value: 2000, balance_due_days: 3 });
+    const c = await heldCart(1, 10);
+    const slot = (await guest.get(`${base}/experiences/${river.id}/day/?date=${day(10)}`)).json().slots[0].id as string;
+    expect((await guest.post(`${base}/carts/${c.cart}/lines/`, { slot, quantities: { [river.category]: 1 } }, { 'x-cart-token': c.token })).statusCode).toBe(201);
+    // 20 % of the canyon's 49.00 (its rest due 3 days before) and 10.00 of the river's (its rest on site).
+    expect((await amountOf(c)).json()).toEqual({ total: 9800, pay_now: 980 + 1000, rest: 9800 - 1980, due_on: null, currency: 'CHF' });
+    for (const line of (await guest.get(`${base}/carts/${c.cart}/`, { 'x-cart-token': c.token })).json().lines) await guest.delete(`${base}/carts/${c.cart}/lines/${line.id}/`, { 'x-cart-token': c.token });
   });
 
   let depositOrder: string;
@@ -214,6 +233,9 @@ describe('deposits', () => {
     expect((await owner.post(`/api/orders/${others[0]}/payments/`, { amount: ed.balance, currency: 'CHF', method: 'cash', reference: '' })).statusCode).toBe(201);
     expect((await owner.post(`/api/orders/${others[1]}/cancel/`)).statusCode).toBe(200);
 
+    // Not on the heels of the confirmation (it carries the link): a day after the booking at the earliest.
+    expect(await queueBalanceReminders(t.database.db, t.app.config, t.app.jobs)).toBe(0);
+    await t.database.db.execute(sql`update orders set created_at = created_at - interval '2 days' where id in (${sql.join([depositOrder, ...others].map((id) => sql`${id}::uuid`), sql`, `)})`);
     expect(await queueBalanceReminders(t.database.db, t.app.config, t.app.jobs)).toBe(1);
     const mail = await sink.latest('dora@example.com', /is due on/);
     expect(mail.text).toMatch(/CHF\s?78\.40 is left to pay/);
@@ -254,6 +276,14 @@ describe('deposits', () => {
     expect(new URL(rest.json().url).pathname).toMatch(/^\/pay\/[\w-]{20,}$/);
     // Without the secret: nothing.
     expect((await guest.post(`${base}/orders/${done.order.reference}/payment-link/`, undefined, { 'x-order-token': 'wrong' })).statusCode).toBe(404);
+    // Only where the store takes card payments.
+    expect((await owner.patch(`/api/stores/${storeId}/`, { payment_options: ['pay_on_site'] })).statusCode).toBe(200);
+    publicStores.clear();
+    const refused = await guest.post(`${base}/orders/${done.order.reference}/payment-link/`, undefined, { 'x-order-token': manage });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors[0].detail).toMatch(/takes no payments online/);
+    expect((await owner.patch(`/api/stores/${storeId}/`, { payment_options: ['pay_on_site', 'online'] })).statusCode).toBe(200);
+    publicStores.clear();
 
     // Cancelled by staff: the deposit is due back and goes back to the card.
     expect((await owner.post(`/api/orders/${orderId}/cancel/`)).statusCode).toBe(200);

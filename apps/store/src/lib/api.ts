@@ -263,7 +263,7 @@ export function createApi(slug: string, language: string = 'en') {
     myOrder: (reference: string, secret: string) =>
       json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/`, { headers: { 'x-order-token': secret }, cache: 'no-store' }),
     /** "Pay the rest": a new payment link for what is left of the order (its page goes on to Stripe). */
-    payRest: (reference: string, secret: string) => json<TWebPayRest>(`${base}/orders/${encodeURIComponent(reference)}/payment-link/`, { method: 'POST', headers: { 'x-order-token': secret } }),
+    payRest: (reference: string, secret: string) => guarded<TWebPayRest>(`${base}/orders/${encodeURIComponent(reference)}/payment-link/`, { method: 'POST', headers: { 'x-order-token': secret } }),
     cancelOrder: async (reference: string, secret: string) => {
       try {
         return await json<TWebOrder>(`${base}/orders/${encodeURIComponent(reference)}/cancel/`, { method: 'POST', headers: { 'x-order-token': secret } });

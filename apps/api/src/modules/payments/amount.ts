@@ -3,6 +3,7 @@ import type { HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { applyPromo } from '../promo-codes/apply';
 import * as q from './queries';
+import { stripeMinimum, stripeStep } from './stripe-amounts';
 
 /**
  * onlineAmount(): what is charged online now for a web store's cart lines — the one place that says
@@ -12,12 +13,15 @@ import * as q from './queries';
  * 2. less a promo code's discount, by the rule every sale uses (applyPromo(), nothing taken; the
  *    order written later takes its use and must come to the same total);
  * 3. each line's deposit, by its offer's rule, else its store's (depositOf(): a percentage rounded
- *    half up, or a fixed amount per booking, never more than the line's discounted total). A line
- *    whose balance would be due today or earlier (its departure is close) is charged in full.
+ *    half up, or a fixed amount per booking, never more than the line's discounted total), then up
+ *    to a step Stripe takes (10 in three-decimal currencies). A line whose balance would be due
+ *    today or earlier (its departure is close) is charged in full; so is the whole cart when its
+ *    deposits come to less than Stripe's minimum charge (stripeMinimum()).
  *
  * A later deduction (a gift voucher) is one more term between 2 and 3 or after 3.
  * The balance's due date is the earliest of the lines' due dates (their departure's local date less
- * the rule's days); none when the rest is due on site or nothing is left.
+ * the rule's days); none when nothing is left, or when the rest of any line is due on site (a
+ * reminder and a payment link ask for the whole balance: never for what was promised on site).
  */
 
 export interface AmountLine {
@@ -55,20 +59,33 @@ export async function onlineAmount(ctx: TenantCtx, input: { storeId: string | nu
   let total = 0;
   let payNow = 0;
   let dueOn: string | null = null;
+  // A rest promised on site for some line: the order's rest is not asked for by a date (its
+  // reminder and link would ask for that part too).
+  let restOnSite = false;
+  const step = stripeStep(ctx.currency);
   const charged: OnlineAmount['lines'] = [];
   for (const l of lines) {
     const discounted = l.total - (promo?.discounts.get(l.id) ?? 0);
     total += discounted;
-    // 3. The line's deposit, unless its balance would be due already.
+    // 3. The line's deposit, unless its balance would be due already; up to an amount Stripe takes
+    //    (three-decimal currencies in steps of 10), never past the line.
     const s = slots.get(l.slot_id);
     const rule = deposits ? depositRuleOf(s?.deposit, storeRule) : null;
     const lineDue = rule && rule.balance_due_days !== null && s ? daysBefore(s.local_date, rule.balance_due_days) : null;
-    const deposit = rule && (lineDue === null || lineDue > today) ? depositOf(discounted, rule) : discounted;
+    const share = rule && (lineDue === null || lineDue > today) ? depositOf(discounted, rule) : discounted;
+    const deposit = Math.min(discounted, Math.ceil(share / step) * step);
     payNow += deposit;
     charged.push({ id: l.id, slot_id: l.slot_id, charge: deposit });
+    if (deposit < discounted && lineDue === null) restOnSite = true;
     if (deposit < discounted && lineDue !== null && (dueOn === null || lineDue < dueOn)) dueOn = lineDue;
   }
-  return { total, pay_now: payNow, rest: total - payNow, due_on: payNow < total ? dueOn : null, currency: ctx.currency, promo_code: promo?.code ?? null, lines: charged };
+  // Stripe refuses a charge below its minimum (0.50 in most currencies): a deposit that small is
+  // no deposit — the whole is charged.
+  if (payNow > 0 && payNow < total && payNow < stripeMinimum(ctx.currency)) {
+    for (const c of charged) c.charge = lines.find((l) => l.id === c.id)!.total - (promo?.discounts.get(c.id) ?? 0);
+    payNow = total;
+  }
+  return { total, pay_now: payNow, rest: total - payNow, due_on: payNow < total && !restOnSite ? dueOn : null, currency: ctx.currency, promo_code: promo?.code ?? null, lines: charged };
 }
 
 /**

@@ -339,6 +339,8 @@ export async function ordersDueBalanceReminders(db: Db) {
     select o.account_id, o.id as order_id
     from ${order} o join ${baseAccount} a on a.id = o.account_id left join ${store} st on st.id = o.store_id
     where o.balance_due_on is not null and o.balance_reminder_sent_at is null and o.status <> 'Canceled' and o.total > o.paid
+      -- Not on the heels of the confirmation, which carries the link already.
+      and o.created_at < now() - interval '1 day'
       and o.balance_due_on - coalesce(st.balance_reminder_days, 3) <= (now() at time zone a.time_zone)::date
     order by o.balance_due_on
     limit 500`)) as unknown as { rows: { account_id: string; order_id: string }[] };

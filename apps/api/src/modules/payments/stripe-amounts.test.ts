@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feeToStripe, fromStripe, stripeDecimals, toStripe } from './stripe-amounts';
+import { feeToStripe, fromStripe, stripeDecimals, stripeMinimum, stripeStep, toStripe } from './stripe-amounts';
 
 describe('amounts at Stripe’s boundary', () => {
   it('are the same where Stripe counts as ISO 4217 does', () => {
@@ -19,5 +19,16 @@ describe('amounts at Stripe’s boundary', () => {
     expect(feeToStripe(12345, 'BHD')).toBe(12340);
     expect(feeToStripe(123, 'ISK')).toBe(12300);
     expect(feeToStripe(99, 'CHF')).toBe(99);
+  });
+  it('know the smallest charge Stripe takes and the step of an amount, in our minor units', () => {
+    expect(stripeMinimum('CHF')).toBe(50);
+    expect(stripeMinimum('eur')).toBe(50);
+    expect(stripeMinimum('GBP')).toBe(30);
+    expect(stripeMinimum('JPY')).toBe(50);
+    expect(stripeMinimum('DKK')).toBe(250);
+    expect(stripeMinimum('KWD')).toBe(50);
+    expect(stripeStep('KWD')).toBe(10);
+    expect(stripeStep('CHF')).toBe(1);
+    expect(stripeStep('ISK')).toBe(1);
   });
 });

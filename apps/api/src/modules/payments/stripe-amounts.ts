@@ -25,6 +25,25 @@ function scale(currency: string) {
   return { factor: 10 ** shift, step: THREE_DECIMAL.has(currency.toUpperCase()) ? 10 : 1 };
 }
 
+/**
+ * The smallest charge Stripe takes in a currency, in our minor units: Stripe's list of minimum
+ * charge amounts (in major units) for the currencies it names, else 0.50 of a two-decimal currency
+ * (50 of Stripe's units, as Stripe's rule for the others).
+ */
+const MINIMUM_MAJOR: Record<string, number> = { AED: 2, BGN: 1, CZK: 15, DKK: 2.5, GBP: 0.3, HKD: 4, HUF: 175, JPY: 50, MXN: 10, MYR: 2, NOK: 3, PLN: 2, RON: 2, SEK: 3, THB: 10 };
+export function stripeMinimum(currency: string): number {
+  const c = currency.toUpperCase();
+  const digits = fractionDigits(c);
+  if (MINIMUM_MAJOR[c] !== undefined) return Math.round(MINIMUM_MAJOR[c]! * 10 ** digits);
+  return Math.ceil((50 * 10 ** digits) / 10 ** stripeDecimals(c)) || 1;
+}
+
+/** The step (in our minor units) of an amount Stripe accepts: 10 for three-decimal currencies, else 1. */
+export function stripeStep(currency: string) {
+  const { step, factor } = scale(currency);
+  return Math.max(1, step / factor);
+}
+
 /** An amount in our minor units as Stripe's API takes it; refused when Stripe cannot charge it exactly. */
 export function toStripe(minor: number, currency: string): number {
   const { factor, step } = scale(currency);

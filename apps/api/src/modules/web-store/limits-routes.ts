@@ -12,7 +12,7 @@ import { challengeSecret, requireSolved, type ChallengeSettings } from '../../li
  * an address's calls, and always for a pay-on-site order, a solved proof-of-work (challenge.ts).
  * The seats a cart and an address hold at once are capped where they are held (cart.ts).
  */
-export type GuardedCall = 'cart' | 'line' | 'order' | 'waitlist' | 'challenge';
+export type GuardedCall = 'cart' | 'line' | 'order' | 'pay' | 'waitlist' | 'challenge';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +34,9 @@ export function registerStoreGuards(app: FastifyInstance) {
     cart: { address: c.STORE_CARTS_PER_ADDRESS, store: c.STORE_CARTS_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_CARTS },
     line: { address: c.STORE_LINES_PER_ADDRESS, store: c.STORE_LINES_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_LINES },
     order: { address: c.STORE_ORDERS_PER_ADDRESS, store: c.STORE_ORDERS_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_ORDERS },
+    // "Pay the rest" on a booking page: an order's limits in counters of its own (a customer's clicks
+    // never spend the store's budget of orders), a challenge past the orders' threshold.
+    pay: { address: c.STORE_ORDERS_PER_ADDRESS, store: c.STORE_ORDERS_PER_STORE, challengeAfter: c.STORE_CHALLENGE_AFTER_ORDERS },
     // Joining a waiting list: an order's limits, and always a solved challenge (it e-mails a stranger and later holds seats, like a pay-on-site order).
     waitlist: { address: c.STORE_ORDERS_PER_ADDRESS, store: c.STORE_ORDERS_PER_STORE, challengeAfter: 0 },
     // Challenges themselves: cheap to make, yet not without end.

@@ -96,6 +96,10 @@ export async function cancelByCustomer(ctx: WebCtx, orderId: string, manageUrl: 
 
 /** "Pay the rest" on the customer's booking page: a new payment link for what is left (payments/links.ts), its address answered. */
 export async function payRestLink(ctx: WebCtx, config: Config, orderId: string): Promise<TWebPayRest> {
+  // Only where the store takes card payments, and never for a partner's offers sold here: the
+  // contract says who collects their money (the page shows no button then either).
+  if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store takes no payments online: pay the rest on site.');
+  if (ctx.partner) throw new AppError('invalid', `Pay the rest as agreed with ${ctx.partner.supplier}: it is not paid online here.`);
   const { url } = await newPaymentLink(ctx, config, orderId);
   return { url };
 }

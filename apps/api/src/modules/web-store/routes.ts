@@ -326,7 +326,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/web-stores/:slug/orders/:reference/payment-link/',
     {
       config: pub('a customer pays the rest of a deposit (its secret in X-Order-Token)'),
-      preHandler: app.storeGuard('order'),
+      preHandler: app.storeGuard('pay'),
       schema: { tags, summary: 'A payment link for what is left of the order (paid by a deposit): the address of its page, which goes on to Stripe Checkout', params: ZWebOrderParams, response: { 200: ZWebPayRest, ...guarded } },
     },
     (request) => scope.inOrder(storeAt(request), request.params.slug, request.params.reference, orderToken(request), (ctx, id) => orders.payRestLink(ctx, request.server.config, id)),
