@@ -32,3 +32,4 @@ export * from './calendar-feeds';
 export * from './accounting';
 export * from './webhooks';
 export * from './waitlist';
+export * from './gift-vouchers';

@@ -5,6 +5,7 @@ import { HTTP_URL_DETAIL, ZDate, ZHttpUrl } from './text';
 import { LANGUAGES } from './i18n/languages';
 import { translationsOf } from './catalog';
 import { ZDiscount } from './promo-codes';
+import { voucherFields } from './gift-vouchers';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -56,6 +57,11 @@ export const ZStoreInput = z.object({
     .min(15, { error: 'Hold offered seats for at least 15 minutes.' })
     .max(10080, { error: 'Hold offered seats for at most 7 days.' })
     .optional(),
+  /** Gift vouchers (issue 32): sold in this store (paid online), at these fixed amounts and/or an amount of the customer's own between min and max (minor units; 0: no own amount). */
+  sells_vouchers: z.boolean().optional(),
+  voucher_amounts: z.array(z.number().int().min(1).max(100_000_000)).max(10).optional(),
+  voucher_min: z.number().int().min(0).max(100_000_000).optional(),
+  voucher_max: z.number().int().min(0).max(100_000_000).optional(),
   /** Its name and intro in the organisation's other languages (each language given replaces its texts). */
   translations: translationsOf({ name: z.string().trim().max(120), intro: z.string().max(2000) }).optional(),
 });
@@ -80,6 +86,10 @@ export const ZStore = z
     notify_new_bookings: z.boolean(),
     notify_email: z.string(),
     waitlist_hold_minutes: z.number().int(),
+    sells_vouchers: z.boolean(),
+    voucher_amounts: z.array(z.number().int()),
+    voucher_min: z.number().int(),
+    voucher_max: z.number().int(),
     translations: translationsOf({ name: z.string(), intro: z.string() }),
     /** How many offers it shows. */
     experience_count: z.number().int(),
@@ -295,6 +305,7 @@ export const ZWebOrderInput = z.object({
   payment_option: z.enum(STORE_PAYMENT_OPTIONS),
   /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
   promo_code: z.string().trim().min(1).max(40).optional(),
+  ...voucherFields,
 });
 export type TWebOrderInput = z.input<typeof ZWebOrderInput>;
 

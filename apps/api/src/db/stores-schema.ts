@@ -32,6 +32,11 @@ export const store = pgTable(
     notify_email: text('notify_email').notNull().default(''),
     /** How long seats offered to a waiting list's entry are held for it (modules/waitlist), in minutes. */
     waitlist_hold_minutes: integer('waitlist_hold_minutes').notNull().default(720),
+    /** Gift vouchers (modules/gift-vouchers): sold here (paid online), at these fixed amounts and/or an amount of the customer's own between min and max (0: none). */
+    sells_vouchers: boolean('sells_vouchers').notNull().default(false),
+    voucher_amounts: integer('voucher_amounts').array().notNull().default(sql`'{5000,10000,20000}'::integer[]`),
+    voucher_min: integer('voucher_min').notNull().default(0),
+    voucher_max: integer('voucher_max').notNull().default(0),
     /** Its name and intro in the organisation's other languages (issue 30): { "de": { "intro": "…" } }; localize() serves them. */
     translations: translations<{ name: string; intro: string }>(),
     ...timestamps,
@@ -43,6 +48,7 @@ export const store = pgTable(
     uniqueIndex('store_account_key').on(t.account_id, t.id),
     index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('store_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('store_voucher_range_check', sql`${t.voucher_min} >= 0 and ${t.voucher_max} >= 0 and (${t.voucher_max} = 0 or ${t.voucher_max} >= ${t.voucher_min})`),
     check('store_waitlist_hold_check', sql`${t.waitlist_hold_minutes} between 15 and 10080`),
   ],
 );

@@ -7,6 +7,8 @@ import {
   ZErrorEnvelope,
   ZPaginationQuery,
   ZPromoPreview,
+  ZVoucherPreview,
+  ZVoucherTry,
   ZPromoTry,
   ZWebCart,
   ZWebCartLineParams,
@@ -207,6 +209,15 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'What a promo code would take off the cart, with its VAT per rate; refused (promo_* on `promo_code`) with why. The order applies it with `promo_code`', params: ZWebCartParams, body: ZPromoTry, response: { 200: ZPromoPreview, ...guarded } },
     },
     (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.tryPromoCode(ctx, request.params.cart, request.body, cartToken(request))),
+  );
+  app.post(
+    '/api/web-stores/:slug/carts/:cart/voucher/',
+    {
+      config: pub('a guest tries a gift voucher on their cart (its secret in X-Cart-Token)'),
+      preHandler: app.storeGuard('line'),
+      schema: { tags, summary: 'A gift voucher’s balance and expiry and what it would pay of the cart; refused (voucher_* on `voucher_code`) with why. The order spends it with `voucher_code`', params: ZWebCartParams, body: ZVoucherTry, response: { 200: ZVoucherPreview, ...guarded } },
+    },
+    (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.tryVoucher(ctx, request.params.cart, request.body, cartToken(request))),
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',

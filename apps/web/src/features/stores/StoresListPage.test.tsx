@@ -31,7 +31,7 @@ const store = (id: string, name: string, slug: string, active: boolean, experien
   embed_origins: [],
   notify_new_bookings: false,
   notify_email: '',
-  waitlist_hold_minutes: 720,
+  waitlist_hold_minutes: 720, sells_vouchers: false, voucher_amounts: [5000], voucher_min: 0, voucher_max: 0,
   translations: {},
   experience_count,
   url: `https://demo.tourdesk.test/s/${slug}/`,

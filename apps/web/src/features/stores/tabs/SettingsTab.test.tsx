@@ -32,7 +32,7 @@ const STORE: TStore = {
   embed_origins: ['https://www.lake.test'],
   notify_new_bookings: false,
   notify_email: '',
-  waitlist_hold_minutes: 720,
+  waitlist_hold_minutes: 720, sells_vouchers: false, voucher_amounts: [5000], voucher_min: 0, voucher_max: 0,
   translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',

@@ -173,6 +173,7 @@ export const de = {
   'method.bank transfer': 'Banküberweisung',
   'method.other': 'Sonstiges',
   'method.online': 'Online (Karte)',
+  'method.voucher': 'Geschenkgutschein',
   'invoice.documents': 'Rechnungen und Stornorechnungen',
   'invoice.col.number': 'Nummer',
   'invoice.col.date': 'Datum',

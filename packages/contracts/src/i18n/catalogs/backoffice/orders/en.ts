@@ -172,6 +172,7 @@ export const en = {
   'method.bank transfer': 'Bank transfer',
   'method.other': 'Other',
   'method.online': 'Online (card)',
+  'method.voucher': 'Gift voucher',
   'invoice.documents': 'Invoices and credit notes',
   'invoice.col.number': 'Number',
   'invoice.col.date': 'Date',
