@@ -116,7 +116,7 @@ export const voucherFields = {
 
 /** What a store's voucher page offers (GET /api/web-stores/{slug}/vouchers/). */
 export const ZStoreVoucherOffer = z
-  .object({ currency: z.string(), amounts: z.array(z.number().int()), min: z.number().int(), max: z.number().int(), validity_months: z.number().int() })
+  .object({ currency: z.string(), amounts: z.array(z.number().int()), min: z.number().int(), max: z.number().int(), validity_months: z.number().int(), /** Whether the store takes payments online now (a voucher is paid online only). */ online: z.boolean() })
   .meta({ id: 'StoreVoucherOffer' });
 export type TStoreVoucherOffer = z.infer<typeof ZStoreVoucherOffer>;
 

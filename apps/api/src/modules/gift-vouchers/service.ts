@@ -315,3 +315,56 @@ export async function sendVoucherMail(db: Db, _config: Config, send: (mail: Mail
   await inTenant(db, job.account, (tx) => q.updateVoucher({ tx, accountId: job.account, currency: v.currency }, v.id, { delivered_at: new Date() }));
   return { sent: true };
 }
+
+/** The organisation's voucher settings (validity, zone, languages, name). */
+export const organisationVoucherSettings = (ctx: TenantCtx) => q.voucherSettings(ctx);
+
+/** What a voucher purchase's checkout row keeps until it is paid (online_checkout.voucher). */
+export interface VoucherPurchasePayload {
+  value: number;
+  buyer_name: string;
+  buyer_email: string;
+  recipient_name: string;
+  recipient_email: string;
+  message: string;
+  deliver_on: string;
+  language: string;
+}
+
+/**
+ * A paid voucher purchase (finishPaidSession() of payments, under the checkout's lock): the voucher
+ * is issued, its e-mail queued for its delivery date and the buyer's receipt now.
+ */
+export async function issuePurchasedVoucher(ctx: TenantCtx, row: { id: string; store_id: string | null; voucher: Record<string, unknown> | null; amount: number }) {
+  const p = row.voucher as unknown as VoucherPurchasePayload;
+  return issueVoucher(ctx, ctx.jobs, {
+    value: row.amount,
+    source: 'store',
+    storeId: row.store_id,
+    checkoutId: row.id,
+    buyerName: p.buyer_name,
+    buyerEmail: p.buyer_email,
+    recipientName: p.recipient_name,
+    recipientEmail: p.recipient_email,
+    message: p.message,
+    language: p.language,
+    deliverOn: p.deliver_on,
+    send: true,
+  });
+}
+
+/** What a store's voucher page offers: its amounts or range, in the organisation's currency, and how long a voucher is valid. */
+export async function storeVoucherOffer(ctx: TenantCtx, storeId: string) {
+  const st = await q.storeVoucherSettings(ctx, storeId);
+  if (!st?.sells) throw notFound('This store does not sell gift vouchers.');
+  const s = await q.voucherSettings(ctx);
+  return { currency: ctx.currency, amounts: st.amounts, min: st.min, max: st.max, validity_months: s.months, online: st.payment_options.includes('online') };
+}
+
+/** The amount a customer chose must be one the store sells: one of its amounts, or within its own range. */
+export async function checkPurchaseAmount(ctx: TenantCtx, storeId: string, amount: number) {
+  const offer = await storeVoucherOffer(ctx, storeId);
+  const ownRange = offer.max > 0 && amount >= offer.min && amount <= offer.max;
+  if (!offer.amounts.includes(amount) && !ownRange) throw new AppError('invalid', offer.max > 0 ? `Choose one of the amounts, or an amount from ${messageMoney(offer.min, ctx.currency)} to ${messageMoney(offer.max, ctx.currency)}.` : 'Choose one of the amounts.', 'amount');
+  return offer;
+}

@@ -11,6 +11,7 @@ import { purgeIdempotencyKeys } from '../orders/idempotency';
 import { forgetOldCounters } from '../../lib/throttle';
 import type { DeliveryJob } from '../webhooks/events';
 import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
+import { sendVoucherMail, type VoucherMailJob } from '../gift-vouchers/service';
 import { offerDueSeats, openWaitlistMail, sendWaitlistMail, type WaitlistMailJob } from '../waitlist/service';
 
 /**
@@ -33,6 +34,7 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work(QUEUES.trials, async () => ({ ended: await endOwnTrials(database.db) }));
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
   await jobs.work<WaitlistMailJob>(QUEUES.waitlistMail, async (job, meta) => sendWaitlistMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openWaitlistMail(jobs, job), meta.id));
+  await jobs.work<VoucherMailJob>(QUEUES.voucherMail, async (job, meta) => sendVoucherMail(database.db, app.config, (mail, id) => mailer.send(mail, id), job, meta.id));
   await jobs.work(QUEUES.waitlistOffers, async () => {
     const offered = await offerDueSeats(database.db, jobs);
     if (offered > 0) jobs.wake(QUEUES.waitlistMail);
