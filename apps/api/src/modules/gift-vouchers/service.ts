@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import { normalizeVoucherCode, type TGiftVoucher, type TGiftVoucherDetail, type TVoucherPreview } from '@tourdesk/contracts';
 import type { Config } from '../../config';
@@ -163,8 +163,8 @@ export async function voucherPreview(ctx: TenantCtx, code: string, due: number):
  * Pays part or all of an order with a voucher: the order's lock first (as every payment takes it),
  * then the voucher's row lock, so two redemptions of the voucher's last balance are checked one
  * after the other and the second finds it spent. The amount is min(balance, due) unless given (never
- * more than either). Records the payment (method `voucher`, the voucher's id as its provider
- * reference) and the ledger's redemption entry. Answers the payment.
+ * more than either). Records the payment (method `voucher`, its ledger entry's id as its provider
+ * reference, unique as every provider reference is) and the ledger's redemption entry. Answers the payment.
  */
 export async function redeemVoucher(ctx: TenantCtx, input: { orderId: string; code: string; amount?: number }) {
   if (!input.code.trim()) throw new AppError('required', 'Enter the gift voucher’s code.', 'voucher_code');
@@ -176,10 +176,11 @@ export async function redeemVoucher(ctx: TenantCtx, input: { orderId: string; co
   const amount = input.amount ?? Math.min(v.balance, due);
   if (amount > v.balance) throw new AppError('invalid', `The gift voucher holds ${messageMoney(v.balance, v.currency)} only.`, 'voucher_amount');
   if (amount > due) throw new AppError('invalid', `That is more than is left to pay (${messageMoney(due, o.currency)}).`, 'voucher_amount');
-  const payment = await recordPayment(ctx, input.orderId, { amount, currency: o.currency, method: 'voucher', reference: `Gift voucher ${formatVoucherCode(v.code)}`, provider_ref: v.id });
+  const entryId = randomUUID();
+  const payment = await recordPayment(ctx, input.orderId, { amount, currency: o.currency, method: 'voucher', reference: `Gift voucher ${formatVoucherCode(v.code)}`, provider_ref: entryId });
   const balance = v.balance - amount;
   await q.updateVoucher(ctx, v.id, { balance });
-  await q.insertEntry(ctx, { voucher_id: v.id, kind: 'redemption', amount: -amount, balance_after: balance, order_id: input.orderId, payment_id: payment.id, actor_id: ctx.userId ?? null });
+  await q.insertEntry(ctx, { id: entryId, voucher_id: v.id, kind: 'redemption', amount: -amount, balance_after: balance, order_id: input.orderId, payment_id: payment.id, actor_id: ctx.userId ?? null });
   return payment;
 }
 
@@ -191,14 +192,14 @@ export function voucherRefunds(ctx: TenantCtx): PaymentSettlement {
   return {
     async settle(paid, amount) {
       if (paid.method !== 'voucher') throw new AppError('invalid', 'Only a gift voucher payment is refunded to a gift voucher: choose how you give this money back.', 'method');
-      const id = paid.provider_ref ?? (await q.voucherOfPayment(ctx, paid.id));
+      const id = await q.voucherOfPayment(ctx, paid.id);
       const v = id ? await q.voucherById(ctx, id, true) : undefined;
       if (!v) throw new AppError('invalid', 'The gift voucher of this payment is gone.', 'refund_of');
       const balance = v.balance + amount;
       if (balance > v.value) throw new AppError('invalid', 'A gift voucher cannot hold more than its value.', 'amount');
       await q.updateVoucher(ctx, v.id, { balance });
-      await q.insertEntry(ctx, { voucher_id: v.id, kind: 'refund', amount, balance_after: balance, payment_id: paid.id, actor_id: ctx.userId ?? null });
-      return { ref: v.id, status: 'succeeded' };
+      const entry = await q.insertEntry(ctx, { voucher_id: v.id, kind: 'refund', amount, balance_after: balance, payment_id: paid.id, actor_id: ctx.userId ?? null });
+      return { ref: entry.id, status: 'succeeded' };
     },
   };
 }
