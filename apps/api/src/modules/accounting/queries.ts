@@ -199,7 +199,7 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
     voucher_fees as (
       select (oc.updated_at at time zone per.tz)::date::text as date, 'payment_fee' as category,
              '' as document, '' as order_ref, 'Tourdesk' as counterparty,
-             'Platform fee on an online payment · Gift voucher ' || gv.code as description,
+             'Platform fee on an online payment · Gift voucher ' || concat_ws('-', substr(gv.code, 1, 4), substr(gv.code, 5, 4), substr(gv.code, 9, 4), substr(gv.code, 13, 4)) as description,
              '' as offer, 'online' as method, null::int as quantity, null::int as vat_rate_bp, oc.currency,
              null::int as net, null::int as vat, -oc.application_fee as gross, null::uuid as partner,
              to_char(oc.updated_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') as sort_key, 1 as pos
