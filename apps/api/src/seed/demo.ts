@@ -40,6 +40,7 @@ import { hashPassword } from '../modules/auth/crypto';
 import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
 import { seedPromoDemo } from './demo-promo';
+import { seedVoucherDemo } from './demo-vouchers';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedWaitlistDemo } from './demo-waitlist';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
@@ -207,6 +208,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
     await seedPromoDemo(tx as unknown as Db, account.id, ownerId, kayak);
+    await seedVoucherDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedWaitlistDemo(tx as unknown as Db, account.id, kayak);
     await seedPartnerOffers(tx as unknown as Db, { tx: tx as unknown as Db, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
