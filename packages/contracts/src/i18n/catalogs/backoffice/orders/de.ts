@@ -138,6 +138,8 @@ export const de = {
   'pay.amount': 'Betrag',
   'pay.method': 'Zahlungsart',
   'pay.onlineHint': 'Die Erstattung geht über Stripe zurück auf die Karte des Kunden.',
+  'pay.voucherCode': 'Code des Geschenkgutscheins',
+  'pay.voucherRefundHint': 'Eine Zahlung mit Geschenkgutschein geht auf den Gutschein zurück, nie in bar.',
   'pay.reason': 'Grund',
   'pay.reasonPlaceholder': 'z. B. wegen schlechten Wetters abgesagt',
   'pay.reference': 'Referenz',

@@ -137,6 +137,8 @@ export const en = {
   'pay.amount': 'Amount',
   'pay.method': 'Method',
   'pay.onlineHint': 'The refund goes back to the customer’s card through Stripe.',
+  'pay.voucherCode': 'Gift voucher code',
+  'pay.voucherRefundHint': 'A gift voucher payment goes back on its voucher, never in cash.',
   'pay.reason': 'Reason',
   'pay.reasonPlaceholder': 'e.g. cancelled for bad weather',
   'pay.reference': 'Reference',
