@@ -160,6 +160,10 @@ describe('the store settings form', () => {
       notify_new_bookings: true,
       notify_email: 'desk@demo.tourdesk.test',
       waitlist_hold_minutes: 120,
+      sells_vouchers: false,
+      voucher_amounts: [5000],
+      voucher_min: 0,
+      voucher_max: 0,
       translations: {},
     });
     await waitFor(() => expect(form().getByRole('button', { name: 'Save' })).toBeDisabled());
