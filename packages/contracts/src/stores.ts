@@ -180,6 +180,8 @@ export const ZWebStore = z
     contact_email: z.string(),
     contact_phone: z.string(),
     payment_options: z.array(z.enum(STORE_PAYMENT_OPTIONS)),
+    /** It sells gift vouchers now (its page `gift-voucher`): the store says so and takes online payments. */
+    sells_vouchers: z.boolean(),
   })
   .meta({ id: 'WebStore' });
 export type TWebStore = z.infer<typeof ZWebStore>;
