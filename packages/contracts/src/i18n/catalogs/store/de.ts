@@ -41,7 +41,7 @@ export const de = {
   voucherBalance: 'Guthaben auf dem Gutschein: {balance}',
   removeVoucher: 'Gutschein entfernen',
   voucherCode: 'Geschenkgutschein',
-  applyVoucher: 'Anwenden',
+  applyVoucher: 'Gutschein einlösen',
   voucherUnknown: 'Es gibt keinen Gutschein mit diesem Code: Bitte prüfen Sie ihn.',
   voucherExpired: 'Dieser Gutschein ist abgelaufen.',
   voucherCancelled: 'Dieser Gutschein wurde storniert.',

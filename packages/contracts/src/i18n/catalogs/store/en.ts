@@ -46,7 +46,7 @@ export const en = {
   voucherBalance: 'Balance on the voucher: {balance}',
   removeVoucher: 'Remove voucher',
   voucherCode: 'Gift voucher',
-  applyVoucher: 'Apply',
+  applyVoucher: 'Use voucher',
   voucherUnknown: 'There is no gift voucher with this code: check it.',
   voucherExpired: 'This gift voucher has expired.',
   voucherCancelled: 'This gift voucher was cancelled.',

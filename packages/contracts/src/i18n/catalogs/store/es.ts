@@ -41,7 +41,7 @@ export const es = {
   voucherBalance: 'Saldo de la tarjeta: {balance}',
   removeVoucher: 'Quitar tarjeta',
   voucherCode: 'Tarjeta regalo',
-  applyVoucher: 'Aplicar',
+  applyVoucher: 'Usar tarjeta',
   voucherUnknown: 'No hay ninguna tarjeta regalo con este código: revísalo.',
   voucherExpired: 'Esta tarjeta regalo ha caducado.',
   voucherCancelled: 'Esta tarjeta regalo fue anulada.',

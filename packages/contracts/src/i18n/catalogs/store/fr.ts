@@ -41,7 +41,7 @@ export const fr = {
   voucherBalance: 'Solde du bon : {balance}',
   removeVoucher: 'Retirer le bon',
   voucherCode: 'Bon cadeau',
-  applyVoucher: 'Appliquer',
+  applyVoucher: 'Utiliser le bon',
   voucherUnknown: 'Aucun bon cadeau ne porte ce code : vérifiez-le.',
   voucherExpired: 'Ce bon cadeau a expiré.',
   voucherCancelled: 'Ce bon cadeau a été annulé.',

@@ -41,7 +41,7 @@ export const it = {
   voucherBalance: 'Saldo del buono: {balance}',
   removeVoucher: 'Rimuovi buono',
   voucherCode: 'Buono regalo',
-  applyVoucher: 'Applica',
+  applyVoucher: 'Usa il buono',
   voucherUnknown: 'Nessun buono regalo con questo codice: controllalo.',
   voucherExpired: 'Questo buono regalo è scaduto.',
   voucherCancelled: 'Questo buono regalo è stato annullato.',

@@ -98,7 +98,7 @@ export const de = {
   'promo.remove': 'Entfernen',
   'promo.discount': 'Rabatt ({code})',
   'voucher.label': 'Geschenkgutschein',
-  'voucher.apply': 'Anwenden',
+  'voucher.apply': 'Gutschein einlösen',
   'voucher.remove': 'Entfernen',
   'voucher.pays': 'Geschenkgutschein {code}',
   'voucher.balance': 'Guthaben {balance}, gültig bis {date}',

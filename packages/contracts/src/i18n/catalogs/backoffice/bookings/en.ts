@@ -97,7 +97,7 @@ export const en = {
   'promo.remove': 'Remove',
   'promo.discount': 'Discount ({code})',
   'voucher.label': 'Gift voucher',
-  'voucher.apply': 'Apply',
+  'voucher.apply': 'Use voucher',
   'voucher.remove': 'Remove',
   'voucher.pays': 'Gift voucher {code}',
   'voucher.balance': 'Balance {balance}, valid until {date}',
