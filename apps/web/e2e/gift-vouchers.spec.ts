@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { call, KAYAK, SWIM } from './support/demo-api';
 import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
@@ -18,6 +19,17 @@ const STRIPE = `http://127.0.0.1:${PORT + 4}`;
 const store = (p = '') => org('demo', `/s/kayak/${p}`);
 const BUYER = { name: 'Greta Giver', email: 'greta.giver@example.com' };
 const FRIEND = { name: 'Fritz Friend', email: 'fritz.friend@example.com' };
+
+/** axe-core on a store page as it is now, in light and dark (the store follows the system's scheme): no serious or critical violation. */
+async function accessible(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(bad, `${name} (${colorScheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/gift-vouchers-${name}.png`, fullPage: true });
@@ -43,6 +55,7 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
 
   const context = await browser.newContext({ viewport: PHONE });
   const phone = await context.newPage();
+  let code = '';
   try {
     // The store's header links to its gift voucher page.
     await phone.goto(store());
@@ -50,12 +63,12 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
     await expect(phone).toHaveURL(store('gift-voucher'));
     await expect(phone.getByRole('heading', { name: 'Gift voucher', level: 1 })).toBeVisible();
     await expect(phone.getByText(/valid for 36 months/)).toBeVisible();
-    await expectNoSeriousA11yViolationsInBothSchemes(phone, 'gift voucher page');
+    await accessible(phone, 'gift voucher page');
     await phone.getByRole('radio', { name: /100\.00/ }).check();
-    await phone.getByRole('group', { name: 'Your details' }).getByLabel('Name').fill(BUYER.name);
-    await phone.getByRole('group', { name: 'Your details' }).getByLabel('E-mail').fill(BUYER.email);
-    await phone.getByRole('group', { name: 'For someone else' }).getByLabel('Name').fill(FRIEND.name);
-    await phone.getByRole('group', { name: 'For someone else' }).getByLabel('E-mail').fill(FRIEND.email);
+    await phone.getByRole('group', { name: 'Your details' }).getByLabel(/^Name/).fill(BUYER.name);
+    await phone.getByRole('group', { name: 'Your details' }).getByLabel(/^E-mail(?! it)/).fill(BUYER.email);
+    await phone.getByRole('group', { name: 'For someone else' }).getByLabel(/^Name/).fill(FRIEND.name);
+    await phone.getByRole('group', { name: 'For someone else' }).getByLabel(/^E-mail(?! it)/).fill(FRIEND.email);
     await phone.getByLabel('Message').fill('Have a great paddle, Fritz!');
     await phone.getByRole('checkbox', { name: /I accept the terms/ }).check();
     await shoot(phone, 'page');
@@ -67,7 +80,7 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
     await phone.getByLabel('Card number').fill('4242 4242 4242 4242');
     await phone.getByRole('button', { name: 'Pay' }).click();
     await expect(phone.getByTestId('voucher-state')).toContainText(`e-mailed to ${FRIEND.email}`, { timeout: 25_000 });
-    await expectNoSeriousA11yViolationsInBothSchemes(phone, 'gift voucher paid');
+    await accessible(phone, 'gift voucher paid');
     await shoot(phone, 'paid');
 
     // The buyer's receipt, and the friend's voucher with its code and PDF.
@@ -75,7 +88,7 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
     const mail = await mailOf(FRIEND.email, /gift voucher/);
     expect(mail.text).toContain('Greta Giver sends you a gift voucher');
     expect(mail.text).toContain('Have a great paddle, Fritz!');
-    const code = mail.text.match(/Your code: ([2-9A-Z]{4}(?:-[2-9A-Z]{4}){3})/)![1]!;
+    code = mail.text.match(/Your code: ([2-9A-Z]{4}(?:-[2-9A-Z]{4}){3})/)![1]!;
     const pdf = await pdfText(attachmentOf(mail, 'gift-voucher-'));
     expect(pdf).toContain(code);
     expect(pdf).toContain('Gift voucher');
@@ -100,7 +113,7 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
     await expect(applied).toContainText('100.00');
     await expect(phone.getByTestId('cart-voucher')).toContainText('89.00');
     await expect(phone.getByTestId('cart-due')).toContainText('0.00');
-    await expectNoSeriousA11yViolationsInBothSchemes(phone, 'checkout with a gift voucher');
+    await accessible(phone, 'checkout with a gift voucher');
     await shoot(phone, 'cart');
     await phone.getByLabel('First name').fill('Fritz');
     await phone.getByLabel('Last name').fill('Friend');

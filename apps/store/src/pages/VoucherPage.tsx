@@ -94,7 +94,11 @@ function VoucherForm({ offer }: { offer: TStoreVoucherOffer }) {
   const [busy, setBusy] = useState(false);
   const [payUrl, setPayUrl] = useState<string | null>(null);
   const money = (n: number) => formatMoney(n, offer.currency, t.locale);
-  const set = (k: keyof typeof v) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setV((old) => ({ ...old, [k]: e.currentTarget.value }));
+  const set = (k: keyof typeof v) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    // Read now: the event's target is gone by the time the state updater runs.
+    const value = e.currentTarget.value;
+    setV((old) => ({ ...old, [k]: value }));
+  };
   const field = (name: string, label: string, input: React.ReactNode, required = false) => (
     <div className="td-field">
       <label htmlFor={`td-v-${name}`}>
