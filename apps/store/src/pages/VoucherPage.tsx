@@ -177,7 +177,7 @@ function VoucherForm({ offer }: { offer: TStoreVoucherOffer }) {
         </label>
         {errors.accept_terms && <p className="td-error">{errors.accept_terms}</p>}
       </div>
-      <button type="submit" className="td-btn" disabled={busy}>
+      <button type="submit" className="td-btn td-btn--primary td-btn--block" disabled={busy}>
         {t('voucherPay')}
       </button>
       {payUrl && (
