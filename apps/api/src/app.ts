@@ -50,6 +50,7 @@ import { registerImages } from './modules/media/routes';
 import { registerStores } from './modules/stores/routes';
 import { registerQrCodes } from './modules/qr-codes/routes';
 import { registerPromoCodes } from './modules/promo-codes/routes';
+import { giftVoucherRoutes } from './modules/gift-vouchers/routes';
 import { registerVideos } from './modules/media/routes';
 import { storageFor } from './lib/storage';
 import { systemNotificationRoutes } from './modules/system-notifications/routes';
@@ -192,6 +193,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     registerPromoCodes(scope);
   });
 
+  await app.register(giftVoucherRoutes);
   await app.register(jobRoutes);
   await app.register(webhookRoutes);
   await app.register(planRoutes);

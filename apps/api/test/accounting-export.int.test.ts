@@ -96,10 +96,13 @@ describe("the demo's last month", () => {
   const to = todayIn(DEMO_ZONE);
   const from = addDays(to, -30);
 
-  it('lists sales, the cancellation fee, the credit note, payments, refunds and commissions, amounts with a decimal point and in minor units', async () => {
+  it('lists sales, the cancellation fee, the credit note, gift vouchers, payments, refunds and commissions, amounts with a decimal point and in minor units', async () => {
     const { header, rows } = await journal(demo, from, to);
     expect(header).toEqual([...JOURNAL_COLUMNS]);
-    expect(new Set(rows.map((r) => r.category))).toEqual(new Set(['sale', 'cancellation_fee', 'credit_note', 'payment', 'refund', 'partner_commission']));
+    expect(new Set(rows.map((r) => r.category))).toEqual(new Set(['sale', 'cancellation_fee', 'credit_note', 'voucher_sale', 'voucher_issued', 'voucher_cancelled', 'payment', 'refund', 'partner_commission']));
+    // The demo's vouchers: a sale and a staff-issued one carry no VAT; the partly spent one is a payment of method voucher.
+    expect(rows.filter((r) => r.category.startsWith('voucher_')).every((r) => r.vat_minor === '0')).toBe(true);
+    expect(rows.some((r) => r.category === 'payment' && r.method === 'voucher' && r.gross_minor === '6000')).toBe(true);
     for (const r of rows) {
       expect(r.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(r.date >= from && r.date <= to).toBe(true);

@@ -54,6 +54,7 @@ describe('product configuration', () => {
       default_capacity: 10,
       booking_cutoff_minutes: 0,
       hold_minutes: 15,
+      voucher_validity_months: 36,
       default_cancellation_policy: null,
       vat_rates_by_type: {},
       vat_rate_bp: 810,
@@ -61,6 +62,8 @@ describe('product configuration', () => {
       languages: ['en'],
     });
     expect(err(await owner.patch('/api/product-configuration/', { hold_minutes: 5 })).attr).toBe('hold_minutes');
+    expect(err(await owner.patch('/api/product-configuration/', { voucher_validity_months: 0 })).attr).toBe('voucher_validity_months');
+    expect(err(await owner.patch('/api/product-configuration/', { voucher_validity_months: 121 })).attr).toBe('voucher_validity_months');
     expect(err(await owner.patch('/api/product-configuration/', { default_capacity: 0 })).attr).toBe('default_capacity');
     expect(err(await owner.patch('/api/product-configuration/', { time_format: '13h' })).attr).toBe('time_format');
     expect((await owner.patch('/api/product-configuration/', { vat_rates_by_type: { Boat: 700 } })).statusCode).toBe(400);
@@ -80,9 +83,9 @@ describe('product configuration', () => {
 
   it('gives new offers the default cancellation policy', async () => {
     const policy = (await owner.post('/api/cancellation-policies/', { name: 'Free until a day before', rules: [{ hours_before: 24, refund_percent: 100 }] })).json().id;
-    const saved = await owner.patch('/api/product-configuration/', { default_cancellation_policy: policy, default_capacity: 14, booking_cutoff_minutes: 60, hold_minutes: 20 });
+    const saved = await owner.patch('/api/product-configuration/', { default_cancellation_policy: policy, default_capacity: 14, booking_cutoff_minutes: 60, hold_minutes: 20, voucher_validity_months: 24 });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({ default_cancellation_policy: policy, default_capacity: 14, booking_cutoff_minutes: 60, hold_minutes: 20 });
+    expect(saved.json()).toMatchObject({ default_cancellation_policy: policy, default_capacity: 14, booking_cutoff_minutes: 60, hold_minutes: 20, voucher_validity_months: 24 });
     expect((await owner.get('/api/bookings/config/')).json()).toMatchObject({ hold_minutes: 20, default_cutoff_minutes: 60 });
     const made = (await owner.post('/api/experiences/', { title: 'Glacier walk', type: 'Ticket & Passes' })).json();
     expect(made.cancellation_policy).toBe(policy);

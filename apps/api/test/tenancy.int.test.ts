@@ -68,6 +68,9 @@ beforeAll(async () => {
     const promo = await browser.post('/api/promo-codes/', { code: `${sub.toUpperCase().replace(/[^A-Z0-9]/g, '')}10`, kind: 'percent', percent_bp: 1000 });
     expect(promo.statusCode, promo.body).toBe(201);
     ids.promo = promo.json().id;
+    const voucher = await browser.post('/api/gift-vouchers/', { value: 5000, reason: 'Tenancy check' });
+    expect(voucher.statusCode, voucher.body).toBe(201);
+    ids.voucher = voucher.json().id;
     ids.webhook = (await browser.post('/api/webhooks/endpoints/', { url: `https://hooks.${sub}.example/in`, event_types: ['order.created'] })).json().id;
     // An e-mail of the organisation whose retries are spent (failed as the queue fails it).
     ids.failedJob = (await t.app.jobs.send(QUEUES.email, { account: ids.account, to: `lost@${sub}.test`, subject: 'Lost', text: 'x' }, { startAfter: 3600 }))!;
@@ -174,6 +177,9 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/settlements/:id/statement.pdf': 'order',
   '/api/settlements/:id/settle/': 'order',
   '/api/promo-codes/:id/': 'promo',
+  '/api/gift-vouchers/:id/': 'voucher',
+  '/api/gift-vouchers/:id/cancel/': 'voucher',
+  '/api/gift-vouchers/:id/extend/': 'voucher',
   '/api/webhooks/endpoints/:id/': 'webhook',
   '/api/webhooks/endpoints/:id/rotate-secret/': 'webhook',
   '/api/webhooks/endpoints/:id/deliveries/': 'webhook',
@@ -203,6 +209,8 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/meeting-points/:id/': () => ({ name: 'Hijacked' }),
   'PUT /api/promo-codes/:id/': () => ({ code: 'HIJACKED', kind: 'percent', percent_bp: 5000 }),
   'PATCH /api/promo-codes/:id/': () => ({ active: false }),
+  'POST /api/gift-vouchers/:id/cancel/': () => ({ reason: 'Hijacked' }),
+  'POST /api/gift-vouchers/:id/extend/': () => ({ expires_on: '2040-01-01', reason: 'Hijacked' }),
   'PUT /api/booking-questions/:id/': () => ({ question: 'Hijacked?', answer_type: 'text' }),
   'PATCH /api/booking-questions/:id/': () => ({ question: 'Hijacked?' }),
   'PUT /api/cancellation-policies/:id/': () => ({ name: 'Hijacked' }),

@@ -13,7 +13,7 @@ import { isEmbedded, reportHeight } from './lib/frame';
 import type { Preload } from './lib/preload';
 import { matchRoute, shouldIntercept, type Route } from './lib/router';
 import { markVisitSent, safeStorage, visitOf } from './lib/storage';
-import { BookingPage, CheckoutPage, ConfirmationPage, PaymentPage } from './pages/lazy';
+import { BookingPage, CheckoutPage, ConfirmationPage, PaymentPage, VoucherPage } from './pages/lazy';
 import { OfferPage } from './pages/OfferPage';
 import { StorePage } from './pages/StorePage';
 import { basePath, TCtx, useT, type PageLanguage, type T } from './i18n';
@@ -227,6 +227,11 @@ function Shop({ slug, base, url, origin, api, store, language, languages, hour12
                 {store.logo_url && <img className="td-logo" src={store.logo_url} alt="" height={40} />}
                 <span className="td-brand-name">{store.name}</span>
               </a>
+              {store.sells_vouchers && (
+                <a className="td-voucher-link" href={link('gift-voucher')}>
+                  {t('giftVoucherLink')}
+                </a>
+              )}
               <LanguageSwitch path={place.pathname.startsWith(base) ? place.pathname.slice(base.length) : ''} search={place.search} />
               <a className="td-cart-link" href={link('checkout')} aria-label={t('cartLabel', { n: count })}>
                 <CartIcon />
@@ -395,6 +400,12 @@ function Page({ route }: { route: Route }) {
       return (
         <Private key={route.reference} title={t('bookingTitle', { reference: route.reference })} path={`booking/${route.reference}`}>
           <BookingPage reference={route.reference} />
+        </Private>
+      );
+    case 'voucher':
+      return (
+        <Private title={t('voucherTitle')} path="gift-voucher">
+          <VoucherPage />
         </Private>
       );
     case 'payment':

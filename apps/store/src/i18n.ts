@@ -68,6 +68,15 @@ export function errorItemText(t: T, item: TErrorItem): string {
       return t('promoUsedByCustomer');
     case 'promo_not_for_store':
       return t('promoNotForStore');
+    case 'voucher_unknown':
+    case 'voucher_currency':
+      return t('voucherUnknown');
+    case 'voucher_expired':
+      return t('voucherExpired');
+    case 'voucher_cancelled':
+      return t('voucherCancelled');
+    case 'voucher_used_up':
+      return t('voucherUsedUp');
     case 'sold_out':
       return t('errorSoldOut');
     case 'hold_expired':
@@ -91,7 +100,11 @@ export function errorItemText(t: T, item: TErrorItem): string {
       return t('genericError');
     case 'invalid':
     case 'required':
-      if (attr === 'customer.email' || attr === 'email') return t('invalidEmail');
+      if (attr === 'customer.email' || attr === 'email' || attr === 'buyer_email' || attr === 'recipient_email') return t('invalidEmail');
+      if (attr === 'voucher_code') return t('voucherPayOnSite');
+      if (attr === 'amount') return t('voucherAmountMissing');
+      if (attr === 'deliver_on') return t('voucherDeliverOnPast');
+      if (attr === 'buyer_name') return t('fieldRequired');
       if (attr === 'accept_terms') return t('termsRequired');
       if (attr === 'payment_option') return t('errorPaymentOption');
       if (attr.startsWith('customer.') || attr.startsWith('answers.')) return t('fieldRequired');

@@ -31,7 +31,7 @@ export type TAccountingPeriod = z.infer<typeof ZAccountingPeriod>;
  * - `partner_commission`: a settlement statement's commission — a cost of the supplier
  *   (negative), an income of the reseller (positive).
  */
-export const JOURNAL_CATEGORIES = ['sale', 'cancellation_fee', 'credit_note', 'payment', 'refund', 'payment_fee', 'partner_commission'] as const;
+export const JOURNAL_CATEGORIES = ['sale', 'cancellation_fee', 'credit_note', 'voucher_sale', 'voucher_issued', 'voucher_cancelled', 'payment', 'refund', 'payment_fee', 'partner_commission'] as const;
 export type JournalCategory = (typeof JOURNAL_CATEGORIES)[number];
 
 /** The journal CSV's columns, in order. */

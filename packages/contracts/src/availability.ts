@@ -5,6 +5,7 @@ import { ZPaginationQuery } from './pagination';
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a 24-hour time such as 09:00.' });
 import { ZDate } from './text';
 import { LANGUAGES } from './i18n/languages';
+import { voucherFields } from './gift-vouchers';
 const ZUuid = z.uuid({ error: 'Not a valid id.' });
 
 // --- schedules ----------------------------------------------------------------------------
@@ -169,6 +170,7 @@ export const ZCheckoutInput = z.object({
   send_confirmation: z.boolean().default(false),
   /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
   promo_code: z.string().trim().min(1).max(40).optional(),
+  ...voucherFields,
 });
 
 export const ZBooking = z

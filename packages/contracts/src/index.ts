@@ -33,3 +33,4 @@ export * from './accounting';
 export * from './webhooks';
 export * from './waitlist';
 export * from './deposits';
+export * from './gift-vouchers';

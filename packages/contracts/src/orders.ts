@@ -9,8 +9,8 @@ import { ZDiscount } from './promo-codes';
 
 /** What staff record by hand. */
 export const PAYMENT_METHODS = ['cash', 'card terminal', 'bank transfer', 'other'] as const;
-/** …and what the payment provider records: a card payment in the web store (Stripe), and its refunds. */
-export const PAYMENT_METHODS_ALL = [...PAYMENT_METHODS, 'online'] as const;
+/** …and what the payment provider records (`voucher`: a gift voucher spent, recorded by redeemVoucher(); its refund goes back on the voucher): a card payment in the web store (Stripe), and its refunds. */
+export const PAYMENT_METHODS_ALL = [...PAYMENT_METHODS, 'online', 'voucher'] as const;
 export const ORDER_ORDERINGS = ['created_at', '-created_at', 'total', '-total', 'reference', '-reference'] as const;
 
 const ZUuid = z.uuid({ error: 'Must be a valid id.' });
@@ -188,6 +188,8 @@ export const ZPaymentInput = z.object({
   /** A refund (negative amount): the payment of this order it gives money back from, and why. */
   refund_of: z.uuid({ error: 'Choose the payment this refund gives back.' }).optional(),
   reason: z.string().trim().max(500).default(''),
+  /** Method `voucher` (a payment): the gift voucher's code, whose balance pays it (issue 32). */
+  voucher_code: z.string().trim().min(4).max(40).optional(),
 });
 export type TPaymentInput = z.input<typeof ZPaymentInput>;
 export const ZPayment = z

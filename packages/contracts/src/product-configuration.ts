@@ -21,6 +21,8 @@ export const ZProductConfiguration = z
     /** Minutes before a start when sales stop (an offer may set its own). */
     booking_cutoff_minutes: z.number().int().min(0).max(60 * 24 * 30),
     hold_minutes: z.number().int().min(HOLD_MINUTES.MIN).max(HOLD_MINUTES.MAX),
+    /** How long a gift voucher is valid from its issue, in months (issue 32). */
+    voucher_validity_months: z.number().int(),
     default_cancellation_policy: z.uuid().nullable(),
     /** VAT per offer type in basis points; a type without one uses the organisation's rate. */
     vat_rates_by_type: z.partialRecord(z.enum(EXPERIENCE_TYPES), ZBp),
@@ -38,6 +40,7 @@ export const ZProductConfigurationPatch = z.object({
   default_capacity: z.number({ error: 'Enter a number of seats.' }).int().min(1, { error: 'At least 1 seat.' }).max(10000).optional(),
   booking_cutoff_minutes: z.number({ error: 'Enter a number of minutes.' }).int().min(0).max(60 * 24 * 30, { error: 'At most 30 days.' }).optional(),
   hold_minutes: z.number().int().min(HOLD_MINUTES.MIN, { error: `At least ${HOLD_MINUTES.MIN} minutes.` }).max(HOLD_MINUTES.MAX, { error: `At most ${HOLD_MINUTES.MAX} minutes.` }).optional(),
+  voucher_validity_months: z.number().int().min(1, { error: 'At least 1 month.' }).max(120, { error: 'At most 120 months.' }).optional(),
   default_cancellation_policy: z.uuid({ error: 'Choose a cancellation policy.' }).nullable().optional(),
   /** A type set to null goes back to the organisation's rate. */
   vat_rates_by_type: z.partialRecord(z.enum(EXPERIENCE_TYPES), ZBp.nullable()).optional(),

@@ -6,6 +6,7 @@ import { LANGUAGES } from './i18n/languages';
 import { translationsOf } from './catalog';
 import { ZDiscount } from './promo-codes';
 import { ZDepositRule } from './deposits';
+import { voucherFields } from './gift-vouchers';
 
 /**
  * Stores: where an organisation sells online. The back office manages them (/api/stores/); the
@@ -61,6 +62,11 @@ export const ZStoreInput = z.object({
   deposit: ZDepositRule.nullable().optional(),
   /** How many days before an order's balance is due its reminder is e-mailed (1 to 60; 3 when never set). */
   balance_reminder_days: z.number().int().min(1, { error: 'At least one day before.' }).max(60, { error: 'At most 60 days before.' }).optional(),
+  /** Gift vouchers (issue 32): sold in this store (paid online), at these fixed amounts and/or an amount of the customer's own between min and max (minor units; 0: no own amount). */
+  sells_vouchers: z.boolean().optional(),
+  voucher_amounts: z.array(z.number().int().min(1).max(100_000_000)).max(10).optional(),
+  voucher_min: z.number().int().min(0).max(100_000_000).optional(),
+  voucher_max: z.number().int().min(0).max(100_000_000).optional(),
   /** Its name and intro in the organisation's other languages (each language given replaces its texts). */
   translations: translationsOf({ name: z.string().trim().max(120), intro: z.string().max(2000) }).optional(),
 });
@@ -87,6 +93,10 @@ export const ZStore = z
     waitlist_hold_minutes: z.number().int(),
     deposit: ZDepositRule.nullable(),
     balance_reminder_days: z.number().int(),
+    sells_vouchers: z.boolean(),
+    voucher_amounts: z.array(z.number().int()),
+    voucher_min: z.number().int(),
+    voucher_max: z.number().int(),
     translations: translationsOf({ name: z.string(), intro: z.string() }),
     /** How many offers it shows. */
     experience_count: z.number().int(),
@@ -177,6 +187,8 @@ export const ZWebStore = z
     contact_email: z.string(),
     contact_phone: z.string(),
     payment_options: z.array(z.enum(STORE_PAYMENT_OPTIONS)),
+    /** It sells gift vouchers now (its page `gift-voucher`): the store says so and takes online payments. */
+    sells_vouchers: z.boolean(),
   })
   .meta({ id: 'WebStore' });
 export type TWebStore = z.infer<typeof ZWebStore>;
@@ -302,6 +314,7 @@ export const ZWebOrderInput = z.object({
   payment_option: z.enum(STORE_PAYMENT_OPTIONS),
   /** A promo code (issue 32): refused with a promo_* code on `promo_code` when it does not apply. */
   promo_code: z.string().trim().min(1).max(40).optional(),
+  ...voucherFields,
 });
 export type TWebOrderInput = z.input<typeof ZWebOrderInput>;
 

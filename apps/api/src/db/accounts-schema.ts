@@ -76,6 +76,8 @@ export const baseAccount = pgTable(
     default_cancellation_policy_id: uuid('default_cancellation_policy_id').references((): AnyPgColumn => cancellationPolicy.id, { onDelete: 'set null' }),
     /** VAT in basis points per offer type ({ "Rental": 770 }); an offer's own rate first, then its type's, then vat_rate_bp. */
     vat_rates_by_type: jsonb('vat_rates_by_type').$type<Record<string, number>>().notNull().default({}),
+    /** How long a gift voucher is valid from its issue, in months (modules/gift-vouchers). */
+    voucher_validity_months: integer('voucher_validity_months').notNull().default(36),
     ticket_fields: text('ticket_fields').array().notNull().default(sql`'{meeting_point,customer_name,items,balance_due,order_reference}'::text[]`),
     /** When the organisation put its getting-started checklist away (the dashboard's onboarding). */
     onboarding_dismissed_at: timestamp('onboarding_dismissed_at', { withTimezone: true }),
@@ -86,6 +88,7 @@ export const baseAccount = pgTable(
     uniqueIndex('base_account_subdomain_key').on(t.subdomain),
     check('base_account_kind_check', sql`${t.kind} in ('supplier', 'affiliate')`),
     check('base_account_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('base_account_voucher_validity_check', sql`${t.voucher_validity_months} between 1 and 120`),
     check('base_account_hold_check', sql`${t.hold_minutes} between 10 and 60`),
     check('base_account_time_format_check', sql`${t.time_format} in ('24h', '12h')`),
     check('base_account_languages_check', sql`cardinality(${t.languages}) between 1 and 5 and ${t.languages} <@ array['en', 'de', 'fr', 'it', 'es']::text[]`),

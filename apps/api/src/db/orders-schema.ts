@@ -41,7 +41,7 @@ export const orderPayment = pgTable(
     index('order_payment_created_idx').on(t.account_id, t.created_at),
     check('order_payment_amount_check', sql`${t.amount} <> 0`),
     index('order_payment_refund_idx').on(t.refund_of),
-    check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other', 'online')`),
+    check('order_payment_method_check', sql`${t.method} in ('cash', 'card terminal', 'bank transfer', 'other', 'online', 'voucher')`),
     check('order_payment_status_check', sql`${t.status} = 'succeeded' or (${t.status} in ('pending', 'failed') and ${t.amount} < 0 and ${t.method} = 'online')`),
     uniqueIndex('order_payment_provider_ref_key').on(t.provider_ref),
   ],

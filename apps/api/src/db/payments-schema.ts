@@ -67,6 +67,11 @@ export const onlineCheckout = pgTable(
     order_id: uuid('order_id').references(() => order.id, { onDelete: 'set null' }),
     /** Paying an existing order's balance through a payment link (no cart, no lines): the payment is recorded on order_id. */
     payment_link_id: uuid('payment_link_id').references((): AnyPgColumn => paymentLink.id, { onDelete: 'restrict' }),
+    /**
+     * A gift voucher bought in the web store (modules/gift-vouchers): what to issue once paid (no
+     * cart, no lines, no order); the voucher names this row (gift_voucher.checkout_id).
+     */
+    voucher: jsonb('voucher').$type<Record<string, unknown>>(),
     manage_token_hash: text('manage_token_hash').notNull(),
     /** The secret itself, until the confirmation e-mail that carries it is queued (then cleared). */
     manage_token: text('manage_token'),

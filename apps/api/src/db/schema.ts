@@ -17,3 +17,4 @@ export * from './check-in-schema';
 export * from './calendar-feeds-schema';
 export * from './webhooks-schema';
 export * from './waitlist-schema';
+export * from './gift-vouchers-schema';

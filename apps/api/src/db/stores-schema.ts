@@ -36,6 +36,11 @@ export const store = pgTable(
     deposit: jsonb('deposit').$type<DepositRuleJson>(),
     /** How many days before an order's balance is due its reminder is e-mailed (the job balance-reminders). */
     balance_reminder_days: integer('balance_reminder_days').notNull().default(3),
+    /** Gift vouchers (modules/gift-vouchers): sold here (paid online), at these fixed amounts and/or an amount of the customer's own between min and max (0: none). */
+    sells_vouchers: boolean('sells_vouchers').notNull().default(false),
+    voucher_amounts: integer('voucher_amounts').array().notNull().default(sql`'{5000,10000,20000}'::integer[]`),
+    voucher_min: integer('voucher_min').notNull().default(0),
+    voucher_max: integer('voucher_max').notNull().default(0),
     /** Its name and intro in the organisation's other languages (issue 30): { "de": { "intro": "…" } }; localize() serves them. */
     translations: translations<{ name: string; intro: string }>(),
     ...timestamps,
@@ -47,6 +52,7 @@ export const store = pgTable(
     uniqueIndex('store_account_key').on(t.account_id, t.id),
     index('store_account_created_idx').on(t.account_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('store_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('store_voucher_range_check', sql`${t.voucher_min} >= 0 and ${t.voucher_max} >= 0 and (${t.voucher_max} = 0 or ${t.voucher_max} >= ${t.voucher_min})`),
     check('store_waitlist_hold_check', sql`${t.waitlist_hold_minutes} between 15 and 10080`),
     check('store_balance_reminder_check', sql`${t.balance_reminder_days} between 1 and 60`),
   ],

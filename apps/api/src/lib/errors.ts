@@ -42,6 +42,12 @@ const STATUS_BY_CODE = {
   promo_used_up: 409,
   promo_used_by_customer: 409,
   promo_not_for_store: 400,
+  /** A gift voucher refused (VOUCHER_REFUSALS of the contracts, attr `voucher_code`). */
+  voucher_unknown: 400,
+  voucher_expired: 400,
+  voucher_cancelled: 400,
+  voucher_used_up: 409,
+  voucher_currency: 400,
 } as const;
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
 

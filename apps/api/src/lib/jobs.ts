@@ -57,6 +57,8 @@ export const QUEUES = {
   balanceReminders: { name: 'balance-reminders', cron: '*/30 * * * *', options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 } },
   /** Deletes expired cart lines (they stop counting at once; this keeps the tables small). */
   holdsSweep: { name: 'holds-sweep', cron: '* * * * *', options: { retryLimit: 0, expireInSeconds: 300 } },
+  /** A gift voucher's e-mail (modules/gift-vouchers): the voucher with its PDF on its delivery date (sent with startAfter), or the buyer's receipt; composed when sent. */
+  voucherMail: { name: 'gift-voucher-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** A waiting list's offer of seats (modules/waitlist): composed when sent, its link's secret sealed. */
   waitlistMail: { name: 'waitlist-mail', options: { retryLimit: 12, retryDelay: 15, retryBackoff: true, expireInSeconds: 900 } },
   /** Offers freed seats to waiting lists, and the next entry when an offer's hold ran out (modules/waitlist). */

@@ -64,3 +64,5 @@ export function* eachDay(from: string, to: string): Generator<{ date: string; we
 /** Today in a zone: the contracts' one definition (the back office and the web store use it too). */
 export { todayIn } from '@tourdesk/contracts';
 export const addDays = (date: string, days: number) => dayjs.utc(date).add(days, 'day').format('YYYY-MM-DD');
+/** A local date `months` later (the 31st of a shorter month is its last day). */
+export const addMonths = (date: string, months: number) => dayjs.utc(date).add(months, 'month').format('YYYY-MM-DD');

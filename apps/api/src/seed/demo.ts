@@ -41,6 +41,7 @@ import { DEFAULT_TIER } from '../modules/plans/tiers';
 import { seedQrDemo } from './demo-qr';
 import { seedPromoDemo } from './demo-promo';
 import { seedDepositsDemo } from './demo-deposits';
+import { seedVoucherDemo } from './demo-vouchers';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedWaitlistDemo } from './demo-waitlist';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
@@ -208,6 +209,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedStore(tx as unknown as Db, account.id, kayak);
     await seedQrDemo(tx as unknown as Db, account.id, kayak);
     await seedPromoDemo(tx as unknown as Db, account.id, ownerId, kayak);
+    await seedVoucherDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
     await seedWaitlistDemo(tx as unknown as Db, account.id, kayak);
     await seedDepositsDemo(tx as unknown as Db, account.id, kayak);

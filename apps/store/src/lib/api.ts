@@ -16,6 +16,9 @@ import type {
   TWebStore,
   TWebChallenge,
   TWaitlistJoined,
+  TStoreVoucherOffer,
+  TVoucherPreview,
+  TVoucherPurchase,
 } from '@tourdesk/contracts';
 import { dropCart, keepQr, loadCart, safeStorage, saveCart, type CartRef } from './storage';
 
@@ -230,6 +233,18 @@ export function createApi(slug: string, language: string = 'en') {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       return guarded<TOnlineAmount>(`${base}/carts/${cartRef.id}/online-amount/`, { method: 'POST', body: { lines, ...(promoCode ? { promo_code: promoCode } : {}) }, headers: cartHeaders(cartRef) });
     },
+    /** A gift voucher's balance and what it would pay of the cart (or the server's refusal, voucher_* on `voucher_code`). */
+    async tryVoucher(code: string, lines: string[], promoCode?: string | null): Promise<TVoucherPreview> {
+      if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
+      return guarded<TVoucherPreview>(`${base}/carts/${cartRef.id}/voucher/`, { method: 'POST', body: { code, lines, ...(promoCode ? { promo_code: promoCode } : {}) }, headers: cartHeaders(cartRef) });
+    },
+    /** What the store's gift vouchers cost. */
+    voucherOffer: () => json<TStoreVoucherOffer>(`${base}/vouchers/`),
+    /** Buys a gift voucher: answers Stripe's payment page. */
+    buyVoucher: (input: TVoucherPurchase) => guarded<{ checkout: string; payment_url: string }>(`${base}/vouchers/`, { method: 'POST', body: input }),
+    /** Where a voucher purchase stands, proven by Stripe's session id in the return address. */
+    voucherPurchase: (checkout: string, session: string) =>
+      json<{ status: 'open' | 'paid' | 'expired' | 'failed' | 'refunded'; code_sent_to: string | null }>(`${base}/vouchers/${encodeURIComponent(checkout)}/?session_id=${encodeURIComponent(session)}`, { cache: 'no-store' }),
     async order(input: Omit<TWebOrderInput, 'cart'>): Promise<TWebOrder> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
       try {

@@ -11,6 +11,8 @@ export type Route =
   | { page: 'booking'; reference: string }
   /** Where Stripe's payment page brings the customer back (/payment/{checkout}?session_id=…). */
   | { page: 'payment'; checkout: string }
+  /** The gift voucher page (?purchase={checkout}&session_id=… when Stripe brings the buyer back). */
+  | { page: 'voucher' }
   | { page: 'not_found' };
 
 /** The route of `pathname` below `base` ("/s/kayak/"). */
@@ -27,6 +29,7 @@ export function matchRoute(pathname: string, base: string): Route {
   if (head === 'confirmation' && id) return { page: 'confirmation', reference: id };
   if (head === 'booking' && id) return { page: 'booking', reference: id };
   if (head === 'payment' && id) return { page: 'payment', checkout: id };
+  if (head === 'gift-voucher' && !id) return { page: 'voucher' };
   return { page: 'not_found' };
 }
 

@@ -13,7 +13,8 @@ import { dropDraft, dropPayment, loadPayment, safeStorage, saveOrderSecret } fro
 import { errorText, useT } from '../i18n';
 import { DetailsForm } from './checkout/DetailsForm';
 import { PromoCodeBox } from './checkout/PromoCodeBox';
-import type { TPromoPreview } from '@tourdesk/contracts';
+import { VoucherBox } from './checkout/VoucherBox';
+import type { TPromoPreview, TVoucherPreview } from '@tourdesk/contracts';
 
 /**
  * The cart and checkout: the held lines with their countdowns (lines run out stay, to be chosen
@@ -26,6 +27,7 @@ export function CheckoutPage() {
   const [lines, setLines] = useState<Line[]>(() => mergeLines([], cart));
   const [conflicts, setConflicts] = useState<Record<string, string>>({});
   const [promo, setPromo] = useState<TPromoPreview | null>(null);
+  const [voucher, setVoucher] = useState<TVoucherPreview | null>(null);
   const [, setExpiredTick] = useState(0);
   /** Back from Stripe's page without paying (its cancel link, or the browser's Back). */
   const [note, setNote] = useState<'unpaid' | 'expired' | null>(null);
@@ -165,16 +167,31 @@ export function CheckoutPage() {
                 );
               })}
             </ul>
-            <PromoCodeBox lines={lines} applied={promo} onApplied={setPromo} />
+            <PromoCodeBox
+              lines={lines}
+              applied={promo}
+              onApplied={(p) => {
+                setPromo(p);
+                // What a voucher pays follows the total: it is tried again after the promo code changes.
+                setVoucher(null);
+              }}
+            />
             <p className="td-total">
               <span>{t('total')}</span> <strong data-testid="cart-total">{formatMoney(promo ? total - promo.discount.amount : total, cart?.currency ?? store.currency, t.locale)}</strong>
             </p>
+            <VoucherBox lines={lines} promoCode={promo?.discount.code ?? null} applied={voucher} onApplied={setVoucher} />
+            {voucher && (
+              <p className="td-total">
+                <span>{t('voucherDue')}</span> <strong data-testid="cart-due">{formatMoney((promo ? total - promo.discount.amount : total) - voucher.covers, cart?.currency ?? store.currency, t.locale)}</strong>
+              </p>
+            )}
             <p>
               <a href={link('')}>+ {t('addAnother')}</a>
             </p>
           </section>
           <DetailsForm
             promoCode={promo?.discount.code ?? null}
+            voucherCode={voucher?.code ?? null}
             lines={lines}
             questions={questions}
             questionsLoading={offers.loading}

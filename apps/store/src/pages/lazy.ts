@@ -10,4 +10,5 @@ export const loadCheckout = () => import('./CheckoutPage');
 export const CheckoutPage = lazy(() => loadCheckout().then((m) => ({ default: m.CheckoutPage })));
 export const ConfirmationPage = lazy(() => import('./ConfirmationPage').then((m) => ({ default: m.ConfirmationPage })));
 export const BookingPage = lazy(() => import('./BookingPage').then((m) => ({ default: m.BookingPage })));
+export const VoucherPage = lazy(() => import('./VoucherPage').then((m) => ({ default: m.VoucherPage })));
 export const PaymentPage = lazy(() => import('./PaymentPage').then((m) => ({ default: m.PaymentPage })));

@@ -116,6 +116,12 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/promo-codes/PromoCodesPage'),
   },
   {
+    path: '/sales/gift-vouchers',
+    permissions: ['Manage stores'],
+    features: ['stores'],
+    load: () => import('../features/gift-vouchers/GiftVouchersPage'),
+  },
+  {
     path: '/sales/partners',
     permissions: ['Manage stores'],
     features: ['partners'],

@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { baseAccount, booking, customer, experience, invoice, onlineCheckout, order, orderPayment, settlement } from '../../db/schema';
+import { baseAccount, booking, customer, experience, giftVoucher, giftVoucherEntry, invoice, onlineCheckout, order, orderPayment, settlement } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 
 /**
@@ -178,14 +178,46 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
       where (s.supplier_account_id = ${ctx.accountId} or s.reseller_account_id = ${ctx.accountId})
         and s.created_at >= per.lo and s.created_at < per.hi
     ),
+    vouchers as (
+      -- Gift vouchers (multi-purpose): a sale is money received for a liability, no VAT, no revenue;
+      -- one issued by staff is a liability given; a cancellation releases what was left. Their
+      -- redemptions are payments (method voucher) of the orders whose lines carry the VAT.
+      select (ge.created_at at time zone per.tz)::date::text as date,
+             case when ge.kind = 'cancel' then 'voucher_cancelled' when gv.source = 'store' then 'voucher_sale' else 'voucher_issued' end as category,
+             '' as document, '' as order_ref,
+             case when gv.source = 'store' then gv.buyer_name else gv.recipient_name end as counterparty,
+             concat_ws(' · ', 'Gift voucher ' || concat_ws('-', substr(gv.code, 1, 4), substr(gv.code, 5, 4), substr(gv.code, 9, 4), substr(gv.code, 13, 4)), case when ge.kind = 'cancel' then 'cancelled' else 'liability, no VAT' end, nullif(ge.reason, '')) as description,
+             '' as offer, case when ge.kind = 'issue' and gv.source = 'store' then 'online' else '' end as method,
+             1 as quantity, 0 as vat_rate_bp, gv.currency, ge.amount as net, 0 as vat, ge.amount as gross,
+             null::uuid as partner, to_char(ge.created_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') as sort_key, 0 as pos
+      from ${giftVoucherEntry} ge
+      cross join per
+      join ${giftVoucher} gv on gv.account_id = ge.account_id and gv.id = ge.voucher_id
+      where ge.account_id = ${ctx.accountId} and ge.kind in ('issue', 'cancel') and ge.amount <> 0
+        and ge.created_at >= per.lo and ge.created_at < per.hi
+    ),
+    voucher_fees as (
+      select (oc.updated_at at time zone per.tz)::date::text as date, 'payment_fee' as category,
+             '' as document, '' as order_ref, 'Tourdesk' as counterparty,
+             'Platform fee on an online payment · Gift voucher ' || concat_ws('-', substr(gv.code, 1, 4), substr(gv.code, 5, 4), substr(gv.code, 9, 4), substr(gv.code, 13, 4)) as description,
+             '' as offer, 'online' as method, null::int as quantity, null::int as vat_rate_bp, oc.currency,
+             null::int as net, null::int as vat, -oc.application_fee as gross, null::uuid as partner,
+             to_char(oc.updated_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') as sort_key, 1 as pos
+      from ${onlineCheckout} oc
+      cross join per
+      join ${giftVoucher} gv on gv.account_id = oc.account_id and gv.checkout_id = oc.id
+      where oc.account_id = ${ctx.accountId} and oc.status = 'paid' and oc.application_fee > 0
+        and gv.created_at >= per.lo and gv.created_at < per.hi
+    ),
     journal as (
       select * from docs union all select * from open_lines union all select * from open_fees
       union all select * from money union all select * from platform_fees union all select * from statements
+      union all select * from vouchers union all select * from voucher_fees
     )
     select date, category, document, order_ref, counterparty, description, offer, method, quantity, vat_rate_bp, currency, net, vat, gross, partner
     from journal
     order by date,
-             array_position(array['sale', 'cancellation_fee', 'credit_note', 'payment', 'refund', 'payment_fee', 'partner_commission'], category),
+             array_position(array['sale', 'cancellation_fee', 'credit_note', 'voucher_sale', 'voucher_issued', 'voucher_cancelled', 'payment', 'refund', 'payment_fee', 'partner_commission'], category),
              sort_key, pos`)) as unknown as { rows: JournalRow[] };
   return result.rows;
 }

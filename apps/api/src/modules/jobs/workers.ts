@@ -12,6 +12,7 @@ import { forgetOldCounters } from '../../lib/throttle';
 import type { DeliveryJob } from '../webhooks/events';
 import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
 import { queueBalanceReminders } from '../payments/reminders';
+import { sendVoucherMail, type VoucherMailJob } from '../gift-vouchers/service';
 import { offerDueSeats, openWaitlistMail, sendWaitlistMail, type WaitlistMailJob } from '../waitlist/service';
 
 /**
@@ -35,6 +36,7 @@ export async function startWorkers(app: FastifyInstance) {
   await jobs.work(QUEUES.reminders, async () => ({ queued: await queueReminders(database.db, jobs) }));
   await jobs.work(QUEUES.balanceReminders, async () => ({ queued: await queueBalanceReminders(database.db, app.config, jobs) }));
   await jobs.work<WaitlistMailJob>(QUEUES.waitlistMail, async (job, meta) => sendWaitlistMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openWaitlistMail(jobs, job), meta.id));
+  await jobs.work<VoucherMailJob>(QUEUES.voucherMail, async (job, meta) => sendVoucherMail(database.db, app.config, (mail, id) => mailer.send(mail, id), job, meta.id));
   await jobs.work(QUEUES.waitlistOffers, async () => {
     const offered = await offerDueSeats(database.db, jobs);
     if (offered > 0) jobs.wake(QUEUES.waitlistMail);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAttendanceInput, ZBooking, ZBookingFilters, ZBookingListQuery, ZBookingManifestQuery, ZCheckoutInput, ZErrorEnvelope, ZIdempotencyHeaders, ZIdParam, ZOrder, ZPromoPreview, ZPromoTry, paginated, toMajorText, type TBooking } from '@tourdesk/contracts';
+import { ZAttendanceInput, ZBooking, ZBookingFilters, ZBookingListQuery, ZBookingManifestQuery, ZCheckoutInput, ZErrorEnvelope, ZIdempotencyHeaders, ZIdParam, ZOrder, ZPromoPreview, ZPromoTry, ZVoucherPreview, ZVoucherTry, paginated, toMajorText, type TBooking } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -14,6 +14,7 @@ import * as rows from './booking-rows';
 import { presentOrder } from './records';
 import * as bookings from './bookings';
 import { idempotent } from './idempotency-routes';
+import { redeemVoucher, voucherPreview } from '../gift-vouchers/service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
@@ -38,6 +39,8 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         const me = principalOf(request);
         return idempotent(ctx, request, reply, 'cart:checkout', 201, async () => {
           const order = await bookings.checkout(ctx, (await holds.userCart(ctx, me.userId)).id, me.userId, request.body);
+          // A gift voucher pays part or all of it in the same transaction (refused: nothing is sold).
+          if (request.body.voucher_code) await redeemVoucher(ctx, { orderId: order, code: request.body.voucher_code, amount: request.body.voucher_amount });
           // The confirmation is queued with the sale (the outbox), so a retried submission sends it once.
           if (request.body.send_confirmation) await mailTickets(ctx, request.server.jobs, order, { again: false });
           return presentOrder(ctx, order);
@@ -63,6 +66,25 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
       tenantScope(request, async (ctx) => {
         const me = principalOf(request);
         return bookings.promoPreview(ctx, (await holds.userCart(ctx, me.userId)).id, { ...request.body, storeId: null });
+      }),
+  );
+
+  app.post(
+    '/api/cart/voucher/',
+    {
+      config: { access: manageOrders },
+      schema: {
+        tags: ['cart'],
+        summary: 'A gift voucher’s balance and expiry, and what it would pay of the cart lines (`lines`, else those held; after `promo_code`); refused (voucher_* on `voucher_code`) with why. The checkout spends it with `voucher_code`',
+        body: ZVoucherTry,
+        response: { 200: ZVoucherPreview, ...errors },
+      },
+    },
+    (request) =>
+      tenantScope(request, async (ctx) => {
+        const me = principalOf(request);
+        const due = await bookings.cartDue(ctx, (await holds.userCart(ctx, me.userId)).id, { ...request.body, storeId: null });
+        return voucherPreview(ctx, request.body.code, due);
       }),
   );
 

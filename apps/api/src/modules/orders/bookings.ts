@@ -149,6 +149,19 @@ export async function promoPreview(ctx: TenantCtx, cartId: string, input: { code
   };
 }
 
+/**
+ * What the cart's lines would cost (`lines`, else those held), after a promo code when one is given
+ * (promoPreview()): what a gift voucher's preview compares its balance with.
+ */
+export async function cartDue(ctx: TenantCtx, cartId: string, input: { lines?: string[]; promo_code?: string; storeId: string | null }) {
+  if (input.promo_code) return (await promoPreview(ctx, cartId, { code: input.promo_code, lines: input.lines, storeId: input.storeId })).total;
+  const now = Date.now();
+  const inCart = await q.cartLinesOf(ctx, cartId);
+  const lines = input.lines ? inCart.filter((l) => input.lines!.includes(l.id)) : inCart.filter((l) => l.expires_at.getTime() > now);
+  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: choose a time first, then enter the code.', 'lines');
+  return lines.reduce((n, l) => n + l.total, 0);
+}
+
 /** A 409 with one item per line that cannot be booked. */
 function refuse(items: { code: string; detail: string; attr: string }[]) {
   const [first, ...rest] = items;

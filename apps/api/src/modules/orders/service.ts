@@ -299,6 +299,10 @@ export async function recordPayment(
   if (input.method === 'online' && !input.provider_ref && !(settlement && input.amount < 0)) {
     throw new AppError('invalid', 'Online payments are recorded when the payment provider confirms them: choose how this money was paid.', 'method');
   }
+  // A gift voucher's payment is recorded by redeemVoucher() (gift-vouchers), which takes it off the voucher; its refund goes back on the voucher.
+  if (input.method === 'voucher' && (input.amount > 0 ? !input.provider_ref : !settlement)) {
+    throw new AppError('invalid', 'A gift voucher pays with its code: give the voucher code.', 'voucher_code');
+  }
   const reason = (input.reason ?? '').trim();
   if (input.amount > 0) {
     if (input.refund_of) throw new AppError('invalid', 'Only a refund (a negative amount) refers to a payment.', 'refund_of');
@@ -313,6 +317,9 @@ export async function recordPayment(
     // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
     const paid = await paymentQueries.lockPaymentOfOrder(ctx, orderId, input.refund_of);
     if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
+    if ((paid.p.method === 'voucher') !== (input.method === 'voucher')) {
+      throw new AppError('invalid', paid.p.method === 'voucher' ? 'A gift voucher payment is refunded to its voucher, never in cash: choose the method voucher.' : 'Only a gift voucher payment is refunded to a gift voucher.', 'method');
+    }
     // What is left counts pending refunds (they may still go through), not failed ones.
     const left = paid.p.amount - Number(paid.refunded);
     if (-input.amount > left) throw new AppError('invalid', left <= 0 ? 'This payment was refunded in full already.' : `A refund cannot be larger than what is left of this payment (${messageMoney(left, o.currency)}).`, 'amount');

@@ -19,6 +19,7 @@ export async function productConfiguration(ctx: TenantCtx): Promise<TProductConf
     default_capacity: a.default_capacity,
     booking_cutoff_minutes: a.default_cutoff_minutes,
     hold_minutes: a.hold_minutes,
+    voucher_validity_months: a.voucher_validity_months,
     default_cancellation_policy: a.default_cancellation_policy_id,
     vat_rates_by_type: a.vat_rates_by_type,
     vat_rate_bp: a.vat_rate_bp,
@@ -33,6 +34,7 @@ export async function updateProductConfiguration(ctx: TenantCtx, patch: TProduct
   if (patch.default_capacity !== undefined) set.default_capacity = patch.default_capacity;
   if (patch.booking_cutoff_minutes !== undefined) set.default_cutoff_minutes = patch.booking_cutoff_minutes;
   if (patch.hold_minutes !== undefined) set.hold_minutes = patch.hold_minutes;
+  if (patch.voucher_validity_months !== undefined) set.voucher_validity_months = patch.voucher_validity_months;
   if (patch.default_cancellation_policy !== undefined) {
     await q.assertOwnCancellationPolicy(ctx, patch.default_cancellation_policy);
     set.default_cancellation_policy_id = patch.default_cancellation_policy;

@@ -26,6 +26,7 @@ import type { WebCtx } from '../stores/scope';
 import { feeToStripe, fromStripe, toStripe } from './stripe-amounts';
 import { onlineAmount } from './amount';
 import { newPaymentLink } from './new-link';
+import { issuePurchasedVoucher } from '../gift-vouchers/service';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
@@ -145,8 +146,8 @@ export async function startOnlinePayment(
 export interface Finished {
   status: CheckoutRow['status'];
   orderId: string | null;
-  /** Set when this call wrote the order (its confirmation is to be sent) or refunded a late payment. */
-  outcome?: 'booked' | 'refunded';
+  /** Set when this call wrote the order (its confirmation is to be sent), issued a gift voucher, or refunded a late payment. */
+  outcome?: 'booked' | 'refunded' | 'voucher';
 }
 
 /**
@@ -218,6 +219,17 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   let orderId: string | null = null;
   // What Stripe took must be what the order costs, in its currency: anything else goes back.
   const took = session.currency?.toUpperCase() === row.currency.toUpperCase() && session.amount_total !== null ? fromStripe(session.amount_total, row.currency) : null;
+  if (row.voucher && took === row.amount) {
+    // A gift voucher bought in the store (payments/vouchers.ts): issued now, in a savepoint (refused → refunded below).
+    const issued = await q.inSavepoint(ctx, (sp) => issuePurchasedVoucher(sp, row)).catch((error: unknown) => {
+      if (error instanceof AppError) return null;
+      throw error;
+    });
+    if (issued) {
+      await q.updateCheckout(ctx, row.id, { status: 'paid', payment_intent: paymentIntent, updated_at: new Date() });
+      return { status: 'paid', orderId: null, outcome: 'voucher' };
+    }
+  }
   if (took === row.amount && row.payment_link_id && row.order_id) {
     // A payment link pays an existing order's balance (links.ts): recorded on it as every online
     // payment is; refused (more than is due now: paid meanwhile at the desk, or cancelled) → refunded.
@@ -229,7 +241,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
-  } else if (took === row.amount && !row.payment_link_id) {
+  } else if (took === row.amount && !row.payment_link_id && !row.voucher) {
     try {
       // In a savepoint: a refused booking leaves the transaction usable for the refund. The order is
       // booked only for what was paid (a price changed since, when a line was held again, refuses it).

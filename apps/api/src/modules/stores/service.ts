@@ -28,7 +28,7 @@ export async function storeValues(ctx: TenantCtx, input: Partial<z.output<typeof
     throw new AppError('invalid', platformHasStripe ? 'Connect your Stripe account (Settings → Payment providers) before a store takes payments online.' : 'Online payment is not set up on this platform.', 'payment_options');
   }
   const values: Partial<typeof store.$inferInsert> = {};
-  const copy = ['name', 'slug', 'active', 'primary_color', 'intro', 'terms_url', 'contact_email', 'contact_phone', 'payment_options', 'embed_origins', 'notify_new_bookings', 'notify_email', 'waitlist_hold_minutes', 'deposit', 'balance_reminder_days'] as const;
+  const copy = ['name', 'slug', 'active', 'primary_color', 'intro', 'terms_url', 'contact_email', 'contact_phone', 'payment_options', 'embed_origins', 'notify_new_bookings', 'notify_email', 'waitlist_hold_minutes', 'deposit', 'balance_reminder_days', 'sells_vouchers', 'voucher_amounts', 'voucher_min', 'voucher_max'] as const;
   for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
   if (input.logo !== undefined) values.logo_image_id = input.logo;
   if (input.translations !== undefined) values.translations = mergeTranslations(existing?.translations, input.translations);
@@ -72,6 +72,10 @@ export async function presentStores(ctx: TenantCtx, config: Config, rows: StoreR
     waitlist_hold_minutes: r.waitlist_hold_minutes,
     deposit: r.deposit,
     balance_reminder_days: r.balance_reminder_days,
+    sells_vouchers: r.sells_vouchers,
+    voucher_amounts: r.voucher_amounts,
+    voucher_min: r.voucher_min,
+    voucher_max: r.voucher_max,
     translations: r.translations,
     experience_count: counts.get(r.id) ?? 0,
     url: `${origin}/s/${r.slug}/`,

@@ -33,6 +33,8 @@ export function presentWebStore(ctx: WebCtx, logoKey: string | null, onlineReady
     contact_phone: s.contact_phone,
     // Online payment only while the platform has Stripe and the organisation's account can charge.
     payment_options: (s.payment_options as TWebStore['payment_options']).filter((o) => o !== 'online' || onlineReady),
+    // Gift vouchers are paid online only (modules/gift-vouchers).
+    sells_vouchers: s.sells_vouchers && s.payment_options.includes('online') && onlineReady && !ctx.partner,
   };
 }
 

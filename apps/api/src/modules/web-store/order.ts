@@ -1,9 +1,10 @@
 import type Stripe from 'stripe';
 import type { z } from 'zod';
-import type { TWebPayRest, TOnlineAmount, TPromoPreview, ZOnlineAmountQuery, ZPromoTry, ZWebOrderInput } from '@tourdesk/contracts';
+import type { TWebPayRest, TOnlineAmount, TPromoPreview, TVoucherPreview, ZOnlineAmountQuery, ZPromoTry, ZVoucherTry, ZWebOrderInput } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { checkout, promoPreview } from '../orders/bookings';
+import { cartDue, checkout, promoPreview } from '../orders/bookings';
+import { redeemVoucher, voucherPreview } from '../gift-vouchers/service';
 import { cancelOrder } from '../orders/service';
 import { cartOnlineAmount } from '../payments/amount';
 import { newPaymentLink } from '../payments/links';
@@ -42,6 +43,17 @@ export async function onlineAmountOfCart(ctx: WebCtx, cartId: string, input: z.o
 }
 
 /**
+ * A gift voucher tried in the cart: its balance and expiry and what it would pay of the cart (after
+ * a promo code typed too); nothing is taken. A partner's offers take none.
+ */
+export async function tryVoucher(ctx: WebCtx, cartId: string, input: z.output<typeof ZVoucherTry>, token: string | undefined): Promise<TVoucherPreview> {
+  await ownCart(ctx, cartId, token);
+  if (ctx.partner) throw new AppError('voucher_unknown', 'A gift voucher is not valid for a partner’s offers.', 'voucher_code');
+  const due = await cartDue(ctx, cartId, { lines: input.lines, promo_code: input.promo_code, storeId: ctx.store.id });
+  return voucherPreview(ctx, input.code, due);
+}
+
+/**
  * The customer's order from their guest cart: exactly the lines they saw (checkout, the same rule
  * as the counter's), in the store, without a seller; terms accepted and a payment option the store
  * offers. Queues its confirmation (and the organisation's new-booking e-mail) in the same
@@ -63,6 +75,8 @@ export async function placeOrder(
   const resold = ctx.partner ? await contractOfCart(ctx, ctx.partner.partnershipId, input.cart, input.lines) : null;
   // A partner's offers are sold at the partner's contract (its commission fixed on the gross): no promo code there.
   if (resold && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
+  // A partner's offers are the supplier's sale: this organisation's vouchers do not pay them.
+  if (resold && input.voucher_code) throw new AppError('voucher_unknown', 'A gift voucher is not valid for a partner’s offers.', 'voucher_code');
   const manage = secret();
   const orderId = await checkout(ctx, input.cart, null, {
     customer: { ...input.customer, country: input.customer.country ?? null },
@@ -74,6 +88,8 @@ export async function placeOrder(
   } as Parameters<typeof checkout>[3]);
   // A partner's offers: the supplier's order, named as resold by the store's organisation, each line's commission fixed now.
   if (resold) await markResale(ctx, orderId, resold.contract, resold.rates, null, { store: ctx.store.id });
+  // A gift voucher pays part or all of it (the rest on site), in this transaction: refused, nothing is booked.
+  if (input.voucher_code) await redeemVoucher(ctx, { orderId, code: input.voucher_code, amount: input.voucher_amount });
   await queue(ctx.tx, { kind: 'confirmation', order: orderId, manage });
   if (ctx.store.notify_new_bookings && ctx.store.notify_email) await queue(ctx.tx, { kind: 'store-notification', order: orderId });
   return { orderId, manage };

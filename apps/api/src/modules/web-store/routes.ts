@@ -10,6 +10,8 @@ import {
   ZErrorEnvelope,
   ZPaginationQuery,
   ZPromoPreview,
+  ZVoucherPreview,
+  ZVoucherTry,
   ZPromoTry,
   ZWebCart,
   ZWebCartLineParams,
@@ -219,6 +221,15 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'What paying online charges now for the cart (its total less a promo code, or the deposit its offers or the store ask for) and the rest, due on site or by a date; a promo code is refused (promo_* on `promo_code`) as the order would', params: ZWebCartParams, body: ZOnlineAmountQuery, response: { 200: ZOnlineAmount, ...guarded } },
     },
     (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.onlineAmountOfCart(ctx, request.params.cart, request.body, cartToken(request))),
+  );
+  app.post(
+    '/api/web-stores/:slug/carts/:cart/voucher/',
+    {
+      config: pub('a guest tries a gift voucher on their cart (its secret in X-Cart-Token)'),
+      preHandler: app.storeGuard('line'),
+      schema: { tags, summary: 'A gift voucher’s balance and expiry and what it would pay of the cart; refused (voucher_* on `voucher_code`) with why. The order spends it with `voucher_code`', params: ZWebCartParams, body: ZVoucherTry, response: { 200: ZVoucherPreview, ...guarded } },
+    },
+    (request) => scope.inCart(storeAt(request), request.params.slug, request.params.cart, (ctx) => orders.tryVoucher(ctx, request.params.cart, request.body, cartToken(request))),
   );
   app.get(
     '/api/web-stores/:slug/carts/:cart/',

@@ -23,9 +23,12 @@ export function DetailsForm({
   onConflicts,
   onPlaced,
   promoCode,
+  voucherCode,
 }: {
   /** The promo code applied in the cart (its discount is taken again by the order). */
   promoCode?: string | null;
+  /** A gift voucher tried on the cart: paid with a pay-on-site order (not carried to the online payment yet). */
+  voucherCode?: string | null;
   lines: Line[];
   questions: Question[];
   questionsLoading: boolean;
@@ -114,7 +117,7 @@ export function DetailsForm({
         leaving = leaveForPayment(started.payment_url, embed);
         return;
       }
-      const order = await api.order({ ...input, payment_option: 'pay_on_site' });
+      const order = await api.order({ ...input, payment_option: 'pay_on_site', ...(voucherCode ? { voucher_code: voucherCode } : {}) });
       onConflicts({});
       await onPlaced(order);
     } catch (err) {

@@ -25,6 +25,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Stores: 'nav.stores',
   'QR codes': 'nav.qrCodes',
   'Promo codes': 'nav.promoCodes',
+  'Gift vouchers': 'nav.giftVouchers',
   Partners: 'nav.partners',
   Bookings: 'nav.bookings',
   Overview: 'nav.overview',

@@ -103,6 +103,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Stores', to: '/sales/stores' },
       { label: 'QR codes', to: '/sales/qr-codes' },
       { label: 'Promo codes', to: '/sales/promo-codes' },
+      { label: 'Gift vouchers', to: '/sales/gift-vouchers' },
       { label: 'Partners', to: '/sales/partners' },
     ],
   },

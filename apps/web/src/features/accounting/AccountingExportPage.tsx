@@ -69,6 +69,7 @@ export default function AccountingExportPage() {
                     t('summary.payments', { count: rows.payment }),
                     t('summary.refunds', { count: rows.refund }),
                     t('summary.commissions', { count: rows.partner_commission }),
+                    t('summary.vouchers', { count: rows.voucher_sale + rows.voucher_issued + rows.voucher_cancelled }),
                   ].join(' · ')}
                 </Text>
               </Stack>

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Divider, Group, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
-import type { TCart, TPromoPreview } from '@tourdesk/contracts';
+import type { TCart, TPromoPreview, TVoucherPreview } from '@tourdesk/contracts';
 import { errorItems } from '../../shared/api/errors';
 import { isLanguage, LANGUAGE_NAMES, type Language } from '@tourdesk/contracts/i18n';
 import { useMemo, useState } from 'react';
@@ -10,7 +10,8 @@ import { applyFieldErrors } from '../../shared/lib/forms';
 import { keyFor, unanswered, type Submission } from '../../shared/lib/idempotency';
 import { formatMoney, vatRate } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useBookingOffersQuery, useCheckoutMutation, useTryCounterPromoMutation } from './api';
+import { formatDisplayDate } from '../../shared/lib/dates';
+import { useBookingOffersQuery, useCheckoutMutation, useTryCounterPromoMutation, useTryCounterVoucherMutation } from './api';
 import { lineErrors, validateAnswer } from './booking-logic';
 import type { BookingCatalog, BookingQuestion } from './use-booking-catalog';
 import { useBookingsT } from './texts';
@@ -187,6 +188,57 @@ function PromoCodeField({ cart, email, applied, onApplied, refusal }: { cart: TC
   );
 }
 
+/**
+ * A gift voucher at the counter: tried on the cart (after the promo code), its balance and what it
+ * pays shown; the checkout spends it as a payment (the rest is due), or refuses with why.
+ */
+function VoucherField({ cart, promo, applied, onApplied, refusal }: { cart: TCart; promo: string | undefined; applied: TVoucherPreview | null; onApplied: (p: TVoucherPreview | null) => void; refusal?: string }) {
+  const tr = useBookingsT();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [tryVoucher, trying] = useTryCounterVoucherMutation();
+  const apply = async () => {
+    const res = await tryVoucher({ code, lines: cart.lines.map((l) => l.id), ...(promo ? { promo_code: promo } : {}) });
+    if ('error' in res) {
+      setError(errorItems(res.error)[0]?.detail);
+      return onApplied(null);
+    }
+    setError(undefined);
+    onApplied(res.data);
+  };
+  if (applied) {
+    return (
+      <Stack gap={2} data-testid="voucher-applied">
+        <Group justify="space-between">
+          <Text size="sm">{tr('voucher.pays', { code: applied.code })}</Text>
+          <Group gap="xs">
+            <Text size="sm">−{formatMoney(applied.covers, applied.currency)}</Text>
+            <Button size="xs" variant="subtle" color="red" onClick={() => onApplied(null)}>
+              {tr('voucher.remove')}
+            </Button>
+          </Group>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {tr('voucher.balance', { balance: formatMoney(applied.balance, applied.currency), date: formatDisplayDate(new Date(new Date(applied.expires_at).getTime() - 1000).toISOString()) })}
+        </Text>
+        {refusal && (
+          <Text size="xs" c="red" role="alert">
+            {refusal}
+          </Text>
+        )}
+      </Stack>
+    );
+  }
+  return (
+    <Group align="flex-end" gap="xs">
+      <TextInput label={tr('voucher.label')} value={code} onChange={(e) => setCode(e.currentTarget.value)} error={error ?? refusal} style={{ flex: 1 }} />
+      <Button variant="default" onClick={() => void apply()} loading={trying.isLoading} disabled={!code.trim()}>
+        {tr('voucher.apply')}
+      </Button>
+    </Group>
+  );
+}
+
 export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; catalog: BookingCatalog; onLineErrors: (byLine: Record<string, string>) => void }) {
   const tr = useBookingsT();
   const navigate = useNavigate();
@@ -217,6 +269,8 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
   const [promo, setPromo] = useState<TPromoPreview | null>(null);
   const email = useWatch({ control: form.control, name: 'customer.email' });
   const [promoRefusal, setPromoRefusal] = useState<string>();
+  const [voucher, setVoucher] = useState<TVoucherPreview | null>(null);
+  const [voucherRefusal, setVoucherRefusal] = useState<string>();
 
   const onSubmit = form.handleSubmit(async (values) => {
     const answers: Record<string, string> = {};
@@ -225,7 +279,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       if (answer) answers[q.id] = answer;
     }
     // Exactly the lines on screen are booked; a line whose hold ran out comes back named (lines.<id>).
-    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), send_confirmation: values.send_confirmation, ...(language ? { language } : {}), ...(promo ? { promo_code: promo.discount.code } : {}) };
+    const input = { customer: values.customer, answers, lines: cart.lines.map((l) => l.id), send_confirmation: values.send_confirmation, ...(language ? { language } : {}), ...(promo ? { promo_code: promo.discount.code } : {}), ...(voucher ? { voucher_code: voucher.code } : {}) };
     const submission = keyFor(pending, JSON.stringify(input));
     setPending(submission);
     const res = await checkout({ ...input, idempotencyKey: submission.key });
@@ -233,6 +287,7 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
       if (!unanswered(res.error)) setPending(null);
       onLineErrors(lineErrors(res.error));
       setPromoRefusal(errorItems(res.error).find((i) => i.attr === 'promo_code')?.detail);
+      setVoucherRefusal(errorItems(res.error).find((i) => i.attr === 'voucher_code' || i.attr === 'voucher_amount')?.detail);
       return applyFieldErrors(res.error, form.setError, [...CUSTOMER_FIELDS, ...asked.map((q) => `answers.${q.id}`)]);
     }
     setPending(null);
@@ -278,11 +333,29 @@ export function CustomerStep({ cart, catalog, onLineErrors }: { cart: TCart; cat
           onApplied={(p) => {
             setPromo(p);
             setPromoRefusal(undefined);
+            // What the voucher pays depends on the total: tried again after a promo code changes.
+            setVoucher(null);
+          }}
+        />
+        <VoucherField
+          cart={cart}
+          promo={promo?.discount.code}
+          applied={voucher}
+          refusal={voucherRefusal}
+          onApplied={(v) => {
+            setVoucher(v);
+            setVoucherRefusal(undefined);
           }}
         />
         <Group justify="space-between">
           <Text fw={700} data-testid="cart-total">
             {tr('checkout.total', { amount: formatMoney(promo ? cart.total - promo.discount.amount : cart.total, cart.currency) })}
+            {voucher && (
+              <Text span size="sm" fw={400} c="dimmed" data-testid="cart-due">
+                {' · '}
+                {tr('checkout.due', { amount: formatMoney((promo ? cart.total - promo.discount.amount : cart.total) - voucher.covers, cart.currency) })}
+              </Text>
+            )}
           </Text>
           <Button type="submit" loading={isLoading} disabled={offersLoading || catalog.isLoading}>
             {tr('customer.checkOut')}

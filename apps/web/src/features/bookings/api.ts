@@ -11,7 +11,7 @@ import type {
   THeldLine,
   TOrder,
   TPaginated,
-  TPromoPreview,
+  TPromoPreview, TVoucherPreview,
   TResaleDetail,
   TSlot,
 } from '@tourdesk/contracts';
@@ -32,6 +32,8 @@ export interface CheckoutInput {
   language?: Language;
   /** A promo code tried on the cart (the checkout applies it again, or refuses with why). */
   promo_code?: string;
+  /** A gift voucher paying part or all of the sale (the checkout spends it, or refuses with why). */
+  voucher_code?: string;
   /** One per submission; the same body retried after no definite answer keeps it. */
   idempotencyKey: string;
 }
@@ -102,6 +104,10 @@ export const bookingsApi = api.injectEndpoints({
     tryCounterPromo: build.mutation<TPromoPreview, { code: string; lines: string[]; email?: string }>({
       query: (body) => ({ url: 'cart/promo-code/', method: 'POST', body }),
     }),
+    /** A gift voucher's balance and what it would pay of the cart (or why it is refused); nothing is taken. */
+    tryCounterVoucher: build.mutation<TVoucherPreview, { code: string; lines: string[]; promo_code?: string }>({
+      query: (body) => ({ url: 'cart/voucher/', method: 'POST', body }),
+    }),
     checkout: build.mutation<TOrder, CheckoutInput>({
       query: ({ idempotencyKey, ...body }) => ({ url: 'cart/checkout/', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: ['Cart', 'Slot', 'Booking'],
@@ -151,6 +157,7 @@ async function cartFromAnswer(dispatch: (action: unknown) => unknown, queryFulfi
 
 export const {
   useTryCounterPromoMutation,
+  useTryCounterVoucherMutation,
   useBookingsQuery,
   useBookingQuery,
   useCancelBookingMutation,

@@ -14,8 +14,9 @@ import { Totals } from './OrderDetailsTab';
 import { useOrdersT } from './texts';
 
 type Method = TPaymentInput['method'];
-/** The methods staff choose from: an online payment is recorded by the payment provider, never by hand. */
-type CounterMethod = (typeof PAYMENT_METHODS)[number];
+/** The methods staff choose from: an online payment is recorded by the payment provider, never by hand; a gift voucher with its code. */
+type CounterMethod = (typeof PAYMENT_METHODS)[number] | 'voucher';
+const COUNTER_METHODS: CounterMethod[] = [...PAYMENT_METHODS, 'voucher'];
 const isCounter = (m: Method): m is CounterMethod => m !== 'online';
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 /** Descriptions under their fields, so fields side by side stay level. */
@@ -38,6 +39,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
   const [amountInput, setAmount] = useState<string | null>(null);
   const [method, setMethod] = useState<CounterMethod>('cash');
   const [reference, setReference] = useState('');
+  const [voucherCode, setVoucherCode] = useState('');
   const [reason, setReason] = useState('');
   // A refund gives money back from one payment, never more than is left of it.
   const refundable = payments.filter((p) => p.kind === 'payment' && p.amount - p.refunded > 0);
@@ -54,7 +56,10 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
   const { data: proposal } = useOrderRefundProposalQuery(order.id, { skip: !onlineRefund });
   const proposed = onlineRefund && proposal && refundOf ? Math.min(Math.max(proposal.amount, 0), leftOf(refundOf)) : 0;
   const amount = amountInput ?? (proposed > 0 ? toMajorText(proposed, order.currency) : '');
-  const sentMethod: Method = onlineRefund ? 'online' : method;
+  // A refund of a gift voucher payment goes back on the voucher, never in cash: its method is fixed too.
+  const voucherRefund = kind === 'refund' && refundOf?.method === 'voucher';
+  const sentMethod: Method = onlineRefund ? 'online' : voucherRefund ? 'voucher' : kind === 'refund' && method === 'voucher' ? 'cash' : method;
+  const voucherPayment = kind === 'payment' && method === 'voucher';
   // A refund suggests what was overpaid (after a cancellation), else what is left of the payment.
   const suggested =
     kind === 'payment' ? Math.max(order.balance, 0) : refundOf ? Math.min(leftOf(refundOf), order.balance < 0 ? -order.balance : leftOf(refundOf)) : 0;
@@ -91,7 +96,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
     const input: TPaymentInput =
       kind === 'refund'
         ? { amount: -minor, currency: order.currency, method: sentMethod, reference: reference.trim(), refund_of: refundOf?.id, reason: reason.trim() }
-        : { amount: minor, currency: order.currency, method, reference: reference.trim() };
+        : { amount: minor, currency: order.currency, method, reference: reference.trim(), ...(voucherPayment ? { voucher_code: voucherCode.trim() } : {}) };
     const body = JSON.stringify(input);
     pending.current = keyFor(pending.current, body);
     const res = await record({ order: order.id, idempotencyKey: pending.current.key, ...input });
@@ -106,6 +111,7 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
     else notifySuccess(t(kind === 'refund' ? 'pay.refundRecorded' : 'pay.paymentRecorded', { amount: formatMoney(minor, order.currency) }));
     setAmount(null);
     setReference('');
+    setVoucherCode('');
     setReason('');
   };
 
@@ -165,21 +171,21 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
             onChange={(e) => setAmount(e.currentTarget.value)}
             error={errors.amount ?? errors.currency}
           />
-          {onlineRefund ? (
+          {onlineRefund || voucherRefund ? (
             <TextInput
               label={t('pay.method')}
-              value={t('method.online')}
+              value={t(onlineRefund ? 'method.online' : 'method.voucher')}
               readOnly
               variant="filled"
               rightSection={<IconLock size={14} aria-hidden />}
-              description={t('pay.onlineHint')}
+              description={t(onlineRefund ? 'pay.onlineHint' : 'pay.voucherRefundHint')}
               inputWrapperOrder={[...BELOW]}
               error={errors.method}
             />
           ) : (
             <Select
               label={t('pay.method')}
-              data={PAYMENT_METHODS.map((m) => ({ value: m, label: t(`method.${m}`) }))}
+              data={(kind === 'payment' ? COUNTER_METHODS : PAYMENT_METHODS).map((m) => ({ value: m, label: t(`method.${m}`) }))}
               value={method}
               onChange={(v) => v && setMethod(v as CounterMethod)}
               allowDeselect={false}
@@ -188,6 +194,9 @@ function PaymentForm({ order, payments }: { order: TOrder; payments: TPayment[] 
             />
           )}
           </SimpleGrid>
+          {voucherPayment && (
+            <TextInput label={t('pay.voucherCode')} required placeholder="ABCD-EFGH-JKLM-NPQR" maxLength={40} value={voucherCode} onChange={(e) => setVoucherCode(e.currentTarget.value)} error={errors.voucher_code ?? errors.voucher_amount} />
+          )}
           {kind === 'refund' && (
             <TextInput label={t('pay.reason')} required placeholder={t('pay.reasonPlaceholder')} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} />
           )}

@@ -50,6 +50,7 @@ const draftOf = (c: TProductConfiguration): Draft => ({
   default_capacity: c.default_capacity,
   booking_cutoff_minutes: c.booking_cutoff_minutes,
   hold_minutes: c.hold_minutes,
+  voucher_validity_months: c.voucher_validity_months,
   default_cancellation_policy: c.default_cancellation_policy,
   vat_rates_by_type: c.vat_rates_by_type,
   ticket_fields: c.ticket_fields,
@@ -146,6 +147,7 @@ function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
           <NumberInput label={tr('config.capacity')} description={tr('config.capacityHint')} min={1} max={10000} value={draft.default_capacity} onChange={(v) => set('default_capacity', Number(v) || 0)} error={errors.default_capacity} />
           <NumberInput label={tr('config.cutoff')} description={tr('config.cutoffHint')} min={0} value={draft.booking_cutoff_minutes} onChange={(v) => set('booking_cutoff_minutes', Number(v) || 0)} error={errors.booking_cutoff_minutes} />
           <NumberInput label={tr('config.hold')} description={tr('config.holdHint')} min={10} max={60} value={draft.hold_minutes} onChange={(v) => set('hold_minutes', Number(v) || 0)} error={errors.hold_minutes} />
+          <NumberInput label={tr('config.voucherValidity')} description={tr('config.voucherValidityHint')} min={1} max={120} value={draft.voucher_validity_months} onChange={(v) => set('voucher_validity_months', Number(v) || 0)} error={errors.voucher_validity_months} />
         </SimpleGrid>
         <Select
           mt="md"

@@ -34,6 +34,7 @@ const store = (id: string, name: string, slug: string, active: boolean, experien
   waitlist_hold_minutes: 720,
   deposit: null,
   balance_reminder_days: 3,
+  sells_vouchers: false, voucher_amounts: [5000], voucher_min: 0, voucher_max: 0,
   translations: {},
   experience_count,
   url: `https://demo.tourdesk.test/s/${slug}/`,

@@ -35,6 +35,7 @@ const STORE: TStore = {
   waitlist_hold_minutes: 720,
   deposit: null,
   balance_reminder_days: 3,
+  sells_vouchers: false, voucher_amounts: [5000], voucher_min: 0, voucher_max: 0,
   translations: {},
   experience_count: 2,
   url: 'https://demo.tourdesk.test/s/lake/',
@@ -178,6 +179,10 @@ describe('the store settings form', () => {
       waitlist_hold_minutes: 120,
       deposit: { kind: 'percent', value: 2500, balance_due_days: 5 },
       balance_reminder_days: 4,
+      sells_vouchers: false,
+      voucher_amounts: [5000],
+      voucher_min: 0,
+      voucher_max: 0,
       translations: {},
     });
     await waitFor(() => expect(form().getByRole('button', { name: 'Save' })).toBeDisabled());

@@ -39,6 +39,7 @@ import { storeUrlWith, STORES_LIST } from '../constants';
 import { useStoresT } from '../texts';
 import { TranslatedFields } from '../../../shared/components/TranslatedFields';
 import { DepositRuleField } from '../../../shared/components/DepositRuleField';
+import { toMajorText, toMinorUnits } from '../../../shared/lib/money';
 
 /** The contract's store fields, and what the server would refuse anyway: new-booking e-mails need an address. */
 export const ZStoreSettings = ZStoreInput.superRefine((v, ctx) => {
@@ -68,6 +69,10 @@ const valuesOf = (s: TStore): Values => ({
   waitlist_hold_minutes: s.waitlist_hold_minutes,
   deposit: s.deposit,
   balance_reminder_days: s.balance_reminder_days,
+  sells_vouchers: s.sells_vouchers,
+  voucher_amounts: s.voucher_amounts,
+  voucher_min: s.voucher_min,
+  voucher_max: s.voucher_max,
   translations: s.translations,
 });
 
@@ -517,6 +522,49 @@ export function SettingsTab({ store }: { store: TStore }) {
                 />
               )}
             />
+          </Section>
+          <Section title={t('settings.vouchers')} description={t('settings.vouchersHint')}>
+            <Controller control={form.control} name="sells_vouchers" render={({ field }) => <Switch label={t('settings.sellsVouchers')} checked={Boolean(field.value)} onChange={(e) => field.onChange(e.currentTarget.checked)} />} />
+            <Controller
+              control={form.control}
+              name="voucher_amounts"
+              render={({ field, fieldState }) => (
+                <TextInput
+                  label={t('settings.voucherAmounts', { currency: store.currency })}
+                  description={t('settings.voucherAmountsHint')}
+                  maw={360}
+                  defaultValue={(field.value ?? []).map((n) => toMajorText(n, store.currency)).join(', ')}
+                  onChange={(e) =>
+                    field.onChange(
+                      e.currentTarget.value
+                        .split(/[,;\s]+/)
+                        .map((x) => toMinorUnits(x, store.currency))
+                        .filter((x): x is number => x !== null && x > 0),
+                    )
+                  }
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Group grow maw={480}>
+              {(['voucher_min', 'voucher_max'] as const).map((name) => (
+                <Controller
+                  key={name}
+                  control={form.control}
+                  name={name}
+                  render={({ field, fieldState }) => (
+                    <NumberInput
+                      label={t(name === 'voucher_min' ? 'settings.voucherMin' : 'settings.voucherMax', { currency: store.currency })}
+                      min={0}
+                      decimalScale={2}
+                      value={field.value === undefined ? '' : Number(toMajorText(field.value, store.currency))}
+                      onChange={(v) => field.onChange(typeof v === 'number' ? (toMinorUnits(String(v), store.currency) ?? 0) : 0)}
+                      error={fieldState.error?.message}
+                    />
+                  )}
+                />
+              ))}
+            </Group>
           </Section>
 
           <Group justify="flex-end">

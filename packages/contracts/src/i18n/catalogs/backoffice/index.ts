@@ -21,6 +21,8 @@ import { de as dashboardDe } from './dashboard/de';
 import { en as dashboardEn } from './dashboard/en';
 import { de as dateFieldDe } from './date-field/de';
 import { en as dateFieldEn } from './date-field/en';
+import { de as giftVouchersDe } from './gift-vouchers/de';
+import { en as giftVouchersEn } from './gift-vouchers/en';
 import { de as experiencesDe } from './experiences/de';
 import { en as experiencesEn } from './experiences/en';
 import { de as inventoryDe } from './inventory/de';
@@ -71,6 +73,7 @@ export const BACKOFFICE_CATALOGS = {
   'backoffice/dashboard': { en: dashboardEn, de: dashboardDe },
   'backoffice/date-field': { en: dateFieldEn, de: dateFieldDe },
   'backoffice/experiences': { en: experiencesEn, de: experiencesDe },
+  'backoffice/gift-vouchers': { en: giftVouchersEn, de: giftVouchersDe },
   'backoffice/inventory': { en: inventoryEn, de: inventoryDe },
   'backoffice/manifests': { en: manifestsEn, de: manifestsDe },
   'backoffice/offer-editor': { en: offerEditorEn, de: offerEditorDe },

@@ -14,6 +14,7 @@ export const de = {
   'summary.payments': 'Zahlungen: {count}',
   'summary.refunds': 'Rückerstattungen: {count}',
   'summary.commissions': 'Partnerprovisionen: {count}',
+  'summary.vouchers': 'Geschenkgutscheine verkauft, ausgestellt oder storniert: {count}',
   'download.journal': 'Journal herunterladen (CSV)',
   'download.documents': 'Rechnungen und Gutschriften herunterladen (ZIP)',
   'download.done': '{name} gespeichert.',

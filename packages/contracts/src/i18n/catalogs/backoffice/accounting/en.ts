@@ -13,6 +13,7 @@ export const en = {
   'summary.payments': 'Payments: {count}',
   'summary.refunds': 'Refunds: {count}',
   'summary.commissions': 'Partner commissions: {count}',
+  'summary.vouchers': 'Gift vouchers sold, issued or cancelled: {count}',
   'download.journal': 'Download journal (CSV)',
   'download.documents': 'Download invoices and credit notes (ZIP)',
   'download.done': 'Saved {name}.',

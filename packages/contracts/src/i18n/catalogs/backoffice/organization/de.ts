@@ -71,6 +71,8 @@ export const de = {
   'config.cutoffHint': 'So lange vor einem Start endet der Verkauf',
   'config.hold': 'Reservierung im Warenkorb (Minuten)',
   'config.holdHint': '10 bis 60 Minuten',
+  'config.voucherValidity': 'Geschenkgutscheine gelten (Monate)',
+  'config.voucherValidityHint': '1 bis 120 Monate ab dem Tag der Ausstellung',
   'config.policy': 'Stornierungsbedingungen neuer Angebote',
   'config.policyHint': 'Ein Angebot kann in seinen Einstellungen andere wählen.',
   'config.policyHidden': 'Sichtbar für Benutzer, die Angebote verwalten.',

@@ -70,6 +70,8 @@ export const en = {
   'config.cutoffHint': 'Sales stop this long before a start',
   'config.hold': 'Seats held in a cart (minutes)',
   'config.holdHint': '10 to 60 minutes',
+  'config.voucherValidity': 'Gift vouchers are valid for (months)',
+  'config.voucherValidityHint': '1 to 120 months from the day a voucher is issued',
   'config.policy': 'Cancellation policy of new offers',
   'config.policyHint': 'An offer can choose another in its settings.',
   'config.policyHidden': 'Shown to users who manage offers.',

@@ -13,6 +13,7 @@ export const de = {
   'nav.stores': 'Shops',
   'nav.qrCodes': 'QR-Codes',
   'nav.promoCodes': 'Rabattcodes',
+  'nav.giftVouchers': 'Geschenkgutscheine',
   'nav.partners': 'Partner',
   'nav.bookings': 'Buchungen',
   'nav.overview': 'Übersicht',

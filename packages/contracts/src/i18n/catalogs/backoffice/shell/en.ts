@@ -12,6 +12,7 @@ export const en = {
   'nav.stores': 'Stores',
   'nav.qrCodes': 'QR codes',
   'nav.promoCodes': 'Promo codes',
+  'nav.giftVouchers': 'Gift vouchers',
   'nav.partners': 'Partners',
   'nav.bookings': 'Bookings',
   'nav.overview': 'Overview',
