@@ -104,7 +104,7 @@ describe('a promo code paid online', () => {
   it('charges Stripe the discounted total, writes the order with the code, and books it Fully paid', async () => {
     expect((await owner.post('/api/promo-codes/', { code: 'CANYON10', kind: 'percent', percent_bp: 1000 })).statusCode).toBe(201);
     const c = await heldCart(2);
-    expect((await amountOf(c, 'canyon10')).json()).toEqual({ total: 8820, pay_now: 8820, rest: 0, due_on: null, currency: 'CHF' });
+    expect((await amountOf(c, 'canyon10')).json()).toEqual({ total: 8820, voucher: 0, pay_now: 8820, rest: 0, due_on: null, currency: 'CHF' });
     const paying = await startPaying(c, 'pia', 'canyon10');
     expect(paying.row).toMatchObject({ amount: 8820, order_total: 8820, promo_code: 'CANYON10' });
     expect(fake.state.checkoutSessions.get(paying.session)!.amount_total).toBe(8820);
@@ -151,13 +151,13 @@ describe('deposits', () => {
   it('asks the offer’s rule before the store’s, per line, charged in full when the balance would be due already', async () => {
     await setStoreDeposit({ kind: 'percent', value: 2000, balance_due_days: 3 });
     const c = await heldCart(2, 10);
-    expect((await amountOf(c)).json()).toEqual({ total: 9800, pay_now: 1960, rest: 7840, due_on: daysBefore(day(10), 3), currency: 'CHF' });
+    expect((await amountOf(c)).json()).toEqual({ total: 9800, voucher: 0, pay_now: 1960, rest: 7840, due_on: daysBefore(day(10), 3), currency: 'CHF' });
     // The offer's rule wins: a fixed amount per booking, the rest on site.
     await setOfferDeposit({ kind: 'amount', value: 1500, balance_due_days: null });
-    expect((await amountOf(c)).json()).toEqual({ total: 9800, pay_now: 1500, rest: 8300, due_on: null, currency: 'CHF' });
+    expect((await amountOf(c)).json()).toEqual({ total: 9800, voucher: 0, pay_now: 1500, rest: 8300, due_on: null, currency: 'CHF' });
     // A promo code first, then the deposit of the discounted line (33.33 % of 88.20 = 29.397 → 29.40).
     await setOfferDeposit({ kind: 'percent', value: 3333, balance_due_days: 2 });
-    expect((await amountOf(c, 'CANYON10')).json()).toEqual({ total: 8820, pay_now: 2940, rest: 5880, due_on: daysBefore(day(10), 2), currency: 'CHF' });
+    expect((await amountOf(c, 'CANYON10')).json()).toEqual({ total: 8820, voucher: 0, pay_now: 2940, rest: 5880, due_on: daysBefore(day(10), 2), currency: 'CHF' });
     // Due 12 days before a departure 10 days away: already due, so paid in full now.
     await setOfferDeposit({ kind: 'percent', value: 2000, balance_due_days: 12 });
     expect((await amountOf(c)).json()).toMatchObject({ pay_now: 9800, rest: 0, due_on: null });
@@ -179,12 +179,63 @@ describe('deposits', () => {
     await owner.post(`/api/stores/${storeId}/add-experience/`, { experiences: [river.id] });
     publicStores.clear();
     await setStoreDeposit({ kind: 'percent', value: 2000, balance_due_days: 3 });
-    const c = await heldCart(1, 10);
-    const slot = (await guest.get(`${base}/experiences/${river.id}/day/?date=${day(10)}`)).json().slots[0].id as string;
+    const c = await heldCart(1, 18);
+    const slot = (await guest.get(`${base}/experiences/${river.id}/day/?date=${day(18)}`)).json().slots[0].id as string;
     expect((await guest.post(`${base}/carts/${c.cart}/lines/`, { slot, quantities: { [river.category]: 1 } }, { 'x-cart-token': c.token })).statusCode).toBe(201);
     // 20 % of the canyon's 49.00 (its rest due 3 days before) and 10.00 of the river's (its rest on site).
-    expect((await amountOf(c)).json()).toEqual({ total: 9800, pay_now: 980 + 1000, rest: 9800 - 1980, due_on: null, currency: 'CHF' });
+    expect((await amountOf(c)).json()).toEqual({ total: 9800, voucher: 0, pay_now: 980 + 1000, rest: 9800 - 1980, due_on: null, currency: 'CHF' });
     for (const line of (await guest.get(`${base}/carts/${c.cart}/`, { 'x-cart-token': c.token })).json().lines) await guest.delete(`${base}/carts/${c.cart}/lines/${line.id}/`, { 'x-cart-token': c.token });
+  });
+
+  it('takes a gift voucher first, then the deposit of what it leaves: the order spends the voucher when written, the card pays the deposit', async () => {
+    await setStoreDeposit({ kind: 'percent', value: 2000, balance_due_days: 3 });
+    const voucher = (await owner.post('/api/gift-vouchers/', { value: 3000, reason: 'A gift', recipient_name: 'Vic' })).json() as { id: string; code: string };
+    const c = await heldCart(2, 16);
+    // 98.00 less 10 % = 88.20; the voucher pays 20.00 of its 30.00; 20 % of the 68.20 left is 13.64 now; 54.56 by the date.
+    const asked = await guest.post(`${base}/carts/${c.cart}/online-amount/`, { promo_code: 'CANYON10', voucher_code: voucher.code.toLowerCase(), voucher_amount: 2000 }, { 'x-cart-token': c.token });
+    expect(asked.json()).toEqual({ total: 8820, voucher: 2000, pay_now: 1364, rest: 5456, due_on: daysBefore(day(16), 3), currency: 'CHF' });
+    // More than it holds: refused with why.
+    const tooMuch = await guest.post(`${base}/carts/${c.cart}/online-amount/`, { voucher_code: voucher.code, voucher_amount: 3001 }, { 'x-cart-token': c.token });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().errors[0].attr).toBe('voucher_amount');
+    const res = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer('vic'), accept_terms: true, payment_option: 'online', promo_code: 'CANYON10', voucher_code: voucher.code, voucher_amount: 2000 }, { 'x-cart-token': c.token });
+    expect(res.statusCode, res.body).toBe(201);
+    const started = res.json() as { checkout: string; token: string };
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, started.checkout)))[0]!;
+    expect(row).toMatchObject({ amount: 1364, order_total: 8820, voucher_amount: 2000 });
+    expect(fake.state.checkoutSessions.get(row.session_id!)!.amount_total).toBe(1364);
+    // Nothing is taken from the voucher until the order is written.
+    expect((await owner.get(`/api/gift-vouchers/${voucher.id}/`)).json().balance).toBe(3000);
+    await fake.payCheckoutSession(row.session_id!);
+    expect((await paid(started)).status).toBe('paid');
+    const orderId = await orderIdOf(started.checkout);
+    const o = (await owner.get(`/api/orders/${orderId}/`)).json();
+    expect(o).toMatchObject({ total: 8820, paid: 2000 + 1364, payment_status: 'Partially paid', balance_due_on: daysBefore(day(16), 3) });
+    const methods = ((await owner.get(`/api/orders/${orderId}/payments/`)).json() as { method: string; amount: number }[]).map((p) => [p.method, p.amount]).sort();
+    expect(methods).toEqual([
+      ['online', 1364],
+      ['voucher', 2000],
+    ]);
+    expect((await owner.get(`/api/gift-vouchers/${voucher.id}/`)).json().balance).toBe(1000);
+  });
+
+  it('refunds the card when the voucher was spent elsewhere while the customer paid, and books nothing', async () => {
+    await setStoreDeposit(null);
+    const voucher = (await owner.post('/api/gift-vouchers/', { value: 1000, reason: 'A gift', recipient_name: 'Wes' })).json() as { id: string; code: string };
+    const c = await heldCart(1, 17);
+    const res = await guest.post(`${base}/payments/`, { cart: c.cart, customer: customer('wes'), accept_terms: true, payment_option: 'online', voucher_code: voucher.code }, { 'x-cart-token': c.token });
+    expect(res.statusCode, res.body).toBe(201);
+    const started = res.json() as { checkout: string; token: string };
+    const row = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, started.checkout)))[0]!;
+    expect(row.amount).toBe(4900 - 1000);
+    // Spent at the counter meanwhile.
+    const other = (await owner.post('/api/orders/', { customer: customer('wes2'), lines: [{ slot: c.slotId, quantities: { [tour.category]: 1 } }] })).json();
+    expect((await owner.post(`/api/orders/${other.id}/payments/`, { amount: 1000, currency: 'CHF', method: 'voucher', voucher_code: voucher.code })).statusCode).toBe(201);
+    await fake.payCheckoutSession(row.session_id!);
+    expect((await paid(started)).status).toBe('refunded');
+    const pi = (await t.database.db.select().from(onlineCheckout).where(eq(onlineCheckout.id, started.checkout)))[0]!.payment_intent;
+    expect([...fake.state.refunds.values()].filter((r) => r.payment_intent === pi).map((r) => r.amount)).toEqual([3900]);
+    expect((await owner.get(`/api/gift-vouchers/${voucher.id}/`)).json().balance).toBe(0);
   });
 
   let depositOrder: string;

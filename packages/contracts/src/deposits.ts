@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { voucherFields } from './gift-vouchers';
 
 /**
  * Deposits (issue 32): an offer or a store asks for part of a booking online — a percentage (basis
@@ -49,7 +50,9 @@ export const ZOnlineAmount = z
   .object({
     /** The order's total as it will be written (the lines less a promo code's discount). */
     total: z.number().int(),
-    /** Charged online now (the deposit, or the whole total). */
+    /** Paid by a gift voucher (0 without one): first, before the card. */
+    voucher: z.number().int(),
+    /** Charged online now (the deposit of what the voucher leaves, or all of it). */
     pay_now: z.number().int(),
     /** Left to pay: on site, or by `due_on`. */
     rest: z.number().int(),
@@ -68,4 +71,6 @@ export type TWebPayRest = z.infer<typeof ZWebPayRest>;
 export const ZOnlineAmountQuery = z.object({
   lines: z.array(z.uuid()).max(50).optional(),
   promo_code: z.string().trim().min(1).max(40).optional(),
+  /** A gift voucher the customer spends (and how much of it; absent: as much as the order takes). */
+  ...voucherFields,
 });

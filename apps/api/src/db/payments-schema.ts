@@ -55,6 +55,9 @@ export const onlineCheckout = pgTable(
     order_total: integer('order_total'),
     /** The promo code the order is written with. */
     promo_code: text('promo_code'),
+    /** A gift voucher the order spends when it is written (its code as typed, and what it pays): the card pays the rest, or its deposit. */
+    voucher_code: text('voucher_code'),
+    voucher_amount: integer('voucher_amount'),
     /** The order's balance due date when only a deposit is charged (null: on site or nothing left). */
     balance_due_on: date('balance_due_on'),
     currency: text('currency').notNull(),

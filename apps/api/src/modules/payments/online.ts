@@ -26,7 +26,7 @@ import type { WebCtx } from '../stores/scope';
 import { feeToStripe, fromStripe, toStripe } from './stripe-amounts';
 import { onlineAmount } from './amount';
 import { newPaymentLink } from './new-link';
-import { issuePurchasedVoucher } from '../gift-vouchers/service';
+import { issuePurchasedVoucher, redeemVoucher } from '../gift-vouchers/service';
 
 /**
  * Paying online in the web store: Stripe Checkout (the hosted payment page) as a direct charge on
@@ -89,11 +89,17 @@ export async function startOnlinePayment(
   if (ctx.partner && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
   // What Stripe charges now: the order's total less a promo code, or its deposit (amount.ts). A
   // refused code is refused here, before the customer pays.
-  const due = await onlineAmount(ctx, { storeId: ctx.store.id, lines: held, promoCode: input.promo_code, email: input.customer.email, deposits: !ctx.partner });
-  if (due.pay_now <= 0) throw new AppError('invalid', 'Nothing is left to pay online: choose to pay on site.', 'payment_option');
+  // A partner's offers are the supplier's sale: this organisation's vouchers do not pay them (as placeOrder()).
+  if (ctx.partner && input.voucher_code) throw new AppError('voucher_unknown', 'A gift voucher is not valid for a partner’s offers.', 'voucher_code');
+  const due = await onlineAmount(ctx, { storeId: ctx.store.id, lines: held, promoCode: input.promo_code, email: input.customer.email, deposits: !ctx.partner, voucherCode: input.voucher_code, voucherAmount: input.voucher_amount });
+  if (due.pay_now <= 0) {
+    throw due.voucher > 0
+      ? new AppError('invalid', 'Your gift voucher pays all of it: nothing is left to pay by card. Choose to pay on site to book with the voucher.', 'payment_option')
+      : new AppError('invalid', 'Nothing is left to pay online: choose to pay on site.', 'payment_option');
+  }
   // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
   // one back instead of a second session that could charge the customer twice.
-  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted, { amount: due.pay_now, promoCode: due.promo_code, total: due.total });
+  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted, { amount: due.pay_now, promoCode: due.promo_code, total: due.total, voucher: due.voucher });
   if (again) return again;
   const minutes = config.ONLINE_PAYMENT_MINUTES;
   const expires = new Date(now.getTime() + minutes * 60_000);
@@ -114,6 +120,8 @@ export async function startOnlinePayment(
     amount,
     order_total: due.total,
     promo_code: due.promo_code,
+    voucher_code: due.voucher_code,
+    voucher_amount: due.voucher > 0 ? due.voucher : null,
     balance_due_on: due.due_on,
     currency: ctx.currency,
     application_fee: fee,
@@ -157,13 +165,13 @@ export interface Finished {
  * 409, as the order comes from it; every other is expired at Stripe first, then here, so it can no
  * longer be paid. The cart's row lock serialises them.
  */
-export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[], charge?: { amount: number; promoCode: string | null; total: number }): Promise<OnlineStart | null> {
+export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[], charge?: { amount: number; promoCode: string | null; total: number; voucher: number }): Promise<OnlineStart | null> {
   await q.lockCart(ctx, cartId);
   const open = await q.openCheckouts(ctx, cartId);
   const paidAlready = () => new AppError('conflict', 'These seats have been paid for online already: the confirmation is on its way by e-mail.');
   const sameLines = (lines: string[]) => reuse !== undefined && [...lines].sort().join() === [...reuse].sort().join();
   // The same charge too: a promo code applied (or a deposit changed) since makes a new session.
-  const sameCharge = (row: CheckoutRow) => !charge || (row.amount === charge.amount && (row.promo_code ?? null) === charge.promoCode && (row.order_total ?? row.amount) === charge.total);
+  const sameCharge = (row: CheckoutRow) => !charge || (row.amount === charge.amount && (row.promo_code ?? null) === charge.promoCode && (row.order_total ?? row.amount) === charge.total && (row.voucher_amount ?? 0) === charge.voucher);
   let kept: OnlineStart | null = null;
   for (const row of open) {
     if (row.session_id && stripe) {
@@ -256,6 +264,8 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
         const o = await q.orderTotal(spCtx, id);
         if (o!.total !== expected) throw new AppError('conflict', `The order would cost ${o!.total}, but ${expected} was agreed.`);
         if (row.balance_due_on) await q.setBalanceDueOn(spCtx, id, row.balance_due_on);
+        // The gift voucher pays first, as agreed: spent meanwhile (its balance short now), the order is refused and the card refunded.
+        if (row.voucher_code && row.voucher_amount) await redeemVoucher(spCtx, { orderId: id, code: row.voucher_code, amount: row.voucher_amount });
         await recordPayment(spCtx, id, { amount: row.amount, currency: row.currency, method: 'online', reference: `Stripe ${paymentIntent}`, provider_ref: paymentIntent });
         return id;
       });

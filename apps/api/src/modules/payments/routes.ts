@@ -73,8 +73,6 @@ export function registerPayments(untyped: FastifyInstance) {
     },
     async (request, reply) => {
       if (request.body.payment_option !== 'online') throw new AppError('invalid', 'This call pays online; book with POST …/orders/ to pay on site.', 'payment_option');
-      // A gift voucher is not carried to Stripe's payment yet (gift-vouchers README): taken with payment on site for now.
-      if (request.body.voucher_code) throw new AppError('invalid', 'A gift voucher is taken with payment on site for now: choose to pay on site, or remove the voucher.', 'voucher_code');
       // In the cart's seller's books: a partner's offers are paid to the supplier, on its account.
       const started = await scope.inCart(storeAt(request), request.params.slug, request.body.cart, async (ctx) => {
         if (!ctx.store.payment_options.includes('online')) throw new AppError('invalid', 'This store does not offer online payment.', 'payment_option');

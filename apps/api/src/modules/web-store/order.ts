@@ -33,13 +33,14 @@ export async function tryPromoCode(ctx: WebCtx, cartId: string, input: z.output<
 }
 
 /**
- * What paying online would charge now (payments' onlineAmount(): the total less a promo code, or the
- * deposit the offers or the store ask for) and what is left, due on site or by a date.
+ * What paying online would charge now (payments' onlineAmount(): the total less a promo code and a
+ * gift voucher, or the deposit the offers or the store ask for) and what is left, due on site or by a date.
  */
 export async function onlineAmountOfCart(ctx: WebCtx, cartId: string, input: z.output<typeof ZOnlineAmountQuery>, token: string | undefined): Promise<TOnlineAmount> {
   await ownCart(ctx, cartId, token);
   if (ctx.partner && input.promo_code) throw new AppError('promo_not_for_store', `The promo code ${input.promo_code} is not valid for a partner’s offers.`, 'promo_code');
-  return cartOnlineAmount(ctx, { storeId: ctx.store.id, cartId, lines: input.lines, promoCode: input.promo_code, deposits: !ctx.partner });
+  if (ctx.partner && input.voucher_code) throw new AppError('voucher_unknown', 'A gift voucher is not valid for a partner’s offers.', 'voucher_code');
+  return cartOnlineAmount(ctx, { storeId: ctx.store.id, cartId, lines: input.lines, promoCode: input.promo_code, voucherCode: input.voucher_code, voucherAmount: input.voucher_amount, deposits: !ctx.partner });
 }
 
 /**

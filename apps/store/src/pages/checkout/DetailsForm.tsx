@@ -27,7 +27,7 @@ export function DetailsForm({
 }: {
   /** The promo code applied in the cart (its discount is taken again by the order). */
   promoCode?: string | null;
-  /** A gift voucher tried on the cart: paid with a pay-on-site order (not carried to the online payment yet). */
+  /** A gift voucher tried on the cart: it pays first, with a pay-on-site order or before the card (its deposit asked of what it leaves). */
   voucherCode?: string | null;
   lines: Line[];
   questions: Question[];
@@ -104,7 +104,7 @@ export function DetailsForm({
     setBusy(true);
     setPayUrl(null);
     let leaving = false;
-    const input = { ...orderInput(lines, customer, answers, questions), ...(promoCode ? { promo_code: promoCode } : {}) };
+    const input = { ...orderInput(lines, customer, answers, questions), ...(promoCode ? { promo_code: promoCode } : {}), ...(voucherCode ? { voucher_code: voucherCode } : {}) };
     try {
       if (online) {
         // Stripe's page takes the payment; the order is made once Stripe says it is paid.
@@ -117,7 +117,7 @@ export function DetailsForm({
         leaving = leaveForPayment(started.payment_url, embed);
         return;
       }
-      const order = await api.order({ ...input, payment_option: 'pay_on_site', ...(voucherCode ? { voucher_code: voucherCode } : {}) });
+      const order = await api.order({ ...input, payment_option: 'pay_on_site' });
       onConflicts({});
       await onPlaced(order);
     } catch (err) {
@@ -237,7 +237,7 @@ export function DetailsForm({
                 {t('payOnlineHint')}
               </p>
             )}
-            {option === 'online' && online && <OnlineAmount lines={lines} promoCode={promoCode ?? null} />}
+            {option === 'online' && online && <OnlineAmount lines={lines} promoCode={promoCode ?? null} voucherCode={voucherCode ?? null} />}
           </div>
         ))}
         {fieldError('payment_option', 'td-payment-error')}

@@ -8,27 +8,27 @@ import { formatMoney } from '../../lib/money';
 
 /**
  * Paying online with a deposit (issue 32): what is charged now and the rest, due on site or by a
- * date — the server's onlineAmount() for the lines and the promo code. Nothing is shown when the
- * whole total is paid now (or the server cannot say: the payment page shows what is charged).
+ * date — the server's onlineAmount() for the lines, the promo code and the gift voucher (which pays
+ * first: the card pays what it leaves, or its deposit). Nothing is shown when the whole total is paid now (or the server cannot say: the payment page shows what is charged).
  */
-export function OnlineAmount({ lines, promoCode }: { lines: Line[]; promoCode: string | null }) {
+export function OnlineAmount({ lines, promoCode, voucherCode }: { lines: Line[]; promoCode: string | null; voucherCode: string | null }) {
   const t = useT();
   const { api } = useStore();
   // The answer for the lines and code it was asked for: an older one is never shown for newer lines.
   const [answer, setAnswer] = useState<{ key: string; amount: TOnlineAmount | null } | null>(null);
   const ids = lines.map((l) => l.id).join();
-  const key = `${ids}|${promoCode ?? ''}`;
+  const key = `${ids}|${promoCode ?? ''}|${voucherCode ?? ''}`;
   useEffect(() => {
     let live = true;
     if (!ids) return;
-    api.onlineAmount(ids.split(','), promoCode).then(
-      (a) => live && setAnswer({ key: `${ids}|${promoCode ?? ''}`, amount: a }),
-      () => live && setAnswer({ key: `${ids}|${promoCode ?? ''}`, amount: null }),
+    api.onlineAmount(ids.split(','), promoCode, voucherCode).then(
+      (a) => live && setAnswer({ key, amount: a }),
+      () => live && setAnswer({ key, amount: null }),
     );
     return () => {
       live = false;
     };
-  }, [api, ids, promoCode]);
+  }, [api, ids, key, promoCode, voucherCode]);
   const amount = answer?.key === key ? answer.amount : null;
   if (!amount || amount.rest <= 0) return null;
   const money = (n: number) => formatMoney(n, amount.currency, t.locale);

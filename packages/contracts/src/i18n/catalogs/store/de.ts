@@ -48,7 +48,7 @@ export const de = {
   voucherUsedUp: 'Dieser Gutschein ist aufgebraucht.',
   voucherPayOnSite: 'Ein Gutschein wird vorerst nur bei Zahlung vor Ort angenommen: Wählen Sie Zahlung vor Ort oder entfernen Sie den Gutschein.',
   voucherDeliverOnPast: 'Wählen Sie heute oder einen späteren Tag.',
-  voucherDue: 'Vor Ort zu bezahlen',
+  voucherDue: 'Noch zu bezahlen',
   pageNotLoaded: 'Diese Seite konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und laden Sie die Seite neu.',
   reload: 'Neu laden',
   genericError: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es noch einmal.',

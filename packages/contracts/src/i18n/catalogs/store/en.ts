@@ -53,7 +53,7 @@ export const en = {
   voucherUsedUp: 'This gift voucher has been used up.',
   voucherPayOnSite: 'A gift voucher is taken with payment on site for now: choose to pay on site, or remove the voucher.',
   voucherDeliverOnPast: 'Choose today or a later day.',
-  voucherDue: 'Left to pay on site',
+  voucherDue: 'Left to pay',
   pageNotLoaded: 'This page could not be loaded. Check your connection and reload it.',
   reload: 'Reload',
   genericError: 'Something went wrong. Please try again.',

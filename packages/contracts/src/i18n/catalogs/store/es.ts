@@ -48,7 +48,7 @@ export const es = {
   voucherUsedUp: 'Esta tarjeta regalo está agotada.',
   voucherPayOnSite: 'Por ahora una tarjeta regalo solo se acepta con pago en el lugar: elige pagar en el lugar o quita la tarjeta.',
   voucherDeliverOnPast: 'Elige hoy o un día posterior.',
-  voucherDue: 'Queda por pagar en el lugar',
+  voucherDue: 'Queda por pagar',
   pageNotLoaded: 'No se pudo cargar esta página. Comprueba tu conexión y vuelve a cargarla.',
   reload: 'Volver a cargar',
   genericError: 'Algo salió mal. Inténtalo de nuevo.',

@@ -48,7 +48,7 @@ export const fr = {
   voucherUsedUp: 'Ce bon cadeau est épuisé.',
   voucherPayOnSite: 'Un bon cadeau n’est accepté pour l’instant qu’avec paiement sur place : choisissez le paiement sur place, ou retirez le bon.',
   voucherDeliverOnPast: 'Choisissez aujourd’hui ou un jour ultérieur.',
-  voucherDue: 'Reste à payer sur place',
+  voucherDue: 'Reste à payer',
   pageNotLoaded: 'Cette page n’a pas pu être chargée. Vérifiez votre connexion et rechargez-la.',
   reload: 'Recharger',
   genericError: 'Une erreur s’est produite. Veuillez réessayer.',

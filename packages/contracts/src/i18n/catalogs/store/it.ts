@@ -48,7 +48,7 @@ export const it = {
   voucherUsedUp: 'Questo buono regalo è esaurito.',
   voucherPayOnSite: 'Per ora un buono regalo è accettato solo con pagamento sul posto: scegli il pagamento sul posto o rimuovi il buono.',
   voucherDeliverOnPast: 'Scegli oggi o un giorno successivo.',
-  voucherDue: 'Da pagare sul posto',
+  voucherDue: 'Ancora da pagare',
   pageNotLoaded: 'Non è stato possibile caricare questa pagina. Controlla la connessione e ricaricala.',
   reload: 'Ricarica',
   genericError: 'Qualcosa è andato storto. Riprova.',
