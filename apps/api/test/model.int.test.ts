@@ -10,6 +10,8 @@ import { Browser } from './http-client';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
 import { makePartnership, partnerClient } from './octo-fixtures';
+import { startFakeStripe, type FakeStripe } from './fakes/stripe';
+import { until } from './harness';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -18,7 +20,10 @@ import { randomUUID } from 'node:crypto';
  * an invoice, rename the offer, change its price, check a ticket in, a partner's OCTO reserve, extend,
  * confirm and cancel, a statement for the partner's period, a sale with a promo code (10 %, a fixed
  * 7.77 of three uses, or 100 %), a customer joining a departure's waiting list in the web store, the
- * waiting list's job, and a customer booking the seats offered to them — run against the API (on PGlite, and on the
+ * waiting list's job, a customer booking the seats offered to them, staff issuing a gift voucher,
+ * paying an order with one and refunding that payment (back onto the voucher), a customer paying a
+ * deposit online in the web store (Stripe's local stand-in) with a gift voucher paying first, and
+ * paying an order's balance through a payment link — run against the API (on PGlite, and on the
  * PostgreSQL server with TEST_DATABASE_URL), and after every step the promises are checked against
  * what the database and the API say:
  *   - every slot: seats booked + held ≤ capacity, and `booked` is the sum of its live bookings' seats;
@@ -31,6 +36,8 @@ import { randomUUID } from 'node:crypto';
  *     new price issues no credit note;
  *   - a statement's lines add up to its totals, and neither ever changes;
  *   - no hold outlives its departure's cut-off;
+ *   - a gift voucher: its balance is what its ledger adds up to, never below 0 nor above its value,
+ *     and what it paid net of refunds is what its orders' voucher payments say;
  *   - a waiting list: an entry offered seats holds exactly them in its own cart until its offer ends,
  *     one booked has its order on that departure, and once the job has run no entry waits whose
  *     seats are free in its departure (the first whose seats fit is offered them).
@@ -57,6 +64,10 @@ let partnership: string;
 /** A visitor of the organisation's web store (its waiting lists). */
 let shopper: Browser;
 const SHOP = '/api/web-stores/modelshop';
+let fake: FakeStripe;
+const STRIPE_SECRET = 'whsec_model';
+/** Gift vouchers staff issued (every run's). */
+const vouchers: { id: string; code: string }[] = [];
 /** Every statement made, with its figures as first seen (they never change). */
 const statements = new Map<string, string>();
 
@@ -250,6 +261,69 @@ const steps: [number, fc.Arbitrary<Step>][] = [
       expect(booked, `entry ${entry.email}: booked with the order it placed`).toMatchObject({ status: 'booked' });
       m.orders.push(made((await owner.get(`/api/orders/${booked!.order}/`)).json()));
     }))],
+  [1, fc.integer({ min: 500, max: 15000 }).map((value) =>
+    command(`staff issue a gift voucher of ${value}`, async (_m, api) => {
+      const res = await api.post('/api/gift-vouchers/', { value, reason: 'model', recipient_name: 'Model' });
+      expect(res.statusCode, res.body).toBe(201);
+      vouchers.push({ id: res.json().id, code: res.json().code });
+    }))],
+  [2, fc.record({ o: fc.nat(), v: fc.nat(), share: fc.integer({ min: 1, max: 100 }) }).map(({ o, v, share }) =>
+    command(`pay ${share}% of order ${o}'s balance with voucher ${v}`, async (m, api) => {
+      const order = pick(m.orders, o);
+      const voucher = pick(vouchers, v);
+      if (!order || !voucher) return;
+      const now = (await api.get(`/api/orders/${order.id}/`)).json();
+      const amount = Math.ceil(((now.total - now.paid) * share) / 100);
+      // Refused with why when it holds less, is used up, or the order is cancelled or paid.
+      if (amount > 0) answered(await api.post(`/api/orders/${order.id}/payments/`, { amount, currency: now.currency, method: 'voucher', voucher_code: voucher.code }), 'pay with a voucher');
+    }))],
+  [1, fc.record({ o: fc.nat(), share: fc.integer({ min: 1, max: 100 }) }).map(({ o, share }) =>
+    command(`refund ${share}% of order ${o}'s first voucher payment onto the voucher`, async (m, api) => {
+      const order = pick(m.orders, o);
+      if (!order) return;
+      const payment = (await api.get(`/api/orders/${order.id}/payments/`)).json().find((p: { kind: string; method: string }) => p.kind === 'payment' && p.method === 'voucher');
+      if (!payment) return;
+      const amount = Math.max(1, Math.floor((payment.amount * share) / 100));
+      answered(await api.post(`/api/orders/${order.id}/payments/`, { amount: -amount, currency: payment.currency, method: 'voucher', refund_of: payment.id, reason: 'model' }), 'refund a voucher payment');
+    }))],
+  [2, fc.record({ slot: fc.nat(1), qty: fc.integer({ min: 1, max: 3 }), v: fc.option(fc.nat(), { nil: undefined }) }).map(({ slot: s, qty, v }) =>
+    command(`a customer pays a deposit online for ${qty} on slot ${s}${v === undefined ? '' : `, voucher ${v} first`}`, async (m) => {
+      const voucher = v === undefined ? undefined : pick(vouchers, v);
+      const cart = (await shopper.post(`${SHOP}/carts/`, {})).json() as { id: string; token: string };
+      const h = { 'x-cart-token': cart.token };
+      if (!answered(await shopper.post(`${SHOP}/carts/${cart.id}/lines/`, { slot: m.slots[s], quantities: { [exp.category]: qty } }, h), 'hold in the store')) return;
+      const started = await shopper.post(`${SHOP}/payments/`, { cart: cart.id, customer: guest(m), accept_terms: true, payment_option: 'online', ...(voucher ? { voucher_code: voucher.code } : {}) }, h);
+      if (!answered(started, 'start paying online')) return;
+      const { checkout, token } = started.json() as { checkout: string; token: string };
+      const session = (await t.database.db.execute(sql`select session_id from online_checkout where id = ${checkout}::uuid`)) as unknown as { rows: { session_id: string }[] };
+      await fake.payCheckoutSession(session.rows[0]!.session_id);
+      const done = await until('the payment finished', async () => {
+        const r = (await shopper.get(`${SHOP}/payments/${checkout}/`, { 'x-order-token': token })).json();
+        return r.status === 'paid' || r.status === 'refunded' ? r : null;
+      });
+      if (done.status !== 'paid') return;
+      const row = (await t.database.db.execute(sql`select order_id from online_checkout where id = ${checkout}::uuid`)) as unknown as { rows: { order_id: string }[] };
+      m.orders.push(made((await owner.get(`/api/orders/${row.rows[0]!.order_id}/`)).json()));
+    }))],
+  [1, fc.nat().map((o) =>
+    command(`the customer of order ${o} pays its balance through a payment link`, async (m, api) => {
+      const order = pick(m.orders, o);
+      if (!order) return;
+      const sent = await api.post(`/api/orders/${order.id}/payment-link/`);
+      if (!answered(sent, 'send a payment link')) return;
+      const to = (await api.get(`/api/orders/${order.id}/`)).json().customer.email as string;
+      const mail = await sink.latest(to, /Pay what is left/);
+      const path = new URL(mail.text.match(/https?:\/\/\S+\/pay\/\S+/)![0]).pathname;
+      const go = await shopper.get(`${path}/checkout`);
+      if (go.statusCode !== 303) return;
+      const session = new URL(go.headers.location as string).pathname.split('/').at(-1)!;
+      if (!session.startsWith('cs_')) return;
+      await fake.payCheckoutSession(session);
+      await until('the link’s payment recorded or refunded', async () => {
+        const r = (await t.database.db.execute(sql`select status from online_checkout where session_id = ${session}`)) as unknown as { rows: { status: string }[] };
+        return r.rows[0]?.status !== 'open';
+      });
+    }))],
   [1, fc.integer({ min: 1000, max: 9000 }).map((price) =>
     command(`price the offer at ${price}`, async (_m, api) => {
       answered(await api.patch(`/api/pricing-rates/${exp.rate}/`, { retail_price: price }), 'reprice');
@@ -289,6 +363,17 @@ async function promisesHold(m: Model) {
     select count(*)::int as n from ${cartLine} l join ${slot} s on s.id = l.slot_id join experience e on e.id = s.experience_id join base_account a on a.id = s.account_id
     where l.expires_at > now() and l.expires_at > s.starts_at - make_interval(mins => coalesce(nullif(e.booking_cutoff_minutes, 0), a.default_cutoff_minutes))`)) as unknown as { rows: { n: number }[] }).rows;
   expect(late!.n, 'holds past their departure’s cut-off').toBe(0);
+  // Gift vouchers: the balance is its ledger's sum, within 0 and its value; what it paid net is its orders' voucher payments.
+  for (const v of vouchers) {
+    const d = (await owner.get(`/api/gift-vouchers/${v.id}/`)).json() as { value: number; balance: number; ledger: { amount: number }[] };
+    expect(d.balance, `voucher ${v.code}: its balance is its ledger's sum`).toBe(d.ledger.reduce((n, e) => n + e.amount, 0));
+    expect(d.balance >= 0 && d.balance <= d.value, `voucher ${v.code}: balance ${d.balance} within 0 and ${d.value}`).toBe(true);
+    const [paid] = ((await t.database.db.execute(sql`
+      select coalesce(sum(p.amount), 0)::int as n from order_payment p
+      where p.method = 'voucher' and (p.provider_ref in (select id::text from gift_voucher_entry where voucher_id = ${v.id}::uuid)
+        or p.refund_of in (select pp.id from order_payment pp where pp.provider_ref in (select id::text from gift_voucher_entry where voucher_id = ${v.id}::uuid)))`)) as unknown as { rows: { n: number }[] }).rows;
+    expect(d.value - d.balance, `voucher ${v.code}: what it paid is its orders' voucher payments net of refunds`).toBe(paid!.n);
+  }
   // Waiting lists: an offer holds its seats in its own cart until it ends; a booked entry has its order there.
   const entries = await t.database.db.select().from(waitlistEntry).where(sql`${waitlistEntry.slot_id} in (${sql.join(m.slots.map((id) => sql`${id}::uuid`), sql`, `)})`);
   for (const e of entries) {
@@ -332,8 +417,12 @@ async function promisesHold(m: Model) {
 
 beforeAll(async () => {
   sink = await startMailSink();
-  // The shopper joins many waiting lists from one address: room for them.
-  t = await createTestApp({ env: { SMTP_URL: sink.url, STORE_ORDERS_PER_ADDRESS: '1000', STORE_ORDERS_PER_STORE: '1000' } });
+  fake = await startFakeStripe({ webhookSecret: STRIPE_SECRET });
+  // The shopper joins many waiting lists and pays many carts from one address: room for them.
+  t = await createTestApp({
+    env: { SMTP_URL: sink.url, STORE_ORDERS_PER_ADDRESS: '1000', STORE_ORDERS_PER_STORE: '1000', STORE_CARTS_PER_ADDRESS: '1000', STORE_LINES_PER_ADDRESS: '1000', STRIPE_SECRET_KEY: 'sk_test_model', STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, STRIPE_API_URL: fake.url },
+  });
+  fake.setWebhook(`${await t.app.listen({ port: 0, host: '127.0.0.1' })}/api/stripe/webhook/`, STRIPE_SECRET);
   owner = await createOrganisation(t.app, sink, { subdomain: 'model' });
   accountId = (await owner.get('/api/users/me/')).json().base_account.id;
   await t.database.db.update(baseAccount).set({ time_zone: ZONE }).where(eq(baseAccount.id, accountId));
@@ -351,11 +440,17 @@ beforeAll(async () => {
   const shop = (await owner.post('/api/stores/', { name: 'Model shop', slug: 'modelshop' })).json().id;
   expect((await owner.post(`/api/stores/${shop}/add-experience/`, { experiences: [exp.id] })).statusCode).toBeLessThan(300);
   shopper = new Browser(t.app, 'model.localhost');
+  // The shop takes cards on the organisation's connected account and asks a 20 % deposit, the rest 2 days before.
+  expect((await owner.post('/api/payment-providers/connect/')).statusCode).toBe(200);
+  await fake.completeOnboarding((await owner.get('/api/payment-providers/oauth/')).json().account);
+  await until('charges enabled', async () => (await owner.get('/api/payment-providers/oauth/')).json().charges_enabled);
+  expect((await owner.patch(`/api/stores/${shop}/`, { payment_options: ['pay_on_site', 'online'], deposit: { kind: 'percent', value: 2000, balance_due_days: 2 } })).statusCode).toBe(200);
   expect((await owner.post('/api/promo-codes/', { code: 'MODEL10', kind: 'percent', percent_bp: 1000 })).statusCode).toBe(201);
   expect((await owner.post('/api/promo-codes/', { code: 'MODEL777', kind: 'amount', amount: 777, max_uses: 3 })).statusCode).toBe(201);
 });
 afterAll(async () => {
   await t?.close();
+  await fake?.close();
   await sink?.close();
 });
 
