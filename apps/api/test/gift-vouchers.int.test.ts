@@ -179,7 +179,7 @@ describe('spending a voucher', () => {
     expect(o.tax_total).toBe(plain.tax_total);
     expect(o.tax_total).toBeGreaterThan(0);
     const pays = (await owner.get(`/api/orders/${o.id}/payments/`)).json();
-    expect(pays).toEqual([expect.objectContaining({ method: 'voucher', amount: 3000, reference: `Gift voucher ${v.code}` })]);
+    expect(pays).toEqual([expect.objectContaining({ method: 'voucher', amount: 3000, reference: `Gift voucher …${v.code.slice(-4)}` })]);
     expect((await detail(v.id)).balance).toBe(7000);
 
     // The order's Payments tab: method voucher with its code, the rest of the balance (70.00 of 98.00 due).
@@ -243,6 +243,20 @@ describe('spending a voucher', () => {
     // A cash payment is not refunded to a voucher.
     const cash = (await owner.post(`/api/orders/${o.id}/payments/`, { amount: 500, currency: 'CHF', method: 'cash' })).json();
     expect((await owner.post(`/api/orders/${o.id}/payments/`, { amount: -500, currency: 'CHF', method: 'voucher', refund_of: cash.id, reason: 'x' })).statusCode).toBe(400);
+  });
+
+  it('gives a voucher payment back another way once its voucher is cancelled: money put back on it could never be spent', async () => {
+    const v = await staffVoucher(4900);
+    const o = (await counterSale(1, { code: v.code })).json();
+    const paid = (await owner.get(`/api/orders/${o.id}/payments/`)).json()[0];
+    expect((await owner.post(`/api/gift-vouchers/${v.id}/cancel/`, { reason: 'Sold by mistake' })).statusCode).toBe(200);
+    const onto = await owner.post(`/api/orders/${o.id}/payments/`, { amount: -4900, currency: 'CHF', method: 'voucher', refund_of: paid.id, reason: 'Cancelled trip' });
+    expect(onto.statusCode).toBe(400);
+    expect(err(onto).detail).toMatch(/cancelled: give this money back another way/);
+    const cash = await owner.post(`/api/orders/${o.id}/payments/`, { amount: -4900, currency: 'CHF', method: 'cash', refund_of: paid.id, reason: 'Cancelled trip' });
+    expect(cash.statusCode, cash.body).toBe(201);
+    expect((await detail(v.id)).balance).toBe(0);
+    expect((await owner.get(`/api/orders/${o.id}/`)).json()).toMatchObject({ paid: 0 });
   });
 
   // The voucher's row lock (redeemVoucher(): select … for update after the order's lock) makes this
@@ -336,6 +350,11 @@ describe('the accounting export', () => {
     expect(records.some((r) => r.category === 'voucher_cancelled' && r.gross_minor === '-2000')).toBe(true);
     expect(records.some((r) => r.category === 'payment' && r.method === 'voucher' && r.gross_minor === '3000')).toBe(true);
     expect(records.some((r) => r.category === 'refund' && r.method === 'voucher' && r.gross_minor === '-2000')).toBe(true);
+    // A code spends a balance: the journal (read by others than those who manage vouchers) names none in full.
+    const codes = (await t.database.db.select({ code: giftVoucher.code }).from(giftVoucher)).map((r) => r.code);
+    expect(codes.length).toBeGreaterThan(0);
+    for (const code of codes) expect(csv.body.replace(/-/g, '')).not.toContain(code);
+    expect(sold.every((r) => /Gift voucher …[2-9A-Z]{4}/.test(r.description!))).toBe(true);
     // The platform's fee of a voucher sale (1.5 % of 75.00).
     expect(records.some((r) => r.category === 'payment_fee' && r.gross_minor === '-113')).toBe(true);
     // Voucher payments are payments: the journal's payments still add up to what orders record as paid.

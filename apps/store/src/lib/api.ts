@@ -229,9 +229,9 @@ export function createApi(slug: string, language: string = 'en') {
       return guarded<TPromoPreview>(`${base}/carts/${cartRef.id}/promo-code/`, { method: 'POST', body: { code, lines, ...(email ? { email } : {}) }, headers: cartHeaders(cartRef) });
     },
     /** What paying online charges now (the total less a promo code, or the deposit) and the rest, due on site or by a date. */
-    async onlineAmount(lines: string[], promoCode?: string | null, voucherCode?: string | null): Promise<TOnlineAmount> {
+    async onlineAmount(lines: string[], promoCode?: string | null, voucherCode?: string | null, voucherAmount?: number | null): Promise<TOnlineAmount> {
       if (!cartRef) throw new ApiError(404, [{ code: 'not_found', detail: 'The cart is empty.', attr: null }]);
-      return guarded<TOnlineAmount>(`${base}/carts/${cartRef.id}/online-amount/`, { method: 'POST', body: { lines, ...(promoCode ? { promo_code: promoCode } : {}), ...(voucherCode ? { voucher_code: voucherCode } : {}) }, headers: cartHeaders(cartRef) });
+      return guarded<TOnlineAmount>(`${base}/carts/${cartRef.id}/online-amount/`, { method: 'POST', body: { lines, ...(promoCode ? { promo_code: promoCode } : {}), ...(voucherCode ? { voucher_code: voucherCode, ...(voucherAmount ? { voucher_amount: voucherAmount } : {}) } : {}) }, headers: cartHeaders(cartRef) });
     },
     /** A gift voucher's balance and what it would pay of the cart (or the server's refusal, voucher_* on `voucher_code`). */
     async tryVoucher(code: string, lines: string[], promoCode?: string | null): Promise<TVoucherPreview> {

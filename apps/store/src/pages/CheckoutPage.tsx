@@ -192,6 +192,7 @@ export function CheckoutPage() {
           <DetailsForm
             promoCode={promo?.discount.code ?? null}
             voucherCode={voucher?.code ?? null}
+            voucherAmount={voucher?.covers ?? null}
             lines={lines}
             questions={questions}
             questionsLoading={offers.loading}

@@ -186,7 +186,7 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
              case when ge.kind = 'cancel' then 'voucher_cancelled' when gv.source = 'store' then 'voucher_sale' else 'voucher_issued' end as category,
              '' as document, '' as order_ref,
              case when gv.source = 'store' then gv.buyer_name else gv.recipient_name end as counterparty,
-             concat_ws(' · ', 'Gift voucher ' || concat_ws('-', substr(gv.code, 1, 4), substr(gv.code, 5, 4), substr(gv.code, 9, 4), substr(gv.code, 13, 4)), case when ge.kind = 'cancel' then 'cancelled' else 'liability, no VAT' end, nullif(ge.reason, '')) as description,
+             concat_ws(' · ', 'Gift voucher ' || '…' || right(gv.code, 4), case when ge.kind = 'cancel' then 'cancelled' else 'liability, no VAT' end, nullif(ge.reason, '')) as description,
              '' as offer, case when ge.kind = 'issue' and gv.source = 'store' then 'online' else '' end as method,
              1 as quantity, 0 as vat_rate_bp, gv.currency, ge.amount as net, 0 as vat, ge.amount as gross,
              null::uuid as partner, to_char(ge.created_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') as sort_key, 0 as pos
@@ -199,7 +199,7 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
     voucher_fees as (
       select (oc.updated_at at time zone per.tz)::date::text as date, 'payment_fee' as category,
              '' as document, '' as order_ref, 'Tourdesk' as counterparty,
-             'Platform fee on an online payment · Gift voucher ' || concat_ws('-', substr(gv.code, 1, 4), substr(gv.code, 5, 4), substr(gv.code, 9, 4), substr(gv.code, 13, 4)) as description,
+             'Platform fee on an online payment · Gift voucher ' || '…' || right(gv.code, 4) as description,
              '' as offer, 'online' as method, null::int as quantity, null::int as vat_rate_bp, oc.currency,
              null::int as net, null::int as vat, -oc.application_fee as gross, null::uuid as partner,
              to_char(oc.updated_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') as sort_key, 1 as pos

@@ -30,6 +30,11 @@ export function newVoucherCode() {
   return code;
 }
 export const formatVoucherCode = (code: string) => code.replace(/(.{4})(?=.)/g, '$1-');
+/**
+ * A voucher's code where it is read by others than those who manage vouchers (a payment's
+ * reference, the accounting journal): its last four characters only — the code spends the balance.
+ */
+export const maskedVoucherCode = (code: string) => `…${code.slice(-4)}`;
 
 /** The local date a voucher is valid until (its expiry is the start of the next local day). */
 export const validUntil = (expiresAt: Date, zone: string) => utcToLocal(new Date(expiresAt.getTime() - 1000), zone).date;
@@ -177,7 +182,7 @@ export async function redeemVoucher(ctx: TenantCtx, input: { orderId: string; co
   if (amount > v.balance) throw new AppError('invalid', `The gift voucher holds ${messageMoney(v.balance, v.currency)} only.`, 'voucher_amount');
   if (amount > due) throw new AppError('invalid', `That is more than is left to pay (${messageMoney(due, o.currency)}).`, 'voucher_amount');
   const entryId = randomUUID();
-  const payment = await recordPayment(ctx, input.orderId, { amount, currency: o.currency, method: 'voucher', reference: `Gift voucher ${formatVoucherCode(v.code)}`, provider_ref: entryId });
+  const payment = await recordPayment(ctx, input.orderId, { amount, currency: o.currency, method: 'voucher', reference: `Gift voucher ${maskedVoucherCode(v.code)}`, provider_ref: entryId });
   const balance = v.balance - amount;
   await q.updateVoucher(ctx, v.id, { balance });
   await q.insertEntry(ctx, { id: entryId, voucher_id: v.id, kind: 'redemption', amount: -amount, balance_after: balance, order_id: input.orderId, payment_id: payment.id, actor_id: ctx.userId ?? null });
@@ -188,6 +193,18 @@ export async function redeemVoucher(ctx: TenantCtx, input: { orderId: string; co
  * A refund of a voucher payment goes back on the voucher (its ledger's `refund`), never as cash:
  * the settlement recordPayment() calls under the order's lock.
  */
+const closed = (v: q.VoucherRow) => v.status === 'cancelled' || v.expires_at.getTime() <= Date.now();
+
+/**
+ * Whether a voucher payment's refund goes another way (cash, bank transfer): its voucher is
+ * cancelled or expired, so money put back on it could never be spent.
+ */
+export async function refundsElsewhere(ctx: TenantCtx, paymentId: string) {
+  const id = await q.voucherOfPayment(ctx, paymentId);
+  const v = id ? await q.voucherById(ctx, id, false) : undefined;
+  return Boolean(v && closed(v));
+}
+
 export function voucherRefunds(ctx: TenantCtx): PaymentSettlement {
   return {
     async settle(paid, amount) {
@@ -195,6 +212,8 @@ export function voucherRefunds(ctx: TenantCtx): PaymentSettlement {
       const id = await q.voucherOfPayment(ctx, paid.id);
       const v = id ? await q.voucherById(ctx, id, true) : undefined;
       if (!v) throw new AppError('invalid', 'The gift voucher of this payment is gone.', 'refund_of');
+      // Money put back on a voucher that can no longer be spent would be lost to the customer.
+      if (closed(v)) throw new AppError('invalid', `This gift voucher is ${v.status === 'cancelled' ? 'cancelled' : 'expired'}: give this money back another way (cash, bank transfer).`, 'method');
       const balance = v.balance + amount;
       if (balance > v.value) throw new AppError('invalid', 'A gift voucher cannot hold more than its value.', 'amount');
       await q.updateVoucher(ctx, v.id, { balance });
@@ -297,7 +316,8 @@ export async function sendVoucherMail(db: Db, _config: Config, send: (mail: Mail
     return { sent: true };
   }
   const to = v.recipient_email || v.buyer_email;
-  if (!to || v.status === 'cancelled') return { sent: false };
+  // Cancelled before its day, or delivered already (a retry after the send): nothing (again).
+  if (!to || v.status === 'cancelled' || v.delivered_at) return { sent: false };
   const name = v.recipient_email ? v.recipient_name : v.buyer_name;
   const gift = Boolean(v.recipient_email && v.buyer_name);
   const text = [

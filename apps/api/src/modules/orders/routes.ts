@@ -45,7 +45,7 @@ import { idempotent } from './idempotency-routes';
 import * as invoices from './invoices';
 import { invoiceOrder, presentOrder } from './records';
 import * as orders from './service';
-import { redeemVoucher, voucherRefunds } from '../gift-vouchers/service';
+import { redeemVoucher, refundsElsewhere, voucherRefunds } from '../gift-vouchers/service';
 
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope, 422: ZErrorEnvelope, 503: ZErrorEnvelope };
 const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['bookings'] };
@@ -193,11 +193,13 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           'payment:create',
           () => 201,
           async () => {
-            const { method, amount, voucher_code: voucherCode } = request.body;
+            const { method, amount, voucher_code: voucherCode, refund_of: refundOf } = request.body;
+            // A voucher payment's refund goes back on its voucher, or another way once it is cancelled or expired.
+            const voucherClosed = amount < 0 && method !== 'voucher' && refundOf ? await refundsElsewhere(ctx, refundOf) : false;
             const payment =
               method === 'voucher' && amount > 0
                 ? await redeemVoucher(ctx, { orderId: request.params.id, code: voucherCode ?? '', amount })
-                : await orders.recordPayment(ctx, request.params.id, request.body, method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : method === 'voucher' ? voucherRefunds(ctx) : undefined);
+                : await orders.recordPayment(ctx, request.params.id, request.body, method === 'online' ? request.server.onlinePayments.refunds(ctx, request.headers['idempotency-key'] as string | undefined) : method === 'voucher' ? voucherRefunds(ctx) : undefined, voucherClosed);
             // A refund is told to the customer, in the order's language (order-mail), in this transaction;
             // one still pending at the card network is told once it goes through (onRefundUpdated()).
             if (payment.amount < 0 && payment.status === 'succeeded') await queueOrderMail(jobs, ctx.tx, { account: ctx.accountId, store: null, order: request.params.id, kind: 'refund', refund: { amount: -payment.amount, method: payment.method }, subject: 'Refund' });

@@ -292,6 +292,8 @@ export async function recordPayment(
   orderId: string,
   input: { amount: number; currency: string; method: string; reference: string; refund_of?: string | null; reason?: string; provider_ref?: string; status?: 'succeeded' | 'pending' },
   settlement?: PaymentSettlement,
+  /** A voucher payment's refund may go another way: its voucher is cancelled or expired (gift-vouchers' refundsElsewhere()). */
+  voucherClosed = false,
 ) {
   const o = await lockOrder(ctx, orderId);
   if (input.currency !== o.currency) throw new AppError('invalid', `This order is in ${o.currency}: record the payment in ${o.currency}.`, 'currency');
@@ -317,7 +319,8 @@ export async function recordPayment(
     // The refunded payment's row is locked with the order's: two refunds of it are checked one after the other.
     const paid = await paymentQueries.lockPaymentOfOrder(ctx, orderId, input.refund_of);
     if (!paid || paid.p.amount < 0) throw new AppError('invalid', 'Choose a payment of this order (not a refund).', 'refund_of');
-    if ((paid.p.method === 'voucher') !== (input.method === 'voucher')) {
+    const elsewhere = paid.p.method === 'voucher' && voucherClosed && input.method !== 'voucher' && input.method !== 'online';
+    if ((paid.p.method === 'voucher') !== (input.method === 'voucher') && !elsewhere) {
       throw new AppError('invalid', paid.p.method === 'voucher' ? 'A gift voucher payment is refunded to its voucher, never in cash: choose the method voucher.' : 'Only a gift voucher payment is refunded to a gift voucher.', 'method');
     }
     // What is left counts pending refunds (they may still go through), not failed ones.

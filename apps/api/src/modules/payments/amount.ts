@@ -117,6 +117,10 @@ export async function onlineAmount(
   // Stripe refuses a charge below its minimum (0.50 in most currencies): a deposit that small is
   // no deposit — the whole is charged.
   const toPay = total - voucher;
+  // What a voucher leaves for the card must be a charge Stripe takes.
+  if (toPay > 0 && voucher > 0 && toPay < stripeMinimum(ctx.currency)) {
+    throw new AppError('invalid', `The gift voucher leaves ${messageMoney(toPay, ctx.currency)}, too little to pay by card: spend less of it, or pay the rest on site.`, 'voucher_amount');
+  }
   if (payNow > 0 && payNow < toPay && payNow < stripeMinimum(ctx.currency)) {
     for (const [i, c] of charged.entries()) c.charge = discountedOf(lines[i]!) - byVoucher[i]!;
     payNow = toPay;

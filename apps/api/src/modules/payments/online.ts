@@ -99,7 +99,7 @@ export async function startOnlinePayment(
   }
   // One payment at a time per cart: a retried start (a double click, a lost answer) gets the open
   // one back instead of a second session that could charge the customer twice.
-  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted, { amount: due.pay_now, promoCode: due.promo_code, total: due.total, voucher: due.voucher });
+  const again = await closeOpenPayments(ctx, stripe, input.cart, wanted, { amount: due.pay_now, promoCode: due.promo_code, total: due.total, voucher: due.voucher, voucherCode: due.voucher_code });
   if (again) return again;
   const minutes = config.ONLINE_PAYMENT_MINUTES;
   const expires = new Date(now.getTime() + minutes * 60_000);
@@ -165,13 +165,13 @@ export interface Finished {
  * 409, as the order comes from it; every other is expired at Stripe first, then here, so it can no
  * longer be paid. The cart's row lock serialises them.
  */
-export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[], charge?: { amount: number; promoCode: string | null; total: number; voucher: number }): Promise<OnlineStart | null> {
+export async function closeOpenPayments(ctx: TenantCtx, stripe: Stripe | null, cartId: string, reuse?: string[], charge?: { amount: number; promoCode: string | null; total: number; voucher: number; voucherCode: string | null }): Promise<OnlineStart | null> {
   await q.lockCart(ctx, cartId);
   const open = await q.openCheckouts(ctx, cartId);
   const paidAlready = () => new AppError('conflict', 'These seats have been paid for online already: the confirmation is on its way by e-mail.');
   const sameLines = (lines: string[]) => reuse !== undefined && [...lines].sort().join() === [...reuse].sort().join();
   // The same charge too: a promo code applied (or a deposit changed) since makes a new session.
-  const sameCharge = (row: CheckoutRow) => !charge || (row.amount === charge.amount && (row.promo_code ?? null) === charge.promoCode && (row.order_total ?? row.amount) === charge.total && (row.voucher_amount ?? 0) === charge.voucher);
+  const sameCharge = (row: CheckoutRow) => !charge || (row.amount === charge.amount && (row.promo_code ?? null) === charge.promoCode && (row.order_total ?? row.amount) === charge.total && (row.voucher_amount ?? 0) === charge.voucher && (row.voucher_code ?? null) === charge.voucherCode);
   let kept: OnlineStart | null = null;
   for (const row of open) {
     if (row.session_id && stripe) {

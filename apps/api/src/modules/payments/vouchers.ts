@@ -8,7 +8,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
 import { tenantOrigin } from '../../lib/host';
 import type { Jobs } from '../../lib/jobs';
-import { todayIn } from '../../lib/local-time';
+import { addDays, todayIn } from '../../lib/local-time';
 import { checkPurchaseAmount, organisationVoucherSettings, type VoucherPurchasePayload } from '../gift-vouchers/service';
 import type { WebCtx } from '../stores/scope';
 import { afterFinish, finishPaidSession } from './online';
@@ -32,6 +32,8 @@ export async function startVoucherPurchase(ctx: WebCtx, config: Config, stripe: 
   const s = await organisationVoucherSettings(ctx);
   const today = todayIn(s.zone);
   if (input.deliver_on && input.deliver_on < today) throw new AppError('invalid', 'Choose today or a later day.', 'deliver_on');
+  // Within a year: a voucher e-mailed later could arrive close to (or past) its expiry.
+  if (input.deliver_on && input.deliver_on > addDays(today, 365)) throw new AppError('invalid', 'Choose a day within a year.', 'deliver_on');
   const language = negotiateLanguage(acceptLanguage, (s.languages.length ? s.languages : ['en']) as Language[]);
   const payload: VoucherPurchasePayload = {
     value: input.amount,

@@ -24,11 +24,14 @@ export function DetailsForm({
   onPlaced,
   promoCode,
   voucherCode,
+  voucherAmount,
 }: {
   /** The promo code applied in the cart (its discount is taken again by the order). */
   promoCode?: string | null;
   /** A gift voucher tried on the cart: it pays first, with a pay-on-site order or before the card (its deposit asked of what it leaves). */
   voucherCode?: string | null;
+  /** What the customer spends of it (as much as the order takes unless they keep some). */
+  voucherAmount?: number | null;
   lines: Line[];
   questions: Question[];
   questionsLoading: boolean;
@@ -104,7 +107,7 @@ export function DetailsForm({
     setBusy(true);
     setPayUrl(null);
     let leaving = false;
-    const input = { ...orderInput(lines, customer, answers, questions), ...(promoCode ? { promo_code: promoCode } : {}), ...(voucherCode ? { voucher_code: voucherCode } : {}) };
+    const input = { ...orderInput(lines, customer, answers, questions), ...(promoCode ? { promo_code: promoCode } : {}), ...(voucherCode ? { voucher_code: voucherCode, ...(voucherAmount ? { voucher_amount: voucherAmount } : {}) } : {}) };
     try {
       if (online) {
         // Stripe's page takes the payment; the order is made once Stripe says it is paid.
@@ -237,7 +240,7 @@ export function DetailsForm({
                 {t('payOnlineHint')}
               </p>
             )}
-            {option === 'online' && online && <OnlineAmount lines={lines} promoCode={promoCode ?? null} voucherCode={voucherCode ?? null} />}
+            {option === 'online' && online && <OnlineAmount lines={lines} promoCode={promoCode ?? null} voucherCode={voucherCode ?? null} voucherAmount={voucherAmount ?? null} />}
           </div>
         ))}
         {fieldError('payment_option', 'td-payment-error')}

@@ -38,6 +38,7 @@ export const de = {
   voucherTerms: 'Ich akzeptiere die AGB',
   voucherPay: 'Mit Karte bezahlen',
   voucherRow: 'Geschenkgutschein {code}',
+  voucherSpend: 'Davon einlösen ({currency})',
   voucherBalance: 'Guthaben auf dem Gutschein: {balance}',
   removeVoucher: 'Gutschein entfernen',
   voucherCode: 'Geschenkgutschein',

@@ -43,6 +43,7 @@ export const en = {
   voucherTerms: 'I accept the terms and conditions',
   voucherPay: 'Pay by card',
   voucherRow: 'Gift voucher {code}',
+  voucherSpend: 'Spend of it ({currency})',
   voucherBalance: 'Balance on the voucher: {balance}',
   removeVoucher: 'Remove voucher',
   voucherCode: 'Gift voucher',

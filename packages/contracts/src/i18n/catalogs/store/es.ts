@@ -38,6 +38,7 @@ export const es = {
   voucherTerms: 'Acepto las condiciones generales',
   voucherPay: 'Pagar con tarjeta',
   voucherRow: 'Tarjeta regalo {code}',
+  voucherSpend: 'Importe a usar ({currency})',
   voucherBalance: 'Saldo de la tarjeta: {balance}',
   removeVoucher: 'Quitar tarjeta',
   voucherCode: 'Tarjeta regalo',

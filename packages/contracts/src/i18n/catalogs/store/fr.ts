@@ -38,6 +38,7 @@ export const fr = {
   voucherTerms: 'J’accepte les conditions générales',
   voucherPay: 'Payer par carte',
   voucherRow: 'Bon cadeau {code}',
+  voucherSpend: 'Montant à utiliser ({currency})',
   voucherBalance: 'Solde du bon : {balance}',
   removeVoucher: 'Retirer le bon',
   voucherCode: 'Bon cadeau',

@@ -38,6 +38,7 @@ export const it = {
   voucherTerms: 'Accetto le condizioni generali',
   voucherPay: 'Paga con carta',
   voucherRow: 'Buono regalo {code}',
+  voucherSpend: 'Importo da usare ({currency})',
   voucherBalance: 'Saldo del buono: {balance}',
   removeVoucher: 'Rimuovi buono',
   voucherCode: 'Buono regalo',
