@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { call, KAYAK, SWIM } from './support/demo-api';
 import { expectNoSeriousA11yViolationsInBothSchemes } from './support/a11y';
-import { attachmentOf, DEMO, mailOf, org, pdfText, PORT, signIn, zurichDate } from './support/helpers';
+import { attachmentOf, DEMO, mailOf, org, pdfText, PORT, sameMonthAsToday, signIn, zurichDate } from './support/helpers';
 
 /**
  * Gift vouchers, end to end, with Stripe as the local fake (support/server.mjs): the demo store
@@ -176,4 +176,35 @@ test('a gift voucher bought in the store is e-mailed, spent in part in the cart,
     await call(page, 'PATCH', `stores/${shop.id}/`, { payment_options: ['pay_on_site'] }).catch(() => undefined);
     await disconnectStripe(page);
   }
+});
+
+test('staff spend a gift voucher at the counter: it pays part of the sale, the rest is left to pay', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO.email, DEMO.password, 'demo');
+  const voucher = await call<{ id: string; code: string }>(page, 'POST', 'gift-vouchers/', { value: 3000, reason: 'Counter spec', recipient_name: 'Carla Counter' });
+  await page.goto(org('demo', '/bookings/checkout-editor'));
+  await page.getByRole('combobox', { name: 'Offer' }).click();
+  await page.getByRole('option', { name: KAYAK }).click();
+  const day = zurichDate(26);
+  if (!sameMonthAsToday(day)) await page.getByRole('button', { name: 'Next month' }).click();
+  await page.getByRole('button', { name: day, exact: true }).click();
+  await page.getByLabel('Times').getByRole('button', { name: /^09:30/ }).click();
+  await page.getByLabel('Adult quantity').fill('1');
+  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByLabel('Customer e-mail').fill('carla.counter@example.com');
+  await page.getByLabel('First name').fill('Carla');
+  await page.getByLabel('Last name').fill('Counter');
+  await page.getByRole('radiogroup', { name: SWIM }).getByRole('radio', { name: 'Yes', exact: true }).check();
+  // The voucher (CHF 30.00) pays part of the adult's CHF 89.00; 59.00 is left to pay.
+  await page.getByLabel('Gift voucher').fill(voucher.code.toLowerCase());
+  await page.getByRole('button', { name: 'Use voucher' }).click();
+  await expect(page.getByTestId('voucher-applied')).toContainText(`Gift voucher ${voucher.code}`);
+  await expect(page.getByTestId('cart-due')).toContainText('59.00');
+  await expectNoSeriousA11yViolationsInBothSchemes(page, 'counter checkout with a gift voucher');
+  await page.getByRole('button', { name: 'Check out' }).click();
+  await expect(page.getByText('Order created!')).toBeVisible();
+  await expect(page).toHaveURL(/\/orders\/editor\/[0-9a-f-]+\/details$/);
+  await expect(page.getByTestId('payment-status')).toHaveText('Partially paid');
+  await expect(page.getByTestId('order-paid')).toContainText('30.00');
+  expect((await call<{ balance: number }>(page, 'GET', `gift-vouchers/${voucher.id}/`)).balance).toBe(0);
 });
