@@ -9,6 +9,7 @@ import { errorItems } from '../../shared/api/errors';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
+import { useCan } from '../../shared/hooks/use-can';
 import { formatDateTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useBookingsQuery, useCheckInMutation } from './api';
@@ -79,7 +80,9 @@ export default function BookingsOverviewPage() {
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
   const { data, isFetching } = useBookingsQuery(filters.apiParams);
-  const { data: offers } = offersApi.useOfferOptionsQuery();
+  // The offer filter's options: the catalogue, which a reseller's plan may not include (it books its partners' offers).
+  const seesCatalog = useCan(['View experiences'], ['experiences']);
+  const { data: offers } = offersApi.useOfferOptionsQuery(undefined, { skip: !seesCatalog });
   return (
     <ListPage
       title={t('title')}

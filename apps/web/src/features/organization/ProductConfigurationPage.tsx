@@ -72,7 +72,7 @@ export default function ProductConfigurationPage() {
 
 function ConfigurationForm({ saved }: { saved: TProductConfiguration }) {
   const tr = useOrganizationT();
-  const canReadPolicies = useCan(['Manage experiences']);
+  const canReadPolicies = useCan(['Manage experiences'], ['experiences']);
   const { data: policies } = configApi.useConfigPoliciesQuery(undefined, { skip: !canReadPolicies });
   const [update, updating] = configApi.useUpdateProductConfigurationMutation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
