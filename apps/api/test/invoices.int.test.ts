@@ -217,6 +217,17 @@ describe('corrections', () => {
     }
   });
 
+  it('describes a line sold under the 12-hour setting with a 12-hour time', async () => {
+    await t.database.db.update(baseAccount).set({ time_format: '12h' }).where(eq(baseAccount.id, accountId));
+    try {
+      const o = await newOrder(63, 1);
+      const doc = (await issue(o.id)).json() as TInvoice;
+      expect(doc.lines[0]!.description).toMatch(/^Reef snorkelling, \d{2} \w{3,4} \d{4}, 10:00 am: /);
+    } finally {
+      await t.database.db.update(baseAccount).set({ time_format: '24h' }).where(eq(baseAccount.id, accountId));
+    }
+  });
+
   it('never corrects an invoice at 0 %: a change made while the VAT rate is unset is refused until it is set again', async () => {
     const o = await newOrder(31, 2);
     const first = (await issue(o.id)).json() as TInvoice;

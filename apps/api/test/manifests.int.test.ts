@@ -147,6 +147,20 @@ describe('a departure’s manifest', () => {
     expect(text).not.toContain('Carla');
   });
 
+  it('writes its times in the organisation’s 12-hour setting in the CSV and the PDF', async () => {
+    expect((await owner.patch('/api/product-configuration/', { time_format: '12h' })).statusCode).toBe(200);
+    try {
+      const lines = (await owner.get(`/api/manifests/${slotId}/export.csv`)).body.trimEnd().split('\r\n');
+      expect(lines[2]).toMatch(/,Confirmed,Arrived \d{1,2}:\d\d [ap]m,Bruno Beta,/);
+      const text = (await pdfPages(await owner.get(`/api/manifests/${slotId}/manifest.pdf`)))[0]!;
+      expect(text).toMatch(/, 10:00 am–\d{1,2}:\d\d [ap]m \(Europe\/Zurich\)/);
+      expect(text).toMatch(/Printed \d{1,2} \w{3} \d{4}, \d{1,2}:\d\d [ap]m/);
+      expect(text).toMatch(/Arrived \d{1,2}:\d\d [ap]m/);
+    } finally {
+      await owner.patch('/api/product-configuration/', { time_format: '24h' });
+    }
+  });
+
   it('lists every departure of a day with the day’s totals, as JSON, CSV and PDF', async () => {
     const res = await owner.get(`/api/manifests/?date=${day()}`);
     expect(res.statusCode, res.body).toBe(200);

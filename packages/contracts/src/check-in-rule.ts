@@ -1,4 +1,5 @@
 import type { CheckInResult, TCheckInTicket } from './check-in';
+import { dateTimeFormat, timeText } from './date-format';
 import type { TTimeFormat } from './display';
 import { todayIn } from './local-date';
 
@@ -65,18 +66,10 @@ export function decideScan(t: DoorTicket | null, scan: Scan, door: Door): ScanDe
   return { result: 'admitted', override: elsewhere, earlier: Boolean(at) };
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-const format = (zone: string, options: Intl.DateTimeFormatOptions) => {
-  const key = zone + JSON.stringify(options);
-  let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, ...options })));
-  return f;
-};
-/** "09:30", or "9:30 am" in 12-hour time, of an instant in a zone. */
-export const doorClock = (at: Date, zone: string, timeFormat: TTimeFormat) =>
-  format(zone, timeFormat === '12h' ? { hour: 'numeric', minute: '2-digit', hourCycle: 'h12' } : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+/** "09:30", or "9:30 am" in 12-hour time, of an instant in a zone (date-format.ts's timeText()). */
+export const doorClock = (at: Date, zone: string, timeFormat: TTimeFormat) => timeText(at, zone, timeFormat, 'en-GB');
 /** "Fri 18 Dec" of an instant in a zone. */
-export const doorDay = (at: Date, zone: string) => format(zone, { weekday: 'short', day: 'numeric', month: 'short' }).format(at);
+export const doorDay = (at: Date, zone: string) => dateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(at);
 
 /**
  * What the door reads, large, for each result, in the organisation's zone and time format; a

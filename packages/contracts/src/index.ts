@@ -21,6 +21,7 @@ export * from './manifests';
 export * from './dashboard';
 export * from './display';
 export * from './local-date';
+export * from './date-format';
 export * from './percent';
 export * from './permissions';
 export * from './seats';

@@ -5,21 +5,13 @@ import type { T } from '../i18n';
  * customer abroad sees the time the tour starts where it starts. Local dates ("2026-06-14") are
  * calendar dates without a zone; they are formatted as UTC midnights so no zone can shift them.
  * Each function takes the page's translate function: its catalog names the days and months, its
- * locale formats the rest (Intl).
+ * locale formats the rest (Intl). How a time is written (the 12/24-hour rule) is the contracts'
+ * date-format.ts.
  */
-const cache = new Map<string, Intl.DateTimeFormat>();
-function fmt(options: Intl.DateTimeFormatOptions, locale: string) {
-  const key = locale + JSON.stringify(options);
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options);
-    cache.set(key, f);
-  }
-  return f;
-}
 
 /** The calendar date (YYYY-MM-DD) it is now, or at `at`, in `timeZone`: the contracts' one definition. */
 import { todayIn } from '@tourdesk/contracts/local-date';
+import { timeText } from '@tourdesk/contracts/date-format';
 
 export { todayIn };
 
@@ -48,9 +40,8 @@ export const formatMonth = (t: T, month: string) => {
 /** "Sunday, 14 June 2026 at 09:30" of an instant, in the offer's zone: the catalog's names and words, the time from Intl (12-hour: "9:30 am"). */
 export const formatDateTime = (t: T, iso: string, timeZone: string, hour12 = false) =>
   t('dateTime', { date: formatLongDate(t, todayIn(timeZone, new Date(iso))), time: formatTime(t, iso, timeZone, hour12) });
-/** "09:30" of an instant, in the offer's zone, in the page's locale; with the organisation's 12-hour clock "9:30 am". */
-export const formatTime = (t: T, iso: string, timeZone: string, hour12 = false) =>
-  fmt(hour12 ? { timeZone, hour: 'numeric', minute: '2-digit', hourCycle: 'h12' } : { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, t.locale).format(new Date(iso));
+/** "09:30" of an instant, in the offer's zone, in the page's locale; with the organisation's 12-hour clock "9:30 am" (the contracts' timeText()). */
+export const formatTime = (t: T, iso: string, timeZone: string, hour12 = false) => timeText(iso, timeZone, hour12 ? '12h' : '24h', t.locale);
 
 /** 90 → "1 h 30 min"; 2880 → "2 days". */
 export function formatDuration(t: T, minutes: number | null | undefined) {

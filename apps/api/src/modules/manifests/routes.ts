@@ -20,6 +20,8 @@ const manageOrders: RouteAccess = { permissions: ['Manage orders'], features: ['
  */
 const guides: RouteAccess = { permissions: ['View experiences'], features: ['bookings'] };
 const sees = (request: FastifyRequest) => customerVisibility(principalOf(request).codenames);
+/** The organisation's 12/24-hour setting, for the times the exports write. */
+const clockOf = (request: FastifyRequest) => principalOf(request).timeFormat;
 
 const file = (reply: FastifyReply, type: string, name: string, body: string | Uint8Array) =>
   reply
@@ -47,7 +49,7 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'A day’s manifests as CSV: a line per booking and a total per departure', querystring: ZManifestDayQuery, response: { 200: z.string(), ...errors } } },
     async (request, reply) => {
       const day = await tenantScope(request, (ctx) => manifests.manifestDay(ctx, request.query.date, sees(request)));
-      return csv(reply, `manifests-${day.date}.csv`, manifests.manifestsCsv(day.departures, sees(request)));
+      return csv(reply, `manifests-${day.date}.csv`, manifests.manifestsCsv(day.departures, sees(request), clockOf(request)));
     },
   );
   app.get(
@@ -55,7 +57,7 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'A day’s manifests as a PDF, one departure per page', querystring: ZManifestDayQuery, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
       const { day, org } = await tenantScope(request, async (ctx) => ({ day: await manifests.manifestDay(ctx, request.query.date, sees(request)), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org.name, sees(request)));
+      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org.name, sees(request), clockOf(request)));
     },
   );
   app.get(
@@ -68,7 +70,7 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as CSV', params: ZIdParam, response: { 200: z.string(), ...errors } } },
     async (request, reply) => {
       const m = await tenantScope(request, (ctx) => manifests.manifest(ctx, request.params.id, sees(request)));
-      return csv(reply, `manifest-${slug(m)}.csv`, manifests.manifestsCsv([m], sees(request)));
+      return csv(reply, `manifest-${slug(m)}.csv`, manifests.manifestsCsv([m], sees(request), clockOf(request)));
     },
   );
   app.get(
@@ -76,7 +78,7 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as a PDF', params: ZIdParam, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
       const { m, org } = await tenantScope(request, async (ctx) => ({ m: await manifests.manifest(ctx, request.params.id, sees(request)), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org.name, sees(request)));
+      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org.name, sees(request), clockOf(request)));
     },
   );
 

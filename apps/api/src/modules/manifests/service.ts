@@ -1,4 +1,4 @@
-import { missingAnswers, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals } from '@tourdesk/contracts';
+import { dateTimeText, missingAnswers, timeText, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals, type TTimeFormat } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
@@ -116,22 +116,23 @@ export async function manifestDay(ctx: TenantCtx, date: string, sees: CustomerVi
 /** "2 Adult, 1 Child". */
 export const countsText = (counts: TManifestCount[]) => counts.map((c) => `${c.quantity} ${c.label}`).join(', ');
 const answersText = (b: TManifestBooking) => [...b.answers.map((a) => `${a.question}: ${a.answer}`), ...b.missing_answers.map((q) => `${q}: (missing)`)].join('; ');
-const localClock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
-const checkInText = (b: TManifestBooking, zone: string) => (b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${localClock(b.checked_in_at, zone)}` : b.attendance);
+/** "Arrived 09:40" ("Arrived 9:40 am" in 12-hour time) in the organisation's zone. */
+const checkInText = (b: TManifestBooking, zone: string, format: TTimeFormat) => (b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${timeText(b.checked_in_at, zone, format)}` : b.attendance);
 
 /**
  * The manifests as CSV: a line per booking, then a TOTAL line per departure. Amounts are plain
- * numbers in the currency's major unit (12.50), times local to the organisation's zone. The phone
+ * numbers in the currency's major unit (12.50), times local to the organisation's zone (the check-in
+ * time in its 12/24-hour setting; the departure's time column stays "HH:mm" for sorting). The phone
  * and e-mail columns, and the balance columns, are there only for a role that may see them.
  */
-export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility) {
+export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility, format: TTimeFormat) {
   const contact = (phone: CsvValue, email: CsvValue): CsvValue[] => (sees.contact ? [phone, email] : []);
   const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', ...contact('phone', 'email'), 'seats', 'categories', 'extras', 'answers', ...(sees.payment ? ['currency', 'balance_due'] : []), 'notes'] as string[];
   const rows: CsvValue[][] = [];
   for (const m of manifests) {
     const due = (n: number | null): CsvValue[] => (sees.payment ? [m.currency, { amount: toMajorText(n ?? 0, m.currency) }] : []);
     for (const b of m.bookings) {
-      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone), `${b.customer.first_name} ${b.customer.last_name}`.trim(), ...contact(b.customer.phone ?? '', b.customer.email ?? ''), b.seats, countsText(b.categories), countsText(b.extras), answersText(b), ...due(b.balance_due), b.notes]);
+      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone, format), `${b.customer.first_name} ${b.customer.last_name}`.trim(), ...contact(b.customer.phone ?? '', b.customer.email ?? ''), b.seats, countsText(b.categories), countsText(b.extras), answersText(b), ...due(b.balance_due), b.notes]);
     }
     const t = m.totals;
     rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', ...contact('', ''), t.seats, countsText(t.categories), countsText(t.extras), '', ...due(t.balance_due), '']);
@@ -145,7 +146,7 @@ export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility) {
  * category split, extras, answers and notes, ticket and order, what is left to pay, check-in and a
  * box to tick); the departure's totals.
  */
-export async function manifestsPdf(manifests: TManifest[], organisation: string, sees: CustomerVisibility): Promise<Uint8Array> {
+export async function manifestsPdf(manifests: TManifest[], organisation: string, sees: CustomerVisibility, format: TTimeFormat): Promise<Uint8Array> {
   const pdf = await createPdf(PAPER['A4 landscape'], {
     title: manifests.length === 1 ? `Manifest ${manifests[0]!.experience_title} ${manifests[0]!.local_date} ${manifests[0]!.local_time}` : `Manifests ${manifests[0]?.local_date ?? ''}`,
     author: organisation,
@@ -169,12 +170,12 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
     const money = (n: number) => documentMoney(n, m.currency);
     const header = (continued: boolean) => {
       text(page, organisation, left, y, 9, font, muted);
-      text(page, `Printed ${new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date())}`, right, y, 9, font, muted, true);
+      text(page, `Printed ${dateTimeText(new Date(), m.time_zone, format, 'en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}`, right, y, 9, font, muted, true);
       y -= 22;
       text(page, `${m.experience_title}${continued ? ' (continued)' : ''}`, left, y, 16, bold);
       y -= 18;
       const day = new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(m.starts_at));
-      text(page, `${day}, ${m.local_time}–${localClock(m.ends_at, m.time_zone)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
+      text(page, `${day}, ${timeText(m.starts_at, m.time_zone, format)}–${timeText(m.ends_at, m.time_zone, format)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
       text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, INK, true);
       y -= 24;
       for (const c of cols) text(page, c.title, 'right' in c ? c.x + c.width : c.x, y, 9, bold, muted, 'right' in c);
@@ -191,7 +192,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
         details: [countsText(b.extras), ...b.answers.map((a) => `${a.question}: ${a.answer}`), ...b.missing_answers.map((q) => `${q}: (missing)`), b.notes ? `Note: ${b.notes}` : ''].filter(Boolean).flatMap((t) => pdf.wrap(t, cols[2].width, 9)),
         ticket: [b.ticket_code, b.order_reference],
         due: b.balance_due === null ? [] : [b.balance_due > 0 ? money(b.balance_due) : '–'],
-        state: [checkInText(b, m.time_zone)],
+        state: [checkInText(b, m.time_zone, format)],
       };
       const height = Math.max(...Object.values(cells).map((c) => c.length)) * 12 + 8;
       if (y - height < 70) {

@@ -1,4 +1,4 @@
-import type { TInvoice, TInvoiceSummary } from '@tourdesk/contracts';
+import type { TInvoice, TInvoiceSummary, TTimeFormat } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { documentMoney, localDate, translateFor, vatRate, type CustomerTranslate } from '../../lib/customer-text';
 import { AppError, notFound } from '../../lib/errors';
@@ -215,7 +215,7 @@ async function composeInvoice(ctx: TenantCtx, orderId: string, t: CustomerTransl
   const discountLines = o.promo_code
     ? discountByRate(sold).map((d) => ({ description: t('invoice.discount', { code: o.promo_code! }), quantity: 1, unit_price: -d.gross, vat_rate_bp: d.vat_rate_bp, net: -d.net, tax: -d.tax, total: -d.gross }))
     : [];
-  const invoiceLines = [...saleLines(sold, a.time_zone), ...discountLines, ...feeLines];
+  const invoiceLines = [...saleLines(sold, a.time_zone, a.time_format === '12h' ? '12h' : '24h'), ...discountLines, ...feeLines];
   const byRate = new Map<number, { vat_rate_bp: number; net: number; tax: number; gross: number }>();
   for (const l of invoiceLines) {
     const t = byRate.get(l.vat_rate_bp) ?? { vat_rate_bp: l.vat_rate_bp, net: 0, tax: 0, gross: 0 };
@@ -246,10 +246,10 @@ async function composeInvoice(ctx: TenantCtx, orderId: string, t: CustomerTransl
  * The lines sold in the order that are not cancelled: a line per pricing category and extra of
  * each booking, in the order of their start, with the prices and VAT fixed when they were sold.
  */
-function saleLines(lines: Awaited<ReturnType<typeof q.soldLinesOfOrder>>, zone: string): TInvoice['lines'] {
+function saleLines(lines: Awaited<ReturnType<typeof q.soldLinesOfOrder>>, zone: string, format: TTimeFormat): TInvoice['lines'] {
   return lines.flatMap(({ items, title, starts_at }) =>
     items.map((i) => ({
-      description: `${i.sold_as ?? lineDescription(title, starts_at, zone)}: ${i.sold_label ?? i.label}`,
+      description: `${i.sold_as ?? lineDescription(title, starts_at, zone, format)}: ${i.sold_label ?? i.label}`,
       quantity: i.quantity,
       unit_price: i.unit_price,
       vat_rate_bp: i.tax_rate_bp,

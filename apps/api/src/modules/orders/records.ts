@@ -249,7 +249,7 @@ export async function writeOrder(
   const departures = await departuresOf(ctx, [...new Set(input.lines.map((l) => l.slot_id))]);
   const soldAs = (line: LineToWrite) => {
     const d = departures.get(line.slot_id);
-    return d ? lineDescription(words.title(line.experience_id) ?? titles.get(line.experience_id) ?? '', d.starts_at, d.zone, LANGUAGE_LOCALES[language]) : undefined;
+    return d ? lineDescription(words.title(line.experience_id) ?? titles.get(line.experience_id) ?? '', d.starts_at, d.zone, d.time_format === '12h' ? '12h' : '24h', LANGUAGE_LOCALES[language]) : undefined;
   };
   const bookings = await insertBookings(
     ctx,

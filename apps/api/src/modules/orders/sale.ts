@@ -1,3 +1,4 @@
+import { dateTimeText, type TTimeFormat } from '@tourdesk/contracts';
 import type { HeldItem, SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { cancellationFeesByRate, vatRateSources } from './queries/sale';
@@ -18,18 +19,14 @@ export function vatOf(gross: number, rateBp: number) {
   return Math.floor((2 * gross * rateBp + (10000 + rateBp)) / (2 * (10000 + rateBp)));
 }
 
-const descriptionFormats = new Map<string, Intl.DateTimeFormat>();
 /**
- * What a sold line is on an invoice: "Sunrise kayak, 28 Nov 2026, 09:30" — the offer's title and the
- * departure's local date and time. Written on the line when it is sold (sold_as), so renaming the
- * offer or changing the organisation's zone later changes no invoice.
+ * What a sold line is on an invoice: "Sunrise kayak, 28 Nov 2026, 09:30" ("…, 9:30 am" in the
+ * organisation's 12-hour setting) — the offer's title and the departure's local date and time.
+ * Written on the line when it is sold (sold_as), so renaming the offer or changing the
+ * organisation's zone or time format later changes no invoice.
  */
-export function lineDescription(title: string, startsAt: Date, zone: string, locale = 'en-GB') {
-  const key = `${locale}|${zone}`;
-  let f = descriptionFormats.get(key);
-  if (!f) descriptionFormats.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone: zone, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
-  return `${title}, ${f.format(startsAt)}`;
-}
+export const lineDescription = (title: string, startsAt: Date, zone: string, format: TTimeFormat, locale = 'en-GB') =>
+  `${title}, ${dateTimeText(startsAt, zone, format, locale, { day: '2-digit', month: 'short', year: 'numeric' })}`;
 
 /**
  * A line as sold: its items with their VAT, and the line's totals (sums of the items); `soldAs` its

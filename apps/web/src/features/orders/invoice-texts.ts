@@ -1,3 +1,4 @@
+import { dayText } from '@tourdesk/contracts/date-format';
 import { createTranslate, isLanguage, type Language, type Translate } from '@tourdesk/contracts/i18n';
 import type { CustomerKey } from '@tourdesk/contracts/i18n/catalogs/customer/en';
 import { en } from '@tourdesk/contracts/i18n/catalogs/customer/en';
@@ -53,5 +54,4 @@ export function useInvoiceT(language: string): InvoiceTranslate | null {
 }
 
 /** A local day ("2026-11-27") as the PDF writes it: "27 November 2026", "27. November 2026". */
-export const documentDate = (t: Pick<InvoiceTranslate, 'locale'>, day: string) =>
-  new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
+export const documentDate = (t: Pick<InvoiceTranslate, 'locale'>, day: string) => dayText(day, t.locale);

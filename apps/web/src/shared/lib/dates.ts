@@ -1,28 +1,19 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
-import {
-  DATE_DISPLAY_FORMAT,
-  DATE_FORMAT,
-  TIME_FORMAT_12H,
-  TIME_FORMAT_24H,
-} from '@tourdesk/contracts';
+import { DATE_DISPLAY_FORMAT, DATE_FORMAT, type TTimeFormat } from '@tourdesk/contracts';
+import { clock as wallClock } from '@tourdesk/contracts/date-format';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
 import { currentLanguage, currentLocale } from '../i18n/language';
-import { timeFormat, type TimeFormat } from './time-format';
+import { timeFormat } from './time-format';
 
-export { setTimeFormat, timeFormat, type TimeFormat } from './time-format';
+export { setTimeFormat, timeFormat } from './time-format';
 
-/** A local wall time as the API sends it ("14:30") in the organisation's format ("02:30 PM" in 12-hour time). */
-export function clock(localTime: string, format: TimeFormat = timeFormat()) {
-  if (format === '24h') return localTime;
-  const [h, m] = localTime.split(':').map(Number);
-  if (h === undefined || m === undefined || Number.isNaN(h) || Number.isNaN(m)) return localTime;
-  return `${String(h % 12 || 12).padStart(2, '0')}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
-}
+/** A local wall time as the API sends it ("14:30") in the organisation's format ("02:30 PM" in 12-hour time): the contracts' clock(). */
+export const clock = (localTime: string, format: TTimeFormat = timeFormat()) => wallClock(localTime, format);
 type DateInput = string | number | Date | dayjs.Dayjs;
 
 /**
@@ -58,11 +49,10 @@ export function formatDatePattern(value: DateInput, pattern: string, timeZone?: 
 export const formatDisplayDate = (value: DateInput, timeZone?: string) => formatDatePattern(value, DATE_DISPLAY_FORMAT, timeZone);
 
 /** "14:30" (24-hour) or "02:30 PM" (12-hour). */
-export const formatTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
-  inZone(value, timeZone).format(format === '24h' ? TIME_FORMAT_24H : TIME_FORMAT_12H);
+export const formatTime = (value: DateInput, timeZone?: string, format: TTimeFormat = timeFormat()) => clock(inZone(value, timeZone).format('HH:mm'), format);
 
 /** "29. March 2026, 14:30" ("29. März 2026, 14:30"). */
-export const formatDateTime = (value: DateInput, timeZone?: string, format: TimeFormat = timeFormat()) =>
+export const formatDateTime = (value: DateInput, timeZone?: string, format: TTimeFormat = timeFormat()) =>
   `${formatDisplayDate(value, timeZone)}, ${formatTime(value, timeZone, format)}`;
 
 /** Parses a YYYY-MM-DD string strictly; anything else is null. */
