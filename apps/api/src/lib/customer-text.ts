@@ -1,4 +1,4 @@
-import { formatMoney, moneyText, type TTimeFormat } from '@tourdesk/contracts';
+import { dateTimeText, dayText, formatBp, formatMoney, moneyText, type TTimeFormat } from '@tourdesk/contracts';
 import { createTranslate, isLanguage, type Language, type Translate } from '@tourdesk/contracts/i18n';
 import { CUSTOMER_CATALOGS, type CustomerKey } from '@tourdesk/contracts/i18n/catalogs';
 
@@ -25,14 +25,12 @@ export function translateFor(language: string | null | undefined): CustomerTrans
 /**
  * The local date and time of an instant in the offer's zone, in the customer's locale and the
  * organisation's 12/24-hour setting: "Tuesday, 1 December 2026 at 09:30", "Dienstag, 1. Dezember
- * 2026 um 09:30", "martedì 1 dicembre 2026 alle ore 9:30 PM" in 12-hour time.
+ * 2026 um 09:30", "martedì 1 dicembre 2026 alle ore 9:30 PM" in 12-hour time (the contracts' dateTimeText()).
  */
-export const localWhen = (t: Pick<CustomerTranslate, 'locale'>, iso: string, zone: string, format: TTimeFormat = '24h') =>
-  new Intl.DateTimeFormat(t.locale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: format === '12h' ? 'h12' : 'h23' }).format(new Date(iso));
+export const localWhen = (t: Pick<CustomerTranslate, 'locale'>, iso: string, zone: string, format: TTimeFormat = '24h') => dateTimeText(iso, zone, format, t.locale);
 
 /** A calendar date ("2026-11-27", a local day) in the customer's locale: "27 November 2026", "27. November 2026", "27 de noviembre de 2026". */
-export const localDate = (t: Pick<CustomerTranslate, 'locale'>, day: string) =>
-  new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
+export const localDate = (t: Pick<CustomerTranslate, 'locale'>, day: string) => dayText(day, t.locale);
 
 /** Money in an e-mail, with the currency's symbol where the locale has one: "€12.50", "12,50 €", "CHF 49.90". */
 export const mailMoney = (t: Pick<CustomerTranslate, 'locale'>, minor: number, currency: string) => formatMoney(minor, currency, t.locale);
@@ -41,5 +39,4 @@ export const mailMoney = (t: Pick<CustomerTranslate, 'locale'>, minor: number, c
 export const documentMoney = (t: Pick<CustomerTranslate, 'locale'>, minor: number, currency: string) => moneyText(minor, currency, t.locale);
 
 /** A VAT rate in basis points as a percentage in the locale: 1250 → "12.5%", "12,5 %". */
-export const vatRate = (t: Pick<CustomerTranslate, 'locale'>, bp: number) =>
-  new Intl.NumberFormat(t.locale, { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10000).replace(/[\u00a0\u202f]/g, ' ');
+export const vatRate = (t: Pick<CustomerTranslate, 'locale'>, bp: number) => formatBp(bp, t.locale, 'locale').replace(/[\u00a0\u202f]/g, ' ');

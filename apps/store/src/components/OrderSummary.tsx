@@ -1,4 +1,5 @@
 import type { TWebOrder } from '@tourdesk/contracts';
+import { formatBp } from '@tourdesk/contracts/percent';
 import { formatDateTime } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { useStore } from '../context';
@@ -57,7 +58,7 @@ export function OrderSummary({ order }: { order: TWebOrder }) {
           </p>
           {order.discount.taxes.map((x) => (
             <p key={x.vat_rate_bp} className="td-muted">
-              {t('discountVat', { rate: new Intl.NumberFormat(t.locale, { style: 'percent', maximumFractionDigits: 2 }).format(x.vat_rate_bp / 10000), tax: formatMoney(x.tax, order.currency, t.locale) })}
+              {t('discountVat', { rate: formatBp(x.vat_rate_bp, t.locale, 'locale'), tax: formatMoney(x.tax, order.currency, t.locale) })}
             </p>
           ))}
         </div>

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Zip, ZipPassThrough } from 'fflate';
-import { JOURNAL_CATEGORIES, JOURNAL_COLUMNS, toMajorText, type JournalCategory, type TAccountingPeriod, type TAccountingSummary, type TInvoice } from '@tourdesk/contracts';
+import { bpToPercentText, JOURNAL_CATEGORIES, JOURNAL_COLUMNS, toMajorText, type JournalCategory, type TAccountingPeriod, type TAccountingSummary, type TInvoice } from '@tourdesk/contracts';
 import { LANGUAGES } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
@@ -18,12 +18,6 @@ import * as q from './queries';
 /** What a "Cancellation fee" line of an invoice says, in every language a document can be in. */
 const FEE_TEXTS = [...new Set(LANGUAGES.map((l) => translateFor(l)('invoice.cancellationFee')))];
 
-/** A VAT rate in basis points as a percentage with a decimal point: 810 → "8.1", 1900 → "19". */
-export const ratePercent = (bp: number) => {
-  const whole = Math.trunc(bp / 100);
-  const rest = String(Math.abs(bp % 100)).padStart(2, '0').replace(/0+$/, '');
-  return rest ? `${whole}.${rest}` : String(whole);
-};
 
 const amount = (minor: number | null, currency: string): CsvValue => (minor === null ? '' : { amount: toMajorText(minor, currency) });
 const minorCell = (minor: number | null): CsvValue => (minor === null ? '' : minor);
@@ -58,7 +52,7 @@ export function journalCsv(rows: q.JournalRow[]) {
       r.offer,
       r.method,
       r.quantity ?? '',
-      r.vat_rate_bp === null ? '' : ratePercent(r.vat_rate_bp),
+      r.vat_rate_bp === null ? '' : bpToPercentText(r.vat_rate_bp),
       r.currency,
       amount(r.net, r.currency),
       amount(r.vat, r.currency),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { bpToPercentText } from '@tourdesk/contracts';
 import type { TApiKey, TApiKeyCreated, TPartnerInvitation, TPartnerOffers, TPartnership, ZPartnerContractPatch, ZPartnerInviteInput, ZPartnerListQuery } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -139,7 +140,7 @@ export async function partnershipsCsv(c: Caller, query: Omit<z.output<typeof ZPa
       { header: 'partner_type', value: (p) => p.partner_type },
       { header: 'status', value: (p) => p.status },
       { header: 'pricing', value: (p) => p.pricing },
-      { header: 'commission_percent', value: (p) => (p.pricing === 'commission' ? { amount: (p.commission_bp / 100).toFixed(2) } : '') },
+      { header: 'commission_percent', value: (p) => (p.pricing === 'commission' ? { amount: bpToPercentText(p.commission_bp, 2) } : '') },
       { header: 'payment_collector', value: (p) => p.payment_collector },
       { header: 'valid_from', value: (p) => p.valid_from ?? '' },
       { header: 'valid_to', value: (p) => p.valid_to ?? '' },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { toMajorText, ZPromoCode, ZPromoCodeInput, ZPromoCodePatch } from '@tourdesk/contracts';
+import { bpToPercentText, toMajorText, ZPromoCode, ZPromoCodeInput, ZPromoCodePatch } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
@@ -35,7 +35,7 @@ export function registerPromoCodes(app: FastifyInstance) {
         { header: 'code', value: (c) => c.code },
         { header: 'description', value: (c) => c.description },
         { header: 'kind', value: (c) => c.kind },
-        { header: 'percent', value: (c) => (c.kind === 'percent' ? (c.percent_bp / 100).toFixed(2) : '') },
+        { header: 'percent', value: (c) => (c.kind === 'percent' ? bpToPercentText(c.percent_bp, 2) : '') },
         { header: 'currency', value: (c) => c.currency },
         { header: 'amount', value: (c) => (c.kind === 'amount' ? { amount: toMajorText(c.amount, c.currency) } : '') },
         { header: 'valid_from', value: (c) => c.valid_from ?? '' },

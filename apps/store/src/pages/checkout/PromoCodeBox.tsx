@@ -1,4 +1,5 @@
 import type { TPromoPreview } from '@tourdesk/contracts';
+import { formatBp } from '@tourdesk/contracts/percent';
 import { useState } from 'react';
 import { useStore } from '../../context';
 import { ApiError } from '../../lib/api';
@@ -7,7 +8,7 @@ import { formatMoney } from '../../lib/money';
 import { errorText, useT } from '../../i18n';
 
 /** A VAT rate in basis points in the page's locale: 810 → "8.1 %". */
-const rateText = (bp: number, locale: string) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10000);
+const rateText = (bp: number, locale: string) => formatBp(bp, locale, 'locale');
 
 /**
  * The cart's promo code: tried on the lines shown (the server's rule, nothing taken until the order),

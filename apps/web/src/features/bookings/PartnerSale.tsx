@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, Divider, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { RESALE_COMPLETED, type TResaleDetail } from '@tourdesk/contracts';
+import { formatBp, RESALE_COMPLETED, type TResaleDetail } from '@tourdesk/contracts';
+import { currentLocale } from '../../shared/i18n/language';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -45,7 +46,7 @@ export function PartnerSale({ offerId }: { offerId: string }) {
   if (!offer) return null;
   const money = (n: number) => formatMoney(n, offer.currency);
   const supplier = offer.supplier.name;
-  const terms = offer.pricing === 'commission' ? t('partner.commission', { rate: offer.commission_bp / 100 }) : t('partner.netRates');
+  const terms = offer.pricing === 'commission' ? t('partner.commission', { rate: formatBp(offer.commission_bp, currentLocale()) }) : t('partner.netRates');
 
   const onSubmit = form.handleSubmit(async (values) => {
     if (!slot) return;

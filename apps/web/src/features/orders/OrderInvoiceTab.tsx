@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconDownload, IconFileInvoice, IconPrinter } from '@tabler/icons-react';
-import { bpToPercent, moneyText, percentToBp, type TInvoice, type TOrder, type TOrganization } from '@tourdesk/contracts';
+import { bpToPercent, formatBp, moneyText, percentToBp, type TInvoice, type TOrder, type TOrganization } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -23,7 +23,7 @@ const PRINT_CSS = `@media print {
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
 /** A VAT rate as on screen ("8.1 %"), its decimal mark the document's ("8,1 %"). */
-const rateIn = (locale: string, bp: number) => `${bpToPercent(bp).toLocaleString(locale, { maximumFractionDigits: 2, useGrouping: false })} %`;
+const rateIn = (locale: string, bp: number) => formatBp(bp, locale);
 
 /** A line of the totals: its label and its amount. */
 function Row({ label, value, id, strong }: { label: string; value: string; id: string; strong?: boolean }) {

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import type { TPromoCode, TPromoCodeInput } from '@tourdesk/contracts';
+import { bpToPercent, percentToBp, type TPromoCode, type TPromoCodeInput } from '@tourdesk/contracts';
 import { useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { DateField } from '../../shared/components/DateField';
@@ -24,7 +24,7 @@ export function PromoCodeForm({ code, currency, onClose }: { code?: TPromoCode; 
     code: code?.code ?? '',
     description: code?.description ?? '',
     kind: code?.kind ?? ('percent' as 'percent' | 'amount'),
-    percent: code && code.kind === 'percent' ? code.percent_bp / 100 : 10,
+    percent: code && code.kind === 'percent' ? bpToPercent(code.percent_bp) : 10,
     amount: code && code.kind === 'amount' ? toMajorText(code.amount, currency) : '',
     experiences: code?.experiences ?? [],
     categories: code?.categories ?? [],
@@ -53,7 +53,7 @@ export function PromoCodeForm({ code, currency, onClose }: { code?: TPromoCode; 
       code: v.code,
       description: v.description,
       kind: v.kind,
-      percent_bp: v.kind === 'percent' ? Math.round(Number(v.percent) * 100) : 0,
+      percent_bp: v.kind === 'percent' ? percentToBp(Number(v.percent)) : 0,
       amount: amount ?? 0,
       experiences: v.experiences,
       categories: v.categories,

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Modal, Select, Table, Text } from '@mantine/core';
 import { IconPlus, IconTicket } from '@tabler/icons-react';
-import type { TPromoCode } from '@tourdesk/contracts';
+import { formatBp, type TPromoCode } from '@tourdesk/contracts';
+import { currentLocale } from '../../shared/i18n/language';
 import { useState } from 'react';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -21,7 +22,7 @@ export default function PromoCodesPage() {
   const [update] = useUpdatePromoCodeMutation();
   const [editing, setEditing] = useState<TPromoCode | 'new' | null>(null);
   const filtered = Boolean(filters.search || filters.filters.active);
-  const discountOf = (c: TPromoCode) => (c.kind === 'percent' ? t('percentOff', { percent: (c.percent_bp / 100).toLocaleString() }) : t('amountOff', { amount: formatMoney(c.amount, c.currency) }));
+  const discountOf = (c: TPromoCode) => (c.kind === 'percent' ? t('percentOff', { percent: formatBp(c.percent_bp, currentLocale()) }) : t('amountOff', { amount: formatMoney(c.amount, c.currency) }));
   const windowOf = (c: TPromoCode) =>
     [c.valid_from && t('from', { date: formatDisplayDate(c.valid_from) }), c.valid_until && t('until', { date: formatDisplayDate(c.valid_until) })].filter(Boolean).join(' ') || t('always');
   return (

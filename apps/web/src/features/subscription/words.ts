@@ -1,4 +1,5 @@
-import { PLAN_LIMITS, SUBSCRIPTION_FEATURES, type PlanLimit, type SubscriptionFeature, type TSubscription, type TSubscriptionTier } from '@tourdesk/contracts';
+import { formatBp, PLAN_LIMITS, SUBSCRIPTION_FEATURES, type PlanLimit, type SubscriptionFeature, type TSubscription, type TSubscriptionTier } from '@tourdesk/contracts';
+import { dateText } from '@tourdesk/contracts/date-format';
 import { formatMoney } from '../../shared/lib/money';
 import type { SubscriptionT } from './texts';
 
@@ -59,7 +60,7 @@ export function usageLevel(used: number, limit: number | undefined): 'ok' | 'nea
 
 /** "1.5 % fee on online payments"; "No fee on online payments". */
 export const feeWords = (bp: number, t: SubscriptionT) =>
-  bp > 0 ? t('fee', { rate: `${(bp / 100).toLocaleString(t.locale, { maximumFractionDigits: 2, useGrouping: false })} %` }) : t('noFee');
+  bp > 0 ? t('fee', { rate: formatBp(bp, t.locale) }) : t('noFee');
 
 export const isFree = (tier: TSubscriptionTier) => tier.monthly_price === 0 && tier.yearly_price === 0;
 /** Sold by the year as well (a paid plan without a yearly price is sold by the month only). */
@@ -121,9 +122,9 @@ export function daysLeft(iso: string, now = Date.now()) {
 /** A date in the user's language (`t.locale`), in the organisation's time zone ("14 March 2026"). */
 export function dateWords(iso: string, locale: string, timeZone?: string) {
   try {
-    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(new Date(iso));
+    return dateText(iso, locale, timeZone);
   } catch {
-    return new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
+    return dateText(iso, 'en');
   }
 }
 

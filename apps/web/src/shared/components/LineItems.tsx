@@ -1,5 +1,5 @@
 import { Table } from '@mantine/core';
-import { bpToPercent, type TBooking } from '@tourdesk/contracts';
+import { formatBp, type TBooking } from '@tourdesk/contracts';
 import { en } from '@tourdesk/contracts/i18n/catalogs/backoffice/orders/en';
 import { currentLanguage, currentLocale } from '../i18n/language';
 import { texts } from '../i18n/texts';
@@ -9,7 +9,7 @@ import { formatMoney } from '../lib/money';
 const useOrdersT = texts('orders', en);
 
 /** A VAT rate as people read it in the user's language: "8.1 %", "8,1 %". */
-const vatRate = (bp: number) => `${bpToPercent(bp).toLocaleString(currentLanguage() === 'en' ? 'en' : currentLocale(), { maximumFractionDigits: 2, useGrouping: false })} %`;
+const vatRate = (bp: number) => formatBp(bp, currentLanguage() === 'en' ? 'en' : currentLocale());
 
 /**
  * A line as sold, item by item (2 × Adult at 89.00), each with its VAT rate, and the line's seats and

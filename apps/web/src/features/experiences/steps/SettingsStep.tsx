@@ -1,6 +1,6 @@
 import { Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { CONFIRMATION_MODES, ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
+import { bpToPercent, CONFIRMATION_MODES, percentToBp, ZExperienceFields, type TBookingQuestion, type TCancellationPolicy, type TExperience, type TInventoryItem, type TPaginated } from '@tourdesk/contracts';
 import { Controller } from 'react-hook-form';
 import { api } from '../../../shared/api/api';
 import { useAppSelector } from '../../../shared/hooks/store';
@@ -92,8 +92,8 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
             max={100}
             decimalScale={2}
             suffix=" %"
-            value={field.value == null ? '' : field.value / 100}
-            onChange={(v) => field.onChange(v === '' ? null : Math.round(Number(v) * 100))}
+            value={field.value == null ? '' : bpToPercent(field.value)}
+            onChange={(v) => field.onChange(v === '' ? null : percentToBp(Number(v)))}
             error={fieldState.error?.message}
           />
         )}

@@ -114,7 +114,7 @@ export const de = {
   'partner.label': 'Partnerverkauf',
   'partner.operatedBy': 'Durchgeführt von {supplier}',
   'partner.terms': 'Gebucht in den Büchern von {supplier}, aus dessen Plätzen, zu dessen Preisen, gemäß Ihrem Vertrag ({terms}).',
-  'partner.commission': '{rate, number} % Provision',
+  'partner.commission': '{rate} Provision',
   'partner.netRates': 'Nettopreise',
   'partner.validTo': 'Der Vertrag läuft bis {date}.',
   'partner.completed': 'Weiterverkauf abgeschlossen!',

@@ -113,7 +113,7 @@ export const en = {
   'partner.label': 'Partner sale',
   'partner.operatedBy': 'Operated by {supplier}',
   'partner.terms': 'Booked in {supplier}’s books from its seats, at its prices, under your contract ({terms}).',
-  'partner.commission': '{rate, number} % commission',
+  'partner.commission': '{rate} commission',
   'partner.netRates': 'net rates',
   'partner.validTo': 'The contract runs until {date}.',
   'partner.completed': 'Resale completed!',

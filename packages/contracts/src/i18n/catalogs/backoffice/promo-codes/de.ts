@@ -20,7 +20,7 @@ export const de = {
   'col.revenue': 'Umsatz',
   emptyFiltered: 'Kein Rabattcode passt zu diesen Filtern.',
   empty: 'Noch kein Rabattcode: Erstellen Sie einen für eine Kampagne, einen Newsletter oder einen Partner.',
-  percentOff: '{percent} % Rabatt',
+  percentOff: '{percent} Rabatt',
   amountOff: '{amount} Rabatt',
   usesOf: '{uses} von {max}',
   from: 'ab {date}',

@@ -19,7 +19,7 @@ export const en = {
   'col.revenue': 'Revenue',
   emptyFiltered: 'No promo code matches these filters.',
   empty: 'No promo code yet: create one for a campaign, a newsletter or a partner.',
-  percentOff: '{percent} % off',
+  percentOff: '{percent} off',
   amountOff: '{amount} off',
   usesOf: '{uses} of {max}',
   from: 'from {date}',
