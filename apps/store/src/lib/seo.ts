@@ -1,5 +1,5 @@
 import type { TWebOffer, TWebOfferSummary } from '@tourdesk/contracts';
-import { fractionDigits } from './money';
+import { toMajorText } from './money';
 
 /**
  * What search engines and link previews read of the store's pages: plain text of an offer's
@@ -17,11 +17,8 @@ export const plainText = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** An amount in minor units as the decimal schema.org expects ("89.00"). */
-const decimal = (minor: number, currency: string) => {
-  const digits = fractionDigits(currency);
-  return (minor / 10 ** digits).toFixed(digits);
-};
+/** An amount in minor units as the decimal schema.org expects ("89.00"): the contracts' toMajorText(). */
+const decimal = toMajorText;
 
 /** The store page: its offers in order. `storeUrl` is the store's absolute address ending in /. */
 export function storeJsonLd(name: string, storeUrl: string, offers: TWebOfferSummary[]) {

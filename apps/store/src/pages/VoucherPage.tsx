@@ -4,7 +4,7 @@ import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
 import { useStore } from '../context';
 import { ApiError } from '../lib/api';
-import { formatMoney } from '../lib/money';
+import { formatMoney, toMinorUnits } from '../lib/money';
 import { leaveForPayment } from '../lib/pay-online';
 import { errorText, useT } from '../i18n';
 
@@ -116,7 +116,8 @@ function VoucherForm({ offer }: { offer: TStoreVoucherOffer }) {
   const aria = (name: string) => ({ id: `td-v-${name}`, 'aria-invalid': errors[name] ? true : undefined, 'aria-describedby': errors[name] ? `td-v-${name}-error` : undefined });
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const amount = choice === 'own' ? Math.round(Number(ownAmount.replace(',', '.')) * 100) : Number(choice);
+    // One's own amount in the currency's decimals (none for JPY, three for KWD): the contracts' parse.
+    const amount = choice === 'own' ? (toMinorUnits(ownAmount, offer.currency) ?? Number.NaN) : Number(choice);
     const local: Record<string, string> = {};
     if (!Number.isFinite(amount) || amount <= 0) local.amount = t('voucherAmountMissing');
     if (!v.buyer_name.trim()) local.buyer_name = t('fieldRequired');

@@ -1,4 +1,4 @@
-import { fractionDigits } from '@tourdesk/contracts';
+import { fractionDigits, toMajorText } from '@tourdesk/contracts';
 import { AppError } from '../../lib/errors';
 
 /**
@@ -49,7 +49,7 @@ export function toStripe(minor: number, currency: string): number {
   const { factor, step } = scale(currency);
   const amount = minor * factor;
   if (amount % step !== 0) {
-    throw new AppError('invalid', `Card payments in ${currency.toUpperCase()} take amounts in steps of ${(step / 10 ** fractionDigits(currency.toUpperCase())).toFixed(fractionDigits(currency.toUpperCase()))}: this amount can be paid on site.`);
+    throw new AppError('invalid', `Card payments in ${currency.toUpperCase()} take amounts in steps of ${toMajorText(step / factor, currency.toUpperCase())}: this amount can be paid on site.`);
   }
   return amount;
 }

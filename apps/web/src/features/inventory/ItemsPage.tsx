@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { INVENTORY_TYPES, ZInventoryItemInput, type TInventoryItem } from '@tourdesk/contracts';
-import { useState } from 'react';
+import { INVENTORY_TYPES, type TInventoryItem } from '@tourdesk/contracts';
+import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
@@ -14,26 +14,19 @@ import { notifySuccess } from '../../shared/lib/toast';
 import { useCategoriesQuery, useDeleteItemMutation, useItemsQuery, useSaveItemMutation } from './api';
 import { InventoryTabs } from './InventoryTabs';
 import { TranslatedFields } from '../../shared/components/TranslatedFields';
+import { itemForm, type ItemForm } from './item-form';
 import { useInventoryT } from './texts';
 
-/**
- * The contract's item fields; the price is typed as text (converted to minor units on save), and the
- * category and tags are left to the server's check (the form shows no error under them).
- */
-const ZForm = ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true, translations: true }).extend({
-  category: z.string().nullable(),
-  tags: z.array(z.string()),
-  price: z.string().regex(/^\d+([.,]\d{1,2})?$/, { error: 'Enter an amount such as 12.50.' }),
-});
-type Form = z.input<typeof ZForm>;
+type Form = z.input<ItemForm>;
 
 function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: () => void }) {
   const t = useInventoryT();
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data: categories } = useCategoriesQuery();
   const [save, { isLoading }] = useSaveItemMutation();
-  const form = useForm<Form, unknown, z.output<typeof ZForm>>({
-    resolver: zodResolver(ZForm),
+  const schema = useMemo(() => itemForm(currency), [currency]);
+  const form = useForm<Form, unknown, z.output<ItemForm>>({
+    resolver: zodResolver(schema),
     defaultValues: item
       ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock, translations: item.translations }
       : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null, translations: {} },
