@@ -1,4 +1,5 @@
 import {
+  todayIn,
   toMajorText,
   type TResale,
   type TResaleDetail,
@@ -421,7 +422,7 @@ export async function makeStatement(tx: Db, supplierId: string, timeZone: string
   const supplierNet = gross - commission;
   // The reseller collected: it owes the supplier the net. The supplier collected: it owes the commission.
   const resellerOwes = p.payment_collector === 'reseller' ? supplierNet : -commission;
-  const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone, year: 'numeric' }).format(new Date()));
+  const year = Number(todayIn(ctx.timeZone).slice(0, 4));
   const n = await q.takeSettlementNumber(tx, ctx.accountId, year);
   const row = await q.insertSettlement(tx, {
     partnership_id: p.id,

@@ -1,7 +1,6 @@
 import { Alert, Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { IconClipboardList, IconScan } from '@tabler/icons-react';
 import { BOOKING_STATUS_FILTERS } from '@tourdesk/contracts';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../shared/api/api';
@@ -9,6 +8,7 @@ import { errorItems } from '../../shared/api/errors';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
 import { useAppSelector } from '../../shared/hooks/store';
+import { useToday } from '../../shared/hooks/use-today';
 import { useCan } from '../../shared/hooks/use-can';
 import { formatDateTime } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
@@ -79,6 +79,7 @@ export default function BookingsOverviewPage() {
   const t = useBookingsT();
   const filters = useListFilters();
   const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const today = useToday();
   const { data, isFetching } = useBookingsQuery(filters.apiParams);
   // The offer filter's options: the catalogue, which a reseller's plan may not include (it books its partners' offers).
   const seesCatalog = useCan(['View experiences'], ['experiences']);
@@ -89,7 +90,7 @@ export default function BookingsOverviewPage() {
       csv={{ url: 'bookings/export.csv', params: filters.apiParams, fallbackName: 'bookings.csv' }}
       actions={
         <>
-          <Button component={Link} to={`/bookings/manifests?date=${dayjs().format('YYYY-MM-DD')}`} variant="default" leftSection={<IconClipboardList size={16} />}>
+          <Button component={Link} to={`/bookings/manifests?date=${today}`} variant="default" leftSection={<IconClipboardList size={16} />}>
             {t('todaysManifests')}
           </Button>
           <Button component={Link} to="/bookings/checkout-editor">

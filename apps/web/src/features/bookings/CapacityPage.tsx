@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyRow } from '../../shared/components/ListParts';
 import { MonthCalendar } from '../../shared/components/MonthCalendar';
 import { useCan } from '../../shared/hooks/use-can';
+import { useToday } from '../../shared/hooks/use-today';
 import { clock, formatDatePattern, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation } from './api';
@@ -208,7 +209,7 @@ function WeekSlot({ slot: s }: { slot: TCapacitySlot }) {
 function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected: boolean; onSelect: (date: string) => void; stacked: boolean }) {
   const t = useCapacityT();
   const { data: slots, isLoading } = useCapacityByDateQuery(date);
-  const today = date === dayjs().format('YYYY-MM-DD');
+  const today = date === useToday();
   const d = dayjs(date);
   return (
     <Box component="section" aria-label={formatDatePattern(d, 'dddd, DD. MMMM YYYY')} data-date={date} style={{ minWidth: 0 }}>
@@ -256,6 +257,7 @@ function WeekDay({ date, selected, onSelect, stacked }: { date: string; selected
 function WeekView({ date, onDate }: { date: string; onDate: (date: string) => void }) {
   const t = useCapacityT();
   const days = weekOf(date);
+  const today = useToday();
   const stacked = useMatches({ base: true, md: false });
   const first = dayjs(days[0]);
   const last = dayjs(days[6]);
@@ -268,8 +270,8 @@ function WeekView({ date, onDate }: { date: string; onDate: (date: string) => vo
         </ActionIcon>
         <Group gap="sm">
           <Text fw={600}>{range}</Text>
-          {!days.includes(dayjs().format('YYYY-MM-DD')) && (
-            <Button size="compact-xs" variant="subtle" onClick={() => onDate(dayjs().format('YYYY-MM-DD'))}>
+          {!days.includes(today) && (
+            <Button size="compact-xs" variant="subtle" onClick={() => onDate(today)}>
               {t('thisWeek')}
             </Button>
           )}
@@ -326,7 +328,7 @@ export default function CapacityPage() {
   const t = useCapacityT();
   const [params, setParams] = useSearchParams();
   const view: View = params.get('view') === 'week' ? 'week' : 'month';
-  const today = dayjs().format('YYYY-MM-DD');
+  const today = useToday();
   const chosen = parseDate(params.get('date'))?.format('YYYY-MM-DD');
   const [month, setMonth] = useState((chosen ?? today).slice(0, 7));
   const from = `${month}-01`;

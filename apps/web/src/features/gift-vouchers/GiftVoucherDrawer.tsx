@@ -1,16 +1,18 @@
 import { Badge, Button, Drawer, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { TGiftVoucherDetail } from '@tourdesk/contracts';
+import { todayIn } from '@tourdesk/contracts/local-date';
 import { useState } from 'react';
 import { fieldErrors } from '../../shared/api/errors';
 import { DateField } from '../../shared/components/DateField';
-import { useAppSelector } from '../../shared/hooks/store';
+import { useOrganisationZone } from '../../shared/hooks/use-today';
 import { formatDateTime, formatDisplayDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
 import { notifySuccess } from '../../shared/lib/toast';
 import { useCancelGiftVoucherMutation, useExtendGiftVoucherMutation, useGiftVoucherQuery } from './api';
 import { useGiftVouchersT } from './texts';
 
-const localDay = (iso: string, zone?: string) => new Date(new Date(iso).getTime() - 1000).toLocaleDateString('sv-SE', zone ? { timeZone: zone } : {});
+/** The last day a voucher is good for: the local day, in the organisation's zone, of the second before it expires (the contracts' todayIn()). */
+const localDay = (iso: string, zone: string) => todayIn(zone, new Date(new Date(iso).getTime() - 1000));
 
 /** A voucher: its figures, whom it is for, its ledger; cancel it or change its expiry, each with a reason. */
 export function GiftVoucherDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -25,7 +27,7 @@ export function GiftVoucherDrawer({ id, onClose }: { id: string | null; onClose:
 
 function VoucherBody({ v }: { v: TGiftVoucherDetail }) {
   const t = useGiftVouchersT();
-  const zone = useAppSelector((s) => s.auth.user?.base_account?.time_zone);
+  const zone = useOrganisationZone();
   const [mode, setMode] = useState<'cancel' | 'extend' | null>(null);
   const [reason, setReason] = useState('');
   const [expires, setExpires] = useState(localDay(v.expires_at, zone));

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconFileSpreadsheet, IconFileTypePdf, IconPrinter } from '@tabler/icons-react';
 import dayjs from 'dayjs';
+import { useToday } from '../../shared/hooks/use-today';
 import { useSearchParams } from 'react-router';
 import { clock, formatDatePattern, parseDate } from '../../shared/lib/dates';
 import { formatMoney } from '../../shared/lib/money';
@@ -13,7 +14,8 @@ import { useManifestsT } from './texts';
 export default function ManifestDayPage() {
   const t = useManifestsT();
   const [params, setParams] = useSearchParams();
-  const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? dayjs().format('YYYY-MM-DD');
+  const today = useToday();
+  const date = parseDate(params.get('date'))?.format('YYYY-MM-DD') ?? today;
   const setDate = (d: string) => setParams({ date: d }, { replace: true });
   const { data: day, isFetching } = useDayManifestsQuery(date);
   const [download, downloading] = useManifestDownloadMutation();
@@ -43,8 +45,8 @@ export default function ManifestDayPage() {
         <ActionIcon variant="default" size="lg" aria-label={t('nextDay')} onClick={() => setDate(dayjs(date).add(1, 'day').format('YYYY-MM-DD'))}>
           <IconChevronRight size={18} />
         </ActionIcon>
-        {date !== dayjs().format('YYYY-MM-DD') && (
-          <Button variant="subtle" onClick={() => setDate(dayjs().format('YYYY-MM-DD'))}>
+        {date !== today && (
+          <Button variant="subtle" onClick={() => setDate(today)}>
             {t('today')}
           </Button>
         )}

@@ -2,14 +2,15 @@ import { Badge, Card, Group, Image, List, SimpleGrid, Stack, Text, Title, Typogr
 import type { TExperience } from '@tourdesk/contracts';
 import dayjs from 'dayjs';
 import { useAppSelector } from '../../../shared/hooks/store';
+import { useToday } from '../../../shared/hooks/use-today';
 import { formatMoney } from '../../../shared/lib/money';
 import { clock, formatDisplayDate } from '../../../shared/lib/dates';
 import { useMeetingPointsQuery, usePricingCategoriesQuery, useUpcomingSlotsQuery } from '../api';
 import { useOfferEditorT } from '../editor-texts';
 
 
-/** Today and three weeks on, as the API's dates. */
-const nextThreeWeeks = () => ({ from: dayjs().format('YYYY-MM-DD'), to: dayjs().add(21, 'day').format('YYYY-MM-DD') });
+/** Today in the organisation's zone and three weeks on, as the API's dates. */
+const nextThreeWeeks = (today: string) => ({ from: today, to: dayjs(today).add(21, 'day').format('YYYY-MM-DD') });
 
 /** The experience as a customer will see it in the web store. */
 export function PreviewStep({ experience }: { experience: TExperience }) {
@@ -18,12 +19,13 @@ export function PreviewStep({ experience }: { experience: TExperience }) {
     m === null ? null : m < 60 ? t('preview.minutes', { minutes: m }) : m % 60 ? t('preview.hoursMinutes', { hours: Math.floor(m / 60), minutes: m % 60 }) : t('preview.hours', { hours: m / 60 });
   const currency = useAppSelector((s) => s.auth.user?.base_account?.currency) ?? 'EUR';
   const { data } = usePricingCategoriesQuery();
+  const today = useToday();
   const label = (id: string) => data?.results.find((c) => c.id === id)?.label ?? '';
   const images = experience.images.filter((i) => i.status === 'ready');
   const base = experience.prices.filter((p) => !p.valid_from && !p.valid_to && p.weekdays.length === 0);
   // "From" is the lowest price anyone pays (a free lap infant is no starting price).
   const paid = base.map((p) => p.retail_price).filter((n) => n > 0);
-  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, ...nextThreeWeeks() });
+  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, ...nextThreeWeeks(today) });
   // Not closed and with seats: what customers will choose from once the offer is on sale (a Draft's slots are not open yet).
   const coming = (slots ?? []).filter((s) => !s.closed && s.remaining > 0).slice(0, 8);
   const { data: allPoints } = useMeetingPointsQuery();

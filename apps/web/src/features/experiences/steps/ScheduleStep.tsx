@@ -17,22 +17,24 @@ import {
 } from '../api';
 import { parseTypedTime } from '../../../shared/lib/typed-date';
 import { DateField } from '../../../shared/components/DateField';
+import { useToday } from '../../../shared/hooks/use-today';
 import { useOfferSettingsT, useWeekdays } from '../settings-texts';
 
-const today = () => new Date().toISOString().slice(0, 10);
 /** A typed time as the organisation reads times (02:30 PM or 14:30); left as typed when it is not a time. */
 const shownTime = (typed: string) => {
   const parsed = parseTypedTime(typed);
   return parsed ? clock(parsed) : typed;
 };
-const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+/** The day `n` days after a YYYY-MM-DD day. */
+const inDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 function RuleForm({ experience }: { experience: TExperience }) {
   const t = useOfferSettingsT();
   const weekdayNames = useWeekdays();
   const [create, { isLoading }] = useCreateScheduleRuleMutation();
   const [kind, setKind] = useState<'start_times' | 'opening_hours'>('start_times');
-  const [from, setFrom] = useState(today());
+  const today = useToday();
+  const [from, setFrom] = useState(today);
   const [to, setTo] = useState('');
   const [weekdays, setWeekdays] = useState<string[]>([]);
   const [times, setTimes] = useState<string[]>([]);
@@ -164,7 +166,8 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
   const t = useOfferSettingsT();
   const weekdayNames = useWeekdays();
   const { data: rules } = useScheduleRulesQuery(experience.id);
-  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, from: today(), to: inDays(14) });
+  const today = useToday();
+  const { data: slots } = useUpcomingSlotsQuery({ experience: experience.id, from: today, to: inDays(today, 14) });
   const [remove] = useDeleteScheduleRuleMutation();
   const [closeDate] = useCloseDateMutation();
   const [closing, setClosing] = useState('');
