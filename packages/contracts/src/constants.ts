@@ -20,8 +20,6 @@ export const HOLD_MINUTES = { MIN: 10, MAX: 60 } as const;
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 export const DATE_DISPLAY_FORMAT = 'DD. MMMM YYYY';
-export const TIME_FORMAT_24H = 'HH:mm';
-export const TIME_FORMAT_12H = 'hh:mm A';
 
 export const EXPERIENCE_STATUSES = ['Draft', 'Active', 'Inactive'] as const;
 export const EXPERIENCE_TYPES = ['Rental', 'Ticket & Passes', 'Transfer'] as const;
