@@ -25,6 +25,7 @@ describe('date-format', () => {
     expect(dayText('2026-11-27', 'de-DE')).toBe('27. November 2026');
     expect(dateText('2026-12-01T23:30:00Z', 'en-GB', 'Europe/Zurich')).toBe('2 December 2026');
     expect(dateText('2026-12-01T23:30:00Z', 'en-GB', 'UTC')).toBe('1 December 2026');
+    expect(dateText('2026-12-01T23:30:00Z', 'en-GB', 'Europe/Zurich', true)).toMatch(/^Wednesday,? 2 December 2026$/);
   });
 
   it('writes a date and time in the setting', () => {

@@ -45,8 +45,9 @@ const LONG_DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', y
 /** A local day ("2026-11-27") in `locale`: "27 November 2026", "27. November 2026", "27 de noviembre de 2026". */
 export const dayText = (day: string, locale: string) => dateTimeFormat(locale, { timeZone: 'UTC', ...LONG_DATE }).format(new Date(`${day}T00:00:00Z`));
 
-/** The date of an instant in `zone` (the runtime's zone without one) in `locale`: "14 March 2026". */
-export const dateText = (at: Instant, locale: string, zone?: string) => dateTimeFormat(locale, { ...(zone ? { timeZone: zone } : {}), ...LONG_DATE }).format(new Date(at));
+/** The date of an instant in `zone` (the runtime's zone without one) in `locale`: "14 March 2026"; with its weekday "Saturday 14 March 2026". */
+export const dateText = (at: Instant, locale: string, zone?: string, weekday = false) =>
+  dateTimeFormat(locale, { ...(zone ? { timeZone: zone } : {}), ...(weekday ? { weekday: 'long' } : {}), ...LONG_DATE }).format(new Date(at));
 
 /**
  * The date and time of an instant in `zone`, in `locale` and the setting. By default the long date

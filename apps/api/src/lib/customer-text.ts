@@ -1,4 +1,6 @@
-import { dateTimeText, dayText, formatBp, formatMoney, moneyText, type TTimeFormat } from '@tourdesk/contracts';
+import { formatMoney, moneyText, type TTimeFormat } from '@tourdesk/contracts';
+import { dateTimeText, dayText } from '@tourdesk/contracts/date-format';
+import { formatBp } from '@tourdesk/contracts/percent';
 import { createTranslate, isLanguage, type Language, type Translate } from '@tourdesk/contracts/i18n';
 import { CUSTOMER_CATALOGS, type CustomerKey } from '@tourdesk/contracts/i18n/catalogs';
 

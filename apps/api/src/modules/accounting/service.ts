@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Zip, ZipPassThrough } from 'fflate';
-import { bpToPercentText, JOURNAL_CATEGORIES, JOURNAL_COLUMNS, toMajorText, type JournalCategory, type TAccountingPeriod, type TAccountingSummary, type TInvoice } from '@tourdesk/contracts';
+import { JOURNAL_CATEGORIES, JOURNAL_COLUMNS, toMajorText, type JournalCategory, type TAccountingPeriod, type TAccountingSummary, type TInvoice } from '@tourdesk/contracts';
 import { LANGUAGES } from '@tourdesk/contracts/i18n';
+import { bpToPercentText } from '@tourdesk/contracts/percent';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';

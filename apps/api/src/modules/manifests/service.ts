@@ -1,4 +1,5 @@
-import { dateTimeText, missingAnswers, timeText, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals, type TTimeFormat } from '@tourdesk/contracts';
+import { dateText, dateTimeText, timeText } from '@tourdesk/contracts/date-format';
+import { missingAnswers, toMajorText, type TManifest, type TManifestBooking, type TManifestCount, type TManifestDay, type TManifestTotals, type TTimeFormat } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
@@ -174,7 +175,7 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
       y -= 22;
       text(page, `${m.experience_title}${continued ? ' (continued)' : ''}`, left, y, 16, bold);
       y -= 18;
-      const day = new Intl.DateTimeFormat('en-GB', { timeZone: m.time_zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(m.starts_at));
+      const day = dateText(m.starts_at, 'en-GB', m.time_zone, true);
       text(page, `${day}, ${timeText(m.starts_at, m.time_zone, format)}–${timeText(m.ends_at, m.time_zone, format)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
       text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, INK, true);
       y -= 24;

@@ -1,4 +1,5 @@
-import { dateTimeText, type TTimeFormat } from '@tourdesk/contracts';
+import type { TTimeFormat } from '@tourdesk/contracts';
+import { dateTimeText } from '@tourdesk/contracts/date-format';
 import type { HeldItem, SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
 import { cancellationFeesByRate, vatRateSources } from './queries/sale';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { bpToPercentText } from '@tourdesk/contracts';
+import { bpToPercentText } from '@tourdesk/contracts/percent';
 import type { TApiKey, TApiKeyCreated, TPartnerInvitation, TPartnerOffers, TPartnership, ZPartnerContractPatch, ZPartnerInviteInput, ZPartnerListQuery } from '@tourdesk/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { bpToPercentText, toMajorText, ZPromoCode, ZPromoCodeInput, ZPromoCodePatch } from '@tourdesk/contracts';
+import { toMajorText, ZPromoCode, ZPromoCodeInput, ZPromoCodePatch } from '@tourdesk/contracts';
+import { bpToPercentText } from '@tourdesk/contracts/percent';
 import type { RouteAccess } from '../../lib/access';
 import { registerCrud } from '../../lib/crud';
 import { AppError } from '../../lib/errors';
