@@ -55,15 +55,18 @@ async function engineConfig(env: Record<string, string>): Promise<Config> {
   return testConfig({ SMTP_URL: sink.url, DATABASE_URL: db.url!, ...env });
 }
 
-/** Opens the configured database as the server does (PGlite: under DATA_DIR's lock), migrated. */
-async function open(config: Config): Promise<Database> {
+/**
+ * Opens the configured database as the server does (PGlite: under DATA_DIR's lock); `migrate` for
+ * a new PGlite folder (a scratch database on the server is a clone of the migrated template).
+ */
+async function open(config: Config, migrate = false): Promise<Database> {
   const database = serverUrl ? await openAppDatabase({ url: config.DATABASE_URL! }) : await openConfiguredDatabase(config);
-  await database.migrate();
+  if (migrate) await database.migrate();
   return database;
 }
 
-async function withApp<T>(config: Config, work: (app: FastifyInstance) => Promise<T>): Promise<T> {
-  const database = await open(config);
+async function withApp<T>(config: Config, work: (app: FastifyInstance) => Promise<T>, migrate = false): Promise<T> {
+  const database = await open(config, migrate);
   const app = await buildApp({ config, database });
   await app.ready();
   try {
@@ -123,7 +126,7 @@ describe.each([
       const { id: imageId, res } = await uploadImage(owner, kept, await picture(320, 240));
       expect(res.statusCode, res.body).toBe(200);
       return { kept, renamed, imageId };
-    });
+    }, !serverUrl);
     const before = await state(config);
     expect(before.images).toHaveLength(1);
     expect(Object.keys(before.media)).toHaveLength(2);
@@ -199,7 +202,7 @@ describe('the lock of DATA_DIR (PGlite is one process)', () => {
     expect(existsSync(path.join(config.dataDir, LOCK_FILE))).toBe(false);
     const second = await openConfiguredDatabase(config);
     await second.close();
-  });
+  }, 120_000);
 
   it('takes over a lock whose process is gone, never one whose process runs', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tourdesk-lock-'));

@@ -299,20 +299,30 @@ export async function restoreBackup(config: Config, file: string, options: { log
     const manifest = await unpack(file, work, engine);
     const dump = path.join(work, 'database', 'postgres.dump');
     if (!existsSync(dump)) throw new BackupError(`${file} holds no pg_dump of a server. Nothing was changed.`);
+    let listing: string;
     try {
-      await run('pg_restore', ['--list', dump]);
+      listing = await run('pg_restore', ['--list', dump]);
     } catch (error) {
       throw new BackupError(`The dump in ${file} is not readable (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
     }
     const keys = mediaIn(work);
     const conn = libpq(ownerUrl(config));
-    // As the owner, in one transaction: either the whole dump is in, or the database is as it was.
-    // --no-owner: what it creates belongs to the owner restoring it (the roles are the cluster's and
-    // already exist); grants and row-level security policies come back with the tables.
+    // pg_restore --clean alone fails on the job queue's partitioned tables (it drops a partition's
+    // inherited key before the table: "cannot drop inherited constraint"). So the script pg_restore
+    // writes (--clean --if-exists: drop each object, then create it) runs after dropping each schema
+    // of the dump but public, whole, and all of it in one transaction as the owner (psql
+    // --single-transaction, stopping at the first error): either the whole dump is in, or the
+    // database is as it was. --no-owner: what it creates belongs to the owner restoring it (roles
+    // are the cluster's and already exist); grants and row-level security policies come back.
+    const schemas = [...listing.matchAll(/^\d+; \d+ \d+ SCHEMA - (\S+) /gm)].map((m) => m[1]!).filter((name) => name !== 'public');
+    const prelude = path.join(work, 'prelude.sql');
+    writeFileSync(prelude, schemas.map((name) => `drop schema if exists "${name.replaceAll('"', '""')}" cascade;\n`).join(''));
+    const script = path.join(work, 'restore.sql');
+    await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--file', script, dump]);
     try {
-      await run('pg_restore', ['--clean', '--if-exists', '--single-transaction', '--exit-on-error', '--no-owner', '--dbname', conn.url, dump], conn.env);
+      await run('psql', ['--no-psqlrc', '--quiet', '--single-transaction', '--set', 'ON_ERROR_STOP=1', '--file', prelude, '--file', script, '--dbname', conn.url], conn.env);
     } catch (error) {
-      throw new BackupError(`pg_restore failed; the transaction was rolled back and the database is as it was. ${error instanceof Error ? error.message : String(error)}`);
+      throw new BackupError(`The restore failed; its transaction was rolled back and the database is as it was. ${error instanceof Error ? error.message : String(error)}`);
     }
     log(`database: restored the server's database from ${file} (taken ${manifest.created_at}, migration ${manifest.migration ?? 'none'})`);
     await putMedia(storage, work, keys, log);
