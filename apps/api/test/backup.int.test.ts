@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +178,23 @@ describe.each([
       expect(existsSync(path.join(restored.movedAside!, 'PG_VERSION'))).toBe(true);
     }
     expect(await state(config)).toEqual(before);
+    if (serverUrl) {
+      // Into a database created empty for it (another machine's restore): the same rows and media.
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      const name = `tourdesk_bk_${randomBytes(5).toString('hex')}`;
+      await admin.query(`create database ${name}`);
+      try {
+        const url = new URL(serverUrl);
+        url.pathname = `/${name}`;
+        const fresh = { ...config, DATABASE_URL: url.toString() };
+        await restoreBackup(fresh, file);
+        expect(await state(fresh)).toEqual(before);
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    }
     // The restored database serves: the owner signs in and sees the image again.
     await withApp(config, async (app) => {
       const owner = await signedIn(app);

@@ -306,6 +306,7 @@ export async function restoreBackup(config: Config, file: string, options: { log
       throw new BackupError(`The dump in ${file} is not readable (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
     }
     const keys = mediaIn(work);
+    await refuseNewerDatabase(config, manifest, file);
     const conn = libpq(ownerUrl(config));
     // pg_restore --clean alone fails on the job queue's partitioned tables (it drops a partition's
     // inherited key before the table: "cannot drop inherited constraint"). So the script pg_restore
@@ -329,6 +330,32 @@ export async function restoreBackup(config: Config, file: string, options: { log
     return { manifest, media: keys.length };
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A server's restore drops and recreates what the dump holds; a table a later migration added would
+ * stay behind, and the next migration run would fail on it. So a database with migrations the
+ * archive lacks is refused: restore into an empty database (or take the archive with that version).
+ */
+async function refuseNewerDatabase(config: Config, manifest: BackupManifest, file: string) {
+  const client = new pg.Client({ connectionString: ownerUrl(config), application_name: 'tourdesk-restore' });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new BackupError(`Cannot connect to the database to restore into (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
+  }
+  try {
+    const at = await lastMigrationAt({ query: async <R,>(text: string, params?: unknown[]) => (await client.query(text, params)) as unknown as { rows: R[] } });
+    const archived = readMigrations(MIGRATIONS_DIR).find((m) => m.tag === manifest.migration)?.when ?? 0;
+    if (at !== null && at > archived) {
+      throw new BackupError(
+        `The database has migrations the archive lacks (it is at ${migrationTag(at)}, ${file} at ${manifest.migration ?? 'none'}): a restore over it would leave their tables behind. ` +
+          'Restore into an empty database (createdb, then point DATABASE_URL at it). Nothing was changed.',
+      );
+    }
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 
