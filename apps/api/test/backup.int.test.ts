@@ -202,7 +202,7 @@ describe.each([
       expect(images.statusCode, images.body).toBe(200);
       expect(JSON.stringify(images.json())).toContain(seeded.imageId);
     });
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('the lock of DATA_DIR (PGlite is one process)', () => {
