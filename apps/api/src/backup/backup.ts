@@ -231,9 +231,10 @@ function mediaIn(dir: string): string[] {
   const root = path.join(dir, 'media');
   if (!existsSync(root)) return [];
   const keys: string[] = [];
-  for (const account of readdirSync(root)) {
-    for (const name of readdirSync(path.join(root, account))) {
-      const key = `${account}/${name}`;
+  for (const account of readdirSync(root, { withFileTypes: true })) {
+    if (!account.isDirectory()) throw new BackupError(`The archive's media/ holds ${account.name}, which is not a media key. Nothing was changed.`);
+    for (const name of readdirSync(path.join(root, account.name))) {
+      const key = `${account.name}/${name}`;
       if (!isStorageKey(key)) throw new BackupError(`The archive's media/ holds ${key}, which is not a media key. Nothing was changed.`);
       keys.push(key);
     }
