@@ -194,6 +194,18 @@ describe.each([
         await admin.query(`drop database if exists ${name} with (force)`);
         await admin.end();
       }
+      // An archive older than the database (its last migration an earlier one) is refused: the tables
+      // of the later migrations would stay behind. Nothing changes.
+      const unpacked = mkdtempSync(path.join(tmpdir(), 'tourdesk-older-'));
+      expect(spawnSync('tar', ['-xzf', file, '-C', unpacked]).status).toBe(0);
+      const older = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+      older.migration = '0064_gift-vouchers';
+      writeFileSync(path.join(unpacked, 'manifest.json'), JSON.stringify(older));
+      const olderFile = path.join(path.dirname(out), 'older.tar.gz');
+      expect(spawnSync('tar', ['-czf', olderFile, '-C', unpacked, 'manifest.json', 'database', 'media']).status).toBe(0);
+      await expect(restoreBackup(config, olderFile)).rejects.toThrow(/has migrations the archive lacks.*Restore into an empty database.*Nothing was changed/s);
+      expect(await state(config)).toEqual(before);
+      rmSync(unpacked, { recursive: true, force: true });
     }
     // The restored database serves: the owner signs in and sees the image again.
     await withApp(config, async (app) => {
