@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config';
 import { openDatabase, type MigrationExtras, type OpenDatabaseOptions } from './db/client';
+import { lockDataDir } from './lib/data-dir-lock';
 import { installJobs, QUEUES } from './lib/jobs';
 import { ensureReferenceData } from './seed/reference';
 
@@ -19,11 +20,34 @@ export const APP_MIGRATION: MigrationExtras = {
 
 export const openAppDatabase = (opts: OpenDatabaseOptions) => openDatabase(opts, APP_MIGRATION);
 
-/** The database the configuration names: the PostgreSQL server of DATABASE_URL, else PGlite in DATA_DIR. */
-export async function openConfiguredDatabase(config: Config) {
+/** Where PGlite keeps its data: DATA_DIR/pglite. */
+export const pgliteDir = (config: Config) => path.join(config.dataDir, 'pglite');
+
+/**
+ * The database the configuration names: the PostgreSQL server of DATABASE_URL, else PGlite in
+ * DATA_DIR, under DATA_DIR's lock (lib/data-dir-lock.ts: one process at a time, released by close).
+ * `purpose` names the opener in the lock, for the message another opener gets.
+ */
+export async function openConfiguredDatabase(config: Config, purpose = 'the server') {
   if (config.DATABASE_URL) {
     return openAppDatabase({ url: config.DATABASE_URL, ownerUrl: config.MIGRATION_DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return openAppDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
+  const lock = lockDataDir(config.dataDir, purpose);
+  try {
+    const database = await openAppDatabase({ dataDir: pgliteDir(config) });
+    return {
+      ...database,
+      async close() {
+        try {
+          await database.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }

@@ -17,7 +17,7 @@ async function main() {
     }
     throw error;
   }
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, 'npm run migrate');
   try {
     const applied = await database.migrate();
     process.stdout.write(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date.\n');

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openConfiguredDatabase } from './database';
+import { DataDirLockedError } from './lib/data-dir-lock';
 import { tenantOrigin } from './lib/host';
 import { storageFor } from './lib/storage';
 import { DEMO, seedDemo } from './seed/demo';
@@ -110,6 +111,7 @@ function startWatchdog(ms: number) {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // Another process on this DATA_DIR: its message says which and what to do.
+  console.error(error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });
