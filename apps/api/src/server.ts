@@ -50,8 +50,17 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    startWatchdog(config.SHUTDOWN_TIMEOUT_MS + 2_000);
-    app.log.info({ signal }, 'shutting down: draining requests');
+    // A load balancer first sees the process not ready (503 at /api/health/ready) while it still
+    // serves, for SHUTDOWN_READY_GRACE_MS; then the listener closes and requests and jobs drain.
+    // An interrupt at a terminal (SIGINT) skips the grace.
+    app.lifecycle.shuttingDown = true;
+    const grace = signal === 'SIGTERM' ? config.SHUTDOWN_READY_GRACE_MS : 0;
+    startWatchdog(grace + config.SHUTDOWN_TIMEOUT_MS + 2_000);
+    if (grace > 0) {
+      app.log.info({ signal, grace_ms: grace }, 'shutting down: not ready, still serving for the grace period');
+      await new Promise((r) => setTimeout(r, grace));
+    }
+    app.log.info({ signal }, 'shutting down: draining requests and running jobs');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');
       process.exit(1);
