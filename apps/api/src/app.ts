@@ -183,7 +183,8 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
 
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
-  setMetricsSources({ pool: () => database.poolUse(), jobCounts: () => app.jobs.counts() });
+  const withdrawMetrics = setMetricsSources({ pool: () => database.poolUse(), jobCounts: () => app.jobs.counts() });
+  app.addHook('onClose', async () => withdrawMetrics());
   await app.register(systemNotificationRoutes);
   await app.register(dashboardRoutes);
   await app.register(helpVideoRoutes);

@@ -67,10 +67,19 @@ export interface MetricsSources {
 }
 
 
+const registered: MetricsSources[] = [];
 let sources: MetricsSources | undefined;
-/** The app that buildApp() made last serves its pool and queue (one app per process outside tests). */
+/**
+ * The app that buildApp() made last, and not yet closed, serves its pool and queue (one app per
+ * process outside tests). Answers the function that withdraws them (the app's close).
+ */
 export function setMetricsSources(next: MetricsSources) {
+  registered.push(next);
   sources = next;
+  return () => {
+    registered.splice(registered.indexOf(next), 1);
+    sources = registered.at(-1);
+  };
 }
 
 new Gauge({
@@ -109,6 +118,8 @@ new Gauge({
   async collect() {
     this.reset();
     if (!sources) return;
-    for (const row of await sources.jobCounts()) this.set({ queue: row.queue, state: row.state }, row.count);
+    // A database that does not answer leaves the gauge empty: the scrape still answers (readiness tells).
+    const rows = await sources.jobCounts().catch(() => []);
+    for (const row of rows) this.set({ queue: row.queue, state: row.state }, row.count);
   },
 });
