@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginCallback } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -88,10 +88,12 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Where log lines go (stdout by default); tests read them. */
   logStream?: { write(line: string): void };
+  /** OpenTelemetry's Fastify plugin when tracing is on (lib/tracing.ts): registered before any route. */
+  tracing?: FastifyPluginCallback;
 }
 
 /** Builds the whole HTTP application without listening: `server.ts` listens, tests `inject()`. */
-export async function buildApp({ config, database, mailer, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer, logStream, tracing }: BuildAppOptions): Promise<FastifyInstance> {
   // Every route whose path names a secret (`:token`, `:uid`…), with the e-mailed links: no log line writes their values.
   const secretPaths = new SecretPaths();
   const app = Fastify({
@@ -121,6 +123,7 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (tracing) await app.register(tracing);
   app.addHook('onRoute', (route) => {
     secretPaths.add(route.url);
     // Every log line of a request names its route's pattern (beside fastify's reqId).

@@ -26,6 +26,8 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   config.WEB_DIST_DIR ??= DEFAULT_WEB_DIST;
+  // Tracing only when an OTLP endpoint is set: its packages are not even loaded otherwise.
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? await (await import('./lib/tracing')).startTracing() : undefined;
 
   const database = await openConfiguredDatabase(config);
   // The embedded database always migrates at start; a server's migrations are `npm run migrate`
@@ -41,7 +43,7 @@ async function main() {
   }
   const seeded = config.SEED_DEMO ? await seedDemo(database.db, storageFor(config)) : false;
 
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, tracing: tracing?.fastifyPlugin });
 
   // Recurring work (the expiry sweep, the selling horizon, old idempotency keys) and e-mail are
   // jobs of the durable queue, started by buildApp (lib/jobs.ts, modules/jobs/workers.ts).
@@ -74,6 +76,7 @@ async function main() {
       await app.close();
       clearInterval(sweeper);
       await database.close();
+      await tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last spans could not be sent'));
       app.log.info('shutdown complete: server and database closed');
       process.exit(0);
     } catch (error) {
