@@ -7,7 +7,8 @@ import type { FastifyPluginCallback } from 'fastify';
  * without it loads none of them). Spans go by OTLP over HTTP (JSON) to the endpoint's /v1/traces,
  * with the standard OTEL_* variables (OTEL_SERVICE_NAME, default tourdesk-api; OTEL_BSP_* for the
  * batch's delay). Instrumented: incoming and outgoing HTTP (the server span of each request),
- * Fastify's routes and hooks (@fastify/otel, registered by buildApp), and node-postgres's queries.
+ * Fastify's routes and hooks (@fastify/otel, registered by buildApp), and node-postgres's queries
+ * made within a traced request (the job queue's polling, with no parent, is left out).
  */
 export interface Tracing {
   /** The Fastify plugin that makes a span per route, hook and handler (buildApp registers it first). */
@@ -28,7 +29,7 @@ export async function startTracing(): Promise<Tracing> {
   const fastify = new fastifyOtel.FastifyOtelInstrumentation({ registerOnInitialization: false });
   const sdk = new NodeSDK({
     traceExporter: new OTLPTraceExporter(),
-    instrumentations: [new HttpInstrumentation(), new PgInstrumentation(), fastify],
+    instrumentations: [new HttpInstrumentation(), new PgInstrumentation({ requireParentSpan: true }), fastify],
   });
   sdk.start();
   // The instrumentations patch a module when it is required after the start; http's server and pg's
