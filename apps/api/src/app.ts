@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginCallback } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -26,13 +26,15 @@ import { registerPayments } from './modules/payments/routes';
 import { DEFAULT_STORE_DIST, registerWebStorePages } from './modules/web-store/pages';
 import { startWorkers } from './modules/jobs/workers';
 import { UNSAFE_TEXT_DETAIL, unsafeText } from '@tourdesk/contracts';
-import { createMailer, type Mailer } from './lib/mailer';
+import { countedMailer, createMailer, type Mailer } from './lib/mailer';
 import { appInfoRoutes } from './modules/app-info/routes';
 import { registerGuard } from './modules/auth/guard';
 import { loadSigningKeys } from './modules/auth/keys';
 import { forgetPrincipalsAfterWrites } from './modules/auth/principal';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
+import { metricsRoutes } from './modules/metrics/routes';
+import { httpDuration, httpRequests, setMetricsSources } from './lib/metrics';
 import { oidcRoutes } from './modules/oidc/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { userRoutes } from './modules/users/routes';
@@ -72,6 +74,8 @@ declare module 'fastify' {
     holds: HoldQueue;
     /** The durable job queue (lib/jobs.ts): e-mail and the recurring work. */
     jobs: Jobs;
+    /** Set by server.ts's stop: /api/health/ready answers 503 from then on. */
+    lifecycle: { shuttingDown: boolean };
   }
 }
 
@@ -84,10 +88,12 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Where log lines go (stdout by default); tests read them. */
   logStream?: { write(line: string): void };
+  /** OpenTelemetry's Fastify plugin when tracing is on (lib/tracing.ts): registered before any route. */
+  tracing?: FastifyPluginCallback;
 }
 
 /** Builds the whole HTTP application without listening: `server.ts` listens, tests `inject()`. */
-export async function buildApp({ config, database, mailer, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer, logStream, tracing }: BuildAppOptions): Promise<FastifyInstance> {
   // Every route whose path names a secret (`:token`, `:uid`…), with the e-mailed links: no log line writes their values.
   const secretPaths = new SecretPaths();
   const app = Fastify({
@@ -117,12 +123,19 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.addHook('onRoute', (route) => secretPaths.add(route.url));
+  if (tracing) await app.register(tracing);
+  app.addHook('onRoute', (route) => {
+    secretPaths.add(route.url);
+    // Every log line of a request names its route's pattern (beside fastify's reqId).
+    const pattern = route.url;
+    route.childLoggerFactory = (logger, bindings, opts) => logger.child({ ...bindings, route: pattern }, opts);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('mailer', mailer ?? createMailer(config, app.log));
+  app.decorate('lifecycle', { shuttingDown: false });
+  app.decorate('mailer', countedMailer(mailer ?? createMailer(config, app.log)));
   app.decorate('signingKeys', await loadSigningKeys(database, config.jwtSecrets));
   app.decorate('storage', storageFor(config));
   app.decorate('holds', createHoldQueue(database.db, { maxBatch: config.HOLD_BATCH_MAX }));
@@ -143,6 +156,12 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Request rate, latency and status by route pattern (lib/metrics.ts; /metrics serves them).
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
   // Strings no table can hold (NUL, unpaired surrogates) are refused once, here, for every route.
   app.addHook('preValidation', async (request) => {
     for (const part of [request.params, request.query, request.body]) {
@@ -155,12 +174,20 @@ export async function buildApp({ config, database, mailer, logStream }: BuildApp
   await app.register(fastifyCookie);
   registerSecurityHeaders(app, config);
   registerGuard(app);
+  // Once the guard knows the caller, each later log line of the request names its organisation.
+  app.addHook('preHandler', async (request, reply) => {
+    const accountId = request.principal?.accountId;
+    if (accountId) reply.log = request.log = request.log.child({ org: accountId });
+  });
   await registerOpenApi(app);
   // Rate limits shared by every process (Redis or the database), and the web store's guards on them.
   await registerRateLimit(app, config, database.db);
   registerStoreGuards(app);
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
+  const withdrawMetrics = setMetricsSources({ pool: () => database.poolUse(), jobCounts: () => app.jobs.counts() });
+  app.addHook('onClose', async () => withdrawMetrics());
   await app.register(systemNotificationRoutes);
   await app.register(dashboardRoutes);
   await app.register(helpVideoRoutes);

@@ -52,6 +52,16 @@ const ZConfig = z.object({
    */
   HOLD_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(64),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * On SIGTERM the process first answers 503 at /api/health/ready for this long, still serving, so a
+   * load balancer stops sending it traffic (set it above the balancer's interval × fall); then it drains.
+   */
+  /**
+   * The bearer token a Prometheus scrape of /metrics sends (Authorization: Bearer …); unset: /metrics
+   * answers 404. At least 16 characters.
+   */
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  SHUTDOWN_READY_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(1_000),
   /** The bare origin users reach, e.g. https://example.com; defaults to http://BASE_DOMAIN:PORT. */
   PUBLIC_URL: z.url({ error: 'must be a URL such as https://example.com' }).optional(),
   /** Trust X-Forwarded-* from a load balancer in front (the client's address for throttling). */

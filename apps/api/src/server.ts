@@ -27,6 +27,8 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   config.WEB_DIST_DIR ??= DEFAULT_WEB_DIST;
+  // Tracing only when an OTLP endpoint is set: its packages are not even loaded otherwise.
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? await (await import('./lib/tracing')).startTracing() : undefined;
 
   const database = await openConfiguredDatabase(config);
   // The embedded database always migrates at start; a server's migrations are `npm run migrate`
@@ -42,7 +44,7 @@ async function main() {
   }
   const seeded = config.SEED_DEMO ? await seedDemo(database.db, storageFor(config)) : false;
 
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, tracing: tracing?.fastifyPlugin });
 
   // Recurring work (the expiry sweep, the selling horizon, old idempotency keys) and e-mail are
   // jobs of the durable queue, started by buildApp (lib/jobs.ts, modules/jobs/workers.ts).
@@ -51,8 +53,17 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    startWatchdog(config.SHUTDOWN_TIMEOUT_MS + 2_000);
-    app.log.info({ signal }, 'shutting down: draining requests');
+    // A load balancer first sees the process not ready (503 at /api/health/ready) while it still
+    // serves, for SHUTDOWN_READY_GRACE_MS; then the listener closes and requests and jobs drain.
+    // An interrupt at a terminal (SIGINT) skips the grace.
+    app.lifecycle.shuttingDown = true;
+    const grace = signal === 'SIGTERM' ? config.SHUTDOWN_READY_GRACE_MS : 0;
+    startWatchdog(grace + config.SHUTDOWN_TIMEOUT_MS + 2_000);
+    if (grace > 0) {
+      app.log.info({ signal, grace_ms: grace }, 'shutting down: not ready, still serving for the grace period');
+      await new Promise((r) => setTimeout(r, grace));
+    }
+    app.log.info({ signal }, 'shutting down: draining requests and running jobs');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');
       process.exit(1);
@@ -66,6 +77,7 @@ async function main() {
       await app.close();
       clearInterval(sweeper);
       await database.close();
+      await tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last spans could not be sent'));
       app.log.info('shutdown complete: server and database closed');
       process.exit(0);
     } catch (error) {

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app';
+import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openAppDatabase } from '../src/database';
 import type { Database } from '../src/db/client';
@@ -71,10 +71,11 @@ export async function createTestApp(
     env?: Record<string, string>;
     configure?: (app: FastifyInstance) => void;
     logStream?: { write(line: string): void };
+    tracing?: BuildAppOptions['tracing'];
   } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(options.env), database: testDb.database, logStream: options.logStream });
+  const app = await buildApp({ config: testConfig(options.env), database: testDb.database, logStream: options.logStream, tracing: options.tracing });
   options.configure?.(app);
   await app.ready();
   return {

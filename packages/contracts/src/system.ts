@@ -16,6 +16,39 @@ export const ZHealth = z
   .meta({ id: 'Health' });
 export type THealth = z.infer<typeof ZHealth>;
 
+/** `GET /api/health/live`: the process runs and answers (asks nothing of the database). */
+export const ZHealthLive = z
+  .object({
+    status: z.literal('ok'),
+    uptime_s: z.number(),
+    version: z.string(),
+  })
+  .meta({ id: 'HealthLive' });
+export type THealthLive = z.infer<typeof ZHealthLive>;
+
+/**
+ * `GET /api/health/ready`: whether a load balancer should send this process traffic — the database
+ * answers, it has every migration this version bundles, and the process is not shutting down.
+ * 200 when `status` is `ready`, 503 otherwise.
+ */
+export const ZHealthReady = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    database: z.object({
+      ok: z.boolean(),
+      engine: z.enum(['pglite', 'postgres']),
+      latency_ms: z.number().nullable(),
+    }),
+    migrations: z.object({
+      ok: z.boolean(),
+      /** Migrations (and the definitions' fingerprint) the code has and the database lacks; null when the database did not answer. */
+      pending: z.number().int().nullable(),
+    }),
+    shutting_down: z.boolean(),
+  })
+  .meta({ id: 'HealthReady' });
+export type THealthReady = z.infer<typeof ZHealthReady>;
+
 export const SYSTEM_NOTIFICATION_LEVELS = ['info', 'warning', 'critical'] as const;
 
 export const ZSystemNotification = z

@@ -35,6 +35,19 @@ export interface MigrationExtras {
   after?: (owner: Db) => Promise<void>;
 }
 
+/**
+ * The application pool's use now (node-postgres: its totalCount, idleCount, waitingCount). PGlite is
+ * one embedded connection that serialises statements itself: size 1, busy while a statement runs,
+ * and what waits for it is not seen from here (waiting 0).
+ */
+export interface PoolUse {
+  engine: 'pglite' | 'postgres';
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
@@ -55,6 +68,7 @@ export interface Database {
    */
   asOwner<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  poolUse(): PoolUse;
 }
 
 /**
@@ -162,6 +176,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
       async close() {
         await Promise.all([pool.end(), ownerPool?.end()]);
       },
+      poolUse: () => ({ engine: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   // PGlite: one connection, whose session user is its superuser. The application's statements run
@@ -203,13 +218,24 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
         await restrict();
       }
     },
-    pending: () => pendingMigrations(session, migrations(), fingerprint()),
+    // As the owner (the application's role may not read drizzle's tables), in a transaction so the
+    // role's change never reaches a statement of the application on the one connection.
+    pending: () =>
+      client.transaction(async (tx) => {
+        await tx.exec('set local role none');
+        const inTx: SqlSession = {
+          query: async <R,>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)) as { rows: R[] },
+          exec: async (script) => void (await tx.exec(script)),
+        };
+        return pendingMigrations(inTx, migrations(), fingerprint());
+      }),
     asOwner: (work) =>
       db.transaction(async (tx) => {
         await tx.execute(sql`set local role none`);
         return work(tx as unknown as Db);
       }),
     close: () => client.close(),
+    poolUse: () => ({ engine: 'pglite', max: 1, total: 1, idle: 1, waiting: 0 }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { TErrorEnvelope, TErrorItem, TErrorType } from '@tourdesk/contracts';
 import { pgError } from './db-errors';
+import { httpErrors } from './metrics';
 
 /**
  * The one error model. Services throw `AppError(code, detail, attr?)`; this module alone
@@ -170,6 +171,7 @@ const CODE_BY_STATUS: Record<number, string> = Object.fromEntries(
 );
 
 export function sendError(reply: FastifyReply, status: number, items: TErrorItem[]) {
+  for (const item of items) httpErrors.inc({ status: String(status), code: item.code });
   return reply.status(status).type('application/json; charset=utf-8').send(envelope(typeFor(status, items), items));
 }
 

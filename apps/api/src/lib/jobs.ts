@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Db, SqlExecutor } from '../db/client';
+import { jobFailures } from './metrics';
 import type { Sealer } from './sealed';
 
 /**
@@ -121,6 +122,8 @@ export interface Jobs {
   /** A secret as a job may carry it: sealed (lib/sealed.ts), so the queue's tables never hold it; `open` in the worker. */
   seal(value: string): string;
   open(sealed: string): string;
+  /** Jobs by queue and state (created, retry, active, failed): the queue's depth, for /metrics. */
+  counts(): Promise<{ queue: string; state: string; count: number }[]>;
   stop(): Promise<void>;
 }
 
@@ -166,6 +169,7 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
           try {
             return await handler(job!.data, job!);
           } catch (err) {
+            jobFailures.inc({ queue: queue.name });
             log.warn({ queue: queue.name, job: job!.id, error: (err as Error).message }, 'job failed; it is retried with backoff until its retries are spent');
             throw err;
           }
@@ -179,6 +183,13 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
     },
     seal: (value) => sealer.seal(value),
     open: (sealed) => sealer.open(sealed),
+    async counts() {
+      const { rows } = await executor.executeSql(
+        `select name as queue, state::text as state, count(*)::int as count from ${JOB_SCHEMA}.job where state in ('created', 'retry', 'active', 'failed') and name not like '\\_\\_pgboss%' group by 1, 2`,
+        [],
+      );
+      return rows as { queue: string; state: string; count: number }[];
+    },
     // Jobs still running when the process stops are given back to the queue after this wait.
     // then for a fetch in flight, the job it brings and that job's completion (see `busy` above).
     async stop() {

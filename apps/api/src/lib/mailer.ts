@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { QUEUES, type Jobs } from './jobs';
+import { emails } from './metrics';
 
 export interface Mail {
   to: string;
@@ -88,6 +89,22 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
     close() {
       transport?.close();
     },
+  };
+}
+
+/** The mailer with each message counted as sent or failed (lib/metrics.ts). */
+export function countedMailer(inner: Mailer): Mailer {
+  return {
+    async send(mail, messageId) {
+      try {
+        await inner.send(mail, messageId);
+        emails.inc({ result: 'sent' });
+      } catch (error) {
+        emails.inc({ result: 'failed' });
+        throw error;
+      }
+    },
+    close: () => inner.close(),
   };
 }
 

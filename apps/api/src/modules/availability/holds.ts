@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import * as q from './queries/holds';
 import type { CartLineRow } from './queries/holds';
 import { lockSlot } from './slots';
+import { holdsMade } from '../../lib/metrics';
 
 /** The signed-in user's cart (the spec's `user.cart`), made on first use. */
 export const userCart = q.userCart;
@@ -84,6 +85,7 @@ async function runHolds(db: Db, accountId: string, slotId: string, batch: Waitin
     for (const row of rows) answered[row.item] = row;
     batch.forEach((hold, i) => {
       const row = answered[i];
+      holdsMade.inc({ result: row && !row.error_code ? 'held' : 'refused' });
       if (!row) hold.reject(new Error('The hold statement answered nothing for this hold.'));
       else if (row.error_code) hold.reject(fromDatabase({ code: row.error_code, message: row.error_message, hint: row.error_hint }) ?? new Error(row.error_message ?? 'hold failed'));
       else hold.resolve({ ...presentLine(row), cart: row.cart_id });

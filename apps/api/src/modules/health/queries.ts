@@ -6,3 +6,8 @@ import { databaseVersion, type Database } from '../../db/client';
 export function serverVersion(database: Database) {
   return databaseVersion(database.db);
 }
+
+/** How many migrations (and definition changes) of this version the database lacks: 0 when current. */
+export async function pendingCount(database: Database) {
+  return (await database.pending()).length;
+}

@@ -20,6 +20,7 @@ import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
 import { wordsIn } from './words-in';
 import { emitEvent } from '../webhooks/events';
+import { ordersWritten } from '../../lib/metrics';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
 export { vatOf } from './sale';
@@ -239,6 +240,8 @@ export async function writeOrder(
     promo_code_id: promo?.id ?? null,
     promo_code: promo?.code ?? null,
   });
+  // Counted as written in its transaction (a transaction rolled back later still counts: rare, and a rate wants no commit hook).
+  ordersWritten.inc();
   for (const line of input.lines) await bookSeats(ctx, line.slot_id, line.seats);
   // Money fixed as sold: each line's items at today's VAT rate of its experience.
   const rates = await vatRates(ctx, input.lines.map((l) => l.experience_id));
