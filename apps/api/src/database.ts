@@ -22,7 +22,7 @@ export const openAppDatabase = (opts: OpenDatabaseOptions) => openDatabase(opts,
 /** The database the configuration names: the PostgreSQL server of DATABASE_URL, else PGlite in DATA_DIR. */
 export async function openConfiguredDatabase(config: Config) {
   if (config.DATABASE_URL) {
-    return openAppDatabase({ url: config.DATABASE_URL, ownerUrl: config.MIGRATION_DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+    return openAppDatabase({ url: config.DATABASE_URL, ownerUrl: config.MIGRATION_DATABASE_URL, readUrl: config.DATABASE_READ_URL, poolSize: config.DATABASE_POOL_SIZE });
   }
   mkdirSync(config.dataDir, { recursive: true });
   return openAppDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
