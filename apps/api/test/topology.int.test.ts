@@ -1,31 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_LOGIN, ensureAppLogin, pgBouncer, sqlOn, startPrimary, startReplica, topologyTools, urlOf, type Daemon, type PostgresServer } from '../../../scripts/topology';
-import { openAppDatabase } from '../src/database';
+import { APP_LOGIN, sqlOn, topologyTools, urlOf } from '../../../scripts/topology';
 import { DEMO } from '../src/seed/demo';
 import { PARTNER_DEMO } from '../src/seed/demo-partners';
 
 /**
- * The production topology's database side, for real: a PostgreSQL 15 primary of the test's own, a
- * streaming replica made from it with pg_basebackup, and PgBouncer in transaction pooling mode with
- * TWO server connections in front of the primary. Two API processes (ten client connections each)
- * reach the primary only through PgBouncer (DATABASE_URL), migrate directly (MIGRATION_DATABASE_URL)
- * and read lists from the replica (DATABASE_READ_URL). PostgreSQL server runs only (TEST_DATABASE_URL,
- * for the CI step that runs them), and only where PostgreSQL 15's tools and pgbouncer are installed.
+ * `npm run cluster` (scripts/cluster.ts), for real: a PostgreSQL 15 primary of its own, a streaming
+ * replica made from it with pg_basebackup, PgBouncer in transaction pooling mode with TWO server
+ * connections in front of the primary, three API processes (the built dist/server.js, ten client
+ * connections each) and HAProxy, through which every request here goes. The processes reach the
+ * primary only through PgBouncer (DATABASE_URL), migrate directly (MIGRATION_DATABASE_URL) and read
+ * lists from the replica (DATABASE_READ_URL). PostgreSQL server runs only (TEST_DATABASE_URL: the CI
+ * step after `npm test`, which built), where PostgreSQL 15's tools, pgbouncer and haproxy are
+ * installed and the API is built (`npm run build`).
  */
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 const tools = topologyTools();
-const children: ChildProcess[] = [];
+const root = path.resolve(apiDir, '../..');
+let cluster: ChildProcess | undefined;
+let output = '';
 let dir = '';
-let primary: PostgresServer | undefined;
-let replica: PostgresServer | undefined;
-let bouncer: Daemon | undefined;
+let ports = { primary: 0, replica: 0, pgbouncer: 0, http: 0, apis: [0, 0, 0] };
+/** Where the test's requests go: HAProxy, which spreads them over the three processes. */
 let a = 0;
 let b = 0;
 
@@ -36,24 +38,6 @@ const freePort = () =>
       srv.close(() => resolve(port));
     });
   });
-
-async function startProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, LOG_LEVEL: 'warn', WEB_DIST_DIR: '', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 90_000;
-  while (!output.includes('Tourdesk is running')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Number(env.PORT);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers of several endpoints, read loosely
 type Answer = { status: number; json: () => any; cookies: Record<string, string> };
@@ -100,41 +84,56 @@ async function signIn(port: number, subdomain: string, email: string, password: 
 const database = 'tourdesk';
 /** The demo kayak offer's required question, answered. */
 async function answers() {
-  const { rows } = await sqlOn(primary!.url('postgres', database), `select id from booking_question where question = 'Can everyone in the group swim?'`);
+  const { rows } = await sqlOn(ownerUrl(), `select id from booking_question where question = 'Can everyone in the group swim?'`);
   return { [rows[0].id as string]: 'yes' };
 }
-const ownerUrl = () => primary!.url('postgres', database);
+const ownerUrl = () => urlOf(ports.primary, 'postgres', database);
 
-describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools.pgbouncer)('the API behind PgBouncer (transaction mode) with a read replica', () => {
+const built = existsSync(path.join(root, 'apps/api/dist/server.js'));
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools.pgbouncer && tools.haproxy && built)('npm run cluster: HAProxy, three API processes, PgBouncer (transaction mode) and a read replica', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tourdesk-topology-'));
-    primary = startPrimary(path.join(dir, 'primary'), await freePort());
-    await sqlOn(primary.url(), `create database ${database}`);
-    // Migrated as the owner, directly (a session advisory lock: never through the pooler).
-    const owner = await openAppDatabase({ url: ownerUrl() });
-    await owner.migrate();
-    await owner.close();
-    await ensureAppLogin(ownerUrl(), database);
-    replica = startReplica(primary, path.join(dir, 'replica'), await freePort());
-    bouncer = pgBouncer(path.join(dir, 'pgbouncer'), await freePort(), primary, 2);
-    await bouncer.start();
-    const common = {
-      DATABASE_URL: urlOf(bouncer.port, APP_LOGIN, database),
-      MIGRATION_DATABASE_URL: ownerUrl(),
-      DATABASE_READ_URL: urlOf(replica.port, APP_LOGIN, database),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tourdesk-topology-data-')),
-      DATABASE_POOL_SIZE: '10',
-    };
-    a = await startProcess({ ...common, PORT: String(await freePort()), SEED_DEMO: 'true' });
-    b = await startProcess({ ...common, PORT: String(await freePort()), SEED_DEMO: 'false' });
-  }, 180_000);
+    ports = { primary: await freePort(), replica: await freePort(), pgbouncer: await freePort(), http: await freePort(), apis: [await freePort(), await freePort(), await freePort()] };
+    cluster = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        CLUSTER_DIR: dir,
+        CLUSTER_SKIP_BUILD: '1',
+        CLUSTER_PRIMARY_PORT: String(ports.primary),
+        CLUSTER_REPLICA_PORT: String(ports.replica),
+        CLUSTER_PGBOUNCER_PORT: String(ports.pgbouncer),
+        CLUSTER_HTTP_PORT: String(ports.http),
+        CLUSTER_API_PORTS: ports.apis.join(','),
+        // Two server connections for three processes of ten client connections each.
+        CLUSTER_POOL_SIZE: '2',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cluster.stdout!.on('data', (d) => (output += d));
+    cluster.stderr!.on('data', (d) => (output += d));
+    const deadline = Date.now() + 230_000;
+    while (!output.includes('Tourdesk cluster is running')) {
+      if (Date.now() > deadline || cluster.exitCode !== null) throw new Error(`the cluster did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // HAProxy takes a process in after two passed checks (a second apart).
+    const ready = Date.now() + 20_000;
+    while ((await call(ports.http, 'localhost', 'GET', '/api/health/').catch(() => ({ status: 0 }))).status !== 200) {
+      if (Date.now() > ready) throw new Error(`HAProxy does not answer:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    a = ports.http;
+    b = ports.http;
+  }, 240_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
-    await bouncer?.stop();
-    replica?.stop('immediate');
-    primary?.stop('immediate');
+    if (cluster && cluster.exitCode === null) {
+      cluster.kill('SIGTERM');
+      await new Promise((r) => cluster!.once('exit', r));
+    }
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -206,9 +205,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
     const ordersListed = async () => (await call(a, 'demo.localhost', 'GET', '/api/orders/?page_size=5', undefined, demo)).json().count as number;
     // The replica has replayed everything the primary wrote so far.
     const caughtUp = async () => {
-      const target = (await sqlOn(primary!.url(), 'select pg_current_wal_lsn()::text as lsn')).rows[0].lsn as string;
+      const target = (await sqlOn(urlOf(ports.primary), 'select pg_current_wal_lsn()::text as lsn')).rows[0].lsn as string;
       const deadline = Date.now() + 20_000;
-      while (!(await sqlOn(replica!.url(), 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [target])).rows[0].done) {
+      while (!(await sqlOn(urlOf(ports.replica), 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [target])).rows[0].done) {
         if (Date.now() > deadline) throw new Error('the replica did not catch up');
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -216,7 +215,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
     await caughtUp();
     const before = await ordersListed();
 
-    await sqlOn(replica!.url(), 'select pg_wal_replay_pause()');
+    await sqlOn(urlOf(ports.replica), 'select pg_wal_replay_pause()');
     try {
       const kayak = (await call(a, 'demo.localhost', 'GET', '/api/experiences/?page_size=50', undefined, demo)).json().results.find((o: { title: string }) => /kayak/i.test(o.title));
       const day = new Date(Date.now() + 11 * 86_400_000).toISOString().slice(0, 10);
@@ -233,9 +232,25 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
       expect((await call(a, 'demo.localhost', 'GET', `/api/orders/${order.json().id}/`, undefined, demo)).status).toBe(200);
       expect(await ordersListed()).toBe(before);
     } finally {
-      await sqlOn(replica!.url(), 'select pg_wal_replay_resume()');
+      await sqlOn(urlOf(ports.replica), 'select pg_wal_replay_resume()');
     }
     await caughtUp();
     expect(await ordersListed()).toBe(before + 1);
   }, 120_000);
+
+  it('stops everything on SIGTERM: the API processes drained, then PgBouncer, the replica and the primary', async () => {
+    const exited = new Promise<number | null>((r) => cluster!.once('exit', (code) => r(code)));
+    cluster!.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('cluster: stopped');
+    const listening = async (port: number) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+    for (const port of [ports.http, ...ports.apis, ports.pgbouncer, ports.replica, ports.primary]) expect(await listening(port), `port ${port}`).toBe(false);
+  }, 60_000);
 });
