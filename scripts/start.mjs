@@ -1,5 +1,5 @@
 // npm start: builds the web app and the API only when their sources changed since the last build,
-// then becomes the server.
+// then becomes the server (with START_BUILD_ONLY=1 it stops after the build check: scripts/cluster.ts).
 //
 // The build's inputs are fingerprinted by path, size and modification time (a few milliseconds for
 // the whole tree; reading every file's content would take longer and miss nothing `touch` would
@@ -102,6 +102,9 @@ if (reason) {
 } else {
   process.stdout.write(`start: sources unchanged since the last build, reusing it (checked ${Object.keys(files).length} files in ${Math.round(performance.now() - started)} ms)\n`);
 }
+
+// START_BUILD_ONLY=1: only the build check (npm run cluster builds this way, then starts its own servers).
+if (process.env.START_BUILD_ONLY === '1') process.exit(0);
 
 // Replace this process with the server where Node.js can (stdout and stderr are written
 // synchronously on Linux, so the line above is out before it).

@@ -25,6 +25,15 @@ const ZConfig = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  /**
+   * A streaming replica of DATABASE_URL's database (same users), for reads that tolerate a moment's
+   * lag: lists, reports, the dashboard, CSV exports, the web store's catalogue. Never for a read that
+   * decides a sale, a payment or an admission (ARCHITECTURE.md, "Topology").
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
   /** Run the migrations at start: by default yes, except with NODE_ENV=production (npm run migrate). */
   MIGRATE_ON_START: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

@@ -30,7 +30,7 @@ export const pgliteDir = (config: Config) => path.join(config.dataDir, 'pglite')
  */
 export async function openConfiguredDatabase(config: Config, purpose = 'the server') {
   if (config.DATABASE_URL) {
-    return openAppDatabase({ url: config.DATABASE_URL, ownerUrl: config.MIGRATION_DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+    return openAppDatabase({ url: config.DATABASE_URL, ownerUrl: config.MIGRATION_DATABASE_URL, readUrl: config.DATABASE_READ_URL, poolSize: config.DATABASE_POOL_SIZE });
   }
   mkdirSync(config.dataDir, { recursive: true });
   const lock = lockDataDir(config.dataDir, purpose);

@@ -51,6 +51,13 @@ export interface PoolUse {
 export interface Database {
   /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
+  /**
+   * Connections for reads that tolerate a moment's lag (lists, reports, the dashboard, CSV exports,
+   * the web store's catalogue): a streaming replica's (DATABASE_READ_URL), else `db` itself. The
+   * same role and tenancy; routes choose it explicitly (`tenantRead()`, lib/crud.ts), and a read that
+   * decides a sale, a payment or an admission never does (ARCHITECTURE.md, "Topology").
+   */
+  read: Db;
   /** The same connections for a library that sends SQL text with $n parameters (the job queue). */
   sql: SqlExecutor;
   engine: 'pglite' | 'postgres';
@@ -93,6 +100,8 @@ export type OpenDatabaseOptions =
       ownerUrl?: string;
       poolSize?: number;
       applicationName?: string;
+      /** A streaming replica's URL for `read` (same users as `url`); `read` is `db` when unset. */
+      readUrl?: string;
     }
   | { dataDir?: string; pglite?: PGlite };
 
@@ -109,6 +118,33 @@ export function withServerOptions(url: string, settings: string) {
   return parsed.toString();
 }
 
+/** The startup options the application's connections need when their login role does not already give them. */
+const SERVER_OPTIONS = `-c jit=off -c role=${SERVER_ROLE}`;
+
+/**
+ * The URL the application's pool connects with. A login role whose defaults already make its
+ * sessions run as tourdesk_server (`ALTER ROLE … SET role = tourdesk_server`, and `SET jit = off`)
+ * gets its URL unchanged: that is how connections through a pooler in transaction mode are set up
+ * (PgBouncer refuses the startup parameter `options`, and a server connection is shared by many
+ * clients, so the settings must be the same for all: the role's). Any other gets the startup
+ * options (`role=tourdesk_server`, `jit=off`). Asked once, on one connection; when it cannot be
+ * asked (the server not up yet) the options are sent, as before.
+ */
+export async function serverUrlFor(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ current_user: string }>('select current_user');
+    if (rows[0]?.current_user === SERVER_ROLE) return url;
+  } catch {
+    // Unreachable now: the options below are what a direct connection needs.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return withServerOptions(url, SERVER_OPTIONS);
+}
+
 const migrations = () => readMigrations(MIGRATIONS_DIR);
 /** What the code defines besides migrations: the definitions and grants, and the extras' (the job queues; see MigrateOptions). */
 const fingerprintOf = (extras: MigrationExtras) => createHash('sha256').update(definitionsScript()).update(extras.fingerprint ?? '').digest('hex');
@@ -123,12 +159,16 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
   if ('url' in opts) {
     const pool = new pg.Pool({
       // Every connection starts as the application's role.
-      connectionString: withServerOptions(opts.url, `-c jit=off -c role=${SERVER_ROLE}`),
+      connectionString: await serverUrlFor(opts.url),
       max: opts.poolSize ?? 10,
       application_name: opts.applicationName ?? 'tourdesk-api',
     });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
+    const readPool = opts.readUrl
+      ? new pg.Pool({ connectionString: await serverUrlFor(opts.readUrl), max: opts.poolSize ?? 10, application_name: `${opts.applicationName ?? 'tourdesk-api'}-read` })
+      : undefined;
+    readPool?.on('error', () => undefined);
     let ownerPool: pg.Pool | undefined;
     const owner = () => {
       ownerPool ??= new pg.Pool({ connectionString: withServerOptions(opts.ownerUrl ?? opts.url, '-c jit=off'), max: 2, application_name: 'tourdesk-owner' });
@@ -140,12 +180,14 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
       exec: async (script) => void (await client.query(script)),
     });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const read = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db;
     const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
       // Without parameters, the simple protocol: a script of several statements (pg-boss's maintenance).
       executeSql: async (text, values) => (values && values.length > 0 ? client.query(text, values) : client.query(text)),
     });
     return {
       db,
+      read,
       sql: executor(pool),
       engine: 'postgres',
       async migrate(options) {
@@ -174,7 +216,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
       },
       asOwner: (work) => (drizzlePg(owner(), { schema }) as unknown as Db).transaction((tx) => work(tx as unknown as Db)),
       async close() {
-        await Promise.all([pool.end(), ownerPool?.end()]);
+        await Promise.all([pool.end(), readPool?.end(), ownerPool?.end()]);
       },
       poolUse: () => ({ engine: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
@@ -201,6 +243,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
   };
   return {
     db,
+    read: db,
     sql: executor,
     engine: 'pglite',
     async migrate(options) {

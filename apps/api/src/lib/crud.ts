@@ -87,6 +87,16 @@ export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => 
   return inTenant(request.server.database.db, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId, jobs: request.server.jobs }), options);
 }
 
+/**
+ * As tenantScope(), for a read that tolerates a moment's lag (a list, a report, the dashboard, a CSV
+ * export): on the read replica's connections when DATABASE_READ_URL is set (`database.read`), in a
+ * read-only transaction. Never for a read that decides a sale, a payment or an admission.
+ */
+export function tenantRead<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) {
+  const me = principalOf(request);
+  return inTenant(request.server.database.read, me.accountId, (tx) => fn({ tx, accountId: me.accountId, currency: me.currency, userId: me.userId }), { ...options, readOnly: true });
+}
+
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope, 409: ZErrorEnvelope };
 
 export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType>(

@@ -15,6 +15,8 @@ export interface TenantOptions {
    * since the snapshot fails instead of waiting.
    */
   snapshot?: boolean;
+  /** A read-only transaction (BEGIN READ ONLY): what runs on the replica's connections (`tenantRead()`). */
+  readOnly?: boolean;
 }
 
 export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T>, options: TenantOptions = {}): Promise<T> {
@@ -27,5 +29,5 @@ export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T
       sql`select set_config('app.account_id', ${accountId}, true), set_config('role', 'tourdesk_app', true), set_config('lock_timeout', '5s', true)`,
     );
     return fn(tx as unknown as Db);
-  });
+  }, options.readOnly ? { accessMode: 'read only' } : undefined);
 }

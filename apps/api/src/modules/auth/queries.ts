@@ -69,11 +69,12 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
 
 /**
  * Everything a request needs to know about its caller, in one query, by session (when not
- * cached): a prepared statement, built once per database and planned once per connection — on a
- * cache miss (a new session every request) its building and planning cost more than its execution.
+ * cached). Not a named prepared statement: behind a pooler in transaction mode (PgBouncer) the
+ * next query may reach another server connection, where the name is unknown; the statement is
+ * sent unnamed (parse, bind, execute in one round trip) like every other.
  */
-function principalQuery(db: Db) {
-  return db
+export async function loadPrincipalRow(db: Db, sessionId: string, userId: string) {
+  const [row] = await db
     .select({
       user_id: users.id,
       email: users.email,
@@ -95,15 +96,7 @@ function principalQuery(db: Db) {
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
     .leftJoin(role, eq(role.id, users.role_id))
     .leftJoin(subscriptionTier, eq(subscriptionTier.id, baseAccount.subscription_tier_id))
-    .where(and(eq(authSession.id, sql.placeholder('session')), eq(authSession.user_id, sql.placeholder('user'))))
-    .prepare('tourdesk_principal');
-}
-const principalQueries = new WeakMap<Db, ReturnType<typeof principalQuery>>();
-
-export async function loadPrincipalRow(db: Db, sessionId: string, userId: string) {
-  let query = principalQueries.get(db);
-  if (!query) principalQueries.set(db, (query = principalQuery(db)));
-  const [row] = await query.execute({ session: sessionId, user: userId });
+    .where(and(eq(authSession.id, sessionId), eq(authSession.user_id, userId)));
   return row;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZDashboard, ZErrorEnvelope, ZOnboarding, ZOnboardingParams, ZOnboardingPatch, ZOnboardingStep } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
-import { tenantScope } from '../../lib/crud';
+import { tenantRead, tenantScope } from '../../lib/crud';
 import { principalOf } from '../auth/principal';
 import * as svc from './service';
 
@@ -22,7 +22,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/dashboard/',
     { config: { access: anyone }, schema: { tags: ['dashboard'], summary: 'Today’s departures, nearly full ones ahead, revenue, money due and the onboarding checklist: each part for a role that may see it (null otherwise)', response: { 200: ZDashboard, ...errors } } },
-    (request) => tenantScope(request, (ctx) => svc.dashboard(ctx, viewer(request))),
+    (request) => tenantRead(request, (ctx) => svc.dashboard(ctx, viewer(request))),
   );
   app.get(
     '/api/onboardings/',

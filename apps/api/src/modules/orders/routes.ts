@@ -33,7 +33,7 @@ import {
   ZRefundProposal,
 } from '@tourdesk/contracts';
 import type { RouteAccess } from '../../lib/access';
-import { tenantScope } from '../../lib/crud';
+import { tenantRead, tenantScope } from '../../lib/crud';
 import { QUEUES } from '../../lib/jobs';
 import { queueOrderMail } from '../order-mail/service';
 import { notFound } from '../../lib/errors';
@@ -65,7 +65,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'Orders, filtered (date range, payment status, status, seller, store, customer, search), ordered and paged in SQL', querystring: ZOrderListQuery, response: { 200: paginated(ZOrderSummary), ...errors } } },
     (request) =>
-      tenantScope(request, (ctx) =>
+      tenantRead(request, (ctx) =>
         paginate(request, request.query, () => orders.countOrders(ctx, request.query), (limit, offset) => orders.pageOrders(ctx, request.query, limit, offset)),
       ),
   );
@@ -73,7 +73,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/export.csv',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: `The filtered orders list as CSV (at most ${orders.EXPORT_LIMIT} orders)`, querystring: listFilters, response: { 200: z.string(), ...errors } } },
     async (request, reply) => {
-      const csv = await tenantScope(request, (ctx) => orders.ordersCsv(ctx, request.query));
+      const csv = await tenantRead(request, (ctx) => orders.ordersCsv(ctx, request.query));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`)
@@ -83,7 +83,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/orders/filter-options/',
     { config: { access: manageOrders }, schema: { tags: ['orders'], summary: 'The sellers and stores that occur in this organisation’s orders', response: { 200: ZFilterOptions, ...errors } } },
-    (request) => tenantScope(request, (ctx) => orders.filterOptions(ctx)),
+    (request) => tenantRead(request, (ctx) => orders.filterOptions(ctx)),
   );
   app.post(
     '/api/orders/',
