@@ -40,8 +40,8 @@ export interface QueuedLinkMail {
  * for a message with no secret to mint (a notice that a password changed), its text sealed
  * (lib/sealed.ts): the name of whom it is for is never readable in pg-boss's tables. Jobs of the old
  * format (no `v`) carry a sealed text with its one-time link, or before that the text itself
- * (`text`): the latter is never sent, and the migration run forgets both (`forgetOldMailJobs()` in
- * lib/jobs.ts).
+ * (`text`): the latter is never sent, and the migration run forgets them once sent or failed, and
+ * any in the clear (`forgetOldMailJobs()` in lib/jobs.ts).
  */
 export interface StoredMail {
   v?: typeof MAIL_FORMAT;
