@@ -49,7 +49,7 @@ describe('logs', () => {
 describe('request logs never carry a token', () => {
   it('redacts the secrets of e-mailed links, sign-in hand-offs and invitation paths, in every log line of the request', async () => {
     const secret = (n: number) => `Sekret${n}x${randomBytes(12).toString('hex')}`;
-    const s = Array.from({ length: 16 }, (_, i) => secret(i));
+    const s = Array.from({ length: 17 }, (_, i) => secret(i));
     const uid = randomUUID();
     const tenant = new Browser(t.app, 'logs.localhost');
     const bare = new Browser(t.app, 'localhost');
@@ -59,6 +59,7 @@ describe('request logs never carry a token', () => {
       [bare, 'GET', `/auth/reset-password/${uid}/${s[1]}`],
       [tenant, 'GET', `/auth/invite/${uid}/${s[2]}`],
       [bare, 'GET', `/auth/reset-email/${uid}/${s[3]}`],
+      [bare, 'GET', `/auth/confirm-email/${uid}/${s[16]}`],
       [tenant, 'GET', `/auth/handoff?code=${s[4]}`],
       [tenant, 'GET', `/auth/oidc/callback?code=${s[5]}&state=${s[6]}`],
       [tenant, 'GET', `/sales/partners/invitation/${s[7]}`],
@@ -83,6 +84,7 @@ describe('request logs never carry a token', () => {
     expect(logged).toContain('request completed');
     expect(logged).toContain('broken on purpose'); // the error's own line
     expect(logged).toContain('/auth/reset-password/'); // the paths are logged…
+    expect(logged).toContain('/auth/confirm-email/');
     for (const token of s) expect(logged).not.toContain(token.slice(0, 12)); // …never their secrets
     expect(logged).not.toContain(uid);
   });

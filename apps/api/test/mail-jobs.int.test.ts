@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_SCHEMA } from '../src/lib/jobs';
+import { forgetOldMailJobs, inTransaction, JOB_SCHEMA, MAIL_FORMAT, QUEUES } from '../src/lib/jobs';
+import { APP_MIGRATION } from '../src/database';
 import { addDays, todayIn } from '../src/lib/local-time';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, until, type TestApp } from './harness';
 import { Browser, BASE } from './http-client';
 import { sellableExperience } from './catalog-fixtures';
 import { createOrganisation, PASSWORD } from './identity-fixtures';
@@ -11,9 +12,14 @@ import { startMailSink, type CapturedMail, type MailSink } from './mail-sink';
 /**
  * E-mail jobs keep ids, never secrets: every e-mail whose link carries a secret (activation,
  * password reset, e-mail change, a member's invitation, a partner's invitation, an order's
- * booking page, the tickets sent again) is queued, delivered to the sink, and then pg-boss's
- * tables (job and archive) are read: none holds a link, a token from a link, or the message's text.
+ * booking page, the tickets sent again, a waiting list's offer) is queued, delivered to the sink,
+ * and then pg-boss's tables (job and archive) of every queue that sends mail are read: none holds
+ * a link, a token from a link, or the message's text. The account e-mails and the partner's
+ * invitation keep their kind and ids only (the token is minted when sent); jobs of the old format
+ * (the text with its link) are never sent in the clear and are forgotten by the migration run.
  */
+/** Every queue whose jobs send e-mail. */
+const MAIL_QUEUES = [QUEUES.email, QUEUES.orderMail, QUEUES.waitlistMail, QUEUES.voucherMail].map((q) => q.name);
 let t: TestApp;
 let sink: MailSink;
 
@@ -31,7 +37,10 @@ async function storedMailJobs() {
   const rows: { name: string; data: unknown }[] = [];
   for (const table of ['job', 'archive']) {
     const found = (await t.database.db.execute(
-      sql`select name, data from ${sql.raw(`${JOB_SCHEMA}.${table}`)} where name in ('email-send', 'order-mail')`,
+      sql`select name, data from ${sql.raw(`${JOB_SCHEMA}.${table}`)} where name in (${sql.join(
+        MAIL_QUEUES.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
     )) as unknown as { rows: { name: string; data: unknown }[] };
     rows.push(...found.rows);
   }
@@ -85,6 +94,12 @@ describe('e-mail jobs keep ids, never secrets', () => {
     const resent = await owner.post(`/api/orders/${orderId}/send-tickets/`);
     expect(resent.statusCode, resent.body).toBeLessThan(300);
 
+    // A waiting list's offer: the time is full, a customer joins its list, a seat is added and offered by e-mail.
+    expect((await owner.patch(`/api/start-times/${slot}/`, { capacity: 1 })).statusCode).toBe(200);
+    const joined = await guest.post(`${base}/waitlist/`, { slot, email: 'waiter@example.com', name: 'Wanda', seats: 1 });
+    expect(joined.statusCode, joined.body).toBe(201);
+    expect((await owner.patch(`/api/start-times/${slot}/`, { capacity: 2 })).statusCode).toBe(200);
+
     const mails = [
       await sink.latest('owner@mailjobs.test', /Activate/),
       await sink.latest('owner@mailjobs.test', /Reset your/),
@@ -95,6 +110,7 @@ describe('e-mail jobs keep ids, never secrets', () => {
       await sink.latest('guest@example.com', /Your booking/),
       await sink.latest('guest@example.com', /Tickets sent again|Your booking/),
       await sink.latest('office@mailjobs.test', /New booking/),
+      await sink.latest('waiter@example.com', /Seats for you/),
     ];
     const jobs = await storedMailJobs();
     expect(jobs.length).toBeGreaterThanOrEqual(mails.length);
@@ -110,12 +126,58 @@ describe('e-mail jobs keep ids, never secrets', () => {
       for (const line of mail.text.split('\n').filter((l) => l.trim().length > 40)) expect(stored, mail.subject).not.toContain(line.trim());
     }
     // What a job keeps: whom for and its ids; an order's e-mail composes itself from the order when sent.
+    expect(new Set(jobs.map((j) => j.name))).toEqual(new Set([QUEUES.email.name, QUEUES.orderMail.name, QUEUES.waitlistMail.name]));
+    const linked = new Map<string, string[]>();
     for (const job of jobs as { name: string; data: Record<string, unknown> }[]) {
-      if (job.name === 'order-mail') expect(job.data).toMatchObject({ order: expect.any(String), kind: expect.any(String) });
-      else expect(Object.keys(job.data).sort()).toEqual(expect.arrayContaining(['sealed', 'subject', 'to']));
+      if (job.name === QUEUES.orderMail.name) expect(job.data).toMatchObject({ order: expect.any(String), kind: expect.any(String) });
+      else if (job.name === QUEUES.waitlistMail.name) expect(job.data).toMatchObject({ entry: expect.any(String) });
+      else {
+        expect(job.data.v).toBe(MAIL_FORMAT);
+        const link = job.data.link as { kind: string } | undefined;
+        if (!link) expect(Object.keys(job.data).sort()).toEqual(['sealed', 'subject', 'to', 'v'].concat(job.data.account ? ['account'] : []).sort());
+        else {
+          // A link's e-mail: its kind and ids, nothing sealed (no key opens what is not there).
+          expect(job.data.sealed).toBeUndefined();
+          linked.set(job.data.to as string, [...(linked.get(job.data.to as string) ?? []), link.kind]);
+        }
+      }
     }
+    // Every account e-mail with a one-time link, and the partner's invitation, is made when sent.
+    expect([...(linked.get('owner@mailjobs.test') ?? [])].sort()).toEqual(['activation', 'email_reset', 'password_reset']);
+    expect(linked.get('member@mailjobs.test')).toEqual(['invitation']);
+    expect(linked.get('partner@elsewhere.test')).toEqual(['partner_invitation']);
     // The secrets that the links carry were there to find.
     expect(mails.flatMap((m) => secretsOf(m).parts).length).toBeGreaterThanOrEqual(6);
     expect(order.manage_url.split('#')[1]!.length).toBeGreaterThan(16);
   }, 60_000);
+
+  it('never sends an old job whose text is in the clear, and the migration run forgets the old format (sent, failed or waiting in the clear)', async () => {
+    const jobs = t.app.jobs;
+    const link = 'http://localhost/auth/reset-password/00000000-0000-4000-8000-000000000001/OldTokenSecretxyz0123456789';
+    // As the old code stored them: the text in the clear (before sealing), and sealed with its link.
+    const plain = await jobs.send(QUEUES.email, { to: 'old-plain@example.com', subject: 'Reset your password', text: `Follow ${link}` });
+    await until('the old job is done', async () => {
+      const found = (await t.database.db.execute(sql`select state from ${sql.raw(`${JOB_SCHEMA}.job`)} where id = ${plain}::uuid`)) as unknown as { rows: { state: string }[] };
+      return found.rows[0]?.state === 'completed';
+    });
+    expect(sink.countTo('old-plain@example.com')).toBe(0);
+    const later = { startAfter: 3600 };
+    const waitingPlain = await jobs.send(QUEUES.email, { to: 'old-later@example.com', subject: 'Reset', text: `Follow ${link}` }, later);
+    const waitingSealed = await jobs.send(QUEUES.email, { to: 'old-sealed@example.com', subject: 'Reset', sealed: jobs.seal(JSON.stringify({ text: `Follow ${link}` })) }, later);
+    const current = await jobs.send(QUEUES.email, { v: MAIL_FORMAT, to: 'new@example.com', subject: 'Reset', link: { kind: 'password_reset', user: '00000000-0000-4000-8000-000000000001', language: 'en' } }, later);
+
+    const forgotten = await t.database.asOwner((tx) => forgetOldMailJobs(inTransaction(tx)));
+    expect(forgotten).toBeGreaterThanOrEqual(2);
+    const left = (await t.database.db.execute(
+      sql`select id::text as id from ${sql.raw(`${JOB_SCHEMA}.job`)} where id in (${plain}::uuid, ${waitingPlain}::uuid, ${waitingSealed}::uuid, ${current}::uuid)`,
+    )) as unknown as { rows: { id: string }[] };
+    // Kept: the current format, and an old sealed e-mail still to send (asked for during the deployment).
+    expect(left.rows.map((r) => r.id).sort()).toEqual([waitingSealed!, current!].sort());
+    const old = (await t.database.db.execute(
+      sql`select count(*)::int as n from ${sql.raw(`${JOB_SCHEMA}.job`)} where name = ${QUEUES.email.name} and data ? 'text'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(old.rows[0]!.n).toBe(0);
+    // The format counts in the migration run's fingerprint: the first start of this code runs it (and the purge).
+    expect(APP_MIGRATION.fingerprint).toContain(`mail format ${MAIL_FORMAT}`);
+  }, 30_000);
 });

@@ -190,6 +190,63 @@ test.describe.serial('the web store, as a customer on a phone', () => {
     expect(checked.results[0]).toMatchObject({ result: 'admitted', ticket: { ticket_code: code, attendance: 'Arrived', order_reference: reference } });
   });
 
+  test('books normally without ever seeing a challenge: the page solves it in the background and the order carries it', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    // Every text the page ever shows, watched from before its first script: the store's words for a
+    // refused challenge or too many tries never appear, nor any challenge widget.
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { challengeSeen: string[] }).challengeSeen = seen;
+      const look = () => {
+        const text = document.body?.innerText ?? '';
+        for (const words of ['We could not check this browser', 'Too many tries', 'not a script', 'check that this is a browser']) if (text.includes(words)) seen.push(words);
+        if (document.querySelector('altcha-widget, [data-altcha], iframe[src*="captcha"]')) seen.push('a challenge widget');
+      };
+      new MutationObserver(look).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const page = await context.newPage();
+    // Every answer of the store's API, and the order's request as sent.
+    const answers: { url: string; status: number; codes: string[] }[] = [];
+    const reading: Promise<void>[] = [];
+    page.on('response', (response) => {
+      if (!new URL(response.url()).pathname.startsWith('/api/web-stores/')) return;
+      reading.push(
+        (async () => {
+          const status = response.status();
+          const codes = status >= 400 ? (((await response.json().catch(() => ({}))) as { errors?: { code: string }[] }).errors ?? []).map((e) => e.code) : [];
+          answers.push({ url: response.url(), status, codes });
+        })(),
+      );
+    });
+    const orders: { altcha: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/api\/web-stores\/[^/]+\/orders\/$/.test(new URL(request.url()).pathname)) orders.push({ altcha: request.headers()['x-altcha'] });
+    });
+
+    await page.goto(store());
+    await page.getByRole('link', { name: new RegExp(KAYAK) }).click();
+    await expect(page.getByRole('heading', { name: KAYAK, level: 1 })).toBeVisible();
+    await hold(page, zurichDate(19), '07:00', 1);
+    await fillDetails(page, { first_name: 'Lena', last_name: 'Unchallenged', email: 'lena.unchallenged@example.com' });
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you, Lena!' })).toBeVisible();
+    await Promise.all(reading);
+
+    // One order, sent once, with a solved challenge (ALTCHA's challenge and its solution) on its first try.
+    expect(orders).toHaveLength(1);
+    const proof = JSON.parse(Buffer.from(orders[0]!.altcha ?? '', 'base64').toString('utf8') || '{}') as { challenge?: { signature?: string }; solution?: { derivedKey?: string } };
+    expect(proof.challenge?.signature, 'the order carries X-Altcha').toBeTruthy();
+    expect(proof.solution).toBeTruthy();
+    const ordered = answers.filter((a) => /\/orders\/$/.test(new URL(a.url).pathname));
+    expect(ordered.map((a) => a.status)).toEqual([201]);
+    // No call was refused for want of a challenge, none throttled; the challenge itself was fetched.
+    expect(answers.filter((a) => a.status === 429 || a.codes.includes('challenge_required'))).toEqual([]);
+    expect(answers.filter((a) => a.status >= 400)).toEqual([]);
+    expect(answers.some((a) => new URL(a.url).pathname.endsWith('/challenge/'))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { challengeSeen: string[] }).challengeSeen)).toEqual([]);
+    await context.close();
+  });
+
   test('keeps nothing in cookies: the cart lives in the page’s storage, and the customer cancels on their booking page', async ({ browser }) => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();

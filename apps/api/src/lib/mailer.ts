@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { QUEUES, type Jobs } from './jobs';
+import { MAIL_FORMAT, QUEUES, type Jobs } from './jobs';
 import { emails } from './metrics';
 
 export interface Mail {
@@ -20,23 +20,53 @@ export interface QueuedMail extends Mail {
 }
 
 /**
- * An e-mail as its job stores it: whom it is for, its subject and organisation (the failed e-mails'
- * list shows them), and its text sealed (lib/sealed.ts): a one-time link, the name of whom it is
- * for, never readable in pg-boss's tables or their backups. Jobs queued before sealing carry `text`.
+ * An e-mail whose one-time link is made when it is sent: its job keeps the kind and ids only (a
+ * user, an invitation, a language), and the module that knows the kind mints the token and writes
+ * the text in the worker (users/link-mails.ts, partners' invitation). Nothing in the queue's tables
+ * or their backups can be followed, whoever holds the key.
  */
-export interface StoredMail {
+export type MailLink = { kind: string } & Record<string, string>;
+
+/** An e-mail to queue whose link is made when it is sent: whom for, its subject, organisation and link's kind and ids. */
+export interface QueuedLinkMail {
   to: string;
   subject: string;
   account?: string;
+  link: MailLink;
+}
+
+/**
+ * An e-mail as its job stores it: whom it is for, its subject and organisation (the failed e-mails'
+ * list shows them), and either the kind and ids its link is made from when it is sent (`link`) or,
+ * for a message with no secret to mint (a notice that a password changed), its text sealed
+ * (lib/sealed.ts): the name of whom it is for is never readable in pg-boss's tables. Jobs of the old
+ * format (no `v`) carry a sealed text with its one-time link, or before that the text itself
+ * (`text`): the latter is never sent, and the migration run forgets them once sent or failed, and
+ * any in the clear (`forgetOldMailJobs()` in lib/jobs.ts).
+ */
+export interface StoredMail {
+  v?: typeof MAIL_FORMAT;
+  to: string;
+  subject: string;
+  account?: string;
+  link?: MailLink;
   sealed?: string;
   text?: string;
   html?: string;
 }
 
-/** The message a stored e-mail job sends, its text opened with the server's key. */
-export function openMail(jobs: Pick<Jobs, 'open'>, stored: StoredMail): Mail {
+/** Makes the message of a link's e-mail when it is sent (mints its token), or null when there is nothing to send any more (its user or invitation is gone). */
+export type ComposeLinkMail = (to: string, link: MailLink) => Promise<Mail | null>;
+
+/**
+ * The message a stored e-mail job sends: its link made now, or its text opened with the server's
+ * key; null when it is not to be sent (its link's user is gone; a job of the oldest format, whose
+ * text was stored in the clear, is refused).
+ */
+export async function mailToSend(jobs: Pick<Jobs, 'open'>, stored: StoredMail, compose: ComposeLinkMail): Promise<Mail | null> {
   const { to, subject } = stored;
-  if (!stored.sealed) return { to, subject, text: stored.text ?? '', ...(stored.html ? { html: stored.html } : {}) };
+  if (stored.link) return compose(to, stored.link);
+  if (!stored.sealed) return null;
   const body = JSON.parse(jobs.open(stored.sealed)) as { text: string; html?: string };
   return { to, subject, text: body.text, ...(body.html ? { html: body.html } : {}) };
 }
@@ -111,12 +141,20 @@ export function countedMailer(inner: Mailer): Mailer {
 /**
  * Writes e-mails to send in the caller's transaction: sent once it commits, never if it rolls back;
  * retried EMAIL_RETRY_LIMIT times, the first after EMAIL_RETRY_DELAY_SECONDS, each wait doubling.
- * The job keeps whom and what (recipient, subject, organisation) in the clear and the text sealed;
+ * The job keeps whom and what (recipient, subject, organisation) in the clear; an e-mail with a
+ * one-time link keeps its link's kind and ids (made when sent), any other its text sealed;
  * attachments are never queued (the job that sends a message makes its files).
  */
-export async function queueMail(jobs: Jobs, config: Config, tx: Db, mails: QueuedMail[]) {
-  for (const { to, subject, account, text, html } of mails) {
-    const stored: StoredMail = { to, subject, ...(account ? { account } : {}), sealed: jobs.seal(JSON.stringify({ text, ...(html ? { html } : {}) })) };
+export async function queueMail(jobs: Jobs, config: Config, tx: Db, mails: (QueuedMail | QueuedLinkMail)[]) {
+  for (const mail of mails) {
+    const { to, subject, account } = mail;
+    const stored: StoredMail = {
+      v: MAIL_FORMAT,
+      to,
+      subject,
+      ...(account ? { account } : {}),
+      ...('link' in mail ? { link: mail.link } : { sealed: jobs.seal(JSON.stringify({ text: mail.text, ...(mail.html ? { html: mail.html } : {}) })) }),
+    };
     await jobs.sendIn(tx, QUEUES.email, stored, { retryLimit: config.EMAIL_RETRY_LIMIT, retryDelay: config.EMAIL_RETRY_DELAY_SECONDS, retryBackoff: true });
   }
 }

@@ -1,4 +1,5 @@
 import type { TStoreVoucherOffer } from '@tourdesk/contracts';
+import { httpUrl } from '@tourdesk/contracts/http-url';
 import { useEffect, useState } from 'react';
 import { ErrorPanel, Spinner, useLoad } from '../components/Async';
 import { Heading } from '../components/Heading';
@@ -90,6 +91,7 @@ function VoucherForm({ offer }: { offer: TStoreVoucherOffer }) {
   const [ownAmount, setOwnAmount] = useState('');
   const [v, setV] = useState({ buyer_name: '', buyer_email: '', recipient_name: '', recipient_email: '', message: '', deliver_on: '' });
   const [terms, setTerms] = useState(false);
+  const termsUrl = httpUrl(store.terms_url);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [payUrl, setPayUrl] = useState<string | null>(null);
@@ -174,7 +176,8 @@ function VoucherForm({ offer }: { offer: TStoreVoucherOffer }) {
       <div className="td-field">
         <label className="td-choice">
           <input type="checkbox" checked={terms} onChange={(e) => setTerms(e.currentTarget.checked)} aria-invalid={errors.accept_terms ? true : undefined} />
-          <span>{store.terms_url ? <a href={store.terms_url} target="_blank" rel="noreferrer">{t('voucherTerms')}</a> : t('voucherTerms')}</span>
+          {/* Linked only when http(s) (httpUrl): never a javascript: or data: address, even one stored before the API refused them. */}
+          <span>{termsUrl ? <a href={termsUrl} target="_blank" rel="noopener noreferrer">{t('voucherTerms')}</a> : t('voucherTerms')}</span>
         </label>
         {errors.accept_terms && <p className="td-error">{errors.accept_terms}</p>}
       </div>

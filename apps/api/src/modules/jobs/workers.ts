@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { QUEUES } from '../../lib/jobs';
-import { openMail, type StoredMail } from '../../lib/mailer';
+import { mailToSend, type ComposeLinkMail, type StoredMail } from '../../lib/mailer';
 import { sweepExpiredHolds } from '../availability/holds';
 import { extendHorizonsIfDue } from '../availability/horizon';
 import { stripStoredOriginals } from '../media/images';
@@ -13,6 +13,8 @@ import type { DeliveryJob } from '../webhooks/events';
 import { deliver, purgeOldDeliveries, sweepOrphans } from '../webhooks/service';
 import { queueBalanceReminders } from '../payments/reminders';
 import { sendVoucherMail, type VoucherMailJob } from '../gift-vouchers/service';
+import { composePartnerInvitation, type PartnerInvitationLink } from '../partners/service';
+import { composeAccountMail, isAccountLink } from '../users/link-mails';
 import { offerDueSeats, openWaitlistMail, sendWaitlistMail, type WaitlistMailJob } from '../waitlist/service';
 
 /**
@@ -25,7 +27,19 @@ export async function startWorkers(app: FastifyInstance) {
   const { jobs, mailer, database, log } = app;
   // Each statement of the strip job runs as the application's role; its rows are found across
   // organisations (server_access) and written in each one's transaction.
-  await jobs.work<StoredMail>(QUEUES.email, async (mail, job) => mailer.send(openMail(jobs, mail), job.id));
+  // An e-mail with a one-time link is made now by the module that knows its kind (its token minted).
+  const compose: ComposeLinkMail = async (to, link) => {
+    if (isAccountLink(link)) return composeAccountMail(database.db, app.config, to, link);
+    if (link.kind === 'partner_invitation') return composePartnerInvitation(database.db, app.config, to, link as unknown as PartnerInvitationLink);
+    throw new Error(`No e-mail of the kind ${link.kind}.`);
+  };
+  await jobs.work<StoredMail>(QUEUES.email, async (stored, job) => {
+    const mail = await mailToSend(jobs, stored, compose);
+    // Its user or invitation is gone, or an old job with its text in the clear: nothing is sent.
+    if (!mail) return { sent: false };
+    await mailer.send(mail, job.id);
+    return { sent: true };
+  });
   await jobs.work<StoredOrderMailJob>(QUEUES.orderMail, async (job, meta) => sendOrderMail(database.db, app.config, (mail, id) => mailer.send(mail, id), openOrderMail(jobs, job), meta.id));
   await jobs.work<{ event: string }>(QUEUES.stripeEvent, async (job) => handleStripeEvent(database.db, app.onlinePayments.stripe, jobs, app.config, job.event));
   const webhooks = { allowPrivate: app.config.WEBHOOKS_ALLOW_PRIVATE, retryLimit: app.config.WEBHOOK_RETRY_LIMIT, retryDelaySeconds: app.config.WEBHOOK_RETRY_DELAY_SECONDS };

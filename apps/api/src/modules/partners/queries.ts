@@ -241,6 +241,16 @@ export async function serverRevokeAllApiKeys(db: Db, partnershipId: string) {
     .where(and(eq(apiKey.partnership_id, partnershipId), isNull(apiKey.revoked_at)));
 }
 
+/** Sets the token's hash of an e-mail invitation still open (its e-mail is being sent): whether it was. */
+export async function serverSetInviteToken(db: Db, partnershipId: string, tokenHash: string) {
+  const rows = await db
+    .update(partnership)
+    .set({ invite_token_hash: tokenHash })
+    .where(and(eq(partnership.id, partnershipId), eq(partnership.status, 'Invited'), isNotNull(partnership.invite_email)))
+    .returning({ id: partnership.id });
+  return rows.length > 0;
+}
+
 /** An e-mail invitation by its token's hash, still open. */
 export async function serverInvitation(db: Db, tokenHash: string, lock = false) {
   const q = db

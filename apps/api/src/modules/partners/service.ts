@@ -8,9 +8,10 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { bareOrigin } from '../../lib/host';
 import { QUEUES, type Jobs } from '../../lib/jobs';
-import { queueMail, type Mail } from '../../lib/mailer';
+import { queueMail, type Mail, type QueuedLinkMail } from '../../lib/mailer';
 import { listCsv, presentedPages, readPages } from '../../lib/list-export';
 import { staffLanguage, staffTranslate, type StaffTranslate } from '../../lib/staff-text';
+import type { BackOfficeLanguage } from '@tourdesk/contracts/i18n';
 import type { TenantOptions } from '../../lib/tenancy';
 import { newSecret, sha256 } from '../auth/crypto';
 import { sellingLanguages } from '../organization/queries';
@@ -200,7 +201,7 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
     if (!other) throw new AppError('not_found', 'No organisation has this subdomain.', 'subdomain');
     if (other.id === me.accountId) throw new AppError('invalid', 'This is your own organisation: invite another one.', 'subdomain');
   }
-  const token = input.email ? newSecret(32) : null;
+  const byEmail = Boolean(input.email);
   const result = await one(c, async (ctx) => {
     if (iSupply) await checkOffers(ctx, input.offers);
     const supplier = iSupply ? me.accountId : (other?.id ?? null);
@@ -214,7 +215,8 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
         invited_by_account_id: me.accountId,
         invited_by_user_id: me.userId,
         invite_email: input.email ?? null,
-        invite_token_hash: token ? sha256(token) : null,
+        // The invitation's token is minted when its e-mail is sent (`composePartnerInvitation()`).
+        invite_token_hash: null,
         status: 'Invited',
         pricing: input.pricing,
         commission_bp: input.commission_bp,
@@ -230,20 +232,44 @@ export async function invite(c: Caller, config: Config, jobs: Jobs, input: z.out
     }
     if (iSupply) await q.replaceSharedOffers(ctx, row.id, input.offers);
     await q.recordPartnerAudit(ctx.tx, me.accountId, me.userId, row.id, 'invited', { partner_type: input.partner_type, subdomain: input.subdomain ?? null, email: input.email ?? null });
-    if (token && input.email) {
+    if (input.email) {
       // In the inviting user's back-office language (else their organisation's): the invited organisation's is unknown.
       const mine = await q.inviter(ctx, me.userId);
-      const t = staffTranslate(staffLanguage(mine?.language, await sellingLanguages(ctx.tx, { id: ctx.accountId })));
-      const mail: Mail = invitationMail(t, bareOrigin(config), `${config.publicUrl.protocol}//<your-subdomain>.${config.publicUrl.host}`, input.email, mine?.name ?? me.subdomain, iSupply ? 'reseller' : 'supplier', token);
-      await queueMail(jobs, config, ctx.tx, [{ ...mail, account: me.accountId }]);
+      const language = staffLanguage(mine?.language, await sellingLanguages(ctx.tx, { id: ctx.accountId }));
+      const link: PartnerInvitationLink = { kind: 'partner_invitation', partnership: row.id, language, inviter: mine?.name ?? me.subdomain, role: iSupply ? 'reseller' : 'supplier' };
+      const mail: QueuedLinkMail = { to: input.email, subject: invitationMail(config, input.email, link, '').subject, account: me.accountId, link };
+      await queueMail(jobs, config, ctx.tx, [mail]);
     }
     return row;
   });
-  if (token) jobs.wake(QUEUES.email);
+  if (byEmail) jobs.wake(QUEUES.email);
   return result;
 }
 
-function invitationMail(t: StaffTranslate, origin: string, tenantPattern: string, to: string, inviter: string, role: 'reseller' | 'supplier', token: string): Mail {
+/** A partner's invitation e-mail as its job keeps it: the partnership's id, never its token (made when sent). */
+export type PartnerInvitationLink = {
+  kind: 'partner_invitation';
+  partnership: string;
+  language: BackOfficeLanguage;
+  inviter: string;
+  role: 'reseller' | 'supplier';
+};
+
+/**
+ * The invitation's e-mail, its token minted now: only the token's hash is kept on the partnership
+ * (a retry mints another, so only the last message's link works); null when the invitation was
+ * answered or withdrawn before its e-mail went.
+ */
+export async function composePartnerInvitation(db: Db, config: Config, to: string, link: PartnerInvitationLink): Promise<Mail | null> {
+  const token = newSecret(32);
+  if (!(await q.serverSetInviteToken(db, link.partnership, sha256(token)))) return null;
+  return invitationMail(config, to, link, token);
+}
+
+function invitationMail(config: Config, to: string, { language, inviter, role }: PartnerInvitationLink, token: string): Mail {
+  const t: StaffTranslate = staffTranslate(language);
+  const origin = bareOrigin(config);
+  const tenantPattern = `${config.publicUrl.protocol}//<your-subdomain>.${config.publicUrl.host}`;
   const path = `/sales/partners/invitation/${token}`;
   return {
     to,

@@ -5,16 +5,17 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError } from '../../lib/errors';
 import type { Db } from '../../db/client';
 import { QUEUES, type Jobs } from '../../lib/jobs';
-import { queueMail, type Mail } from '../../lib/mailer';
+import { queueMail, type Mail, type QueuedLinkMail } from '../../lib/mailer';
 import { requireRecaptcha } from '../../lib/recaptcha';
 import { staffLanguage } from '../../lib/staff-text';
 import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
-import { issueActionToken, redeemActionToken } from '../auth/action-tokens';
+import { redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { sellingLanguages } from '../organization/queries';
 import { findUserByEmail, findUserById, revokeUserSessions } from '../auth/queries';
-import { accountExistsMail, activationMail, emailChangedMail, emailChangeRequestedMail, emailConfirmMail, emailResetMail, passwordResetMail, type Recipient } from './emails';
+import { accountExistsMail, emailChangedMail, emailChangeRequestedMail, type Recipient } from './emails';
+import { accountLinkMail } from './link-mails';
 import * as q from './queries';
 import { emailTaken } from './queries';
 
@@ -34,7 +35,7 @@ export interface FlowEnv {
 }
 
 /** Queues e-mails in the caller's transaction (sent once it commits), or alone when there is none. */
-async function queue(env: FlowEnv, tx: Db | null, outbox: Mail[]) {
+async function queue(env: FlowEnv, tx: Db | null, outbox: (Mail | QueuedLinkMail)[]) {
   const { jobs, db, config } = env;
   if (outbox.length === 0) return;
   if (tx) await queueMail(jobs, config, tx, outbox);
@@ -108,8 +109,9 @@ export async function register(env: FlowEnv, input: TRegisterInput) {
         role_id: owner.id,
         is_active: false,
       });
-      const token = await issueActionToken(tx, created, 'activation');
-      await queue(env, tx, [activationMail(config, await recipient(tx, created), created.id, token)]);
+      // Its link is made when the e-mail is sent (link-mails.ts): the queue keeps the user's id.
+      const to = await recipient(tx, created);
+      await queue(env, tx, [accountLinkMail(config, to, { kind: 'activation', user: created.id, language: to.language })]);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -136,8 +138,8 @@ export async function resendActivation(env: FlowEnv, email: string) {
   const found = await findUserByEmail(db, email);
   if (!found || found.user.is_active || found.user.invited_at || found.user.activated_at) return;
   await q.inSystemTransaction(db, async (tx) => {
-    const token = await issueActionToken(tx, found.user, 'activation');
-    await queue(env, tx, [activationMail(config, await recipient(tx, found.user), found.user.id, token)]);
+    const to = await recipient(tx, found.user);
+    await queue(env, tx, [accountLinkMail(config, to, { kind: 'activation', user: found.user.id, language: to.language })]);
   });
   wakeMail(env);
 }
@@ -151,8 +153,8 @@ export async function resetPassword(env: FlowEnv, email: string, recaptchaToken?
     const found = await findUserByEmail(db, email);
     if (!found || !found.user.is_active) return;
     await q.inSystemTransaction(db, async (tx) => {
-      const token = await issueActionToken(tx, found.user, 'password_reset');
-      await queue(env, tx, [passwordResetMail(config, await recipient(tx, found.user), found.user.id, token)]);
+      const to = await recipient(tx, found.user);
+      await queue(env, tx, [accountLinkMail(config, to, { kind: 'password_reset', user: found.user.id, language: to.language })]);
     });
     wakeMail(env);
   })().catch((err: unknown) => env.log.error({ err }, 'password reset e-mail failed'));
@@ -189,8 +191,8 @@ export async function resetEmail(env: FlowEnv, email: string) {
   const found = await findUserByEmail(db, email);
   if (!found || !found.user.is_active) return;
   await q.inSystemTransaction(db, async (tx) => {
-    const token = await issueActionToken(tx, found.user, 'email_reset');
-    await queue(env, tx, [emailResetMail(config, await recipient(tx, found.user), found.user.id, token)]);
+    const to = await recipient(tx, found.user);
+    await queue(env, tx, [accountLinkMail(config, to, { kind: 'email_reset', user: found.user.id, language: to.language })]);
   });
   wakeMail(env);
 }
@@ -209,8 +211,8 @@ export async function resetEmailConfirm(env: FlowEnv, uid: string, token: string
     const found = await findUserById(tx, row.user_id);
     if (!found) throw new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
     await q.setPendingEmail(tx, row.user_id, newEmail);
-    const confirm = await issueActionToken(tx, found.user, 'email_confirm', { email: newEmail });
-    await queue(env, tx, [emailConfirmMail(config, await recipient(tx, found.user, newEmail), found.user.id, confirm), emailChangeRequestedMail(await recipient(tx, found.user), newEmail)]);
+    const to = await recipient(tx, found.user, newEmail);
+    await queue(env, tx, [accountLinkMail(config, to, { kind: 'email_confirm', user: found.user.id, language: to.language, email: newEmail }), emailChangeRequestedMail(await recipient(tx, found.user), newEmail)]);
   });
   wakeMail(env);
 }

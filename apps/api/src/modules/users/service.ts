@@ -12,17 +12,17 @@ import type { TenantCtx } from '../../lib/crud';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { QUEUES, type Jobs } from '../../lib/jobs';
-import { queueMail, type Mail } from '../../lib/mailer';
+import { queueMail, type Mail, type QueuedLinkMail } from '../../lib/mailer';
 import { listCsv } from '../../lib/list-export';
 import { staffLanguage } from '../../lib/staff-text';
 import type { TenantOptions } from '../../lib/tenancy';
-import { issueActionToken } from '../auth/action-tokens';
 import { hashPassword, verifyPassword } from '../auth/crypto';
 import type { Principal } from '../auth/principal';
 import { assertMayAssign, assertMayChangeMember } from '../../lib/grants';
 import { revokeUserSessions } from '../auth/queries';
 import { sellingLanguages } from '../organization/queries';
-import { emailChangeRequestedMail, emailConfirmMail, invitationMail, passwordChangedMail } from './emails';
+import { emailChangeRequestedMail, passwordChangedMail } from './emails';
+import { accountLinkMail } from './link-mails';
 import * as q from './queries';
 import { assertWithinLimit } from '../plans/service';
 
@@ -46,10 +46,10 @@ export interface Caller {
  * Runs `fn` in the caller's organisation; the e-mails it adds to its outbox are queued in the same
  * transaction and sent once it commits.
  */
-async function tenantWork<T>(c: Caller, fn: (tx: Db, me: Principal, outbox: Mail[]) => Promise<T>) {
+async function tenantWork<T>(c: Caller, fn: (tx: Db, me: Principal, outbox: (Mail | QueuedLinkMail)[]) => Promise<T>) {
   const { me, jobs } = c;
   const result = await c.run(async ({ tx }) => {
-    const outbox: Mail[] = [];
+    const outbox: (Mail | QueuedLinkMail)[] = [];
     const done = await fn(tx, me, outbox);
     await queueMail(jobs, c.config, tx, outbox.map((m) => ({ ...m, account: me.accountId })));
     return done;
@@ -123,9 +123,9 @@ async function roleOr400(tx: Db, accountId: string, roleId: string) {
 async function invitationFor(c: Caller, tx: Db, me: Principal, user: { id: string; account_id: string; email: string; language: string | null }) {
   const account = await q.accountRow(tx, me.accountId);
   const inviter = await q.findUser(tx, me.accountId, me.userId);
-  const token = await issueActionToken(tx, user, 'invitation');
   const language = staffLanguage(user.language ?? inviter?.language, await sellingLanguages(tx, { id: me.accountId }));
-  return invitationMail(c.config, { email: user.email, language }, account.subdomain, account.name, me.email, user.id, token);
+  // Its link is made when the e-mail is sent (link-mails.ts): the queue keeps the user's id.
+  return accountLinkMail(c.config, { email: user.email, language }, { kind: 'invitation', user: user.id, language, subdomain: account.subdomain, organisation: account.name, inviter: me.email });
 }
 
 /** The signed-in user as an e-mail's recipient (at `email`, their address unless given), in their back-office language. */
@@ -300,8 +300,8 @@ export async function setEmail(c: Caller, current: string, newEmail: string) {
       return;
     }
     await q.updateUser(tx, me.accountId, me.userId, { pending_email: newEmail, updated_at: new Date() });
-    const token = await issueActionToken(tx, user, 'email_confirm', { email: newEmail });
-    outbox.push(emailConfirmMail(c.config, await meAsRecipient(tx, me, user, newEmail), user.id, token), emailChangeRequestedMail(await meAsRecipient(tx, me, user), newEmail));
+    const to = await meAsRecipient(tx, me, user, newEmail);
+    outbox.push(accountLinkMail(c.config, to, { kind: 'email_confirm', user: user.id, language: to.language, email: newEmail }), emailChangeRequestedMail(await meAsRecipient(tx, me, user), newEmail));
   });
 }
 

@@ -1,6 +1,7 @@
 import { ActionIcon, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconExternalLink, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import type { HelpTopic, THelpVideo, TPaginated } from '@tourdesk/contracts';
+import { httpUrl } from '@tourdesk/contracts/http-url';
 import { useState } from 'react';
 import { api } from '../api/api';
 import { useCan } from '../hooks/use-can';
@@ -72,13 +73,21 @@ function HelpVideoRow({ video, canKeep }: { video: THelpVideo; canKeep: boolean 
   const t = useCommonT();
   const [remove, { isLoading }] = helpVideosApi.useRemoveHelpVideoMutation();
   const name = video.title || video.url;
+  const href = httpUrl(video.url);
   return (
     <VideoItem
       video={video}
       title={
-        <Anchor href={video.url} target="_blank" rel="noopener noreferrer" size="sm" fw={500}>
-          {name} <IconExternalLink size={12} aria-label={t('help.newTab')} />
-        </Anchor>
+        // Linked only when http(s) (httpUrl): never a javascript: or data: address, even one stored before the API refused them.
+        href ? (
+          <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm" fw={500}>
+            {name} <IconExternalLink size={12} aria-label={t('help.newTab')} />
+          </Anchor>
+        ) : (
+          <Text size="sm" fw={500}>
+            {name}
+          </Text>
+        )
       }
       actions={
         canKeep && (
