@@ -303,10 +303,12 @@ const steps: [number, fc.Arbitrary<Step>][] = [
       if (expected === 200) expect(res.json()).toMatchObject({ status: 'Settled' });
     }))],
   [1, fc.record({ slot: fc.nat(1), lead: fc.constantFrom(-90, 3, 9) }).map(({ slot: s, lead }) =>
-    command(`raise the offer's cut-off: slot ${s} stops selling ${lead < 0 ? `${-lead} minutes ago` : `in ${lead} minutes`}`, async (m, api) => {
+    command(`hold a seat on slot ${s}, then raise the offer's cut-off: it stops selling ${lead < 0 ? `${-lead} minutes ago` : `in ${lead} minutes`}`, async (m, api) => {
       // As the back office sets it on the offer: every departure of the offer stops selling that long
       // before its start; the run's holds on it end then (a hold is 15 minutes: these cut it), and a
-      // departure past it is never held nor booked again.
+      // departure past it is never held nor booked again. A seat is held on it first, so that a hold
+      // is there when the cut-off comes (it may be refused: sold out, or past an earlier cut-off).
+      answered(await api.post('/api/cart/lines/', { slot: m.slots[s], quantities: { [exp.category]: 1 } }), 'hold before the cut-off');
       const live = (await t.database.db.execute(sql`select count(*)::int as n from ${cartLine} where slot_id = ${m.slots[s]}::uuid and expires_at > now()`)) as unknown as { rows: { n: number }[] };
       tally(`cut-off raised ${lead < 0 ? 'past' : 'near'} a departure with ${live.rows[0]!.n ? '' : 'no '}live holds`);
       const cutoff = Math.floor((m.starts[s]! - Date.now()) / 60_000) + -lead;
