@@ -155,6 +155,11 @@ describe('checkout of held lines', () => {
     await expire(old.id);
     expect((await owner.patch(`/api/pricing-rates/${rate.id}/`, { retail_price: 5500 })).statusCode).toBe(200);
     try {
+      // A promo code tried first is previewed on what the checkout will charge: today's 55.00, not the held 49.00.
+      expect((await owner.post('/api/promo-codes/', { code: 'LATE10', kind: 'percent', percent_bp: 1000 })).statusCode).toBe(201);
+      const preview = await owner.post('/api/cart/promo-code/', { code: 'LATE10', lines: [old.id] });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json()).toMatchObject({ subtotal: 2 * 5500, total: 2 * 5500 - 1100, lines: [{ id: old.id, discount: 1100 }] });
       const res = await owner.post('/api/cart/checkout/', { customer, lines: [old.id] });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().total).toBe(2 * 5500);

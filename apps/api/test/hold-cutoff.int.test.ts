@@ -78,4 +78,28 @@ describe('a hold ends when its departure stops being on sale', () => {
     }
     for (const row of (await linesUntil()).rows) expect(row.until).toBeLessThanOrEqual(until);
   });
+
+  it('ends the holds already made when the offer’s cut-off, or the organisation’s, is raised past them', async () => {
+    const live = async () =>
+      ((await t.database.asOwner((tx) => tx.execute(sql`select count(*)::int as n from cart_line where slot_id = ${slotId} and expires_at > now()`))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    // A cut-off 10 minutes longer than the time left before the start: the departure's sale has ended.
+    const past = Math.ceil((until + CUTOFF * 60_000 - Date.now()) / 60_000) + 10;
+    const raise: [string, (minutes: number) => Promise<{ statusCode: number }>][] = [
+      ['the offer’s', (minutes) => owner.patch(`/api/experiences/${tour.id}/`, { booking_cutoff_minutes: minutes || CUTOFF })],
+      // With the offer's own cut-off at none, the organisation's default decides (two pages set it).
+      ['the product configuration’s', (minutes) => owner.patch('/api/product-configuration/', { booking_cutoff_minutes: minutes })],
+      ['the booking settings’', (minutes) => owner.patch('/api/bookings/config/', { default_cutoff_minutes: minutes })],
+    ];
+    for (const [whose, set] of raise) {
+      const held = await owner.post('/api/cart/lines/', { slot: slotId, quantities: { [tour.category]: 1 } });
+      expect(held.statusCode, held.body).toBe(201);
+      expect(await live()).toBeGreaterThan(0);
+      expect((await set(past)).statusCode).toBe(200);
+      expect(await live(), `a hold live past ${whose} new cut-off`).toBe(0);
+      expect((await set(0)).statusCode).toBe(200);
+      for (const line of (await owner.get('/api/cart/')).json().lines) await owner.delete(`/api/cart/lines/${line.id}/`);
+      if (whose === 'the offer’s') expect((await owner.patch(`/api/experiences/${tour.id}/`, { booking_cutoff_minutes: 0 })).statusCode).toBe(200);
+    }
+    expect((await owner.patch(`/api/experiences/${tour.id}/`, { booking_cutoff_minutes: CUTOFF })).statusCode).toBe(200);
+  });
 });

@@ -304,3 +304,29 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
+
+-- A cut-off raised later cuts the holds already made (tourdesk_hold_until_cutoff cuts each write):
+-- when an offer's booking cut-off (p_experience) or the organisation's default (p_experience NULL:
+-- every offer of the account) changes, the live holds on its departures to come are written again,
+-- so the trigger ends each when its departure now stops being on sale, and a waiting-list offer
+-- holding such seats ends with its hold. The departures are locked first, in id order (the slot,
+-- then its lines, as every writer), so a checkout of the same lines waits or is waited for.
+CREATE OR REPLACE FUNCTION tourdesk_cut_holds(p_account uuid, p_experience uuid) RETURNS void
+  LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM slot s
+  WHERE s.account_id = p_account AND (p_experience IS NULL OR s.experience_id = p_experience)
+    AND s.id IN (SELECT l.slot_id FROM cart_line l WHERE l.account_id = p_account AND l.expires_at > now())
+  ORDER BY s.id
+  FOR NO KEY UPDATE;
+  WITH cut AS (
+    UPDATE cart_line l SET expires_at = l.expires_at
+    FROM slot s
+    WHERE l.account_id = p_account AND l.expires_at > now() AND s.id = l.slot_id
+      AND (p_experience IS NULL OR s.experience_id = p_experience)
+    RETURNING l.cart_id, l.expires_at
+  )
+  UPDATE waitlist_entry w SET offered_until = c.expires_at, updated_at = now()
+  FROM cut c
+  WHERE w.account_id = p_account AND w.status = 'offered' AND w.cart_id = c.cart_id AND w.offered_until > c.expires_at;
+END $$;

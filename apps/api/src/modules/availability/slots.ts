@@ -14,7 +14,8 @@ export const HORIZON_DAYS = 400;
 /**
  * The slots an experience's rules want between two local dates (inclusive), by start time (ISO):
  * every rule's start times on its weekdays within its validity, except closed dates and what has
- * already started. Used by regenerateSlots (the whole horizon) and extendHorizons (the new days).
+ * already started (by `now`, the caller's instant when it has one). Used by regenerateSlots (the
+ * whole horizon) and extendHorizons (the new days).
  */
 export function occurrences(p: {
   accountId: string;
@@ -25,9 +26,10 @@ export function occurrences(p: {
   closed: Set<string>;
   from: string;
   to: string;
+  now?: number;
 }) {
   const duration = (p.durationMinutes ?? 60) * 60_000;
-  const now = Date.now();
+  const now = p.now ?? Date.now();
   const wanted = new Map<string, q.SlotInsert>();
   for (const rule of p.rules) {
     const from = rule.valid_from > p.from ? rule.valid_from : p.from;
@@ -69,8 +71,12 @@ export async function regenerateSlots(ctx: TenantCtx, experienceId: string) {
   const rules = await q.rulesOfExperience(ctx, experienceId);
   const closed = new Set(await q.closedDatesOfExperience(ctx, experienceId));
   const today = todayIn(zone);
-  const wanted = occurrences({ accountId: ctx.accountId, experienceId, zone, durationMinutes: exp.duration_minutes, rules, closed, from: today, to: addDays(today, HORIZON_DAYS) });
+  // One instant for what is still to come: the occurrences wanted start after it, and exactly the
+  // slots starting after it are locked, so every row the upsert updates is locked first. (Not from
+  // the start of today: today's departures that have started are no occurrence, and would be taken
+  // for slots no rule wants any more — closed and detached from their rule below.)
   const now = Date.now();
+  const wanted = occurrences({ accountId: ctx.accountId, experienceId, zone, durationMinutes: exp.duration_minutes, rules, closed, from: today, to: addDays(today, HORIZON_DAYS), now });
   // One lock order: the future slots are locked in id order, as checkout locks them, before the
   // upsert below updates them (it would lock them in start-time order, and a checkout holding two
   // of them the other way round would deadlock with it).

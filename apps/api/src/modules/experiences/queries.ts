@@ -112,6 +112,11 @@ export async function insertExperience(ctx: TenantCtx, values: Omit<typeof exper
 }
 
 /** Changes an experience's columns. */
+/** Ends the live holds on the offer's departures when they now stop being on sale (a cut-off changed): tourdesk_cut_holds. */
+export async function cutHolds(ctx: TenantCtx, id: string) {
+  await ctx.tx.execute(sql`select tourdesk_cut_holds(${ctx.accountId}::uuid, ${id}::uuid)`);
+}
+
 export async function updateExperience(ctx: TenantCtx, id: string, set: ExperienceColumns) {
   const [updated] = await ctx.tx
     .update(experience)

@@ -227,6 +227,8 @@ export async function updateExperience(ctx: TenantCtx, id: string, input: Experi
   const columns = await toColumns(ctx, input, row);
   if (input.status) await checkTransition(ctx, { ...row, ...columns } as Row, input.status);
   const updated = await q.updateExperience(ctx, id, { ...columns, ...(input.status ? { status: input.status } : {}), updated_at: new Date() });
+  // A hold never outlives its departure's cut-off: one raised now ends the holds already made.
+  if (updated.booking_cutoff_minutes !== row.booking_cutoff_minutes) await q.cutHolds(ctx, id);
   return present(ctx, updated);
 }
 

@@ -129,10 +129,7 @@ export async function checkout(
  * `promo_code`); the checkout checks the code again and takes its use.
  */
 export async function promoPreview(ctx: TenantCtx, cartId: string, input: { code: string; lines?: string[]; email?: string; storeId: string | null }): Promise<TPromoPreview> {
-  const now = Date.now();
-  const inCart = await q.cartLinesOf(ctx, cartId);
-  const lines = input.lines ? inCart.filter((l) => input.lines!.includes(l.id)) : inCart.filter((l) => l.expires_at.getTime() > now);
-  if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: choose a time first, then enter the code.', 'lines');
+  const lines = await linesAsSold(ctx, cartId, input.lines);
   lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   const departures = await departuresOf(ctx, [...new Set(lines.map((l) => l.slot_id))]);
   const experienceOf = (slotId: string) => departures.get(slotId)?.experience_id ?? '';
@@ -155,11 +152,28 @@ export async function promoPreview(ctx: TenantCtx, cartId: string, input: { code
  */
 export async function cartDue(ctx: TenantCtx, cartId: string, input: { lines?: string[]; promo_code?: string; storeId: string | null }) {
   if (input.promo_code) return (await promoPreview(ctx, cartId, { code: input.promo_code, lines: input.lines, storeId: input.storeId })).total;
+  return (await linesAsSold(ctx, cartId, input.lines)).reduce((n, l) => n + l.total, 0);
+}
+
+/**
+ * The cart's lines a checkout would book (`lines`, else those held) at the figures it would sell
+ * them at: a named line whose hold ran out is priced again at today's prices (priceOf(), as
+ * checkout() re-holds it), the others at their held prices.
+ */
+async function linesAsSold(ctx: TenantCtx, cartId: string, ids: string[] | undefined) {
   const now = Date.now();
   const inCart = await q.cartLinesOf(ctx, cartId);
-  const lines = input.lines ? inCart.filter((l) => input.lines!.includes(l.id)) : inCart.filter((l) => l.expires_at.getTime() > now);
+  const lines = ids ? inCart.filter((l) => ids.includes(l.id)) : inCart.filter((l) => l.expires_at.getTime() > now);
   if (lines.length === 0) throw new AppError('invalid', 'The cart is empty: choose a time first, then enter the code.', 'lines');
-  return lines.reduce((n, l) => n + l.total, 0);
+  const sold: typeof lines = [];
+  for (const l of lines) {
+    if (l.expires_at.getTime() > now) sold.push(l);
+    else {
+      const today = await priceOf(ctx, l.slot_id, l.quantities, l.extras);
+      sold.push({ ...l, items: today.items, total: today.total });
+    }
+  }
+  return sold;
 }
 
 /** A 409 with one item per line that cannot be booked. */

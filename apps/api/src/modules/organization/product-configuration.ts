@@ -51,5 +51,7 @@ export async function updateProductConfiguration(ctx: TenantCtx, patch: TProduct
   // The languages sold in, the first the main one. One taken out keeps its offers' translations (not served).
   if (patch.languages !== undefined) set.languages = patch.languages;
   await q.updateAccount(ctx, set);
+  // A hold never outlives its departure's cut-off: a default raised now ends the holds already made.
+  if (patch.booking_cutoff_minutes !== undefined) await q.cutHolds(ctx);
   return productConfiguration(ctx);
 }

@@ -30,6 +30,11 @@ export async function sellingLanguages(db: Db, organisation: { id: string } | { 
 }
 
 /** Changes columns of the organisation's row. */
+/** Ends the live holds whose departures now stop being on sale (the default cut-off changed): tourdesk_cut_holds. */
+export async function cutHolds(ctx: TenantCtx) {
+  await ctx.tx.execute(sql`select tourdesk_cut_holds(${ctx.accountId}::uuid, null)`);
+}
+
 export async function updateAccount(ctx: TenantCtx, set: Partial<typeof baseAccount.$inferInsert>) {
   await ctx.tx.update(baseAccount).set(set).where(eq(baseAccount.id, ctx.accountId));
 }

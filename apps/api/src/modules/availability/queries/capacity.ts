@@ -40,6 +40,8 @@ export async function defaultCapacity(ctx: TenantCtx) {
 /** Changes the organisation's hold time and default cutoff. */
 export async function updateBookingSettings(ctx: TenantCtx, patch: { hold_minutes?: number; default_cutoff_minutes?: number }) {
   await ctx.tx.update(baseAccount).set({ ...patch, updated_at: new Date() }).where(eq(baseAccount.id, ctx.accountId));
+  // A hold never outlives its departure's cut-off: a default raised now ends the holds already made.
+  if (patch.default_cutoff_minutes !== undefined) await ctx.tx.execute(sql`select tourdesk_cut_holds(${ctx.accountId}::uuid, null)`);
 }
 
 /** The inventory items some experience of the organisation offers as extras, by name. */

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { baseAccount, booking, cartLine, closedDate, experience, scheduleRule, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
@@ -58,14 +58,15 @@ export async function upsertSlots(ctx: TenantCtx, values: SlotInsert[]) {
 }
 
 /**
- * An experience's slots that start from `from` on (ids and starts), locked in id order — the order
- * checkout and every other writer lock slots in — before anything updates them.
+ * An experience's slots that start after `from` (ids and starts; occurrences() wants no slot that
+ * starts by then), locked in id order — the order checkout and every other writer lock slots in —
+ * before anything updates them.
  */
 export function lockSlotsFrom(ctx: TenantCtx, experienceId: string, from: Date) {
   return ctx.tx
     .select({ id: slot.id, starts_at: slot.starts_at })
     .from(slot)
-    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gte(slot.starts_at, from)))
+    .where(and(eq(slot.account_id, ctx.accountId), eq(slot.experience_id, experienceId), gt(slot.starts_at, from)))
     .orderBy(slot.id)
     .for('no key update');
 }
