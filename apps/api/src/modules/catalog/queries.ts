@@ -14,7 +14,8 @@ import {
   pricingCategory,
   pricingRate,
 } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /**
  * The catalog module's only access to the database: each resource's list for registerCrud (its

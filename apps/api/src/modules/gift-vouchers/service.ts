@@ -67,6 +67,14 @@ export function presentVoucher(v: q.VoucherRow): TGiftVoucher {
   };
 }
 
+/** How many of the organisation's vouchers match the list's filter. */
+export const voucherCount = q.voucherCount;
+
+/** One page of the list (newest first), as the API shows it. */
+export async function voucherPage(ctx: TenantCtx, f: Parameters<typeof q.voucherPage>[1], limit: number, offset: number): Promise<TGiftVoucher[]> {
+  return (await q.voucherPage(ctx, f, limit, offset)).map(presentVoucher);
+}
+
 export interface VoucherMailJob {
   account: string;
   voucher: string;

@@ -2,7 +2,8 @@ import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, partnership, pricingRate, scheduleRule, store } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /** The organisation module's only access to the database. */
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { QR_OWNERSHIPS } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, experience, order, qrCode, qrScanDay, store, storeExperience } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /** The QR codes module's only access to the database. */
 

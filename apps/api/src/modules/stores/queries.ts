@@ -2,7 +2,8 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, experience, image, order, partnership, partnershipExperience, store, storeExperience, storeVisit } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /** The stores module's only access to the database. */
 
