@@ -365,6 +365,7 @@ export interface VoucherPurchasePayload {
  * is issued, its e-mail queued for its delivery date and the buyer's receipt now.
  */
 export async function issuePurchasedVoucher(ctx: TenantCtx, row: { id: string; store_id: string | null; voucher: Record<string, unknown> | null; amount: number }) {
+  // The checkout's voucher (jsonb, a record to the schema) is the payload payments/vouchers.ts stored.
   const p = row.voucher as unknown as VoucherPurchasePayload;
   return issueVoucher(ctx, ctx.jobs, {
     value: row.amount,
