@@ -142,49 +142,93 @@ const noImportCycle = {
 /**
  * The API's modules have three layers (ARCHITECTURE.md, "Conventions"): routes speak HTTP, services
  * hold the rules and take a ctx, queries are the only files that touch the database. Outside a
- * module's queries.ts (or its queries/ folder) no file imports Drizzle, imports a value from
- * src/db (a row's type may be named), or calls the database through a transaction or a handle
- * (`ctx.tx.select(…)`, `db.execute(…)`); outside its HTTP edge (routes.ts, *-routes.ts and
- * HTTP_EDGE) no file names Fastify's request or reply. Tests are outside the rule.
+ * module's queries.ts (or its queries/ folder) and DATABASE_LAYER, no file of apps/api/src/modules
+ * or apps/api/src/lib
+ * - imports Drizzle, re-exports it or loads it with import() (a type included);
+ * - imports, re-exports or loads a value from src/db (a row's type may be named with `import type`);
+ * - touches a database handle: any property of a value whose TYPE is one (Drizzle's database or
+ *   transaction, pg's Pool/PoolClient/Client, PGlite, src/db's SqlExecutor), whatever it is called
+ *   (`trx.execute`, `const { tx: t } = ctx; t.select`, `pool.query`, `tx['select']`,
+ *   `tx.execute.bind(tx)`), nor destructures one (`const { select } = tx`). Passing a handle on (to
+ *   a queries function) is allowed.
+ * Outside its HTTP edge (routes.ts, *-routes.ts and HTTP_EDGE) no file names Fastify's request or
+ * reply. Tests are outside the rule. The rule needs type information (typed linting of these files).
  */
-const HTTP_EDGE = new Set(['auth/cookies.ts', 'auth/guard.ts', 'auth/principal.ts', 'octo/auth.ts', 'web-store/pages.ts']);
-const DATABASE_CALLS = new Set(['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'transaction', 'query', '$count', '$with', 'with', 'refreshMaterializedView']);
-const dbDir = path.join(repo, 'apps/api/src/db') + path.sep;
-const moduleLayers = {
+const HTTP_EDGE = new Set(['modules/auth/cookies.ts', 'modules/auth/guard.ts', 'modules/auth/principal.ts', 'modules/octo/auth.ts', 'modules/web-store/pages.ts', 'lib/crud.ts', 'lib/errors.ts', 'lib/host.ts', 'lib/list-export.ts', 'lib/pagination.ts']);
+/** Files of apps/api/src/lib that ARE the database layer, each for its reason. */
+const DATABASE_LAYER = new Map([
+  ['lib/tenancy.ts', 'opens the tenant transaction (role, account, lock timeout) every tenant query runs in'],
+  ['lib/crud-queries.ts', 'the queries of registerCrud() (lib/crud.ts): one table-generic queries file for every simple CRUD resource'],
+  ['lib/throttle.ts', 'the queries of the shared rate_limit table (auth, users and the HTTP rate limit all count in it)'],
+  ['lib/jobs.ts', 'the job queue (pg-boss) runs in the application\'s own database and transactions'],
+]);
+/** Type names of database handles, with the packages (or src/db) that declare them. */
+const HANDLE_TYPES = new Set(['PgDatabase', 'PgTransaction', 'NodePgDatabase', 'PgliteDatabase', 'Pool', 'PoolClient', 'Client', 'PGlite', 'PGliteInterface', 'Transaction', 'SqlExecutor']);
+const HANDLE_HOMES = /[\\/](node_modules[\\/](drizzle-orm|pg|@types[\\/]pg|@electric-sql[\\/]pglite)|apps[\\/]api[\\/]src[\\/]db)[\\/]/;
+function isHandleType(type, checker, seen = new Set()) {
+  if (!type || seen.has(type)) return false;
+  seen.add(type);
+  if (type.isUnionOrIntersection()) return type.types.some((t) => isHandleType(t, checker, seen));
+  for (const symbol of [type.getSymbol(), type.aliasSymbol]) {
+    if (symbol && HANDLE_TYPES.has(symbol.getName()) && (symbol.getDeclarations() ?? []).some((d) => HANDLE_HOMES.test(d.getSourceFile().fileName))) return true;
+  }
+  const target = type.target ?? type;
+  if (target.isClassOrInterface?.()) return (checker.getBaseTypes(target) ?? []).some((t) => isHandleType(t, checker, seen));
+  return false;
+}
+const apiSrc = path.join(repo, 'apps/api/src');
+const dbDir = path.join(apiSrc, 'db') + path.sep;
+export const moduleLayers = {
   meta: {
     type: 'problem',
     schema: [],
     messages: {
       drizzle: 'Only a module\'s queries.ts imports Drizzle: move this query there and call it.',
       database: 'Only a module\'s queries.ts imports from src/db (a row\'s type may be imported with `import type`).',
-      call: 'Only a module\'s queries.ts calls the database: move `{{call}}` into a function of queries.ts.',
+      call: 'Only a module\'s queries.ts touches the database: move `{{call}}` into a function of queries.ts.',
       request: 'Services never see the request: the route reads what it needs from it and passes a ctx and plain values.',
+      types: 'module-layers needs type information: lint this file with parserOptions.projectService.',
     },
   },
   create(context) {
-    const file = path.relative(path.join(repo, 'apps/api/src/modules'), context.physicalFilename).split(path.sep).join('/');
-    if (file.startsWith('..') || /\.test\.tsx?$/.test(file)) return {};
-    const inQueries = /(^|\/)queries(\.ts$|\/)/.test(file);
-    const httpEdge = /(^|\/|-)routes\.ts$/.test(file) || HTTP_EDGE.has(file);
-    const typeOnly = (node) => node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+    const file = path.relative(apiSrc, context.physicalFilename).split(path.sep).join('/');
+    if (!/^(modules|lib)\//.test(file) || /\.test\.tsx?$/.test(file)) return {};
+    const inQueries = /^modules\/.*(^|\/)queries(\.ts$|\/)/.test(file) || DATABASE_LAYER.has(file);
+    const httpEdge = /^modules\/.*(\/|-)routes\.ts$/.test(file) || HTTP_EDGE.has(file);
+    const typeOnly = (node) =>
+      node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+    const checkSource = (node, specifier, valueUse) => {
+      if (typeof specifier !== 'string' || inQueries) return;
+      if (/^drizzle-orm(\/|$)/.test(specifier)) return context.report({ node, messageId: 'drizzle' });
+      if (!valueUse) return;
+      const target = resolveImport(specifier, realpathSync(context.physicalFilename));
+      if (target?.startsWith(dbDir)) context.report({ node, messageId: 'database' });
+    };
+    const services = context.sourceCode.parserServices;
+    const typed = !inQueries && services?.program && services.esTreeNodeToTSNodeMap;
+    const checker = typed ? services.program.getTypeChecker() : null;
+    const isHandle = (node) => isHandleType(checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node)), checker);
     return {
+      Program(node) {
+        if (!inQueries && !typed) context.report({ node, messageId: 'types' });
+      },
       ImportDeclaration(node) {
-        const specifier = String(node.source.value);
-        if (!inQueries && /^drizzle-orm(\/|$)/.test(specifier)) context.report({ node, messageId: 'drizzle' });
-        if (!inQueries && specifier.startsWith('.') && !typeOnly(node)) {
-          const target = resolveImport(specifier, realpathSync(context.physicalFilename));
-          if (target?.startsWith(dbDir)) context.report({ node, messageId: 'database' });
-        }
-        if (!httpEdge && specifier === 'fastify' && node.specifiers.some((s) => s.type === 'ImportSpecifier' && ['FastifyRequest', 'FastifyReply'].includes(s.imported.name))) {
+        checkSource(node, node.source.value, !typeOnly(node));
+        if (!httpEdge && node.source.value === 'fastify' && node.specifiers.some((s) => s.type === 'ImportSpecifier' && ['FastifyRequest', 'FastifyReply'].includes(s.imported.name))) {
           context.report({ node, messageId: 'request' });
         }
       },
-      'CallExpression > MemberExpression.callee'(node) {
-        if (inQueries || node.property.type !== 'Identifier' || !DATABASE_CALLS.has(node.property.name)) return;
-        const handle = node.object.type === 'MemberExpression' ? node.object.property : node.object;
-        if (handle.type === 'Identifier' && (handle.name === 'tx' || handle.name === 'db')) {
-          context.report({ node, messageId: 'call', data: { call: context.sourceCode.getText(node) } });
-        }
+      ExportNamedDeclaration: (node) => node.source && checkSource(node, node.source.value, !typeOnly(node)),
+      ExportAllDeclaration: (node) => checkSource(node, node.source.value, node.exportKind !== 'type'),
+      ImportExpression(node) {
+        if (node.source.type === 'Literal') checkSource(node, node.source.value, true);
+      },
+      TSImportType: (node) => checkSource(node, node.argument?.literal?.value, false),
+      MemberExpression(node) {
+        if (typed && isHandle(node.object)) context.report({ node, messageId: 'call', data: { call: context.sourceCode.getText(node) } });
+      },
+      ObjectPattern(node) {
+        if (typed && isHandle(node)) context.report({ node, messageId: 'call', data: { call: context.sourceCode.getText(node) } });
       },
     };
   },
@@ -271,7 +315,10 @@ export default tseslint.config(
     rules: { 'tourdesk/no-import-cycle': 'error' },
   },
   {
-    files: ['apps/api/src/modules/**/*.ts'],
+    // Typed linting for module-layers, which knows a database handle by its type (see above).
+    files: ['apps/api/src/modules/**/*.ts', 'apps/api/src/lib/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: repo } },
     plugins: { layers: { rules: { 'module-layers': moduleLayers } } },
     rules: { 'layers/module-layers': 'error' },
   },

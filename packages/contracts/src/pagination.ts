@@ -48,5 +48,6 @@ export function patchOf<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
     const bare = field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType);
     shape[key] = bare.optional();
   }
+  // Built key by key above, each key of T made optional: zod cannot type a shape built in a loop.
   return z.object(shape) as unknown as z.ZodObject<{ [K in keyof T]: z.ZodOptional<T[K]> }>;
 }

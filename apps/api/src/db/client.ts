@@ -176,11 +176,12 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
       return ownerPool;
     };
     const session = (client: pg.PoolClient): SqlSession => ({
+      // pg types rows as QueryResultRow, which a caller's R need not extend: the migrations say what they select.
       query: async <R,>(text: string, params?: unknown[]) => (await client.query(text, params)) as unknown as { rows: R[] },
       exec: async (script) => void (await client.query(script)),
     });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    const read = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db;
+    const db = drizzlePg(pool, { schema }) as Db;
+    const read = readPool ? (drizzlePg(readPool, { schema }) as Db) : db;
     const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
       // Without parameters, the simple protocol: a script of several statements (pg-boss's maintenance).
       executeSql: async (text, values) => (values && values.length > 0 ? client.query(text, values) : client.query(text)),
@@ -199,7 +200,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
             prepare: prepare && (() => prepare(executor(client))),
             definitions: definitionsScript(),
             lockTimeoutMs: options?.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
-            after: after && (() => after(drizzlePg(client, { schema }) as unknown as Db)),
+            after: after && (() => after(drizzlePg(client, { schema }) as Db)),
           });
         } finally {
           client.release();
@@ -214,7 +215,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
           client.release();
         }
       },
-      asOwner: (work) => (drizzlePg(owner(), { schema }) as unknown as Db).transaction((tx) => work(tx as unknown as Db)),
+      asOwner: (work) => (drizzlePg(owner(), { schema }) as Db).transaction((tx) => work(tx as Db)),
       async close() {
         await Promise.all([pool.end(), readPool?.end(), ownerPool?.end()]);
       },
@@ -224,7 +225,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
   // PGlite: one connection, whose session user is its superuser. The application's statements run
   // as tourdesk_server (SET ROLE once the role exists); the owner's work resets the role.
   const client = opts.pglite ?? (await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {}));
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema }) as Db;
   const restrict = async () => {
     const found = await client.query(`select 1 from pg_roles where rolname = $1`, [SERVER_ROLE]);
     if (found.rows.length > 0) await client.exec(`set role ${SERVER_ROLE}`);
@@ -275,7 +276,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
     asOwner: (work) =>
       db.transaction(async (tx) => {
         await tx.execute(sql`set local role none`);
-        return work(tx as unknown as Db);
+        return work(tx as Db);
       }),
     close: () => client.close(),
     poolUse: () => ({ engine: 'pglite', max: 1, total: 1, idle: 1, waiting: 0 }),
@@ -283,7 +284,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
 }
 
 export async function databaseVersion(db: Db): Promise<string> {
-  const result = (await db.execute(sql`show server_version`)) as unknown as {
+  const result = (await db.execute(sql`show server_version`)) as {
     rows: { server_version: string }[];
   };
   return String(result.rows[0]?.server_version ?? '');

@@ -1,5 +1,3 @@
-import { and, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { paginated, ZErrorEnvelope, ZIdParam, ZPaginationQuery, type TPaginationQuery } from '@tourdesk/contracts';
@@ -7,8 +5,9 @@ import type { Db } from '../db/client';
 import type { Jobs } from './jobs';
 import { principalOf } from '../modules/auth/principal';
 import type { RouteAccess } from './access';
-import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
-import { AppError, notFound } from './errors';
+import * as q from './crud-queries';
+import type { CrudFilter, CrudTable, Row, TenantTable } from './crud-queries';
+import { notFound } from './errors';
 import { CSV_LIMIT, listCsv, sendCsv, type CsvColumn } from './list-export';
 import { paginate } from './pagination';
 import { inTenant, type TenantOptions } from './tenancy';
@@ -17,10 +16,9 @@ import { inTenant, type TenantOptions } from './tenancy';
  * Full create/read/update/delete for a simple tenant resource, following every convention:
  * paginated SQL list with search and filters, declared access, tenant transaction with RLS,
  * 404 for another tenant's ids, unique and in-use conflicts as clear errors.
- * Resources with richer rules (experiences, media) write their own service instead.
+ * Resources with richer rules (experiences, media) write their own service instead. This file
+ * speaks HTTP; its queries are in crud-queries.ts, the spec's callbacks are the resource's rules.
  */
-type TenantTable = PgTable & { id: PgColumn; account_id: PgColumn };
-type Row<T extends TenantTable> = T['$inferSelect'];
 
 export interface TenantCtx {
   tx: Db;
@@ -32,7 +30,7 @@ export interface TenantCtx {
   jobs?: Jobs;
 }
 
-export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType> {
+export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatch extends z.ZodType, TOut extends z.ZodType> extends CrudTable<T> {
   /** '/api/pricing-categories/' */
   path: string;
   tag: string;
@@ -44,10 +42,10 @@ export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatc
   patch: TPatch;
   output: TOut;
   /** Columns the `search` parameter looks in (ILIKE). */
-  search?: PgColumn[];
+  search?: CrudTable<T>['search'];
   /** Filters from the query string: name → (value) → condition. */
-  filters?: Record<string, { schema: z.ZodType<string>; where: (value: string) => SQL }>;
-  orderBy: (SQL | PgColumn)[];
+  filters?: Record<string, CrudFilter & { schema: z.ZodType<string> }>;
+  orderBy: CrudTable<T>['orderBy'];
   /** Input → column values (account_id is added here). May check references (throw AppError). */
   values: (ctx: TenantCtx, input: Partial<z.output<TInput>>, existing?: Row<T>) => Promise<Partial<T['$inferInsert']>>;
   /** Rows → responses; one call per page (so it may run one extra query, never one per row). */
@@ -62,24 +60,6 @@ export interface CrudSpec<T extends TenantTable, TInput extends z.ZodType, TPatc
   /** What a unique-index violation means, for the user. */
   unique?: { attr: string; detail: string };
   inUse?: string;
-}
-
-/** Which of `ids` are rows of this organisation in `table` (one query). */
-export async function ownedIds(tx: Db, table: TenantTable, accountId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = (await tx
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(and(eq(table.account_id, accountId), inArray(table.id, ids)))) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Refuses (400, naming the field) a reference to a row that is not this organisation's. */
-export async function assertOwned(ctx: TenantCtx, table: TenantTable, id: string | null | undefined, attr: string, noun: string) {
-  if (!id) return;
-  if (!(await ownedIds(ctx.tx, table, ctx.accountId, [id])).size) {
-    throw new AppError('invalid', `No ${noun} with this id in your organisation.`, attr);
-  }
 }
 
 export function tenantScope<R>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<R>, options?: TenantOptions) {
@@ -106,27 +86,16 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
   // Generic over its schemas, so handlers see loosely typed requests; the zod schemas still
   // validate every request and serialise every response.
   const app = appIn;
-  const t = spec.table;
-  const byId = (ctx: TenantCtx, id: string) => and(eq(t.account_id, ctx.accountId), eq(t.id, id));
   const tags = [spec.tag];
 
   async function load(ctx: TenantCtx, id: string): Promise<Row<T>> {
-    const [row] = await ctx.tx.select().from(t as PgTable).where(byId(ctx, id));
+    const row = await q.findRow(ctx.tx, spec, ctx.accountId, id);
     if (!row) throw notFound(`No ${spec.noun} with this id.`);
-    return row as Row<T>;
+    return row;
   }
   async function one(ctx: TenantCtx, id: string) {
     const [dto] = await spec.present(ctx, [await load(ctx, id)]);
     return dto!;
-  }
-  async function write<R>(fn: () => Promise<R>): Promise<R> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (isUniqueViolation(error) && spec.unique) throw new AppError('invalid', spec.unique.detail, spec.unique.attr);
-      if (isForeignKeyViolation(error)) throw new AppError('conflict', spec.inUse ?? `This ${spec.noun} is in use.`);
-      throw error;
-    }
   }
 
   const filterShape = Object.fromEntries(Object.entries(spec.filters ?? {}).map(([k, f]) => [k, f.schema.optional()]));
@@ -137,34 +106,19 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
     { config: { access: spec.read }, schema: { tags, summary: `List ${spec.noun}s`, querystring: listQuery, response: { 200: paginated(spec.output), ...errors } } },
     (request) =>
       tenantScope(request, (ctx) => {
-        const q = request.query as TPaginationQuery & Record<string, string | undefined>;
-        const where = listWhere(ctx, q);
+        const query = request.query as TPaginationQuery & Record<string, string | undefined>;
+        const where = q.listWhere(spec, ctx.accountId, query);
         return paginate(
           request,
-          q,
-          async () => (await ctx.tx.select({ n: count() }).from(t as PgTable).where(where))[0]?.n ?? 0,
+          query,
+          () => q.countRows(ctx.tx, spec, where),
           (limit, offset) => pageOf(ctx, where, limit, offset),
         );
       }),
   );
 
-  const listWhere = (ctx: TenantCtx, q: Record<string, string | undefined>) => {
-    const term = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-    return and(
-      eq(t.account_id, ctx.accountId),
-      term && spec.search?.length ? or(...spec.search.map((c) => ilike(c, term))) : undefined,
-      ...Object.entries(spec.filters ?? {}).map(([k, f]) => (q[k] ? f.where(q[k]!) : undefined)),
-    );
-  };
-  async function pageOf(ctx: TenantCtx, where: SQL | undefined, limit: number, offset: number) {
-    const rows = await ctx.tx
-      .select()
-      .from(t as PgTable)
-      .where(where)
-      .orderBy(...spec.orderBy)
-      .limit(limit)
-      .offset(offset);
-    return spec.present(ctx, rows as Row<T>[]);
+  async function pageOf(ctx: TenantCtx, where: ReturnType<typeof q.listWhere>, limit: number, offset: number) {
+    return spec.present(ctx, await q.pageRows(ctx.tx, spec, where, limit, offset));
   }
 
   if (spec.csv) {
@@ -177,7 +131,7 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
         const body = await tenantScope(
           request,
           (ctx) => {
-            const where = listWhere(ctx, request.query as Record<string, string | undefined>);
+            const where = q.listWhere(spec, ctx.accountId, request.query as Record<string, string | undefined>);
             return listCsv(csv.columns, (limit, offset) => pageOf(ctx, where, limit, offset));
           },
           { snapshot: true },
@@ -193,13 +147,8 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
     async (request, reply) => {
       const dto = await tenantScope(request, async (ctx) => {
         const values = await spec.values(ctx, request.body as z.output<TInput>);
-        const [row] = await write(() =>
-          ctx.tx
-            .insert(t)
-            .values({ ...values, account_id: ctx.accountId } as T['$inferInsert'])
-            .returning(),
-        );
-        return (await spec.present(ctx, [row as Row<T>]))[0];
+        const row = await q.insertRow(ctx.tx, spec, ctx.accountId, values);
+        return (await spec.present(ctx, [row]))[0];
       });
       return reply.status(201).send(dto);
     },
@@ -229,12 +178,7 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
           const id = (request.params as { id: string }).id;
           const existing = await load(ctx, id);
           const values = await spec.values(ctx, request.body as Partial<z.output<TInput>>, existing);
-          await write(() =>
-            ctx.tx
-              .update(t)
-              .set({ ...values, ...('updated_at' in t ? { updated_at: new Date() } : {}) } as Partial<T['$inferInsert']>)
-              .where(byId(ctx, id)),
-          );
+          await q.updateRow(ctx.tx, spec, ctx.accountId, id, values);
           return one(ctx, id);
         }),
     });
@@ -248,7 +192,7 @@ export function registerCrud<T extends TenantTable, TInput extends z.ZodType, TP
       await tenantScope(request, async (ctx) => {
         const row = await load(ctx, id);
         await spec.beforeDelete?.(ctx, row);
-        await write(() => ctx.tx.delete(t).where(byId(ctx, id)));
+        await q.deleteRow(ctx.tx, spec, ctx.accountId, id);
       });
       return reply.status(204).send();
     },

@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import type { Db, SqlExecutor } from '../db/client';
 import { jobFailures } from './metrics';
 import type { Sealer } from './sealed';
+import { execute } from '../db/execute';
 
 /**
  * Work that must not be lost, in PostgreSQL, with pg-boss 10 (schema `pgboss`): e-mail, the expiry
@@ -87,7 +88,7 @@ export function positional(text: string, values: unknown[] = []): SQL {
 
 /** A transaction as pg-boss's `db` option: jobs sent through it commit or roll back with the transaction. */
 export const inTransaction = (tx: Db): SqlExecutor => ({
-  executeSql: async (text, values) => (await tx.execute(positional(text, values))) as unknown as { rows: unknown[] },
+  executeSql: async (text, values) => (await execute(tx, positional(text, values))),
 });
 
 /**

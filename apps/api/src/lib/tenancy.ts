@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { transaction } from '../db/execute';
 
 /**
  * Runs `fn` in a transaction scoped to one organisation, at two depths:
@@ -20,7 +21,7 @@ export interface TenantOptions {
 }
 
 export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T>, options: TenantOptions = {}): Promise<T> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     // Must be the transaction's first statement.
     if (options.snapshot) await tx.execute(sql`set transaction isolation level repeatable read`);
     // One round trip: the tenant, the role (as SET LOCAL ROLE would) and a lock timeout, for this
@@ -28,6 +29,6 @@ export function inTenant<T>(db: Db, accountId: string, fn: (tx: Db) => Promise<T
     await tx.execute(
       sql`select set_config('app.account_id', ${accountId}, true), set_config('role', 'tourdesk_app', true), set_config('lock_timeout', '5s', true)`,
     );
-    return fn(tx as unknown as Db);
+    return fn(tx);
   }, options.readOnly ? { accessMode: 'read only' } : undefined);
 }

@@ -1,19 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { AppError } from './errors';
+import { execute } from '../db/execute';
 
 /**
  * Fixed-window counters in the database, so every API instance shares them.
  * `hit` counts one event (or `events` at once) and answers how many fell in the current window.
  */
 export async function hit(db: Db, key: string, windowSeconds: number, events = 1): Promise<{ count: number; retryAfter: number }> {
-  const result = (await db.execute(sql`
+  const result = (await execute<{ count: number; retry_after: number }>(db, sql`
     insert into rate_limit (key, window_start, count) values (${key}, now(), ${events})
     on conflict (key) do update set
       count = case when rate_limit.window_start < now() - make_interval(secs => ${windowSeconds}) then ${events} else rate_limit.count + ${events} end,
       window_start = case when rate_limit.window_start < now() - make_interval(secs => ${windowSeconds}) then now() else rate_limit.window_start end
     returning count, greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))))::int as retry_after
-  `)) as unknown as { rows: { count: number; retry_after: number }[] };
+  `));
   const row = result.rows[0]!;
   return { count: Number(row.count), retryAfter: Number(row.retry_after) };
 }
@@ -24,16 +25,16 @@ export async function hit(db: Db, key: string, windowSeconds: number, events = 1
  * how many were forgotten.
  */
 export async function forgetOldCounters(db: Db) {
-  const result = (await db.execute(sql`delete from rate_limit where window_start < now() - interval '2 days' returning 1`)) as unknown as { rows: unknown[] };
+  const result = (await execute(db, sql`delete from rate_limit where window_start < now() - interval '2 days' returning 1`));
   return result.rows.length;
 }
 
 /** The current count without adding to it. */
 export async function peek(db: Db, key: string, windowSeconds: number): Promise<{ count: number; retryAfter: number }> {
-  const result = (await db.execute(sql`
+  const result = (await execute<{ count: number; retry_after: number }>(db, sql`
     select count, greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))))::int as retry_after
     from rate_limit where key = ${key} and window_start >= now() - make_interval(secs => ${windowSeconds})
-  `)) as unknown as { rows: { count: number; retry_after: number }[] };
+  `));
   const row = result.rows[0];
   return row ? { count: Number(row.count), retryAfter: Number(row.retry_after) } : { count: 0, retryAfter: 0 };
 }
@@ -53,7 +54,7 @@ export async function attemptWithBackoff(
   { free, maxDelaySeconds, forgetAfterSeconds }: { free: number; maxDelaySeconds: number; forgetAfterSeconds: number },
 ): Promise<{ allowed: true; count: number } | { allowed: false; retryAfter: number; atMaxDelay: boolean }> {
   const delay = (count: SQL) => sql`make_interval(secs => least(${maxDelaySeconds}::float8, power(2::float8, greatest(0, ${count} - ${free}))))`;
-  const counted = (await db.execute(sql`
+  const counted = (await execute<{ count: number }>(db, sql`
     insert into rate_limit as r (key, window_start, count) values (${key}, now(), 1)
     on conflict (key) do update set
       count = case when r.window_start < now() - make_interval(secs => ${forgetAfterSeconds}) then 1 else r.count + 1 end,
@@ -62,13 +63,13 @@ export async function attemptWithBackoff(
        or r.count < ${free}
        or r.window_start + ${delay(sql`r.count`)} <= now()
     returning count
-  `)) as unknown as { rows: { count: number }[] };
+  `));
   if (counted.rows[0]) return { allowed: true, count: Number(counted.rows[0].count) };
-  const waiting = (await db.execute(sql`
+  const waiting = (await execute<{ retry_after: number; at_max: boolean }>(db, sql`
     select greatest(1, ceil(extract(epoch from (window_start + ${delay(sql`count`)} - now()))))::int as retry_after,
            power(2::float8, greatest(0, count - ${free})) >= ${maxDelaySeconds}::float8 as at_max
     from rate_limit where key = ${key}
-  `)) as unknown as { rows: { retry_after: number; at_max: boolean }[] };
+  `));
   const row = waiting.rows[0];
   return { allowed: false, retryAfter: Number(row?.retry_after ?? 1), atMaxDelay: row?.at_max === true };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { execute } from '../db/execute';
 
 /**
  * The demo's API key for its reseller: the partnership demo → alpine-agency (made by
@@ -11,10 +12,10 @@ import type { Db } from '../db/client';
  */
 export async function seedOctoDemo(tx: Db, supplierAccountId: string): Promise<string | null> {
   if (process.env.NODE_ENV === 'production') return null;
-  const found = (await tx.execute(sql`
+  const found = (await execute<{ id: string }>(tx, sql`
     select p.id from partnership p join base_account r on r.id = p.reseller_account_id
     where p.supplier_account_id = ${supplierAccountId} and r.subdomain = 'alpine-agency' and p.status = 'Active'
-    limit 1`)) as unknown as { rows: { id: string }[] };
+    limit 1`));
   const partnershipId = found.rows[0]?.id;
   if (!partnershipId) return null;
   // The agreed format: td_ + base64url of 32 random bytes; prefix its first 10 characters.
@@ -43,7 +44,7 @@ export async function seedPartnerOffers(
   const accountId = ctx.accountId;
   // The partnership that shares the kayak (the demo → alpine-agency), read as the supplier's own rows (the tenant scope is on).
   const [share] = (
-    (await tx.execute(sql`select partnership_id as id from partnership_experience where account_id = ${accountId} and experience_id = ${kayak.id} limit 1`)) as unknown as { rows: { id: string }[] }
+    (await execute<{ id: string }>(tx, sql`select partnership_id as id from partnership_experience where account_id = ${accountId} and experience_id = ${kayak.id} limit 1`))
   ).rows;
   const offers = [
     {
@@ -64,13 +65,13 @@ export async function seedPartnerOffers(
     },
   ] as const;
   for (const o of offers) {
-    const made = (await tx.execute(sql`
+    const made = (await execute<{ id: string }>(tx, sql`
       insert into experience (account_id, title, status, type, short_description, duration_minutes, languages, max_participants,
                               meeting_point_ids, cancellation_policy_id, booking_question_ids, meeting_instructions)
       select account_id, ${o.title}, 'Active', ${o.type}, ${o.short}, ${o.duration}, languages, 8,
              meeting_point_ids, cancellation_policy_id, booking_question_ids, meeting_instructions
       from experience where account_id = ${accountId} and id = ${kayak.id}
-      returning id`)) as unknown as { rows: { id: string }[] };
+      returning id`));
     const id = made.rows[0]!.id;
     for (const [category, retail, net] of o.prices) {
       await tx.execute(sql`insert into pricing_rate (account_id, experience_id, pricing_category_id, retail_price, net_price, currency) values (${accountId}, ${id}, ${category}, ${retail}, ${net}, 'CHF')`);

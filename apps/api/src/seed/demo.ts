@@ -47,6 +47,7 @@ import { seedWaitlistDemo } from './demo-waitlist';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
+import { transaction } from '../db/execute';
 
 export const DEMO = {
   accountName: 'Alpine Trails & Tours',
@@ -98,7 +99,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
   const [existing] = await db.select({ id: baseAccount.id }).from(baseAccount).where(eq(baseAccount.subdomain, DEMO.subdomain));
   if (existing) return false;
   const passwordHash = await hashPassword(DEMO.password);
-  const created = await db.transaction(async (tx) => {
+  const created = await transaction(db, async (tx) => {
     const inserted = await tx
       .insert(baseAccount)
       .values({
@@ -175,11 +176,11 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     // the server's key, so Profile → Calendar feed shows a working one after `npm start`.
     await tx.insert(calendarFeed).values({ account_id: account.id, user_id: ownerId });
 
-    const kayak = await seedCatalogue(tx as unknown as Db, account.id, storage);
+    const kayak = await seedCatalogue(tx, account.id, storage);
     // Before anything enters the demo's tenant scope: the reseller alpine-agency and its partnership.
-    await seedPartnerDemo(tx as unknown as Db, account.id, kayak.id, passwordHash);
+    await seedPartnerDemo(tx, account.id, kayak.id, passwordHash);
     // The key of that partnership (it reads the reseller's account: before the tenant scope is entered).
-    await seedOctoDemo(tx as unknown as Db, account.id);
+    await seedOctoDemo(tx, account.id);
     await tx.insert(systemNotification).values(
       NOTIFICATIONS.map((n) => ({
         title: n.title,
@@ -205,15 +206,15 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
       secret_hint: '',
     });
     // Last: holding seats enters the organisation's tenant scope for the rest of the transaction.
-    await seedBookings(tx as unknown as Db, account.id, kayak);
-    await seedStore(tx as unknown as Db, account.id, kayak);
-    await seedQrDemo(tx as unknown as Db, account.id, kayak);
-    await seedPromoDemo(tx as unknown as Db, account.id, ownerId, kayak);
-    await seedVoucherDemo(tx as unknown as Db, account.id, ownerId, kayak);
-    await seedCheckInDemo(tx as unknown as Db, account.id, ownerId, kayak);
-    await seedWaitlistDemo(tx as unknown as Db, account.id, kayak);
-    await seedDepositsDemo(tx as unknown as Db, account.id, kayak);
-    await seedPartnerOffers(tx as unknown as Db, { tx: tx as unknown as Db, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
+    await seedBookings(tx, account.id, kayak);
+    await seedStore(tx, account.id, kayak);
+    await seedQrDemo(tx, account.id, kayak);
+    await seedPromoDemo(tx, account.id, ownerId, kayak);
+    await seedVoucherDemo(tx, account.id, ownerId, kayak);
+    await seedCheckInDemo(tx, account.id, ownerId, kayak);
+    await seedWaitlistDemo(tx, account.id, kayak);
+    await seedDepositsDemo(tx, account.id, kayak);
+    await seedPartnerOffers(tx, { tx: tx, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;
   });
   // After the partners' demo (the partnership demo → alpine-agency), in transactions of its own: nothing without it.

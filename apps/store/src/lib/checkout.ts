@@ -33,6 +33,7 @@ const strings = (o: unknown): Record<string, string> =>
 /** A draft read back from storage, whatever it holds: the customer's and the answers' strings only. */
 export function restoreDraft(draft: Partial<Draft> | null | undefined) {
   const kept = strings(draft?.customer);
+  // Built key by key from NO_ONE's keys, so it is a Customer; fromEntries types it as a record.
   const customer = Object.fromEntries(Object.entries(NO_ONE).map(([k, v]) => [k, kept[k] ?? v])) as unknown as Customer;
   return { customer, answers: strings(draft?.answers), payment: typeof draft?.payment === 'string' ? draft.payment : null };
 }

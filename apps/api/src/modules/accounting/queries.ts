@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { baseAccount, booking, customer, experience, giftVoucher, giftVoucherEntry, invoice, onlineCheckout, order, orderPayment, settlement } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /**
  * The accounting export's only database access. Every row is chosen in the caller's tenant
@@ -73,7 +74,7 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
     feeTexts.map((t) => sql`${t}`),
     sql`, `,
   )}]::text[]`;
-  const result = (await ctx.tx.execute(sql`
+  const result = (await execute<JournalRow>(ctx.tx, sql`
     with ${bounds(ctx, p)},
     docs as (
       select i.issued_on::text as date,
@@ -218,7 +219,7 @@ export async function journalRows(ctx: TenantCtx, p: Period, feeTexts: string[])
     from journal
     order by date,
              array_position(array['sale', 'cancellation_fee', 'credit_note', 'voucher_sale', 'voucher_issued', 'voucher_cancelled', 'payment', 'refund', 'payment_fee', 'partner_commission'], category),
-             sort_key, pos`)) as unknown as { rows: JournalRow[] };
+             sort_key, pos`));
   return result.rows;
 }
 
@@ -231,9 +232,9 @@ export async function accountNames(db: Db, ids: string[]) {
 
 /** How many invoices and credit notes the period holds. */
 export async function documentCounts(ctx: TenantCtx, p: Period) {
-  const result = (await ctx.tx.execute(sql`
+  const result = (await execute<{ invoices: number; credit_notes: number }>(ctx.tx, sql`
     select count(*) filter (where kind = 'invoice')::int as invoices, count(*) filter (where kind = 'credit_note')::int as credit_notes
-    from ${invoice} where account_id = ${ctx.accountId} and issued_on between ${p.from}::date and ${p.to}::date`)) as unknown as { rows: { invoices: number; credit_notes: number }[] };
+    from ${invoice} where account_id = ${ctx.accountId} and issued_on between ${p.from}::date and ${p.to}::date`));
   return result.rows[0]!;
 }
 
@@ -247,12 +248,12 @@ export interface DocumentKey {
 
 /** A page of the period's invoices and credit notes (stored data and language), in their order. */
 export async function documentPage(ctx: TenantCtx, p: Period, after: DocumentKey | null, limit: number) {
-  const result = (await ctx.tx.execute(sql`
+  const result = (await execute<DocumentKey & { language: string; data: Record<string, unknown> }>(ctx.tx, sql`
     select issued_on::text as issued_on, series, year, number, language, data
     from ${invoice}
     where account_id = ${ctx.accountId} and issued_on between ${p.from}::date and ${p.to}::date
       ${after ? sql`and (issued_on, series, year, number) > (${after.issued_on}::date, ${after.series}, ${after.year}::int, ${after.number}::int)` : sql``}
     order by issued_on, series, year, number
-    limit ${limit}`)) as unknown as { rows: (DocumentKey & { language: string; data: Record<string, unknown> })[] };
+    limit ${limit}`));
   return result.rows;
 }

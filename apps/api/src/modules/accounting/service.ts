@@ -103,6 +103,7 @@ export async function* documentsZip(run: TenantRunner, period: TAccountingPeriod
   for (;;) {
     const page = await run((ctx) => q.documentPage(ctx, period, after, ZIP_PAGE));
     for (const doc of page) {
+      // The document's data (jsonb, typed as a record by the schema) is what orders/invoices.ts stored: a TInvoice without its language.
       const invoice = { ...(doc.data as unknown as Omit<TInvoice, 'language'>), language: doc.language } as TInvoice;
       const pdf = await invoicePdf({ invoice, language: doc.language });
       const entry = new ZipPassThrough(`${invoice.number}.pdf`);

@@ -14,7 +14,9 @@ import {
   pricingCategory,
   pricingRate,
 } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /**
  * The catalog module's only access to the database: each resource's list for registerCrud (its
@@ -163,9 +165,9 @@ export async function inventoryCategoriesByIds(ctx: TenantCtx, ids: string[]) {
 
 /** Every tag used on inventory items, with how many items carry it. */
 export async function inventoryTags(ctx: TenantCtx) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ tag: string; item_count: number }>(ctx.tx, sql`
           select tag, count(*)::int as item_count from ${inventoryItem}, unnest(${inventoryItem.tags}) as tag
-          where ${inventoryItem.account_id} = ${ctx.accountId} group by tag order by tag`)) as unknown as { rows: { tag: string; item_count: number }[] };
+          where ${inventoryItem.account_id} = ${ctx.accountId} group by tag order by tag`));
   return rows.rows;
 }
 

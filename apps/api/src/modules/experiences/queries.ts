@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { baseAccount, booking, bookingQuestion, cancellationPolicy, experience, image, inventoryItem, meetingPoint, pricingRate, slot, video } from '../../db/schema';
-import { ownedIds, type TenantCtx } from '../../lib/crud';
+import { ownedIds } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 export interface ExperienceFilter {
   search?: string;

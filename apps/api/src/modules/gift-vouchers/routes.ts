@@ -19,7 +19,6 @@ import { tenantScope } from '../../lib/crud';
 import { QUEUES } from '../../lib/jobs';
 import { listCsv, sendCsv } from '../../lib/list-export';
 import { paginate } from '../../lib/pagination';
-import * as q from './queries';
 import * as svc from './service';
 
 /**
@@ -41,8 +40,8 @@ export const giftVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
         paginate(
           request,
           request.query,
-          () => q.voucherCount(ctx, request.query),
-          async (limit, offset) => (await q.voucherPage(ctx, request.query, limit, offset)).map(svc.presentVoucher),
+          () => svc.voucherCount(ctx, request.query),
+          (limit, offset) => svc.voucherPage(ctx, request.query, limit, offset),
         ),
       ),
   );
@@ -70,7 +69,7 @@ export const giftVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
               { header: 'deliver_on', value: (v) => v.deliver_on },
               { header: 'created_at', value: (v) => v.created_at },
             ],
-            async (limit, offset) => (await q.voucherPage(ctx, request.query, limit, offset)).map(svc.presentVoucher),
+            (limit, offset) => svc.voucherPage(ctx, request.query, limit, offset),
           ),
         { snapshot: true },
       );

@@ -67,6 +67,14 @@ export function presentVoucher(v: q.VoucherRow): TGiftVoucher {
   };
 }
 
+/** How many of the organisation's vouchers match the list's filter. */
+export const voucherCount = q.voucherCount;
+
+/** One page of the list (newest first), as the API shows it. */
+export async function voucherPage(ctx: TenantCtx, f: Parameters<typeof q.voucherPage>[1], limit: number, offset: number): Promise<TGiftVoucher[]> {
+  return (await q.voucherPage(ctx, f, limit, offset)).map(presentVoucher);
+}
+
 export interface VoucherMailJob {
   account: string;
   voucher: string;
@@ -357,6 +365,7 @@ export interface VoucherPurchasePayload {
  * is issued, its e-mail queued for its delivery date and the buyer's receipt now.
  */
 export async function issuePurchasedVoucher(ctx: TenantCtx, row: { id: string; store_id: string | null; voucher: Record<string, unknown> | null; amount: number }) {
+  // The checkout's voucher (jsonb, a record to the schema) is the payload payments/vouchers.ts stored.
   const p = row.voucher as unknown as VoucherPurchasePayload;
   return issueVoucher(ctx, ctx.jobs, {
     value: row.amount,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { JOB_SCHEMA } from '../../lib/jobs';
+import { execute } from '../../db/execute';
 
 /**
  * An organisation's failed jobs, read from pg-boss's own table (the index job_failed_by_account,
@@ -21,15 +22,15 @@ export interface FailedRow {
 }
 
 export async function countFailed(db: Db, account: string) {
-  const rows = (await db.execute(sql`select count(*)::int as n from ${job} where ${failedOf(account)}`)) as unknown as { rows: { n: number }[] };
+  const rows = (await execute<{ n: number }>(db, sql`select count(*)::int as n from ${job} where ${failedOf(account)}`));
   return Number(rows.rows[0]!.n);
 }
 
 export async function pageFailed(db: Db, account: string, limit: number, offset: number) {
-  const rows = (await db.execute(sql`
+  const rows = (await execute<FailedRow>(db, sql`
     select id, name, data->>'subject' as subject, data->>'to' as recipient, retry_count, output, created_on, completed_on
     from ${job} where ${failedOf(account)}
-    order by completed_on desc, id desc limit ${limit} offset ${offset}`)) as unknown as { rows: FailedRow[] };
+    order by completed_on desc, id desc limit ${limit} offset ${offset}`));
   return rows.rows;
 }
 
@@ -38,9 +39,9 @@ export async function pageFailed(db: Db, account: string, limit: number, offset:
  * only adds one attempt); answers its queue, or null when the organisation has no such failed job.
  */
 export async function requeueFailed(db: Db, account: string, id: string) {
-  const rows = (await db.execute(sql`
+  const rows = (await execute<{ name: string }>(db, sql`
     update ${job} set state = 'retry', retry_count = 0, start_after = now(), started_on = null, completed_on = null, output = null
     where id = ${id}::uuid and ${failedOf(account)}
-    returning name`)) as unknown as { rows: { name: string }[] };
+    returning name`));
   return rows.rows[0]?.name ?? null;
 }

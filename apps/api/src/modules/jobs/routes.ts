@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paginated, ZErrorEnvelope, ZFailedJob, ZIdParam, ZPaginationQuery, type TFailedJob } from '@tourdesk/contracts';
+import { paginated, ZErrorEnvelope, ZFailedJob, ZIdParam, ZPaginationQuery } from '@tourdesk/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../../lib/access';
 import { AppError, notFound } from '../../lib/errors';
 import { QUEUES } from '../../lib/jobs';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
-import { countFailed, pageFailed, requeueFailed, type FailedRow } from './queries';
+import { failedCount, failedPage, retryFailed } from './service';
 
 /**
  * The organisation's failed jobs (e-mails whose retries are spent), for its Owners: what it was,
@@ -16,18 +16,6 @@ import { countFailed, pageFailed, requeueFailed, type FailedRow } from './querie
  */
 const ownersOnly: RouteAccess = { permissions: ['Manage account'] };
 const errors = { 400: ZErrorEnvelope, 401: ZErrorEnvelope, 403: ZErrorEnvelope, 404: ZErrorEnvelope };
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const present = (r: FailedRow): TFailedJob => ({
-  id: r.id,
-  queue: r.name,
-  summary: r.subject ?? r.name,
-  recipient: r.recipient,
-  attempts: Number(r.retry_count) + 1,
-  error: r.output?.message ?? 'failed',
-  created_at: iso(r.created_on)!,
-  failed_at: iso(r.completed_on),
-});
 
 function ownerOf(request: FastifyRequest) {
   const me = principalOf(request);
@@ -48,8 +36,8 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
       return paginate(
         request,
         request.query,
-        () => countFailed(db, me.accountId),
-        async (limit, offset) => (await pageFailed(db, me.accountId, limit, offset)).map(present),
+        () => failedCount(db, me.accountId),
+        (limit, offset) => failedPage(db, me.accountId, limit, offset),
       );
     },
   );
@@ -61,7 +49,7 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = ownerOf(request);
-      const name = await requeueFailed(app.database.db, me.accountId, request.params.id);
+      const name = await retryFailed(app.database.db, me.accountId, request.params.id);
       const queue = Object.values(QUEUES).find((q) => q.name === name);
       if (!queue) throw notFound('No failed job with this id.');
       app.jobs.wake(queue);

@@ -6,7 +6,6 @@ import type { RouteAccess } from '../../lib/access';
 import { tenantScope } from '../../lib/crud';
 import { QUEUES } from '../../lib/jobs';
 import { customerVisibility, principalOf } from '../auth/principal';
-import * as q from './queries';
 import * as manifests from './service';
 import * as tickets from './tickets';
 
@@ -56,8 +55,8 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/manifests/manifests.pdf',
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'A day’s manifests as a PDF, one departure per page', querystring: ZManifestDayQuery, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
-      const { day, org } = await tenantScope(request, async (ctx) => ({ day: await manifests.manifestDay(ctx, request.query.date, sees(request)), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org.name, sees(request), clockOf(request)));
+      const { day, org } = await tenantScope(request, async (ctx) => ({ day: await manifests.manifestDay(ctx, request.query.date, sees(request)), org: await manifests.organisationName(ctx) }));
+      return pdf(reply, `manifests-${day.date}.pdf`, await manifests.manifestsPdf(day.departures, org, sees(request), clockOf(request)));
     },
   );
   app.get(
@@ -77,8 +76,8 @@ export const manifestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/manifests/:id/manifest.pdf',
     { config: { access: guides }, schema: { tags: ['manifests'], summary: 'The manifest of a departure as a PDF', params: ZIdParam, response: { 200: z.any(), ...errors } } },
     async (request, reply) => {
-      const { m, org } = await tenantScope(request, async (ctx) => ({ m: await manifests.manifest(ctx, request.params.id, sees(request)), org: await q.organisationZone(ctx) }));
-      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org.name, sees(request), clockOf(request)));
+      const { m, org } = await tenantScope(request, async (ctx) => ({ m: await manifests.manifest(ctx, request.params.id, sees(request)), org: await manifests.organisationName(ctx) }));
+      return pdf(reply, `manifest-${slug(m)}.pdf`, await manifests.manifestsPdf([m], org, sees(request), clockOf(request)));
     },
   );
 

@@ -101,6 +101,11 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[], sees: Custome
   return { manifests, zone, currency };
 }
 
+/** The organisation's name, as the manifests' PDF names its author. */
+export async function organisationName(ctx: TenantCtx) {
+  return (await q.organisationZone(ctx)).name;
+}
+
 export async function manifest(ctx: TenantCtx, slotId: string, sees: CustomerVisibility): Promise<TManifest> {
   const found = await q.departure(ctx, slotId);
   if (found.length === 0) throw notFound('No departure with this id.');

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { experience, fileFolder, image, video } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /** The media module's only access to the database: the `image` rows, and the `video` rows of offers (no topic). */
 

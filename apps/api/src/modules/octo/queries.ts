@@ -5,6 +5,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { askedQuestionsOf, type AskedQuestion } from '../orders/queries/experiences';
 import type { Contract } from '../partners/contract';
 import { rateNetOn } from '../partners/queries';
+import { execute } from '../../db/execute';
 
 /** The octo module's only access to the database. */
 
@@ -43,7 +44,20 @@ export async function lockReservation(ctx: TenantCtx, uuid: string) {
 
 /** The key of a secret's hash (not revoked) with its partnership, its supplier, whether both sides' plans have partners, the Active offers it shares and the supplier's seatless categories: one read (its languages are read by sellingLanguages(), organization/queries.ts). */
 export async function partnerKeyRow(db: Db, hash: string) {
-  const rows = (await db.execute(sql`
+  const rows = (await execute<{
+      key_id: string;
+      prefix: string;
+      contract: Contract & { created_at: string; updated_at: string; responded_at: string | null };
+      name: string;
+      subdomain: string;
+      time_zone: string;
+      default_cutoff_minutes: number;
+      reseller_email: string | null;
+      supplier_partners: boolean;
+      reseller_partners: boolean;
+      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
+      seatless: string[];
+    }>(db, sql`
     select k.id as key_id, k.prefix, row_to_json(p.*) as contract, a.name, a.subdomain, a.time_zone, a.default_cutoff_minutes,
            (select nullif(r.billing_email, '') from ${baseAccount} r where r.id = p.reseller_account_id) as reseller_email,
            tourdesk_has_partners(p.supplier_account_id) as supplier_partners, tourdesk_has_partners(p.reseller_account_id) as reseller_partners,
@@ -57,22 +71,7 @@ export async function partnerKeyRow(db: Db, hash: string) {
     from ${apiKey} k
     join ${partnership} p on p.id = k.partnership_id and p.supplier_account_id = k.account_id
     join ${baseAccount} a on a.id = k.account_id
-    where k.secret_hash = ${hash} and k.revoked_at is null`)) as unknown as {
-    rows: {
-      key_id: string;
-      prefix: string;
-      contract: Contract & { created_at: string; updated_at: string; responded_at: string | null };
-      name: string;
-      subdomain: string;
-      time_zone: string;
-      default_cutoff_minutes: number;
-      reseller_email: string | null;
-      supplier_partners: boolean;
-      reseller_partners: boolean;
-      products: { id: string; title: string; short: string | null; duration: number | null; cutoff: number | null; net: Record<string, number>; manual: boolean; opening: boolean }[];
-      seatless: string[];
-    }[];
-  };
+    where k.secret_hash = ${hash} and k.revoked_at is null`));
   return rows.rows[0];
 }
 
@@ -95,12 +94,12 @@ export function departureDays(tx: Db, supplierId: string, productId: string, ids
  * rate that gives it — of equal retail prices, the lowest net) of some products: one aggregate.
  */
 export async function productUnits(ctx: TenantCtx, ids: string[]) {
-  const units = (await ctx.tx.execute(sql`
+  const units = (await execute<UnitRow & { experience_id: string }>(ctx.tx, sql`
       select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations, min(r.retail_price)::int as from_price,
              (array_agg(r.net_price order by r.retail_price, r.net_price nulls last))[1]::int as from_net
       from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
       where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
-      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations`)) as unknown as { rows: (UnitRow & { experience_id: string })[] };
+      group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations`));
   return units.rows;
 }
 
@@ -122,7 +121,19 @@ export interface ProductTexts {
 export type ProductQuestion = AskedQuestion;
 /** Some products' cancellation policy (rules and texts), their schedule's start times and their texts: one read. */
 export async function productTerms(ctx: TenantCtx, ids: string[]) {
-  const extra = (await ctx.tx.execute(sql`
+  const extra = (await execute<{
+      id: string;
+      rules: { hours_before: number; refund_percent: number }[] | null;
+      policy: { name: string; description: string; translations: Record<string, { name?: string; description?: string }> } | null;
+      texts: ProductTexts;
+      times: string[];
+      /** The offer's booking questions in the offer's order, each with its translations. */
+      questions: ProductQuestion[];
+      /** Its ready pictures in their order (octo/content's media). */
+      images: { key: string; type: string; name: string }[];
+      /** Its meeting points in their order (octo/content's locations). */
+      points: { name: string; address: string; latitude: number | null; longitude: number | null; instructions: string }[];
+    }>(ctx.tx, sql`
       select x.id, cp.rules,
              case when cp.id is null then null else json_build_object('name', cp.name, 'description', cp.description, 'translations', cp.translations) end as policy,
              json_build_object('title', x.title, 'short_description', x.short_description, 'long_description', x.long_description, 'highlights', x.highlights,
@@ -136,29 +147,15 @@ export async function productTerms(ctx: TenantCtx, ids: string[]) {
                        from unnest(x.meeting_point_ids) with ordinality k(id, ord)
                        join meeting_point m on m.account_id = x.account_id and m.id = k.id), '[]') as points
       from experience x left join cancellation_policy cp on cp.id = x.cancellation_policy_id
-      where x.account_id = ${ctx.accountId} and x.id in ${ids}`)) as unknown as {
-    rows: {
-      id: string;
-      rules: { hours_before: number; refund_percent: number }[] | null;
-      policy: { name: string; description: string; translations: Record<string, { name?: string; description?: string }> } | null;
-      texts: ProductTexts;
-      times: string[];
-      /** The offer's booking questions in the offer's order, each with its translations. */
-      questions: ProductQuestion[];
-      /** Its ready pictures in their order (octo/content's media). */
-      images: { key: string; type: string; name: string }[];
-      /** Its meeting points in their order (octo/content's locations). */
-      points: { name: string; address: string; latitude: number | null; longitude: number | null; instructions: string }[];
-    }[];
-  };
+      where x.account_id = ${ctx.accountId} and x.id in ${ids}`));
   return extra.rows;
 }
 
 /** Which of some category ids (as text) have a rate for a product. */
 export async function pricedUnitIds(ctx: TenantCtx, productId: string, ids: string[]) {
-  const priced = (await ctx.tx.execute(sql`
+  const priced = (await execute<{ id: string }>(ctx.tx, sql`
     select distinct r.pricing_category_id::text as id from pricing_rate r
-    where r.account_id = ${ctx.accountId} and r.experience_id = ${productId}::uuid and r.pricing_category_id::text in ${ids}`)) as unknown as { rows: { id: string }[] };
+    where r.account_id = ${ctx.accountId} and r.experience_id = ${productId}::uuid and r.pricing_category_id::text in ${ids}`));
   return priced.rows;
 }
 

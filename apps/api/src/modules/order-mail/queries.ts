@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { baseAccount, booking, customer, order, slot } from '../../db/schema';
+import { execute, transaction } from '../../db/execute';
 
 /** The order-mail module's only access to the database. */
 
@@ -15,18 +16,18 @@ export async function organisationForMail(tx: Db, accountId: string) {
  * within the next 24 hours but not within 2, each once; at most 500 a run.
  */
 export async function ordersDueReminders(db: Db) {
-  const due = (await db.execute(sql`
+  const due = (await execute<{ account_id: string; store_id: string; order_id: string }>(db, sql`
     select distinct o.account_id, o.store_id, o.id as order_id
     from ${booking} b join ${slot} s on s.id = b.slot_id join ${order} o on o.id = b.order_id
     where b.status = 'Confirmed' and b.reminder_sent_at is null and o.store_id is not null
       and s.starts_at > now() + interval '2 hours' and s.starts_at <= now() + interval '24 hours'
-    limit 500`)) as unknown as { rows: { account_id: string; store_id: string; order_id: string }[] };
+    limit 500`));
   return due.rows;
 }
 
 /** Runs `fn` in a transaction of its own. */
 export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => fn(tx as unknown as Db));
+  return transaction(db, fn);
 }
 
 /** Marks the order's confirmed bookings not reminded yet as reminded now; answers those marked. */

@@ -37,8 +37,10 @@ import { cancellationFeeByRate, discountByRate, lineDescription } from './sale';
 const SERIES = { invoice: 'INV', credit_note: 'CN' } as const;
 /** What a document stores in its data (its language is its row's column, invoice.language). */
 type Stored = Omit<TInvoice, 'language'>;
+/** A document's stored data (jsonb, typed as a record by the schema): written only by this file, as a Stored. */
+const storedOf = (data: Record<string, unknown>) => data as unknown as Stored;
 /** A stored document as the API presents it: its data and the language it was issued in. */
-const issued = (row: Pick<q.InvoiceRow, 'data' | 'language'>): TInvoice => ({ ...(row.data as unknown as Stored), language: row.language });
+const issued = (row: Pick<q.InvoiceRow, 'data' | 'language'>): TInvoice => ({ ...storedOf(row.data), language: row.language });
 type Kind = keyof typeof SERIES;
 /** The printed number: series, year and the gapless number, e.g. INV-2026-00042. */
 export const documentNumber = (series: string, year: number, n: number) => `${series}-${year}-${String(n).padStart(5, '0')}`;
@@ -108,7 +110,7 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
     number: documentNumber(series, year, n),
     issued_on: day,
     issued_at: issuedAt.toISOString(),
-    credits: credits ? { id: credits.id, number: (credits.data as unknown as TInvoice).number, issued_on: credits.issued_on } : null,
+    credits: credits ? { id: credits.id, number: storedOf(credits.data).number, issued_on: credits.issued_on } : null,
     ...body,
   };
   await q.setInvoiceData(ctx, id, stored);
@@ -125,7 +127,7 @@ async function storeDocument(ctx: TenantCtx, orderId: string, kind: Kind, body: 
 export async function reconcileInvoice(ctx: TenantCtx, orderId: string) {
   const current = await currentInvoice(ctx, orderId);
   if (!current) return;
-  const before = current.data as unknown as Stored;
+  const before = storedOf(current.data);
   const t = translateFor((await lockOrder(ctx, orderId)).language);
   const now = await composeInvoice(ctx, orderId, t);
   // The sale's stored figures, compared field by field (a stored invoice comes back from jsonb with
@@ -195,7 +197,7 @@ export async function documentToPrint(ctx: TenantCtx, orderId: string, id: strin
 export async function listDocuments(ctx: TenantCtx, orderId: string): Promise<TInvoiceSummary[]> {
   const rows = await q.invoicesOfOrder(ctx, orderId);
   return rows.map(({ i, credited_by }) => {
-    const d = i.data as unknown as Stored;
+    const d = storedOf(i.data);
     return { id: i.id, kind: i.kind as TInvoice['kind'], number: d.number, issued_on: i.issued_on, issued_at: i.issued_at.toISOString(), total: d.total, currency: d.currency, credits: d.credits?.number ?? null, credited_by };
   });
 }

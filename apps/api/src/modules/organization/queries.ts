@@ -2,7 +2,9 @@ import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { Db } from '../../db/client';
 import { baseAccount, cancellationPolicy, cartLine, inventoryItem, order, partnership, pricingRate, scheduleRule, store } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /** The organisation module's only access to the database. */
 
@@ -46,9 +48,9 @@ export async function lockAccount(ctx: TenantCtx) {
 
 /** Whether the organisation has an order or a held cart line (amounts in its currency on record). */
 export async function hasSold(ctx: TenantCtx) {
-  const sold = (await ctx.tx.execute(sql`
+  const sold = (await execute<{ sold: boolean }>(ctx.tx, sql`
     select exists (select 1 from ${order} where account_id = ${ctx.accountId}::uuid)
-        or exists (select 1 from ${cartLine} where account_id = ${ctx.accountId}::uuid) as sold`)) as unknown as { rows: { sold: boolean }[] };
+        or exists (select 1 from ${cartLine} where account_id = ${ctx.accountId}::uuid) as sold`));
   return sold.rows[0]!.sold;
 }
 

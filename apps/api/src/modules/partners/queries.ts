@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, 
 import type { Db } from '../../db/client';
 import { apiKey, auditEvent, baseAccount, booking, cartLine, experience, order, partnership, partnershipExperience, pricingCategory, pricingRate, slot, users, type SoldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { execute, transaction } from '../../db/execute';
 
 /**
  * The partners module's only ORM access. Partnerships are read in the caller's tenant (the policy
@@ -274,7 +275,7 @@ export async function serverLiveBetween(db: Db, supplier: string, reseller: stri
 
 /** Runs `fn` in one transaction on the server's connection, outside any tenant (an e-mail invitation's answer). */
 export function inServerTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>) {
-  return db.transaction((txRaw) => fn(txRaw as unknown as Db));
+  return transaction(db, fn);
 }
 
 /** The supplier's (ctx's) partnership, locked FOR SHARE: a suspension waits for the sale, and the sale sees the suspension after. */
@@ -289,7 +290,7 @@ export async function lockContract(ctx: TenantCtx, partnershipId: string) {
 
 /** Whether each side's plan has the partners feature (tourdesk_partnership_plans: it reads the other side's plan too). */
 export async function partnershipPlans(ctx: TenantCtx, partnershipId: string) {
-  const rows = (await ctx.tx.execute(sql`select supplier, reseller from tourdesk_partnership_plans(${partnershipId}::uuid)`)) as unknown as { rows: { supplier: boolean; reseller: boolean }[] };
+  const rows = (await execute<{ supplier: boolean; reseller: boolean }>(ctx.tx, sql`select supplier, reseller from tourdesk_partnership_plans(${partnershipId}::uuid)`));
   return rows.rows[0] ?? { supplier: false, reseller: false };
 }
 
@@ -304,17 +305,17 @@ export async function sharedOfferRates(ctx: TenantCtx, partnershipId: string, ex
 
 /** The slots a cart's lines hold (all its lines, or those of `lines`). */
 export async function cartSlots(ctx: TenantCtx, cartId: string, lines?: string[]) {
-  const slots = (await ctx.tx.execute(sql`
+  const slots = (await execute<{ slot: string }>(ctx.tx, sql`
     select distinct l.slot_id as slot from ${cartLine} l
-    where l.account_id = ${ctx.accountId} and l.cart_id = ${cartId}::uuid ${lines ? sql`and l.id = any(${sql.param(lines)}::uuid[])` : sql``}`)) as unknown as { rows: { slot: string }[] };
+    where l.account_id = ${ctx.accountId} and l.cart_id = ${cartId}::uuid ${lines ? sql`and l.id = any(${sql.param(lines)}::uuid[])` : sql``}`));
   return slots.rows.map((r) => r.slot);
 }
 
 /** The offers and local days of the slots. */
 export async function offerDaysOfSlots(ctx: TenantCtx, slotIds: string[]) {
-  const held = (await ctx.tx.execute(sql`
+  const held = (await execute<{ experience: string; day: string }>(ctx.tx, sql`
     select distinct s.experience_id as experience, s.local_date::text as day from ${slot} s
-    where s.account_id = ${ctx.accountId} and s.id = any(${sql.param(slotIds)}::uuid[])`)) as unknown as { rows: { experience: string; day: string }[] };
+    where s.account_id = ${ctx.accountId} and s.id = any(${sql.param(slotIds)}::uuid[])`));
   return held.rows;
 }
 
@@ -339,12 +340,10 @@ export const rateNetOn = (accountId: SQL, experienceId: SQL, localDate: SQL) => 
 
 /** An order's lines with what each sold, and the net prices of the pricing rates that priced them on the slot's date (`rateNetOn`). */
 export async function orderLineItems(ctx: TenantCtx, orderId: string) {
-  const lines = (await ctx.tx.execute(sql`
+  const lines = (await execute<{ id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[]; rate_net: Record<string, number> }>(ctx.tx, sql`
     select b.id, b.experience_id, b.items, ${rateNetOn(sql`b.account_id`, sql`b.experience_id`, sql`s.local_date`)} as rate_net
     from ${booking} b join ${slot} s on s.id = b.slot_id and s.account_id = b.account_id
-    where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}`)) as unknown as {
-    rows: { id: string; experience_id: string; items: Pick<SoldItem, 'kind' | 'id' | 'quantity' | 'unit_price'>[]; rate_net: Record<string, number> }[];
-  };
+    where b.account_id = ${ctx.accountId} and b.order_id = ${orderId}`));
   return lines.rows;
 }
 

@@ -115,6 +115,7 @@ export async function startOnlinePayment(
     partnership_id: ctx.partner?.partnershipId ?? null,
     lines: wanted,
     held: held.map((l) => ({ line: l.id, slot: l.slot_id, quantities: l.quantities, extras: l.extras })),
+    // Stored as jsonb (a record to the schema), read back as the checkout's customer.
     customer: input.customer as unknown as Record<string, unknown>,
     answers: input.answers,
     amount,
@@ -487,6 +488,7 @@ export async function receiveStripeEvent(db: Db, jobs: Jobs, event: Stripe.Event
 export async function handleStripeEvent(db: Db, stripe: Stripe | null, jobs: Jobs, config: Config, eventId: string) {
   const stored = await q.storedStripeEvent(db, eventId);
   if (!stored || stored.processed_at || !stripe) return { skipped: true };
+  // The event as storeStripeEvent() stored it (jsonb, a record to the schema), checked by Stripe's signature then.
   const event = stored.payload as unknown as Stripe.Event;
   const account = await tourdeskAccountOf(db, event);
   switch (event.type) {

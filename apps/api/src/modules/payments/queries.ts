@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, cartLine, customer, experience, onlineCheckout, order, paymentAccount, paymentLink, slot, store, stripeEvent, subscriptionTier } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { execute, transaction } from '../../db/execute';
 
 /** The payments module's only access to the database. */
 
@@ -24,7 +25,7 @@ export async function lockCheckout(ctx: TenantCtx, where: { id?: string; session
 
 /** Runs `fn` in a savepoint of the transaction: a refusal inside it leaves the transaction usable. */
 export function inSavepoint<C extends TenantCtx, T>(ctx: C, fn: (sp: C) => Promise<T>): Promise<T> {
-  return ctx.tx.transaction(async (sp) => fn({ ...ctx, tx: sp as unknown as Db }));
+  return transaction(ctx.tx, (sp) => fn({ ...ctx, tx: sp }));
 }
 
 // --- the connected account (connect.ts) --------------------------------------------------------
@@ -189,9 +190,9 @@ export async function connectedAccountOfPayment(ctx: TenantCtx, paymentIntent: s
 
 /** The organisation and order of a booked payment intent of a connected account (outside any tenant). */
 export async function bookedCheckoutOfPayment(db: Db, paymentIntent: string, stripeAccount: string) {
-  const found = (await db.execute(
+  const found = (await execute<{ account_id: string; order_id: string }>(db, 
     sql`select account_id, order_id from online_checkout where payment_intent = ${paymentIntent} and connected_account = ${stripeAccount} and order_id is not null`,
-  )) as unknown as { rows: { account_id: string; order_id: string }[] };
+  ));
   return found.rows[0];
 }
 
@@ -201,11 +202,11 @@ export async function bookedCheckoutOfPayment(db: Db, paymentIntent: string, str
  * those references. Refunds in cash or any other way do not count: the provider knows nothing of them.
  */
 export async function paymentWithProviderRefunds(ctx: TenantCtx, paymentIntent: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ id: string; refunded: number; refs: string[] | string }>(ctx.tx, sql`
       select p.id,
         coalesce((select -sum(r.amount) from order_payment r where r.refund_of = p.id and r.provider_ref is not null and r.status <> 'failed'), 0)::int as refunded,
         coalesce((select json_agg(r.provider_ref) from order_payment r where r.refund_of = p.id and r.provider_ref is not null), '[]'::json) as refs
-      from order_payment p where p.account_id = ${ctx.accountId} and p.provider_ref = ${paymentIntent}`)) as unknown as { rows: { id: string; refunded: number; refs: string[] | string }[] };
+      from order_payment p where p.account_id = ${ctx.accountId} and p.provider_ref = ${paymentIntent}`));
   const row = rows.rows[0];
   return row && { id: row.id, refunded: Number(row.refunded), refs: new Set<string>(typeof row.refs === 'string' ? (JSON.parse(row.refs) as string[]) : row.refs) };
 }
@@ -214,13 +215,14 @@ export async function paymentWithProviderRefunds(ctx: TenantCtx, paymentIntent: 
 
 /** Stores a Stripe event once (its id is the key) and, when it is new, runs `then` in the same transaction (its job). */
 export function storeStripeEvent(db: Db, event: Stripe.Event, then: (tx: Db) => Promise<unknown>) {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const fresh = await tx
       .insert(stripeEvent)
+      // jsonb, a record to the schema; read back as a Stripe.Event (payments/online.ts).
       .values({ id: event.id, type: event.type, stripe_account: event.account ?? null, payload: event as unknown as Record<string, unknown> })
       .onConflictDoNothing()
       .returning({ id: stripeEvent.id });
-    if (fresh.length) await then(tx as unknown as Db);
+    if (fresh.length) await then(tx);
   });
 }
 
@@ -335,7 +337,7 @@ export function setBalanceDueOn(ctx: TenantCtx, orderId: string, dueOn: string) 
  * at most 500 a run.
  */
 export async function ordersDueBalanceReminders(db: Db) {
-  const due = (await db.execute(sql`
+  const due = (await execute<{ account_id: string; order_id: string }>(db, sql`
     select o.account_id, o.id as order_id
     from ${order} o join ${baseAccount} a on a.id = o.account_id left join ${store} st on st.id = o.store_id
     where o.balance_due_on is not null and o.balance_reminder_sent_at is null and o.status <> 'Canceled' and o.total > o.paid
@@ -343,7 +345,7 @@ export async function ordersDueBalanceReminders(db: Db) {
       and o.created_at < now() - interval '1 day'
       and o.balance_due_on - coalesce(st.balance_reminder_days, 3) <= (now() at time zone a.time_zone)::date
     order by o.balance_due_on
-    limit 500`)) as unknown as { rows: { account_id: string; order_id: string }[] };
+    limit 500`));
   return due.rows;
 }
 

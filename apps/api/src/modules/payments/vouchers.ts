@@ -54,6 +54,7 @@ export async function startVoucherPurchase(ctx: WebCtx, config: Config, stripe: 
     cart_id: null,
     lines: [],
     customer: { email: input.buyer_email, first_name: input.buyer_name },
+    // Stored as jsonb (a record to the schema); read back as VoucherPurchasePayload below and in gift-vouchers.
     voucher: payload as unknown as Record<string, unknown>,
     amount: input.amount,
     currency: ctx.currency,
@@ -94,6 +95,7 @@ export async function voucherPurchaseState(ctx: TenantCtx, stripe: Stripe | null
     if (done?.outcome) await afterFinish({ ...ctx, jobs }, jobs, config, row.id, done);
   }
   const now = await q.checkoutById(ctx, id);
+  // What this file stored above (jsonb, a record to the schema).
   const p = now!.voucher as unknown as VoucherPurchasePayload;
   return { status: now!.status as 'open' | 'paid' | 'expired' | 'failed' | 'refunded', code_sent_to: now!.status === 'paid' ? p.recipient_email || p.buyer_email : null };
 }

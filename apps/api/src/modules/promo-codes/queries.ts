@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { baseAccount, experience, order, pricingCategory, promoCode, slot, store } from '../../db/schema';
-import { assertOwned, ownedIds, type TenantCtx } from '../../lib/crud';
+import { assertOwned, ownedIds } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
 
 /** The promo codes module's only access to the database. */
 

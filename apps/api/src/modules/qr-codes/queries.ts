@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { QR_OWNERSHIPS } from '@tourdesk/contracts';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, experience, order, qrCode, qrScanDay, store, storeExperience } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /** The QR codes module's only access to the database. */
 
@@ -29,7 +31,7 @@ export interface PartnerStoreRow {
  * answers only for the tenant of ctx), all or those of `ids`.
  */
 export async function partnerStoresOf(ctx: TenantCtx, ids?: string[]) {
-  const rows = (await ctx.tx.execute(sql`select * from tourdesk_partner_stores() ${ids ? sql`where store_id = any(${sql.param(ids)}::uuid[])` : sql``}`)) as unknown as { rows: PartnerStoreRow[] };
+  const rows = (await execute<PartnerStoreRow>(ctx.tx, sql`select * from tourdesk_partner_stores() ${ids ? sql`where store_id = any(${sql.param(ids)}::uuid[])` : sql``}`));
   return rows.rows;
 }
 

@@ -2,7 +2,9 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { baseAccount, cart, experience, image, order, partnership, partnershipExperience, store, storeExperience, storeVisit } from '../../db/schema';
-import { assertOwned, type TenantCtx } from '../../lib/crud';
+import { assertOwned } from '../../lib/crud-queries';
+import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /** The stores module's only access to the database. */
 
@@ -231,12 +233,12 @@ export async function setPositions(ctx: TenantCtx, storeId: string, ids: string[
 
 /** Partners' carts made in a store of `accountId`, per local day of [from, to] (day → count), on the server's connection. */
 export async function partnerCartsByDay(db: Db, accountId: string, storeId: string, zone: string, from: string, upto: string) {
-  const rows = (await db.execute(sql`
+  const rows = (await execute<{ day: string; n: number }>(db, sql`
     select to_char((c.created_at at time zone ${zone})::date, 'YYYY-MM-DD') as day, count(*)::int as n
     from ${cart} c join ${store} s on s.id = c.store_id
     where c.store_id = ${storeId}::uuid and s.account_id = ${accountId}::uuid and c.account_id <> s.account_id
       and c.created_at >= (${from}::date::timestamp at time zone ${zone}) and c.created_at < (${upto}::date::timestamp at time zone ${zone})
-    group by 1`)) as unknown as { rows: { day: string; n: number }[] };
+    group by 1`));
   return new Map(rows.rows.map((r) => [r.day, r.n]));
 }
 

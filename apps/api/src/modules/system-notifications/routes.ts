@@ -12,8 +12,7 @@ import { z } from 'zod';
 import { tenantScope } from '../../lib/crud';
 import { paginate } from '../../lib/pagination';
 import { principalOf } from '../auth/principal';
-import * as q from './queries';
-import { countSystemNotifications, getSystemNotification, systemNotificationPage } from './service';
+import { countSystemNotifications, getSystemNotification, markSeen, systemNotificationPage, unreadOf } from './service';
 
 const access = { public: true, reason: 'platform announcements are public, like a status page' } as const;
 
@@ -24,13 +23,13 @@ export const systemNotificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/system-notifications/unread/',
     { config: { access: signedIn }, schema: { tags: ['system'], summary: 'How many announcements came since the signed-in user last opened them', response: { 200: ZNotificationsUnread, 401: ZErrorEnvelope } } },
-    (request) => tenantScope(request, (ctx) => q.unreadOf(ctx, principalOf(request).userId)),
+    (request) => tenantScope(request, (ctx) => unreadOf(ctx, principalOf(request).userId)),
   );
   app.post(
     '/api/system-notifications/seen/',
     { config: { access: signedIn }, schema: { tags: ['system'], summary: 'The signed-in user has opened the announcements (the bell counts from now)', response: { 204: z.undefined(), 401: ZErrorEnvelope } } },
     async (request, reply) => {
-      await tenantScope(request, (ctx) => q.markSeen(ctx, principalOf(request).userId));
+      await tenantScope(request, (ctx) => markSeen(ctx, principalOf(request).userId));
       return reply.status(204).send();
     },
   );

@@ -27,3 +27,9 @@ export async function getSystemNotification(db: Db, id: string): Promise<TSystem
   if (!row) throw notFound('No system notification with this id.');
   return toDto(row);
 }
+
+/** How many announcements came since the user last opened them (the bell). */
+export const unreadOf = q.unreadOf;
+
+/** The user has opened the announcements: the bell counts from now. */
+export const markSeen = q.markSeen;

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { baseAccount, role, subscriptionTier, users } from '../../db/schema';
+import { transaction } from '../../db/execute';
 
 /** Tenant queries: always inside `inTenant`, always filtered by account_id as well. */
 
@@ -141,7 +142,7 @@ export async function deleteUser(tx: Db, accountId: string, id: string) {
 
 /** Runs `fn` in one transaction outside any tenant. */
 export function inSystemTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>) {
-  return db.transaction((tx) => fn(tx as unknown as Db));
+  return transaction(db, fn);
 }
 
 /** Whether an organisation has this subdomain. */

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { baseAccount, cart, cartLine, order, slot, store, waitlistEntry } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { TenantCtx } from '../../lib/crud';
+import { execute, transaction } from '../../db/execute';
 
 /** The waiting lists' only access to the database (SQL only, no rules). */
 
@@ -9,16 +10,14 @@ export type EntryRow = typeof waitlistEntry.$inferSelect;
 
 /** Runs `fn` in a savepoint of the caller's transaction: what it wrote goes if it throws, the transaction lives on. */
 export function inSavepoint<T>(ctx: TenantCtx, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return ctx.tx.transaction((tx) => fn(tx as unknown as Db));
+  return transaction(ctx.tx, fn);
 }
 
 /** A slot's state by the one definition (the view slot_api: seats remaining, open for sale) and what an offer needs of it. */
 export async function slotState(ctx: TenantCtx, slotId: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ id: string; remaining: number; open: boolean; experience_id: string; starts_at: string | Date; time_zone: string; experience_title: string; capacity: number }>(ctx.tx, sql`
     select s.id, s.remaining, s.open, s.experience_id, s.starts_at, s.time_zone, s.experience_title, s.capacity
-    from slot_api s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`)) as unknown as {
-    rows: { id: string; remaining: number; open: boolean; experience_id: string; starts_at: string | Date; time_zone: string; experience_title: string; capacity: number }[];
-  };
+    from slot_api s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`));
   return rows.rows[0];
 }
 
@@ -33,10 +32,10 @@ export async function insertEntry(ctx: TenantCtx, v: { slot: string; store: stri
 
 /** Where an open entry stands: 1 + the open entries that joined before it. */
 export async function positionOf(ctx: TenantCtx, entry: EntryRow) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ n: number }>(ctx.tx, sql`
     select count(*)::int as n from ${waitlistEntry}
     where account_id = ${ctx.accountId} and slot_id = ${entry.slot_id} and status in ('waiting', 'offered')
-      and (created_at, id) < (${entry.created_at.toISOString()}::timestamptz, ${entry.id}::uuid)`)) as unknown as { rows: { n: number }[] };
+      and (created_at, id) < (${entry.created_at.toISOString()}::timestamptz, ${entry.id}::uuid)`));
   return Number(rows.rows[0]!.n) + 1;
 }
 
@@ -107,9 +106,9 @@ export async function storeOf(ctx: TenantCtx, storeId: string) {
 
 /** The hold minutes of a slot's first open entry's store (what the departure's page says), else null. */
 export async function holdMinutesOfList(ctx: TenantCtx, slotId: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ m: number }>(ctx.tx, sql`
     select st.waitlist_hold_minutes as m from ${waitlistEntry} e join ${store} st on st.id = e.store_id
-    where e.account_id = ${ctx.accountId} and e.slot_id = ${slotId}::uuid order by e.created_at, e.id limit 1`)) as unknown as { rows: { m: number }[] };
+    where e.account_id = ${ctx.accountId} and e.slot_id = ${slotId}::uuid order by e.created_at, e.id limit 1`));
   return rows.rows[0]?.m ?? null;
 }
 
@@ -119,14 +118,14 @@ export async function holdMinutesOfList(ctx: TenantCtx, slotId: string) {
  * when the offer has no such category priced that day.
  */
 export async function priceForSeats(ctx: TenantCtx, slotId: string, seats: number) {
-  const cats = (await ctx.tx.execute(sql`
+  const cats = (await execute<{ id: string }>(ctx.tx, sql`
     select c.id from ${slot} s
     join pricing_rate r on r.account_id = s.account_id and r.experience_id = s.experience_id
       and (r.valid_from is null or r.valid_from <= s.local_date) and (r.valid_to is null or r.valid_to >= s.local_date)
       and (cardinality(r.weekdays) = 0 or extract(isodow from s.local_date)::int = any (r.weekdays))
     join pricing_category c on c.account_id = s.account_id and c.id = r.pricing_category_id and c.occupies_seat
     where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid
-    order by r.retail_price desc, c.created_at, c.id limit 1`)) as unknown as { rows: { id: string }[] };
+    order by r.retail_price desc, c.created_at, c.id limit 1`));
   const category = cats.rows[0]?.id;
   if (!category) return undefined;
   return priceFor(ctx, slotId, { [category]: seats });
@@ -134,9 +133,7 @@ export async function priceForSeats(ctx: TenantCtx, slotId: string, seats: numbe
 
 /** Quantities by pricing category priced by tourdesk_price (the one price rule; it refuses a category the offer does not sell). */
 export async function priceFor(ctx: TenantCtx, slotId: string, quantities: Record<string, number>) {
-  const rows = (await ctx.tx.execute(sql`select seats, total, currency, items from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, '{}'::jsonb)`)) as unknown as {
-    rows: { seats: number; total: number; currency: string; items: unknown }[];
-  };
+  const rows = (await execute<{ seats: number; total: number; currency: string; items: unknown }>(ctx.tx, sql`select seats, total, currency, items from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, '{}'::jsonb)`));
   const p = rows.rows[0]!;
   return { quantities, seats: Number(p.seats), total: Number(p.total), currency: p.currency, items: p.items };
 }
@@ -156,11 +153,11 @@ export async function insertOfferLine(
   ctx: TenantCtx,
   v: { cart: string; slot: string; quantities: Record<string, number>; seats: number; total: number; currency: string; items: unknown; minutes: number },
 ) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ expires_at: string | Date }>(ctx.tx, sql`
     insert into ${cartLine} (account_id, cart_id, slot_id, quantities, extras, seats, total, currency, items, expires_at)
     values (${ctx.accountId}::uuid, ${v.cart}::uuid, ${v.slot}::uuid, ${JSON.stringify(v.quantities)}::jsonb, '{}'::jsonb, ${v.seats}, ${v.total}, ${v.currency},
             ${JSON.stringify(v.items)}::jsonb, now() + make_interval(mins => ${v.minutes}))
-    returning expires_at`)) as unknown as { rows: { expires_at: string | Date }[] };
+    returning expires_at`));
   return new Date(rows.rows[0]!.expires_at);
 }
 
@@ -189,14 +186,14 @@ export async function markBookedByCart(ctx: TenantCtx, cartId: string, orderId: 
  * connection): an offer whose time ran out, or a waiting entry whose seats remain free in an open slot.
  */
 export async function slotsWithWork(db: Db, max: number) {
-  const rows = (await db.execute(sql`
+  const rows = (await execute<{ account_id: string; slot_id: string }>(db, sql`
     select e.account_id, e.slot_id from ${waitlistEntry} e
     where (e.status = 'offered' and e.offered_until <= now())
        or (e.status = 'waiting' and exists (select 1 from slot_api s where s.id = e.slot_id and s.open and s.remaining >= e.seats)
            and exists (select 1 from ${store} st where st.id = e.store_id and st.active))
     group by e.account_id, e.slot_id
     order by min(e.updated_at)
-    limit ${max}`)) as unknown as { rows: { account_id: string; slot_id: string }[] };
+    limit ${max}`));
   return rows.rows;
 }
 
@@ -208,7 +205,11 @@ export async function currencyOf(db: Db, accountId: string) {
 
 /** What the offer's e-mail says: the entry, its departure and offer, its store and organisation. */
 export async function mailFacts(ctx: TenantCtx, entryId: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{
+      email: string; name: string; seats: number; language: string; status: string; cart_id: string | null; offered_until: string | Date | null;
+      slug: string; subdomain: string; languages: string[]; organisation: string; time_format: string; starts_at: string | Date; title: string;
+      translations: Record<string, { title?: string }>; time_zone: string;
+    }>(ctx.tx, sql`
     select e.email, e.name, e.seats, e.language, e.status, e.cart_id, e.offered_until, st.slug, a.subdomain, a.languages, a.name as organisation, a.time_format,
            s.starts_at, x.title, x.translations, a.time_zone
     from ${waitlistEntry} e
@@ -216,12 +217,6 @@ export async function mailFacts(ctx: TenantCtx, entryId: string) {
     join ${baseAccount} a on a.id = e.account_id
     join ${slot} s on s.id = e.slot_id
     join experience x on x.id = s.experience_id
-    where e.account_id = ${ctx.accountId} and e.id = ${entryId}::uuid`)) as unknown as {
-    rows: {
-      email: string; name: string; seats: number; language: string; status: string; cart_id: string | null; offered_until: string | Date | null;
-      slug: string; subdomain: string; languages: string[]; organisation: string; time_format: string; starts_at: string | Date; title: string;
-      translations: Record<string, { title?: string }>; time_zone: string;
-    }[];
-  };
+    where e.account_id = ${ctx.accountId} and e.id = ${entryId}::uuid`));
   return rows.rows[0];
 }

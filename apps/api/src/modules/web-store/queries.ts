@@ -20,6 +20,7 @@ import {
   storeVisit,
 } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
+import { execute } from '../../db/execute';
 
 /** The web store module's only access to the database. */
 
@@ -156,13 +157,11 @@ export function cancellationPolicyById(ctx: TenantCtx, id: string) {
 
 /** The categories an offer has a current rate for. */
 export async function offerCategories(ctx: TenantCtx, experienceId: string) {
-  const result = (await ctx.tx.execute(sql`
+  const result = (await execute<{ id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null; translations: Record<string, { label?: string }> }>(ctx.tx, sql`
       select c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations
       from ${pricingCategory} c
       where c.account_id = ${ctx.accountId}
-        and exists (select 1 from pricing_rate r where r.account_id = c.account_id and r.pricing_category_id = c.id and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= current_date))`)) as unknown as {
-    rows: { id: string; label: string; type: string; occupies_seat: boolean; min_age: number | null; max_age: number | null; translations: Record<string, { label?: string }> }[];
-  };
+        and exists (select 1 from pricing_rate r where r.account_id = c.account_id and r.pricing_category_id = c.id and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= current_date))`));
   return result.rows;
 }
 

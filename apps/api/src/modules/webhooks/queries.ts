@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { webhookDelivery, webhookEndpoint, webhookEvent } from '../../db/webhooks-schema';
 import { JOB_SCHEMA } from '../../lib/jobs';
+import { execute, transaction } from '../../db/execute';
 
 /** The webhooks module's only database access. Tenant work gets a tenant transaction; the worker's functions run as the server (every organisation, filtered by account). */
 
@@ -145,23 +146,23 @@ export async function startJobNow(tx: Db, jobId: string) {
  * is given a job id here, claimed in the same statement, so two sweeps never both send one.
  */
 export async function claimOrphans(tx: Db) {
-  const rows = (await tx.execute(sql`
+  const rows = (await execute<{ id: string; account_id: string; job_id: string }>(tx, sql`
     update ${webhookDelivery} set job_id = gen_random_uuid()
     where id in (
       select id from ${webhookDelivery}
       where status = 'pending' and job_id is null and created_at < now() - interval '5 seconds'
       order by seq limit 500 for update skip locked)
-    returning id, account_id, job_id`)) as unknown as { rows: { id: string; account_id: string; job_id: string }[] };
+    returning id, account_id, job_id`));
   return rows.rows;
 }
 
 /** A transaction of the server's (every organisation): the sweep claims and sends in one. */
-export const asServer = <T>(db: Db, fn: (tx: Db) => Promise<T>) => db.transaction((tx) => fn(tx as unknown as Db));
+export const asServer = <T>(db: Db, fn: (tx: Db) => Promise<T>) => transaction(db, fn);
 
 /** Deliveries done (succeeded or failed) more than `days` ago, then the events left without a delivery; answers how many deliveries went. */
 export async function purgeDone(db: Db, days: number) {
-  const gone = (await db.execute(sql`
-    delete from ${webhookDelivery} where status <> 'pending' and created_at < now() - make_interval(days => ${days}::int) returning id`)) as unknown as { rows: unknown[] };
+  const gone = (await execute(db, sql`
+    delete from ${webhookDelivery} where status <> 'pending' and created_at < now() - make_interval(days => ${days}::int) returning id`));
   await db.execute(sql`
     delete from ${webhookEvent} e where e.created_at < now() - make_interval(days => ${days}::int)
       and not exists (select 1 from ${webhookDelivery} d where d.event_id = e.id)`);

@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { baseAccount, bookingQuestion, cartLine, experience, inventoryItem, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute } from '../../../db/execute';
 
 /** The capacity calendar, editing a slot, and the organisation's booking settings and options. */
 
 /** Per day across the organisation (or one experience): capacity, booked, held, remaining — one query. */
 export async function capacityByDay(ctx: TenantCtx, q: { from: string; to: string; experience?: string }) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ date: string; slots: number; capacity: number; booked: number; held: number; remaining: number }>(ctx.tx, sql`
     select s.local_date::text as date, count(*)::int as slots, sum(s.capacity)::int as capacity, sum(s.booked)::int as booked,
            (sum(s.held) - coalesce(sum(x.seats), 0))::int as held,
            sum(tourdesk_seats_left(s.capacity, s.booked, s.held, coalesce(x.seats, 0)::int))::int as remaining
@@ -14,7 +15,7 @@ export async function capacityByDay(ctx: TenantCtx, q: { from: string; to: strin
     left join lateral (select sum(l.seats) as seats from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now()) x on true
     where s.account_id = ${ctx.accountId} and s.local_date between ${q.from} and ${q.to} and not s.closed
       ${q.experience ? sql`and s.experience_id = ${q.experience}` : sql``}
-    group by s.local_date order by s.local_date`)) as unknown as { rows: { date: string; slots: number; capacity: number; booked: number; held: number; remaining: number }[] };
+    group by s.local_date order by s.local_date`));
   return rows.rows;
 }
 
@@ -46,11 +47,11 @@ export async function updateBookingSettings(ctx: TenantCtx, patch: { hold_minute
 
 /** The inventory items some experience of the organisation offers as extras, by name. */
 export async function offeredExtras(ctx: TenantCtx) {
-  const extras = (await ctx.tx.execute(sql`
+  const extras = (await execute<{ id: string; name: string; price: number; currency: string }>(ctx.tx, sql`
     select i.id, i.name, i.price, i.currency from ${inventoryItem} i
     where i.account_id = ${ctx.accountId}
       and exists (select 1 from ${experience} e where e.account_id = i.account_id and i.id = any(e.extra_item_ids))
-    order by lower(i.name), i.id`)) as unknown as { rows: { id: string; name: string; price: number; currency: string }[] };
+    order by lower(i.name), i.id`));
   return extras.rows;
 }
 

@@ -3,6 +3,7 @@ import type { TCart } from '@tourdesk/contracts';
 import type { Db } from '../../../db/client';
 import { baseAccount, cart, cartLine, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute, touched } from '../../../db/execute';
 
 /** Carts and their lines: the hold functions (tourdesk_hold_many, tourdesk_hold), the view cart_line_api, the sweep. */
 
@@ -32,23 +33,21 @@ export async function userCart(ctx: TenantCtx, userId: string) {
 
 /** One statement for a batch of holds on one slot (tourdesk_hold_many): a row per hold, its new line or its error. */
 export async function holdMany(db: Db, accountId: string, slotId: string, items: string) {
-  const result = (await db.execute(sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb)`)) as unknown as {
-    rows: (CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null })[];
-  };
+  const result = (await execute<CartLineRow & { item: number; error_code: string | null; error_message: string | null; error_hint: string | null }>(db, sql`select * from tourdesk_hold_many(${accountId}::uuid, ${slotId}::uuid, ${items}::jsonb)`));
   return result.rows;
 }
 
 /** Changes a held line (tourdesk_hold); answers its cart's id. */
 export async function changeHeldLine(db: Db, who: { accountId: string; userId: string }, lineId: string, input: { quantities: Record<string, number>; extras: Record<string, number> }) {
-  const held = (await db.execute(sql`
+  const held = (await execute<{ cart: string }>(db, sql`
     select tourdesk_hold(${who.accountId}::uuid, ${who.userId}::uuid, ${lineId}::uuid,
-                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb) as cart`)) as unknown as { rows: { cart: string }[] };
+                         ${JSON.stringify(input.quantities)}::jsonb, ${JSON.stringify(input.extras)}::jsonb) as cart`));
   return held.rows[0]!.cart;
 }
 
 /** A cart's unexpired lines, in a statement of its own (tourdesk_cart_lines). */
 export async function cartLinesOf(db: Db, accountId: string, cartId: string) {
-  const lines = (await db.execute(sql`select * from tourdesk_cart_lines(${accountId}::uuid, ${cartId}::uuid)`)) as unknown as { rows: CartLineRow[] };
+  const lines = (await execute<CartLineRow>(db, sql`select * from tourdesk_cart_lines(${accountId}::uuid, ${cartId}::uuid)`));
   return lines.rows;
 }
 
@@ -60,7 +59,7 @@ export async function currencyOf(db: Db, accountId: string) {
 
 /** Slots that have expired cart lines, of every organisation (at most `maxSlots`). */
 export async function slotsWithExpiredLines(db: Db, maxSlots: number) {
-  const slots = (await db.execute(sql`select distinct slot_id from ${cartLine} where expires_at <= now() limit ${maxSlots}`)) as unknown as { rows: { slot_id: string }[] };
+  const slots = (await execute<{ slot_id: string }>(db, sql`select distinct slot_id from ${cartLine} where expires_at <= now() limit ${maxSlots}`));
   return slots.rows;
 }
 
@@ -69,32 +68,32 @@ export function sweepExpiredLinesOf(db: Db, slotId: string) {
   // The slot's row first, then its lines: the order every other writer takes them in.
   return db.transaction(async (tx) => {
     await tx.execute(sql`select 1 from ${slot} where id = ${slotId}::uuid for no key update`);
-    const result = (await tx.execute(sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`)) as unknown as { rowCount?: number; affectedRows?: number };
-    return Number(result.rowCount ?? result.affectedRows ?? 0);
+    const result = (await execute(tx, sql`delete from ${cartLine} where slot_id = ${slotId}::uuid and expires_at <= now()`));
+    return touched(result);
   });
 }
 
 /** The ids of a page of the organisation's carts that hold something right now, newest hold first. */
 export async function pageHoldingCartIds(ctx: TenantCtx, limit: number, offset: number) {
-  const ids = (await ctx.tx.execute(sql`
+  const ids = (await execute<{ id: string }>(ctx.tx, sql`
     select c.id from ${cart} c
     where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())
     order by (select max(l.created_at) from ${cartLine} l where l.cart_id = c.id) desc, c.id
-    limit ${limit} offset ${offset}`)) as unknown as { rows: { id: string }[] };
+    limit ${limit} offset ${offset}`));
   return ids.rows;
 }
 
 /** The unexpired lines of some carts: one query. */
 export async function cartLines(ctx: TenantCtx, cartIds: string[]) {
-  const rows = (await ctx.tx.execute(sql`select * from cart_line_api v where v.account_id = ${ctx.accountId} and v.cart_id in ${cartIds} order by v.created_at, v.id`)) as unknown as { rows: CartLineRow[] };
+  const rows = (await execute<CartLineRow>(ctx.tx, sql`select * from cart_line_api v where v.account_id = ${ctx.accountId} and v.cart_id in ${cartIds} order by v.created_at, v.id`));
   return rows.rows;
 }
 
 /** How many of the organisation's carts hold something right now. */
 export async function countHoldingCarts(ctx: TenantCtx) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ n: number }>(ctx.tx, sql`
     select count(*)::int as n from ${cart} c
-    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())`)) as unknown as { rows: { n: number }[] };
+    where c.account_id = ${ctx.accountId} and exists (select 1 from ${cartLine} l where l.cart_id = c.id and l.expires_at > now())`));
   return Number(rows.rows[0]!.n);
 }
 

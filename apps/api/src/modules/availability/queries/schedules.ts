@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { closedDate, experience, scheduleRule } from '../../../db/schema';
-import { assertOwned, type TenantCtx } from '../../../lib/crud';
+import { assertOwned } from '../../../lib/crud-queries';
+import type { TenantCtx } from '../../../lib/crud';
 
 /** Schedule rules and closed dates. */
 

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { baseAccount, booking, cartLine, closedDate, experience, scheduleRule, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute, rowsOf } from '../../../db/execute';
 
 /** The slots' reads and writes: deriving them from rules, their seats, their lock, and the view slot_api. */
 
@@ -100,10 +101,10 @@ export async function sweepSlot(tx: Db, slotId: string) {
 
 /** Seats remaining in a slot (tourdesk_seats_left, the one definition), counting its expired lines as free. */
 export async function seatsLeft(ctx: TenantCtx, slotId: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ left: number }>(ctx.tx, sql`
     select tourdesk_seats_left(s.capacity, s.booked, s.held,
              (select coalesce(sum(l.seats), 0)::int from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now())) as left
-    from ${slot} s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`)) as unknown as { rows: { left: number }[] };
+    from ${slot} s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`));
   return Number(rows.rows[0]?.left ?? 0);
 }
 
@@ -146,17 +147,15 @@ export const slotWithId = (ctx: TenantCtx, id: string) => sql`s.account_id = ${c
 
 /** Rows of the view slot_api (its fixed part and state) in start order; `where` uses the alias `s`. */
 export async function slotApiRows(tx: Db, where: SQL) {
-  return ((await tx.execute(sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`)) as unknown as {
-    rows: (SlotTextRow & { time_zone: string; experience_id: string; experience_title: string; account_id: string })[];
-  }).rows;
+  return (await rowsOf<SlotTextRow & { time_zone: string; experience_id: string; experience_title: string; account_id: string }>(tx, sql`select s.api_head, s.time_zone, s.capacity, s.booked, s.held, s.remaining, s.closed, s.bookable, s.status, s.experience_id, s.experience_title, s.account_id from slot_api s where ${where} order by s.starts_at, s.id`));
 }
 
 /** The price rates of some experiences (one query). */
 export async function ratesOfExperiences(tx: Db, accountId: string, experiences: string[]) {
-  return ((await tx.execute(sql`
+  return (await rowsOf<Rate & { experience_id: string }>(tx, sql`
     select experience_id, pricing_category_id as pricing_category, retail_price, net_price, currency, valid_from::text as valid_from, valid_to::text as valid_to, weekdays
     from pricing_rate where account_id = ${accountId}::uuid and experience_id in ${experiences}
-    order by pricing_category_id`)) as unknown as { rows: (Rate & { experience_id: string })[] }).rows;
+    order by pricing_category_id`));
 }
 
 /**
@@ -164,7 +163,5 @@ export async function ratesOfExperiences(tx: Db, accountId: string, experiences:
  * organisation's time zone and the experience's rates (JSON in `rates`), then the slots.
  */
 export async function availabilityStatement(db: Db, accountId: string, experienceId: string, from: string, to: string) {
-  return ((await db.execute(sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`)) as unknown as {
-    rows: (SlotTextRow & { rates: string | null })[];
-  }).rows;
+  return (await rowsOf<SlotTextRow & { rates: string | null }>(db, sql`select * from tourdesk_availability(${accountId}::uuid, ${experienceId}::uuid, ${from}::date, ${to}::date)`));
 }

@@ -3,6 +3,7 @@ import { booking, cancellationPolicy, cart, cartLine, customer, experience, orde
 import type { TenantCtx } from '../../../lib/crud';
 import { givenCustomer } from './customers';
 import { askedQuestionsOf, type AskedQuestion } from './experiences';
+import { execute } from '../../../db/execute';
 
 export type { AskedQuestion } from './experiences';
 
@@ -208,7 +209,7 @@ export function cartLinesOf(ctx: TenantCtx, cartId: string) {
 
 /** Which of these slots are open for sale now (the one definition, slot_api.open). */
 export async function openSlotIds(ctx: TenantCtx, slotIds: string[]) {
-  const result = (await ctx.tx.execute(sql`select id from slot_api where account_id = ${ctx.accountId} and id in ${slotIds} and open`)) as unknown as { rows: { id: string }[] };
+  const result = (await execute<{ id: string }>(ctx.tx, sql`select id from slot_api where account_id = ${ctx.accountId} and id in ${slotIds} and open`));
   return result.rows.map((r) => r.id);
 }
 
@@ -235,11 +236,11 @@ export async function cartLanguageOf(ctx: TenantCtx, cartId: string) {
 
 /** The open bookings of an order with their answers and the questions their offer asks, in the offer's order: one query. */
 export async function bookingQuestionsOfOrder(ctx: Pick<TenantCtx, 'tx' | 'accountId'>, orderId: string) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ id: string; answers: Record<string, string>; questions: AskedQuestion[] }>(ctx.tx, sql`
     select b.id, b.answers, ${askedQuestionsOf('x')} as questions
     from booking b join experience x on x.account_id = b.account_id and x.id = b.experience_id
     where b.account_id = ${ctx.accountId} and b.order_id = ${orderId} and b.status <> 'Canceled'
-    order by b.created_at`)) as unknown as { rows: { id: string; answers: Record<string, string>; questions: AskedQuestion[] }[] };
+    order by b.created_at`));
   return rows.rows;
 }
 

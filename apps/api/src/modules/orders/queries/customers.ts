@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { TCustomerDetails } from '@tourdesk/contracts';
 import { customer, order } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute } from '../../../db/execute';
 
 /** Customers: one per e-mail per organisation, and their orders' count and spend. */
 
@@ -75,11 +76,11 @@ export async function deleteCustomerRow(ctx: TenantCtx, id: string) {
  * vouches for (a web store, a partner's API, a reseller's counter): the order keeps them instead.
  */
 export async function findOrInsertCustomer(ctx: TenantCtx, details: TCustomerDetails) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ id: string; email: string }>(ctx.tx, sql`
     insert into ${customer} (account_id, email, first_name, last_name, phone, country, marketing_consent)
     values (${ctx.accountId}, ${details.email}, ${details.first_name}, ${details.last_name}, ${details.phone}, ${details.country}, ${details.marketing_consent})
     on conflict (account_id, lower(email)) do update set email = ${customer}.email
-    returning id, email`)) as unknown as { rows: { id: string; email: string }[] };
+    returning id, email`));
   return rows.rows[0]!;
 }
 
@@ -119,7 +120,7 @@ export function asGiven<C extends { email: string; first_name: string; last_name
  * team member's own sale (writeOrder).
  */
 export async function upsertCustomer(ctx: TenantCtx, details: TCustomerDetails) {
-  const rows = (await ctx.tx.execute(sql`
+  const rows = (await execute<{ id: string; email: string }>(ctx.tx, sql`
     insert into ${customer} (account_id, email, first_name, last_name, phone, country, marketing_consent)
     values (${ctx.accountId}, ${details.email}, ${details.first_name}, ${details.last_name}, ${details.phone}, ${details.country}, ${details.marketing_consent})
     on conflict (account_id, lower(email)) do update set
@@ -128,6 +129,6 @@ export async function upsertCustomer(ctx: TenantCtx, details: TCustomerDetails) 
       phone = coalesce(nullif(excluded.phone, ''), ${customer}.phone),
       country = coalesce(excluded.country, ${customer}.country),
       updated_at = now()
-    returning id, email`)) as unknown as { rows: { id: string; email: string }[] };
+    returning id, email`));
   return rows.rows[0]!;
 }

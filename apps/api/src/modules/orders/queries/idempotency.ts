@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { idempotencyKey } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute, touched } from '../../../db/execute';
 
 /** Idempotency keys: a key's row, the response kept with it, and the purge of old ones. */
 
@@ -52,6 +53,6 @@ export async function keepResponse(ctx: TenantCtx, who: KeyOwner, status: number
 
 /** Forgets keys older than 24 hours (run with the periodic sweep); answers how many went. */
 export async function purgeIdempotencyKeys(db: Db) {
-  const result = (await db.execute(sql`delete from ${idempotencyKey} where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`)) as unknown as { rowCount?: number; affectedRows?: number };
-  return Number(result.rowCount ?? result.affectedRows ?? 0);
+  const result = (await execute(db, sql`delete from ${idempotencyKey} where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`));
+  return touched(result);
 }

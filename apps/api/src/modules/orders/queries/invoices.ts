@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { baseAccount, booking, customer, experience, invoice, invoiceSequence, order, slot } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute } from '../../../db/execute';
 
 /** Invoices and credit notes, their gapless number sequences, and what an invoice is composed from. */
 
 /** The organisation's local date now ("2026-03-01"). */
 export async function localDay(ctx: TenantCtx) {
-  const rows = (await ctx.tx.execute(sql`select (now() at time zone time_zone)::date::text as day from ${baseAccount} where id = ${ctx.accountId}`)) as unknown as { rows: { day: string }[] };
+  const rows = (await execute<{ day: string }>(ctx.tx, sql`select (now() at time zone time_zone)::date::text as day from ${baseAccount} where id = ${ctx.accountId}`));
   return rows.rows[0]!.day;
 }
 

@@ -3,6 +3,7 @@ import type { TOrderListQuery } from '@tourdesk/contracts';
 import { booking, customer, invoice, order, orderPayment, qrCode, store, users } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
 import { asGiven } from './customers';
+import { execute } from '../../../db/execute';
 
 /** Orders' rows: the list, one order with its parties, its lock, its writes and its totals. */
 
@@ -184,9 +185,9 @@ export async function takeBackRefund(ctx: TenantCtx, orderId: string, amount: nu
 
 /** The sum of every line's total ever sold in the order (to refuse one above the 32-bit limit). */
 export async function sumOfLineTotals(ctx: TenantCtx, orderId: string) {
-  const sum = (await ctx.tx.execute(sql`
+  const sum = (await execute<{ total: string | number }>(ctx.tx, sql`
     select coalesce(sum(total), 0)::bigint as total from ${booking}
-    where account_id = ${ctx.accountId} and order_id = ${orderId}::uuid`)) as unknown as { rows: { total: string | number }[] };
+    where account_id = ${ctx.accountId} and order_id = ${orderId}::uuid`));
   return Number(sum.rows[0]?.total ?? 0);
 }
 

@@ -1,14 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { baseAccount, booking, experience, slot, type HeldItem } from '../../../db/schema';
 import type { TenantCtx } from '../../../lib/crud';
+import { execute } from '../../../db/execute';
 
 /** What a sale is priced and taxed from: tourdesk_price(), the VAT rates of the day, the cancellation fees kept. */
 
 /** A line priced by tourdesk_price() (which checks the slot and the quantities): its seats, total, offer, currency and items. */
 export async function priceOf(ctx: TenantCtx, slotId: string, quantities: Record<string, number>, extras: Record<string, number>) {
-  const result = (await ctx.tx.execute(sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`)) as unknown as {
-    rows: { seats: number; total: number; experience_id: string; currency: string; items: HeldItem[] }[];
-  };
+  const result = (await execute<{ seats: number; total: number; experience_id: string; currency: string; items: HeldItem[] }>(ctx.tx, sql`select * from tourdesk_price(${ctx.accountId}::uuid, ${slotId}::uuid, ${JSON.stringify(quantities)}::jsonb, ${JSON.stringify(extras)}::jsonb)`));
   return result.rows[0]!;
 }
 
