@@ -76,13 +76,13 @@ END $$;
 -- The "from" price an offer is advertised with, everywhere (the catalogue, the web store): the
 -- lowest price of an Adult category; else the lowest non-zero price of a category that takes a
 -- seat and is not a child's or an infant's; else the lowest non-zero price. Never a free infant
--- price. Rates that ended before today do not count.
+-- price. Rates that ended before today (in the organisation's zone) do not count.
 CREATE OR REPLACE FUNCTION tourdesk_from_price(p_account uuid, p_experience uuid) RETURNS int
   LANGUAGE sql STABLE AS $$
   WITH rates AS (
     SELECT r.retail_price, c.type, c.occupies_seat
     FROM pricing_rate r JOIN pricing_category c ON c.id = r.pricing_category_id
-    WHERE r.account_id = p_account AND r.experience_id = p_experience AND (r.valid_to IS NULL OR r.valid_to >= current_date)
+    WHERE r.account_id = p_account AND r.experience_id = p_experience AND (r.valid_to IS NULL OR r.valid_to >= tourdesk_today(p_account))
   )
   SELECT coalesce(
     (SELECT min(retail_price) FROM rates WHERE type = 'Adult'),

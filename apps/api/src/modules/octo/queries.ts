@@ -98,7 +98,7 @@ export async function productUnits(ctx: TenantCtx, ids: string[]) {
       select r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations, min(r.retail_price)::int as from_price,
              (array_agg(r.net_price order by r.retail_price, r.net_price nulls last))[1]::int as from_net
       from pricing_rate r join ${pricingCategory} c on c.id = r.pricing_category_id
-      where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= current_date)
+      where r.account_id = ${ctx.accountId} and r.experience_id in ${ids} and (r.valid_to is null or r.valid_to >= tourdesk_today(${ctx.accountId}::uuid))
       group by r.experience_id, c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations`));
   return units.rows;
 }

@@ -453,7 +453,7 @@ export function currentCategories(tx: Db, supplierId: string, experienceId: stri
     .selectDistinct({ id: pricingCategory.id, label: pricingCategory.label, occupies_seat: pricingCategory.occupies_seat })
     .from(pricingRate)
     .innerJoin(pricingCategory, eq(pricingCategory.id, pricingRate.pricing_category_id))
-    .where(and(eq(pricingRate.account_id, supplierId), eq(pricingRate.experience_id, experienceId), sql`(${pricingRate.valid_to} is null or ${pricingRate.valid_to} >= current_date)`));
+    .where(and(eq(pricingRate.account_id, supplierId), eq(pricingRate.experience_id, experienceId), sql`(${pricingRate.valid_to} is null or ${pricingRate.valid_to} >= tourdesk_today(${supplierId}::uuid))`));
 }
 
 /** Some of a supplier's extras (inventory items), by id. */

@@ -161,7 +161,7 @@ export async function offerCategories(ctx: TenantCtx, experienceId: string) {
       select c.id, c.label, c.type, c.occupies_seat, c.min_age, c.max_age, c.translations
       from ${pricingCategory} c
       where c.account_id = ${ctx.accountId}
-        and exists (select 1 from pricing_rate r where r.account_id = c.account_id and r.pricing_category_id = c.id and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= current_date))`));
+        and exists (select 1 from pricing_rate r where r.account_id = c.account_id and r.pricing_category_id = c.id and r.experience_id = ${experienceId}::uuid and (r.valid_to is null or r.valid_to >= tourdesk_today(c.account_id)))`));
   return result.rows;
 }
 
