@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '@tourdesk/contracts';
+import { execute } from '../src/db/execute';
 import { createTestApp, type TestApp } from './harness';
 import { createOrganisation } from './identity-fixtures';
 import { startMailSink, type MailSink } from './mail-sink';
@@ -25,7 +26,8 @@ afterAll(async () => {
 
 describe('a rate ends on its last day in the organisation’s time zone', () => {
   it('counts for the offer’s from price by the organisation’s day, not the server’s', async () => {
-    const [{ day: serverDay }] = (await t.database.asOwner((tx) => tx.execute(sql`select current_date::text as day`))).rows as { day: string }[];
+    const { rows } = await t.database.asOwner((tx) => execute<{ day: string }>(tx, sql`select current_date::text as day`));
+    const serverDay = rows[0]!.day;
     const zone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => todayIn(z) !== serverDay);
     expect(zone, `both zones' day is the server's ${serverDay}`).toBeDefined();
     const orgDay = todayIn(zone!);

@@ -35,7 +35,7 @@ export async function issueActionToken(
   return `${id}.${secret}`;
 }
 
-const invalidLink = () => new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
+export const invalidLink = () => new AppError('invalid', 'This link is invalid or has expired. Ask for a new one.', 'token');
 
 /** Checks and uses up a token; the uid, when given, must be the token's user. */
 export async function redeemActionToken(db: Db, token: string, purpose: ActionPurpose, uid?: string) {

@@ -1,4 +1,4 @@
-import type { SubscriptionFeature, TDashboard, TDashboardDeparture, TOnboarding, TOnboardingStep, TSlot } from '@tourdesk/contracts';
+import { holdsFeatures, type SubscriptionFeature, type TDashboard, type TDashboardDeparture, type TOnboarding, type TOnboardingStep, type TSlot } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
 import { addDays, todayIn } from '../../lib/local-time';
 import { holdsPermissionSets } from '../auth/principal';
@@ -12,7 +12,7 @@ export interface Viewer {
   codenames: Set<string>;
   features: Set<string>;
 }
-const may = (v: Viewer, sets: string[], features: SubscriptionFeature[]) => holdsPermissionSets(v.codenames, sets) && features.every((f) => v.features.has(f));
+const may = (v: Viewer, sets: string[], features: SubscriptionFeature[]) => holdsPermissionSets(v.codenames, sets) && holdsFeatures(v.features, features);
 
 const departure = (s: TSlot & { experience_title: string }, arrived: number): TDashboardDeparture => ({
   slot: s.id,

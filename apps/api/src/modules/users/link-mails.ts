@@ -55,12 +55,40 @@ export function accountLinkMail(config: Config, to: Recipient, link: AccountLink
   return { to: to.email, subject, link };
 }
 
+/**
+ * Whether a queued e-mail is still to be sent, checked when its token is minted, which may be long
+ * after it was asked for (retries, an Owner's retry of a failed job): the request's own rule for
+ * its kind (as `resendActivation()`, `resetPassword()`, `resetEmail()`, `resendInvitation()` and
+ * `setEmail()` check it) must still hold, and it still goes to the account's address (for a
+ * confirmation, to the new address still asked for). A link minted later must never reach an
+ * account that has since been deactivated, has accepted its invitation, or moved address.
+ */
+export function stillDue(
+  user: { email: string; pending_email: string | null; is_active: boolean; invited_at: Date | null; activated_at: Date | null },
+  to: string,
+  link: AccountLink,
+): boolean {
+  const same = (a: string | null | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
+  switch (link.kind) {
+    case 'activation':
+      return same(user.email, to) && !user.is_active && !user.activated_at && !user.invited_at;
+    case 'invitation':
+      return same(user.email, to) && !user.is_active && user.invited_at !== null;
+    case 'password_reset':
+    case 'email_reset':
+      return same(user.email, to) && user.is_active;
+    case 'email_confirm':
+      return same(user.pending_email, link.email) && same(link.email, to);
+  }
+}
+
 /** The message of a queued account e-mail, its token minted now; null when it is not to be sent any more. */
 export function composeAccountMail(db: Db, config: Config, to: string, link: AccountLink): Promise<Mail | null> {
   return q.inSystemTransaction(db, async (tx) => {
+    // The user's row locked: two jobs for one user mint one after the other (each expires the
+    // tokens before it), and what is checked below cannot change before the token is stored.
     const found = await findUserById(tx, link.user);
-    if (!found) return null;
-    if (link.kind === 'email_confirm' && found.user.pending_email?.toLowerCase() !== link.email.toLowerCase()) return null;
+    if (!found || !(await q.lockUser(tx, link.user)) || !stillDue(found.user, to, link)) return null;
     const token = await issueActionToken(tx, found.user, PURPOSE[link.kind], link.kind === 'email_confirm' ? { email: link.email } : {});
     return render(config, { email: to, language: link.language }, link, token);
   });

@@ -10,7 +10,7 @@ import { requireRecaptcha } from '../../lib/recaptcha';
 import { staffLanguage } from '../../lib/staff-text';
 import { hit, ThrottledError } from '../../lib/throttle';
 import { DEFAULT_TIER, TRIAL_DAYS } from '../plans/tiers';
-import { redeemActionToken } from '../auth/action-tokens';
+import { invalidLink, redeemActionToken } from '../auth/action-tokens';
 import { hashPassword } from '../auth/crypto';
 import { sellingLanguages } from '../organization/queries';
 import { findUserByEmail, findUserById, revokeUserSessions } from '../auth/queries';
@@ -173,6 +173,9 @@ export async function acceptInvitation(db: Db, uid: string, token: string, passw
   const hashed = await hashPassword(password);
   await q.inSystemTransaction(db, async (tx) => {
     const row = await redeemActionToken(tx, token, 'invitation', uid);
+    // Only a member still invited accepts: never one deactivated since, whatever link they hold.
+    const found = await findUserById(tx, row.user_id);
+    if (!found || found.user.is_active || !found.user.invited_at) throw invalidLink();
     await q.updateUserById(tx, row.user_id, {
       password_hash: hashed,
       is_active: true,

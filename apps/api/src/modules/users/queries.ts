@@ -141,6 +141,12 @@ export async function deleteUser(tx: Db, accountId: string, id: string) {
 // Flows of people who are not signed in: they run as the system, outside any tenant.
 
 /** Runs `fn` in one transaction outside any tenant. */
+/** Locks a user's row until the transaction ends (false: no such user). */
+export async function lockUser(tx: Db, id: string) {
+  const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+  return rows.length > 0;
+}
+
 export function inSystemTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>) {
   return transaction(db, fn);
 }
