@@ -1,6 +1,7 @@
+import { createServer, type Server } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, withServerOptions } from './client';
+import { openDatabase, serverUrlFor, withServerOptions } from './client';
 
 describe('withServerOptions', () => {
   it('adds the settings to a URL without options', () => {
@@ -28,5 +29,19 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the pool on a PostgreSQL
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('serverUrlFor: how the pool connects is asked of the database, never guessed', () => {
+  it('waits for a database that does not answer yet, then stops the start with its error', async () => {
+    // A port that accepts nothing: each try is refused at once.
+    const closed: Server = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const started = Date.now();
+    await expect(serverUrlFor(`postgres://app@127.0.0.1:${port}/tourdesk`, 1_500)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // It tried again for its time rather than answering with the options at the first refusal.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
   });
 });

@@ -127,22 +127,31 @@ const SERVER_OPTIONS = `-c jit=off -c role=${SERVER_ROLE}`;
  * gets its URL unchanged: that is how connections through a pooler in transaction mode are set up
  * (PgBouncer refuses the startup parameter `options`, and a server connection is shared by many
  * clients, so the settings must be the same for all: the role's). Any other gets the startup
- * options (`role=tourdesk_server`, `jit=off`). Asked once, on one connection; when it cannot be
- * asked (the server not up yet) the options are sent, as before.
+ * options (`role=tourdesk_server`, `jit=off`). Asked on one connection at start, again for up to
+ * `waitMs` while the server does not answer (PgBouncer up before its primary, a failover): guessing
+ * would be wrong both ways (the options behind PgBouncer refuse every connection for the process's
+ * life), so a database that never answers stops the start with its error.
  */
-export async function serverUrlFor(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ current_user: string }>('select current_user');
-    if (rows[0]?.current_user === SERVER_ROLE) return url;
-  } catch {
-    // Unreachable now: the options below are what a direct connection needs.
-  } finally {
-    await client.end().catch(() => undefined);
+export async function serverUrlFor(url: string, waitMs = 30_000): Promise<string> {
+  const until = Date.now() + waitMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ current_user: string }>('select current_user');
+      return rows[0]?.current_user === SERVER_ROLE ? url : withServerOptions(url, SERVER_OPTIONS);
+    } catch (error) {
+      // A server that answered with a refusal (a wrong password, no such database) stays refused;
+      // one starting or shutting down (class 57) or unreachable (no SQLSTATE, class 08) may come.
+      const code = (error as { code?: unknown }).code;
+      const answered = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(57|08)/.test(code);
+      if (answered || Date.now() + delay > until) throw error;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
-  return withServerOptions(url, SERVER_OPTIONS);
 }
 
 const migrations = () => readMigrations(MIGRATIONS_DIR);
