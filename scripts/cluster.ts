@@ -88,6 +88,9 @@ function startApi(index: number, extra: Record<string, string>): Promise<ChildPr
       DATA_DIR: path.join(dir, 'data'),
       PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${ports.http}`,
       TRUST_PROXY: 'true',
+      // HAProxy takes a process out after two failed checks a second apart: it stays up, not ready,
+      // longer than that once told to stop, so no request reaches a closed listener.
+      SHUTDOWN_READY_GRACE_MS: env.SHUTDOWN_READY_GRACE_MS ?? '3000',
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       ...extra,
     },

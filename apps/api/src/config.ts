@@ -27,8 +27,8 @@ const ZConfig = z.object({
     .optional(),
   /**
    * A streaming replica of DATABASE_URL's database (same users), for reads that tolerate a moment's
-   * lag: lists, reports, the dashboard, CSV exports, the web store's catalogue. Never for a read that
-   * decides a sale, a payment or an admission (ARCHITECTURE.md, "Topology").
+   * lag (the routes that use it are listed in ARCHITECTURE.md, "Topology"). Never for a read that
+   * decides a sale, a payment or an admission.
    */
   DATABASE_READ_URL: z
     .string()

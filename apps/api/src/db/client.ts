@@ -52,8 +52,8 @@ export interface Database {
   /** The application's connections: they run as the role tourdesk_server (least privilege). */
   db: Db;
   /**
-   * Connections for reads that tolerate a moment's lag (lists, reports, the dashboard, CSV exports,
-   * the web store's catalogue): a streaming replica's (DATABASE_READ_URL), else `db` itself. The
+   * Connections for reads that tolerate a moment's lag (the routes that use them: ARCHITECTURE.md,
+   * "Topology"): a streaming replica's (DATABASE_READ_URL), else `db` itself. The
    * same role and tenancy; routes choose it explicitly (`tenantRead()`, lib/crud.ts), and a read that
    * decides a sale, a payment or an admission never does (ARCHITECTURE.md, "Topology").
    */
