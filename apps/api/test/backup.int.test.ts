@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -167,6 +167,19 @@ describe.each([
       engine === 'pglite' ? /holds a backup of PGlite.*this configuration uses a PostgreSQL server/ : /holds a backup of a PostgreSQL server.*this configuration uses PGlite/,
     );
     expect(existsSync(path.join(other.dataDir, 'pglite'))).toBe(false);
+    // An archive whose media file is a link to a file of this machine is refused: a restore would
+    // copy that file into the media storage.
+    const crafted = mkdtempSync(path.join(tmpdir(), 'tourdesk-crafted-'));
+    expect(spawnSync('tar', ['-xzf', file, '-C', crafted]).status).toBe(0);
+    const secret = path.join(mkdtempSync(path.join(tmpdir(), 'tourdesk-secret-')), 'secret.env');
+    writeFileSync(secret, 'JWT_SECRET=not-for-the-bucket');
+    const linked = path.join(crafted, 'media', Object.keys(before.media)[0]!);
+    rmSync(linked);
+    symlinkSync(secret, linked);
+    const craftedFile = path.join(path.dirname(out), 'crafted.tar.gz');
+    expect(spawnSync('tar', ['-czf', craftedFile, '-C', crafted, 'manifest.json', 'database', 'media']).status).toBe(0);
+    await expect(restoreBackup(config, craftedFile)).rejects.toThrow(/neither a file nor a folder.*Nothing was changed/s);
+    rmSync(crafted, { recursive: true, force: true });
     expect(await state(config)).toEqual(changed);
     if (engine === 'pglite') expect(readdirSync(config.dataDir).filter((f) => f.startsWith('pglite.before-restore'))).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -198,6 +198,23 @@ export async function createBackup(config: Config, options: { out?: string; log?
   }
 }
 
+/**
+ * The first entry under dir that is neither a plain file nor a folder (a symbolic link, a device…),
+ * relative to dir, or null. A backup never holds one; a crafted archive's link would have the
+ * restore copy a file of this machine into the media storage or the database's folder.
+ */
+function notPlain(dir: string, base = dir): string | null {
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    const info = lstatSync(full);
+    if (info.isDirectory()) {
+      const found = notPlain(full, base);
+      if (found) return found;
+    } else if (!info.isFile()) return path.relative(base, full);
+  }
+  return null;
+}
+
 /** Unpacks an archive into dir and answers its manifest, or throws a BackupError saying what is wrong with it. */
 async function unpack(file: string, dir: string, engine: BackupManifest['engine']): Promise<BackupManifest> {
   if (!existsSync(file)) throw new BackupError(`No such backup: ${file}`);
@@ -206,6 +223,8 @@ async function unpack(file: string, dir: string, engine: BackupManifest['engine'
   } catch (error) {
     throw new BackupError(`${file} is not a readable backup archive (${error instanceof Error ? error.message : String(error)}). Nothing was changed.`);
   }
+  const odd = notPlain(dir);
+  if (odd) throw new BackupError(`${file} holds ${odd}, which is neither a file nor a folder (a link could make a restore read or write outside the archive). Nothing was changed.`);
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as BackupManifest;
