@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -261,6 +261,21 @@ describe('the lock of DATA_DIR (PGlite is one process)', () => {
     // The parent of this process runs: its lock stands.
     writeFileSync(file, JSON.stringify({ pid: process.ppid, host, purpose: 'the server', since: '2026-01-01T00:00:00Z' }));
     expect(() => lockDataDir(dir, 'npm run backup')).toThrow(DataDirLockedError);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes over another host’s lock only once it has not been touched for a minute (a container recreated under a new name)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tourdesk-lock-'));
+    const file = path.join(dir, LOCK_FILE);
+    writeFileSync(file, JSON.stringify({ pid: 1, host: 'old-container', purpose: 'the server', since: '2026-01-01T00:00:00Z' }));
+    // Touched just now (its holder's heartbeat): it stands.
+    expect(() => lockDataDir(dir, 'the server')).toThrow(/in use by the server \(pid 1 on old-container/);
+    // Untouched for two minutes: its holder is gone.
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(file, then, then);
+    const lock = lockDataDir(dir, 'the server');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    lock.release();
     rmSync(dir, { recursive: true, force: true });
   });
 
