@@ -347,5 +347,5 @@ describe('deposits', () => {
     expect([...fake.state.refunds.values()].filter((r) => r.payment_intent === pi).map((r) => r.amount)).toEqual([1960]);
     // Paid back in full: no "Pay the rest" for a cancelled order.
     expect((await guest.post(`${base}/orders/${done.order.reference}/payment-link/`, undefined, { 'x-order-token': manage })).statusCode).toBe(400);
-  });
+  }, 90_000);
 });
