@@ -34,7 +34,7 @@ import { forgetPrincipalsAfterWrites } from './modules/auth/principal';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/metrics/routes';
-import { httpDuration, httpRequests, setMetricsSources } from './lib/metrics';
+import { dbConnectionWait, httpDuration, httpRequests, setMetricsSources } from './lib/metrics';
 import { oidcRoutes } from './modules/oidc/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { userRoutes } from './modules/users/routes';
@@ -187,7 +187,11 @@ export async function buildApp({ config, database, mailer, logStream, tracing }:
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
   const withdrawMetrics = setMetricsSources({ pool: () => database.poolUse(), jobCounts: () => app.jobs.counts() });
-  app.addHook('onClose', async () => withdrawMetrics());
+  const stopWaits = database.onConnectionWait((seconds, pool) => dbConnectionWait.observe({ pool }, seconds));
+  app.addHook('onClose', async () => {
+    withdrawMetrics();
+    stopWaits();
+  });
   await app.register(systemNotificationRoutes);
   await app.register(dashboardRoutes);
   await app.register(helpVideoRoutes);

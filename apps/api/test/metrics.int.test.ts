@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAppDatabase } from '../src/database';
 import { addDays, todayIn } from '../src/lib/local-time';
 import { sellableExperience } from './catalog-fixtures';
 import { createTestApp, until, type TestApp } from './harness';
@@ -111,6 +113,30 @@ describe('/metrics', () => {
     const engine = t.database.engine;
     expect(value(after, 'tourdesk_db_pool_connections', { engine, state: 'max' })).toBe(engine === 'pglite' ? 1 : 20);
     expect(after.some((s) => s.name === 'tourdesk_db_pool_waiting' && s.labels.engine === engine)).toBe(true);
+  });
+
+  it('times the waits for a connection of the pool', async () => {
+    const seen = value(await scrape(), 'tourdesk_db_pool_wait_seconds_count', { pool: 'primary' });
+    if (t.database.engine === 'pglite') {
+      // One embedded connection and no pool: nothing to time.
+      expect(seen).toBe(0);
+      return;
+    }
+    // Every query and transaction above took a connection from the pool.
+    expect(seen).toBeGreaterThan(10);
+    // A pool of one, two queries at once: the second waits while the first sleeps on the connection.
+    const small = await openAppDatabase({ url: t.url!, poolSize: 1 });
+    const waits: { seconds: number; pool: string }[] = [];
+    const stop = small.onConnectionWait((seconds, pool) => void waits.push({ seconds, pool }));
+    try {
+      await Promise.all([small.db.execute(sql`select pg_sleep(0.3)`), small.db.execute(sql`select 1`)]);
+    } finally {
+      stop();
+      await small.close();
+    }
+    expect(waits).toHaveLength(2);
+    expect(waits.every((w) => w.pool === 'primary')).toBe(true);
+    expect(Math.max(...waits.map((w) => w.seconds))).toBeGreaterThanOrEqual(0.25);
   });
 
   it("shows the queue's depth and counts a failed job", async () => {

@@ -76,6 +76,48 @@ export interface Database {
   asOwner<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   poolUse(): PoolUse;
+  /**
+   * Tells `listener` how long each query or transaction waited for a connection of a pool (the
+   * primary's or the replica's), in seconds, connecting included: the sign of a pool too small
+   * for its load. Answers the function that stops telling. PGlite has no pool: nothing is told.
+   */
+  onConnectionWait(listener: ConnectionWaitListener): () => void;
+}
+
+export type ConnectionWaitListener = (seconds: number, pool: 'primary' | 'read') => void;
+
+type PoolCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * node-postgres's pool, timing each checkout of a connection: a query on the pool (`pool.query`)
+ * and a transaction (`pool.connect`) both go through `connect`, which waits while every connection
+ * is busy and the pool is at its maximum.
+ */
+class TimedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly waited: (seconds: number) => void,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: PoolCallback): void;
+  override connect(callback?: PoolCallback): Promise<pg.PoolClient> | void {
+    const started = performance.now();
+    const done = () => this.waited((performance.now() - started) / 1000);
+    if (callback) {
+      super.connect((err, client, release) => {
+        if (!err) done();
+        callback(err, client, release);
+      });
+      return;
+    }
+    return super.connect().then((client) => {
+      done();
+      return client;
+    });
+  }
 }
 
 /**
@@ -166,16 +208,23 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
   const { prepare, after } = extras;
   const fingerprint = () => fingerprintOf(extras);
   if ('url' in opts) {
-    const pool = new pg.Pool({
-      // Every connection starts as the application's role.
-      connectionString: await serverUrlFor(opts.url),
-      max: opts.poolSize ?? 10,
-      application_name: opts.applicationName ?? 'tourdesk-api',
-    });
+    const waitListeners = new Set<ConnectionWaitListener>();
+    const tell = (pool: 'primary' | 'read') => (seconds: number) => {
+      for (const listener of waitListeners) listener(seconds, pool);
+    };
+    const pool = new TimedPool(
+      {
+        // Every connection starts as the application's role.
+        connectionString: await serverUrlFor(opts.url),
+        max: opts.poolSize ?? 10,
+        application_name: opts.applicationName ?? 'tourdesk-api',
+      },
+      tell('primary'),
+    );
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
     const readPool = opts.readUrl
-      ? new pg.Pool({ connectionString: await serverUrlFor(opts.readUrl), max: opts.poolSize ?? 10, application_name: `${opts.applicationName ?? 'tourdesk-api'}-read` })
+      ? new TimedPool({ connectionString: await serverUrlFor(opts.readUrl), max: opts.poolSize ?? 10, application_name: `${opts.applicationName ?? 'tourdesk-api'}-read` }, tell('read'))
       : undefined;
     readPool?.on('error', () => undefined);
     let ownerPool: pg.Pool | undefined;
@@ -229,6 +278,10 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
         await Promise.all([pool.end(), readPool?.end(), ownerPool?.end()]);
       },
       poolUse: () => ({ engine: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      onConnectionWait(listener) {
+        waitListeners.add(listener);
+        return () => void waitListeners.delete(listener);
+      },
     };
   }
   // PGlite: one connection, whose session user is its superuser. The application's statements run
@@ -289,6 +342,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
       }),
     close: () => client.close(),
     poolUse: () => ({ engine: 'pglite', max: 1, total: 1, idle: 1, waiting: 0 }),
+    onConnectionWait: () => () => undefined,
   };
 }
 

@@ -60,6 +60,14 @@ export const jobFailures = new Counter({
   registers: [registry],
 });
 
+export const dbConnectionWait = new Histogram({
+  name: 'tourdesk_db_pool_wait_seconds',
+  help: "Time a query or transaction waited for a connection of the database pool (primary or read replica), connecting included",
+  labelNames: ['pool'] as const,
+  buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
 /** What the running app lets the scrape read: the database pool and the job queue's counts. */
 export interface MetricsSources {
   pool: () => PoolUse;
