@@ -216,8 +216,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
     const before = await ordersListed();
 
     await sqlOn(urlOf(ports.replica), 'select pg_wal_replay_pause()');
+    let kayakId = '';
     try {
       const kayak = (await call(a, 'demo.localhost', 'GET', '/api/experiences/?page_size=50', undefined, demo)).json().results.find((o: { title: string }) => /kayak/i.test(o.title));
+      kayakId = kayak.id;
       const day = new Date(Date.now() + 11 * 86_400_000).toISOString().slice(0, 10);
       const availability = async () => (await call(b, 'demo.localhost', 'GET', `/api/bookings/check-availability/?experience=${kayak.id}&date=${day}`, undefined, demo)).json() as { id: string; remaining: number; prices: { pricing_category: string }[] }[];
       const slot = (await availability())[0]!;
@@ -227,6 +229,14 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
       expect(order.status, JSON.stringify(order.json())).toBe(201);
       // The sale's seat counts are the primary's: the seat just sold is gone at once.
       expect((await availability()).find((s) => s.id === slot.id)!.remaining).toBeLessThan(slot.remaining);
+      // The web store's catalogue is the replica's: a renamed offer keeps its old name there until
+      // replay resumes, while the store's seats left for the day are the primary's.
+      expect((await call(a, 'demo.localhost', 'PATCH', `/api/experiences/${kayak.id}/`, { title: 'Kayak (renamed on the primary)' }, demo)).status).toBe(200);
+      const storeOffer = async () => (await call(b, 'demo.localhost', 'GET', `/api/web-stores/kayak/experiences/${kayak.id}/`)).json().title as string;
+      expect(await storeOffer()).toBe(kayak.title);
+      const left = (await availability()).find((s) => s.id === slot.id)!.remaining;
+      const storeDay = (await call(b, 'demo.localhost', 'GET', `/api/web-stores/kayak/experiences/${kayak.id}/day/?date=${day}`)).json() as { slots: { id: string; seats_left: number }[] };
+      expect(storeDay.slots.find((s) => s.id === slot.id)?.seats_left).toBe(left);
       // The order is on the primary (its page reads there); the list is the replica's, which has
       // not replayed it yet.
       expect((await call(a, 'demo.localhost', 'GET', `/api/orders/${order.json().id}/`, undefined, demo)).status).toBe(200);
@@ -236,6 +246,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
     }
     await caughtUp();
     expect(await ordersListed()).toBe(before + 1);
+    expect((await call(b, 'demo.localhost', 'GET', `/api/web-stores/kayak/experiences/${kayakId}/`)).json().title).toBe('Kayak (renamed on the primary)');
   }, 120_000);
 
   it('stops everything on SIGTERM: the API processes drained, then PgBouncer, the replica and the primary', async () => {

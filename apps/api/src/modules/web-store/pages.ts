@@ -9,7 +9,7 @@ import { requestHost, tenantOrigin } from '../../lib/host';
 import type { Language } from '@tourdesk/contracts/i18n';
 import * as catalogue from './catalogue';
 import { decidePage, LANGUAGE_COOKIE, PSEUDO_LOCALE, storeLanguages, storeTimeFormat } from './language';
-import { storeAt } from './routes';
+import { catalogueAt, storeAt } from './routes';
 import * as scope from './scope';
 import * as storeScope from '../stores/scope';
 
@@ -58,7 +58,9 @@ const notFound = (error: unknown) => error instanceof AppError && error.status =
  * seller's books, and the days and times of `tourdesk_availability()` through the store's cache.
  */
 function pageData(request: FastifyRequest, slug: string, found: storeScope.FoundStore | null, language: Language): StoreData {
-  const db = request.server.database.db;
+  // The catalogue from the replica when there is one (routes.ts, catalogueAt); seats left from the primary.
+  const db = request.server.database.read;
+  const primary = request.server.database.db;
   const platformHasStripe = Boolean(request.server.config.STRIPE_SECRET_KEY);
   return {
     store: async () => (found ? storeScope.inSeller(db, found, found.s.account_id, (ctx) => catalogue.webStore(ctx, platformHasStripe, language)) : null),
@@ -68,9 +70,9 @@ function pageData(request: FastifyRequest, slug: string, found: storeScope.Found
       return { results, total_pages: Math.max(1, Math.ceil(count / 50)) };
     },
     offer: (id) =>
-      UUID.test(id) ? scope.inOfferSeller(storeAt(request), slug, id, (ctx) => catalogue.offer(ctx, id, language)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
-    month: async (offer, month) => catalogue.month(db, await scope.publicStore(storeAt(request), slug), offer, month),
-    day: async (offer, date) => catalogue.day(db, await scope.publicStore(storeAt(request), slug), offer, date),
+      UUID.test(id) ? scope.inOfferSeller(catalogueAt(request), slug, id, (ctx) => catalogue.offer(ctx, id, language)).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))) : Promise.resolve(null),
+    month: async (offer, month) => catalogue.month(primary, await scope.publicStore(storeAt(request), slug), offer, month),
+    day: async (offer, date) => catalogue.day(primary, await scope.publicStore(storeAt(request), slug), offer, date),
   };
 }
 
@@ -113,9 +115,9 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
    */
   async function page(request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) {
     const { slug } = request.params;
-    const found = await scope.storeByHost(storeAt(request), slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
+    const found = await scope.storeByHost(catalogueAt(request), slug).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error)));
     if (found) frameHeaders(reply, found.s.embed_origins);
-    const languages = found ? await storeLanguages(request.server.database.db, found) : (['en'] as Language[]);
+    const languages = found ? await storeLanguages(request.server.database.read, found) : (['en'] as Language[]);
     const decision = decidePage({ slug, url: request.url, languages, cookie: cookieOf(request), acceptLanguage: request.headers['accept-language'], pseudo: request.server.config.STORE_PSEUDO_LOCALE });
     if (decision.kind === 'redirect') {
       if (decision.remember) remember(request, reply, slug, decision.remember);
@@ -127,7 +129,7 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
     if (decision.kind === 'page' && decision.language === languages[0]) reply.header('vary', 'Accept-Language, Cookie');
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain ?? '');
     const content: Language = language === PSEUDO_LOCALE ? 'en' : language;
-    const timeFormat = found ? await storeTimeFormat(request.server.database.db, found) : '24h';
+    const timeFormat = found ? await storeTimeFormat(request.server.database.read, found) : '24h';
     const { status, html } = await renderStorePage({ url: request.url, slug, origin, assets, language, languages, timeFormat, data: pageData(request, slug, found, content) });
     return reply
       .status(decision.kind === 'not_found' ? 404 : status)
@@ -142,8 +144,8 @@ export async function registerWebStorePages(app: FastifyInstance, distDir: strin
 
   /** Every page of the store in every language it sells in, each with its alternates (hreflang, x-default: the default's). */
   app.get<{ Params: { slug: string } }>('/s/:slug/sitemap.xml', { config: pub, schema: hidden }, async (request, reply) => {
-    const found = await scope.storeByHost(storeAt(request), request.params.slug);
-    const db = request.server.database.db;
+    const found = await scope.storeByHost(catalogueAt(request), request.params.slug);
+    const db = request.server.database.read;
     const [list, languages] = await Promise.all([catalogue.offers(db, found, 1000, 0), storeLanguages(db, found)]);
     const origin = tenantOrigin(request.server.config, requestHost(request).subdomain!);
     const root = `${origin}/s/${request.params.slug}/`;

@@ -81,6 +81,12 @@ async function storeLanguages(request: FastifyRequest, slug: string): Promise<La
 const acceptLanguage = (request: FastifyRequest) => request.headers['accept-language'];
 /** Where a public call comes from, read from the request: the server's database and the host's organisation (scope.ts). */
 export const storeAt = (request: FastifyRequest): scope.StoreAt => ({ db: request.server.database.db, subdomain: requestHost(request).subdomain });
+/**
+ * The same for the catalogue's reads, which may lag a moment (the store's face, its offers, an
+ * offer's page, its languages): the read replica's connections when DATABASE_READ_URL is set.
+ * Seats left (month, day), carts, holds and orders read the primary (`storeAt`): they decide a sale.
+ */
+export const catalogueAt = (request: FastifyRequest): scope.StoreAt => ({ db: request.server.database.read, subdomain: requestHost(request).subdomain });
 
 /**
  * Public availability is cacheable: an ETag of the answer and a short max-age, so a browser or a
@@ -97,7 +103,7 @@ function cacheable<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
 
 /** The offers' language: Accept-Language among the organisation's languages, answered as Content-Language (and Vary). */
 async function contentLanguage(request: FastifyRequest, reply: FastifyReply) {
-  const language = await catalogue.storeLanguage(request.server.database.db, requestHost(request).subdomain, request.headers['accept-language']);
+  const language = await catalogue.storeLanguage(request.server.database.read, requestHost(request).subdomain, request.headers['accept-language']);
   reply.header('content-language', language).header('vary', 'Accept-Language');
   return language;
 }
@@ -109,7 +115,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('a store’s public face'), schema: { tags, summary: 'A web store: its name, texts, colours, currency and ways to pay', params: ZWebStoreParams, response: { 200: ZWebStore, ...errors } } },
     async (request, reply) => {
       const language = await contentLanguage(request, reply);
-      return scope.inStore(storeAt(request), request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY), language));
+      return scope.inStore(catalogueAt(request), request.params.slug, (ctx) => catalogue.webStore(ctx, Boolean(request.server.config.STRIPE_SECRET_KEY), language));
     },
   );
   app.get(
@@ -117,8 +123,8 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('the offers a store sells'), schema: { tags, summary: 'The offers on sale in the store, in its order, with their from price', params: ZWebStoreParams, querystring: ZPaginationQuery, response: { 200: paginated(ZWebOfferSummary), ...errors } } },
     async (request, reply) => {
       // Its own offers and its partners' (tourdesk_store_offers), read on the server's connection by the store.
-      const found = await scope.storeByHost(storeAt(request), request.params.slug);
-      const db = request.server.database.db;
+      const found = await scope.storeByHost(catalogueAt(request), request.params.slug);
+      const db = request.server.database.read;
       const language = await contentLanguage(request, reply);
       return paginate(request, request.query, () => catalogue.countOffers(db, found.s.id), (limit, offset) => catalogue.offers(db, found, limit, offset, language));
     },
@@ -128,7 +134,7 @@ export const webStoreRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub('an offer’s page'), schema: { tags, summary: 'One offer of the store with what its page shows', params: ZWebOfferParams, response: { 200: ZWebOffer, ...errors } } },
     async (request, reply) => {
       const language = await contentLanguage(request, reply);
-      return scope.inOfferSeller(storeAt(request), request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id, language));
+      return scope.inOfferSeller(catalogueAt(request), request.params.slug, request.params.id, (ctx) => catalogue.offer(ctx, request.params.id, language));
     },
   );
   app.get(
