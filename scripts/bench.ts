@@ -35,7 +35,7 @@ import { PERMISSION_SETS } from '../packages/contracts/src';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLIENTS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** BENCH_PART=holds, calendar, store (the web store: its public month and a flash sale) or start runs that part only (and the ceiling); by default all. */
+/** BENCH_PART=holds, calendar, store (the web store: its public month and a flash sale) or start runs that part only (and the ceiling); checkout runs hold → checkout → order alone (no ceiling); by default all. */
 const PART = process.env.BENCH_PART;
 const dbName = `tourdesk_bench_${randomBytes(3).toString('hex')}`;
 
@@ -411,7 +411,7 @@ async function main() {
     type Run = Awaited<ReturnType<typeof run>>;
     let holds: Run | undefined;
     let spread: Run | undefined;
-    if (PART !== 'calendar') {
+    if (PART !== 'calendar' && PART !== 'checkout') {
       let client = 0;
       await freeHotSlot();
       holds = await run({
@@ -467,7 +467,9 @@ async function main() {
       const sold = await seatsIn(sellout.id);
       line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush.ok} answered 2xx, ${rush.non2xx} sold out)`);
       line('oversold (seats held − capacity, must be ≤ 0)', String(Math.max(0, sold - SELLOUT_CAPACITY)));
+    }
 
+    if (PART !== 'calendar') {
       // Hold → checkout → order, from 2,048 carts on one 500-seat slot: 64 at a time, each cart
       // holds a seat and checks that line out; holds after the sell-out hear "sold out".
       const sale = await checkoutRun(origin, host, checkoutSlot.id, cat.id, manyCookies);
@@ -482,7 +484,7 @@ async function main() {
     }
 
     // 2. The month calendar vs a bare handler with one indexed SELECT.
-    if (PART !== 'holds') {
+    if (PART !== 'holds' && PART !== 'checkout') {
       const monthEnd = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
       // The two take turns (ROUNDS each, half the time each), so that whatever else the machine
       // does falls on both alike.
@@ -538,6 +540,7 @@ async function main() {
     api.child.kill('SIGINT');
     await app.close();
     await database.close();
+    if (PART === 'checkout') return;
 
     // The machine's ceiling, with the app's connections closed: pgbench, 64 clients, a
     // single-row conditional decrement; and the same pgbench calling the hold function itself
