@@ -472,7 +472,29 @@ async function main() {
     if (PART !== 'calendar') {
       // Hold → checkout → order, from 2,048 carts on one 500-seat slot: 64 at a time, each cart
       // holds a seat and checks that line out; holds after the sell-out hear "sold out".
+      // How long each checkout keeps the slot's lock: in this bench's database only, two triggers on
+      // the slot note, in the transaction, when a checkout first writes the slot's row (its lock is
+      // taken by then) and, deferred to its commit, how long ago that was (a hold's transaction,
+      // which books nothing, is not counted). It misses the statement that takes the lock just
+      // before that write, and the commit's own flush.
+      await database.asOwner(async (tx) => {
+        await tx.execute(sql.raw(`create table bench_lock_held (ms float8 not null)`));
+        await tx.execute(sql.raw(`grant insert, select on bench_lock_held to tourdesk_app, tourdesk_server`));
+        await tx.execute(sql.raw(`create function bench_slot_written() returns trigger language plpgsql as $$ begin
+          if coalesce(current_setting('bench.written', true), '') = '' then perform set_config('bench.written', clock_timestamp()::text, true); end if;
+          if new.booked <> old.booked then perform set_config('bench.booked', 'on', true); end if;
+          return null; end $$`));
+        await tx.execute(sql.raw(`create function bench_slot_commit() returns trigger language plpgsql as $$ begin
+          if current_setting('bench.booked', true) = 'on' then
+            insert into bench_lock_held values (extract(epoch from clock_timestamp() - current_setting('bench.written')::timestamptz) * 1000);
+            perform set_config('bench.booked', 'done', true);
+          end if;
+          return null; end $$`));
+        await tx.execute(sql.raw(`create trigger bench_slot_written after update on slot for each row when (new.id = '${checkoutSlot.id}') execute function bench_slot_written()`));
+        await tx.execute(sql.raw(`create constraint trigger bench_slot_commit after update on slot deferrable initially deferred for each row when (new.id = '${checkoutSlot.id}') execute function bench_slot_commit()`));
+      });
       const sale = await checkoutRun(origin, host, checkoutSlot.id, cat.id, manyCookies);
+      const held = ((await database.db.execute(sql`select percentile_cont(array[0.5, 0.99]) within group (order by ms) as q, count(*)::int as n from bench_lock_held`)) as unknown as { rows: { q: number[]; n: number }[] }).rows[0]!;
       const booked = Number(((await database.db.execute(sql`select booked from slot where id = ${checkoutSlot.id}`)) as unknown as { rows: { booked: number }[] }).rows[0]!.booked);
       const orders = Number(((await database.db.execute(sql`select count(distinct order_id)::int as n from booking where slot_id = ${checkoutSlot.id} and status = 'Confirmed'`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
       console.log(`\n   Checkout: hold → checkout → order, 2,048 carts, one ${SELLOUT_CAPACITY}-seat slot, ${CLIENTS} at a time`);
@@ -481,6 +503,7 @@ async function main() {
       line('orders per second (until the last sale)', (sale.orders / sale.seconds).toFixed(0));
       line('answers', `${sale.orders} orders, ${sale.soldOut} holds sold out, ${sale.other} other`);
       line('latency of a checkout p50 / p99 (ms)', `${sale.p50} / ${sale.p99}`);
+      line('slot lock held per checkout p50 / p99 (ms)', `${held.q[0]!.toFixed(2)} / ${held.q[1]!.toFixed(2)} (${held.n} checkouts)`);
     }
 
     // 2. The month calendar vs a bare handler with one indexed SELECT.

@@ -18,7 +18,7 @@ import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
 import { wordsIn } from './words-in';
-import { emitEvent } from '../webhooks/events';
+import { emitEvent, typesListenedTo } from '../webhooks/events';
 import { ordersWritten } from '../../lib/metrics';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
@@ -267,11 +267,13 @@ export async function writeOrder(
     })),
   );
   await recomputeOrder(ctx, created.id);
+  // Asked before the slots' locks: after them, nothing is sent where no endpoint listens (no query).
+  const listening = await typesListenedTo(ctx, ['order.created', 'booking.created']);
   const reference = input.sell ? await input.sell(created.id) : await bookLines(ctx, created.id, input.lines);
   await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference, customer: found.email, lines: bookings.length, status } });
   if (promo) await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'promo code applied', changes: { code: promo.code, discount: promo.amount } });
-  await orderEvent(ctx, 'order.created', created.id);
-  await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
+  if (listening.has('order.created')) await orderEvent(ctx, 'order.created', created.id);
+  if (listening.has('booking.created')) await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
   return created.id;
 }
 
