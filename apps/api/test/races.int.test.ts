@@ -196,3 +196,41 @@ describe('one lock order: releasing a line and the expiry sweep', () => {
     expect(await bookedIn(s)).toMatchObject({ held: 0 });
   });
 });
+
+describe('checkout locks its slots last (issue 33)', () => {
+  const onServer = Boolean(process.env.TEST_DATABASE_URL);
+
+  // Checkout reads the cart's lines and writes the order and its bookings before it locks the slots;
+  // the line it then deletes under the lock must still be the line it read. Here the line is
+  // changed (2 seats instead of 1) while the checkout waits for its slot: booking it as read would
+  // write a booking of 1 seat and move 2 seats to booked (without the check in checkout()'s `sell`,
+  // this test gets a 201).
+  it.runIf(onServer)('refuses a line changed between the checkout reading it and locking its slot: nothing is booked', async () => {
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 11)}`)).json();
+    const line = (await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [exp.category]: 1 } })).json();
+    const blocker = new pg.Client({ connectionString: t.url });
+    await blocker.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select 1 from slot where id = $1 for no key update', [s.id]);
+      const checkout = owner.post('/api/cart/checkout/', { customer: guest(7), lines: [line.id] });
+      for (let i = 0; ; i++) {
+        // pg_locks, as pg_stat_activity hides another role's waits: someone waits for this transaction (the slot's row).
+        const r = await blocker.query(`select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid' and transactionid = (txid_current() % 4294967296)::text::xid`);
+        if (r.rows[0].n > 0) break;
+        if (i > 500) throw new Error('the checkout never waited for its slot');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await blocker.query(`update cart_line set quantities = jsonb_build_object($2::text, 2), seats = 2, total = total * 2 where id = $1`, [line.id, exp.category]);
+      await blocker.query('commit');
+      const res = await checkout;
+      expect(res.statusCode, res.body).toBe(409);
+      expect(err(res)).toMatchObject({ code: 'conflict', attr: `lines.${line.id}` });
+    } finally {
+      await blocker.query('rollback').catch(() => undefined);
+      await blocker.end();
+    }
+    expect(await bookedIn(s.id)).toMatchObject({ booked: 0, held: 2 });
+    await owner.delete(`/api/cart/lines/${line.id}/`);
+  });
+});

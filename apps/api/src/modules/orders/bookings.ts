@@ -2,7 +2,7 @@ import type { TCustomerDetails, TPromoPreview } from '@tourdesk/contracts';
 import { isLanguage, type Language } from '@tourdesk/contracts/i18n';
 import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
-import { lockSlot, type SlotRow } from '../availability/slots';
+import { lockSlot } from '../availability/slots';
 import { getBooking } from './booking-rows';
 import * as q from './queries/bookings';
 import { departuresOf, priceOf } from './queries/sale';
@@ -31,10 +31,14 @@ import { markBooked } from '../waitlist/service';
  * whatever its hold says — refuses the checkout with a 409 naming the line (`lines.<id>`), one item
  * per such line, and nothing is booked.
  *
- * Locks: the slots first, in id order (no deadlock between two checkouts, nor with the sweep, which
- * locks a slot before its lines); then the lines are deleted and only those still there are booked —
- * a second checkout of the same cart, a release or a sweep in between takes them away, and their
- * seats are never booked twice.
+ * Locks: nothing is locked until the order, its customer and its bookings are written; then one
+ * statement (tourdesk_sell_seats(), through writeOrder()'s `sell`) locks the slots in id order (no
+ * deadlock between two checkouts, nor with the sweep, which locks a slot before its lines), checks
+ * that each is open for sale, deletes the lines and books only those still there — a second
+ * checkout of the same cart, a release or a sweep in between takes them away, their seats are never
+ * booked twice, and this checkout is refused and rolled back — then takes the order's reference.
+ * The slots stay locked only for the order's audit and events and what the caller adds before its
+ * commit (issue 33: the whole checkout held them, about 13 ms each).
  */
 export async function checkout(
   ctx: TenantCtx,
@@ -62,42 +66,55 @@ export async function checkout(
     throw empty();
   }
   const gone = (id: string) => ({ code: 'hold_expired', detail: 'This line is no longer held: its hold ran out and the seats were released, or it was booked or removed in another window. Remove it and choose the time again.', attr: `lines.${id}` });
+  const closed = (id: string, s: { local_date: string; local_time: string }) => ({ code: 'hold_expired', detail: `The time slot at ${s.local_time} on ${s.local_date} is no longer open for sale: remove this line from the cart.`, attr: `lines.${id}` });
   const byId = new Map(inCart.map((l) => [l.id, l]));
   const missing = wanted.filter((id) => !byId.has(id));
   const read = wanted.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   if (read.length === 0) throw refuse(missing.map(gone));
   const slotIds = [...new Set(read.map((l) => l.slot_id))].sort();
   await checkAnswers(ctx, slotIds, input.answers, { allowMissing: input.answersLater });
-  const slots = new Map<string, SlotRow>();
-  for (const id of slotIds) slots.set(id, await lockSlot(ctx, id));
-  // Under the slots' locks, every line's slot must be open for sale now (the one definition,
-  // slot_api.open: not closed, the offer on sale, before the booking cutoff), whatever its hold says:
-  // a departure that has started or passed its cut-off is never booked.
-  const reholding = read.filter((l) => l.expires_at.getTime() <= now);
+  const departures = await departuresOf(ctx, slotIds);
+  // Refused at once, without a lock (nothing is booked): every line that cannot be booked, in the
+  // order they were shown, so the customer sees them all; sellSeats() checks the slots again under
+  // their locks.
   const open = new Set(await q.openSlotIds(ctx, slotIds));
-  const shut = read.filter((l) => !open.has(l.slot_id));
-  if (shut.length || missing.length) {
-    // Every line that cannot be booked, in the order they were shown, so the customer sees them all at once.
+  if (missing.length || read.some((l) => !open.has(l.slot_id))) {
     const why = new Map(missing.map((id) => [id, gone(id)]));
-    for (const l of shut) {
-      const s = slots.get(l.slot_id)!;
-      why.set(l.id, { code: 'hold_expired', detail: `The time slot at ${s.local_time} on ${s.local_date} is no longer open for sale: remove this line from the cart.`, attr: `lines.${l.id}` });
-    }
+    for (const l of read) if (!open.has(l.slot_id)) why.set(l.id, closed(l.id, departures.get(l.slot_id)!));
     throw refuse(wanted.filter((id) => why.has(id)).map((id) => why.get(id)!));
   }
   // A line whose hold ran out is sold at today's prices, as holding it again would price it (its
   // seats stayed in the slot's count while it was in the cart).
+  const reholding = read.filter((l) => l.expires_at.getTime() <= now);
   const repriced = new Map<string, Awaited<ReturnType<typeof priceOf>>>();
   for (const l of reholding) repriced.set(l.id, await priceOf(ctx, l.slot_id, l.quantities, l.extras));
-  // Deleting the lines takes their seats out of slot.held (trigger); writeOrder adds them to booked.
-  const lines = await q.deleteCartLines(ctx, cartId, wanted);
-  if (lines.length < wanted.length) {
-    const deleted = new Set(lines.map((l) => l.id));
-    throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
-  }
-  lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
+  const lines = [...read].sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   // The customer's language: the caller's (a partner's call), else a web store's cart's (chosen in the store).
   const cartLanguage = input.storeId ? await q.cartLanguageOf(ctx, cartId) : undefined;
+  // Under the slots' locks (writeOrder() calls it once every other row is written).
+  const sell = async (orderId: string) => {
+    // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
+    await q.copyCartQrCode(ctx, cartId, orderId);
+    // A cart a waiting list offered: its entry is booked.
+    await markBooked(ctx, cartId, orderId);
+    const sold = await q.sellSeats(ctx, orderId, { slots: slotIds, cart: { id: cartId, lines: wanted } });
+    // Every line's slot must be open for sale now (the one definition, slot_api.open: not closed,
+    // the offer on sale, before the booking cutoff), whatever its hold says: a departure that has
+    // started or passed its cut-off is never booked.
+    if (sold.shut.length) {
+      const shut = new Map(sold.shut.map((s) => [s.slot, s]));
+      throw refuse(read.filter((l) => shut.has(l.slot_id)).map((l) => closed(l.id, shut.get(l.slot_id)!)));
+    }
+    const deleted = new Map((sold.lines ?? []).map((l) => [l.id, l]));
+    if (deleted.size < wanted.length) throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
+    // Booked as read: a line changed in another window since (its quantities, its slot) is refused, nothing booked.
+    const changed = read.filter((l) => {
+      const d = deleted.get(l.id)!;
+      return d.slot_id !== l.slot_id || d.seats !== l.seats || d.total !== l.total || JSON.stringify(d.quantities) !== JSON.stringify(l.quantities) || JSON.stringify(d.extras) !== JSON.stringify(l.extras);
+    });
+    if (changed.length) throw new AppError('conflict', 'A line of the cart changed while it was being booked: nothing was booked. Check the cart and try again.', `lines.${changed[0]!.id}`);
+    return sold.reference!;
+  };
   const created = await writeOrder(ctx, {
     userId,
     language: input.language ?? (isLanguage(cartLanguage) ? cartLanguage : undefined),
@@ -106,16 +123,13 @@ export async function checkout(
     customer: input.customer,
     answers: input.answers,
     promoCode: input.promo_code,
+    sell,
     lines: lines.map((l) => {
       const today = repriced.get(l.id);
       const sold = today ? { total: today.total, items: today.items, currency: today.currency } : { total: l.total, items: l.items, currency: l.currency };
-      return { slot_id: l.slot_id, experience_id: slots.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, ...sold };
+      return { slot_id: l.slot_id, experience_id: departures.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, ...sold };
     }),
   });
-  // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
-  await q.copyCartQrCode(ctx, cartId, created);
-  // A cart a waiting list offered: its entry is booked.
-  await markBooked(ctx, cartId, created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }

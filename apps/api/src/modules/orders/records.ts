@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { LANGUAGE_LOCALES, type Language } from '@tourdesk/contracts/i18n';
 import { missingAnswers, type TCustomerDetails, type TOrder, type TOrderSummary, type WebhookEventType } from '@tourdesk/contracts';
 import type { HeldItem, order } from '../../db/schema';
@@ -6,12 +6,11 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import type { TInvoice } from '@tourdesk/contracts';
 import { getBooking, listBookings } from './booking-rows';
-import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, localToday, reconcileInvoice } from './invoices';
+import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
-import { bookSeats, insertBookings, pendingRateBookings, updateBookingSale } from './queries/bookings';
+import { insertBookings, pendingRateBookings, sellSeats, updateBookingSale } from './queries/bookings';
 import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
-import { takeNumber } from './queries/invoices';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
 import { cancellationFeeByRate, lineDescription, orderDiscount, rateOf, sellLine, vatRates } from './sale';
 import { applyPromo } from '../promo-codes/apply';
@@ -19,7 +18,7 @@ import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
 import { wordsIn } from './words-in';
-import { emitEvent } from '../webhooks/events';
+import { emitEvent, typesListenedTo } from '../webhooks/events';
 import { ordersWritten } from '../../lib/metrics';
 
 export { lockOrder, personName, recordAudit } from './order-basics';
@@ -34,16 +33,6 @@ export type CustomerDetails = TCustomerDetails;
 
 /** An unguessable ticket code, readable from a QR code or over the phone. */
 const ticketCode = () => randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').toUpperCase().slice(0, 12);
-/** 48 random bits: a clash is unlikely even at millions of orders (and the unique index refuses one). */
-/**
- * An order's reference, which people read out and type: the organisation's local year and the
- * order's number in it, 2026-000123 (series ORD of invoice_sequence, taken in the order's
- * transaction). Orders made before this rule keep their TD-… references.
- */
-async function orderReference(ctx: TenantCtx) {
-  const { year } = await localToday(ctx);
-  return `${year}-${String(await takeNumber(ctx, 'ORD', year)).padStart(6, '0')}`;
-}
 
 /**
  * The answers to the booking questions of the experiences being booked: every required question
@@ -172,8 +161,13 @@ export async function saleWords(ctx: TenantCtx, language: Language, main: Langua
 }
 
 /**
- * Writes an order (Confirmed) with one booking per line, for lines whose seats the caller has
- * secured under their slots' locks: it adds them to the slots' booked seats.
+ * Writes an order (Confirmed) with one booking per line. Everything that needs no slot's lock comes
+ * first (customer, promo code, the order, its bookings and totals); then `sell` takes the lines'
+ * seats under their slots' locks and answers the order's reference (tourdesk_sell_seats(), which
+ * also takes the reference: series ORD, its row locked until the commit); then only the order's
+ * audit and events. A slot's lock is held from there to the commit, so that is what the next sale
+ * of the slot waits for. Without `sell` (createOrder(), whose caller locked the slots and checked
+ * the seats), the lines' seats are added to their slots' booked seats.
  */
 export async function writeOrder(
   ctx: TenantCtx,
@@ -191,6 +185,8 @@ export async function writeOrder(
     language?: Language;
     /** A promo code (the web store's cart, the counter): applyPromo() takes a use of it here, or refuses the sale. */
     promoCode?: string;
+    /** Takes the lines' seats under their slots' locks and answers the order's reference (checkout(): the cart's held lines). */
+    sell?: (orderId: string) => Promise<string>;
   },
 ) {
   // One currency per sale: a line priced in another currency than the order's (a store or a contract
@@ -222,7 +218,8 @@ export async function writeOrder(
     : null;
   const created = await insertOrder(ctx, {
     language,
-    reference: await orderReference(ctx),
+    // Written last, under the slots' locks (tourdesk_sell_seats()); meanwhile unique and never seen outside this transaction.
+    reference: randomUUID(),
     status,
     payment_status: 'Not paid',
     customer_id: found.id,
@@ -242,7 +239,6 @@ export async function writeOrder(
   });
   // Counted as written in its transaction (a transaction rolled back later still counts: rare, and a rate wants no commit hook).
   ordersWritten.inc();
-  for (const line of input.lines) await bookSeats(ctx, line.slot_id, line.seats);
   // Money fixed as sold: each line's items at today's VAT rate of its experience.
   const rates = await vatRates(ctx, input.lines.map((l) => l.experience_id));
   const titles = new Map((await experienceTitles(ctx, [...rates.keys()])).map((e) => [e.id, e.title]));
@@ -271,11 +267,21 @@ export async function writeOrder(
     })),
   );
   await recomputeOrder(ctx, created.id);
-  await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference: created.reference, customer: found.email, lines: bookings.length, status } });
+  // Asked before the slots' locks: after them, nothing is sent where no endpoint listens (no query).
+  const listening = await typesListenedTo(ctx, ['order.created', 'booking.created']);
+  const reference = input.sell ? await input.sell(created.id) : await bookLines(ctx, created.id, input.lines);
+  await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference, customer: found.email, lines: bookings.length, status } });
   if (promo) await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'promo code applied', changes: { code: promo.code, discount: promo.amount } });
-  await orderEvent(ctx, 'order.created', created.id);
-  await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
+  if (listening.has('order.created')) await orderEvent(ctx, 'order.created', created.id);
+  if (listening.has('booking.created')) await bookingEvent(ctx, 'booking.created', created.id, bookings.map((b) => b.id));
   return created.id;
+}
+
+/** A sale without a cart: its lines' seats added to booked, under the slots' locks its caller took and checked (the CHECK refuses an oversell). */
+async function bookLines(ctx: TenantCtx, orderId: string, lines: LineToWrite[]) {
+  const book: Record<string, number> = {};
+  for (const l of lines) book[l.slot_id] = (book[l.slot_id] ?? 0) + l.seats;
+  return (await sellSeats(ctx, orderId, { slots: Object.keys(book).sort(), book })).reference!;
 }
 
 /**

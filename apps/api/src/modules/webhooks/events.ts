@@ -29,6 +29,15 @@ export async function emitEvent(ctx: TenantCtx, type: WebhookEventType, orderId:
   for (const { id } of rows) await q.setDeliveryJob(ctx.tx, id, await ctx.jobs.sendIn(ctx.tx, QUEUES.webhook, deliveryJob(ctx.accountId, id)));
 }
 
+/**
+ * Which of these event types some enabled endpoint of the organisation subscribes to (one query): a
+ * change that must be quick later (a sale, under its slots' locks: orders/records.ts) asks first and
+ * calls emitEvent() only for those.
+ */
+export async function typesListenedTo(ctx: TenantCtx, types: WebhookEventType[]): Promise<Set<string>> {
+  return q.typesSubscribed(ctx.tx, ctx.accountId, types);
+}
+
 /** A delivery job's data: the organisation (the failed-jobs index reads `account`) and the delivery. */
 export const deliveryJob = (account: string, delivery: string) => ({ account, delivery, subject: 'webhook' });
 export type DeliveryJob = ReturnType<typeof deliveryJob>;

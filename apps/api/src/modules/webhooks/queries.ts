@@ -52,6 +52,15 @@ export function subscribedEndpoints(tx: Db, account: string, type: string) {
     .where(and(eq(webhookEndpoint.account_id, account), eq(webhookEndpoint.enabled, true), sql`${type} = any(${webhookEndpoint.event_types})`));
 }
 
+/** Which of these event types some enabled endpoint of the organisation subscribes to (one query). */
+export async function typesSubscribed(tx: Db, account: string, types: string[]) {
+  const rows = await tx
+    .select({ types: webhookEndpoint.event_types })
+    .from(webhookEndpoint)
+    .where(and(eq(webhookEndpoint.account_id, account), eq(webhookEndpoint.enabled, true), sql`${webhookEndpoint.event_types} && ${`{${types.join(',')}}`}::text[]`));
+  return new Set(rows.flatMap((r) => r.types).filter((t) => types.includes(t)));
+}
+
 export async function insertEvent(tx: Db, values: typeof webhookEvent.$inferInsert) {
   const [row] = await tx.insert(webhookEvent).values(values).returning({ id: webhookEvent.id });
   return row!.id;

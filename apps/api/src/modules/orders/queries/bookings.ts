@@ -200,6 +200,34 @@ export async function releaseSeats(ctx: TenantCtx, slotId: string, seats: number
   await ctx.tx.update(slot).set({ booked: sql`${slot.booked} - ${seats}`, updated_at: new Date() }).where(eq(slot.id, slotId));
 }
 
+// --- a sale's seats: the part under the slots' locks -------------------------------------------
+
+/** A cart line as tourdesk_sell_seats() deleted it. */
+export interface SoldLine {
+  id: string;
+  slot_id: string;
+  seats: number;
+  quantities: Record<string, number>;
+  extras: Record<string, number>;
+  total: number;
+  currency: string;
+}
+
+/**
+ * tourdesk_sell_seats() (04-carts.sql), one statement: locks the slots in id order; for a cart's
+ * lines, answers the slots not open for sale (`shut`, nothing changed) or deletes the lines and books
+ * their seats (a line gone meanwhile is missing from `lines`, nothing booked); without a cart, adds
+ * `book` (seats per slot) to booked; then takes the order's reference (series ORD) and writes it.
+ */
+export async function sellSeats(ctx: TenantCtx, orderId: string, sale: { slots: string[]; cart?: { id: string; lines: string[] }; book?: Record<string, number> }) {
+  const cart = sale.cart ? sql`${sale.cart.id}::uuid, ${`{${sale.cart.lines.join(',')}}`}::uuid[]` : sql`null, '{}'::uuid[]`;
+  const rows = await execute<{ sold: { shut: { slot: string; local_date: string; local_time: string }[]; lines?: SoldLine[]; reference?: string } }>(
+    ctx.tx,
+    sql`select tourdesk_sell_seats(${ctx.accountId}, ${orderId}, ${`{${sale.slots.join(',')}}`}::uuid[], ${cart}, ${JSON.stringify(sale.book ?? {})}::jsonb) as sold`,
+  );
+  return rows.rows[0]!.sold;
+}
+
 // --- checkout: the cart's lines ---------------------------------------------------------------
 
 /** The lines of a cart, every one (holds run out included). */

@@ -33,7 +33,7 @@ export function cancellationFeesByRate(ctx: TenantCtx, orderId: string) {
 /** The start of each of some slots, and the organisation's time zone: what sold lines are described by (one query). */
 export async function departuresOf(ctx: TenantCtx, slotIds: string[]) {
   const rows = await ctx.tx
-    .select({ id: slot.id, starts_at: slot.starts_at, zone: baseAccount.time_zone, time_format: baseAccount.time_format, experience_id: slot.experience_id })
+    .select({ id: slot.id, starts_at: slot.starts_at, zone: baseAccount.time_zone, time_format: baseAccount.time_format, experience_id: slot.experience_id, local_date: slot.local_date, local_time: slot.local_time })
     .from(slot)
     .innerJoin(baseAccount, eq(baseAccount.id, slot.account_id))
     .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)));
