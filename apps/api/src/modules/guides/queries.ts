@@ -16,9 +16,9 @@ export async function members(ctx: TenantCtx, since: string) {
       id: users.id,
       name: nameOf,
       email: users.email,
-      guides: sql<boolean>`exists (select 1 from ${guide} g where g.account_id = ${users.account_id} and g.user_id = ${users.id})`,
+      guides: sql<boolean>`exists (select 1 from guide g where g.account_id = users.account_id and g.user_id = users.id)`,
       days_off: sql<{ id: string; starts_on: string; ends_on: string; note: string }[]>`coalesce((select json_agg(json_build_object('id', d.id, 'starts_on', d.starts_on, 'ends_on', d.ends_on, 'note', d.note) order by d.starts_on, d.id)
-        from ${guideDayOff} d where d.account_id = ${users.account_id} and d.user_id = ${users.id} and d.ends_on >= ${since}::date), '[]')`,
+        from guide_day_off d where d.account_id = users.account_id and d.user_id = users.id and d.ends_on >= ${since}::date), '[]')`,
     })
     .from(users)
     .where(and(eq(users.account_id, ctx.accountId), eq(users.is_active, true)))
@@ -32,7 +32,7 @@ export async function member(ctx: TenantCtx, userId: string) {
       id: users.id,
       name: nameOf,
       is_active: users.is_active,
-      guides: sql<boolean>`exists (select 1 from ${guide} g where g.account_id = ${users.account_id} and g.user_id = ${users.id})`,
+      guides: sql<boolean>`exists (select 1 from guide g where g.account_id = users.account_id and g.user_id = users.id)`,
     })
     .from(users)
     .where(and(eq(users.account_id, ctx.accountId), eq(users.id, userId)));

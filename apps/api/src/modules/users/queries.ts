@@ -110,7 +110,7 @@ export async function loadMe(tx: Db, accountId: string, userId: string) {
       account: baseAccount,
       tier: subscriptionTier,
       /** Whether the member guides (issue 34: the guides module's table). */
-      guides: sql<boolean>`exists (select 1 from guide g where g.account_id = ${users.account_id} and g.user_id = ${users.id})`,
+      guides: sql<boolean>`exists (select 1 from guide g where g.account_id = users.account_id and g.user_id = users.id)`,
     })
     .from(users)
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
