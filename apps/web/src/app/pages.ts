@@ -62,6 +62,13 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/manifests/ManifestDayPage'),
   },
   {
+    // The departures the signed-in member guides (issue 34); in the menu only for members who guide.
+    path: '/my-departures',
+    features: ['bookings'],
+    guide: true,
+    load: () => import('../features/manifests/MyDeparturesPage'),
+  },
+  {
     path: '/bookings/manifests/:slotId',
     permissions: ['View experiences'],
     features: ['bookings'],

@@ -32,6 +32,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Checkout: 'nav.checkout',
   Manifests: 'nav.manifests',
   'Check-in': 'nav.checkIn',
+  'My departures': 'nav.myDepartures',
   Capacity: 'nav.capacity',
   Resales: 'nav.resales',
   Orders: 'nav.orders',

@@ -20,6 +20,7 @@ export const de = {
   'nav.checkout': 'Kasse',
   'nav.manifests': 'Manifeste',
   'nav.checkIn': 'Check-in',
+  'nav.myDepartures': 'Meine Abfahrten',
   'nav.capacity': 'Kapazität',
   'nav.resales': 'Wiederverkäufe',
   'nav.orders': 'Bestellungen',
