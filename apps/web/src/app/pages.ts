@@ -246,6 +246,13 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/team/RolesPage'),
   },
   {
+    // Who guides, days off, auto-assignment (issue 34): the team's managers who also schedule departures.
+    path: '/settings/team/guides',
+    permissions: ['Manage users', 'Manage experiences'],
+    features: ['team', 'bookings'],
+    load: () => import('../features/team/GuidesPage'),
+  },
+  {
     path: '/settings/team/members',
     permissions: ['Manage users'],
     features: ['team'],

@@ -45,6 +45,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Webhooks: 'nav.webhooks',
   Subscription: 'nav.subscription',
   'Team members': 'nav.teamMembers',
+  Guides: 'nav.guides',
   Roles: 'nav.roles',
 };
 

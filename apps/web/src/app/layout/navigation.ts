@@ -141,6 +141,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Subscription', to: '/settings/subscription/supplier-plans', match: '/settings/subscription' },
       { label: 'Team members', to: '/settings/team/members' },
       { label: 'Roles', to: '/settings/team/roles' },
+      { label: 'Guides', to: '/settings/team/guides' },
     ],
   },
 ];

@@ -21,6 +21,7 @@ export const de = {
   'nav.manifests': 'Manifeste',
   'nav.checkIn': 'Check-in',
   'nav.myDepartures': 'Meine Abfahrten',
+  'nav.guides': 'Guides',
   'nav.capacity': 'Kapazität',
   'nav.resales': 'Wiederverkäufe',
   'nav.orders': 'Bestellungen',

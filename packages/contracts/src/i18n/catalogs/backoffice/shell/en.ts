@@ -20,6 +20,7 @@ export const en = {
   'nav.manifests': 'Manifests',
   'nav.checkIn': 'Check-in',
   'nav.myDepartures': 'My departures',
+  'nav.guides': 'Guides',
   'nav.capacity': 'Capacity',
   'nav.resales': 'Resales',
   'nav.orders': 'Orders',
