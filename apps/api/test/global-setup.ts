@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openAppDatabase } from '../src/database';
+import { PGLITE_EXTENSIONS } from '../src/db/client';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,7 +42,7 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const database = await openAppDatabase({ pglite: client });
   await database.migrate();
   const dump = await client.dumpDataDir('none');

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openAppDatabase } from '../src/database';
-import type { Database } from '../src/db/client';
+import { PGLITE_EXTENSIONS, type Database } from '../src/db/client';
 
 export interface TestDatabase {
   database: Database;
@@ -44,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const snapshot = readFileSync(inject('pgliteSnapshot'));
-  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
   const database = await openAppDatabase({ pglite: client });
   return { database, drop: () => database.close() };
 }

@@ -50,8 +50,9 @@ export async function inviteMember(
   subdomain: string,
   email: string,
   roleId: string,
+  names: { first_name: string; last_name: string } = { first_name: 'Mia', last_name: 'Member' },
 ) {
-  const invite = await owner.post('/api/team-members/', { email, role: roleId, first_name: 'Mia', last_name: 'Member' });
+  const invite = await owner.post('/api/team-members/', { email, role: roleId, ...names });
   expect(invite.statusCode, invite.body).toBe(201);
   const { uid, token, url } = linkIn(await sink.latest(email, /invited you/));
   expect(url.hostname).toBe(`${subdomain}.localhost`);

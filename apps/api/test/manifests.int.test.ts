@@ -127,14 +127,14 @@ describe('a departure’s manifest', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="manifest-${day()}-1000.csv"`);
     const lines = res.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,phone,email,seats,categories,extras,answers,currency,balance_due,notes');
+    expect(lines[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,phone,email,seats,categories,extras,answers,currency,balance_due,notes,guides');
     expect(lines).toHaveLength(6);
     expect(lines[1]).toBe(
-      `${day()},10:00,Harbour walk,${orders.alpha.reference},${orders.alpha.bookings[0]!.ticket_code},Confirmed,Open,Anna Alpha,'+41 79 000 00 5,alpha@example.com,3,"2 Adult Harbour walk, 1 Child",2 Lunch,Allergies?: Nuts,CHF,91.00,Window seat`,
+      `${day()},10:00,Harbour walk,${orders.alpha.reference},${orders.alpha.bookings[0]!.ticket_code},Confirmed,Open,Anna Alpha,'+41 79 000 00 5,alpha@example.com,3,"2 Adult Harbour walk, 1 Child",2 Lunch,Allergies?: Nuts,CHF,91.00,Window seat,`,
     );
     expect(lines[2]).toContain(',Bruno Beta,');
     expect(lines[2]).toMatch(/,Confirmed,Arrived \d\d:\d\d,Bruno Beta,/);
-    expect(lines[5]).toBe(`${day()},10:00,Harbour walk,TOTAL,,4 bookings,1 arrived,,,,6,"5 Adult Harbour walk, 1 Child",2 Lunch,,CHF,189.00,`);
+    expect(lines[5]).toBe(`${day()},10:00,Harbour walk,TOTAL,,4 bookings,1 arrived,,,,6,"5 Adult Harbour walk, 1 Child",2 Lunch,,CHF,189.00,,`);
   });
 
   it('prints as a PDF: the departure, each guest with phone and split, and the totals', async () => {
@@ -207,7 +207,7 @@ describe('a departure’s manifest', () => {
     expect(anna).toMatchObject({ customer: { email: null, phone: null }, balance_due: null, seats: 3, notes: 'Window seat', answers: [{ question: 'Allergies?', answer: 'Nuts' }] });
     expect(seen.totals.balance_due).toBeNull();
     const csv = (await guide.get(`/api/manifests/${slotId}/export.csv`)).body.trimEnd().split('\r\n');
-    expect(csv[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,notes');
+    expect(csv[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,notes,guides');
     expect(csv.join('\n')).not.toMatch(/\+41|@example\.com|91\.00/);
     const pdf = (await pdfPages(await guide.get(`/api/manifests/${slotId}/manifest.pdf`)))[0]!;
     expect(pdf).toContain('Anna Alpha');
@@ -217,7 +217,7 @@ describe('a departure’s manifest', () => {
     // Manage orders without Manage customers: balances, still no contacts.
     const fromOffice = ZManifest.parse((await office.get(`/api/manifests/${slotId}/`)).json());
     expect(fromOffice.bookings.find((b) => b.customer.first_name === 'Anna')).toMatchObject({ customer: { email: null, phone: null }, balance_due: 9100 });
-    expect((await office.get(`/api/manifests/${slotId}/export.csv`)).body.split('\r\n')[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,currency,balance_due,notes');
+    expect((await office.get(`/api/manifests/${slotId}/export.csv`)).body.split('\r\n')[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,seats,categories,extras,answers,currency,balance_due,notes,guides');
 
     // A role that may not check in reads no manifest; tickets stay for Manage orders.
     expect((await none.get(`/api/manifests/${slotId}/`)).statusCode).toBe(403);

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../src/db/client';
+import { MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../src/db/client';
 import { MigrationError, readMigrations, runMigrations, type Migration, type SqlSession } from '../src/db/migrate';
 import { createTestDatabase } from './harness';
 
@@ -36,7 +36,7 @@ async function emptyDatabase(): Promise<{ session: SqlSession; url?: string; clo
       close: () => client.end(),
     };
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   return {
     session: { query: async (t, p) => (await db.query(t, p)) as never, exec: async (s) => void (await db.exec(s)) },
     close: () => db.close(),

@@ -93,6 +93,9 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/users/:id/resend_invitation/': 'member',
   '/api/team-members/:id/resend_invitation/': 'member',
   '/api/team-members/:id/calendar-feed/': 'member',
+  '/api/guides/:id/': 'member',
+  '/api/guides/:id/days-off/': 'member',
+  '/api/guides/:id/days-off/:dayOff/': 'member',
   '/api/experiences/:id/': 'experience',
   '/api/experiences/:id/duplicate/': 'experience',
   '/api/experiences/:id/reorder-images/': 'experience',
@@ -113,6 +116,8 @@ const ID_OF: Record<string, keyof typeof A> = {
   '/api/agenda-items/:id/': 'agenda',
   '/api/start-times/:id/': 'slot',
   '/api/start-times/:id/waitlist/': 'slot',
+  '/api/start-times/:id/guides/': 'slot',
+  '/api/start-times/:id/guides/:guide/': 'slot',
   '/api/start-times/:id/waitlist/:entry/': 'slot',
   '/api/start-times/:id/waitlist/:entry/offer/': 'slot',
   '/api/cart/lines/:id/': 'cartLine',
@@ -245,6 +250,9 @@ const BODY: Record<string, () => unknown> = {
   'PATCH /api/partners/:id/': () => ({ commission_bp: 10_000 }),
   'POST /api/partners/:id/api-keys/': () => ({ name: 'Hijacked' }),
   'PATCH /api/webhooks/endpoints/:id/': () => ({ enabled: false }),
+  'PUT /api/guides/:id/': () => ({ guides: true }),
+  'POST /api/guides/:id/days-off/': () => ({ starts_on: '2030-01-01', ends_on: '2030-01-01' }),
+  'POST /api/start-times/:id/guides/': () => ({ guide: B.member }),
 };
 
 const signedInRoutes = () =>
@@ -257,7 +265,7 @@ describe('cross-tenant access', () => {
     for (const route of withId) {
       const kind = ID_OF[route.url];
       expect(kind, `${route.url} has no entry in ID_OF`).toBeDefined();
-      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!).replace(':delivery', A.booking!).replace(':entry', A.booking!) + (QUERY[route.url] ?? '');
+      const url = route.url.replace(':id', A[kind!]!).replace(':lineId', A.booking!).replace(':paymentId', A.payment!).replace(':invoiceId', A.invoice!).replace(':keyId', A.booking!).replace(':delivery', A.booking!).replace(':entry', A.booking!).replace(':dayOff', A.booking!).replace(':guide', A.member!) + (QUERY[route.url] ?? '');
       const body = BODY[`${route.method} ${route.url}`]?.();
       const res = await b.request(route.method, url, body ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(404);
@@ -295,6 +303,7 @@ describe('cross-tenant access', () => {
       '/api/check-in/departures/': () => `?date=${day}`,
       '/api/check-in/tickets/': () => `?slots=${A.slot},${B.slot}`,
       '/api/manifests/': () => `?date=${day}`,
+      '/api/guides/me/departures/': () => `?from=${day}&to=${day}`,
       '/api/manifests/export.csv': () => `?date=${day}`,
       '/api/manifests/manifests.pdf': () => `?date=${day}`,
       '/api/locations/autocomplete/': () => '?q=Zermatt',

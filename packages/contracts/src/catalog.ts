@@ -368,6 +368,8 @@ export const ZExperienceFields = z.object({
   confirmation_mode: z.enum(CONFIRMATION_MODES).default('instant'),
   /** The deposit asked for when it is paid online (issue 32); null: its store's rule. */
   deposit: ZDepositRule.nullable().default(null),
+  /** One guide per this many guests (issue 34): its departures' seats stop at what their guides can take; null: no guides needed. */
+  guests_per_guide: z.number().int().min(1).max(1000).nullable().default(null),
   cancellation_policy: ZUuid.nullable().default(null),
   booking_questions: z.array(ZUuid).max(30).default([]),
   extras: z.array(ZUuid).max(50).default([]),
@@ -423,6 +425,7 @@ export const ZExperience = z
     vat_rate_bp: z.number().nullable(),
     confirmation_mode: z.enum(CONFIRMATION_MODES),
     deposit: ZDepositRule.nullable(),
+    guests_per_guide: z.number().nullable(),
     cancellation_policy: z.uuid().nullable(),
     booking_questions: z.array(z.uuid()),
     extras: z.array(z.uuid()),

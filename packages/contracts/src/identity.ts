@@ -145,6 +145,8 @@ export const ZUser = z
     /** The back office's language chosen in the profile (null: the browser's, negotiated among BACK_OFFICE_LANGUAGES). */
     language: z.enum(BACK_OFFICE_LANGUAGES).nullable(),
     is_active: z.boolean(),
+    /** Whether the user guides departures (issue 34): the back office shows them "My departures". */
+    guides: z.boolean(),
     role: z.object({ id: z.uuid(), name: z.string(), is_owner: z.boolean(), permission_sets: z.array(ZPermissionSet) }).nullable(),
     base_account: ZBaseAccount,
     /** The back-office cart arrives with the availability module. */

@@ -30,6 +30,7 @@ export * from './locations';
 export * from './octo';
 export * from './public-api';
 export * from './calendar-feeds';
+export * from './guides';
 export * from './accounting';
 export * from './webhooks';
 export * from './waitlist';

@@ -71,6 +71,8 @@ export const ZManifest = z
     time_zone: z.string(),
     capacity: z.number().int(),
     closed: z.boolean(),
+    /** The guides assigned to the departure (issue 34), by name. */
+    guides: z.array(z.object({ id: z.uuid(), name: z.string() })),
     currency: z.string(),
     bookings: z.array(ZManifestBooking),
     totals: ZManifestTotals,

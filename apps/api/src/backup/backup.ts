@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config';
 import { pgliteDir } from '../database';
-import { MIGRATIONS_DIR } from '../db/client';
+import { MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../db/client';
 import { readMigrations } from '../db/migrate';
 import { lockDataDir } from '../lib/data-dir-lock';
 import { isStorageKey, storageFor, type Storage } from '../lib/storage';
@@ -142,7 +142,7 @@ export async function createBackup(config: Config, options: { out?: string; log?
       if (!pgliteExists(dir)) throw new BackupError(`There is no database in ${dir} to back up.`);
       const lock = lockDataDir(config.dataDir, 'npm run backup');
       try {
-        const client = await PGlite.create({ dataDir: dir });
+        const client = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
         try {
           const session = pgliteSession(client);
           facts = { keys: await referencedMediaKeys(session), at: await lastMigrationAt(session), counts: await rowCounts(session) };
@@ -288,7 +288,7 @@ export async function restoreBackup(config: Config, file: string, options: { log
       if (!pgliteExists(restored)) throw new BackupError(`${file} holds no PGlite data folder. Nothing was changed.`);
       try {
         // The copy opens and answers before it replaces anything.
-        const client = await PGlite.create({ dataDir: restored });
+        const client = await PGlite.create({ dataDir: restored, extensions: PGLITE_EXTENSIONS });
         try {
           await lastMigrationAt(pgliteSession(client));
         } finally {

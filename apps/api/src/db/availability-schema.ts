@@ -112,6 +112,12 @@ export const slot = pgTable(
     booked: integer('booked').notNull().default(0),
     held: integer('held').notNull().default(0),
     closed: boolean('closed').notNull().default(false),
+    /**
+     * The seats its assigned guides can take (issue 34): their number × the offer's
+     * `guests_per_guide`; null when the offer needs no guides. Kept by triggers (07-guides.sql):
+     * never written by the API. Seats remaining (tourdesk_seats_left) stop at it.
+     */
+    guide_seats: integer('guide_seats'),
     /** Set by hand on this slot (PATCH /api/start-times/:id/): regenerating its schedule keeps them. */
     capacity_by_hand: boolean('capacity_by_hand').notNull().default(false),
     closed_by_hand: boolean('closed_by_hand').notNull().default(false),
@@ -126,7 +132,7 @@ export const slot = pgTable(
     index('slot_experience_day_idx').on(t.account_id, t.experience_id, t.local_date),
     check('slot_capacity_check', sql`${t.capacity} >= 0 and ${t.booked} >= 0 and ${t.held} >= 0`),
     // The database itself never holds and books more seats than the slot has, whoever writes.
-    check('slot_seats_check', sql`${t.booked} + ${t.held} <= ${t.capacity}`),
+    check('slot_seats_check', sql`${t.booked} + ${t.held} <= ${t.capacity} and (${t.guide_seats} is null or ${t.booked} + ${t.held} <= ${t.guide_seats})`),
   ],
 );
 

@@ -124,6 +124,11 @@ export const experience = pgTable(
     vat_rate_bp: integer('vat_rate_bp'),
     /** The deposit this offer asks for when paid online (issue 32; ZDepositRule); null: its store's rule. */
     deposit: jsonb('deposit').$type<DepositRuleJson>(),
+    /**
+     * One guide per this many guests (issue 34); null: the offer's departures need no guides to sell.
+     * Its departures' seats then stop at what their assigned guides can take (`slot.guide_seats`).
+     */
+    guests_per_guide: integer('guests_per_guide'),
     /** The offer's texts per language (ExperienceTexts of the contracts; the long description sanitized as the column). */
     translations: translations<Record<string, string | string[]>>(),
     ...timestamps,
@@ -137,6 +142,7 @@ export const experience = pgTable(
     index('experience_account_title_idx').on(t.account_id, sql`lower(${t.title})`, t.id),
     check('experience_status_check', sql`${t.status} in ('Draft', 'Active', 'Inactive')`),
     check('experience_type_check', sql`${t.type} in ('Rental', 'Ticket & Passes', 'Transfer')`),
+    check('experience_guests_per_guide_check', sql`${t.guests_per_guide} is null or ${t.guests_per_guide} > 0`),
   ],
 );
 

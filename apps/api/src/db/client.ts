@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +11,13 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { definitionsScript } from './functions';
 import { pendingMigrations, readMigrations, runMigrations, type SqlSession } from './migrate';
+
+/**
+ * The extensions every PGlite of this app loads (each must be loaded before a database that uses
+ * it opens): btree_gist, for the guides' exclusion constraint (migration 0066). Every PGlite.create
+ * (the app, backups and restores, the tests) passes these.
+ */
+export const PGLITE_EXTENSIONS = { btree_gist };
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -286,7 +294,7 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
   }
   // PGlite: one connection, whose session user is its superuser. The application's statements run
   // as tourdesk_server (SET ROLE once the role exists); the owner's work resets the role.
-  const client = opts.pglite ?? (await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {}));
+  const client = opts.pglite ?? (await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir, extensions: PGLITE_EXTENSIONS } : { extensions: PGLITE_EXTENSIONS }));
   const db = drizzlePglite(client, { schema }) as Db;
   const restrict = async () => {
     const found = await client.query(`select 1 from pg_roles where rolname = $1`, [SERVER_ROLE]);

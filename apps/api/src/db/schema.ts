@@ -18,3 +18,4 @@ export * from './calendar-feeds-schema';
 export * from './webhooks-schema';
 export * from './waitlist-schema';
 export * from './gift-vouchers-schema';
+export * from './guides-schema';

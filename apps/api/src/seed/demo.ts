@@ -44,6 +44,7 @@ import { seedDepositsDemo } from './demo-deposits';
 import { seedVoucherDemo } from './demo-vouchers';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedWaitlistDemo } from './demo-waitlist';
+import { seedGuidesDemo } from './demo-guides';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
@@ -214,6 +215,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedCheckInDemo(tx, account.id, ownerId, kayak);
     await seedWaitlistDemo(tx, account.id, kayak);
     await seedDepositsDemo(tx, account.id, kayak);
+    await seedGuidesDemo(tx, account.id, ownerId);
     await seedPartnerOffers(tx, { tx: tx, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;
   });

@@ -62,6 +62,13 @@ export const PAGES: PageRoute[] = [
     load: () => import('../features/manifests/ManifestDayPage'),
   },
   {
+    // The departures the signed-in member guides (issue 34); in the menu only for members who guide.
+    path: '/my-departures',
+    features: ['bookings'],
+    guide: true,
+    load: () => import('../features/manifests/MyDeparturesPage'),
+  },
+  {
     path: '/bookings/manifests/:slotId',
     permissions: ['View experiences'],
     features: ['bookings'],
@@ -237,6 +244,13 @@ export const PAGES: PageRoute[] = [
     permissions: ['Manage users'],
     features: ['team'],
     load: () => import('../features/team/RolesPage'),
+  },
+  {
+    // Who guides, days off, auto-assignment (issue 34): the team's managers who also schedule departures.
+    path: '/settings/team/guides',
+    permissions: ['Manage users', 'Manage experiences'],
+    features: ['team', 'bookings'],
+    load: () => import('../features/team/GuidesPage'),
   },
   {
     path: '/settings/team/members',

@@ -20,9 +20,11 @@ $$;
 
 -- Seats remaining: capacity − booked − held, where held still counts the lines whose hold ran out
 -- until a sweep deletes them (p_expired: their seats, which are free for anyone who needs them).
-CREATE OR REPLACE FUNCTION tourdesk_seats_left(p_capacity int, p_booked int, p_held int, p_expired int) RETURNS int
+-- The capacity stops at what the departure's guides can take (p_guide_seats, slot.guide_seats:
+-- null when its offer needs no guides; least() ignores a null), issue 34.
+CREATE OR REPLACE FUNCTION tourdesk_seats_left(p_capacity int, p_guide_seats int, p_booked int, p_held int, p_expired int) RETURNS int
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT greatest(0, p_capacity - p_booked - p_held + p_expired)
+  SELECT greatest(0, least(p_capacity, p_guide_seats) - p_booked - p_held + p_expired)
 $$;
 
 -- The month calendar, worked out per offer instead of per slot (measured with pgbench on a month
@@ -82,7 +84,7 @@ FROM (
   SELECT s.id, s.account_id, s.experience_id, e.title AS experience_title, s.starts_at, s.ends_at,
     s.local_date, s.local_time, a.time_zone, s.api_head,
     s.capacity, s.booked, s.held - x.seats AS held, s.closed,
-    tourdesk_seats_left(s.capacity, s.booked, s.held, x.seats) AS remaining,
+    tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats) AS remaining,
     tourdesk_slot_open(s.closed, s.starts_at, tourdesk_open_after(e.status, e.booking_cutoff_minutes, a.default_cutoff_minutes)) AS open
   FROM slot s
   JOIN experience e ON e.id = s.experience_id
@@ -122,7 +124,7 @@ BEGIN
       tourdesk_slot_status(b.open, b.remaining, b.capacity), NULL::text
     FROM (
       SELECT s.id, s.starts_at, s.api_head, s.capacity, s.booked, s.held - x.seats AS held, s.closed,
-        tourdesk_seats_left(s.capacity, s.booked, s.held, x.seats) AS remaining,
+        tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats) AS remaining,
         tourdesk_slot_open(s.closed, s.starts_at, v_open_after) AS open
       FROM slot s
       CROSS JOIN LATERAL (SELECT coalesce(sum(l.seats)::int, 0) AS seats FROM cart_line l

@@ -37,6 +37,7 @@ export interface ExperienceInput {
   booking_cutoff_minutes?: number;
   vat_rate_bp?: number | null;
   deposit?: TDepositRule | null;
+  guests_per_guide?: number | null;
   confirmation_mode?: string;
   cancellation_policy?: string | null;
   booking_questions?: string[];
@@ -50,6 +51,7 @@ type ExperienceTranslations = Translations<Record<string, string | string[]>>;
 const SIMPLE = [
   'title', 'type', 'short_description', 'categories', 'tags', 'languages', 'duration_minutes', 'highlights', 'inclusions',
   'exclusions', 'what_to_bring', 'important_information', 'min_participants', 'max_participants', 'booking_cutoff_minutes', 'vat_rate_bp', 'deposit',
+  'guests_per_guide',
   'confirmation_mode', 'meeting_instructions', 'voucher_text',
 ] as const;
 
@@ -129,6 +131,7 @@ async function present(ctx: TenantCtx, row: Row): Promise<TExperience> {
     vat_rate_bp: row.vat_rate_bp,
     confirmation_mode: row.confirmation_mode as TExperience['confirmation_mode'],
     deposit: row.deposit,
+    guests_per_guide: row.guests_per_guide,
     cancellation_policy: row.cancellation_policy_id,
     booking_questions: row.booking_question_ids,
     extras: row.extra_item_ids,

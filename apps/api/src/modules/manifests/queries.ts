@@ -24,6 +24,8 @@ const departureColumns = {
   local_time: slot.local_time,
   capacity: slot.capacity,
   closed: slot.closed,
+  /** Its assigned guides (tourdesk_guides_of(), 07-guides.sql). */
+  guides: sql<{ id: string; name: string }[]>`tourdesk_guides_of(${slot.id})`,
   /** The offer's required booking questions (what missingAnswers() checks a booking against). */
   required_questions: sql<{ id: string; question: string; required: boolean }[]>`coalesce((select json_agg(json_build_object('id', bq.id, 'question', bq.question, 'required', bq.required))
     from booking_question bq where bq.account_id = ${experience.account_id} and bq.id = any(${experience.booking_question_ids}) and bq.required), '[]')`,
@@ -48,6 +50,17 @@ export async function departuresOn(ctx: TenantCtx, date: string) {
     .orderBy(asc(slot.starts_at), asc(experience.title), asc(slot.id));
 }
 export type Departure = Awaited<ReturnType<typeof departuresOn>>[number];
+
+/** The given departures, by start then offer (a guide's own: guides/service.ts). */
+export async function departuresIn(ctx: TenantCtx, slotIds: string[]) {
+  if (slotIds.length === 0) return [];
+  return ctx.tx
+    .select(departureColumns)
+    .from(slot)
+    .innerJoin(experience, eq(experience.id, slot.experience_id))
+    .where(and(eq(slot.account_id, ctx.accountId), inArray(slot.id, slotIds)))
+    .orderBy(asc(slot.starts_at), asc(experience.title), asc(slot.id));
+}
 
 /** The bookings (not cancelled) of the given departures, by guest name (index booking_slot_idx). */
 export async function bookingsOf(ctx: TenantCtx, slotIds: string[]) {

@@ -93,6 +93,7 @@ async function assemble(ctx: TenantCtx, departures: q.Departure[], sees: Custome
       time_zone: zone,
       capacity: d.capacity,
       closed: d.closed,
+      guides: d.guides,
       currency: bookings[0]?.currency ?? currency,
       bookings,
       totals: totalsOf(bookings, sees),
@@ -117,6 +118,11 @@ export async function manifestDay(ctx: TenantCtx, date: string, sees: CustomerVi
   return { date, time_zone: zone, currency, departures: manifests, totals: totalsOf(manifests.flatMap((m) => m.bookings), sees) };
 }
 
+/** The manifests of the given departures (a guide's own, from the guides module), still three statements. */
+export async function manifestsOf(ctx: TenantCtx, slotIds: string[], sees: CustomerVisibility): Promise<TManifest[]> {
+  return (await assemble(ctx, await q.departuresIn(ctx, slotIds), sees)).manifests;
+}
+
 // --- Exports -----------------------------------------------------------------------------
 
 /** "2 Adult, 1 Child". */
@@ -124,6 +130,9 @@ export const countsText = (counts: TManifestCount[]) => counts.map((c) => `${c.q
 const answersText = (b: TManifestBooking) => [...b.answers.map((a) => `${a.question}: ${a.answer}`), ...b.missing_answers.map((q) => `${q}: (missing)`)].join('; ');
 /** "Arrived 09:40" ("Arrived 9:40 am" in 12-hour time) in the organisation's zone. */
 const checkInText = (b: TManifestBooking, zone: string, format: TTimeFormat) => (b.attendance === 'Arrived' && b.checked_in_at ? `Arrived ${timeText(b.checked_in_at, zone, format)}` : b.attendance);
+
+/** "Anna Berg, Tom Ode": the departure's guides, as the exports name them. */
+const guidesText = (m: TManifest) => m.guides.map((g) => g.name).join(', ');
 
 /**
  * The manifests as CSV: a line per booking, then a TOTAL line per departure. Amounts are plain
@@ -133,15 +142,16 @@ const checkInText = (b: TManifestBooking, zone: string, format: TTimeFormat) => 
  */
 export function manifestsCsv(manifests: TManifest[], sees: CustomerVisibility, format: TTimeFormat) {
   const contact = (phone: CsvValue, email: CsvValue): CsvValue[] => (sees.contact ? [phone, email] : []);
-  const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', ...contact('phone', 'email'), 'seats', 'categories', 'extras', 'answers', ...(sees.payment ? ['currency', 'balance_due'] : []), 'notes'] as string[];
+  const header = ['date', 'time', 'offer', 'order', 'ticket', 'status', 'check_in', 'guest', ...contact('phone', 'email'), 'seats', 'categories', 'extras', 'answers', ...(sees.payment ? ['currency', 'balance_due'] : []), 'notes', 'guides'] as string[];
   const rows: CsvValue[][] = [];
   for (const m of manifests) {
     const due = (n: number | null): CsvValue[] => (sees.payment ? [m.currency, { amount: toMajorText(n ?? 0, m.currency) }] : []);
+    const guides = guidesText(m);
     for (const b of m.bookings) {
-      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone, format), `${b.customer.first_name} ${b.customer.last_name}`.trim(), ...contact(b.customer.phone ?? '', b.customer.email ?? ''), b.seats, countsText(b.categories), countsText(b.extras), answersText(b), ...due(b.balance_due), b.notes]);
+      rows.push([m.local_date, m.local_time, m.experience_title, b.order_reference, b.ticket_code, b.status, checkInText(b, m.time_zone, format), `${b.customer.first_name} ${b.customer.last_name}`.trim(), ...contact(b.customer.phone ?? '', b.customer.email ?? ''), b.seats, countsText(b.categories), countsText(b.extras), answersText(b), ...due(b.balance_due), b.notes, guides]);
     }
     const t = m.totals;
-    rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', ...contact('', ''), t.seats, countsText(t.categories), countsText(t.extras), '', ...due(t.balance_due), '']);
+    rows.push([m.local_date, m.local_time, m.experience_title, 'TOTAL', '', `${t.bookings} bookings`, `${t.arrived} arrived`, '', ...contact('', ''), t.seats, countsText(t.categories), countsText(t.extras), '', ...due(t.balance_due), '', guides]);
   }
   return csvDocument(header, rows);
 }
@@ -183,6 +193,10 @@ export async function manifestsPdf(manifests: TManifest[], organisation: string,
       const day = dateText(m.starts_at, 'en-GB', m.time_zone, true);
       text(page, `${day}, ${timeText(m.starts_at, m.time_zone, format)}–${timeText(m.ends_at, m.time_zone, format)} (${m.time_zone})${m.closed ? ' · closed for sale' : ''}`, left, y, 11);
       text(page, `${m.totals.seats} of ${m.capacity} seats · ${m.totals.bookings} bookings`, right, y, 11, bold, INK, true);
+      if (m.guides.length > 0) {
+        y -= 15;
+        text(page, `Guide${m.guides.length === 1 ? '' : 's'}: ${guidesText(m)}`, left, y, 11);
+      }
       y -= 24;
       for (const c of cols) text(page, c.title, 'right' in c ? c.x + c.width : c.x, y, 9, bold, muted, 'right' in c);
       y -= 6;

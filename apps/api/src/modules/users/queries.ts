@@ -104,7 +104,14 @@ export async function emailTaken(db: Db, email: string, exceptUserId?: string) {
 /** The signed-in user with role, organisation and plan: the `me` payload, in one query. */
 export async function loadMe(tx: Db, accountId: string, userId: string) {
   const [row] = await tx
-    .select({ user: users, role, account: baseAccount, tier: subscriptionTier })
+    .select({
+      user: users,
+      role,
+      account: baseAccount,
+      tier: subscriptionTier,
+      /** Whether the member guides (issue 34: the guides module's table). */
+      guides: sql<boolean>`exists (select 1 from guide g where g.account_id = users.account_id and g.user_id = users.id)`,
+    })
     .from(users)
     .innerJoin(baseAccount, eq(baseAccount.id, users.account_id))
     .leftJoin(role, eq(role.id, users.role_id))

@@ -235,6 +235,7 @@ export function getMe(c: Caller): Promise<TUser> {
       last_name: row.user.last_name,
       language: row.user.language === 'en' || row.user.language === 'de' ? row.user.language : null,
       is_active: row.user.is_active,
+      guides: row.guides,
       role: row.role
         ? { id: row.role.id, name: row.role.name, is_owner: row.role.is_owner, permission_sets: permissionSetsOf(row.role.permission_set_ids) }
         : null,

@@ -32,6 +32,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Checkout: 'nav.checkout',
   Manifests: 'nav.manifests',
   'Check-in': 'nav.checkIn',
+  'My departures': 'nav.myDepartures',
   Capacity: 'nav.capacity',
   Resales: 'nav.resales',
   Orders: 'nav.orders',
@@ -44,6 +45,7 @@ const NAV_TEXT: Record<string, ShellKey> = {
   Webhooks: 'nav.webhooks',
   Subscription: 'nav.subscription',
   'Team members': 'nav.teamMembers',
+  Guides: 'nav.guides',
   Roles: 'nav.roles',
 };
 

@@ -23,8 +23,10 @@ describe('the menu', () => {
   });
 
   it('shows an Owner on every plan feature every entry', () => {
-    const menu = visibleNavigation(userWith(ALL_SETS, SUBSCRIPTION_FEATURES), appInfo);
+    // An Owner who guides (the menu's My departures shows only to members who guide).
+    const menu = visibleNavigation({ ...userWith(ALL_SETS, SUBSCRIPTION_FEATURES), guides: true }, appInfo);
     expect(paths(menu)).toEqual(NAVIGATION.flatMap((i) => (i.children ? i.children.map((c) => c.to) : [i.to])));
+    expect(paths(visibleNavigation(userWith(ALL_SETS, SUBSCRIPTION_FEATURES), appInfo))).not.toContain('/my-departures');
   });
 
   it('shows a guide (View experiences) only the pages its role opens, and no section without one', () => {
@@ -33,6 +35,9 @@ describe('the menu', () => {
     // Every entry shown is one the route guard lets the guide open.
     for (const to of paths(menu)) expect(accessOf(to, userWith(['View experiences'], SUBSCRIPTION_FEATURES), appInfo)).toBe('open');
     expect(menu.find((i) => i.label === 'Bookings')?.to).toBe('/bookings/manifests');
+    // A member who guides also has My departures (issue 34).
+    const guiding = visibleNavigation({ ...userWith(['View experiences'], SUBSCRIPTION_FEATURES), guides: true }, appInfo);
+    expect(paths(guiding)).toEqual(['/dashboard', '/products/experiences/overview', '/bookings/manifests', '/check-in', '/my-departures', '/capacity/overview']);
   });
 
   it('locks for an Owner what the plan lacks, leading to the plans; a member who may not buy plans does not see it', () => {

@@ -6,6 +6,7 @@ import {
   IconGauge,
   IconReceipt,
   IconReportMoney,
+  IconRoute,
   IconScan,
   IconSettings,
   IconTicket,
@@ -43,6 +44,8 @@ export function pageOf(to: string) {
 export function accessOf(to: string, user: SessionUser | null, appInfo: AppInfo | null): NavAccess {
   const page = pageOf(to);
   if (!page || !hasPermissions(user, appInfo, page.permissions ?? [])) return 'hidden';
+  // A guide's own page (issue 34) is in the menu only for a member who guides.
+  if (page.guide && !user?.guides) return 'hidden';
   if (!page.features?.length || hasFeatures(user, page.features)) return 'open';
   const plans = pageOf(PLANS_PATH);
   return plans && hasPermissions(user, appInfo, plans.permissions ?? []) ? 'locked' : 'hidden';
@@ -119,6 +122,7 @@ export const NAVIGATION: NavItem[] = [
     ],
   },
   { label: 'Check-in', icon: IconScan, to: '/check-in', match: ['/check-in'] },
+  { label: 'My departures', icon: IconRoute, to: '/my-departures', match: ['/my-departures'] },
   { label: 'Capacity', icon: IconChartBar, to: '/capacity/overview', match: ['/capacity'] },
   { label: 'Resales', icon: IconArrowsExchange, to: '/resales/overview', match: ['/resales'] },
   { label: 'Orders', icon: IconReceipt, to: '/orders/list', match: ['/orders'] },
@@ -137,6 +141,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Subscription', to: '/settings/subscription/supplier-plans', match: '/settings/subscription' },
       { label: 'Team members', to: '/settings/team/members' },
       { label: 'Roles', to: '/settings/team/roles' },
+      { label: 'Guides', to: '/settings/team/guides' },
     ],
   },
 ];

@@ -4,6 +4,7 @@ import { useParams, Link } from 'react-router';
 import { ErrorPanel } from '../../shared/components/ErrorPanel';
 import { useManifestDownloadMutation, useDepartureManifestQuery } from './api';
 import { ManifestSheet } from './ManifestSheet';
+import { GuidesPanel } from './GuidesPanel';
 import { WaitlistPanel } from './WaitlistPanel';
 import { useManifestsT } from './texts';
 
@@ -39,6 +40,7 @@ export default function ManifestPage() {
         </Group>
       </Group>
       <ManifestSheet m={m} />
+      <GuidesPanel slot={m.slot} />
       <WaitlistPanel slot={m.slot} zone={m.time_zone} />
     </Stack>
   );

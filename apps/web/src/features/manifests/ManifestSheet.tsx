@@ -98,6 +98,11 @@ export function ManifestSheet({ m, titleLink = false }: { m: TManifest; titleLin
           <Text c="dimmed" size="sm">
             {formatDatePattern(m.local_date, 'dddd, D MMMM YYYY')}, {clock(m.local_time)}–{formatTime(m.ends_at, m.time_zone)} ({m.time_zone})
           </Text>
+          {m.guides.length > 0 && (
+            <Text size="sm" data-testid="manifest-guides">
+              {tx('guides.line', { count: m.guides.length, names: m.guides.map((g) => g.name).join(', ') })}
+            </Text>
+          )}
         </div>
         <Group gap="xs">
           {m.closed && <Badge color="gray">{tx('closed')}</Badge>}

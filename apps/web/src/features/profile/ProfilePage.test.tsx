@@ -21,6 +21,7 @@ const ME: TUser = {
   last_name: 'Owner',
   language: null,
   is_active: true,
+  guides: false,
   role: { id: '00000000-0000-4000-8000-0000000000b2', name: 'Owner', is_owner: true, permission_sets: [] },
   base_account: {
     id: '00000000-0000-4000-8000-0000000000b3',

@@ -1,8 +1,14 @@
-import type { TDetail, TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
+import type { TAutoAssignResult, TGuideMembers, TDetail, TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 export const teamApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** Guides (issue 34): who guides, their days off, and auto-assignment. */
+    guideMembers: build.query<TGuideMembers, void>({ query: () => 'guides/', providesTags: ['TeamMember'] }),
+    setGuides: build.mutation<void, { id: string; guides: boolean }>({ query: ({ id, guides }) => ({ url: `guides/${id}/`, method: 'PUT', body: { guides } }), invalidatesTags: ['TeamMember'] }),
+    addDayOff: build.mutation<void, { id: string; starts_on: string; ends_on: string }>({ query: ({ id, ...body }) => ({ url: `guides/${id}/days-off/`, method: 'POST', body }), invalidatesTags: ['TeamMember'] }),
+    removeDayOff: build.mutation<void, { id: string; dayOff: string }>({ query: ({ id, dayOff }) => ({ url: `guides/${id}/days-off/${dayOff}/`, method: 'DELETE' }), invalidatesTags: ['TeamMember'] }),
+    autoAssign: build.mutation<TAutoAssignResult, { from: string; to: string }>({ query: (body) => ({ url: 'guides/auto-assign/', method: 'POST', body }), invalidatesTags: ['Booking', 'Slot'] }),
     roles: build.query<TPaginated<TRole>, void>({
       query: () => ({ url: 'roles/', params: { page_size: 50 } }),
       providesTags: ['Role'],
@@ -46,6 +52,11 @@ export const teamApi = api.injectEndpoints({
 });
 
 export const {
+  useGuideMembersQuery,
+  useSetGuidesMutation,
+  useAddDayOffMutation,
+  useRemoveDayOffMutation,
+  useAutoAssignMutation,
   useRolesQuery,
   useCreateRoleMutation,
   useUpdateRoleMutation,

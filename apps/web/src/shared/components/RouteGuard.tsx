@@ -10,6 +10,8 @@ export const SUPPLIER_PLANS_PATH = '/settings/subscription/supplier-plans';
 export interface AccessRequirements {
   permissions?: readonly string[];
   features?: readonly string[];
+  /** A guide's own page (issue 34): the menu shows it only to a member who guides (`SessionUser.guides`). */
+  guide?: boolean;
 }
 
 /**

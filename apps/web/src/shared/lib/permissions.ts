@@ -12,6 +12,8 @@ export interface AppInfo {
 }
 type Account = TUser['base_account'];
 export interface SessionUser {
+  /** Whether the member guides departures (issue 34). */
+  guides?: boolean;
   role: ({ permission_sets: PermissionSet[] } & Partial<Pick<NonNullable<TUser['role']>, 'name' | 'is_owner'>>) | null;
   base_account: (Pick<Account, 'subdomain' | 'active_subscription_features'> & Partial<Pick<Account, 'name' | 'currency' | 'time_zone' | 'time_format' | 'languages'>>) | null;
 }

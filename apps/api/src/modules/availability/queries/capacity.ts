@@ -10,7 +10,7 @@ export async function capacityByDay(ctx: TenantCtx, q: { from: string; to: strin
   const rows = (await execute<{ date: string; slots: number; capacity: number; booked: number; held: number; remaining: number }>(ctx.tx, sql`
     select s.local_date::text as date, count(*)::int as slots, sum(s.capacity)::int as capacity, sum(s.booked)::int as booked,
            (sum(s.held) - coalesce(sum(x.seats), 0))::int as held,
-           sum(tourdesk_seats_left(s.capacity, s.booked, s.held, coalesce(x.seats, 0)::int))::int as remaining
+           sum(tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, coalesce(x.seats, 0)::int))::int as remaining
     from ${slot} s
     left join lateral (select sum(l.seats) as seats from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now()) x on true
     where s.account_id = ${ctx.accountId} and s.local_date between ${q.from} and ${q.to} and not s.closed

@@ -102,7 +102,7 @@ export async function sweepSlot(tx: Db, slotId: string) {
 /** Seats remaining in a slot (tourdesk_seats_left, the one definition), counting its expired lines as free. */
 export async function seatsLeft(ctx: TenantCtx, slotId: string) {
   const rows = (await execute<{ left: number }>(ctx.tx, sql`
-    select tourdesk_seats_left(s.capacity, s.booked, s.held,
+    select tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held,
              (select coalesce(sum(l.seats), 0)::int from ${cartLine} l where l.slot_id = s.id and l.expires_at <= now())) as left
     from ${slot} s where s.account_id = ${ctx.accountId} and s.id = ${slotId}::uuid`));
   return Number(rows.rows[0]?.left ?? 0);

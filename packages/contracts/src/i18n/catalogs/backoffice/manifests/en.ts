@@ -62,6 +62,21 @@ export const en = {
   'waitlist.removeLabel': 'Remove {name} from the waiting list',
   'waitlist.offered': 'Seats offered to {name}: they were sent an e-mail.',
   'waitlist.removed': '{name} was removed from the waiting list.',
+  'guides.line': '{count, plural, one {Guide} other {Guides}}: {names}',
+  'guides.title': 'Guides',
+  'guides.none': 'No guide is assigned yet.',
+  'guides.seats': 'One guide per {per} guests: its guides take {seats} ({taken} booked or held).',
+  'guides.choose': 'Guide to assign',
+  'guides.nobodyFree': 'No other guide is free then.',
+  'guides.assign': 'Assign',
+  'guides.assigned': '{name} now guides this departure.',
+  'guides.remove': 'Remove',
+  'guides.removeLabel': 'Take {name} off this departure',
+  'guides.removed': '{name} no longer guides this departure.',
+  'mine.title': 'My departures',
+  'mine.intro': 'The departures you guide in the next {days} days, with who is coming.',
+  'mine.none': 'You guide no departures in the next {days} days.',
+  'mine.notGuide': 'You are not a guide: an administrator marks who guides on the Guides page.',
 } as const satisfies Record<string, string>;
 
 export type ManifestsKey = keyof typeof en;

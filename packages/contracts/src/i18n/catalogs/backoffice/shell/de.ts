@@ -20,6 +20,8 @@ export const de = {
   'nav.checkout': 'Kasse',
   'nav.manifests': 'Manifeste',
   'nav.checkIn': 'Check-in',
+  'nav.myDepartures': 'Meine Abfahrten',
+  'nav.guides': 'Guides',
   'nav.capacity': 'Kapazität',
   'nav.resales': 'Wiederverkäufe',
   'nav.orders': 'Bestellungen',

@@ -19,6 +19,8 @@ export const en = {
   'nav.checkout': 'Checkout',
   'nav.manifests': 'Manifests',
   'nav.checkIn': 'Check-in',
+  'nav.myDepartures': 'My departures',
+  'nav.guides': 'Guides',
   'nav.capacity': 'Capacity',
   'nav.resales': 'Resales',
   'nav.orders': 'Orders',

@@ -65,6 +65,20 @@ export const en = {
   feedOff: 'Turn off calendar feed',
   feedOffConfirm: 'Turn off the calendar feed of {email}? Its address stops working at once; they can make a new one in their profile.',
   feedOffDone: 'Calendar feed of {email} turned off.',
+  'guides.title': 'Guides',
+  'guides.intro': 'Who guides departures, their days off, and giving the coming days’ departures guides (fewest hours that week first, skipping days off and overlaps).',
+  'guides.member': 'Team member',
+  'guides.guides': 'Guides',
+  'guides.guidesLabel': '{name} guides',
+  'guides.daysOff': 'Days off',
+  'guides.noDaysOff': 'None',
+  'guides.removeDayOff': 'Remove the day off from {from} to {to}',
+  'guides.from': 'From',
+  'guides.to': 'To',
+  'guides.addDayOff': 'Add day off',
+  'guides.addDayOffFor': 'Day off for',
+  'guides.auto': 'Assign automatically',
+  'guides.autoDone': '{count, plural, one {# assignment made} other {# assignments made}}; {short, plural, =0 {every departure has its guides} one {# departure still short} other {# departures still short}}.',
 } as const satisfies Record<string, string>;
 
 export type TeamKey = keyof typeof en;

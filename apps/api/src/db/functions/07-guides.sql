@@ -1,0 +1,76 @@
+-- Current definition, applied at every start after the versioned migrations (see
+-- src/db/functions.ts): edit it here; a change of a function's arguments or result type needs a
+-- versioned migration that drops the old one first. The triggers are made by migration 0066.
+
+-- Guides (issue 34). slot.guide_seats is what a departure's assigned guides can take: their number
+-- × its offer's guests_per_guide, or null when the offer needs no guides. Seats remaining
+-- (tourdesk_seats_left, 02-slots.sql) stop at it, and the slot's CHECK (booked + held ≤
+-- guide_seats) makes selling past it, or taking a guide away from what is sold, impossible.
+
+-- What the guides of one slot can take, as the one place that works it out.
+CREATE OR REPLACE FUNCTION tourdesk_guide_seats(p_slot uuid, p_per int) RETURNS int
+  LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN p_per IS NULL THEN NULL
+              ELSE p_per * (SELECT count(*)::int FROM guide_assignment g WHERE g.slot_id = p_slot) END
+$$;
+
+-- After an assignment is made or taken away (trigger guide_assignment_seats): the slot's guide seats
+-- again. The UPDATE takes the slot's row lock; the CHECK refuses it below what is booked and held.
+CREATE OR REPLACE FUNCTION tourdesk_guide_assignment_seats() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+DECLARE
+  v_slot uuid := coalesce(NEW.slot_id, OLD.slot_id);
+BEGIN
+  UPDATE slot s SET guide_seats = tourdesk_guide_seats(s.id, e.guests_per_guide)
+  FROM experience e
+  WHERE s.id = v_slot AND e.id = s.experience_id AND e.guests_per_guide IS NOT NULL
+    AND s.guide_seats IS DISTINCT FROM tourdesk_guide_seats(s.id, e.guests_per_guide);
+  RETURN NULL;
+END $$;
+
+-- A new slot of an offer that needs guides starts with none (trigger slot_guide_seats, BEFORE INSERT).
+CREATE OR REPLACE FUNCTION tourdesk_slot_guide_seats() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+DECLARE
+  v_per int;
+BEGIN
+  SELECT e.guests_per_guide INTO v_per FROM experience e WHERE e.id = NEW.experience_id;
+  NEW.guide_seats := CASE WHEN v_per IS NULL THEN NULL ELSE 0 END;
+  RETURN NEW;
+END $$;
+
+-- An offer's guests_per_guide set, changed or cleared (trigger experience_guide_seats, AFTER UPDATE
+-- OF guests_per_guide): its departures that have not ended take the new rule. A departure that
+-- would then sell more than its guides can take is refused by name, before anything is written.
+CREATE OR REPLACE FUNCTION tourdesk_experience_guide_seats() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+DECLARE
+  v_bad record;
+BEGIN
+  IF NEW.guests_per_guide IS NOT DISTINCT FROM OLD.guests_per_guide THEN
+    RETURN NULL;
+  END IF;
+  SELECT s.local_date, s.local_time, s.booked + s.held AS taken, tourdesk_guide_seats(s.id, NEW.guests_per_guide) AS seats
+  INTO v_bad
+  FROM slot s
+  WHERE s.account_id = NEW.account_id AND s.experience_id = NEW.id AND s.ends_at > now()
+    AND s.booked + s.held > coalesce(tourdesk_guide_seats(s.id, NEW.guests_per_guide), s.capacity)
+  ORDER BY s.starts_at LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'The departure of % at % has % seats booked or held, and its guides take % guests at one guide per %: assign guides to it first.',
+      v_bad.local_date, v_bad.local_time, v_bad.taken, v_bad.seats, NEW.guests_per_guide
+      USING ERRCODE = 'TD400', HINT = 'guests_per_guide';
+  END IF;
+  UPDATE slot s SET guide_seats = tourdesk_guide_seats(s.id, NEW.guests_per_guide)
+  WHERE s.account_id = NEW.account_id AND s.experience_id = NEW.id AND s.ends_at > now();
+  RETURN NULL;
+END $$;
+
+-- A departure's guides as JSON, [{"id", "name"}] by name (a member without a name: their e-mail):
+-- the one list the manifests, a guide's departures and the assignment panel show.
+CREATE OR REPLACE FUNCTION tourdesk_guides_of(p_slot uuid) RETURNS json
+  LANGUAGE sql STABLE AS $$
+  SELECT coalesce(json_agg(json_build_object('id', u.id, 'name', u.name) ORDER BY u.name, u.id), '[]')
+  FROM (SELECT u.id, coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) AS name
+        FROM guide_assignment g JOIN users u ON u.id = g.user_id WHERE g.slot_id = p_slot) u
+$$;
