@@ -132,6 +132,10 @@ describe('a departure that needs a guide per 4 guests', () => {
     expect((await sell(1)).statusCode).toBe(409);
     expect((await assign(bike, ids.anna)).statusCode).toBe(200);
     expect(await remaining()).toBe(4);
+    // A hold (the cart: tourdesk_hold_many) stops at the guides' seats by the same rule, and says what is left.
+    const held = await owner.post('/api/cart/lines/', { slot: bike, quantities: { [offers.bike.category]: 5 } });
+    expect(held.statusCode, held.body).toBe(409);
+    expect(held.json().errors[0].detail).toBe('Sold out: only 4 seats left in this time slot.');
     const five = await sell(5);
     expect(five.statusCode, five.body).toBe(409);
     expect(five.json().errors[0].code).toBe('sold_out');

@@ -90,7 +90,8 @@ export const agendaItem = pgTable(
  * One occurrence of an experience: one capacity pool shared by all pricing categories.
  * `booked` counts seats of confirmed bookings and changes only under this row's lock.
  * `held` counts the seats of every cart line of the slot, kept by a trigger on cart_line
- * (migration 0006), so a hold checks `capacity - booked - held` on this one row, like a
+ * (migration 0006), so a hold checks `capacity - booked - held` (capacity, or what its guides
+ * can take if less: tourdesk_seats_left, 02-slots.sql) on this one row, like a
  * single-row conditional decrement. It includes expired lines until they are swept; a hold
  * that does not fit sweeps the slot's expired lines and tries once more, and every seat count
  * shown subtracts expired lines, so an expired hold stops counting at once.

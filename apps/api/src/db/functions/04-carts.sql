@@ -3,7 +3,8 @@
 -- versioned migration that drops the old one first.
 
 -- slot.held is kept by this trigger as before (0006), with two changes. A line inserted by itself
--- joins the slot only if its seats fit — `capacity − booked − held ≥ seats` in the UPDATE's own
+-- joins the slot only if its seats fit — tourdesk_seats_left() ≥ seats (02-slots.sql: capacity, or
+-- what its guides can take if less, − booked − held) in the UPDATE's own
 -- condition, which PostgreSQL re-checks on the newest row version after waiting for the row's
 -- lock — so no insert, whoever writes it, can oversell. And tourdesk_hold_many, which writes many
 -- lines and then the slot's row once for all of them, says so with `tourdesk.held_by_caller = on`
@@ -16,7 +17,7 @@ BEGIN
   END IF;
   IF TG_OP = 'INSERT' THEN
     UPDATE slot SET held = held + NEW.seats
-    WHERE id = NEW.slot_id AND account_id = NEW.account_id AND NOT closed AND capacity - booked - held >= NEW.seats;
+    WHERE id = NEW.slot_id AND account_id = NEW.account_id AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= NEW.seats;
     IF NOT FOUND THEN
       IF NOT EXISTS (SELECT 1 FROM slot WHERE id = NEW.slot_id AND account_id = NEW.account_id) THEN
         RAISE EXCEPTION 'No such time slot.' USING ERRCODE = 'TD404', HINT = 'slot';
@@ -83,11 +84,11 @@ BEGIN
   PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
   SELECT seats INTO v_own FROM cart_line WHERE id = p_line FOR UPDATE;
   IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
-  SELECT capacity - booked - held + v_own INTO v_remaining FROM slot WHERE id = v_slot AND NOT closed;
+  SELECT tourdesk_seats_left(capacity, guide_seats, booked, held - v_own, 0) INTO v_remaining FROM slot WHERE id = v_slot AND NOT closed;
   IF v_remaining IS NOT NULL AND v_remaining < v_price.seats THEN
     DELETE FROM cart_line WHERE slot_id = v_slot AND expires_at <= now() AND id <> p_line;
     IF FOUND THEN
-      SELECT capacity - booked - held + v_own INTO v_remaining FROM slot WHERE id = v_slot;
+      SELECT tourdesk_seats_left(capacity, guide_seats, booked, held - v_own, 0) INTO v_remaining FROM slot WHERE id = v_slot;
     END IF;
   END IF;
   IF v_remaining IS NULL OR v_remaining < v_price.seats THEN
@@ -241,14 +242,14 @@ BEGIN
     SELECT array_agg(made.id ORDER BY made.created_at), array_agg(made.expires_at ORDER BY made.created_at) INTO v_new_id, v_new_expires FROM made;
 
     UPDATE slot SET held = held + v_sum
-    WHERE id = p_slot AND account_id = p_account AND NOT closed AND capacity - booked - held >= v_sum;
+    WHERE id = p_slot AND account_id = p_account AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= v_sum;
     IF NOT FOUND THEN
       SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;
       -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
       PERFORM set_config('tourdesk.held_by_caller', 'off', true);
       DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
       PERFORM set_config('tourdesk.held_by_caller', 'on', true);
-      SELECT capacity - booked - held INTO v_free FROM slot WHERE id = p_slot;
+      SELECT tourdesk_seats_left(capacity, guide_seats, booked, held, 0) INTO v_free FROM slot WHERE id = p_slot;
       FOR v_k IN 1 .. cardinality(v_new_id) LOOP
         IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free THEN
           v_refused := v_refused || v_new_id[v_k];
