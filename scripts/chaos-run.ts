@@ -67,6 +67,12 @@ export interface ChaosFacts {
   delivered: string[];
   /** Jobs still waiting, retrying or running after the grace: queue, state, count. */
   stuck: { queue: string; state: string; count: number }[];
+  /**
+   * Jobs a SIGKILLed process was running (active since before its kill): pg-boss 10 gives them to
+   * another worker only once their queue's expireInSeconds passes (15 minutes for e-mails), so they
+   * are listed, not counted as stuck, and their e-mails are not judged yet.
+   */
+  orphaned: { job: string; queue: string }[];
   /** Answers 5xx other than a gateway's (502/503/504) that reached a shopper. */
   serverErrors: number;
 }
@@ -90,8 +96,10 @@ export function checkInvariants(f: ChaosFacts): string[] {
     if (job) perJob.set(job, (perJob.get(job) ?? 0) + 1);
   }
   const perOrder = new Map<string, number>();
+  const orphans = new Set(f.orphaned.map((j) => j.job));
   for (const c of f.confirmations) {
     perOrder.set(c.order, (perOrder.get(c.order) ?? 0) + 1);
+    if (orphans.has(c.job)) continue;
     const n = perJob.get(c.job) ?? 0;
     if (n !== 1) broken.push(`the confirmation of order ${c.order} (job ${c.job}) reached the SMTP sink ${n} times`);
   }
@@ -170,8 +178,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         STORE_CHALLENGE_DIGITS: '1',
       },
       say: (line) => o.say(`cluster: ${line}`),
+      // What a process writes to stderr, and its log's errors (pino's level 50 and above).
       onApiLine: (name, line, stream) => {
-        if (stream === 'stderr') o.say(`[${name}] ${line}`);
+        if (stream === 'stderr' || /"level":(5|6)\d/.test(line)) o.say(`[${name}] ${line.slice(0, 2000)}`);
       },
       onApiExit: (name, how) => apiExits.push(`${name}: ${how}`),
     });
@@ -404,6 +413,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // An API process killed starts again in the background (a start takes seconds): the next fault need not wait.
     const restarts: Promise<void>[] = [];
     const faultsDone = { api: 0, pgbouncer: 0, primary: 0 };
+    const kills: Date[] = [];
     const faultLog: string[] = [];
     const chaos = (async () => {
       for (const [k, fault] of faults.entries()) {
@@ -412,6 +422,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         const at = `${done}/${o.shoppers} shoppers done`;
         if (fault === 'api') {
           const api = topology!.apis[Math.floor(rand() * topology!.apis.length)]!;
+          kills.push(new Date());
           await api.kill('SIGKILL');
           const pause = 300 + Math.round(rand() * 1500);
           faultLog.push(`SIGKILL ${api.name}, started again ${pause} ms later (${at})`);
@@ -481,11 +492,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
          union all select id::text, data->>'order' from pgboss.archive where name = 'order-mail' and data->>'kind' = 'confirmation'`,
       )) as { job: string; order: string }[]
     ).filter((c) => orderIds.has(c.order));
+    const lastKill = kills.at(-1) ?? new Date(0);
+    const orphaned = ((await one(`select id::text as job, name as queue from pgboss.job where state = 'active' and started_on <= $1`, [lastKill])) as { job: string; queue: string }[]);
     const stuck = (await one(
       `select name as queue, state::text as state, count(*)::int as count from pgboss.job
         where state in ('created', 'retry', 'active') and name not like '\\_\\_pgboss%' and start_after < now() - interval '5 seconds'
           and not (state = 'created' and name in (select name from pgboss.schedule))
+          and not (state = 'active' and started_on <= $1)
         group by 1, 2`,
+      [lastKill],
     )) as { queue: string; state: string; count: number }[];
     const facts: ChaosFacts = {
       capacity: s.capacity,
@@ -498,6 +513,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       confirmations,
       delivered: sink.messages.map((m) => m.messageId),
       stuck,
+      orphaned,
       serverErrors,
     };
     const violations = checkInvariants(facts);
@@ -524,6 +540,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       ...[...outcomes].sort((a, b) => b[1] - a[1]).map(([k, n]): [string, number] => [`shoppers: ${k}`, n]),
       ...[...errors].sort((a, b) => b[1] - a[1]).map(([k, n]): [string, number] => [`errors seen by shoppers, ${k}`, n]),
       ['API process exits', apiExits.join(', ') || 'none'],
+      ['jobs orphaned by a SIGKILL (run again once expired)', orphaned.map((j) => `${j.queue} ${j.job}`).join(', ') || 'none'],
       ['invariants broken', violations.length],
     ];
     return { facts, violations, figures };
