@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fromDatabase } from '../src/lib/errors';
 import { createTestDatabase, type TestDatabase } from './harness';
 
 /**
@@ -43,6 +44,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a connection lost in a t
       expect(seen).toBe(true);
       expect(failed).toBeInstanceOf(Error);
       expect(uncaught).toEqual([]);
+      // What the transaction throws (its ROLLBACK's failure on the dead client) answers a 503 to send again, not a 500.
+      expect(fromDatabase(failed)?.status).toBe(503);
       // The pool dropped the dead connection: the next transaction works.
       const again = (await db.transaction(async (tx) => tx.execute(sql`select 41 + 1 as n`))) as unknown as { rows: { n: number }[] };
       expect(again.rows[0]!.n).toBe(42);
