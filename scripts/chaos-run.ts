@@ -411,9 +411,26 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const moments = faults.map(() => 0.05 + rand() * 0.55).sort((a, b) => a - b);
     // An API process killed starts again in the background (a start takes seconds): the next fault need not wait.
     const restarts: Promise<void>[] = [];
+    /**
+     * A killed process started again as a supervisor does: again a second later when it could not
+     * start (the primary restarting meanwhile: it reads its signing key there as it starts).
+     */
+    const startAgain = async (api: Cluster['apis'][number]) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await api.start({ SEED_DEMO: 'false' });
+        } catch (error) {
+          if (attempt >= 30) throw error;
+          faultLog.push(`${api.name} did not start (attempt ${attempt}): started again a second later`);
+          await sleep(1000);
+        }
+      }
+    };
     const faultsDone = { api: 0, pgbouncer: 0, primary: 0 };
     const kills: Date[] = [];
     const faultLog: string[] = [];
+    // Its failure (a process that would not start again) is thrown once the sale is over.
+    let chaosFailed: unknown;
     const chaos = (async () => {
       for (const [k, fault] of faults.entries()) {
         while (done < moments[k]! * o.shoppers) await sleep(50);
@@ -425,7 +442,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           await api.kill('SIGKILL');
           const pause = 300 + Math.round(rand() * 1500);
           faultLog.push(`SIGKILL ${api.name}, started again ${pause} ms later (${at})`);
-          restarts.push(sleep(pause).then(() => api.start({ SEED_DEMO: 'false' })));
+          restarts.push(sleep(pause).then(() => startAgain(api)));
         } else if (fault === 'pgbouncer') {
           await topology!.bouncer!.stop();
           await sleep(200 + rand() * 800);
@@ -439,7 +456,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         faultsDone[fault] += 1;
       }
       await Promise.all(restarts);
-    })();
+    })().catch((error: unknown) => void (chaosFailed = error));
 
     o.say(`flash sale: ${o.shoppers} shoppers (${Math.round(o.online * 100)} % paying online), ${o.concurrency} at once, on a ${o.seats}-seat departure; faults: ${faults.join(', ')}`);
     const saleStart = Date.now();
@@ -455,6 +472,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     );
     const saleSeconds = (Date.now() - saleStart) / 1000;
     await chaos;
+    if (chaosFailed) throw chaosFailed;
     o.say(`sale over in ${saleSeconds.toFixed(1)} s; waiting up to ${o.graceSeconds} s for the outbox and Stripe's events`);
 
     // --- after it: the queue drains, Stripe's events are all taken ----------------------------
