@@ -411,6 +411,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const moments = faults.map(() => 0.05 + rand() * 0.55).sort((a, b) => a - b);
     // An API process killed starts again in the background (a start takes seconds): the next fault need not wait.
     const restarts: Promise<void>[] = [];
+    const restarting = new Set<Cluster['apis'][number]>();
     /**
      * A killed process started again as a supervisor does: again a second later when it could not
      * start (the primary restarting meanwhile: it reads its signing key there as it starts).
@@ -437,12 +438,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         if (done >= o.shoppers) break;
         const at = `${done}/${o.shoppers} shoppers done`;
         if (fault === 'api') {
-          const api = topology!.apis[Math.floor(rand() * topology!.apis.length)]!;
+          // One that is not starting again from an earlier kill (two starts would race for its port).
+          const up = topology!.apis.filter((a) => !restarting.has(a));
+          const api = up[Math.floor(rand() * up.length)] ?? topology!.apis[0]!;
+          if (restarting.has(api)) await Promise.all(restarts);
           kills.push(new Date());
           await api.kill('SIGKILL');
           const pause = 300 + Math.round(rand() * 1500);
           faultLog.push(`SIGKILL ${api.name}, started again ${pause} ms later (${at})`);
-          restarts.push(sleep(pause).then(() => startAgain(api)));
+          restarting.add(api);
+          restarts.push(sleep(pause).then(() => startAgain(api)).finally(() => restarting.delete(api)));
         } else if (fault === 'pgbouncer') {
           await topology!.bouncer!.stop();
           await sleep(200 + rand() * 800);
