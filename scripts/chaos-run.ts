@@ -150,6 +150,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   let fake: FakeStripe | undefined;
   let sink: MailSink | undefined;
   let topology: Cluster | undefined;
+  const onSignal = () => void (topology?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   try {
     fake = await startFakeStripe({ webhookSecret });
     sink = await startMailSink();
@@ -184,6 +185,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       },
       onApiExit: (name, how) => apiExits.push(`${name}: ${how}`),
     });
+    // Stopped (Ctrl-C), the run stops what it started before it exits.
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     await topology.start();
     const http = ports.http;
 
@@ -566,6 +570,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     ];
     return { facts, violations, figures };
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     agent.destroy();
     await topology?.stop();
     await fake?.close();
