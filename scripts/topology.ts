@@ -7,10 +7,11 @@
  * stopped by stop(). PostgreSQL refuses to run as root: run as root, the servers run as the OS user
  * `postgres` (runuser), which owns their folders.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -40,6 +41,12 @@ function asUser(file: string, args: string[]): [string, string[]] {
 function run(file: string, args: string[], options: { quiet?: boolean } = {}) {
   const [cmd, cmdArgs] = asUser(file, args);
   return execFileSync(cmd, cmdArgs, { stdio: options.quiet ? 'pipe' : ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+}
+
+/** run() without blocking this process (a harness keeps serving its own sockets meanwhile). */
+async function runAsync(file: string, args: string[]) {
+  const [cmd, cmdArgs] = asUser(file, args);
+  return (await promisify(execFile)(cmd, cmdArgs, { encoding: 'utf8' })).stdout;
 }
 
 /** A folder the servers' user owns (made if missing). */
@@ -72,16 +79,24 @@ export interface PostgresServer {
   url(user?: string, database?: string): string;
   start(): void;
   stop(mode?: 'fast' | 'immediate'): void;
+  /** Stops the server (`mode`) and starts it again, without blocking this process (the chaos test's restart). */
+  restart(mode: 'fast' | 'immediate'): Promise<void>;
 }
 
 function postgresServer(dir: string, port: number): PostgresServer {
   const log = path.join(dir, '..', `${path.basename(dir)}.log`);
+  const pgCtl = path.join(PG_BIN, 'pg_ctl');
+  const startArgs = ['-D', dir, '-l', log, '-w', '-t', '60', '-o', `-p ${port} -k '' -c listen_addresses=127.0.0.1`, 'start'];
   return {
     port,
     dir,
     url: (user, database) => urlOf(port, user, database),
     start() {
-      run(path.join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', log, '-w', '-t', '60', '-o', `-p ${port} -k '' -c listen_addresses=127.0.0.1`, 'start'], { quiet: true });
+      run(pgCtl, startArgs, { quiet: true });
+    },
+    async restart(mode) {
+      await runAsync(pgCtl, ['-D', dir, '-m', mode, '-w', '-t', '60', 'stop']);
+      await runAsync(pgCtl, startArgs);
     },
     stop(mode = 'fast') {
       if (!existsSync(path.join(dir, 'postmaster.pid'))) return;
@@ -299,3 +314,175 @@ export function haProxy(dir: string, port: number, backends: number[], healthPat
 }
 
 export const whoami = () => userInfo().username;
+
+/** One API process (the built apps/api/dist/server.js with the Node flags of `npm start`). */
+export interface ApiProcess {
+  name: string;
+  port: number;
+  process(): ChildProcess | undefined;
+  /** Starts it and resolves once it says it runs. */
+  start(extra?: Record<string, string>): Promise<void>;
+  /** A signal, then waits for the exit (SIGKILL: a crash; SIGTERM: a drain). */
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export interface ApiProcessOptions {
+  root: string;
+  name: string;
+  port: number;
+  env: Record<string, string | undefined>;
+  /** Each line it writes once it runs (before that, its output is kept for the error of a failed start). */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** It exited (a crash, a kill): its signal or code. */
+  onExit?: (how: string) => void;
+}
+
+export function apiProcess({ root, name, port, env, onLine, onExit }: ApiProcessOptions): ApiProcess {
+  let child: ChildProcess | undefined;
+  return {
+    name,
+    port,
+    process: () => child,
+    start(extra = {}) {
+      const spawned = spawn(process.execPath, ['--max-semi-space-size=32', 'apps/api/dist/server.js'], { cwd: root, env: { ...env, PORT: String(port), HOST: '127.0.0.1', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawned;
+      let banner = '';
+      const take = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+        const text = chunk.toString();
+        if (!banner.includes('Tourdesk is running')) banner += text;
+        else for (const line of text.split('\n')) if (line.trim()) onLine?.(line, stream);
+      };
+      spawned.stdout!.on('data', take('stdout'));
+      spawned.stderr!.on('data', take('stderr'));
+      spawned.on('exit', (code, signal) => onExit?.(signal ?? `code ${code}`));
+      return new Promise((resolve, reject) => {
+        const timer = setInterval(() => {
+          if (banner.includes('Tourdesk is running')) {
+            clearInterval(timer);
+            resolve();
+          } else if (spawned.exitCode !== null || spawned.signalCode !== null) {
+            clearInterval(timer);
+            reject(new Error(`${name} did not start:\n${banner}`));
+          }
+        }, 100);
+      });
+    },
+    async kill(signal) {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export interface ClusterOptions {
+  root: string;
+  /** Where the primary, the replica, PgBouncer's and HAProxy's files and the media live. */
+  dir: string;
+  ports: { primary: number; replica: number; pgbouncer: number; http: number; apis: number[] };
+  /** PgBouncer's server connections to the primary. */
+  poolSize: number;
+  /** What HAProxy checks on each process. */
+  healthPath: string;
+  database: string;
+  /** The API processes' environment (besides what the topology sets); the first also gets SEED_DEMO=true. */
+  env: Record<string, string | undefined>;
+  say: (line: string) => void;
+  onApiLine?: (name: string, line: string, stream: 'stdout' | 'stderr') => void;
+  onApiExit?: (name: string, how: string) => void;
+}
+
+export interface Cluster {
+  primary?: PostgresServer;
+  replica?: PostgresServer;
+  bouncer?: Daemon;
+  proxy?: Daemon;
+  apis: ApiProcess[];
+  /** The primary, as the owner, on the application's database. */
+  ownerUrl(): string;
+  start(): Promise<void>;
+  /** HAProxy, the API processes (drained), PgBouncer, the replica, the primary: whatever was started. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole topology of `npm run cluster` (scripts/cluster.ts) and `npm run chaos` (scripts/chaos.ts):
+ * a primary of its own with the application's database (made when missing), migrated as the owner
+ * directly on it (a migration holds a session advisory lock, which a pooler in transaction mode
+ * cannot keep), the API's login role, a streaming replica, PgBouncer in transaction mode, the API
+ * processes (the first seeds the demo before the others start) and HAProxy in front of them.
+ */
+export function cluster(options: ClusterOptions): Cluster {
+  const { root, dir, ports, poolSize, healthPath, database, say } = options;
+  const apiEnv = {
+    ...options.env,
+    DATABASE_URL: urlOf(ports.pgbouncer, APP_LOGIN, database),
+    MIGRATION_DATABASE_URL: urlOf(ports.primary, 'postgres', database),
+    DATABASE_READ_URL: urlOf(ports.replica, APP_LOGIN, database),
+    MIGRATE_ON_START: 'false',
+    DATA_DIR: path.join(dir, 'data'),
+    PUBLIC_URL: options.env.PUBLIC_URL ?? `http://localhost:${ports.http}`,
+    TRUST_PROXY: 'true',
+    // HAProxy takes a process out after two failed checks a second apart: it stays up, not ready,
+    // longer than that once told to stop, so no request reaches a closed listener.
+    SHUTDOWN_READY_GRACE_MS: options.env.SHUTDOWN_READY_GRACE_MS ?? '3000',
+    LOG_LEVEL: options.env.LOG_LEVEL ?? 'warn',
+  };
+  const apis = ports.apis.map((port, i) =>
+    apiProcess({
+      root,
+      name: `api${i + 1}`,
+      port,
+      env: apiEnv,
+      onLine: (line, stream) => options.onApiLine?.(`api${i + 1}`, line, stream),
+      onExit: (how) => options.onApiExit?.(`api${i + 1}`, how),
+    }),
+  );
+  const self: Cluster = {
+    apis,
+    ownerUrl: () => urlOf(ports.primary, 'postgres', database),
+    async start() {
+      mkdirSync(dir, { recursive: true });
+      say(`PostgreSQL primary on 127.0.0.1:${ports.primary} (${path.join(dir, 'primary')})`);
+      self.primary = startPrimary(path.join(dir, 'primary'), ports.primary);
+      const exists = await sqlOn(self.primary.url(), 'select 1 from pg_database where datname = $1', [database]);
+      if (exists.rowCount === 0) await sqlOn(self.primary.url(), `create database ${database}`);
+
+      say('migrating as the owner, directly on the primary');
+      const migrate = spawnSync(process.execPath, ['apps/api/dist/migrate.js'], { cwd: root, stdio: 'inherit', env: { ...process.env, DATABASE_URL: self.primary.url('postgres', database), MIGRATION_DATABASE_URL: '' } });
+      if (migrate.status !== 0) throw new Error('the migration failed');
+      await ensureAppLogin(self.primary.url('postgres', database), database);
+
+      say(`streaming replica on 127.0.0.1:${ports.replica} (${path.join(dir, 'replica')})`);
+      self.replica = startReplica(self.primary, path.join(dir, 'replica'), ports.replica);
+
+      say(`PgBouncer (transaction mode, ${poolSize} server connections) on 127.0.0.1:${ports.pgbouncer}`);
+      self.bouncer = pgBouncer(path.join(dir, 'pgbouncer'), ports.pgbouncer, self.primary, poolSize);
+      await self.bouncer.start();
+
+      say(`API processes on ${ports.apis.map((p) => `127.0.0.1:${p}`).join(', ')}`);
+      await apis[0]!.start({ SEED_DEMO: 'true' });
+      await Promise.all(apis.slice(1).map((api) => api.start({ SEED_DEMO: 'false' })));
+
+      say(`HAProxy on 127.0.0.1:${ports.http}, checking each API on ${healthPath}`);
+      self.proxy = haProxy(path.join(dir, 'haproxy'), ports.http, ports.apis, healthPath);
+      await self.proxy.start();
+    },
+    async stop() {
+      await self.proxy?.stop().catch(() => undefined);
+      await Promise.all(apis.map((api) => api.kill('SIGTERM')));
+      await self.bouncer?.stop().catch(() => undefined);
+      self.replica?.stop();
+      self.primary?.stop();
+    },
+  };
+  return self;
+}
+
+/** Builds when the sources changed since the last build (scripts/start.mjs with START_BUILD_ONLY). */
+export function buildIfChanged(root: string) {
+  const build = spawnSync(process.execPath, ['scripts/start.mjs'], { cwd: root, stdio: 'inherit', env: { ...process.env, START_BUILD_ONLY: '1' } });
+  if (build.status !== 0) throw new Error('the build failed');
+}

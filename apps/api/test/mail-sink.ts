@@ -6,6 +6,8 @@ export interface CapturedMail {
   subject: string;
   text: string;
   attachments: { filename: string; contentType: string; content: Buffer }[];
+  /** Its Message-ID header (the app's is `<job id@BASE_DOMAIN>`), '' when it has none. */
+  messageId: string;
 }
 
 /** A real SMTP server on a local port (a random one unless given) that keeps every message it receives. */
@@ -21,7 +23,7 @@ export async function startMailSink(listenPort = 0) {
         .then((mail) => {
           const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
           const attachments = mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content }));
-          messages.push({ to, subject: mail.subject ?? '', text: mail.text ?? '', attachments });
+          messages.push({ to, subject: mail.subject ?? '', text: mail.text ?? '', attachments, messageId: mail.messageId ?? '' });
           waiters.splice(0).forEach((w) => w());
           callback();
         })

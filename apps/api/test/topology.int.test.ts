@@ -223,7 +223,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL) && tools.postgres && tools
       const day = new Date(Date.now() + 11 * 86_400_000).toISOString().slice(0, 10);
       const availability = async () => (await call(b, 'demo.localhost', 'GET', `/api/bookings/check-availability/?experience=${kayak.id}&date=${day}`, undefined, demo)).json() as { id: string; remaining: number; prices: { pricing_category: string }[] }[];
       const slot = (await availability())[0]!;
-      const hold = await call(a, 'demo.localhost', 'POST', '/api/cart/lines/', { slot: slot.id, quantities: { [slot.prices[0]!.pricing_category]: 1 } }, demo);
+      // A category that takes a seat (the demo's infants sit on a lap: a hold of one takes none, and the count would not move).
+      const categories = (await call(a, 'demo.localhost', 'GET', '/api/pricing-categories/?page_size=50', undefined, demo)).json().results as { id: string; occupies_seat: boolean }[];
+      const seated = new Set(categories.filter((c) => c.occupies_seat).map((c) => c.id));
+      const hold = await call(a, 'demo.localhost', 'POST', '/api/cart/lines/', { slot: slot.id, quantities: { [slot.prices.find((p) => seated.has(p.pricing_category))!.pricing_category]: 1 } }, demo);
       expect(hold.status).toBe(201);
       const order = await call(b, 'demo.localhost', 'POST', '/api/cart/checkout/', { answers: await answers(), customer: { email: 'lag@example.com', first_name: 'Lee', last_name: 'Lag' } }, demo);
       expect(order.status, JSON.stringify(order.json())).toBe(201);

@@ -204,6 +204,22 @@ export async function serverUrlFor(url: string, waitMs = 30_000): Promise<string
   }
 }
 
+/**
+ * A connection that is lost must not crash the process: the server restarted (its backends are told
+ * 57P01 "terminating connection due to administrator command"), PgBouncer restarted, the network
+ * dropped. An idle client's error goes to the pool's 'error' event; a client taken from the pool
+ * (in a transaction, between two statements: waiting for Stripe, say) emits 'error' on itself, which
+ * pg-pool no longer listens to once it is taken, and an 'error' event without a listener throws in
+ * Node: every process on the server died at once (found by `npm run chaos`). With a listener, the
+ * statement in flight and the next one fail with the error, the transaction rolls back, the pool
+ * drops the client when it is released, and the request answers as any failed statement does.
+ */
+function survivesLostConnections<P extends pg.Pool>(pool: P): P {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 const migrations = () => readMigrations(MIGRATIONS_DIR);
 /** What the code defines besides migrations: the definitions and grants, and the extras' (the job queues; see MigrateOptions). */
 const fingerprintOf = (extras: MigrationExtras) => createHash('sha256').update(definitionsScript()).update(extras.fingerprint ?? '').digest('hex');
@@ -220,25 +236,23 @@ export async function openDatabase(opts: OpenDatabaseOptions, extras: MigrationE
     const tell = (pool: 'primary' | 'read') => (seconds: number) => {
       for (const listener of waitListeners) listener(seconds, pool);
     };
-    const pool = new TimedPool(
-      {
-        // Every connection starts as the application's role.
-        connectionString: await serverUrlFor(opts.url),
-        max: opts.poolSize ?? 10,
-        application_name: opts.applicationName ?? 'tourdesk-api',
-      },
-      tell('primary'),
+    const pool = survivesLostConnections(
+      new TimedPool(
+        {
+          // Every connection starts as the application's role.
+          connectionString: await serverUrlFor(opts.url),
+          max: opts.poolSize ?? 10,
+          application_name: opts.applicationName ?? 'tourdesk-api',
+        },
+        tell('primary'),
+      ),
     );
-    // An idle client that loses its connection must not crash the process.
-    pool.on('error', () => undefined);
     const readPool = opts.readUrl
-      ? new TimedPool({ connectionString: await serverUrlFor(opts.readUrl), max: opts.poolSize ?? 10, application_name: `${opts.applicationName ?? 'tourdesk-api'}-read` }, tell('read'))
+      ? survivesLostConnections(new TimedPool({ connectionString: await serverUrlFor(opts.readUrl), max: opts.poolSize ?? 10, application_name: `${opts.applicationName ?? 'tourdesk-api'}-read` }, tell('read')))
       : undefined;
-    readPool?.on('error', () => undefined);
     let ownerPool: pg.Pool | undefined;
     const owner = () => {
-      ownerPool ??= new pg.Pool({ connectionString: withServerOptions(opts.ownerUrl ?? opts.url, '-c jit=off'), max: 2, application_name: 'tourdesk-owner' });
-      ownerPool.on('error', () => undefined);
+      ownerPool ??= survivesLostConnections(new pg.Pool({ connectionString: withServerOptions(opts.ownerUrl ?? opts.url, '-c jit=off'), max: 2, application_name: 'tourdesk-owner' }));
       return ownerPool;
     };
     const session = (client: pg.PoolClient): SqlSession => ({

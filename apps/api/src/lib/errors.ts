@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { TErrorEnvelope, TErrorItem, TErrorType } from '@tourdesk/contracts';
-import { pgError } from './db-errors';
+import { isConnectionLost, pgError } from './db-errors';
 import { httpErrors } from './metrics';
 
 /**
@@ -76,6 +76,13 @@ export const notFound = (detail = 'Not found.') => new AppError('not_found', det
  */
 const CODE_BY_SQLSTATE: Record<string, ErrorCode> = { TD400: 'invalid', TD404: 'not_found', TD409: 'sold_out' };
 export function fromDatabase(error: unknown): AppError | undefined {
+  // The database restarting (or PgBouncer, or a failover): a moment's unavailability, not a fault of
+  // this request or a bug, so a 503 the client (and HAProxy, a browser) may send again.
+  if (isConnectionLost(error)) {
+    const unavailable = new AppError('service_unavailable', 'The database could not be reached for a moment. Please try again.');
+    unavailable.headers['retry-after'] = '1';
+    return unavailable;
+  }
   const pg = pgError(error);
   if (!pg) return undefined;
   const code = CODE_BY_SQLSTATE[pg.code];

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Db, SqlExecutor } from '../db/client';
 import { jobFailures } from './metrics';
+import { isConnectionLost } from './db-errors';
 import type { Sealer } from './sealed';
 import { execute } from '../db/execute';
 
@@ -127,6 +128,27 @@ export async function forgetOldMailJobs(owner: SqlExecutor) {
   return deleted.rows.length + archived.rows.length;
 }
 
+/**
+ * The queue's statements go again while the connection is lost, for up to 30 s (a primary's or
+ * PgBouncer's restart takes seconds). pg-boss 10 does not wait for the statement that marks a job
+ * done or failed (manager.js: `this.complete(…)` unawaited): failing, it was a rejection nobody
+ * handled, which ends the process (`npm run chaos`: an API process died at each restart), and it
+ * left the job active until it expired, to run again then (an e-mail sent twice). Sent again, the
+ * statements are safe: marking done or failed changes only a job still active, maintenance is
+ * idempotent, and a fetch whose answer was lost leaves its job to expire as before.
+ */
+async function againWhileConnectionLost<R>(statement: () => Promise<R>): Promise<R> {
+  const until = Date.now() + 30_000;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!isConnectionLost(error) || Date.now() + delay > until) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
 export type JobHandler<T> = (data: T, job: PgBoss.Job<T>) => Promise<unknown>;
 
 export interface Jobs {
@@ -165,7 +187,7 @@ export async function startJobs(executor: SqlExecutor, log: FastifyBaseLogger, {
     }
   };
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => track(() => executor.executeSql(text, values)) } satisfies SqlExecutor as PgBoss.Db,
+    db: { executeSql: (text, values) => track(() => againWhileConnectionLost(() => executor.executeSql(text, values))) } satisfies SqlExecutor as PgBoss.Db,
     schema: JOB_SCHEMA,
     migrate: false,
     supervise: true,
