@@ -21,9 +21,10 @@ CREATE OR REPLACE FUNCTION tourdesk_guide_assignment_seats() RETURNS trigger
 DECLARE
   v_slot uuid := coalesce(NEW.slot_id, OLD.slot_id);
 BEGIN
+  -- A departure that has ended keeps its figure: a member who guided it can still be removed.
   UPDATE slot s SET guide_seats = tourdesk_guide_seats(s.id, e.guests_per_guide)
   FROM experience e
-  WHERE s.id = v_slot AND e.id = s.experience_id AND e.guests_per_guide IS NOT NULL
+  WHERE s.id = v_slot AND e.id = s.experience_id AND e.guests_per_guide IS NOT NULL AND s.ends_at > now()
     AND s.guide_seats IS DISTINCT FROM tourdesk_guide_seats(s.id, e.guests_per_guide);
   RETURN NULL;
 END $$;
@@ -50,6 +51,10 @@ BEGIN
   IF NEW.guests_per_guide IS NOT DISTINCT FROM OLD.guests_per_guide THEN
     RETURN NULL;
   END IF;
+  -- Its departures locked first, in id order as every writer locks slots: no hold slips in between
+  -- the check and the change, and no deadlock with a checkout of two of them.
+  PERFORM 1 FROM slot s WHERE s.account_id = NEW.account_id AND s.experience_id = NEW.id AND s.ends_at > now()
+  ORDER BY s.id FOR NO KEY UPDATE;
   SELECT s.local_date, s.local_time, s.booked + s.held AS taken, tourdesk_guide_seats(s.id, NEW.guests_per_guide) AS seats
   INTO v_bad
   FROM slot s

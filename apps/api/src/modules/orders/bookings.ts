@@ -93,10 +93,6 @@ export async function checkout(
   const cartLanguage = input.storeId ? await q.cartLanguageOf(ctx, cartId) : undefined;
   // Under the slots' locks (writeOrder() calls it once every other row is written).
   const sell = async (orderId: string) => {
-    // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
-    await q.copyCartQrCode(ctx, cartId, orderId);
-    // A cart a waiting list offered: its entry is booked.
-    await markBooked(ctx, cartId, orderId);
     const sold = await q.sellSeats(ctx, orderId, { slots: slotIds, cart: { id: cartId, lines: wanted } });
     // Every line's slot must be open for sale now (the one definition, slot_api.open: not closed,
     // the offer on sale, before the booking cutoff), whatever its hold says: a departure that has
@@ -113,6 +109,11 @@ export async function checkout(
       return d.slot_id !== l.slot_id || d.seats !== l.seats || d.total !== l.total || JSON.stringify(d.quantities) !== JSON.stringify(l.quantities) || JSON.stringify(d.extras) !== JSON.stringify(l.extras);
     });
     if (changed.length) throw new AppError('conflict', 'A line of the cart changed while it was being booked: nothing was booked. Check the cart and try again.', `lines.${changed[0]!.id}`);
+    // After the slots, as every writer locks (the waiting list locks a slot, then its entry):
+    // a cart a waiting list offered has its entry booked, and the QR code whose scan brought the
+    // cart's customer stays with the order (every way to check out comes here).
+    await markBooked(ctx, cartId, orderId);
+    await q.copyCartQrCode(ctx, cartId, orderId);
     return sold.reference!;
   };
   const created = await writeOrder(ctx, {
@@ -147,7 +148,7 @@ export async function promoPreview(ctx: TenantCtx, cartId: string, input: { code
   lines.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   const departures = await departuresOf(ctx, [...new Set(lines.map((l) => l.slot_id))]);
   const experienceOf = (slotId: string) => departures.get(slotId)?.experience_id ?? '';
-  const promo = await applyPromo(ctx, { code: input.code, storeId: input.storeId, email: input.email, lines: lines.map((l) => ({ key: l.id, experience_id: experienceOf(l.slot_id), slot_id: l.slot_id, items: l.items })), take: false });
+  const promo = await applyPromo(ctx, { code: input.code, storeId: input.storeId, email: input.email, lines: lines.map((l) => ({ key: l.id, experience_id: experienceOf(l.slot_id), slot_id: l.slot_id, items: l.items })) });
   const rates = await vatRates(ctx, [...new Set(lines.map((l) => experienceOf(l.slot_id)))]);
   const sold = lines.map((l) => sellLine(l.items, rateOf(rates, experienceOf(l.slot_id)), undefined, undefined, promo.discounts.get(l.id) ?? 0));
   const subtotal = lines.reduce((s, l) => s + l.total, 0);

@@ -13,7 +13,7 @@ import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
 import { cancellationFeeByRate, lineDescription, orderDiscount, rateOf, sellLine, vatRates } from './sale';
-import { applyPromo } from '../promo-codes/apply';
+import { applyPromo, takePromoUse } from '../promo-codes/apply';
 import { departuresOf } from './queries/sale';
 import { assertWithinLimit } from '../plans/service';
 import { sellingLanguages } from '../organization/queries';
@@ -205,15 +205,14 @@ export async function writeOrder(
   const status = manual.length > 0 ? 'Created' : 'Confirmed';
   const main = (await sellingLanguages(ctx.tx, { id: ctx.accountId }))[0]!;
   const language = input.language ?? main;
-  // A promo code is checked and one of its uses taken in this transaction (its row stays locked
-  // until the order commits); its discount is fixed on the lines below.
+  // A promo code is checked here and its discount fixed on the lines below; one of its uses is
+  // taken once the slots are locked (takePromoUse(): slots, then the code, as every writer locks).
   const promo = input.promoCode
     ? await applyPromo(ctx, {
         code: input.promoCode,
         storeId: input.storeId ?? null,
         email: input.customer.email,
         lines: input.lines.map((l, i) => ({ key: String(i), experience_id: l.experience_id, slot_id: l.slot_id, items: itemsToSell(l, '') })),
-        take: true,
       })
     : null;
   const created = await insertOrder(ctx, {
@@ -270,6 +269,7 @@ export async function writeOrder(
   // Asked before the slots' locks: after them, nothing is sent where no endpoint listens (no query).
   const listening = await typesListenedTo(ctx, ['order.created', 'booking.created']);
   const reference = input.sell ? await input.sell(created.id) : await bookLines(ctx, created.id, input.lines);
+  if (promo) await takePromoUse(ctx, promo, input.customer.email);
   await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference, customer: found.email, lines: bookings.length, status } });
   if (promo) await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'promo code applied', changes: { code: promo.code, discount: promo.amount } });
   if (listening.has('order.created')) await orderEvent(ctx, 'order.created', created.id);

@@ -75,7 +75,6 @@ export async function onlineAmount(
         storeId: input.storeId,
         email: input.email ?? undefined,
         lines: lines.map((l) => ({ key: l.id, experience_id: slots.get(l.slot_id)?.experience_id ?? '', slot_id: l.slot_id, items: l.items })),
-        take: false,
       })
     : null;
   // A partner's offers sold in a reseller's store are paid in full (its contract says who collects).

@@ -6,8 +6,7 @@ import * as q from './queries';
 
 /**
  * applyPromo(): the one rule of a promo code on a sale, for every caller — the order being written
- * (writeOrder() in orders/records.ts, `take`: in the checkout's transaction) and the previews of the
- * web store's cart and the counter's (nothing taken). It finds the code (case-insensitive, this
+ * (writeOrder() in orders/records.ts) and the previews of the web store's cart and the counter's. It finds the code (case-insensitive, this
  * organisation's only: another's is unknown), checks it in this order and refuses with the first
  * reason that holds (an AppError with a promo_* code on `promo_code`, the detail saying why):
  * unknown; inactive or past its booking window (expired); before it (not yet valid); another store;
@@ -17,9 +16,8 @@ import * as q from './queries';
  * (never more than that sum), shared pro rata by each line's eligible gross with the largest
  * remainder, so the lines' shares add up to the discount exactly.
  *
- * Taking a use (`take`) is a conditional UPDATE of the code's `uses` (q.takeUse()): it locks the
- * code's row until the checkout commits, so two checkouts of the last use cannot both pass, and the
- * per-customer count read after it sees the other's committed order.
+ * A sale takes a use afterwards, once its slots are locked (takePromoUse(), below): the limits are
+ * checked again there, under the code's row lock.
  */
 
 export interface PromoLine {
@@ -41,7 +39,7 @@ export interface AppliedPromo {
 
 const refuse = (code: PromoRefusal, detail: string) => new AppError(code, detail, 'promo_code');
 
-export async function applyPromo(ctx: TenantCtx, input: { code: string; storeId: string | null; email?: string | null; lines: readonly PromoLine[]; take: boolean }): Promise<AppliedPromo> {
+export async function applyPromo(ctx: TenantCtx, input: { code: string; storeId: string | null; email?: string | null; lines: readonly PromoLine[] }): Promise<AppliedPromo> {
   const typed = input.code.trim();
   const p = await q.promoByCode(ctx, typed);
   if (!p) throw refuse('promo_unknown', `There is no promo code “${typed}”. Check how it is spelt.`);
@@ -62,11 +60,8 @@ export async function applyPromo(ctx: TenantCtx, input: { code: string; storeId:
   }
   const gross = input.lines.reduce((s, l) => s + l.items.reduce((t, i) => t + i.quantity * i.unit_price, 0), 0);
   if (gross < p.min_order) throw refuse('promo_minimum', `The promo code ${p.code} is valid for orders of ${moneyText(p.min_order, ctx.currency)} or more.`);
-  if (input.take) {
-    if (!(await q.takeUse(ctx, p.id))) throw refuse('promo_used_up', `The promo code ${p.code} has been used up.`);
-  } else if (p.max_uses !== null && p.uses >= p.max_uses) {
-    throw refuse('promo_used_up', `The promo code ${p.code} has been used up.`);
-  }
+  // Seen used up now; a sale takes its use later, under its slots' locks (takePromoUse()).
+  if (p.max_uses !== null && p.uses >= p.max_uses) throw refuse('promo_used_up', `The promo code ${p.code} has been used up.`);
   const email = input.email?.trim();
   if (email && p.max_uses_per_customer !== null && (await q.usesByCustomer(ctx, p.id, email)) >= p.max_uses_per_customer) {
     throw refuse('promo_used_by_customer', `The promo code ${p.code} has already been used with ${email}.`);
@@ -75,6 +70,22 @@ export async function applyPromo(ctx: TenantCtx, input: { code: string; storeId:
   const sum = bases.reduce((s, b) => s + b.base, 0);
   const amount = p.kind === 'percent' ? Math.floor((2 * sum * p.percent_bp + 10000) / 20000) : Math.min(p.amount, sum);
   return { id: p.id, code: p.code, amount, discounts: share(amount, bases, input.lines) };
+}
+
+/**
+ * Takes one use of a code applied to a sale (writeOrder(), once the sale's slots are locked: the
+ * slots first, then the code, as every writer locks): the conditional UPDATE locks the code's row
+ * until the sale commits, so two sales of its last use cannot both pass, and the per-customer count
+ * read after it sees the other's committed order. Refuses the sale when either limit is reached.
+ */
+export async function takePromoUse(ctx: TenantCtx, promo: Pick<AppliedPromo, 'id' | 'code'>, email?: string | null) {
+  const taken = await q.takeUse(ctx, promo.id);
+  if (!taken) throw refuse('promo_used_up', `The promo code ${promo.code} has been used up.`);
+  // The sale's own order has the code already: more than the limit is one too many.
+  const address = email?.trim();
+  if (address && taken.perCustomer !== null && (await q.usesByCustomer(ctx, promo.id, address)) > taken.perCustomer) {
+    throw refuse('promo_used_by_customer', `The promo code ${promo.code} has already been used with ${address}.`);
+  }
 }
 
 /** `amount` split over the lines pro rata by their base, largest remainder first (ties: the earlier line). */

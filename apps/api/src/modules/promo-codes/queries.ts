@@ -27,15 +27,15 @@ export async function promoByCode(ctx: TenantCtx, code: string) {
 
 /**
  * Takes one use of the code: a conditional UPDATE, so of two checkouts taking the last use the second
- * waits on the row's lock and then finds it used up (no row). Answers whether a use was taken.
+ * waits on the row's lock and then finds it used up (no row). Answers the code's limit per customer when a use was taken, else nothing.
  */
 export async function takeUse(ctx: TenantCtx, id: string) {
   const rows = await ctx.tx
     .update(promoCode)
     .set({ uses: sql`${promoCode.uses} + 1` })
     .where(and(eq(promoCode.account_id, ctx.accountId), eq(promoCode.id, id), sql`(${promoCode.max_uses} is null or ${promoCode.uses} < ${promoCode.max_uses})`))
-    .returning({ id: promoCode.id });
-  return rows.length > 0;
+    .returning({ perCustomer: promoCode.max_uses_per_customer });
+  return rows[0];
 }
 
 /** How many orders with this customer's e-mail used the code (orders_account_promo_idx). */

@@ -1,5 +1,6 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import dayjs from 'dayjs';
+import { errorMessages } from '../../shared/api/errors';
 import { useToday } from '../../shared/hooks/use-today';
 import { useMyDeparturesQuery } from './api';
 import { ManifestSheet } from './ManifestSheet';
@@ -12,11 +13,15 @@ const DAYS = 14;
 export default function MyDeparturesPage() {
   const t = useManifestsT();
   const today = useToday();
-  const { data } = useMyDeparturesQuery({ from: today, to: dayjs(today).add(DAYS - 1, 'day').format('YYYY-MM-DD') });
+  const { data, error, isError } = useMyDeparturesQuery({ from: today, to: dayjs(today).add(DAYS - 1, 'day').format('YYYY-MM-DD') });
   return (
     <Stack gap="md">
       <Title order={2}>{t('mine.title')}</Title>
-      {!data ? (
+      {isError ? (
+        <Alert color="red" role="alert">
+          {errorMessages(error).join(' ')}
+        </Alert>
+      ) : !data ? (
         <Loader />
       ) : !data.guides && data.departures.length === 0 ? (
         <Alert color="gray">{t('mine.notGuide')}</Alert>
