@@ -7,7 +7,8 @@
  * (CHAOS_PGBOUNCER_RESTARTS, 2) and the primary is restarted (CHAOS_PRIMARY_RESTARTS, 1). Prints the
  * figures and the invariants broken; exits 1 when one is. Builds first when the sources changed
  * (CLUSTER_SKIP_BUILD=1: use the build as it is). CHAOS_SEED draws another run (default: the time);
- * CHAOS_GRACE_SECONDS (60) is how long the queue may take to drain after the sale.
+ * CHAOS_GRACE_SECONDS (300) is how long the queue may take to drain after the sale (at full size
+ * the confirmations of ~400 orders, each with its tickets PDF, take a few minutes on two cores).
  */
 import path from 'node:path';
 import { runChaos } from './chaos-run';
@@ -35,7 +36,7 @@ async function main() {
     concurrency: int('CHAOS_CONCURRENCY', 64, 1),
     online,
     kills: { api: int('CHAOS_API_KILLS', 3), pgbouncer: int('CHAOS_PGBOUNCER_RESTARTS', 2), primary: int('CHAOS_PRIMARY_RESTARTS', 1) },
-    graceSeconds: int('CHAOS_GRACE_SECONDS', 60),
+    graceSeconds: int('CHAOS_GRACE_SECONDS', 300),
     seed,
     say: (line) => process.stdout.write(`chaos: ${line}\n`),
   });
