@@ -60,7 +60,7 @@ test.describe.serial('manifests and tickets', () => {
     const csv = await downloaded(page, () => page.getByRole('button', { name: 'CSV' }).click());
     expect(csv.name).toBe(`manifest-${slot.local_date}-0930.csv`);
     const text = csv.bytes.toString('utf8');
-    expect(text.split('\r\n')[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,phone,email,seats,categories,extras,answers,currency,balance_due,notes');
+    expect(text.split('\r\n')[0]).toBe('date,time,offer,order,ticket,status,check_in,guest,phone,email,seats,categories,extras,answers,currency,balance_due,notes,guides');
     expect(text).toContain(`${order.reference},${order.bookings[0]!.ticket_code},Confirmed,Open,Mara Manifest,'+41 79 111 22 33,${GUEST.email},3,"2 Adult, 1 Child"`);
     expect(text).toMatch(/,TOTAL,/);
 

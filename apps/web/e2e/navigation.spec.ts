@@ -42,7 +42,7 @@ test('an Owner, a guide and a reseller each reach a working page from every entr
   await page.context().clearCookies();
   await signIn(page, 'guide@demo.tourdesk.test', DEMO.password, 'demo');
   const guide = await walkMenu(page, 'guide');
-  expect(guide).toEqual(['Dashboard', 'Catalog', 'Manifests', 'Check-in', 'Capacity']);
+  expect(guide).toEqual(['Dashboard', 'Catalog', 'Manifests', 'Check-in', 'My departures', 'Capacity']);
 
   await page.context().clearCookies();
   await signIn(page, 'owner@alpine-agency.tourdesk.test', DEMO.password, 'alpine-agency');
