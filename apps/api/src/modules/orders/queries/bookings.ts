@@ -217,15 +217,45 @@ export interface SoldLine {
  * tourdesk_sell_seats() (04-carts.sql), one statement: locks the slots in id order; for a cart's
  * lines, answers the slots not open for sale (`shut`, nothing changed) or deletes the lines and books
  * their seats (a line gone meanwhile is missing from `lines`, nothing booked); without a cart, adds
- * `book` (seats per slot) to booked; then takes the order's reference (series ORD) and writes it.
+ * `book` (seats per slot) to booked.
  */
 export async function sellSeats(ctx: TenantCtx, orderId: string, sale: { slots: string[]; cart?: { id: string; lines: string[] }; book?: Record<string, number> }) {
   const cart = sale.cart ? sql`${sale.cart.id}::uuid, ${`{${sale.cart.lines.join(',')}}`}::uuid[]` : sql`null, '{}'::uuid[]`;
-  const rows = await execute<{ sold: { shut: { slot: string; local_date: string; local_time: string }[]; lines?: SoldLine[]; reference?: string } }>(
+  const rows = await execute<{ sold: { shut: { slot: string; local_date: string; local_time: string }[]; lines?: SoldLine[] } }>(
     ctx.tx,
     sql`select tourdesk_sell_seats(${ctx.accountId}, ${orderId}, ${`{${sale.slots.join(',')}}`}::uuid[], ${cart}, ${JSON.stringify(sale.book ?? {})}::jsonb) as sold`,
   );
   return rows.rows[0]!.sold;
+}
+
+/** The next order reference of the organisation (tourdesk_order_reference(): its sequence for the local year, 2026-000123). */
+export async function orderReference(ctx: TenantCtx) {
+  return (await execute<{ reference: string }>(ctx.tx, sql`select tourdesk_order_reference() as reference`)).rows[0]!.reference;
+}
+
+/** What a checkout's sale at its commit sells: the cart, its lines' slots, and each line as the checkout read it (a line changed since refuses the sale). */
+export type SaleAtCommit = {
+  cart: string;
+  slots: string[];
+  lines: { id: string; slot_id: string; seats: number; total: number; quantities: Record<string, number>; extras: Record<string, number> }[];
+  promo: { id: string; code: string; email: string | null } | null;
+};
+
+/**
+ * Leaves the sale of the order `orderId` (inserted next) for its transaction's commit: the
+ * transaction's settings tourdesk.sale_pending (the order's insert then queues the deferred trigger
+ * orders_sale_at_commit) and tourdesk.sale_<order id> (what to sell, read by tourdesk_sale_at_commit()).
+ */
+export async function saleAtCommit(ctx: TenantCtx, orderId: string, sale: SaleAtCommit) {
+  await execute(ctx.tx, sql`select set_config('tourdesk.sale_pending', 'on', true), set_config(${`tourdesk.sale_${orderId.replaceAll('-', '')}`}, ${JSON.stringify(sale)}, true)`);
+}
+
+/**
+ * Sells the transaction's pending checkouts now (tourdesk_sell_pending()), for a caller that must
+ * know the outcome inside its transaction, or changes an order afterwards; nothing when none is pending.
+ */
+export async function sellNow(ctx: TenantCtx) {
+  await execute(ctx.tx, sql`select tourdesk_sell_pending()`);
 }
 
 // --- checkout: the cart's lines ---------------------------------------------------------------
