@@ -59,6 +59,8 @@ export async function checkout(
     now?: boolean;
   },
 ) {
+  // A checkout earlier in this transaction (the demo's, several from one cart) is sold first: until then its lines are still in the cart.
+  if (q.salePendingIn(ctx)) await sellPendingNow(ctx);
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const inCart = await q.cartLinesOf(ctx, cartId);
   const now = Date.now();

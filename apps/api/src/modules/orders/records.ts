@@ -8,7 +8,7 @@ import type { TInvoice } from '@tourdesk/contracts';
 import { getBooking, listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
-import { insertBookings, orderReference, pendingRateBookings, saleAtCommit, sellSeats, updateBookingSale, type SaleAtCommit } from './queries/bookings';
+import { insertBookings, orderReference, pendingRateBookings, sellSeats, updateBookingSale, type SaleAtCommit } from './queries/bookings';
 import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
@@ -81,15 +81,16 @@ const MAX_AMOUNT = 2_147_483_647;
  * refunded), Refunded when everything paid was given back and nothing is owed, Not paid, or
  * Partially paid. A negative balance is never "Fully paid".
  */
-export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
+export async function recomputeOrder(ctx: TenantCtx, orderId: string, { fresh = false } = {}) {
   // An invoiced order is invoiced again when it changes: a line sold meanwhile without a VAT rate
-  // takes today's, and without one set the change is refused (never a 0 % invoice).
-  if (await isInvoiced(ctx, orderId)) await applyPendingRates(ctx, orderId);
+  // takes today's, and without one set the change is refused (never a 0 % invoice). An order
+  // written in this transaction (`fresh`, writeOrder()) has no invoice yet: nothing to read.
+  if (!fresh && (await isInvoiced(ctx, orderId))) await applyPendingRates(ctx, orderId);
   if ((await sumOfLineTotals(ctx, orderId)) > MAX_AMOUNT) throw new AppError('invalid', `An order's total cannot exceed ${MAX_AMOUNT} minor units: split it into several orders.`, 'quantities');
   const feeTax = (await cancellationFeeByRate(ctx, orderId)).reduce((s, r) => s + r.tax, 0);
   await writeOrderTotals(ctx, orderId, feeTax);
   // An invoiced order whose sale changed gets a credit note (and a new invoice for what it still sells).
-  await reconcileInvoice(ctx, orderId);
+  if (!fresh) await reconcileInvoice(ctx, orderId);
 }
 
 /**
@@ -218,10 +219,9 @@ export async function writeOrder(
       })
     : null;
   // Not locked: the organisation's sequence for the year (a refused sale leaves a gap).
-  const reference = await orderReference(ctx);
-  const orderId = randomUUID();
   // Sold at the commit: the lines as read, and the promo code's use (taken there after the slots).
-  if (input.sale) await saleAtCommit(ctx, orderId, { ...input.sale, promo: promo ? { id: promo.id, code: promo.code, email: input.customer.email ?? null } : null });
+  const orderId = randomUUID();
+  const reference = await orderReference(ctx, input.sale ? { orderId, sale: { ...input.sale, promo: promo ? { id: promo.id, code: promo.code, email: input.customer.email ?? null } : null } } : undefined);
   const created = await insertOrder(ctx, {
     id: orderId,
     language,
@@ -272,7 +272,7 @@ export async function writeOrder(
       currency: ctx.currency,
     })),
   );
-  await recomputeOrder(ctx, created.id);
+  await recomputeOrder(ctx, created.id, { fresh: true });
   const listening = await typesListenedTo(ctx, ['order.created', 'booking.created']);
   if (!input.sale) {
     await bookLines(ctx, created.id, input.lines);

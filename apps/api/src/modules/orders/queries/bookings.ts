@@ -228,11 +228,6 @@ export async function sellSeats(ctx: TenantCtx, orderId: string, sale: { slots: 
   return rows.rows[0]!.sold;
 }
 
-/** The next order reference of the organisation (tourdesk_order_reference(): its sequence for the local year, 2026-000123). */
-export async function orderReference(ctx: TenantCtx) {
-  return (await execute<{ reference: string }>(ctx.tx, sql`select tourdesk_order_reference() as reference`)).rows[0]!.reference;
-}
-
 /** What a checkout's sale at its commit sells: the cart, its lines' slots, and each line as the checkout read it (a line changed since refuses the sale). */
 export type SaleAtCommit = {
   cart: string;
@@ -242,12 +237,18 @@ export type SaleAtCommit = {
 };
 
 /**
- * Leaves the sale of the order `orderId` (inserted next) for its transaction's commit: the
- * transaction's settings tourdesk.sale_pending (the order's insert then queues the deferred trigger
- * orders_sale_at_commit) and tourdesk.sale_<order id> (what to sell, read by tourdesk_sale_at_commit()).
+ * The next order reference of the organisation (tourdesk_order_reference(): its sequence for the
+ * local year, 2026-000123); with `pending`, in the same statement, leaves the sale of the order
+ * `orderId` (inserted next) for the transaction's commit: the transaction's settings
+ * tourdesk.sale_pending (the order's insert then queues the deferred trigger orders_sale_at_commit)
+ * and tourdesk.sale_<order id> (what to sell, read by tourdesk_sale_at_commit()).
  */
-export async function saleAtCommit(ctx: TenantCtx, orderId: string, sale: SaleAtCommit) {
-  await execute(ctx.tx, sql`select set_config('tourdesk.sale_pending', 'on', true), set_config(${`tourdesk.sale_${orderId.replaceAll('-', '')}`}, ${JSON.stringify(sale)}, true)`);
+export async function orderReference(ctx: TenantCtx, pending?: { orderId: string; sale: SaleAtCommit }) {
+  if (pending) salesPending.add(ctx.tx);
+  const sale = pending
+    ? sql`, set_config('tourdesk.sale_pending', 'on', true), set_config(${`tourdesk.sale_${pending.orderId.replaceAll('-', '')}`}, ${JSON.stringify(pending.sale)}, true)`
+    : sql``;
+  return (await execute<{ reference: string }>(ctx.tx, sql`select tourdesk_order_reference() as reference${sale}`)).rows[0]!.reference;
 }
 
 /**
@@ -256,7 +257,14 @@ export async function saleAtCommit(ctx: TenantCtx, orderId: string, sale: SaleAt
  */
 export async function sellNow(ctx: TenantCtx) {
   await execute(ctx.tx, sql`select tourdesk_sell_pending()`);
+  salesPending.delete(ctx.tx);
 }
+
+/** The transactions (their handles) that left a sale for their commit in this process: checkout() sells them first (salePendingIn()). */
+const salesPending = new WeakSet<object>();
+
+/** Whether this transaction left a checkout's sale for its commit (a second checkout in it sells that first: its cart still shows the lines). */
+export const salePendingIn = (ctx: TenantCtx) => salesPending.has(ctx.tx);
 
 // --- checkout: the cart's lines ---------------------------------------------------------------
 
