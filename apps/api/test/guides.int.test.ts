@@ -15,7 +15,7 @@ import { startMailSink, type MailSink } from './mail-sink';
  * at once to overlapping departures — exactly one wins, and with the constraint dropped both do;
  * fewest hours that week first when assigning automatically; a departure of an offer with a guide
  * per 4 guests sells only what its guides can take, and a guide cannot be taken away from what is
- * sold; a guide's own departures with their manifests; the manifest names its guides.
+ * sold or held (a hold that has expired, not swept yet, is no longer in the way); a guide's own departures with their manifests; the manifest names its guides.
  */
 let t: TestApp;
 let sink: MailSink;
@@ -165,6 +165,22 @@ describe('a departure that needs a guide per 4 guests', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ attr: 'guests_per_guide' });
     expect(res.json().errors[0].detail).toContain('3 seats booked or held');
+  });
+
+  it('lets a guide go when what they were needed for is only holds that have expired (not swept yet)', async () => {
+    const later = (await slotOf(offers.bike, day(6))).id;
+    expect((await assign(later, ids.anna)).statusCode).toBe(200);
+    const held = await owner.post('/api/cart/lines/', { slot: later, quantities: { [offers.bike.category]: 4 } });
+    expect(held.statusCode, held.body).toBe(201);
+    // A live hold needs Anna.
+    const needed = await owner.delete(`/api/start-times/${later}/guides/${ids.anna}/`);
+    expect(needed.statusCode).toBe(409);
+    expect(needed.json().errors[0].detail).toContain('4 seats are booked or held');
+    // Expired, still counted in slot.held until a sweep: its seats are free, and Anna may go.
+    await t.database.asOwner((tx) => tx.execute(sql`update cart_line set expires_at = now() - interval '1 second' where slot_id = ${later}::uuid`));
+    const gone = await owner.delete(`/api/start-times/${later}/guides/${ids.anna}/`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(ZDepartureGuides.parse(gone.json())).toMatchObject({ guides: [], guide_seats: 0, held: 0 });
   });
 });
 

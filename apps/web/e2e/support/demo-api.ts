@@ -68,3 +68,33 @@ export async function solvedChallenge(page: Page, slug: string) {
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
+
+/**
+ * An offer of the demo's own, on sale (Active: an offer on sale has an image, drawn by the page and
+ * uploaded as the editor does): the demo's Adult category at 65.00, one departure a day at `time`
+ * with `capacity` seats on the days given. For specs whose figures no other spec may move.
+ */
+export async function ownOffer(page: Page, title: string, p: { time: string; capacity: number; from: string; to: string }) {
+  const offer = await call<{ id: string }>(page, 'POST', 'experiences/', { title, type: 'Ticket & Passes', short_description: 'A tour of its own.', long_description: '<p>A tour made by a test.</p>' });
+  const categories = await call<{ results: { id: string; label: string }[] }>(page, 'GET', 'pricing-categories/?page_size=50');
+  const adult = categories.results.find((c) => c.label === 'Adult')!.id;
+  await call(page, 'POST', 'pricing-rates/', { experience: offer.id, pricing_category: adult, retail_price: 6500 });
+  await call(page, 'POST', 'schedule-rules/', { experience: offer.id, valid_from: p.from, valid_to: p.to, start_times: [p.time], capacity: p.capacity });
+  const image = await call<{ upload_url: string }>(page, 'POST', 'images/', { original_name: 'tour.png', experience: offer.id });
+  const uploaded = await page.evaluate(async (url) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 800;
+    canvas.height = 500;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#7fb3d5';
+    g.fillRect(0, 0, 800, 500);
+    g.fillStyle = '#ffffff';
+    g.fillRect(100, 250, 600, 200);
+    const png = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    await fetch('/api/jwt/refresh/', { method: 'POST', credentials: 'include' });
+    return (await fetch(url, { method: 'PATCH', credentials: 'include', headers: { 'content-type': 'application/octet-stream' }, body: png })).status;
+  }, image.upload_url);
+  expect(uploaded).toBe(200);
+  await call(page, 'PATCH', `experiences/${offer.id}/`, { status: 'Active' });
+  return { id: offer.id, adult };
+}

@@ -3,7 +3,7 @@ import type { TenantCtx } from '../../lib/crud';
 import { AppError, notFound } from '../../lib/errors';
 import { addDays, eachDay, todayIn } from '../../lib/local-time';
 import type { CustomerVisibility } from '../auth/principal';
-import { lockSlot } from '../availability/slots';
+import { lockSlot, sweepSlot } from '../availability/slots';
 import { manifestsOf } from '../manifests/service';
 import * as q from './queries';
 
@@ -84,8 +84,13 @@ export async function assignGuide(ctx: TenantCtx, slotId: string, userId: string
 /**
  * Takes a guide off a departure; refused, saying what is in the way, when the guides left could
  * not take the seats already booked and held (the slot's CHECK refuses it too, whoever writes).
+ * Holds that have expired but are not swept yet still count in slot.held, and the CHECK would
+ * count them: the slot's expired lines are swept first (slot locked, then its lines, as every
+ * writer), so only live holds and bookings stand in the way.
  */
 export async function unassignGuide(ctx: TenantCtx, slotId: string, userId: string): Promise<TDepartureGuides> {
+  await lockSlot(ctx, slotId);
+  await sweepSlot(ctx.tx, slotId);
   const s = await lockSlot(ctx, slotId);
   const d = await q.departure(ctx, slotId);
   if (!d) throw notFound('No departure with this id.');

@@ -4,8 +4,7 @@ import { LAYOUT_WIDTHS, type TSubscription, type TSubscriptionTier } from '@tour
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { errorMessages, type ApiError } from '../../shared/api/errors';
-import { sessionApi } from '../../shared/api/session-api';
-import { setUser } from '../../shared/auth/auth-slice';
+import { refreshUser as refreshSessionUser } from '../../shared/auth/refresh-user';
 import { useAppDispatch, useAppSelector } from '../../shared/hooks/store';
 import { notifyErrors, notifyInfo, notifySuccess } from '../../shared/lib/toast';
 import { subscriptionApi, useChooseSubscriptionMutation, useManageSubscriptionMutation, useSubscriptionQuery, useSubscriptionTiersQuery } from './api';
@@ -96,12 +95,7 @@ export default function SubscriptionPage() {
   }, []);
 
   // The plan decides the features the menu and the guards know: read the user again.
-  const refreshUser = useCallback(async () => {
-    const me = dispatch(sessionApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
-    const res = await me;
-    me.unsubscribe();
-    if (res.data) dispatch(setUser(res.data));
-  }, [dispatch]);
+  const refreshUser = useCallback(() => refreshSessionUser(dispatch), [dispatch]);
 
   // Once per arrival: the address tidied, the remembered choice forgotten, a checkout left said so.
   const arrivalHandled = useRef(false);

@@ -59,7 +59,7 @@ export default function GuidesPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Paper withBorder p="md">
+      <Paper withBorder p="md" component="section" aria-label={t('guides.addDayOff')}>
         <Group align="flex-end" gap="sm">
           <Select label={t('guides.addDayOffFor')} data={guides.map((g) => ({ value: g.id, label: g.name }))} value={who} onChange={setWho} w={220} />
           <DateField label={t('guides.from')} value={off.from} onChange={(from) => setOff((o) => ({ from, to: o.to || from }))} />
@@ -73,7 +73,7 @@ export default function GuidesPage() {
           </Button>
         </Group>
       </Paper>
-      <Paper withBorder p="md">
+      <Paper withBorder p="md" component="section" aria-label={t('guides.auto')}>
         <Group align="flex-end" gap="sm">
           <DateField label={t('guides.from')} value={range.from} onChange={(from) => setRange((r) => ({ ...r, from }))} />
           <DateField label={t('guides.to')} value={range.to} min={range.from} onChange={(to) => setRange((r) => ({ ...r, to }))} />

@@ -1,11 +1,25 @@
 import type { TAutoAssignResult, TGuideMembers, TDetail, TPaginated, TRole, TRoleInput, TTeamMember, TTeamMemberUpdate } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
+import type { AuthState } from '../../shared/auth/auth-slice';
+import { refreshUser } from '../../shared/auth/refresh-user';
 
 export const teamApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Guides (issue 34): who guides, their days off, and auto-assignment. */
     guideMembers: build.query<TGuideMembers, void>({ query: () => 'guides/', providesTags: ['TeamMember'] }),
-    setGuides: build.mutation<void, { id: string; guides: boolean }>({ query: ({ id, guides }) => ({ url: `guides/${id}/`, method: 'PUT', body: { guides } }), invalidatesTags: ['TeamMember'] }),
+    setGuides: build.mutation<void, { id: string; guides: boolean }>({
+      query: ({ id, guides }) => ({ url: `guides/${id}/`, method: 'PUT', body: { guides } }),
+      invalidatesTags: ['TeamMember'],
+      // The signed-in member marked (or unmarked) as a guide: the menu's "My departures" follows at once.
+      async onQueryStarted({ id }, { dispatch, getState, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // the error toast says why
+        }
+        if ((getState() as unknown as { auth: AuthState }).auth.user?.id === id) await refreshUser(dispatch);
+      },
+    }),
     addDayOff: build.mutation<void, { id: string; starts_on: string; ends_on: string }>({ query: ({ id, ...body }) => ({ url: `guides/${id}/days-off/`, method: 'POST', body }), invalidatesTags: ['TeamMember'] }),
     removeDayOff: build.mutation<void, { id: string; dayOff: string }>({ query: ({ id, dayOff }) => ({ url: `guides/${id}/days-off/${dayOff}/`, method: 'DELETE' }), invalidatesTags: ['TeamMember'] }),
     autoAssign: build.mutation<TAutoAssignResult, { from: string; to: string }>({ query: (body) => ({ url: 'guides/auto-assign/', method: 'POST', body }), invalidatesTags: ['Booking', 'Slot'] }),

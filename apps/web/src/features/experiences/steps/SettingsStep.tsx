@@ -22,6 +22,7 @@ const schema = ZExperienceFields.pick({
   vat_rate_bp: true,
   confirmation_mode: true,
   deposit: true,
+  guests_per_guide: true,
   cancellation_policy: true,
   booking_questions: true,
   extras: true,
@@ -56,6 +57,7 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
     vat_rate_bp: experience.vat_rate_bp,
     confirmation_mode: experience.confirmation_mode,
     deposit: experience.deposit,
+    guests_per_guide: experience.guests_per_guide,
     cancellation_policy: experience.cancellation_policy,
     booking_questions: experience.booking_questions,
     extras: experience.extras,
@@ -81,6 +83,28 @@ export function SettingsStep({ experience }: { experience: TExperience }) {
       {num('min_participants', t('settings.minParticipants'))}
       {num('max_participants', t('settings.maxParticipants'), t('settings.maxHint'), true)}
       {num('booking_cutoff_minutes', t('settings.cutoff'), t('settings.cutoffHint'))}
+      <Controller
+        control={form.control}
+        name="guests_per_guide"
+        render={({ field, fieldState }) => (
+          // A guide per so many guests (issue 34): each departure then sells only what its guides can
+          // take. Not clamped while typing, so a 0 is refused with a reason rather than turned into 1;
+          // what the API refuses (a departure already holding more than its guides would take) comes
+          // back next to the field and as the error toast.
+          <NumberInput
+            label={t('settings.guestsPerGuide')}
+            description={t('settings.guestsPerGuideHint')}
+            min={1}
+            max={1000}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            value={field.value ?? ''}
+            onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+            error={fieldState.error && (fieldState.error.type === 'server' ? fieldState.error.message : t('settings.guestsPerGuideRange'))}
+          />
+        )}
+      />
       <Controller
         control={form.control}
         name="vat_rate_bp"
