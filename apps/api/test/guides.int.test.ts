@@ -234,7 +234,7 @@ describe('a departure whose times change', () => {
     expect((await assign(dawnSlot, ids.aaron)).statusCode).toBe(200);
     expect((await assign(rideSlot, ids.aaron)).statusCode).toBe(200);
     const windowOf = async () =>
-      (await t.database.db.execute(sql`select to_char(ends_at at time zone 'Europe/Zurich', 'HH24:MI') as ends from guide_assignment where slot_id = ${dawnSlot}`)).rows as { ends: string }[];
+      ((await t.database.db.execute(sql`select to_char(ends_at at time zone 'Europe/Zurich', 'HH24:MI') as ends from guide_assignment where slot_id = ${dawnSlot}`)) as unknown as { rows: { ends: string }[] }).rows;
     // Two hours: 07:00–09:00 would overlap the ride at 08:30.
     expect((await owner.patch(`/api/experiences/${dawn.id}/`, { duration_minutes: 120 })).statusCode).toBe(200);
     const rule = { experience: dawn.id, valid_from: todayIn(ZONE), valid_to: day(10), start_times: ['07:00'], capacity: 9 };
