@@ -514,10 +514,26 @@ async function main() {
         const date = new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
         for (const s of await call('GET', `/api/bookings/check-availability/?experience=${exp.id}&date=${date}`)) spread.push(s.id);
       }
+      // CPU per sale, whatever else the machine runs: the API's process and this database's backends.
+      const backends = async () => new Set(((await admin.query(`select pid from pg_stat_activity where datname = $1`, [dbName])).rows as { pid: number }[]).map((r) => r.pid));
+      const cpuOf = (reading: ReturnType<typeof cpuNow>, mine: Set<number>) => {
+        let apiMs = 0;
+        let pgMs = 0;
+        for (const [pid, v] of reading.byPid) {
+          if (!v.postgres) apiMs += v.ms;
+          else if (mine.has(pid)) pgMs += v.ms;
+        }
+        return { apiMs, pgMs };
+      };
+      const cpuBefore = cpuNow(api.child.pid);
       const wide = await checkoutRun(origin, host, spread.slice(0, CLIENTS), cat.id, manyCookies.slice(0, 1024));
+      const mine = await backends();
+      const [b0, b1] = [cpuOf(cpuBefore, mine), cpuOf(cpuNow(api.child.pid), mine)];
+      const perSale = { api: (b1.apiMs - b0.apiMs) / Math.max(1, wide.orders), pg: (b1.pgMs - b0.pgMs) / Math.max(1, wide.orders) };
       console.log(`\n   The same, 1,024 carts over ${CLIENTS} departures (no lock waited for: the machine's own ceiling)`);
       line('orders per second', `${(wide.orders / wide.seconds).toFixed(0)}  (${wide.orders} orders, ${wide.other} other)`);
       line('latency of a checkout p50 / p99 (ms)', `${wide.p50} / ${wide.p99}`);
+      line('CPU per sale (hold + checkout): API / PostgreSQL (ms)', `${perSale.api.toFixed(1)} / ${perSale.pg.toFixed(1)}: at most ${Math.round((2 * 1000) / (perSale.api + perSale.pg))} sales/s on two cores`);
       line('load average while it ran (1 min)', loadavg()[0]!.toFixed(2));
     }
 
