@@ -301,6 +301,7 @@ describe('cross-tenant access', () => {
       '/api/capacity/calendar/': () => `?from=${day}&to=${day}`,
       '/api/bookings/calendar/': () => `?experience=${B.experience}&from=${day}&to=${day}`,
       '/api/capacity/by-date/': () => `?date=${day}`,
+      '/api/pools/day/': () => `?date=${day}`,
       '/api/bookings/by-date/': () => `?date=${day}`,
       '/api/check-in/departures/': () => `?date=${day}`,
       '/api/check-in/tickets/': () => `?slots=${A.slot},${B.slot}`,
