@@ -158,6 +158,10 @@ describe('holds and sales take from the pool, across offers', () => {
     expect(again.statusCode).toBe(409);
     // Extras limit a hold, not the seats: 3 kayaks are left.
     expect((await remaining()).sunrise).toBe(3);
+    // A counter sale checks no seat for extras: the pools' check refuses it when it commits, as a 409.
+    const counter = await owner.post('/api/orders/', { customer, lines: [{ slot: slots.sunrise, quantities: { [offers.sunrise.category]: 1 }, extras: { [wetsuit]: 1 } }] });
+    expect(counter.statusCode, counter.body).toBe(409);
+    expect(errorOf(counter)).toMatchObject({ code: 'sold_out', detail: 'Sold out: not enough Wetsuits (2 in stock) for this time slot.' });
     await owner.delete(`/api/cart/lines/${two.json().id}/`);
   });
 
