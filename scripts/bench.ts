@@ -8,6 +8,8 @@
  *    pgbench sending the API's hold statement one hold at a time (what the database does alone).
  *    Then hold → checkout → order from 2,048 carts on one 500-seat slot: seats sold (exactly 500),
  *    orders per second. Rates count only successful answers; the hot slot never runs out of seats.
+ *    Resource pools (issue 34): holds on two offers sharing one pool (their departures overlap),
+ *    as a share of the ceiling, and a sell-out of a 500-kayak pool (oversold on it must be 0).
  * 2. The month availability calendar of one experience, against a bare Fastify handler that runs
  *    one indexed SELECT on the same database: the two take turns, three rounds each, after a
  *    warm-up of each.
@@ -411,6 +413,7 @@ async function main() {
     type Run = Awaited<ReturnType<typeof run>>;
     let holds: Run | undefined;
     let spread: Run | undefined;
+    let pooled: Run | undefined;
     if (PART !== 'calendar' && PART !== 'checkout') {
       let client = 0;
       await freeHotSlot();
@@ -467,6 +470,58 @@ async function main() {
       const sold = await seatsIn(sellout.id);
       line(`sell-out of a ${SELLOUT_CAPACITY}-seat slot: seats held`, `${sold} (${rush.ok} answered 2xx, ${rush.non2xx} sold out)`);
       line('oversold (seats held − capacity, must be ≤ 0)', String(Math.max(0, sold - SELLOUT_CAPACITY)));
+
+      // Resource pools (issue 34): two offers whose departures overlap share one pool of kayaks (one
+      // per seat); each request holds a seat on one or the other. The offers' own capacity never
+      // stops them: the pool does (its lock after the slot, its check in tourdesk_hold_many).
+      const poolOffers: { exp: string; slot: string }[] = [];
+      const kayaks = await call('POST', '/api/inventory-items/', { type: 'Equipment', name: 'Kayaks', price: 0, stock: 100_000, buffer_after_minutes: 15 });
+      for (const title of ['Pool sunrise', 'Pool morning']) {
+        const o = await call('POST', '/api/experiences/', { title, type: 'Ticket & Passes', short_description: 'Bench', duration_minutes: 120 });
+        await call('POST', '/api/pricing-rates/', { experience: o.id, pricing_category: cat.id, retail_price: 1000 });
+        await database.db.execute(sql`insert into image (account_id, experience_id, status, original_name) values (${account!.id}, ${o.id}, 'ready', 'x.jpg')`);
+        await call('POST', '/api/schedule-rules/', { experience: o.id, valid_from: today, start_times: [title === 'Pool sunrise' ? '08:00' : '09:00'], capacity: 100_000 });
+        await call('PATCH', `/api/experiences/${o.id}/`, { status: 'Active' });
+        await call('PUT', `/api/experiences/${o.id}/pools/`, { rules: [{ pool: kayaks.id, per: 'seat', pricing_category: cat.id, units: 1 }] });
+        const [s] = await call('GET', `/api/bookings/check-availability/?experience=${o.id}&date=${inTwoDays}`);
+        poolOffers.push({ exp: o.id, slot: s.id });
+      }
+      const poolSlots = poolOffers.map((o) => o.slot);
+      const kayaksIn = async () =>
+        Number(((await database.db.execute(sql`select coalesce(sum((pools ->> ${kayaks.id}::text)::int), 0)::int as n from cart_line where slot_id in (${sql.join(poolSlots.map((id) => sql`${id}::uuid`), sql`, `)})`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+      const freePool = () => database.db.execute(sql`delete from cart_line where slot_id in (${sql.join(poolSlots.map((id) => sql`${id}::uuid`), sql`, `)})`);
+      const poolRun = (apiPid?: number) => {
+        let n = 0;
+        return run({
+          url: `${origin}/api/cart/lines/`,
+          connections: CLIENTS,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req) => {
+                const k = n++;
+                return { ...req, headers: { ...req.headers, 'content-type': 'application/json', origin: page, host, cookie: cookies[k % CLIENTS]! }, body: JSON.stringify({ slot: poolSlots[k % 2], quantities: { [cat.id]: 1 } }) };
+              },
+            },
+          ],
+        }, apiPid);
+      };
+      await database.db.execute(sql`update inventory_item set stock = ${HOT_CAPACITY} where id = ${kayaks.id}::uuid`);
+      await database.asOwner((tx) => tx.execute(sql`analyze`));
+      pooled = await poolRun(api.child.pid);
+      console.log('\n   Holds on two offers sharing one pool of kayaks (their departures overlap), 64 clients');
+      line('holds per second', pooled.rate.toFixed(0));
+      line('latency p50 / p99 (ms)', pooled.latency);
+      line('non-2xx answers', String(pooled.non2xx));
+      line('CPU per hold (ms)', pooled.cpu);
+      line('kayaks held (= holds answered 2xx)', `${await kayaksIn()} (${pooled.ok})`);
+      await freePool();
+      const POOL_STOCK = 500;
+      await database.db.execute(sql`update inventory_item set stock = ${POOL_STOCK} where id = ${kayaks.id}::uuid`);
+      const poolRush = await poolRun();
+      const poolSold = await kayaksIn();
+      line(`sell-out of a ${POOL_STOCK}-kayak pool: kayaks held`, `${poolSold} (${poolRush.ok} answered 2xx, ${poolRush.non2xx} sold out)`);
+      line('oversold on the pool (kayaks held − stock, must be ≤ 0)', String(Math.max(0, poolSold - POOL_STOCK)));
     }
 
     if (PART !== 'calendar') {
@@ -631,6 +686,7 @@ async function main() {
       line('holds as a share of the ceiling', `${((holds.rate / tps) * 100).toFixed(0)}%  (target ≥ 150%)`);
       line('holds from 2,048 carts as a share of it', `${((spread.rate / tps) * 100).toFixed(0)}%`);
     }
+    if (pooled) line('holds on two offers sharing a pool as a share of it', `${((pooled.rate / tps) * 100).toFixed(0)}%  (target ≥ 100%)`);
     console.log('');
 
 

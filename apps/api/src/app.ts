@@ -61,6 +61,7 @@ import { helpVideoRoutes } from './modules/help-videos/routes';
 import { locationRoutes } from './modules/locations/routes';
 import { calendarFeedRoutes } from './modules/calendar-feeds/routes';
 import { guideRoutes } from './modules/guides/routes';
+import { poolRoutes } from './modules/pools/routes';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { registerRateLimit } from './plugins/rate-limit';
@@ -216,6 +217,7 @@ export async function buildApp({ config, database, mailer, logStream, tracing }:
   await app.register(checkInRoutes);
   await app.register(calendarFeedRoutes);
   await app.register(guideRoutes);
+  await app.register(poolRoutes);
   await app.register(async (scope) => {
     registerCatalogResources(scope);
     registerPricingRates(scope);

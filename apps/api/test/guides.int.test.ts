@@ -224,7 +224,7 @@ describe('my departures', () => {
 
 describe('a departure whose times change', () => {
   // The assignment keeps a copy of its departure's window for the exclusion constraint; the trigger
-  // slot_guide_times (migration 0068) moves it with the departure. Without it, the longer paddle is
+  // slot_guide_times (migration 0069) moves it with the departure. Without it, the longer paddle is
   // saved and Aaron guides two departures at once (the first expectation fails with a 200).
   it('moves its guides with it, and refuses new times that would put a guide on two departures at once', async () => {
     const dawn = await offer('Dawn paddle', '07:00', 60);

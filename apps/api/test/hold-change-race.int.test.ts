@@ -34,11 +34,13 @@ const HOLD = (() => {
   const start = file.indexOf('CREATE OR REPLACE FUNCTION tourdesk_hold(');
   return file.slice(start, file.indexOf('END $$;', start) + 'END $$;'.length);
 })();
-const LOCK_THEN_READ = 'PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;\n  SELECT seats INTO v_own FROM cart_line WHERE id = p_line FOR UPDATE;';
-/** The same function reading the line's seats before the slot's lock. */
+const LOCK = 'PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;';
+const READ = 'SELECT seats INTO v_own FROM cart_line WHERE id = p_line FOR UPDATE;';
+/** The same function reading the line's seats before the slot's lock (and its pools' locks). */
 const HOLD_READING_FIRST = (() => {
-  expect(HOLD).toContain(LOCK_THEN_READ);
-  return HOLD.replace(LOCK_THEN_READ, 'SELECT seats INTO v_own FROM cart_line WHERE id = p_line;\n  PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;');
+  expect(HOLD).toContain(LOCK);
+  expect(HOLD).toContain(READ);
+  return HOLD.replace(READ, 'PERFORM 1;').replace(LOCK, `SELECT seats INTO v_own FROM cart_line WHERE id = p_line;\n  ${LOCK}`);
 })();
 const install = (definition: string) => t.database.asOwner((tx) => tx.execute(sql.raw(definition)));
 

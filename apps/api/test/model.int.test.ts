@@ -47,6 +47,8 @@ import { randomUUID } from 'node:crypto';
  *   - a waiting list: an entry offered seats holds exactly them in its own cart until its offer ends,
  *     one booked has its order on that departure, and once the job has run no entry waits whose
  *     seats are free in its departure (the first whose seats fit is offered them).
+ *   - a resource pool (issue 34): what every live line and booking takes is what the offer's rules
+ *     say for what it sells, and the pool's use is never above its stock at any moment.
  * A fixed seed (MODEL_SEED, MODEL_RUNS to change them) makes a CI run repeatable; a failure prints
  * the seed and the sequence that broke a promise (fast-check's report), and every run prints how
  * often each predicted case came (which of them a seed reached). With the steps of issue 31,
@@ -66,6 +68,8 @@ let owner: Browser;
 let accountId: string;
 let exp: { id: string; category: string; rate: string; rule: string };
 let runs = 0;
+/** The resource pool the offer takes from (issue 34). */
+let pool: string;
 let octo: ReturnType<typeof partnerClient>;
 let partnership: string;
 /** The reseller's back office (the other side of a statement). */
@@ -452,6 +456,16 @@ async function promisesHold(m: Model) {
     expect(s!.booked, `slot ${id}: booked is its bookings' seats`).toBe(b!.seats);
     expect(s!.booked + h!.seats, `slot ${id}: booked + held ≤ capacity`).toBeLessThanOrEqual(s!.capacity);
   }
+  // Resource pools: what every live line and booking takes is what the offer's rules say for what it
+  // sells, and no pool is ever used past its stock at any moment (its peak over each departure's window).
+  const [wrong] = ((await t.database.db.execute(sql`
+    select (select count(*) from ${cartLine} l join ${slot} s on s.id = l.slot_id
+            where l.expires_at > now() and l.pools is distinct from tourdesk_pool_units(s.account_id, s.experience_id, l.quantities, l.extras))::int
+         + (select count(*) from ${booking} b where b.status <> 'Canceled' and b.pools is distinct from tourdesk_pool_units(b.account_id, b.experience_id, b.quantities, b.extras))::int as n`)) as unknown as { rows: { n: number }[] }).rows;
+  expect(wrong!.n, 'lines and bookings whose pools are not what the rules say').toBe(0);
+  const [over] = ((await t.database.db.execute(sql`
+    select count(*)::int as n from ${slot} s where s.experience_id = ${exp.id}::uuid and tourdesk_pool_free(${pool}::uuid, s.id) < 0`)) as unknown as { rows: { n: number }[] }).rows;
+  expect(over!.n, 'departures whose window has the pool over its stock').toBe(0);
   // Money, for every order made in any run so far.
   // No live hold outlives its departure's cut-off (the offer's, else the organisation's).
   const [late] = ((await t.database.db.execute(sql`
@@ -526,6 +540,11 @@ beforeAll(async () => {
   expect((await owner.patch(`/api/experiences/${exp.id}/`, { status: 'Active' })).statusCode).toBe(200);
   await owner.delete(`/api/schedule-rules/${exp.rule}/`);
   expect((await owner.post('/api/schedule-rules/', { experience: exp.id, valid_from: todayIn(ZONE), start_times: ['10:00'], capacity: 16 })).statusCode).toBe(201);
+  // A resource pool (issue 34) the offer takes one boat per seat from, with a buffer: one more boat
+  // than a departure has seats, so it never decides a step's outcome, and every step's accounting of
+  // it is checked (promisesHold: what each line and booking takes, and the pool's use at every moment).
+  pool = (await owner.post('/api/inventory-items/', { type: 'Equipment', name: 'Model boats', price: 0, stock: 17, buffer_after_minutes: 30 })).json().id;
+  expect((await owner.put(`/api/experiences/${exp.id}/pools/`, { rules: [{ pool, per: 'seat', pricing_category: exp.category, units: 1 }] })).statusCode).toBe(200);
   // A reseller selling the offer over OCTO at 15 % commission.
   agency = await createOrganisation(t.app, sink, { subdomain: 'modelagency', kind: 'affiliate' });
   const partner = await makePartnership(t.database, { supplier: 'model', reseller: 'modelagency', offers: [exp.id], commissionBp: 1500, currency: (await owner.get('/api/account/')).json().currency });

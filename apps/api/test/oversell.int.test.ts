@@ -74,8 +74,8 @@ function without(definition: string, piece: string, instead: string) {
 const HOLD_MANY_WITHOUT_LOCK = without(
   without(
     HOLD_MANY,
-    'UPDATE slot SET held = held + v_sum\n    WHERE id = p_slot AND account_id = p_account AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= v_sum;\n    IF NOT FOUND THEN',
-    'IF true THEN',
+    'UPDATE slot SET held = held + v_sum\n      WHERE id = p_slot AND account_id = p_account AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= v_sum;\n      v_fit := FOUND;',
+    'v_fit := false;',
   ),
   'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;',
   'SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account;',

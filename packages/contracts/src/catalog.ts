@@ -129,6 +129,9 @@ export const ZInventoryItemInput = z.object({
   tags: z.array(z.string().trim().toLowerCase().min(1).max(40)).max(20).default([]),
   price: ZMinorUnits,
   stock: z.number().int().min(0, { error: 'Stock cannot be negative.' }).nullable().default(null),
+  /** A pool's buffers (an Equipment item with a stock that offers use, issue 34): minutes it is taken before a departure and after it. */
+  buffer_before_minutes: z.number().int({ error: 'Use whole minutes.' }).min(0, { error: 'A buffer cannot be negative.' }).max(1440, { error: 'A buffer is at most 1440 minutes (a day).' }).default(0),
+  buffer_after_minutes: z.number().int({ error: 'Use whole minutes.' }).min(0, { error: 'A buffer cannot be negative.' }).max(1440, { error: 'A buffer is at most 1440 minutes (a day).' }).default(0),
   translations: translationsOf({ name: ZText(120), description: ZText(2000) }).optional(),
 });
 export const ZInventoryItem = z
@@ -142,6 +145,8 @@ export const ZInventoryItem = z
     price: z.number().int(),
     currency: z.string(),
     stock: z.number().int().nullable(),
+    buffer_before_minutes: z.number().int(),
+    buffer_after_minutes: z.number().int(),
     translations: translationsOf({ name: z.string(), description: z.string() }),
     created_at: z.iso.datetime(),
   })

@@ -31,6 +31,7 @@ export * from './octo';
 export * from './public-api';
 export * from './calendar-feeds';
 export * from './guides';
+export * from './pools';
 export * from './accounting';
 export * from './webhooks';
 export * from './waitlist';

@@ -186,6 +186,8 @@ export const cartLine = pgTable(
     currency: text('currency').notNull(),
     /** What the line sells, item by item, at the prices of the day it was held (tourdesk_price). */
     items: jsonb('items').$type<HeldItem[]>().notNull().default([]),
+    /** What it takes from resource pools, {pool id: units} (null: none), set by the database (08-pools.sql). */
+    pools: jsonb('pools').$type<Record<string, number>>(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -333,6 +335,8 @@ export const booking = pgTable(
     extras: jsonb('extras').$type<Record<string, number>>().notNull().default({}),
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     seats: integer('seats').notNull(),
+    /** What it takes from resource pools, {pool id: units} (null: none), set by the database (08-pools.sql). */
+    pools: jsonb('pools').$type<Record<string, number>>(),
     /**
      * Fixed when sold: the gross total (VAT included), the VAT rate (basis points), its net and tax
      * parts, and what it sells item by item with the same figures. Never recomputed: a later change

@@ -78,6 +78,13 @@ export const inventoryItem = pgTable(
     price: integer('price').notNull(),
     currency: text('currency').notNull(),
     stock: integer('stock'),
+    /**
+     * A pool's buffers (issue 34): an item of type Equipment with a stock is a resource pool, and a
+     * departure that uses it takes it from `buffer_before_minutes` before its start to
+     * `buffer_after_minutes` after its end (a kayak rinsed and dried). See `pool_usage`.
+     */
+    buffer_before_minutes: integer('buffer_before_minutes').notNull().default(0),
+    buffer_after_minutes: integer('buffer_after_minutes').notNull().default(0),
     /** `name` and `description` per language (an extra's, shown in the store). */
     translations: translations<{ name?: string; description?: string }>(),
     ...timestamps,
@@ -88,6 +95,7 @@ export const inventoryItem = pgTable(
     translationsCheck('inventory_item', t.translations),
     check('inventory_item_type_check', sql`${t.type} in ('Equipment', 'Extras', 'Package')`),
     check('inventory_item_price_check', sql`${t.price} >= 0`),
+    check('inventory_item_buffers_check', sql`${t.buffer_before_minutes} between 0 and 1440 and ${t.buffer_after_minutes} between 0 and 1440`),
   ],
 );
 
@@ -143,6 +151,39 @@ export const experience = pgTable(
     check('experience_status_check', sql`${t.status} in ('Draft', 'Active', 'Inactive')`),
     check('experience_type_check', sql`${t.type} in ('Rental', 'Ticket & Passes', 'Transfer')`),
     check('experience_guests_per_guide_check', sql`${t.guests_per_guide} is null or ${t.guests_per_guide} > 0`),
+  ],
+);
+
+/**
+ * What a booking of an offer takes from a resource pool (issue 34): `units` per seat of a pricing
+ * category (`per` = 'seat', `pricing_category_id`), per booking (`per` = 'booking') or per extra sold
+ * (`per` = 'extra', `extra_id`: an inventory item of type Extras), over the departure's window widened
+ * by the pool's buffers. What a line or a booking takes is worked out by the database when it is
+ * written (`cart_line.pools`, `booking.pools`: tourdesk_pool_units, 08-pools.sql) and kept with it.
+ */
+export const poolUsage = pgTable(
+  'pool_usage',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    account_id: accountId(),
+    experience_id: uuid('experience_id')
+      .notNull()
+      .references(() => experience.id, { onDelete: 'cascade' }),
+    pool_id: uuid('pool_id')
+      .notNull()
+      .references(() => inventoryItem.id, { onDelete: 'restrict' }),
+    per: text('per').notNull(),
+    pricing_category_id: uuid('pricing_category_id').references(() => pricingCategory.id, { onDelete: 'cascade' }),
+    extra_id: uuid('extra_id').references(() => inventoryItem.id, { onDelete: 'cascade' }),
+    units: integer('units').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    ...tenantPolicies(),
+    index('pool_usage_experience_idx').on(t.account_id, t.experience_id, t.pool_id),
+    index('pool_usage_pool_idx').on(t.account_id, t.pool_id),
+    check('pool_usage_per_check', sql`(${t.per} = 'seat' and ${t.pricing_category_id} is not null and ${t.extra_id} is null) or (${t.per} = 'booking' and ${t.pricing_category_id} is null and ${t.extra_id} is null) or (${t.per} = 'extra' and ${t.extra_id} is not null and ${t.pricing_category_id} is null)`),
+    check('pool_usage_units_check', sql`${t.units} > 0`),
   ],
 );
 

@@ -45,6 +45,7 @@ import { seedVoucherDemo } from './demo-vouchers';
 import { seedCheckInDemo } from './demo-check-in';
 import { seedWaitlistDemo } from './demo-waitlist';
 import { seedGuidesDemo } from './demo-guides';
+import { seedPoolsDemo } from './demo-pools';
 import { seedOctoDemo, seedPartnerOffers } from './demo-octo';
 import { seedPartnerDemo } from './demo-partners';
 import { seedResaleDemo } from './demo-resales';
@@ -216,6 +217,7 @@ export async function seedDemo(db: Db, storage?: Storage): Promise<boolean> {
     await seedWaitlistDemo(tx, account.id, kayak);
     await seedDepositsDemo(tx, account.id, kayak);
     await seedGuidesDemo(tx, account.id, ownerId);
+    await seedPoolsDemo(tx, account.id, kayak);
     await seedPartnerOffers(tx, { tx: tx, accountId: account.id, currency: 'CHF' }, kayak, regenerateSlots, todayIn('Europe/Zurich'));
     return true;
   });

@@ -22,6 +22,10 @@ $$;
 -- until a sweep deletes them (p_expired: their seats, which are free for anyone who needs them).
 -- The capacity stops at what the departure's guides can take (p_guide_seats, slot.guide_seats:
 -- null when its offer needs no guides; least() ignores a null), issue 34.
+-- A departure's seats left are least(this, tourdesk_pool_seats(slot)) when its offer uses resource
+-- pools (02-pools.sql, issue 34; tourdesk_pooled() tells): slot_api.remaining and
+-- tourdesk_availability say so, and every hold and sale checks each pool's units exactly, with the
+-- pool locked after the slot.
 CREATE OR REPLACE FUNCTION tourdesk_seats_left(p_capacity int, p_guide_seats int, p_booked int, p_held int, p_expired int) RETURNS int
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT greatest(0, least(p_capacity, p_guide_seats) - p_booked - p_held + p_expired)
@@ -84,7 +88,8 @@ FROM (
   SELECT s.id, s.account_id, s.experience_id, e.title AS experience_title, s.starts_at, s.ends_at,
     s.local_date, s.local_time, a.time_zone, s.api_head,
     s.capacity, s.booked, s.held - x.seats AS held, s.closed,
-    tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats) AS remaining,
+    least(tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats),
+          CASE WHEN tourdesk_pooled(s.account_id, s.experience_id) THEN tourdesk_pool_seats(s.id) END) AS remaining,
     tourdesk_slot_open(s.closed, s.starts_at, tourdesk_open_after(e.status, e.booking_cutoff_minutes, a.default_cutoff_minutes)) AS open
   FROM slot s
   JOIN experience e ON e.id = s.experience_id
@@ -104,8 +109,10 @@ CREATE OR REPLACE FUNCTION tourdesk_availability(p_account uuid, p_experience uu
 DECLARE
   v_open_after timestamptz;
   v_zone text;
+  v_pooled boolean;
 BEGIN
   PERFORM tourdesk_enter(p_account);
+  v_pooled := tourdesk_pooled(p_account, p_experience);
   SELECT tourdesk_open_after(e.status, e.booking_cutoff_minutes, a.default_cutoff_minutes), a.time_zone
     INTO v_open_after, v_zone
   FROM experience e JOIN base_account a ON a.id = e.account_id
@@ -124,7 +131,8 @@ BEGIN
       tourdesk_slot_status(b.open, b.remaining, b.capacity), NULL::text
     FROM (
       SELECT s.id, s.starts_at, s.api_head, s.capacity, s.booked, s.held - x.seats AS held, s.closed,
-        tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats) AS remaining,
+        least(tourdesk_seats_left(s.capacity, s.guide_seats, s.booked, s.held, x.seats),
+              CASE WHEN v_pooled THEN tourdesk_pool_seats(s.id) END) AS remaining,
         tourdesk_slot_open(s.closed, s.starts_at, v_open_after) AS open
       FROM slot s
       CROSS JOIN LATERAL (SELECT coalesce(sum(l.seats)::int, 0) AS seats FROM cart_line l

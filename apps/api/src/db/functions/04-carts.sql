@@ -2,7 +2,8 @@
 -- src/db/functions.ts): edit it here; a change of a function's arguments or result type needs a
 -- versioned migration that drops the old one first.
 
--- slot.held is kept by this trigger as before (0006), with two changes. A line inserted by itself
+-- slot.held is kept by this trigger as before (0006), with two changes (and a line that takes from
+-- resource pools is checked against them after the slot, 02-pools.sql). A line inserted by itself
 -- joins the slot only if its seats fit — tourdesk_seats_left() ≥ seats (02-slots.sql: capacity, or
 -- what its guides can take if less, − booked − held) in the UPDATE's own
 -- condition, which PostgreSQL re-checks on the newest row version after waiting for the row's
@@ -23,6 +24,10 @@ BEGIN
         RAISE EXCEPTION 'No such time slot.' USING ERRCODE = 'TD404', HINT = 'slot';
       END IF;
       RAISE EXCEPTION 'Sold out: the seats of this line do not fit in its time slot.' USING ERRCODE = 'TD409', HINT = 'quantities';
+    END IF;
+    -- What it takes from pools (02-pools.sql), each pool locked after the slot, in id order.
+    IF NEW.pools IS NOT NULL THEN
+      PERFORM tourdesk_pool_check(k::uuid, NEW.slot_id) FROM jsonb_object_keys(NEW.pools) k ORDER BY k::uuid;
     END IF;
     RETURN NULL;
   END IF;
@@ -74,6 +79,8 @@ DECLARE
   v_price record;
   v_own int;
   v_remaining int;
+  v_units jsonb;
+  v_short text;
 BEGIN
   PERFORM tourdesk_enter(p_account);
   SELECT l.cart_id, l.slot_id INTO v_cart, v_slot
@@ -82,6 +89,17 @@ BEGIN
   IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
   SELECT * INTO v_price FROM tourdesk_price(p_account, v_slot, p_quantities, p_extras);
   PERFORM 1 FROM slot WHERE id = v_slot FOR NO KEY UPDATE;
+  -- What it would take from pools: each pool locked after the slot (id order), the line's own
+  -- units counted as free.
+  SELECT tourdesk_pool_units(p_account, s.experience_id, p_quantities, p_extras) INTO v_units FROM slot s WHERE s.id = v_slot;
+  IF v_units IS NOT NULL THEN
+    PERFORM tourdesk_lock_pools(p_account, ARRAY[v_slot]);
+    SELECT i.name INTO v_short FROM jsonb_each_text(v_units) x JOIN inventory_item i ON i.id = x.key::uuid
+    WHERE x.value::int > tourdesk_pool_free(i.id, v_slot, ARRAY[p_line]) ORDER BY i.id LIMIT 1;
+    IF v_short IS NOT NULL THEN
+      RAISE EXCEPTION 'Sold out: not enough % left for this time slot.', v_short USING ERRCODE = 'TD409', HINT = 'quantities';
+    END IF;
+  END IF;
   SELECT seats INTO v_own FROM cart_line WHERE id = p_line FOR UPDATE;
   IF NOT FOUND THEN RAISE EXCEPTION 'No such line in your cart.' USING ERRCODE = 'TD404'; END IF;
   SELECT tourdesk_seats_left(capacity, guide_seats, booked, held - v_own, 0) INTO v_remaining FROM slot WHERE id = v_slot AND NOT closed;
@@ -123,7 +141,9 @@ END $$;
 -- condition that they all fit; only that UPDATE waits for and takes the slot's lock, until the
 -- commit. When they do not all fit: the slot is locked, its expired lines swept, and the items
 -- granted in order while seats remain; a refused item's line is deleted and it gets "sold out"
--- with the seats that were left for it. (test/oversell.int.test.ts installs a copy of this
+-- with the seats that were left for it. An offer that uses resource pools (02-pools.sql) always
+-- goes that way: after the slot, its pools are locked in id order and each item must fit in what
+-- every pool it takes from has free over the slot's window too. (test/oversell.int.test.ts installs a copy of this
 -- function without the condition and the lock, in its own database, to show the race they prevent.)
 --
 -- Returns, per item (0-based), one row: an error (error_code = SQLSTATE, message, field) or its
@@ -172,8 +192,18 @@ DECLARE
   v_new_id uuid[] := '{}';
   v_new_expires timestamptz[];
   v_refused uuid[] := '{}';
+  -- resource pools (02-pools.sql): whether the offer uses any, what each new line takes, what each pool has free
+  v_experience uuid;
+  v_pooled boolean;
+  v_fit boolean := false;
+  v_new_pools jsonb[] := '{}';
+  v_pool_free jsonb;
+  v_short text;
 BEGIN
   PERFORM tourdesk_enter(p_account);
+  SELECT s.experience_id, tourdesk_pooled(p_account, s.experience_id) INTO v_experience, v_pooled
+  FROM slot s WHERE s.account_id = p_account AND s.id = p_slot;
+  v_pooled := coalesce(v_pooled, false);
   -- Prices and rules, once per distinct input.
   FOR v_i IN 0 .. jsonb_array_length(p_items) - 1 LOOP
     v_item := p_items -> v_i;
@@ -184,7 +214,8 @@ BEGIN
     IF v_p IS NULL THEN
       BEGIN
         SELECT * INTO v_price FROM tourdesk_price(p_account, p_slot, v_q, v_e);
-        v_p := jsonb_build_object('seats', v_price.seats, 'total', v_price.total, 'items', v_price.items);
+        v_p := jsonb_build_object('seats', v_price.seats, 'total', v_price.total, 'items', v_price.items,
+          'pools', CASE WHEN v_pooled THEN tourdesk_pool_units(p_account, v_experience, v_q, v_e) END);
         v_currency := v_price.currency;
         v_hold := v_price.hold_minutes;
       EXCEPTION WHEN SQLSTATE 'TD400' OR SQLSTATE 'TD404' THEN
@@ -207,6 +238,7 @@ BEGIN
       v_new_seats := v_new_seats || (v_p ->> 'seats')::int;
       v_new_total := v_new_total || (v_p ->> 'total')::int;
       v_new_items := v_new_items || (v_p -> 'items');
+      v_new_pools := v_new_pools || nullif(v_p -> 'pools', 'null'::jsonb);
       v_sum := v_sum + (v_p ->> 'seats')::int;
     END IF;
   END LOOP;
@@ -241,26 +273,49 @@ BEGIN
     )
     SELECT array_agg(made.id ORDER BY made.created_at), array_agg(made.expires_at ORDER BY made.created_at) INTO v_new_id, v_new_expires FROM made;
 
-    UPDATE slot SET held = held + v_sum
-    WHERE id = p_slot AND account_id = p_account AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= v_sum;
-    IF NOT FOUND THEN
+    -- An offer that uses resource pools always takes the slow path: its items are granted one by
+    -- one against the seats and every pool's free units.
+    IF NOT v_pooled THEN
+      UPDATE slot SET held = held + v_sum
+      WHERE id = p_slot AND account_id = p_account AND NOT closed AND tourdesk_seats_left(capacity, guide_seats, booked, held, 0) >= v_sum;
+      v_fit := FOUND;
+    END IF;
+    IF NOT v_fit THEN
       SELECT closed INTO v_closed FROM slot WHERE id = p_slot AND account_id = p_account FOR NO KEY UPDATE;
+      IF v_pooled THEN
+        -- The pools after the slot, in id order; what each has free over the slot's window, the new lines not counted.
+        PERFORM tourdesk_lock_pools(p_account, ARRAY[p_slot]);
+        SELECT jsonb_object_agg(i.id, jsonb_build_object('free', tourdesk_pool_free(i.id, p_slot, v_new_id), 'name', i.name)) INTO v_pool_free
+        FROM inventory_item i WHERE i.account_id = p_account
+          AND i.id IN (SELECT u.pool_id FROM pool_usage u WHERE u.account_id = p_account AND u.experience_id = v_experience);
+      END IF;
       -- The expired lines of others still count in held: they go first (the trigger takes their seats out).
       PERFORM set_config('tourdesk.held_by_caller', 'off', true);
       DELETE FROM cart_line l WHERE l.slot_id = p_slot AND l.expires_at <= now() AND NOT (l.id = ANY (v_new_id));
       PERFORM set_config('tourdesk.held_by_caller', 'on', true);
       SELECT tourdesk_seats_left(capacity, guide_seats, booked, held, 0) INTO v_free FROM slot WHERE id = p_slot;
       FOR v_k IN 1 .. cardinality(v_new_id) LOOP
-        IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free THEN
+        v_short := NULL;
+        IF v_new_pools[v_k] IS NOT NULL THEN
+          SELECT v_pool_free -> x.key ->> 'name' INTO v_short FROM jsonb_each_text(v_new_pools[v_k]) x
+          WHERE x.value::int > coalesce((v_pool_free -> x.key ->> 'free')::int, 0) LIMIT 1;
+        END IF;
+        IF v_closed IS NULL OR v_closed OR v_new_seats[v_k] > v_free OR v_short IS NOT NULL THEN
           v_refused := v_refused || v_new_id[v_k];
           v_err_item := v_err_item || v_new_item[v_k];
           v_err_code := v_err_code || CASE WHEN v_closed IS NULL THEN 'TD404' WHEN v_closed THEN 'TD400' ELSE 'TD409' END;
           v_err_message := v_err_message || CASE WHEN v_closed IS NULL THEN 'No such time slot.' WHEN v_closed THEN 'This time slot is closed.'
-                                                  ELSE tourdesk_sold_out(greatest(v_free, 0)) END;
+                                                  WHEN v_new_seats[v_k] > v_free THEN tourdesk_sold_out(greatest(v_free, 0))
+                                                  ELSE format('Sold out: not enough %s left for this time slot.', v_short) END;
           v_err_hint := v_err_hint || CASE WHEN v_closed IS NULL OR v_closed THEN 'slot' ELSE 'quantities' END;
         ELSE
           v_free := v_free - v_new_seats[v_k];
           v_granted := v_granted + v_new_seats[v_k];
+          IF v_new_pools[v_k] IS NOT NULL THEN
+            SELECT v_pool_free || coalesce(jsonb_object_agg(x.key, jsonb_build_object('free', (v_pool_free -> x.key ->> 'free')::int - x.value::int,
+                                                                        'name', v_pool_free -> x.key -> 'name')), '{}')
+            INTO v_pool_free FROM jsonb_each_text(v_new_pools[v_k]) x;
+          END IF;
         END IF;
       END LOOP;
       DELETE FROM cart_line l WHERE l.id = ANY (v_refused);
@@ -289,13 +344,16 @@ END $$;
 -- moment the slot stops being on sale, its start minus the booking cut-off (the offer's, else the
 -- organisation's; the same minutes tourdesk_open_after() counts). A slot that has started or passed
 -- its cut-off therefore has no live hold, and checkout (which books only live holds) cannot book it.
+-- It also works out what the line takes from resource pools (cart_line.pools, 02-pools.sql); since
+-- migration 0067 it fires on a change of the line's quantities or extras as well.
 CREATE OR REPLACE FUNCTION tourdesk_hold_until_cutoff() RETURNS trigger
   LANGUAGE plpgsql AS $$
 DECLARE
   v_until timestamptz;
 BEGIN
-  SELECT s.starts_at - make_interval(mins => coalesce(nullif(e.booking_cutoff_minutes, 0), a.default_cutoff_minutes))
-  INTO v_until
+  SELECT s.starts_at - make_interval(mins => coalesce(nullif(e.booking_cutoff_minutes, 0), a.default_cutoff_minutes)),
+    tourdesk_pool_units(s.account_id, s.experience_id, NEW.quantities, NEW.extras)
+  INTO v_until, NEW.pools
   FROM slot s
   JOIN experience e ON e.id = s.experience_id
   JOIN base_account a ON a.id = s.account_id
@@ -339,7 +397,8 @@ END $$;
 -- the next sale of the slot waits for. A checkout's sale runs at its commit
 -- (tourdesk_sale_at_commit() below), so nothing comes after it but the commit itself; the
 -- counter's direct orders call it in their transaction, after locking and checking the slots.
--- 1. The slots (p_slots), locked in id order: the slot first, then its lines, as every writer.
+-- 1. The slots (p_slots), locked in id order: the slot first, then the resource pools their offers
+--    use (id order), then its lines, as every writer.
 -- 2. A cart's lines (p_cart, p_lines): every slot must be open for sale now (slot_api.open, the
 --    one definition); a shut one answers {shut: [...]} and nothing changes. The lines are deleted
 --    (their seats leave slot.held by the trigger) and their seats added to booked, slot by slot:
@@ -357,6 +416,9 @@ DECLARE
   v_lines jsonb := '[]';
 BEGIN
   PERFORM 1 FROM slot WHERE account_id = p_account AND id = ANY (p_slots) ORDER BY id FOR NO KEY UPDATE;
+  -- Then the pools their offers use, in id order (what the bookings take is checked at commit by
+  -- the constraint trigger booking_pool_use_check, 02-pools.sql, with these locks already held).
+  PERFORM tourdesk_lock_pools(p_account, p_slots);
   IF p_cart IS NOT NULL THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('slot', s.id, 'local_date', s.local_date, 'local_time', s.local_time) ORDER BY s.id), '[]')
       INTO v_shut
@@ -454,7 +516,7 @@ END $$;
 -- and everything else, and leaves what to sell in a setting of its transaction,
 -- tourdesk.sale_<order id> = {cart, slots, lines: the lines as it read them, promo}; this trigger
 -- (orders_sale_at_commit, a constraint trigger DEFERRABLE INITIALLY DEFERRED on the order's insert,
--- migration 0067) does the sale when the transaction commits: tourdesk_sell_seats() locks the slots
+-- migration 0068) does the sale when the transaction commits: tourdesk_sell_seats() locks the slots
 -- and moves the lines' seats, then the promo code's use and the waiting list's entry, after the
 -- slots as every writer locks. The slots' locks are held only from here to the end of the commit:
 -- no statement of the caller, no round trip to the API comes after them (they were held from the

@@ -80,7 +80,7 @@ CREATE OR REPLACE FUNCTION tourdesk_guides_of(p_slot uuid) RETURNS json
         FROM guide_assignment g JOIN users u ON u.id = g.user_id WHERE g.slot_id = p_slot) u
 $$;
 
--- A departure whose times change (trigger slot_guide_times, migration 0068, AFTER UPDATE OF
+-- A departure whose times change (trigger slot_guide_times, migration 0069, AFTER UPDATE OF
 -- starts_at, ends_at ON slot) moves its guides' assignments with it, so the exclusion constraint
 -- compares the new window: a change that would put a guide on two overlapping departures is
 -- refused (409 conflict), naming the guide and the departure in the way. A rare write (a

@@ -10,6 +10,7 @@ import {
   image,
   inventoryItem,
   inventoryItemCategory,
+  poolUsage,
   meetingPoint,
   pricingCategory,
   pricingRate,
@@ -132,6 +133,17 @@ export async function forgetInExperiences(ctx: TenantCtx, column: 'meeting_point
     .update(experience)
     .set({ [column]: sql`array_remove(${sql.identifier(column)}, ${id}::uuid)` })
     .where(and(eq(experience.account_id, ctx.accountId), sql`${id}::uuid = any(${sql.identifier(column)})`));
+}
+
+/** The titles of the offers that take from a pool (pool_usage), by title. */
+export async function offersUsingPool(ctx: TenantCtx, poolId: string) {
+  const rows = await ctx.tx
+    .selectDistinct({ title: experience.title })
+    .from(poolUsage)
+    .innerJoin(experience, eq(experience.id, poolUsage.experience_id))
+    .where(and(eq(poolUsage.account_id, ctx.accountId), eq(poolUsage.pool_id, poolId)))
+    .orderBy(asc(experience.title));
+  return rows.map((r) => r.title);
 }
 
 // --- counts for the lists -------------------------------------------------------------------

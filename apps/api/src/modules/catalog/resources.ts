@@ -132,7 +132,7 @@ export async function presentInventoryCategories(ctx: TenantCtx, rows: q.Invento
   return rows.map((r) => ({ id: r.id, name: r.name, item_count: byId.get(r.id) ?? 0, created_at: iso(r.created_at) }));
 }
 
-const ITEM_FIELDS = ['type', 'name', 'description', 'tags', 'price', 'stock'] as const;
+const ITEM_FIELDS = ['type', 'name', 'description', 'tags', 'price', 'stock', 'buffer_before_minutes', 'buffer_after_minutes'] as const;
 
 /** An item's category is the organisation's own; its price is in the organisation's currency. */
 export async function inventoryItemValues(ctx: TenantCtx, input: Input<typeof ZInventoryItemInput>, existing?: q.InventoryItemRow) {
@@ -161,13 +161,19 @@ export async function presentInventoryItems(ctx: TenantCtx, rows: q.InventoryIte
     price: r.price,
     currency: r.currency,
     stock: r.stock,
+    buffer_before_minutes: r.buffer_before_minutes,
+    buffer_after_minutes: r.buffer_after_minutes,
     translations: r.translations,
     created_at: iso(r.created_at),
   }));
 }
 
-/** A deleted item is no longer offered as an extra. */
-export const beforeDeleteInventoryItem = (ctx: TenantCtx, row: q.InventoryItemRow) => q.forgetInExperiences(ctx, 'extra_item_ids', row.id);
+/** A deleted item is no longer offered as an extra; a pool that offers take from cannot go (their usage names it first). */
+export async function beforeDeleteInventoryItem(ctx: TenantCtx, row: q.InventoryItemRow) {
+  const users = await q.offersUsingPool(ctx, row.id);
+  if (users.length > 0) throw new AppError('conflict', `${users.join(', ')} take${users.length === 1 ? 's' : ''} from this pool. Remove it from their resources first.`);
+  await q.forgetInExperiences(ctx, 'extra_item_ids', row.id);
+}
 
 /** Every tag used on inventory items, with how many items carry it. */
 export const inventoryTags = q.inventoryTags;

@@ -10,7 +10,8 @@ import { useCan } from '../../shared/hooks/use-can';
 import { useToday } from '../../shared/hooks/use-today';
 import { clock, formatDatePattern, parseDate } from '../../shared/lib/dates';
 import { notifySuccess } from '../../shared/lib/toast';
-import { useCapacityByDateQuery, useCapacityCalendarQuery, useUpdateSlotMutation } from './api';
+import { useCapacityByDateQuery, useCapacityCalendarQuery, usePoolDayQuery, useUpdateSlotMutation } from './api';
+import { PoolTimeline } from './PoolTimeline';
 import { seatColor, weekOf } from './booking-logic';
 import { HelpVideos } from '../../shared/components/HelpVideos';
 import { useCapacityT } from './capacity-texts';
@@ -74,67 +75,79 @@ function OpenSwitch({ slot: s, withLabel = false }: { slot: TCapacitySlot; withL
 function DayTable({ date }: { date: string }) {
   const t = useCapacityT();
   const { data: slots } = useCapacityByDateQuery(date);
+  const { data: pools } = usePoolDayQuery(date);
+  const limited = new Map((pools?.limited ?? []).map((l) => [l.slot, l.pool_seats]));
   const manifests = useSeesManifests();
   return (
-    <Card withBorder padding="md" aria-label={t('slotsOfDay')}>
-      <Title order={4} mb="sm">
-        {formatDatePattern(date, 'dddd, DD. MMMM YYYY')}
-      </Title>
-      <Table.ScrollContainer minWidth={460}>
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('col.time')}</Table.Th>
-              <Table.Th>{t('col.offer')}</Table.Th>
-              <Table.Th ta="right">{t('col.bookedHeld')}</Table.Th>
-              <Table.Th>{t('col.capacity')}</Table.Th>
-              <Table.Th>{t('col.open')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {slots?.length === 0 && <EmptyRow colSpan={5}>{t('noSlot')}</EmptyRow>}
-            {slots?.map((s) => (
-              <Table.Tr key={s.id} data-testid="capacity-slot">
-                <Table.Td>
-                  {manifests ? (
-                    <Anchor component={Link} to={manifestPath(s)} aria-label={t('manifestOf', { time: clock(s.local_time), title: s.experience_title })} fw={600} size="sm">
-                      {clock(s.local_time)}
-                    </Anchor>
-                  ) : (
-                    s.local_time
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{s.experience_title}</Text>
-                  <Badge size="xs" variant="light" color={seatColor(s.remaining, s.capacity, s.closed)}>
-                    {s.closed ? t('closedLeft', { remaining: s.remaining }) : t('left', { remaining: s.remaining })}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right">
-                  {s.booked} / {s.held}
-                </Table.Td>
-                <Table.Td w={110}>
-                  <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} />
-                </Table.Td>
-                <Table.Td>
-                  <OpenSwitch slot={s} />
-                </Table.Td>
+    <Stack gap="md">
+      <Card withBorder padding="md" aria-label={t('slotsOfDay')}>
+        <Title order={4} mb="sm">
+          {formatDatePattern(date, 'dddd, DD. MMMM YYYY')}
+        </Title>
+        <Table.ScrollContainer minWidth={460}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('col.time')}</Table.Th>
+                <Table.Th>{t('col.offer')}</Table.Th>
+                <Table.Th ta="right">{t('col.bookedHeld')}</Table.Th>
+                <Table.Th>{t('col.capacity')}</Table.Th>
+                <Table.Th>{t('col.open')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Group mt="sm">
-        <Text size="xs" c="dimmed">
-          {manifests ? t('lowerNoteManifest') : t('lowerNote')}
-        </Text>
-        {manifests && (
-          <Anchor component={Link} to={`/bookings/manifests?date=${date}`} size="xs">
-            {t('allManifests')}
-          </Anchor>
-        )}
-      </Group>
-    </Card>
+            </Table.Thead>
+            <Table.Tbody>
+              {slots?.length === 0 && <EmptyRow colSpan={5}>{t('noSlot')}</EmptyRow>}
+              {slots?.map((s) => (
+                <Table.Tr key={s.id} data-testid="capacity-slot">
+                  <Table.Td>
+                    {manifests ? (
+                      <Anchor component={Link} to={manifestPath(s)} aria-label={t('manifestOf', { time: clock(s.local_time), title: s.experience_title })} fw={600} size="sm">
+                        {clock(s.local_time)}
+                      </Anchor>
+                    ) : (
+                      s.local_time
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{s.experience_title}</Text>
+                    <Group gap={4}>
+                      <Badge size="xs" variant="light" color={seatColor(s.remaining, s.capacity, s.closed)}>
+                        {s.closed ? t('closedLeft', { remaining: s.remaining }) : t('left', { remaining: s.remaining })}
+                      </Badge>
+                      {limited.has(s.id) && (
+                        <Badge size="xs" variant="outline" color="grape" data-testid="pool-limited">
+                          {t('pool.limited', { seats: limited.get(s.id)! })}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {s.booked} / {s.held}
+                  </Table.Td>
+                  <Table.Td w={110}>
+                    <CapacityInput key={`${s.id}-${s.capacity}`} slot={s} />
+                  </Table.Td>
+                  <Table.Td>
+                    <OpenSwitch slot={s} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group mt="sm">
+          <Text size="xs" c="dimmed">
+            {manifests ? t('lowerNoteManifest') : t('lowerNote')}
+          </Text>
+          {manifests && (
+            <Anchor component={Link} to={`/bookings/manifests?date=${date}`} size="xs">
+              {t('allManifests')}
+            </Anchor>
+          )}
+        </Group>
+      </Card>
+      <PoolTimeline day={pools} />
+    </Stack>
   );
 }
 

@@ -1,4 +1,5 @@
 import type {
+  TPoolDay,
   TBooking,
   TBookingOptions,
   TCapacitySlot,
@@ -70,6 +71,12 @@ export const bookingsApi = api.injectEndpoints({
     }),
     capacityByDate: build.query<TCapacitySlot[], string>({
       query: (date) => ({ url: 'capacity/by-date/', params: { date } }),
+      providesTags: ['Slot'],
+      keepUnusedDataFor: READ_AFRESH,
+    }),
+    /** Each resource pool's use over a day, and the departures a pool limits (issue 34). */
+    poolDay: build.query<TPoolDay, string>({
+      query: (date) => ({ url: 'pools/day/', params: { date } }),
       providesTags: ['Slot'],
       keepUnusedDataFor: READ_AFRESH,
     }),
@@ -156,6 +163,7 @@ async function cartFromAnswer(dispatch: (action: unknown) => unknown, queryFulfi
 }
 
 export const {
+  usePoolDayQuery,
   useTryCounterPromoMutation,
   useTryCounterVoucherMutation,
   useBookingsQuery,

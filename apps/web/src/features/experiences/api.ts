@@ -1,4 +1,4 @@
-import type { TAgendaItem, TBookingConfig, TOfferChannels, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TPricingRateInput, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
+import type { TAgendaItem, TBookingConfig, TInventoryItem, TOfferChannels, TPoolUsage, TPoolUsageInput, TExperience, TExperienceFields, TExperiencePatch, TExperienceSummary, TImage, TMeetingPoint, TPaginated, TPricingCategory, TPricingRate, TPricingRateInput, TScheduleChange, TScheduleRule, TSlot, TVideo } from '@tourdesk/contracts';
 import { api } from '../../shared/api/api';
 
 /** What the price editor sends: the contract's price fields (the currency is the organisation's). */
@@ -181,3 +181,21 @@ const channelsApi = api.enhanceEndpoints({ addTagTypes: ['OfferChannels', 'Store
 });
 
 export const { useOfferChannelsQuery, useAddOfferToStoreMutation } = channelsApi;
+
+// What a booking of the offer takes from resource pools (issue 34): its usage, and the inventory
+// items it picks pools (Equipment) and extras (Extras) from.
+const poolsApi = api.enhanceEndpoints({ addTagTypes: ['PoolUsage', 'Inventory'] }).injectEndpoints({
+  endpoints: (build) => ({
+    poolUsage: build.query<TPoolUsage, string>({ query: (id) => `experiences/${id}/pools/`, providesTags: (_r, _e, id) => [{ type: 'PoolUsage', id }] }),
+    savePoolUsage: build.mutation<TPoolUsage, { experience: string } & TPoolUsageInput>({
+      query: ({ experience, ...body }) => ({ url: `experiences/${experience}/pools/`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { experience }) => [{ type: 'PoolUsage', id: experience }, 'Slot'],
+    }),
+    inventoryOfType: build.query<TPaginated<TInventoryItem>, 'Equipment' | 'Extras'>({
+      query: (type) => ({ url: 'inventory-items/', params: { type, page_size: 50 } }),
+      providesTags: ['Inventory'],
+    }),
+  }),
+});
+
+export const { usePoolUsageQuery, useSavePoolUsageMutation, useInventoryOfTypeQuery } = poolsApi;

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Stack, Ta
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { INVENTORY_TYPES, type TInventoryItem } from '@tourdesk/contracts';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { ListPage, ListTable } from '../../shared/components/ListParts';
 import { useListFilters } from '../../shared/hooks/use-list-filters';
@@ -28,12 +28,13 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
   const form = useForm<Form, unknown, z.output<ItemForm>>({
     resolver: zodResolver(schema),
     defaultValues: item
-      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock, translations: item.translations }
-      : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null, translations: {} },
+      ? { type: item.type, name: item.name, description: item.description, category: item.category?.id ?? null, tags: item.tags, price: toMajorText(item.price, currency), stock: item.stock, buffer_before_minutes: item.buffer_before_minutes, buffer_after_minutes: item.buffer_after_minutes, translations: item.translations }
+      : { type: 'Extras', name: '', description: '', category: null, tags: [], price: '', stock: null, buffer_before_minutes: 0, buffer_after_minutes: 0, translations: {} },
   });
+  const type = useWatch({ control: form.control, name: 'type' });
   const onSubmit = form.handleSubmit(async (v) => {
     const res = await save({ id: item?.id, ...v, price: toMinorUnits(v.price, currency)! });
-    if ('error' in res) return applyFieldErrors(res.error, form.setError, ['type', 'name', 'category', 'price', 'stock']);
+    if ('error' in res) return applyFieldErrors(res.error, form.setError, ['type', 'name', 'category', 'price', 'stock', 'buffer_before_minutes', 'buffer_after_minutes']);
     notifySuccess(item ? t('itemUpdated') : t('itemCreated'));
     onClose();
   });
@@ -62,6 +63,29 @@ function ItemEditor({ item, onClose }: { item: TInventoryItem | null; onClose: (
             )}
           />
         </Group>
+        {type === 'Equipment' && (
+          <Group grow align="flex-start">
+            {(['buffer_before_minutes', 'buffer_after_minutes'] as const).map((name) => (
+              <Controller
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field, fieldState }) => (
+                  <NumberInput
+                    label={t(name === 'buffer_before_minutes' ? 'bufferBefore' : 'bufferAfter')}
+                    description={name === 'buffer_before_minutes' ? t('bufferHint') : undefined}
+                    min={0}
+                    max={1440}
+                    allowDecimal={false}
+                    value={field.value ?? 0}
+                    onChange={(v) => field.onChange(v === '' ? 0 : Number(v))}
+                    error={fieldState.error?.message}
+                  />
+                )}
+              />
+            ))}
+          </Group>
+        )}
         </TranslatedFields>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * error under them).
  */
 export const itemForm = (currency: string) =>
-  ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true, translations: true }).extend({
+  ZInventoryItemInput.pick({ type: true, name: true, description: true, stock: true, buffer_before_minutes: true, buffer_after_minutes: true, translations: true }).extend({
     category: z.string().nullable(),
     tags: z.array(z.string()),
     price: z.string().refine((v) => toMinorUnits(v, currency) !== null, { error: `Enter an amount such as ${toMajorText(1250, currency)}.` }),

@@ -19,6 +19,7 @@ import { parseTypedTime } from '../../../shared/lib/typed-date';
 import { DateField } from '../../../shared/components/DateField';
 import { useToday } from '../../../shared/hooks/use-today';
 import { useOfferSettingsT, useWeekdays } from '../settings-texts';
+import { ResourcesCard } from './ResourcesCard';
 
 /** A typed time as the organisation reads times (02:30 PM or 14:30); left as typed when it is not a time. */
 const shownTime = (typed: string) => {
@@ -237,6 +238,7 @@ export function ScheduleStep({ experience }: { experience: TExperience }) {
           </Group>
         </Card>
       </SimpleGrid>
+      <ResourcesCard experience={experience} />
       <Itinerary experience={experience} />
     </Stack>
   );

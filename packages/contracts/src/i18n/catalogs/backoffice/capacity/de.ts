@@ -42,4 +42,12 @@ export const de = {
   nearlyFull: 'Fast ausgebucht',
   soldOut: 'Ausgebucht',
   legendNote: 'Freie Plätze / Kapazität des Tages',
+  'pool.title': 'Geteilte Ressourcen',
+  'pool.of': 'Nutzung von {name}',
+  'pool.stock': '{stock} im Bestand · Puffer {before} Min. davor, {after} Min. danach',
+  'pool.unused': 'An diesem Tag nicht genutzt.',
+  'pool.departure': '{time} {title}: belegt {used}, höchstens {peak} von {stock} in Gebrauch',
+  'pool.window': 'Belegt von {from} bis {to}',
+  'pool.limitedCount': '{count, plural, one {# Abfahrt durch einen Pool begrenzt} other {# Abfahrten durch einen Pool begrenzt}}',
+  'pool.limited': 'Pool: noch {seats}',
 } satisfies Record<CapacityKey, string>;

@@ -41,6 +41,14 @@ export const en = {
   nearlyFull: 'Nearly full',
   soldOut: 'Sold out',
   legendNote: 'Seats left / capacity of the day',
+  'pool.title': 'Shared resources',
+  'pool.of': 'Use of {name}',
+  'pool.stock': '{stock} in stock · buffer {before} min before, {after} min after',
+  'pool.unused': 'Not used this day.',
+  'pool.departure': '{time} {title}: takes {used}, {peak} of {stock} in use at most',
+  'pool.window': 'Taken from {from} to {to}',
+  'pool.limitedCount': '{count, plural, one {# departure limited by a pool} other {# departures limited by a pool}}',
+  'pool.limited': 'Pool: {seats} left',
 } as const satisfies Record<string, string>;
 
 export type CapacityKey = keyof typeof en;

@@ -153,6 +153,23 @@ export const en = {
   'question.required': 'Required',
   'question.perParticipant': 'Asked for each participant',
   'question.create': 'Create question',
+  'resources.title': 'Resources',
+  'resources.hint': 'What each booking takes from shared pools (kayaks, boats, wetsuits): the seats left of a departure stop at what its pools have free, across every offer that uses them.',
+  'resources.noPools': 'No pools yet: a pool is an Equipment item with a stock (Inventory).',
+  'resources.pool': 'Pool',
+  'resources.poolOption': '{name} ({stock} in stock)',
+  'resources.units': 'Units',
+  'resources.per': 'Taken',
+  'resources.per.seat': 'per seat of',
+  'resources.per.booking': 'per booking',
+  'resources.per.extra': 'per extra sold',
+  'resources.category': 'Pricing category',
+  'resources.extra': 'Extra',
+  'resources.remove': 'Remove this resource',
+  'resources.add': 'Add a resource',
+  'resources.save': 'Save resources',
+  'resources.saved': 'Resources saved.',
+  'resources.choosePool': 'Choose a pool for each resource.',
 } as const satisfies Record<string, string>;
 
 export type OfferSettingsKey = keyof typeof en;
