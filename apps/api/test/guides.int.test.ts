@@ -29,13 +29,13 @@ const ids: Record<'anna' | 'ben' | 'aaron', string> = {} as never;
 /** Three offers: walk 10:00–12:00, boat 11:00–13:00 (overlaps the walk), bike 14:00–16:00 with a guide per 4 guests. */
 const offers: Record<'walk' | 'boat' | 'bike', { id: string; category: string }> = {} as never;
 
-async function offer(title: string, time: string) {
+async function offer(title: string, time: string, duration = 120) {
   const o = await sellableExperience(owner, title);
-  expect((await owner.patch(`/api/experiences/${o.id}/`, { duration_minutes: 120, status: 'Active' })).statusCode).toBe(200);
+  expect((await owner.patch(`/api/experiences/${o.id}/`, { duration_minutes: duration, status: 'Active' })).statusCode).toBe(200);
   expect((await owner.delete(`/api/schedule-rules/${o.rule}/`)).statusCode).toBe(200);
   const rule = await owner.post('/api/schedule-rules/', { experience: o.id, valid_from: todayIn(ZONE), valid_to: day(10), start_times: [time], capacity: 8 });
   expect(rule.statusCode, rule.body).toBe(201);
-  return o;
+  return { ...o, rule: rule.json().id as string };
 }
 async function slotOf(o: { id: string }, date: string) {
   const slots = (await owner.get(`/api/bookings/check-availability/?experience=${o.id}&date=${date}`)).json() as { id: string; remaining: number }[];
@@ -219,6 +219,34 @@ describe('my departures', () => {
     expect(mine.departures.every((d) => d.guides.some((g) => g.id === ids.anna))).toBe(true);
     const owners = ZMyDepartures.parse((await owner.get(`/api/guides/me/departures/?from=${day(0)}&to=${day(3)}`)).json());
     expect(owners).toEqual({ guides: false, departures: [] });
+  });
+});
+
+describe('a departure whose times change', () => {
+  // The assignment keeps a copy of its departure's window for the exclusion constraint; the trigger
+  // slot_guide_times (migration 0069) moves it with the departure. Without it, the longer paddle is
+  // saved and Aaron guides two departures at once (the first expectation fails with a 200).
+  it('moves its guides with it, and refuses new times that would put a guide on two departures at once', async () => {
+    const dawn = await offer('Dawn paddle', '07:00', 60);
+    const ride = await offer('Early ride', '08:30', 60);
+    const dawnSlot = (await slotOf(dawn, day(9))).id;
+    const rideSlot = (await slotOf(ride, day(9))).id;
+    expect((await assign(dawnSlot, ids.aaron)).statusCode).toBe(200);
+    expect((await assign(rideSlot, ids.aaron)).statusCode).toBe(200);
+    const windowOf = async () =>
+      ((await t.database.db.execute(sql`select to_char(ends_at at time zone 'Europe/Zurich', 'HH24:MI') as ends from guide_assignment where slot_id = ${dawnSlot}`)) as unknown as { rows: { ends: string }[] }).rows;
+    // Two hours: 07:00–09:00 would overlap the ride at 08:30.
+    expect((await owner.patch(`/api/experiences/${dawn.id}/`, { duration_minutes: 120 })).statusCode).toBe(200);
+    const rule = { experience: dawn.id, valid_from: todayIn(ZONE), valid_to: day(10), start_times: ['07:00'], capacity: 9 };
+    const refused = await owner.put(`/api/schedule-rules/${dawn.rule}/`, rule);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().errors[0]).toMatchObject({ code: 'conflict', detail: `Aaron Alp guides “Early ride” at 08:30 on ${day(9)}, which the departure at 07:00 on ${day(9)} would overlap with its new times: give one of them another guide first.` });
+    expect(await windowOf()).toEqual([{ ends: '08:00' }]);
+    // Eighty minutes fit: the assignment follows the departure to 08:20.
+    expect((await owner.patch(`/api/experiences/${dawn.id}/`, { duration_minutes: 80 })).statusCode).toBe(200);
+    const saved = await owner.put(`/api/schedule-rules/${dawn.rule}/`, rule);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await windowOf()).toEqual([{ ends: '08:20' }]);
   });
 });
 

@@ -203,8 +203,8 @@ describe('checkout locks its slots last (issue 33)', () => {
   // Checkout reads the cart's lines and writes the order and its bookings before it locks the slots;
   // the line it then deletes under the lock must still be the line it read. Here the line is
   // changed (2 seats instead of 1) while the checkout waits for its slot: booking it as read would
-  // write a booking of 1 seat and move 2 seats to booked (without the check in checkout()'s `sell`,
-  // this test gets a 201).
+  // write a booking of 1 seat and move 2 seats to booked (without the "changed" check in
+  // tourdesk_sale_at_commit(), this test gets a 201).
   it.runIf(onServer)('refuses a line changed between the checkout reading it and locking its slot: nothing is booked', async () => {
     const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 11)}`)).json();
     const line = (await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [exp.category]: 1 } })).json();
@@ -232,5 +232,45 @@ describe('checkout locks its slots last (issue 33)', () => {
     }
     expect(await bookedIn(s.id)).toMatchObject({ booked: 0, held: 2 });
     await owner.delete(`/api/cart/lines/${line.id}/`);
+  });
+
+  // The sale runs at the commit (tourdesk_sale_at_commit(), a deferred constraint trigger): the only
+  // statement of the checkout that waits for the slot is its COMMIT, so the order, its audit, its
+  // events and the answer are all written before the slot is locked, and the next sale of the slot
+  // waits only for the seat transfer and the commit. (Sold by a statement before the commit, as
+  // before issue 33's change, the waiting statement is that one: this test fails.)
+  it.runIf(onServer)('waits for its slot only at its commit: everything else is written before the slot is locked', async () => {
+    const [s] = (await owner.get(`/api/bookings/check-availability/?experience=${exp.id}&date=${addDays(todayIn(ZONE), 12)}`)).json();
+    const line = (await owner.post('/api/cart/lines/', { slot: s.id, quantities: { [exp.category]: 1 } })).json();
+    const blocker = new pg.Client({ connectionString: t.url });
+    await blocker.connect();
+    let waiting = '';
+    try {
+      await blocker.query('begin');
+      await blocker.query('select 1 from slot where id = $1 for no key update', [s.id]);
+      const checkout = owner.post('/api/cart/checkout/', { customer: guest(8), lines: [line.id], send_confirmation: true });
+      for (let i = 0; ; i++) {
+        // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+        await blocker.query('select pg_stat_clear_snapshot()');
+        const r = await blocker.query(
+          `select a.query from pg_locks l join pg_stat_activity a on a.pid = l.pid
+           where not l.granted and l.locktype = 'transactionid' and l.transactionid = (txid_current() % 4294967296)::text::xid`,
+        );
+        if (r.rows.length > 0) {
+          waiting = String(r.rows[0].query);
+          break;
+        }
+        if (i > 500) throw new Error('the checkout never waited for its slot');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await blocker.query('commit');
+      const res = await checkout;
+      expect(res.statusCode, res.body).toBe(201);
+    } finally {
+      await blocker.query('rollback').catch(() => undefined);
+      await blocker.end();
+    }
+    expect(waiting.trim().toLowerCase()).toBe('commit');
+    expect(await bookedIn(s.id)).toMatchObject({ booked: 1, held: 0 });
   });
 });

@@ -5,11 +5,11 @@ export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '235
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
 
 /** The fields of the PostgreSQL error itself, whether bare or wrapped by Drizzle. */
-export function pgError(error: unknown): { code: string; message: string; hint?: string; constraint?: string; column?: string } | undefined {
+export function pgError(error: unknown): { code: string; message: string; detail?: string; hint?: string; constraint?: string; column?: string } | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return current as { code: string; message: string; hint?: string; constraint?: string; column?: string };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return current as { code: string; message: string; detail?: string; hint?: string; constraint?: string; column?: string };
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

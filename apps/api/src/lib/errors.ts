@@ -87,6 +87,12 @@ export function fromDatabase(error: unknown): AppError | undefined {
   if (!pg) return undefined;
   const code = CODE_BY_SQLSTATE[pg.code];
   if (code) return new AppError(code, pg.message, pg.hint ?? null);
+  // A refusal with several items (tourdesk_refuse(), 04-carts.sql: a checkout's sale at its commit, a promo code's use).
+  if (pg.code === 'TDERR') {
+    const items = refusalItems(pg.detail);
+    if (items.length) return new AppError(items[0]!.code, items[0]!.detail, items[0]!.attr, items.slice(1));
+    return new AppError('conflict', pg.message);
+  }
   // The slot's own check (booked + held ≤ capacity) refused a write that raced past the lock.
   if (pg.code === '23514' && (pg.constraint === 'slot_seats_check' || pg.message.includes('slot_seats_check'))) {
     return new AppError('sold_out', 'Sold out: these seats are no longer free in this time slot.', 'quantities');
@@ -97,6 +103,19 @@ export function fromDatabase(error: unknown): AppError | undefined {
   // Two changes that met in opposite order: PostgreSQL cancelled this one; nothing was saved.
   if (pg.code === '40P01' || pg.code === '40001') return new AppError('lock_timeout', 'Another change to the same records ran at the same moment; nothing was saved. Please try again.');
   return undefined;
+}
+
+/** The items of a TDERR refusal (its detail, JSON), those with a known code. */
+function refusalItems(detail: string | undefined): { code: ErrorCode; detail: string; attr: string | null }[] {
+  try {
+    const parsed: unknown = JSON.parse(detail ?? '[]');
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter((i): i is { code: ErrorCode; detail: string; attr?: string | null } => typeof i?.code === 'string' && i.code in STATUS_BY_CODE && typeof i.detail === 'string')
+      .map((i) => ({ code: i.code, detail: i.detail, attr: i.attr ?? null }));
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -79,3 +79,37 @@ CREATE OR REPLACE FUNCTION tourdesk_guides_of(p_slot uuid) RETURNS json
   FROM (SELECT u.id, coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) AS name
         FROM guide_assignment g JOIN users u ON u.id = g.user_id WHERE g.slot_id = p_slot) u
 $$;
+
+-- A departure whose times change (trigger slot_guide_times, migration 0069, AFTER UPDATE OF
+-- starts_at, ends_at ON slot) moves its guides' assignments with it, so the exclusion constraint
+-- compares the new window: a change that would put a guide on two overlapping departures is
+-- refused (409 conflict), naming the guide and the departure in the way. A rare write (a
+-- schedule regenerated with another duration, a departure moved), so the check may cost a
+-- subtransaction.
+CREATE OR REPLACE FUNCTION tourdesk_slot_guide_times() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+DECLARE
+  v_clash record;
+BEGIN
+  BEGIN
+    UPDATE guide_assignment SET starts_at = NEW.starts_at, ends_at = NEW.ends_at
+    WHERE account_id = NEW.account_id AND slot_id = NEW.id;
+  EXCEPTION WHEN exclusion_violation THEN
+    SELECT coalesce(nullif(btrim(u.first_name || ' ' || u.last_name), ''), u.email) AS who,
+           e.title, os.local_date, os.local_time
+      INTO v_clash
+    FROM guide_assignment g
+    JOIN guide_assignment o ON o.account_id = g.account_id AND o.user_id = g.user_id AND o.slot_id <> g.slot_id
+    JOIN slot os ON os.id = o.slot_id
+    JOIN experience e ON e.id = os.experience_id
+    JOIN users u ON u.id = g.user_id
+    WHERE g.account_id = NEW.account_id AND g.slot_id = NEW.id
+      AND tstzrange(o.starts_at, o.ends_at) && tstzrange(NEW.starts_at, NEW.ends_at)
+    ORDER BY os.starts_at LIMIT 1;
+    PERFORM tourdesk_refuse(jsonb_build_array(jsonb_build_object('code', 'conflict', 'attr', NULL,
+      'detail', format('%s guides “%s” at %s on %s, which the departure at %s on %s would overlap with its new times: give one of them another guide first.',
+        coalesce(v_clash.who, 'A guide'), coalesce(v_clash.title, 'another departure'), coalesce(v_clash.local_time, '?'), coalesce(v_clash.local_date::text, '?'),
+        NEW.local_time, NEW.local_date))));
+  END;
+  RETURN NULL;
+END $$;

@@ -595,7 +595,7 @@ export async function confirmBooking(
       // The customer's language (later e-mails and documents, and the invoice's words): the contact's locales, else the call's Accept-Language, among the supplier's.
       const language = partnerLanguage(p, contact.locales?.length ? contact.locales.join(',') : acceptLanguage);
       const answers = { ...row.answers, ...(input.answers ?? {}), ...answersOf(input.questionAnswers) };
-      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers, lines: [row.cart_line_id!], language, answersLater: !asksQuestions });
+      orderId = await checkout(ctx, row.cart_id!, null, { customer, answers, lines: [row.cart_line_id!], language, answersLater: !asksQuestions, now: true });
     } catch (error) {
       if (error instanceof AppError && error.items[0]?.code === 'hold_expired') throw new OctoError('BAD_REQUEST', 'The reservation expired: its seats were released. Reserve again.', undefined, 'uuid');
       // The offer's booking questions: named by their field (answers.<question id>), so the partner can answer them.

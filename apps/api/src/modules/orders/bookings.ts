@@ -9,8 +9,8 @@ import { departuresOf, priceOf } from './queries/sale';
 import { applyPromo } from '../promo-codes/apply';
 import { discountByRate, rateOf, sellLine, vatRates } from './sale';
 import { bookingEvent, checkAnswers, lockOrder, recomputeOrder, recordAudit, writeOrder } from './records';
+import { sellPendingNow } from './order-basics';
 import { giveBackSeats } from './order-basics';
-import { markBooked } from '../waitlist/service';
 
 /**
  * Bookings: a cart checked out into an order, a booking cancelled, attendance (scanning tickets is
@@ -55,8 +55,12 @@ export async function checkout(
     answersLater?: boolean;
     /** A promo code (the counter's checkout, the web store's order): writeOrder() applies it (applyPromo()) or refuses the checkout. */
     promo_code?: string;
+    /** Sell now rather than at the commit (sellNow()): for a caller that handles a refusal inside its transaction (an online payment's refund, OCTO's own errors). */
+    now?: boolean;
   },
 ) {
+  // A checkout earlier in this transaction (the demo's, several from one cart) is sold first: until then its lines are still in the cart.
+  if (q.salePendingIn(ctx)) await sellPendingNow(ctx);
   const empty = () => new AppError('invalid', 'The cart is empty: nothing is held (a hold that ran out was released).');
   const inCart = await q.cartLinesOf(ctx, cartId);
   const now = Date.now();
@@ -91,31 +95,8 @@ export async function checkout(
   const lines = [...read].sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
   // The customer's language: the caller's (a partner's call), else a web store's cart's (chosen in the store).
   const cartLanguage = input.storeId ? await q.cartLanguageOf(ctx, cartId) : undefined;
-  // Under the slots' locks (writeOrder() calls it once every other row is written).
-  const sell = async (orderId: string) => {
-    const sold = await q.sellSeats(ctx, orderId, { slots: slotIds, cart: { id: cartId, lines: wanted } });
-    // Every line's slot must be open for sale now (the one definition, slot_api.open: not closed,
-    // the offer on sale, before the booking cutoff), whatever its hold says: a departure that has
-    // started or passed its cut-off is never booked.
-    if (sold.shut.length) {
-      const shut = new Map(sold.shut.map((s) => [s.slot, s]));
-      throw refuse(read.filter((l) => shut.has(l.slot_id)).map((l) => closed(l.id, shut.get(l.slot_id)!)));
-    }
-    const deleted = new Map((sold.lines ?? []).map((l) => [l.id, l]));
-    if (deleted.size < wanted.length) throw refuse(wanted.filter((id) => !deleted.has(id)).map(gone));
-    // Booked as read: a line changed in another window since (its quantities, its slot) is refused, nothing booked.
-    const changed = read.filter((l) => {
-      const d = deleted.get(l.id)!;
-      return d.slot_id !== l.slot_id || d.seats !== l.seats || d.total !== l.total || JSON.stringify(d.quantities) !== JSON.stringify(l.quantities) || JSON.stringify(d.extras) !== JSON.stringify(l.extras);
-    });
-    if (changed.length) throw new AppError('conflict', 'A line of the cart changed while it was being booked: nothing was booked. Check the cart and try again.', `lines.${changed[0]!.id}`);
-    // After the slots, as every writer locks (the waiting list locks a slot, then its entry):
-    // a cart a waiting list offered has its entry booked, and the QR code whose scan brought the
-    // cart's customer stays with the order (every way to check out comes here).
-    await markBooked(ctx, cartId, orderId);
-    await q.copyCartQrCode(ctx, cartId, orderId);
-    return sold.reference!;
-  };
+  // The QR code whose scan brought the cart's customer stays with the order (every way to check out comes here).
+  const copyQrCode = (orderId: string) => q.copyCartQrCode(ctx, cartId, orderId);
   const created = await writeOrder(ctx, {
     userId,
     language: input.language ?? (isLanguage(cartLanguage) ? cartLanguage : undefined),
@@ -124,16 +105,19 @@ export async function checkout(
     customer: input.customer,
     answers: input.answers,
     promoCode: input.promo_code,
-    sell,
+    // Sold at the commit, as read here: a line changed in another window since refuses the sale.
+    sale: { cart: cartId, slots: slotIds, lines: read.map((l) => ({ id: l.id, slot_id: l.slot_id, seats: l.seats, total: l.total, quantities: l.quantities, extras: l.extras })) },
     lines: lines.map((l) => {
       const today = repriced.get(l.id);
       const sold = today ? { total: today.total, items: today.items, currency: today.currency } : { total: l.total, items: l.items, currency: l.currency };
       return { slot_id: l.slot_id, experience_id: departures.get(l.slot_id)!.experience_id, quantities: l.quantities, extras: l.extras, seats: l.seats, ...sold };
     }),
   });
+  await copyQrCode(created);
   if (reholding.length) {
     await recordAudit(ctx, { order: created, subject: 'order', subjectId: created, action: 'expired holds re-held', changes: { lines: reholding.length, seats: reholding.reduce((n, l) => n + l.seats, 0) } });
   }
+  if (input.now) await sellPendingNow(ctx);
   return created;
 }
 

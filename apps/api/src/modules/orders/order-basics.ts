@@ -1,10 +1,10 @@
 import { displayAnswer } from '@tourdesk/contracts';
 import type { TenantCtx } from '../../lib/crud';
-import { notFound } from '../../lib/errors';
+import { fromDatabase, notFound } from '../../lib/errors';
 import { insertAuditEvent } from './queries/audit';
 import { questionsByIds } from './queries/experiences';
 import { lockOrderRow } from './queries/orders';
-import { releaseSeats } from './queries/bookings';
+import { releaseSeats, sellNow } from './queries/bookings';
 import { offerFreedSeats } from '../waitlist/service';
 
 /** What every part of the orders module uses: the order's lock, the audit trail, a person's name, an amount in a message. */
@@ -19,8 +19,23 @@ export async function giveBackSeats(ctx: TenantCtx, slotId: string, seats: numbe
   await offerFreedSeats(ctx, slotId);
 }
 
-/** The order row, locked for the rest of the transaction (payments and line changes serialise on it). */
+/** The transaction's checkouts not sold yet, sold now (tourdesk_sell_pending()); a refusal as the API answers it. */
+export async function sellPendingNow(ctx: TenantCtx) {
+  try {
+    await sellNow(ctx);
+  } catch (error) {
+    throw fromDatabase(error) ?? error;
+  }
+}
+
+/**
+ * The order row, locked for the rest of the transaction (payments and line changes serialise on it).
+ * A checkout of this transaction not sold yet (sold at the commit, tourdesk_sale_at_commit()) is sold
+ * first, so a change of its order in the same transaction (a cancellation, a payment) finds its
+ * seats booked.
+ */
 export async function lockOrder(ctx: TenantCtx, id: string) {
+  await sellPendingNow(ctx);
   const row = await lockOrderRow(ctx, id);
   if (!row) throw notFound('No order with this id.');
   return row;

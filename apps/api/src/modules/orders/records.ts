@@ -8,7 +8,7 @@ import type { TInvoice } from '@tourdesk/contracts';
 import { getBooking, listBookings } from './booking-rows';
 import { checkSellerDetails, isInvoiced, issueInvoice, listDocuments, reconcileInvoice } from './invoices';
 import { lockOrder, personName, recordAudit } from './order-basics';
-import { insertBookings, pendingRateBookings, sellSeats, updateBookingSale } from './queries/bookings';
+import { insertBookings, orderReference, pendingRateBookings, sellSeats, updateBookingSale, type SaleAtCommit } from './queries/bookings';
 import { findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import { experienceTitles, manualExperiences, questionsOfSlots } from './queries/experiences';
 import { insertOrder, orderWithParties, sumOfLineTotals, writeOrderTotals } from './queries/orders';
@@ -81,15 +81,16 @@ const MAX_AMOUNT = 2_147_483_647;
  * refunded), Refunded when everything paid was given back and nothing is owed, Not paid, or
  * Partially paid. A negative balance is never "Fully paid".
  */
-export async function recomputeOrder(ctx: TenantCtx, orderId: string) {
+export async function recomputeOrder(ctx: TenantCtx, orderId: string, { fresh = false } = {}) {
   // An invoiced order is invoiced again when it changes: a line sold meanwhile without a VAT rate
-  // takes today's, and without one set the change is refused (never a 0 % invoice).
-  if (await isInvoiced(ctx, orderId)) await applyPendingRates(ctx, orderId);
+  // takes today's, and without one set the change is refused (never a 0 % invoice). An order
+  // written in this transaction (`fresh`, writeOrder()) has no invoice yet: nothing to read.
+  if (!fresh && (await isInvoiced(ctx, orderId))) await applyPendingRates(ctx, orderId);
   if ((await sumOfLineTotals(ctx, orderId)) > MAX_AMOUNT) throw new AppError('invalid', `An order's total cannot exceed ${MAX_AMOUNT} minor units: split it into several orders.`, 'quantities');
   const feeTax = (await cancellationFeeByRate(ctx, orderId)).reduce((s, r) => s + r.tax, 0);
   await writeOrderTotals(ctx, orderId, feeTax);
   // An invoiced order whose sale changed gets a credit note (and a new invoice for what it still sells).
-  await reconcileInvoice(ctx, orderId);
+  if (!fresh) await reconcileInvoice(ctx, orderId);
 }
 
 /**
@@ -161,13 +162,15 @@ export async function saleWords(ctx: TenantCtx, language: Language, main: Langua
 }
 
 /**
- * Writes an order (Confirmed) with one booking per line. Everything that needs no slot's lock comes
- * first (customer, promo code, the order, its bookings and totals); then `sell` takes the lines'
- * seats under their slots' locks and answers the order's reference (tourdesk_sell_seats(), which
- * also takes the reference: series ORD, its row locked until the commit); then only the order's
- * audit and events. A slot's lock is held from there to the commit, so that is what the next sale
- * of the slot waits for. Without `sell` (createOrder(), whose caller locked the slots and checked
- * the seats), the lines' seats are added to their slots' booked seats.
+ * Writes an order (Confirmed) with one booking per line, its reference (tourdesk_order_reference(),
+ * a sequence: no lock), customer, promo code, bookings, totals, audit and events. A checkout's
+ * (`sale`: the cart's held lines) seats are sold when its transaction commits
+ * (tourdesk_sale_at_commit(), 04-carts.sql: the slots' locks, the lines' seats, the promo code's
+ * use and the waiting list's entry), so a slot's lock is held only through the commit itself — what
+ * the next sale of the slot waits for — and everything the caller adds (a voucher, the confirmation,
+ * the answer) comes before it. Without `sale` (createOrder(), whose caller locked the slots and
+ * checked the seats), the lines' seats are added to their slots' booked seats now, then the promo
+ * code's use is taken.
  */
 export async function writeOrder(
   ctx: TenantCtx,
@@ -185,8 +188,8 @@ export async function writeOrder(
     language?: Language;
     /** A promo code (the web store's cart, the counter): applyPromo() takes a use of it here, or refuses the sale. */
     promoCode?: string;
-    /** Takes the lines' seats under their slots' locks and answers the order's reference (checkout(): the cart's held lines). */
-    sell?: (orderId: string) => Promise<string>;
+    /** A checkout's cart: its held lines' seats are sold at the commit (tourdesk_sale_at_commit()), the lines as the checkout read them. */
+    sale?: Omit<SaleAtCommit, 'promo'>;
   },
 ) {
   // One currency per sale: a line priced in another currency than the order's (a store or a contract
@@ -215,10 +218,14 @@ export async function writeOrder(
         lines: input.lines.map((l, i) => ({ key: String(i), experience_id: l.experience_id, slot_id: l.slot_id, items: itemsToSell(l, '') })),
       })
     : null;
+  // Not locked: the organisation's sequence for the year (a refused sale leaves a gap).
+  // Sold at the commit: the lines as read, and the promo code's use (taken there after the slots).
+  const orderId = randomUUID();
+  const reference = await orderReference(ctx, input.sale ? { orderId, sale: { ...input.sale, promo: promo ? { id: promo.id, code: promo.code, email: input.customer.email ?? null } : null } } : undefined);
   const created = await insertOrder(ctx, {
+    id: orderId,
     language,
-    // Written last, under the slots' locks (tourdesk_sell_seats()); meanwhile unique and never seen outside this transaction.
-    reference: randomUUID(),
+    reference,
     status,
     payment_status: 'Not paid',
     customer_id: found.id,
@@ -265,11 +272,12 @@ export async function writeOrder(
       currency: ctx.currency,
     })),
   );
-  await recomputeOrder(ctx, created.id);
-  // Asked before the slots' locks: after them, nothing is sent where no endpoint listens (no query).
+  await recomputeOrder(ctx, created.id, { fresh: true });
   const listening = await typesListenedTo(ctx, ['order.created', 'booking.created']);
-  const reference = input.sell ? await input.sell(created.id) : await bookLines(ctx, created.id, input.lines);
-  if (promo) await takePromoUse(ctx, promo, input.customer.email);
+  if (!input.sale) {
+    await bookLines(ctx, created.id, input.lines);
+    if (promo) await takePromoUse(ctx, promo, input.customer.email);
+  }
   await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'created', changes: { reference, customer: found.email, lines: bookings.length, status } });
   if (promo) await recordAudit(ctx, { order: created.id, subject: 'order', subjectId: created.id, action: 'promo code applied', changes: { code: promo.code, discount: promo.amount } });
   if (listening.has('order.created')) await orderEvent(ctx, 'order.created', created.id);
@@ -281,7 +289,7 @@ export async function writeOrder(
 async function bookLines(ctx: TenantCtx, orderId: string, lines: LineToWrite[]) {
   const book: Record<string, number> = {};
   for (const l of lines) book[l.slot_id] = (book[l.slot_id] ?? 0) + l.seats;
-  return (await sellSeats(ctx, orderId, { slots: Object.keys(book).sort(), book })).reference!;
+  await sellSeats(ctx, orderId, { slots: Object.keys(book).sort(), book });
 }
 
 /**

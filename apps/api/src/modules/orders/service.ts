@@ -12,7 +12,7 @@ import { offerFreedSeats } from '../waitlist/service';
 import { auditOfOrder } from './queries/audit';
 import * as bookingQueries from './queries/bookings';
 import { sellingLanguages } from '../organization/queries';
-import { customerIdOf } from './queries/customers';
+import { customerIdOf, upsertCustomer } from './queries/customers';
 import * as q from './queries/orders';
 import * as paymentQueries from './queries/payments';
 import { priceOf } from './queries/sale';
@@ -59,6 +59,11 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
   await checkAnswers(ctx, [...new Set(input.lines.map((l) => l.slot))], input.answers);
   const needed = new Map<string, number>();
   for (const p of priced) needed.set(p.slot, (needed.get(p.slot) ?? 0) + p.seats);
+  // The customer's row before the slots, in the order a checkout locks them (its customer when it
+  // writes the order, its slots at its commit): a sale at the counter and a checkout for the same
+  // customer and departure at once wait for each other instead of deadlocking. writeOrder() writes
+  // the same row again, already locked.
+  await upsertCustomer(ctx, input.customer);
   for (const slotId of [...needed.keys()].sort()) await secureSeats(ctx, slotId, needed.get(slotId)!, 0);
   const id = await writeOrder(ctx, {
     userId: ctx.userId!,

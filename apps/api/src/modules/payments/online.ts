@@ -224,7 +224,7 @@ export async function finishPaidSession(ctx: TenantCtx, stripe: Stripe, where: {
   if (earlier.data.some((r) => r.metadata?.tourdesk_checkout === row.id && r.status !== 'failed' && r.status !== 'canceled')) return refunded();
   const customer = row.customer as z.output<typeof ZWebOrderInput>['customer'];
   const book = (lines: string[]) =>
-    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id ?? undefined, manageTokenHash: row.manage_token_hash, promo_code: row.promo_code ?? undefined });
+    checkout(ctx, row.cart_id!, null, { customer: { ...customer, country: customer.country ?? null }, answers: row.answers, lines, storeId: row.store_id ?? undefined, manageTokenHash: row.manage_token_hash, promo_code: row.promo_code ?? undefined, now: true });
   let orderId: string | null = null;
   // What Stripe took must be what the order costs, in its currency: anything else goes back.
   const took = session.currency?.toUpperCase() === row.currency.toUpperCase() && session.amount_total !== null ? fromStripe(session.amount_total, row.currency) : null;

@@ -1,7 +1,7 @@
 import { moneyText, todayIn, type PromoRefusal } from '@tourdesk/contracts';
 import type { HeldItem } from '../../db/schema';
 import type { TenantCtx } from '../../lib/crud';
-import { AppError } from '../../lib/errors';
+import { AppError, fromDatabase } from '../../lib/errors';
 import * as q from './queries';
 
 /**
@@ -74,17 +74,16 @@ export async function applyPromo(ctx: TenantCtx, input: { code: string; storeId:
 
 /**
  * Takes one use of a code applied to a sale (writeOrder(), once the sale's slots are locked: the
- * slots first, then the code, as every writer locks): the conditional UPDATE locks the code's row
+ * slots first, then the code, as every writer locks; a checkout's sale takes it at its commit, in
+ * tourdesk_sale_at_commit(), with the same SQL function): the conditional UPDATE locks the code's row
  * until the sale commits, so two sales of its last use cannot both pass, and the per-customer count
  * read after it sees the other's committed order. Refuses the sale when either limit is reached.
  */
 export async function takePromoUse(ctx: TenantCtx, promo: Pick<AppliedPromo, 'id' | 'code'>, email?: string | null) {
-  const taken = await q.takeUse(ctx, promo.id);
-  if (!taken) throw refuse('promo_used_up', `The promo code ${promo.code} has been used up.`);
-  // The sale's own order has the code already: more than the limit is one too many.
-  const address = email?.trim();
-  if (address && taken.perCustomer !== null && (await q.usesByCustomer(ctx, promo.id, address)) > taken.perCustomer) {
-    throw refuse('promo_used_by_customer', `The promo code ${promo.code} has already been used with ${address}.`);
+  try {
+    await q.takeUse(ctx, promo, email ?? null);
+  } catch (error) {
+    throw fromDatabase(error) ?? error;
   }
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { baseAccount, experience, order, pricingCategory, promoCode, slot, store } from '../../db/schema';
 import { assertOwned, ownedIds } from '../../lib/crud-queries';
+import { execute } from '../../db/execute';
 import type { TenantCtx } from '../../lib/crud';
 
 /** The promo codes module's only access to the database. */
@@ -29,13 +30,12 @@ export async function promoByCode(ctx: TenantCtx, code: string) {
  * Takes one use of the code: a conditional UPDATE, so of two checkouts taking the last use the second
  * waits on the row's lock and then finds it used up (no row). Answers the code's limit per customer when a use was taken, else nothing.
  */
-export async function takeUse(ctx: TenantCtx, id: string) {
-  const rows = await ctx.tx
-    .update(promoCode)
-    .set({ uses: sql`${promoCode.uses} + 1` })
-    .where(and(eq(promoCode.account_id, ctx.accountId), eq(promoCode.id, id), sql`(${promoCode.max_uses} is null or ${promoCode.uses} < ${promoCode.max_uses})`))
-    .returning({ perCustomer: promoCode.max_uses_per_customer });
-  return rows[0];
+/**
+ * Takes one use of a code for a sale, or refuses it (used up, or past its limit per customer):
+ * tourdesk_take_promo_use() (04-carts.sql), the one definition, also run by a checkout's sale at its commit.
+ */
+export async function takeUse(ctx: TenantCtx, promo: { id: string; code: string }, email: string | null) {
+  await execute(ctx.tx, sql`select tourdesk_take_promo_use(${ctx.accountId}, ${promo.id}, ${promo.code}, ${email})`);
 }
 
 /** How many orders with this customer's e-mail used the code (orders_account_promo_idx). */

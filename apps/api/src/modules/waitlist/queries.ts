@@ -172,15 +172,6 @@ export async function setStatus(ctx: TenantCtx, entryId: string, status: EntryRo
   await ctx.tx.update(waitlistEntry).set({ status, updated_at: new Date() }).where(and(eq(waitlistEntry.account_id, ctx.accountId), eq(waitlistEntry.id, entryId)));
 }
 
-/** The entry whose offer a cart holds becomes booked with the order (whatever its offer's state: the customer booked from it). */
-export async function markBookedByCart(ctx: TenantCtx, cartId: string, orderId: string) {
-  return ctx.tx
-    .update(waitlistEntry)
-    .set({ status: 'booked', order_id: orderId, updated_at: new Date() })
-    .where(and(eq(waitlistEntry.account_id, ctx.accountId), eq(waitlistEntry.cart_id, cartId), inArray(waitlistEntry.status, ['offered', 'expired'])))
-    .returning({ id: waitlistEntry.id });
-}
-
 /**
  * Slots of every organisation whose list has work (the job waitlist-offers, on the server's
  * connection): an offer whose time ran out, or a waiting entry whose seats remain free in an open slot.

@@ -179,11 +179,6 @@ export async function removeEntry(ctx: TenantCtx, slotId: string, entryId: strin
   return waitlistOf(ctx, slotId);
 }
 
-/** A cart became an order (checkout, in its transaction): the entry that was offered it is booked. */
-export async function markBooked(ctx: TenantCtx, cartId: string, orderId: string) {
-  await q.markBookedByCart(ctx, cartId, orderId);
-}
-
 /** The job waitlist-offers (every minute): every slot whose list has work, one organisation's transaction each. */
 export async function offerDueSeats(db: Db, jobs: Jobs, max = 200) {
   let offered = 0;

@@ -24,11 +24,13 @@ export interface CartLineRow {
   items: TCart['lines'][number]['items'];
 }
 
-/** The signed-in user's cart (the spec's `user.cart`), made on first use. */
+/** The signed-in user's cart (the spec's `user.cart`), made on first use (read first: one round trip when it exists). */
 export async function userCart(ctx: TenantCtx, userId: string) {
+  const find = () => ctx.tx.select().from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.user_id, userId)));
+  const [found] = await find();
+  if (found) return found;
   await ctx.tx.insert(cart).values({ account_id: ctx.accountId, user_id: userId }).onConflictDoNothing();
-  const [row] = await ctx.tx.select().from(cart).where(and(eq(cart.account_id, ctx.accountId), eq(cart.user_id, userId)));
-  return row!;
+  return (await find())[0]!;
 }
 
 /** One statement for a batch of holds on one slot (tourdesk_hold_many): a row per hold, its new line or its error. */

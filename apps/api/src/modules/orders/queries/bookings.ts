@@ -217,16 +217,54 @@ export interface SoldLine {
  * tourdesk_sell_seats() (04-carts.sql), one statement: locks the slots in id order; for a cart's
  * lines, answers the slots not open for sale (`shut`, nothing changed) or deletes the lines and books
  * their seats (a line gone meanwhile is missing from `lines`, nothing booked); without a cart, adds
- * `book` (seats per slot) to booked; then takes the order's reference (series ORD) and writes it.
+ * `book` (seats per slot) to booked.
  */
 export async function sellSeats(ctx: TenantCtx, orderId: string, sale: { slots: string[]; cart?: { id: string; lines: string[] }; book?: Record<string, number> }) {
   const cart = sale.cart ? sql`${sale.cart.id}::uuid, ${`{${sale.cart.lines.join(',')}}`}::uuid[]` : sql`null, '{}'::uuid[]`;
-  const rows = await execute<{ sold: { shut: { slot: string; local_date: string; local_time: string }[]; lines?: SoldLine[]; reference?: string } }>(
+  const rows = await execute<{ sold: { shut: { slot: string; local_date: string; local_time: string }[]; lines?: SoldLine[] } }>(
     ctx.tx,
     sql`select tourdesk_sell_seats(${ctx.accountId}, ${orderId}, ${`{${sale.slots.join(',')}}`}::uuid[], ${cart}, ${JSON.stringify(sale.book ?? {})}::jsonb) as sold`,
   );
   return rows.rows[0]!.sold;
 }
+
+/** What a checkout's sale at its commit sells: the cart, its lines' slots, and each line as the checkout read it (a line changed since refuses the sale). */
+export type SaleAtCommit = {
+  cart: string;
+  slots: string[];
+  lines: { id: string; slot_id: string; seats: number; total: number; quantities: Record<string, number>; extras: Record<string, number> }[];
+  promo: { id: string; code: string; email: string | null } | null;
+};
+
+/**
+ * The next order reference of the organisation (tourdesk_order_reference(): its sequence for the
+ * local year, 2026-000123); with `pending`, in the same statement, leaves the sale of the order
+ * `orderId` (inserted next) for the transaction's commit: the transaction's settings
+ * tourdesk.sale_pending (the order's insert then queues the deferred trigger orders_sale_at_commit)
+ * and tourdesk.sale_<order id> (what to sell, read by tourdesk_sale_at_commit()).
+ */
+export async function orderReference(ctx: TenantCtx, pending?: { orderId: string; sale: SaleAtCommit }) {
+  if (pending) salesPending.add(ctx.tx);
+  const sale = pending
+    ? sql`, set_config('tourdesk.sale_pending', 'on', true), set_config(${`tourdesk.sale_${pending.orderId.replaceAll('-', '')}`}, ${JSON.stringify(pending.sale)}, true)`
+    : sql``;
+  return (await execute<{ reference: string }>(ctx.tx, sql`select tourdesk_order_reference() as reference${sale}`)).rows[0]!.reference;
+}
+
+/**
+ * Sells the transaction's pending checkouts now (tourdesk_sell_pending()), for a caller that must
+ * know the outcome inside its transaction, or changes an order afterwards; nothing when none is pending.
+ */
+export async function sellNow(ctx: TenantCtx) {
+  await execute(ctx.tx, sql`select tourdesk_sell_pending()`);
+  salesPending.delete(ctx.tx);
+}
+
+/** The transactions (their handles) that left a sale for their commit in this process: checkout() sells them first (salePendingIn()). */
+const salesPending = new WeakSet<object>();
+
+/** Whether this transaction left a checkout's sale for its commit (a second checkout in it sells that first: its cart still shows the lines). */
+export const salePendingIn = (ctx: TenantCtx) => salesPending.has(ctx.tx);
 
 // --- checkout: the cart's lines ---------------------------------------------------------------
 
