@@ -35,5 +35,6 @@ export default defineConfig(({ command }) => ({
     include: ['src/**/*.test.{ts,tsx}'],
     env: { TZ: 'UTC' },
     css: false,
+    isolate: true,
   },
 }));

@@ -28,6 +28,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A fresh copy of the modules for each file (the worker process is reused: vitest.config.ts).
+    isolate: true,
     env: { TZ: 'UTC' },
     css: false,
     // The large libraries, React and React DOM among them, are pre-bundled once, as the dev server
