@@ -35,5 +35,8 @@ export default defineConfig(({ command }) => ({
     include: ['src/**/*.test.{ts,tsx}'],
     env: { TZ: 'UTC' },
     css: false,
+    // A worker thread of its own for each file (vitest.config.ts: the forks pool reuses its processes).
+    pool: 'threads',
+    sequence: { groupOrder: 1 },
   },
 }));

@@ -28,6 +28,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A worker thread of its own for each file (vitest.config.ts: the forks pool reuses its processes).
+    pool: 'threads',
+    sequence: { groupOrder: 1 },
     env: { TZ: 'UTC' },
     css: false,
     // The large libraries, React and React DOM among them, are pre-bundled once, as the dev server

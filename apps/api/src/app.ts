@@ -240,7 +240,7 @@ export async function buildApp({ config, database, mailer, logStream, tracing }:
   // A partner's API key: OCTO at /octo/v1 and the public booking API at /api/public/.
   await registerPartnerApis(app);
   // Not in a plugin of its own: its decoration (onlinePayments) is the orders routes' and the workers' too.
-  registerPayments(app);
+  await registerPayments(app);
 
   await registerWebStorePages(app, config.STORE_DIST_DIR ?? DEFAULT_STORE_DIST);
   await registerWeb(app, config.WEB_DIST_DIR);

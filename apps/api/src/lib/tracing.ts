@@ -13,13 +13,19 @@ import type { FastifyPluginCallback } from 'fastify';
 export interface Tracing {
   /** The Fastify plugin that makes a span per route, hook and handler (buildApp registers it first). */
   fastifyPlugin: FastifyPluginCallback;
-  /** Sends the spans still batched, then stops (server.ts's stop). */
+  /**
+   * Sends the spans still batched, then stops (server.ts's stop): the instrumentations take their
+   * patches off http and pg, and OpenTelemetry's global tracer, context and propagator are
+   * unregistered, so the process is as it was before startTracing (a test's process goes on).
+   */
   shutdown(): Promise<void>;
 }
 
 export async function startTracing(): Promise<Tracing> {
+  const serviceName = process.env.OTEL_SERVICE_NAME;
   process.env.OTEL_SERVICE_NAME ??= 'tourdesk-api';
-  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PgInstrumentation }, fastifyOtel] = await Promise.all([
+  const [api, { NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PgInstrumentation }, fastifyOtel] = await Promise.all([
+    import('@opentelemetry/api'),
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/instrumentation-http'),
@@ -27,10 +33,8 @@ export async function startTracing(): Promise<Tracing> {
     import('@fastify/otel'),
   ]);
   const fastify = new fastifyOtel.FastifyOtelInstrumentation({ registerOnInitialization: false });
-  const sdk = new NodeSDK({
-    traceExporter: new OTLPTraceExporter(),
-    instrumentations: [new HttpInstrumentation(), new PgInstrumentation({ requireParentSpan: true }), fastify],
-  });
+  const instrumentations = [new HttpInstrumentation(), new PgInstrumentation({ requireParentSpan: true }), fastify];
+  const sdk = new NodeSDK({ traceExporter: new OTLPTraceExporter(), instrumentations });
   sdk.start();
   // The instrumentations patch a module when it is required after the start; http's server and pg's
   // client are patched on their prototypes, so requiring them once now also reaches the copies the
@@ -41,6 +45,13 @@ export async function startTracing(): Promise<Tracing> {
   require('pg');
   return {
     fastifyPlugin: fastify.plugin() as FastifyPluginCallback,
-    shutdown: () => sdk.shutdown(),
+    async shutdown() {
+      await sdk.shutdown();
+      for (const instrumentation of instrumentations) instrumentation.disable();
+      api.trace.disable();
+      api.context.disable();
+      api.propagation.disable();
+      if (serviceName === undefined) delete process.env.OTEL_SERVICE_NAME;
+    },
   };
 }

@@ -37,9 +37,9 @@ const ownerScope = <T>(request: FastifyRequest, fn: (ctx: TenantCtx) => Promise<
 };
 
 
-export function registerPayments(untyped: FastifyInstance) {
+export async function registerPayments(untyped: FastifyInstance) {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
-  const stripe = stripeClient(app.config);
+  const stripe = await stripeClient(app.config);
   untyped.decorate('onlinePayments', { stripe, refunds: (ctx, key) => online.onlineRefunds(ctx, stripe, key) });
 
   // --- payment providers (the spec's Connect create and delete, OAuth retrieve) ---------------
