@@ -312,7 +312,8 @@ describe('two devices scan one ticket at the same moment', () => {
 });
 
 describe('the demo', () => {
-  it('has tomorrow’s 09:30 kayak to check in, and its guide may do it without seeing e-mails or phones', async () => {
+  // Seeding the whole demo on PGlite takes tens of seconds on a busy two-core machine.
+  it('has tomorrow’s 09:30 kayak to check in, and its guide may do it without seeing e-mails or phones', { timeout: 120_000 }, async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     const guideOfDemo = await signIn(new HttpBrowser(t.app, BASE), 'guide@demo.tourdesk.test', 'demo', 'tourdesk-demo');
     const tomorrow = addDays(todayIn('Europe/Zurich'), 1); // the demo's zone, not this file's

@@ -228,7 +228,8 @@ describe('request ids', () => {
 });
 
 describe('demo seed', () => {
-  it('creates the demo organisation once and is idempotent', async () => {
+  // Seeding the whole demo on PGlite takes tens of seconds on a busy two-core machine.
+  it('creates the demo organisation once and is idempotent', { timeout: 120_000 }, async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     expect(await seedDemo(t.database.db)).toBe(false);
     const accounts = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));

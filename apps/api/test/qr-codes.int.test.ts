@@ -317,7 +317,8 @@ describe('the order a scan brings', () => {
 });
 
 describe('the demo', () => {
-  it('has QR codes on the kayak store with scans over recent days and a web order one brought', async () => {
+  // Seeding the whole demo on PGlite takes tens of seconds on a busy two-core machine.
+  it('has QR codes on the kayak store with scans over recent days and a web order one brought', { timeout: 120_000 }, async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     const demo = new Browser(t.app);
     await signIn(demo, 'owner@demo.tourdesk.test', 'demo', 'tourdesk-demo');

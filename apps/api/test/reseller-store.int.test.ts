@@ -196,7 +196,8 @@ describe('a supplier’s QR code that leads to its partner’s store', () => {
 });
 
 describe('the demo', () => {
-  it('has the agency’s own store selling the demo supplier’s kayak', async () => {
+  // Seeding the whole demo on PGlite takes tens of seconds on a busy two-core machine.
+  it('has the agency’s own store selling the demo supplier’s kayak', { timeout: 120_000 }, async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     const visitor = new Browser(t.app, 'alpine-agency.localhost');
     const list = (await visitor.get('/api/web-stores/tours/experiences/')).json() as { results: { title: string; operated_by: string | null }[] };

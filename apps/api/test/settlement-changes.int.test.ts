@@ -117,7 +117,8 @@ describe('a statement after its lines change', () => {
 });
 
 describe('the demo data', () => {
-  it('shows a settled and an open statement whose stored lines add up to them', async () => {
+  // Seeding the whole demo on PGlite takes tens of seconds on a busy two-core machine.
+  it('shows a settled and an open statement whose stored lines add up to them', { timeout: 120_000 }, async () => {
     expect(await seedDemo(t.database.db)).toBe(true);
     const [demo] = await t.database.db.select().from(baseAccount).where(eq(baseAccount.subdomain, 'demo'));
     const made = await t.database.db.select().from(settlement).where(eq(settlement.supplier_account_id, demo!.id));

@@ -452,10 +452,12 @@ END $$;
 -- and statements keep their gapless counters, invoice_sequence). Each organisation's sequence for
 -- a year is made at its first order of that year, starting after the ORD counter's last number
 -- (orders referenced before this change); two first orders at once: the second waits for the
--- first's commit and then uses its sequence. Made and read as the owner (SECURITY DEFINER), for
--- the calling tenant only (app_current_account()).
+-- first's commit and then uses its sequence (migration 0068 made this year's for the organisations
+-- there were; a sale takes its reference before it locks a slot, so that wait is never part of a
+-- deadlock with a sale at the counter). Made and read as the owner (SECURITY DEFINER, names in
+-- public only), for the calling tenant only (app_current_account()).
 CREATE OR REPLACE FUNCTION tourdesk_order_reference() RETURNS text
-  LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_account uuid := app_current_account();
   v_year int;
@@ -466,16 +468,16 @@ BEGIN
   IF v_account IS NULL THEN RAISE EXCEPTION 'No organisation in scope.' USING ERRCODE = 'TD400'; END IF;
   SELECT extract(year FROM now() AT TIME ZONE a.time_zone)::int INTO v_year FROM base_account a WHERE a.id = v_account;
   v_name := 'tourdesk_ord_' || replace(v_account::text, '-', '') || '_' || v_year;
-  IF to_regclass(v_name) IS NULL THEN
+  IF to_regclass('public.' || quote_ident(v_name)) IS NULL THEN
     SELECT coalesce(max(q.next_number), 1) INTO v_start FROM invoice_sequence q
     WHERE q.account_id = v_account AND q.series = 'ORD' AND q.year = v_year;
     BEGIN
-      EXECUTE format('CREATE SEQUENCE %I START WITH %s', v_name, v_start);
+      EXECUTE format('CREATE SEQUENCE public.%I START WITH %s', v_name, v_start);
     EXCEPTION WHEN duplicate_table OR unique_violation THEN
       NULL;
     END;
   END IF;
-  v_n := nextval(v_name);
+  v_n := nextval(('public.' || quote_ident(v_name))::regclass);
   RETURN v_year || '-' || CASE WHEN v_n >= 1000000 THEN v_n::text ELSE lpad(v_n::text, 6, '0') END;
 END $$;
 REVOKE ALL ON FUNCTION tourdesk_order_reference() FROM PUBLIC;
@@ -513,8 +515,10 @@ BEGIN
 END $$;
 
 -- A checkout's sale, at its commit (issue 33). checkout() (orders/bookings.ts) writes the order
--- and everything else, and leaves what to sell in a setting of its transaction,
--- tourdesk.sale_<order id> = {cart, slots, lines: the lines as it read them, promo}; this trigger
+-- and everything else, and leaves what to sell in a setting of its transaction, tourdesk.sale =
+-- {order id: {cart, slots, lines: the lines as it read them, promo}} (one name: a setting's name
+-- stays in the connection's session, and a name per order made pooled connections slower with
+-- every checkout they served); this trigger
 -- (orders_sale_at_commit, a constraint trigger DEFERRABLE INITIALLY DEFERRED on the order's insert,
 -- migration 0068) does the sale when the transaction commits: tourdesk_sell_seats() locks the slots
 -- and moves the lines' seats, then the promo code's use and the waiting list's entry, after the
@@ -530,13 +534,15 @@ END $$;
 CREATE OR REPLACE FUNCTION tourdesk_sale_at_commit() RETURNS trigger
   LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
-  v_key text := 'tourdesk.sale_' || replace(NEW.id::text, '-', '');
-  v_sale jsonb := nullif(current_setting(v_key, true), '')::jsonb;
+  v_all jsonb := coalesce(nullif(current_setting('tourdesk.sale', true), ''), '{}')::jsonb;
+  v_sale jsonb := v_all -> NEW.id::text;
   v_sold jsonb;
   v_items jsonb;
 BEGIN
   IF v_sale IS NULL THEN RETURN NULL; END IF;
-  PERFORM set_config(v_key, '', true), set_config('tourdesk.sale_pending', 'off', true);
+  v_all := v_all - NEW.id::text;
+  PERFORM set_config('tourdesk.sale', v_all::text, true),
+          set_config('tourdesk.sale_pending', CASE WHEN v_all = '{}'::jsonb THEN 'off' ELSE 'on' END, true);
   v_sold := tourdesk_sell_seats(NEW.account_id, NEW.id,
     ARRAY(SELECT jsonb_array_elements_text(v_sale -> 'slots')::uuid),
     (v_sale ->> 'cart')::uuid,
@@ -574,14 +580,17 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- The transaction's checkouts not sold yet, sold now (SET CONSTRAINTS … IMMEDIATE fires their
--- deferred triggers; later checkouts of the transaction are sold at its commit again). Does nothing
+-- The transaction's checkouts not sold yet, sold now, with their pools checked (SET CONSTRAINTS …
+-- IMMEDIATE fires the deferred triggers; later checkouts of the transaction are sold at its commit
+-- again). Does nothing
 -- when none is pending (tourdesk.sale_pending: on from a checkout's order until its sale).
 CREATE OR REPLACE FUNCTION tourdesk_sell_pending() RETURNS void
   LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('tourdesk.sale_pending', true) = 'on' THEN
-    SET CONSTRAINTS orders_sale_at_commit IMMEDIATE;
-    SET CONSTRAINTS orders_sale_at_commit DEFERRED;
+    -- The sale, then its bookings' pool checks (queued after it: fired after it), so the caller has
+    -- the whole outcome now.
+    SET CONSTRAINTS orders_sale_at_commit, booking_pool_use_check, cart_line_pool_use_check IMMEDIATE;
+    SET CONSTRAINTS orders_sale_at_commit, booking_pool_use_check, cart_line_pool_use_check DEFERRED;
   END IF;
 END $$;

@@ -181,7 +181,7 @@ export async function voucherPreview(ctx: TenantCtx, code: string, due: number):
  */
 export async function redeemVoucher(ctx: TenantCtx, input: { orderId: string; code: string; amount?: number }) {
   if (!input.code.trim()) throw new AppError('required', 'Enter the gift voucher’s code.', 'voucher_code');
-  const o = await lockOrder(ctx, input.orderId);
+  const o = await lockOrder(ctx, input.orderId, { keepSalePending: true });
   if (o.status === 'Canceled') throw new AppError('invalid', 'This order is cancelled: it takes refunds only.', 'voucher_code');
   const due = o.total - o.paid;
   if (due <= 0) throw new AppError('invalid', 'This order is fully paid: nothing is left to pay.', 'voucher_code');

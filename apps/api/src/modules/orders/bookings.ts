@@ -31,14 +31,13 @@ import { giveBackSeats } from './order-basics';
  * whatever its hold says — refuses the checkout with a 409 naming the line (`lines.<id>`), one item
  * per such line, and nothing is booked.
  *
- * Locks: nothing is locked until the order, its customer and its bookings are written; then one
- * statement (tourdesk_sell_seats(), through writeOrder()'s `sell`) locks the slots in id order (no
- * deadlock between two checkouts, nor with the sweep, which locks a slot before its lines), checks
- * that each is open for sale, deletes the lines and books only those still there — a second
- * checkout of the same cart, a release or a sweep in between takes them away, their seats are never
- * booked twice, and this checkout is refused and rolled back — then takes the order's reference.
- * The slots stay locked only for the order's audit and events and what the caller adds before its
- * commit (issue 33: the whole checkout held them, about 13 ms each).
+ * Locks: nothing of a slot is locked until the order, its customer, its bookings, audit and events
+ * are written, nor until the caller has added what it adds (a voucher, the confirmation, the
+ * answer): the sale runs at the commit (writeOrder()'s `sale`, tourdesk_sale_at_commit()), which
+ * locks the slots in id order and then their pools, checks that each is open for sale, deletes the
+ * lines and books only those still there and unchanged — a second checkout of the same cart, a
+ * release or a sweep in between takes them away, their seats are never booked twice, and this
+ * checkout's commit fails with a 409, nothing kept. `now` runs it at once instead (issue 33).
  */
 export async function checkout(
   ctx: TenantCtx,

@@ -31,11 +31,12 @@ export async function sellPendingNow(ctx: TenantCtx) {
 /**
  * The order row, locked for the rest of the transaction (payments and line changes serialise on it).
  * A checkout of this transaction not sold yet (sold at the commit, tourdesk_sale_at_commit()) is sold
- * first, so a change of its order in the same transaction (a cancellation, a payment) finds its
- * seats booked.
+ * first, so a change of its order in the same transaction (a cancellation, a line changed) finds its
+ * seats booked. A payment (`keepSalePending`: a voucher or the counter's payment right after the
+ * checkout) reads no seats, and leaves the sale for the commit.
  */
-export async function lockOrder(ctx: TenantCtx, id: string) {
-  await sellPendingNow(ctx);
+export async function lockOrder(ctx: TenantCtx, id: string, { keepSalePending = false } = {}) {
+  if (!keepSalePending) await sellPendingNow(ctx);
   const row = await lockOrderRow(ctx, id);
   if (!row) throw notFound('No order with this id.');
   return row;

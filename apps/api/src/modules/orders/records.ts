@@ -188,6 +188,8 @@ export async function writeOrder(
     language?: Language;
     /** A promo code (the web store's cart, the counter): applyPromo() takes a use of it here, or refuses the sale. */
     promoCode?: string;
+    /** The order's reference, when the caller took it already (createOrder(), a sale without `sale`: before it locks its slots). */
+    reference?: string;
     /** A checkout's cart: its held lines' seats are sold at the commit (tourdesk_sale_at_commit()), the lines as the checkout read them. */
     sale?: Omit<SaleAtCommit, 'promo'>;
   },
@@ -221,7 +223,7 @@ export async function writeOrder(
   // Not locked: the organisation's sequence for the year (a refused sale leaves a gap).
   // Sold at the commit: the lines as read, and the promo code's use (taken there after the slots).
   const orderId = randomUUID();
-  const reference = await orderReference(ctx, input.sale ? { orderId, sale: { ...input.sale, promo: promo ? { id: promo.id, code: promo.code, email: input.customer.email ?? null } : null } } : undefined);
+  const reference = input.reference ?? await orderReference(ctx, input.sale ? { orderId, sale: { ...input.sale, promo: promo ? { id: promo.id, code: promo.code, email: input.customer.email ?? null } : null } } : undefined);
   const created = await insertOrder(ctx, {
     id: orderId,
     language,

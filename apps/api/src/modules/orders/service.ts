@@ -59,13 +59,17 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
   await checkAnswers(ctx, [...new Set(input.lines.map((l) => l.slot))], input.answers);
   const needed = new Map<string, number>();
   for (const p of priced) needed.set(p.slot, (needed.get(p.slot) ?? 0) + p.seats);
-  // The customer's row before the slots, in the order a checkout locks them (its customer when it
+  // The customer's row and the reference before the slots, in the order a checkout takes them (its customer when it
   // writes the order, its slots at its commit): a sale at the counter and a checkout for the same
   // customer and departure at once wait for each other instead of deadlocking. writeOrder() writes
   // the same row again, already locked.
   await upsertCustomer(ctx, input.customer);
+  // The reference too (its organisation's sequence for the year may be made by this sale, and
+  // another sale of the organisation waits for that to commit: never while holding a slot).
+  const reference = await bookingQueries.orderReference(ctx);
   for (const slotId of [...needed.keys()].sort()) await secureSeats(ctx, slotId, needed.get(slotId)!, 0);
   const id = await writeOrder(ctx, {
+    reference,
     userId: ctx.userId!,
     language: input.language,
     customer: input.customer,
@@ -300,7 +304,7 @@ export async function recordPayment(
   /** A voucher payment's refund may go another way: its voucher is cancelled or expired (gift-vouchers' refundsElsewhere()). */
   voucherClosed = false,
 ) {
-  const o = await lockOrder(ctx, orderId);
+  const o = await lockOrder(ctx, orderId, { keepSalePending: true });
   if (input.currency !== o.currency) throw new AppError('invalid', `This order is in ${o.currency}: record the payment in ${o.currency}.`, 'currency');
   // An online payment is recorded by the payment provider's confirmation, never by hand; its refund goes through the provider.
   if (input.method === 'online' && !input.provider_ref && !(settlement && input.amount < 0)) {

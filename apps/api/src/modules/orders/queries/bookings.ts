@@ -241,12 +241,13 @@ export type SaleAtCommit = {
  * local year, 2026-000123); with `pending`, in the same statement, leaves the sale of the order
  * `orderId` (inserted next) for the transaction's commit: the transaction's settings
  * tourdesk.sale_pending (the order's insert then queues the deferred trigger orders_sale_at_commit)
- * and tourdesk.sale_<order id> (what to sell, read by tourdesk_sale_at_commit()).
+ * and tourdesk.sale ({order id: what to sell}, read by tourdesk_sale_at_commit()).
  */
 export async function orderReference(ctx: TenantCtx, pending?: { orderId: string; sale: SaleAtCommit }) {
   if (pending) salesPending.add(ctx.tx);
   const sale = pending
-    ? sql`, set_config('tourdesk.sale_pending', 'on', true), set_config(${`tourdesk.sale_${pending.orderId.replaceAll('-', '')}`}, ${JSON.stringify(pending.sale)}, true)`
+    ? sql`, set_config('tourdesk.sale_pending', 'on', true),
+        set_config('tourdesk.sale', (coalesce(nullif(current_setting('tourdesk.sale', true), ''), '{}')::jsonb || jsonb_build_object(${pending.orderId}::text, ${JSON.stringify(pending.sale)}::jsonb))::text, true)`
     : sql``;
   return (await execute<{ reference: string }>(ctx.tx, sql`select tourdesk_order_reference() as reference${sale}`)).rows[0]!.reference;
 }
