@@ -12,7 +12,7 @@ import { offerFreedSeats } from '../waitlist/service';
 import { auditOfOrder } from './queries/audit';
 import * as bookingQueries from './queries/bookings';
 import { sellingLanguages } from '../organization/queries';
-import { customerIdOf, upsertCustomer } from './queries/customers';
+import { customerIdOf, findOrInsertCustomer, upsertCustomer } from './queries/customers';
 import * as q from './queries/orders';
 import * as paymentQueries from './queries/payments';
 import { priceOf } from './queries/sale';
@@ -63,7 +63,8 @@ export async function createOrder(ctx: TenantCtx, input: { customer: CustomerDet
   // writes the order, its slots at its commit): a sale at the counter and a checkout for the same
   // customer and departure at once wait for each other instead of deadlocking. writeOrder() writes
   // the same row again, already locked.
-  await upsertCustomer(ctx, input.customer);
+  // (A team member's own sale updates the customer; a partner's or a reseller's finds or makes it unchanged, as writeOrder() does.)
+  await (ctx.userId ? upsertCustomer(ctx, input.customer) : findOrInsertCustomer(ctx, input.customer));
   // The reference too (its organisation's sequence for the year may be made by this sale, and
   // another sale of the organisation waits for that to commit: never while holding a slot).
   const reference = await bookingQueries.orderReference(ctx);
