@@ -246,13 +246,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const handoff = await call('POST', '/api/jwt/handoff/', { code });
     const owner = { cookie: `access_token=${handoff.cookies.access_token}` };
     const staff = (method: string, url: string, body?: unknown) => call(method, url, body, owner);
-    const kayak = ((await staff('GET', '/api/experiences/?page_size=50')).body.results as { id: string; title: string }[]).find((x) => /kayak/i.test(x.title))!;
+    // The kayak the demo's kayak store sells (the demo has another kayak offer, not in that store).
+    const storeOffers = (await call('GET', '/api/web-stores/kayak/experiences/')).body as { results?: { id: string; title: string }[] } | { id: string; title: string }[];
+    const sold = new Set((Array.isArray(storeOffers) ? storeOffers : (storeOffers.results ?? [])).map((x) => x.id));
+    const kayak = ((await staff('GET', '/api/experiences/?page_size=50')).body.results as { id: string; title: string }[]).find((x) => /kayak/i.test(x.title) && sold.has(x.id))!;
+    if (!kayak) throw new Error('chaos: no kayak offer sold in the kayak store');
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const slots = (await staff('GET', `/api/bookings/check-availability/?experience=${kayak.id}&date=${day}`)).body as { id: string; prices: { pricing_category: string }[] }[];
     const slot = slots[0]!;
     const categories = (await staff('GET', '/api/pricing-categories/?page_size=50')).body.results as { id: string; occupies_seat: boolean }[];
     const seated = new Set(categories.filter((c) => c.occupies_seat).map((c) => c.id));
     const category = slot.prices.find((p) => seated.has(p.pricing_category))!.pricing_category;
+    // The flash sale is of the departure's own seats: the demo's kayaks are a shared pool of 12
+    // (issue 34), which would sell out first; this offer takes none for the run.
+    const unpooled = await staff('PUT', `/api/experiences/${kayak.id}/pools/`, { rules: [] });
+    if (unpooled.status !== 200) throw new Error(`chaos: the offer's pools: ${unpooled.status} ${JSON.stringify(unpooled.body)}`);
     const resized = await staff('PATCH', `/api/start-times/${slot.id}/`, { capacity: o.seats });
     if (resized.status !== 200) throw new Error(`chaos: the departure's capacity: ${resized.status} ${JSON.stringify(resized.body)}`);
     const store = ((await staff('GET', '/api/stores/?page_size=50')).body.results as { id: string; slug: string }[]).find((s) => s.slug === 'kayak')!;
